@@ -1,0 +1,58 @@
+"""Errors that end a command, and the one mapping from error to exit code."""
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    POLICY_VIOLATION = 1
+    BAD_INPUT = 2
+    CLUSTER = 3
+
+
+class PreemptError(Exception):
+    """Base of every error the CLI turns into one line on stderr."""
+
+    exit_code: ExitCode = ExitCode.BAD_INPUT
+
+
+class InputError(PreemptError):
+    """Bad input: a file, a field or a value the user gave. Names where it is."""
+
+    exit_code = ExitCode.BAD_INPUT
+
+    def __init__(self, message: str, *, source: str | None = None, field: str | None = None) -> None:
+        self.source = source
+        self.field = field
+        self.detail = message
+        parts = []
+        if source:
+            parts.append(source)
+        if field:
+            parts.append(field)
+        prefix = ": ".join(parts)
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+
+    def located(self, source: str | None = None, field_prefix: str | None = None) -> "InputError":
+        """The same error, with the file and an outer field path filled in where missing."""
+        field = self.field
+        if field_prefix:
+            field = f"{field_prefix}.{field}" if field else field_prefix
+        return InputError(self.detail, source=self.source or source, field=field)
+
+
+class UsageError(InputError):
+    """Flags that do not go together or name nothing."""
+
+
+class ClusterError(PreemptError):
+    """The cluster could not be read: unreachable, refused, timed out."""
+
+    exit_code = ExitCode.CLUSTER
+
+
+def exit_code_for(err: BaseException) -> ExitCode:
+    if isinstance(err, PreemptError):
+        return err.exit_code
+    return ExitCode.BAD_INPUT

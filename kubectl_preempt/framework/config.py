@@ -1,0 +1,189 @@
+"""KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1): profiles, plugins, weights, args.
+
+Defaults and merging mirror apis/config/v1 (getDefaultPlugins, mergePlugins, SetDefaults_*).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..errors import InputError
+
+API_VERSION = "kubescheduler.config.k8s.io/v1"
+
+# v1.34 default MultiPoint set; DynamicResources is on by default (DRA is GA) and sits before
+# DefaultPreemption so that PostFilter tries deallocating claims before evicting pods
+DEFAULT_MULTIPOINT: list[tuple[str, int]] = [
+    ("SchedulingGates", 0), ("PrioritySort", 0), ("NodeUnschedulable", 0), ("NodeName", 0),
+    ("TaintToleration", 3), ("NodeAffinity", 2), ("NodePorts", 0), ("NodeResourcesFit", 1),
+    ("VolumeRestrictions", 0), ("NodeVolumeLimits", 0), ("VolumeBinding", 0), ("VolumeZone", 0),
+    ("PodTopologySpread", 2), ("InterPodAffinity", 2), ("DynamicResources", 0), ("DefaultPreemption", 0),
+    ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), ("DefaultBinder", 0),
+]
+
+EXTENSION_POINTS = ("preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
+                    "reserve", "permit", "preBind", "bind", "postBind")
+
+DEFAULT_PLUGIN_ARGS: dict[str, dict[str, Any]] = {
+    "DefaultPreemption": {"minCandidateNodesPercentage": 10, "minCandidateNodesAbsolute": 100},
+    "InterPodAffinity": {"hardPodAffinityWeight": 1, "ignorePreferredTermsOfExistingPods": False},
+    "NodeResourcesFit": {"scoringStrategy": {"type": "LeastAllocated",
+                                             "resources": [{"name": "cpu", "weight": 1},
+                                                           {"name": "memory", "weight": 1}]}},
+    "NodeResourcesBalancedAllocation": {"resources": [{"name": "cpu", "weight": 1},
+                                                      {"name": "memory", "weight": 1}]},
+    "PodTopologySpread": {"defaultingType": "System"},
+    "VolumeBinding": {"bindTimeoutSeconds": 600},
+    "NodeAffinity": {},
+}
+
+
+@dataclass
+class PluginRef:
+    name: str
+    weight: int = 0
+
+
+@dataclass
+class PluginSet:
+    enabled: list[PluginRef] = field(default_factory=list)
+    disabled: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Profile:
+    scheduler_name: str
+    multi_point: PluginSet
+    points: dict[str, PluginSet]
+    plugin_args: dict[str, dict[str, Any]]
+    percentage_of_nodes_to_score: int | None = None
+
+
+@dataclass
+class SchedulerConfig:
+    profiles: list[Profile]
+    percentage_of_nodes_to_score: int = 0
+    pod_initial_backoff_seconds: int = 1
+    pod_max_backoff_seconds: int = 10
+
+    def profile_for(self, scheduler_name: str) -> Profile | None:
+        for p in self.profiles:
+            if p.scheduler_name == scheduler_name:
+                return p
+        return None
+
+
+def _plugin_set(raw: Mapping[str, Any] | None, where: str) -> PluginSet:
+    if raw is None:
+        return PluginSet()
+    if not isinstance(raw, Mapping):
+        raise InputError("expected an object with enabled/disabled", field=where)
+    en = []
+    for i, p in enumerate(raw.get("enabled") or []):
+        if not isinstance(p, Mapping) or not p.get("name"):
+            raise InputError("plugin needs a name", field=f"{where}.enabled[{i}].name")
+        w = p.get("weight") or 0
+        if not isinstance(w, int) or w < 0:
+            raise InputError(f"weight {w!r} must be a non-negative integer", field=f"{where}.enabled[{i}].weight")
+        en.append(PluginRef(p["name"], w))
+    dis = []
+    for i, p in enumerate(raw.get("disabled") or []):
+        if not isinstance(p, Mapping) or not p.get("name"):
+            raise InputError("plugin needs a name", field=f"{where}.disabled[{i}].name")
+        dis.append(p["name"])
+    return PluginSet(en, dis)
+
+
+def _merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
+    # mirrors mergePluginSet
+    disabled = list(custom.disabled) + list(default.disabled)
+    dset = set(disabled)
+    custom_idx = {p.name: i for i, p in enumerate(custom.enabled)}
+    replaced: set[int] = set()
+    enabled: list[PluginRef] = []
+    if "*" not in dset:
+        for p in default.enabled:
+            if p.name in dset:
+                continue
+            if p.name in custom_idx:
+                i = custom_idx[p.name]
+                p = custom.enabled[i]
+                replaced.add(i)
+            enabled.append(p)
+    for i, p in enumerate(custom.enabled):
+        if i not in replaced:
+            enabled.append(p)
+    return PluginSet(enabled, disabled)
+
+
+def _merge_args(name: str, args: Mapping[str, Any] | None) -> dict[str, Any]:
+    out = copy.deepcopy(DEFAULT_PLUGIN_ARGS.get(name, {}))
+    for k, v in (args or {}).items():
+        if k == "scoringStrategy" and isinstance(v, Mapping):
+            ss = dict(out.get("scoringStrategy") or {})
+            ss.update(v)
+            if "resources" not in v:
+                ss["resources"] = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
+            out[k] = ss
+        else:
+            out[k] = v
+    if name == "PodTopologySpread" and out.get("defaultingType") == "List" and "defaultConstraints" not in (args or {}):
+        out["defaultConstraints"] = []
+    return out
+
+
+def _profile(raw: Mapping[str, Any], where: str, global_pct: int | None) -> Profile:
+    name = raw.get("schedulerName") or "default-scheduler"
+    plugins = raw.get("plugins") or {}
+    if not isinstance(plugins, Mapping):
+        raise InputError("expected an object", field=f"{where}.plugins")
+    default_mp = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTIPOINT])
+    mp = _merge_plugin_set(default_mp, _plugin_set(plugins.get("multiPoint"), f"{where}.plugins.multiPoint"))
+    points = {ep: _merge_plugin_set(PluginSet(), _plugin_set(plugins.get(ep), f"{where}.plugins.{ep}"))
+              for ep in EXTENSION_POINTS}
+    for ep in plugins:
+        if ep != "multiPoint" and ep not in EXTENSION_POINTS:
+            raise InputError(f"unknown extension point {ep!r}", field=f"{where}.plugins.{ep}")
+    args: dict[str, dict[str, Any]] = {}
+    for i, pc in enumerate(raw.get("pluginConfig") or []):
+        if not isinstance(pc, Mapping) or not pc.get("name"):
+            raise InputError("pluginConfig needs a name", field=f"{where}.pluginConfig[{i}].name")
+        a = pc.get("args") or {}
+        if not isinstance(a, Mapping):
+            raise InputError("args must be an object", field=f"{where}.pluginConfig[{i}].args")
+        args[pc["name"]] = _merge_args(pc["name"], a)
+    for n in DEFAULT_PLUGIN_ARGS:
+        args.setdefault(n, _merge_args(n, None))
+    pct = raw.get("percentageOfNodesToScore")
+    return Profile(name, mp, points, args, pct if isinstance(pct, int) else None)
+
+
+def default_config() -> SchedulerConfig:
+    return parse_config(None)
+
+
+def parse_config(raw: Mapping[str, Any] | None, source: str | None = None) -> SchedulerConfig:
+    """A KubeSchedulerConfiguration with v1 defaults applied; None gives the default profile."""
+    try:
+        if raw is None:
+            raw = {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"}
+        if not isinstance(raw, Mapping):
+            raise InputError("expected a KubeSchedulerConfiguration object")
+        if raw.get("kind") not in (None, "KubeSchedulerConfiguration"):
+            raise InputError(f"kind {raw.get('kind')!r} is not KubeSchedulerConfiguration", field="kind")
+        if raw.get("apiVersion") not in (None, API_VERSION):
+            raise InputError(f"apiVersion {raw.get('apiVersion')!r} is not {API_VERSION}", field="apiVersion")
+        pct = raw.get("percentageOfNodesToScore") or 0
+        if not isinstance(pct, int) or not 0 <= pct <= 100:
+            raise InputError(f"{pct!r} is not between 0 and 100", field="percentageOfNodesToScore")
+        profiles_raw = raw.get("profiles") or [{"schedulerName": "default-scheduler"}]
+        profiles = [_profile(p, f"profiles[{i}]", pct) for i, p in enumerate(profiles_raw)]
+        names = [p.scheduler_name for p in profiles]
+        if len(set(names)) != len(names):
+            raise InputError("duplicate schedulerName", field="profiles")
+        return SchedulerConfig(profiles, pct,
+                               int(raw.get("podInitialBackoffSeconds") or 1),
+                               int(raw.get("podMaxBackoffSeconds") or 10))
+    except InputError as e:
+        raise e.located(source=source)

@@ -1,0 +1,96 @@
+"""Plugin protocols of the scheduling framework, and the results they return.
+
+A plugin is a class with a `name` and any of the extension-point methods below; the framework
+looks for each method with getattr, as upstream type-asserts each interface.
+
+    pre_filter(state, pod, nodes)               -> (PreFilterResult | None, Status)
+    pre_filter_extensions()                     -> object with add_pod/remove_pod, or None
+        add_pod(state, pod_to_schedule, pod_to_add, node_info)       -> Status
+        remove_pod(state, pod_to_schedule, pod_to_remove, node_info) -> Status
+    filter(state, pod, node_info)               -> Status
+    post_filter(state, pod, node_to_status)     -> (PostFilterResult | None, Status)
+    pre_score(state, pod, nodes)                -> Status   (Skip: Score is not called)
+    score(state, pod, node_info)                -> (int, Status)
+    score_extensions()                          -> object with normalize_score, or None
+        normalize_score(state, pod, scores: list[NodeScore]) -> Status
+    less(a: QueuedPodInfo, b: QueuedPodInfo)    -> bool    (QueueSort)
+    pre_enqueue(pod)                            -> Status
+    events_to_register()                        -> list of ClusterEvent names (for the replay queue)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .status import Status
+
+MAX_NODE_SCORE = 100
+MIN_NODE_SCORE = 0
+MAX_TOTAL_SCORE = 2**63 - 1
+
+
+class PreFilterResult:
+    """The set of nodes a PreFilter plugin allows; None means all nodes."""
+
+    __slots__ = ("node_names",)
+
+    def __init__(self, node_names: set[str] | None = None) -> None:
+        self.node_names = node_names
+
+    def all_nodes(self) -> bool:
+        return self.node_names is None
+
+    def merge(self, other: "PreFilterResult | None") -> "PreFilterResult":
+        if other is None or other.all_nodes():
+            return PreFilterResult(None if self.node_names is None else set(self.node_names))
+        if self.all_nodes():
+            return PreFilterResult(set(other.node_names or ()))
+        return PreFilterResult(self.node_names & other.node_names)  # type: ignore[operator]
+
+
+def merge_prefilter(a: PreFilterResult | None, b: PreFilterResult | None) -> PreFilterResult | None:
+    if a is None and b is None:
+        return None
+    if a is None:
+        return PreFilterResult(None if b is None or b.node_names is None else set(b.node_names))
+    return a.merge(b)
+
+
+@dataclass
+class NodeScore:
+    name: str
+    score: int
+
+
+@dataclass
+class PluginScore:
+    name: str
+    score: int
+
+
+@dataclass
+class NodePluginScores:
+    name: str
+    scores: list[PluginScore] = field(default_factory=list)
+    total_score: int = 0
+
+
+@dataclass
+class PostFilterResult:
+    """What PostFilter decided: the node nominated for the pod (empty for none), and the why."""
+
+    nominated_node_name: str = ""
+    mode: str = "Override"  # ModeOverride; "Noop" leaves the nomination alone
+    details: Any = None
+
+
+class Plugin(Protocol):
+    name: str
+
+
+class Handle(Protocol):
+    """What a plugin may reach: the snapshot, the cluster's other objects, the framework."""
+
+    snapshot: Any
+    cluster: Any
+    framework: Any

@@ -1,0 +1,299 @@
+"""The framework of one profile: plugins per extension point, in upstream's order, and the
+Run*Plugins functions of framework/runtime/framework.go."""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ..errors import InputError
+from ..model.objects import Pod
+from .config import Profile
+from .cycle_state import CycleState
+from .interface import (MAX_NODE_SCORE, NodePluginScores, NodeScore, PluginScore, PostFilterResult,
+                        PreFilterResult)
+from .status import Code, Status
+from .types import NodeInfo
+
+# extension point -> the method that marks a plugin as implementing it
+_METHODS = {
+    "preEnqueue": "pre_enqueue", "queueSort": "less", "preFilter": "pre_filter", "filter": "filter",
+    "postFilter": "post_filter", "preScore": "pre_score", "score": "score", "reserve": "reserve",
+    "permit": "permit", "preBind": "pre_bind", "bind": "bind", "postBind": "post_bind",
+}
+
+Factory = Callable[[Mapping[str, Any], "Framework"], Any]
+
+
+class Nominator:
+    """Pods nominated to nodes (backend/queue/nominator.go), in the order they were nominated."""
+
+    def __init__(self) -> None:
+        self.by_node: dict[str, list[Pod]] = {}
+
+    def add(self, pod: Pod, node_name: str) -> None:
+        self.delete(pod)
+        if node_name:
+            self.by_node.setdefault(node_name, []).append(pod)
+
+    def delete(self, pod: Pod) -> None:
+        for node, pods in list(self.by_node.items()):
+            for i, p in enumerate(pods):
+                if p.uid == pod.uid:
+                    del pods[i]
+                    if not pods:
+                        del self.by_node[node]
+                    return
+
+    def nominated_pods_for_node(self, node_name: str) -> list[Pod]:
+        return list(self.by_node.get(node_name, ()))
+
+
+class Framework:
+    """One profile's plugins, wired as upstream's frameworkImpl."""
+
+    def __init__(self, registry: Mapping[str, Factory], profile: Profile, *, snapshot: Any = None,
+                 cluster: Any = None, nominator: Nominator | None = None, percentage_of_nodes_to_score: int = 0,
+                 rng: Any = None) -> None:
+        self.profile = profile
+        self.profile_name = profile.scheduler_name
+        self.snapshot = snapshot
+        self.cluster = cluster
+        self.nominator = nominator or Nominator()
+        self.rng = rng
+        self.percentage_of_nodes_to_score = profile.percentage_of_nodes_to_score
+        self.global_percentage_of_nodes_to_score = percentage_of_nodes_to_score
+        self.plugins: dict[str, Any] = {}
+        self.score_weights: dict[str, int] = {}
+        needed = {p.name for p in profile.multi_point.enabled}
+        for ps in profile.points.values():
+            needed.update(p.name for p in ps.enabled)
+        for name in needed:
+            factory = registry.get(name)
+            if factory is None:
+                raise InputError(f"plugin {name!r} does not exist", field=f"profiles[{profile.scheduler_name}].plugins")
+            self.plugins[name] = factory(profile.plugin_args.get(name, {}), self)
+        # mirrors getScoreWeights: Score.Enabled weights first, then MultiPoint; 0 means 1
+        for ref in list(profile.points["score"].enabled) + list(profile.multi_point.enabled):
+            if ref.name not in self.score_weights:
+                self.score_weights[ref.name] = ref.weight or 1
+        self.points: dict[str, list[Any]] = {ep: self._expand(ep) for ep in _METHODS}
+        self.pre_filter_plugins = self.points["preFilter"]
+        self.filter_plugins = self.points["filter"]
+        self.post_filter_plugins = self.points["postFilter"]
+        self.pre_score_plugins = self.points["preScore"]
+        self.score_plugins = self.points["score"]
+
+    def _expand(self, ep: str) -> list[Any]:
+        # mirrors expandMultiPointPlugins
+        method = _METHODS[ep]
+        ps = self.profile.points[ep]
+        enabled = [p.name for p in ps.enabled]
+        disabled = set(ps.disabled)
+        if "*" in disabled:
+            return [self.plugins[n] for n in enabled]
+        multi: list[str] = []
+        override: set[str] = set()
+        for ref in self.profile.multi_point.enabled:
+            pl = self.plugins[ref.name]
+            if not callable(getattr(pl, method, None)):
+                continue
+            if ref.name in disabled:
+                continue
+            if ref.name in enabled:
+                override.add(ref.name)
+                continue
+            if ref.name not in multi:
+                multi.append(ref.name)
+        order = [n for n in enabled if n in override] + multi + [n for n in enabled if n not in override]
+        return [self.plugins[n] for n in order if callable(getattr(self.plugins[n], method, None))]
+
+    # ------------------------------------------------------------------ handle
+    def nominated_pods_for_node(self, node_name: str) -> list[Pod]:
+        return self.nominator.nominated_pods_for_node(node_name)
+
+    def has_filter_plugins(self) -> bool:
+        return bool(self.filter_plugins)
+
+    def has_post_filter_plugins(self) -> bool:
+        return bool(self.post_filter_plugins)
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.score_plugins)
+
+    # ------------------------------------------------------------------ prefilter
+    def run_pre_filter_plugins(self, state: CycleState, pod: Pod) -> tuple[PreFilterResult | None, Status, set[str]]:
+        nodes = self.snapshot.list()
+        skip: set[str] = set()
+        result: PreFilterResult | None = None
+        plugins_with_nodes: list[str] = []
+        return_status = Status()
+        try:
+            for pl in self.pre_filter_plugins:
+                r, s = pl.pre_filter(state, pod, nodes)
+                if s.is_skip():
+                    skip.add(pl.name)
+                    continue
+                if not s.is_success():
+                    s.plugin = pl.name
+                    if s.code == Code.UnschedulableAndUnresolvable:
+                        return None, s, set()
+                    if s.code == Code.Unschedulable:
+                        return_status = s
+                        continue
+                    err = Status.as_error(f"running PreFilter plugin {pl.name!r}: {s.message()}", plugin=pl.name)
+                    return None, err, set()
+                if r is not None and not r.all_nodes():
+                    plugins_with_nodes.append(pl.name)
+                result = r if result is None else result.merge(r)
+                if result is not None and not result.all_nodes() and not result.node_names:
+                    names = sorted(set(plugins_with_nodes))
+                    msg = (f"node(s) didn't satisfy plugin {names[0]}" if len(names) == 1 else
+                           f"node(s) didn't satisfy plugin(s) [{' '.join(names)}] simultaneously")
+                    return result, Status(Code.UnschedulableAndUnresolvable, msg), set(names)
+            return result, return_status, set(plugins_with_nodes)
+        finally:
+            state.skip_filter_plugins = skip
+
+    def run_pre_filter_extension_add_pod(self, state: CycleState, pod: Pod, pod_to_add: Pod, node_info: NodeInfo) -> Status:
+        for pl in self.pre_filter_plugins:
+            if pl.name in state.skip_filter_plugins:
+                continue
+            ext = pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None
+            if ext is None:
+                continue
+            s = ext.add_pod(state, pod, pod_to_add, node_info)
+            if not s.is_success():
+                return Status.as_error(f"running AddPod on PreFilter plugin {pl.name!r}: {s.message()}", pl.name)
+        return Status()
+
+    def run_pre_filter_extension_remove_pod(self, state: CycleState, pod: Pod, pod_to_remove: Pod, node_info: NodeInfo) -> Status:
+        for pl in self.pre_filter_plugins:
+            if pl.name in state.skip_filter_plugins:
+                continue
+            ext = pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None
+            if ext is None:
+                continue
+            s = ext.remove_pod(state, pod, pod_to_remove, node_info)
+            if not s.is_success():
+                return Status.as_error(f"running RemovePod on PreFilter plugin {pl.name!r}: {s.message()}", pl.name)
+        return Status()
+
+    # ------------------------------------------------------------------ filter
+    def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        skip = state.skip_filter_plugins
+        for pl in self.filter_plugins:
+            if pl.name in skip:
+                continue
+            s = pl.filter(state, pod, node_info)
+            if s.code != Code.Success:
+                if not s.is_rejected():
+                    s = Status.as_error(f"running {pl.name!r} filter plugin: {s.message()}")
+                else:
+                    s = Status(s.code, *s.reasons)
+                s.plugin = pl.name
+                return s
+        return Status()
+
+    def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod, info: NodeInfo) -> Status:
+        """Two passes when pods of equal or higher priority are nominated to the node: both must pass."""
+        status = Status()
+        pods_added = False
+        for i in range(2):
+            state_to_use, info_to_use = state, info
+            if i == 0:
+                pods_added, state_to_use, info_to_use, err = self._add_ge_nominated_pods(pod, state, info)
+                if err is not None:
+                    return err
+            elif not pods_added or not status.is_success():
+                break
+            status = self.run_filter_plugins(state_to_use, pod, info_to_use)
+            if not status.is_success() and not status.is_rejected():
+                return status
+        return status
+
+    def _add_ge_nominated_pods(self, pod: Pod, state: CycleState, info: NodeInfo):
+        nominated = self.nominator.by_node.get(info.name)
+        if not nominated:
+            return False, state, info, None
+        out_info: NodeInfo | None = None
+        out_state: CycleState | None = None
+        added = False
+        for p in nominated:
+            if p.priority >= pod.priority and p.uid != pod.uid:
+                if out_info is None:
+                    out_info = info.snapshot()
+                    out_state = state.clone()
+                out_info.add_pod(p)
+                s = self.run_pre_filter_extension_add_pod(out_state, pod, p, out_info)
+                if not s.is_success():
+                    return False, state, info, s
+                added = True
+        if not added:
+            return False, state, info, None
+        return True, out_state, out_info, None
+
+    # ------------------------------------------------------------------ postfilter
+    def run_post_filter_plugins(self, state: CycleState, pod: Pod, node_to_status: Any) -> tuple[PostFilterResult | None, Status]:
+        result = None
+        reasons: list[str] = []
+        rejector = ""
+        for pl in self.post_filter_plugins:
+            r, s = pl.post_filter(state, pod, node_to_status)
+            if s.is_success():
+                return r, s
+            if s.code == Code.UnschedulableAndUnresolvable:
+                return r, s.with_plugin(pl.name)
+            if not s.is_rejected():
+                return None, Status(Code.Error, *s.reasons, plugin=pl.name, error=s.error)
+            if r is not None and r.mode != "Noop":
+                result = r
+            reasons.extend(s.reasons)
+            if not rejector:
+                rejector = pl.name
+        return result, Status(Code.Unschedulable, *reasons, plugin=rejector)
+
+    # ------------------------------------------------------------------ score
+    def run_pre_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Status:
+        skip: set[str] = set()
+        for pl in self.pre_score_plugins:
+            s = pl.pre_score(state, pod, nodes)
+            if s.is_skip():
+                skip.add(pl.name)
+                continue
+            if not s.is_success():
+                state.skip_score_plugins = skip
+                return Status.as_error(f"running PreScore plugin {pl.name!r}: {s.message()}", pl.name)
+        state.skip_score_plugins = skip
+        return Status()
+
+    def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Status]:
+        plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
+        all_scores: dict[str, list[NodeScore]] = {}
+        for pl in plugins:
+            lst = []
+            for ni in nodes:
+                sc, s = pl.score(state, pod, ni)
+                if not s.is_success():
+                    return [], Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
+                lst.append(NodeScore(ni.name, sc))
+            all_scores[pl.name] = lst
+        for pl in plugins:
+            ext = pl.score_extensions() if hasattr(pl, "score_extensions") else None
+            if ext is None:
+                continue
+            s = ext.normalize_score(state, pod, all_scores[pl.name])
+            if not s.is_success():
+                return [], Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
+        out = []
+        for i, ni in enumerate(nodes):
+            nps = NodePluginScores(ni.name)
+            for pl in plugins:
+                sc = all_scores[pl.name][i].score
+                if sc > MAX_NODE_SCORE or sc < 0:
+                    return [], Status.as_error(
+                        f"plugin {pl.name!r} returns an invalid score {sc}, it should in the range of "
+                        f"[0, {MAX_NODE_SCORE}] after normalizing", pl.name)
+                w = sc * self.score_weights.get(pl.name, 1)
+                nps.scores.append(PluginScore(pl.name, w))
+                nps.total_score += w
+            out.append(nps)
+        return out, Status()

@@ -1,0 +1,119 @@
+"""The scheduler's view of the cluster for one cycle (backend/cache/snapshot.go)."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..model.cluster import Cluster
+from ..model.objects import Node, Pod
+from .types import ImageStateSummary, NodeInfo
+
+
+def zone_key(node: Node) -> str:
+    # mirrors topology.GetZoneKey
+    labels = node.labels
+    zone = labels.get("failure-domain.beta.kubernetes.io/zone", labels.get("topology.kubernetes.io/zone", ""))
+    region = labels.get("failure-domain.beta.kubernetes.io/region", labels.get("topology.kubernetes.io/region", ""))
+    if not region and not zone:
+        return ""
+    return f"{region}:\x00:{zone}"
+
+
+def node_tree_order(nodes: Iterable[Node]) -> list[Node]:
+    """mirrors nodeTree.list(): zones in order of first appearance, nodes taken round-robin."""
+    zones: dict[str, list[Node]] = {}
+    for n in nodes:
+        zones.setdefault(zone_key(n), []).append(n)
+    out: list[Node] = []
+    lists = list(zones.values())
+    i = 0
+    while True:
+        took = False
+        for lst in lists:
+            if i < len(lst):
+                out.append(lst[i])
+                took = True
+        if not took:
+            return out
+        i += 1
+
+
+def _normalized_image_name(name: str) -> str:
+    # mirrors imagelocality's normalizedImageName: no tag or digest means ":latest"
+    if name.rfind(":") <= name.rfind("/"):
+        name += ":latest"
+    return name
+
+
+class Snapshot:
+    """NodeInfos in node-tree order, and the lists InterPodAffinity reads."""
+
+    def __init__(self, node_infos: list[NodeInfo]) -> None:
+        self.node_info_list = node_infos
+        self.node_info_map = {ni.name: ni for ni in node_infos}
+        self.have_pods_with_affinity_list = [ni for ni in node_infos if ni.pods_with_affinity]
+        self.have_pods_with_required_anti_affinity_list = [
+            ni for ni in node_infos if ni.pods_with_required_anti_affinity]
+
+    @classmethod
+    def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = ()) -> "Snapshot":
+        excluded = set(exclude)
+        infos: dict[str, NodeInfo] = {}
+        ordered = node_tree_order(cluster.nodes.values())
+        for node in ordered:
+            infos[node.name] = NodeInfo(node)
+        for pod in cluster.pods.values():
+            if pod.node_name and pod.key not in excluded:
+                ni = infos.get(pod.node_name)
+                if ni is not None:
+                    ni.add_pod(pod)
+        snap = cls([infos[n.name] for n in ordered])
+        snap.compute_image_states()
+        return snap
+
+    def compute_image_states(self) -> None:
+        # mirrors createImageStateSummary: size from the node, count of nodes with the image
+        counts: dict[str, int] = {}
+        for ni in self.node_info_list:
+            seen = set()
+            for img in ni.node.images:
+                for name in img.get("names") or ():
+                    seen.add(_normalized_image_name(name))
+            for name in seen:
+                counts[name] = counts.get(name, 0) + 1
+        for ni in self.node_info_list:
+            states = {}
+            for img in ni.node.images:
+                for name in img.get("names") or ():
+                    nn = _normalized_image_name(name)
+                    states[nn] = ImageStateSummary(int(img.get("sizeBytes") or 0), counts[nn])
+            ni.image_states = states
+
+    def get(self, name: str) -> NodeInfo | None:
+        return self.node_info_map.get(name)
+
+    def list(self) -> list[NodeInfo]:
+        return self.node_info_list
+
+    def num_nodes(self) -> int:
+        return len(self.node_info_list)
+
+    def add_pod(self, pod: Pod) -> None:
+        """Put a bound pod on its node (replay's binding)."""
+        ni = self.node_info_map.get(pod.node_name)
+        if ni is not None:
+            had_aff, had_anti = bool(ni.pods_with_affinity), bool(ni.pods_with_required_anti_affinity)
+            ni.add_pod(pod)
+            self._refresh_lists(ni, had_aff, had_anti)
+
+    def remove_pod(self, pod: Pod) -> None:
+        ni = self.node_info_map.get(pod.node_name)
+        if ni is not None:
+            had_aff, had_anti = bool(ni.pods_with_affinity), bool(ni.pods_with_required_anti_affinity)
+            ni.remove_pod(pod)
+            self._refresh_lists(ni, had_aff, had_anti)
+
+    def _refresh_lists(self, ni: NodeInfo, had_aff: bool, had_anti: bool) -> None:
+        if had_aff != bool(ni.pods_with_affinity) or had_anti != bool(ni.pods_with_required_anti_affinity):
+            self.have_pods_with_affinity_list = [n for n in self.node_info_list if n.pods_with_affinity]
+            self.have_pods_with_required_anti_affinity_list = [
+                n for n in self.node_info_list if n.pods_with_required_anti_affinity]

@@ -1,0 +1,190 @@
+"""NodeInfo and its parts, as in kube-scheduler's framework/types.go."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Iterable
+
+from ..model.objects import Node, Pod
+from ..model.resources import Resource
+
+DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+# a pod without status.startTime counts as starting now (GetPodStartTime)
+FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
+
+
+def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
+    """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
+    cached = pod.cache.get("hostports")
+    if cached is not None:
+        return cached
+    out = []
+    containers = [c for c in pod.spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
+    containers += list(pod.spec.get("containers") or ())
+    for c in containers:
+        for p in c.get("ports") or ():
+            hp = p.get("hostPort") or 0
+            if hp > 0:
+                out.append((p.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, p.get("protocol") or "TCP", hp))
+    pod.cache["hostports"] = out
+    return out
+
+
+class HostPortInfo(dict):
+    """ip -> set of (protocol, port)."""
+
+    def add(self, ip: str, protocol: str, port: int) -> None:
+        if port <= 0:
+            return
+        self.setdefault(ip or DEFAULT_BIND_ALL_HOST_IP, set()).add((protocol or "TCP", port))
+
+    def remove(self, ip: str, protocol: str, port: int) -> None:
+        if port <= 0:
+            return
+        ip = ip or DEFAULT_BIND_ALL_HOST_IP
+        s = self.get(ip)
+        if s is not None:
+            s.discard((protocol or "TCP", port))
+            if not s:
+                del self[ip]
+
+    def check_conflict(self, ip: str, protocol: str, port: int) -> bool:
+        if port <= 0:
+            return False
+        ip = ip or DEFAULT_BIND_ALL_HOST_IP
+        pp = (protocol or "TCP", port)
+        if ip == DEFAULT_BIND_ALL_HOST_IP:
+            return any(pp in m for m in self.values())
+        return any(pp in self.get(k, ()) for k in (DEFAULT_BIND_ALL_HOST_IP, ip))
+
+    def clone(self) -> "HostPortInfo":
+        h = HostPortInfo()
+        for k, v in self.items():
+            h[k] = set(v)
+        return h
+
+
+def has_affinity(pod: Pod) -> bool:
+    a = pod.spec.get("affinity")
+    return bool(a) and bool(a.get("podAffinity") or a.get("podAntiAffinity"))
+
+
+def has_required_anti_affinity(pod: Pod) -> bool:
+    a = pod.spec.get("affinity") or {}
+    paa = a.get("podAntiAffinity") or {}
+    return bool(paa.get("requiredDuringSchedulingIgnoredDuringExecution"))
+
+
+def pvc_keys(pod: Pod) -> list[str]:
+    out = []
+    for v in pod.spec.get("volumes") or ():
+        claim = v.get("persistentVolumeClaim")
+        if claim is not None:
+            out.append(f"{pod.namespace}/{claim.get('claimName')}")
+        elif v.get("ephemeral") is not None:
+            out.append(f"{pod.namespace}/{pod.name}-{v.get('name')}")
+    return out
+
+
+class ImageStateSummary:
+    __slots__ = ("size", "num_nodes")
+
+    def __init__(self, size: int, num_nodes: int) -> None:
+        self.size = size
+        self.num_nodes = num_nodes
+
+
+class NodeInfo:
+    """A node with its pods and the aggregates every filter reads, kept up to date incrementally."""
+
+    __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
+                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation")
+
+    def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
+        self.node = node
+        self.pods: list[Pod] = []
+        self.requested = Resource()
+        self.non_zero_requested = Resource()
+        self.used_ports = HostPortInfo()
+        self.pods_with_affinity: list[Pod] = []
+        self.pods_with_required_anti_affinity: list[Pod] = []
+        self.pvc_ref_counts: dict[str, int] = {}
+        self.image_states: dict[str, ImageStateSummary] = {}
+        self.generation = 0
+        for p in pods:
+            self.add_pod(p)
+
+    @property
+    def name(self) -> str:
+        return self.node.name if self.node is not None else ""
+
+    @property
+    def allocatable(self) -> Resource:
+        return self.node.allocatable if self.node is not None else Resource()
+
+    def snapshot(self) -> "NodeInfo":
+        """A copy whose pod list and aggregates can change without touching this one."""
+        c = NodeInfo.__new__(NodeInfo)
+        c.node = self.node
+        c.pods = list(self.pods)
+        c.requested = self.requested.clone()
+        c.non_zero_requested = self.non_zero_requested.clone()
+        c.used_ports = self.used_ports.clone()
+        c.pods_with_affinity = list(self.pods_with_affinity)
+        c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
+        c.pvc_ref_counts = dict(self.pvc_ref_counts)
+        c.image_states = self.image_states
+        c.generation = self.generation
+        return c
+
+    def add_pod(self, pod: Pod) -> None:
+        self.pods.append(pod)
+        if has_affinity(pod):
+            self.pods_with_affinity.append(pod)
+        if has_required_anti_affinity(pod):
+            self.pods_with_required_anti_affinity.append(pod)
+        self._update(pod, 1)
+
+    def remove_pod(self, pod: Pod) -> bool:
+        uid = pod.uid
+        for lst in (self.pods_with_affinity, self.pods_with_required_anti_affinity):
+            for i, p in enumerate(lst):
+                if p.uid == uid:
+                    lst[i] = lst[-1]
+                    lst.pop()
+                    break
+        for i, p in enumerate(self.pods):
+            if p.uid == uid:
+                # mirrors removeFromSlice: the last pod takes the removed one's place
+                self.pods[i] = self.pods[-1]
+                self.pods.pop()
+                self._update(p, -1)
+                return True
+        return False
+
+    def _update(self, pod: Pod, sign: int) -> None:
+        res = pod.resource
+        r = self.requested
+        pr = res.resource
+        r.milli_cpu += sign * pr.milli_cpu
+        r.memory += sign * pr.memory
+        r.ephemeral_storage += sign * pr.ephemeral_storage
+        if pr.scalar:
+            for k, v in pr.scalar.items():
+                r.scalar[k] = r.scalar.get(k, 0) + sign * v
+        self.non_zero_requested.milli_cpu += sign * res.non0_cpu
+        self.non_zero_requested.memory += sign * res.non0_mem
+        for ip, proto, port in host_ports(pod):
+            if sign > 0:
+                self.used_ports.add(ip, proto, port)
+            else:
+                self.used_ports.remove(ip, proto, port)
+        for key in pvc_keys(pod):
+            n = self.pvc_ref_counts.get(key, 0) + sign
+            if n <= 0:
+                self.pvc_ref_counts.pop(key, None)
+            else:
+                self.pvc_ref_counts[key] = n
+        self.generation += 1
+
+    def __repr__(self) -> str:
+        return f"NodeInfo({self.name}, pods={len(self.pods)})"

@@ -1,0 +1,84 @@
+"""The cluster as one set of objects: what a snapshot holds and what a cycle reads."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ..errors import InputError
+from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
+from .priority import resolve
+
+# kinds the scheduler's informers watch beyond nodes, pods, PDBs and classes; kept raw
+EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
+               "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
+               "CSIStorageCapacity", "VolumeAttachment", "ResourceClaim", "DeviceClass", "ResourceSlice")
+KNOWN_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass") + EXTRA_KINDS
+
+
+class Cluster:
+    """Nodes in their listed order, pods that the scheduler sees, PDBs, classes and the rest."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, Node] = {}
+        self.pods: dict[str, Pod] = {}  # by namespace/name
+        self.pdbs: list[PodDisruptionBudget] = []
+        self.priority_classes: dict[str, PriorityClass] = {}
+        self.extra: dict[str, list[Mapping[str, Any]]] = {k: [] for k in EXTRA_KINDS}
+        self.ignored: dict[str, int] = {}
+        self.finished_pods = 0
+
+    @property
+    def namespaces(self) -> dict[str, Mapping[str, Any]]:
+        return {(ns.get("metadata") or {}).get("name"): ns for ns in self.extra["Namespace"]}
+
+    def add_object(self, obj: Mapping[str, Any], where: str = "") -> None:
+        if not isinstance(obj, Mapping):
+            raise InputError("expected an object", field=where or None)
+        kind = obj.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise InputError("missing kind", field=f"{where}.kind" if where else "kind")
+        md = obj.get("metadata")
+        if not isinstance(md, Mapping) or not md.get("name"):
+            raise InputError("missing metadata.name", field=f"{where}.metadata.name" if where else "metadata.name")
+        try:
+            if kind == "Pod":
+                phase = (obj.get("status") or {}).get("phase")
+                if phase in ("Succeeded", "Failed"):
+                    self.finished_pods += 1
+                    return
+                pod = Pod(obj)
+                if pod.node_name:
+                    pod.resource  # noqa: B018 - bad quantities fail here, at load, naming the pod
+                self.pods[pod.key] = pod
+            elif kind == "Node":
+                node = Node(obj)
+                self.nodes[node.name] = node
+            elif kind == "PodDisruptionBudget":
+                self.pdbs.append(PodDisruptionBudget(obj))
+            elif kind == "PriorityClass":
+                pc = PriorityClass(obj)
+                self.priority_classes[pc.name] = pc
+            elif kind in self.extra:
+                self.extra[kind].append(obj)
+            else:
+                self.ignored[kind] = self.ignored.get(kind, 0) + 1
+        except InputError as e:
+            raise e.located(field_prefix=f"{where} ({kind} {md.get('namespace') + '/' if md.get('namespace') else ''}{md.get('name')})" if where else None)
+
+    def resolve_priorities(self) -> None:
+        for pod in self.pods.values():
+            if not pod.has_priority:
+                resolve(pod, self.priority_classes)
+
+    @classmethod
+    def from_objects(cls, objects: Iterable[Mapping[str, Any]]) -> "Cluster":
+        c = cls()
+        for i, obj in enumerate(objects):
+            c.add_object(obj, f"items[{i}]")
+        c.resolve_priorities()
+        return c
+
+    def pod(self, key: str) -> Pod:
+        p = self.pods.get(key)
+        if p is None:
+            raise InputError(f"pod {key} not found", field="pod")
+        return p

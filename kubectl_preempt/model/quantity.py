@@ -1,0 +1,79 @@
+"""resource.Quantity, parsed exactly as apimachinery does.
+
+A quantity is kept as an exact Fraction; Value() and MilliValue() round up, as upstream's
+do, so "0.1m" of CPU is 1 milli-CPU and "1.5" bytes is 2 bytes.
+"""
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+from ..errors import InputError
+
+_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_DECIMAL = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": Fraction(1),
+            "k": Fraction(10**3), "M": Fraction(10**6), "G": Fraction(10**9), "T": Fraction(10**12),
+            "P": Fraction(10**15), "E": Fraction(10**18)}
+
+# mirrors the grammar in apimachinery's quantity.go: sign, digits with one optional point,
+# then a binary suffix, a decimal SI suffix or a decimal exponent.
+_QUANTITY = re.compile(r"^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$")
+
+_cache: dict[object, Fraction] = {}
+
+
+def parse_quantity(value: object, *, field: str | None = None) -> Fraction:
+    """The exact value of a quantity string (or a JSON number), or InputError naming the field."""
+    try:
+        return _cache[value]
+    except (KeyError, TypeError):
+        pass
+    if isinstance(value, bool):
+        raise InputError(f"quantity {value!r} is not a number", field=field)
+    if isinstance(value, int):
+        q = Fraction(value)
+    elif isinstance(value, float):
+        q = Fraction(str(value))
+    elif isinstance(value, str):
+        m = _QUANTITY.match(value.strip())
+        if not m:
+            raise InputError(f"quantities must match the regular expression "
+                             f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {value!r}", field=field)
+        sign, number, suffix = m.groups()
+        q = Fraction(number if not number.endswith(".") else number[:-1] or "0")
+        if suffix:
+            if suffix in _BINARY:
+                q *= _BINARY[suffix]
+            elif suffix in _DECIMAL:
+                q *= _DECIMAL[suffix]
+            else:
+                q *= Fraction(10) ** int(suffix[1:])
+        if sign == "-":
+            q = -q
+    else:
+        raise InputError(f"quantity {value!r} is not a string or number", field=field)
+    if len(_cache) < 100_000:
+        _cache[value] = q
+    return q
+
+
+def value(q: object, *, field: str | None = None) -> int:
+    """Quantity.Value(): the value rounded up to an integer."""
+    return math.ceil(parse_quantity(q, field=field))
+
+
+def milli_value(q: object, *, field: str | None = None) -> int:
+    """Quantity.MilliValue(): the value in thousandths, rounded up."""
+    return math.ceil(parse_quantity(q, field=field) * 1000)
+
+
+def format_milli_cpu(milli: int) -> str:
+    return f"{milli // 1000}" if milli % 1000 == 0 else f"{milli}m"
+
+
+def format_bytes(n: int) -> str:
+    for suffix, size in (("Ei", 2**60), ("Pi", 2**50), ("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+        if n and n % size == 0:
+            return f"{n // size}{suffix}"
+    return str(n)

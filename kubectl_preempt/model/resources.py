@@ -1,0 +1,250 @@
+"""Resource arithmetic as the scheduler does it (framework.Resource, resourcehelper.PodRequests)."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+from .quantity import parse_quantity
+
+CPU = "cpu"
+MEMORY = "memory"
+EPHEMERAL_STORAGE = "ephemeral-storage"
+PODS = "pods"
+HUGEPAGES_PREFIX = "hugepages-"
+DEFAULT_MILLI_CPU_REQUEST = 100  # schedutil.DefaultMilliCPURequest
+DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024  # schedutil.DefaultMemoryRequest
+
+_NATIVE = {CPU, MEMORY, EPHEMERAL_STORAGE, PODS}
+
+
+def is_prefixed_native_resource(name: str) -> bool:
+    return "kubernetes.io/" in name
+
+
+def is_extended_resource_name(name: str) -> bool:
+    # v1helper.IsExtendedResourceName: a qualified name outside kubernetes.io, not requests.*
+    if "/" not in name or is_prefixed_native_resource(name) or name.startswith("requests."):
+        return False
+    return True
+
+
+def is_hugepages(name: str) -> bool:
+    return name.startswith(HUGEPAGES_PREFIX)
+
+
+def is_attachable_volume(name: str) -> bool:
+    return name.startswith("attachable-volumes-")
+
+
+def is_scalar_resource_name(name: str) -> bool:
+    # mirrors schedutil.IsScalarResourceName
+    return (is_extended_resource_name(name) or is_hugepages(name)
+            or is_prefixed_native_resource(name) or is_attachable_volume(name))
+
+
+class Resource:
+    """framework.Resource: integer amounts in the scheduler's units."""
+
+    __slots__ = ("milli_cpu", "memory", "ephemeral_storage", "allowed_pod_number", "scalar")
+
+    def __init__(self, milli_cpu: int = 0, memory: int = 0, ephemeral_storage: int = 0,
+                 allowed_pod_number: int = 0, scalar: dict[str, int] | None = None) -> None:
+        self.milli_cpu = milli_cpu
+        self.memory = memory
+        self.ephemeral_storage = ephemeral_storage
+        self.allowed_pod_number = allowed_pod_number
+        self.scalar = scalar if scalar is not None else {}
+
+    @classmethod
+    def from_list(cls, rl: Mapping[str, Fraction]) -> "Resource":
+        r = cls()
+        r.add_list(rl)
+        return r
+
+    def add_list(self, rl: Mapping[str, Fraction]) -> None:
+        # mirrors Resource.Add: MilliValue for cpu, Value for everything else
+        for name, q in rl.items():
+            if name == CPU:
+                self.milli_cpu += -((-q * 1000) // 1)
+            elif name == MEMORY:
+                self.memory += -((-q) // 1)
+            elif name == PODS:
+                self.allowed_pod_number += -((-q) // 1)
+            elif name == EPHEMERAL_STORAGE:
+                self.ephemeral_storage += -((-q) // 1)
+            elif is_scalar_resource_name(name):
+                self.scalar[name] = self.scalar.get(name, 0) + int(-((-q) // 1))
+        self.milli_cpu = int(self.milli_cpu)
+        self.memory = int(self.memory)
+        self.ephemeral_storage = int(self.ephemeral_storage)
+        self.allowed_pod_number = int(self.allowed_pod_number)
+
+    def clone(self) -> "Resource":
+        return Resource(self.milli_cpu, self.memory, self.ephemeral_storage, self.allowed_pod_number,
+                        dict(self.scalar))
+
+    def add(self, other: "Resource", sign: int = 1) -> None:
+        self.milli_cpu += sign * other.milli_cpu
+        self.memory += sign * other.memory
+        self.ephemeral_storage += sign * other.ephemeral_storage
+        for k, v in other.scalar.items():
+            self.scalar[k] = self.scalar.get(k, 0) + sign * v
+
+    def get(self, name: str) -> int:
+        if name == CPU:
+            return self.milli_cpu
+        if name == MEMORY:
+            return self.memory
+        if name == EPHEMERAL_STORAGE:
+            return self.ephemeral_storage
+        if name == PODS:
+            return self.allowed_pod_number
+        return self.scalar.get(name, 0)
+
+    def as_dict(self) -> dict[str, int]:
+        out = {}
+        if self.milli_cpu:
+            out[CPU] = self.milli_cpu
+        if self.memory:
+            out[MEMORY] = self.memory
+        if self.ephemeral_storage:
+            out[EPHEMERAL_STORAGE] = self.ephemeral_storage
+        out.update({k: v for k, v in self.scalar.items() if v})
+        return out
+
+    def __repr__(self) -> str:
+        return f"Resource({self.as_dict()})"
+
+
+def parse_resource_list(rl: Mapping[str, Any] | None, field: str = "") -> dict[str, Fraction]:
+    if not rl:
+        return {}
+    return {k: parse_quantity(v, field=f"{field}.{k}" if field else k) for k, v in rl.items()}
+
+
+def _add(into: dict[str, Fraction], rl: Mapping[str, Fraction]) -> None:
+    for k, v in rl.items():
+        into[k] = into.get(k, 0) + v
+
+
+def _max(into: dict[str, Fraction], rl: Mapping[str, Fraction]) -> None:
+    for k, v in rl.items():
+        if k not in into or v > into[k]:
+            into[k] = v
+
+
+def _maxed(*lists: Mapping[str, Fraction] | None) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for rl in lists:
+        if rl:
+            _max(out, rl)
+    return out
+
+
+def _is_supported_pod_level(name: str) -> bool:
+    return name in (CPU, MEMORY) or name.startswith(HUGEPAGES_PREFIX)
+
+
+def pod_level_requests_set(spec: Mapping[str, Any]) -> bool:
+    res = spec.get("resources") or {}
+    return any(_is_supported_pod_level(k) for k in (res.get("requests") or {}))
+
+
+def _resize_infeasible(status: Mapping[str, Any]) -> bool:
+    for c in status.get("conditions") or ():
+        if c.get("type") == "PodResizePending":
+            return c.get("reason") == "Infeasible"
+    return False
+
+
+def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
+                 non_missing: Mapping[str, Fraction] | None = None, field: str = "spec") -> dict[str, Fraction]:
+    """resourcehelper.PodRequests with the v1.34 defaults: status resources (in-place resize)
+    and pod-level resources honoured, overhead added."""
+    statuses: dict[str, Mapping[str, Any]] = {}
+    for cs in (status.get("containerStatuses") or ()):
+        statuses[cs.get("name")] = cs
+    for cs in (status.get("initContainerStatuses") or ()):
+        statuses[cs.get("name")] = cs
+    infeasible = _resize_infeasible(status) if statuses else False
+
+    def container_reqs(c: Mapping[str, Any], path: str, use_status: bool) -> dict[str, Fraction]:
+        reqs = parse_resource_list((c.get("resources") or {}).get("requests"), path)
+        if use_status:
+            cs = statuses.get(c.get("name"))
+            if cs is not None and cs.get("resources") is not None:
+                st_reqs = parse_resource_list((cs.get("resources") or {}).get("requests"))
+                alloc = parse_resource_list(cs.get("allocatedResources"))
+                # mirrors determineContainerReqs
+                reqs = _maxed(st_reqs, alloc) if infeasible else _maxed(reqs, st_reqs, alloc)
+        if non_missing:
+            reqs = dict(reqs)
+            for k, v in non_missing.items():
+                if k not in reqs:
+                    reqs[k] = v
+        return reqs
+
+    reqs: dict[str, Fraction] = {}
+    for i, c in enumerate(spec.get("containers") or ()):
+        _add(reqs, container_reqs(c, f"{field}.containers[{i}].resources.requests", True))
+    restartable: dict[str, Fraction] = {}
+    init_max: dict[str, Fraction] = {}
+    for i, c in enumerate(spec.get("initContainers") or ()):
+        sidecar = c.get("restartPolicy") == "Always"
+        cr = container_reqs(c, f"{field}.initContainers[{i}].resources.requests", sidecar)
+        if sidecar:
+            _add(reqs, cr)
+            _add(restartable, cr)
+            cr = dict(restartable)
+        else:
+            tmp = dict(cr)
+            _add(tmp, restartable)
+            cr = tmp
+        _max(init_max, cr)
+    _max(reqs, init_max)
+    if pod_level_requests_set(spec):
+        for k, v in parse_resource_list((spec.get("resources") or {}).get("requests"), f"{field}.resources.requests").items():
+            if _is_supported_pod_level(k):
+                reqs[k] = v
+    overhead = spec.get("overhead")
+    if overhead:
+        _add(reqs, parse_resource_list(overhead, f"{field}.overhead"))
+    return reqs
+
+
+class PodResource:
+    """framework.PodResource: requests, and the non-zero cpu/memory scoring uses."""
+
+    __slots__ = ("resource", "non0_cpu", "non0_mem")
+
+    def __init__(self, resource: Resource, non0_cpu: int, non0_mem: int) -> None:
+        self.resource = resource
+        self.non0_cpu = non0_cpu
+        self.non0_mem = non0_mem
+
+
+_DEFAULT_NON_MISSING = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), MEMORY: Fraction(DEFAULT_MEMORY_REQUEST)}
+
+
+def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str = "spec") -> PodResource:
+    """mirrors PodInfo.CalculateResource"""
+    requests = pod_requests(spec, status, field=field)
+    pod_level = pod_level_requests_set(spec)
+    if not pod_level:
+        non_missing: dict[str, Fraction] = dict(_DEFAULT_NON_MISSING)
+    else:
+        non_missing = {k: v for k, v in _DEFAULT_NON_MISSING.items() if k not in requests}
+    non0 = requests
+    if non_missing:
+        non0 = pod_requests(spec, status, non_missing=non_missing, field=field)
+    res = Resource.from_list(requests)
+    cpu = non0.get(CPU, 0)
+    mem = non0.get(MEMORY, 0)
+    return PodResource(res, int(-((-cpu * 1000) // 1)), int(-((-mem) // 1)))
+
+
+def iter_names(rls: Iterable[Mapping[str, Any]]) -> set[str]:
+    out: set[str] = set()
+    for rl in rls:
+        out.update(rl)
+    return out
