@@ -1,0 +1,68 @@
+"""Entry points of the library: plain data in, plain data out, nothing printed."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from .errors import InputError
+from .explain.document import build_document
+from .framework.config import SchedulerConfig, parse_config
+from .framework.snapshot import Snapshot
+from .model.cluster import Cluster
+from .model.objects import Pod
+from .scheduler.scheduler import Scheduler
+
+
+def _cluster(objects: Cluster | Iterable[Mapping[str, Any]]) -> Cluster:
+    return objects if isinstance(objects, Cluster) else Cluster.from_objects(objects)
+
+
+def _config(config: SchedulerConfig | Mapping[str, Any] | None) -> SchedulerConfig:
+    return config if isinstance(config, SchedulerConfig) else parse_config(config)
+
+
+def explain(objects: Cluster | Iterable[Mapping[str, Any]], pod: str, config: Any = None, *,
+            seed: int = 0) -> dict[str, Any]:
+    """What kube-scheduler v1.34.1 decides for `pod` ("namespace/name") in this cluster, and why."""
+    return explain_pods(objects, [pod], config, seed=seed)[0]
+
+
+def pending_pods(cluster: Cluster, namespace: str | None = None) -> list[str]:
+    return [p.key for p in cluster.pods.values()
+            if not p.node_name and (namespace is None or p.namespace == namespace)]
+
+
+def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str], config: Any = None, *,
+                 seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """Explain several pods against the same state; each as if it were the next one scheduled.
+
+    `extra_pods` are manifests not in the cluster (what would happen if they were created); their
+    priority is resolved from the cluster's PriorityClasses as admission would.
+    """
+    cluster = _cluster(objects)
+    cfg = _config(config)
+    for i, raw in enumerate(extra_pods):
+        p = Pod(raw)
+        p.node_name = ""
+        from .model.priority import resolve
+        resolve(p, cluster.priority_classes, force=not p.has_priority)
+        cluster.pods[p.key] = p
+        if p.key not in pods:
+            pods.append(p.key)
+    base: Scheduler | None = None
+    out = []
+    for key in pods:
+        if "/" not in key:
+            raise InputError(f"pod {key!r} must be namespace/name", field="pod")
+        pod = cluster.pod(key)
+        if pod.node_name:
+            # a bound pod is explained as if it were pending again: its node is freed of it
+            sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(cluster, exclude=[key]))
+        else:
+            if base is None:
+                base = Scheduler(cluster, cfg, seed=seed)
+            sched = base
+        res = sched.schedule(pod)
+        details = sched.preemption_details(pod)
+        nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
+        out.append(build_document(res, details, nominated))
+    return out

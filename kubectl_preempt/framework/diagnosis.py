@@ -1,0 +1,80 @@
+"""NodeToStatus, Diagnosis and FitError, as in framework/interface.go and framework/types.go."""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from .status import Code, Status
+
+NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
+
+
+class NodeToStatus:
+    """Statuses of rejected nodes, and one status for every node not listed (absent)."""
+
+    def __init__(self, statuses: dict[str, Status] | None = None, absent: Status | None = None) -> None:
+        self.statuses: dict[str, Status] = statuses if statuses is not None else {}
+        self.absent = absent if absent is not None else Status(Code.UnschedulableAndUnresolvable)
+
+    def get(self, name: str) -> Status:
+        return self.statuses.get(name, self.absent)
+
+    def set(self, name: str, status: Status) -> None:
+        self.statuses[name] = status
+
+    def __len__(self) -> int:
+        return len(self.statuses)
+
+    def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code) -> list:
+        # mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map order)
+        if self.absent.code == code:
+            if not self.statuses:
+                return list(node_infos)
+            return [ni for ni in node_infos if self.get(ni.name).code == code]
+        return [ni for ni in node_infos if ni.name in self.statuses and self.statuses[ni.name].code == code]
+
+
+class Diagnosis:
+    def __init__(self) -> None:
+        self.node_to_status = NodeToStatus()
+        self.unschedulable_plugins: set[str] = set()
+        self.pending_plugins: set[str] = set()
+        self.pre_filter_msg = ""
+        self.post_filter_msg = ""
+
+    def add_plugin_status(self, s: Status) -> None:
+        if not s.plugin:
+            return
+        if s.is_rejected():
+            self.unschedulable_plugins.add(s.plugin)
+        if s.code == Code.Pending:
+            self.pending_plugins.add(s.plugin)
+
+
+def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis) -> str:
+    """mirrors FitError.Error(): "0/N nodes are available: <PreFilter>. <Filter histogram>. <PostFilter>"."""
+    msg = NO_NODE_AVAILABLE_MSG.format(num_all_nodes) + ":"
+    if diagnosis.pre_filter_msg:
+        msg += f" {diagnosis.pre_filter_msg}."
+    else:
+        counts: dict[str, int] = {}
+        nts = diagnosis.node_to_status
+        for st in nts.statuses.values():
+            for r in st.reasons:
+                counts[r] = counts.get(r, 0) + 1
+        if len(nts) < num_all_nodes:
+            for r in nts.absent.reasons:
+                counts[r] = counts.get(r, 0) + num_all_nodes - len(nts)
+        parts = sorted(f"{v} {k}" for k, v in counts.items())
+        if parts:
+            msg += f" {', '.join(parts)}."
+    if diagnosis.post_filter_msg:
+        msg += f" {diagnosis.post_filter_msg}"
+    return msg
+
+
+def reason_histogram(statuses: Iterable[Status]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for st in statuses:
+        for r in st.reasons:
+            counts[r] = counts.get(r, 0) + 1
+    return counts

@@ -1,0 +1,163 @@
+"""DefaultPreemption: the PostFilter plugin that evicts lower-priority pods to make room."""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...framework.cycle_state import CycleState
+from ...framework.interface import PostFilterResult
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
+from ...preemption.evaluator import Evaluator, Reprieve, importance_key
+
+NAME = "DefaultPreemption"
+ERR_NOT_ELIGIBLE_POLICY_NEVER = "not eligible due to preemptionPolicy=Never."
+ERR_NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
+ERR_NO_VICTIMS = "No preemption victims found for incoming pod"
+MESSAGE_PREFIX = "preemption: "
+
+
+def pod_terminating_by_preemption(p: Pod) -> bool:
+    if not p.deletion_timestamp:
+        return False
+    for c in p.status.get("conditions") or ():
+        if c.get("type") == "DisruptionTarget":
+            return c.get("status") == "True" and c.get("reason") == "PreemptionByScheduler"
+    return False
+
+
+def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget]) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
+    """mirrors filterPodsWithPDBViolation; also returns, per pod, the PDBs that selected it."""
+    allowed = [p.disruptions_allowed for p in pdbs]
+    violating: list[Pod] = []
+    non_violating: list[Pod] = []
+    matched: dict[str, list[str]] = {}
+    for pod in pods:
+        violated = False
+        if pod.labels:
+            for i, pdb in enumerate(pdbs):
+                if pdb.namespace != pod.namespace or pdb.selector is None or pdb.selector.empty:
+                    continue
+                if not pdb.selector.matches(pod.labels):
+                    continue
+                if pod.name in pdb.disrupted_pods:
+                    continue
+                matched.setdefault(pod.key, []).append(pdb.key)
+                allowed[i] -= 1
+                if allowed[i] < 0:
+                    violated = True
+        (violating if violated else non_violating).append(pod)
+    return violating, non_violating, matched
+
+
+class DefaultPreemption:
+    name = NAME
+
+    def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
+        self.handle = handle
+        self.min_candidate_nodes_percentage = int(args.get("minCandidateNodesPercentage", 10))
+        self.min_candidate_nodes_absolute = int(args.get("minCandidateNodesAbsolute", 100))
+        self.evaluator = Evaluator(NAME, handle, self)
+        # the offset upstream draws at random; a seeded generator makes it reproducible (seed 0: offset 0)
+        self.seed: int | None = None
+
+    # ---------------------------------------------------------------- PostFilter
+    def post_filter(self, state: CycleState, pod: Pod, m: Any) -> tuple[PostFilterResult | None, Status]:
+        result, status = self.evaluator.preempt(state, pod, m)
+        msg = status.message()
+        if msg:
+            return result, Status(status.code, MESSAGE_PREFIX + msg, error=status.error)
+        return result, status
+
+    # ---------------------------------------------------------------- Interface
+    def calculate_num_candidates(self, num_nodes: int) -> int:
+        n = num_nodes * self.min_candidate_nodes_percentage // 100
+        if n < self.min_candidate_nodes_absolute:
+            n = self.min_candidate_nodes_absolute
+        return min(n, num_nodes)
+
+    def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
+        seed = self.seed if self.seed is not None else getattr(self.handle, "seed", 0)
+        offset = 0 if not seed else random.Random(seed).randrange(num_nodes)
+        return offset, self.calculate_num_candidates(num_nodes)
+
+    def is_preemption_allowed(self, node_info: NodeInfo, victim: Pod, preemptor: Pod) -> bool:
+        return victim.priority < preemptor.priority
+
+    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]:
+        if pod.preemption_policy == PREEMPT_NEVER:
+            return False, ERR_NOT_ELIGIBLE_POLICY_NEVER
+        nom = pod.nominated_node_name
+        if nom:
+            if nominated_node_status.code == Code.UnschedulableAndUnresolvable:
+                return True, ""
+            ni = self.handle.snapshot.get(nom)
+            if ni is not None:
+                for p in ni.pods:
+                    if self.is_preemption_allowed(ni, p, pod) and pod_terminating_by_preemption(p):
+                        return False, ERR_NOT_ELIGIBLE_TERMINATING
+        return True, ""
+
+    def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+                               pdbs: list[PodDisruptionBudget]):
+        """mirrors SelectVictimsOnNode: remove every lower-priority pod, check the fit, then
+        reprieve PDB-violating and then other pods, most important first."""
+        fh = self.handle
+        potential: list[Pod] = []
+        for p in list(node_info.pods):
+            if self.is_preemption_allowed(node_info, p, pod):
+                potential.append(p)
+                node_info.remove_pod(p)
+                s = fh.run_pre_filter_extension_remove_pod(state, pod, p, node_info)
+                if not s.is_success():
+                    return [], 0, s, [], set()
+        if not potential:
+            return [], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS), [], set()
+        s = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+        if not s.is_success():
+            return [], 0, s, [], set()
+        potential.sort(key=importance_key)
+        violating, non_violating, _ = filter_pods_with_pdb_violation(potential, pdbs)
+        victims: list[Pod] = []
+        reprieves: list[Reprieve] = []
+        num_violating = 0
+        viol_keys: set[str] = set()
+
+        def reprieve(p: Pod, is_violating: bool) -> bool:
+            node_info.add_pod(p)
+            st = fh.run_pre_filter_extension_add_pod(state, pod, p, node_info)
+            if not st.is_success():
+                raise _DryRunError(st)
+            st = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+            fits = st.is_success()
+            if not fits:
+                node_info.remove_pod(p)
+                st2 = fh.run_pre_filter_extension_remove_pod(state, pod, p, node_info)
+                if not st2.is_success():
+                    raise _DryRunError(st2)
+                victims.append(p)
+            reprieves.append(Reprieve(p, fits, is_violating, None if fits else st))
+            return fits
+
+        try:
+            for p in violating:
+                if not reprieve(p, True):
+                    num_violating += 1
+                    viol_keys.add(p.key)
+            for p in non_violating:
+                reprieve(p, False)
+        except _DryRunError as e:
+            return [], 0, e.status, [], set()
+        if violating and non_violating:
+            victims.sort(key=importance_key)
+        return victims, num_violating, Status(), reprieves, viol_keys
+
+
+class _DryRunError(Exception):
+    def __init__(self, status: Status) -> None:
+        self.status = status
+
+
+def new(args: Mapping[str, Any], handle: Any) -> DefaultPreemption:
+    return DefaultPreemption(args, handle)

@@ -1,0 +1,216 @@
+"""The preemption Evaluator (framework/preemption/preemption.go): candidates, dry runs, choice.
+
+Besides upstream's verdict it keeps what an explanation needs: every candidate with its chain
+values, every node's dry-run status, reprieved pods and why each victim could not stay.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from ..framework.cycle_state import CycleState
+from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message
+from ..framework.interface import PostFilterResult
+from ..framework.status import Code, Status
+from ..framework.types import FAR_FUTURE, NodeInfo
+from ..model.objects import Pod, PodDisruptionBudget
+
+PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
+NO_CANDIDATE = "no candidate node for preemption"
+
+CHAIN_STEPS = (
+    "fewest PDB violations",
+    "lowest highest-victim priority",
+    "lowest sum of victim priorities",
+    "fewest victims",
+    "latest start time of the highest-priority victims",
+    "first remaining candidate",
+)
+
+
+def pod_start_time(pod: Pod) -> datetime:
+    # mirrors GetPodStartTime: a pod that has not started counts as starting now
+    return pod.start_time or FAR_FUTURE
+
+
+def more_important_pod(a: Pod, b: Pod) -> bool:
+    # mirrors util.MoreImportantPod
+    if a.priority != b.priority:
+        return a.priority > b.priority
+    return pod_start_time(a) < pod_start_time(b)
+
+
+def importance_key(p: Pod) -> tuple:
+    return (-p.priority, pod_start_time(p))
+
+
+@dataclass
+class Reprieve:
+    pod: Pod
+    kept: bool
+    pdb_violating: bool
+    status: Status | None = None  # the filter status that made it a victim
+
+
+@dataclass
+class Candidate:
+    name: str
+    victims: list[Pod]
+    num_pdb_violations: int
+    reprieves: list[Reprieve] = field(default_factory=list)
+    pdb_violating: set[str] = field(default_factory=set)  # victim keys whose PDB is violated
+
+
+@dataclass
+class PreemptionDetails:
+    """What the Evaluator saw and decided, for the explanation."""
+
+    eligible: bool = True
+    ineligible_reason: str = ""
+    potential_nodes: list[str] = field(default_factory=list)
+    offset: int = 0
+    num_candidates: int = 0
+    candidates: list[Candidate] = field(default_factory=list)
+    node_statuses: NodeToStatus | None = None
+    selected: Candidate | None = None
+    chain_survivors: list[list[str]] = field(default_factory=list)  # survivors after each step
+    tied: list[str] = field(default_factory=list)
+    cleared_nominations: list[Pod] = field(default_factory=list)
+    message: str = ""
+
+
+class PreemptionPlugin(Protocol):
+    def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
+    def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+                               pdbs: list[PodDisruptionBudget]) -> tuple[list[Pod], int, Status, list[Reprieve], set[str]]: ...
+    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]: ...
+
+
+class Evaluator:
+    def __init__(self, plugin_name: str, handle: Any, interface: PreemptionPlugin) -> None:
+        self.plugin_name = plugin_name
+        self.handle = handle
+        self.interface = interface
+        self.last: PreemptionDetails | None = None
+
+    def preempt(self, state: CycleState, pod: Pod, m: NodeToStatus) -> tuple[PostFilterResult | None, Status]:
+        details = PreemptionDetails()
+        self.last = details
+        nominated_status = m.get(pod.nominated_node_name)
+        ok, msg = self.interface.pod_eligible_to_preempt_others(pod, nominated_status)
+        if not ok:
+            details.eligible, details.ineligible_reason = False, msg
+            return None, Status(Code.Unschedulable, msg)
+        snapshot = self.handle.snapshot
+        all_nodes = snapshot.list()
+        candidates, node_statuses, err = self.find_candidates(state, all_nodes, pod, m, details)
+        details.node_statuses = node_statuses
+        if err and not candidates:
+            return None, Status.as_error(err)
+        if not candidates:
+            d = Diagnosis()
+            d.node_to_status = node_statuses
+            node_statuses.absent = Status(Code.UnschedulableAndUnresolvable, PREEMPTION_NOT_HELPFUL)
+            details.message = fit_error_message(len(all_nodes), d)
+            return PostFilterResult(""), Status(Code.Unschedulable, details.message)
+        best = self.select_candidate(candidates, details)
+        if best is None or not best.name:
+            return None, Status(Code.Unschedulable, NO_CANDIDATE)
+        details.selected = best
+        details.cleared_nominations = self.lower_priority_nominated_pods(pod, best.name)
+        return PostFilterResult(best.name, details=details), Status()
+
+    def find_candidates(self, state: CycleState, all_nodes: list[NodeInfo], pod: Pod, m: NodeToStatus,
+                        details: PreemptionDetails) -> tuple[list[Candidate], NodeToStatus, str | None]:
+        if not all_nodes:
+            return [], NodeToStatus(), "no nodes available"
+        potential = m.nodes_for_status_code(all_nodes, self.handle.snapshot.get, Code.Unschedulable)
+        details.potential_nodes = [ni.name for ni in potential]
+        if not potential:
+            return [], NodeToStatus(), None
+        pdbs = list(self.handle.cluster.pdbs) if self.handle.cluster is not None else []
+        offset, num = self.interface.get_offset_and_num_candidates(len(potential))
+        details.offset, details.num_candidates = offset, num
+        return self.dry_run_preemption(state, pod, potential, pdbs, offset, num, details)
+
+    def dry_run_preemption(self, state: CycleState, pod: Pod, potential: list[NodeInfo],
+                           pdbs: list[PodDisruptionBudget], offset: int, num: int,
+                           details: PreemptionDetails) -> tuple[list[Candidate], NodeToStatus, str | None]:
+        non_violating: list[Candidate] = []
+        violating: list[Candidate] = []
+        statuses = NodeToStatus()
+        errs: list[str] = []
+        n = len(potential)
+        for i in range(n):
+            ni = potential[(offset + i) % n].snapshot()
+            st_copy = state.clone()
+            victims, num_viol, status, reprieves, viol_keys = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
+            if status.is_success() and victims:
+                c = Candidate(ni.name, victims, num_viol, reprieves, viol_keys)
+                (non_violating if num_viol == 0 else violating).append(c)
+                if non_violating and len(non_violating) + len(violating) >= num:
+                    break
+                continue
+            if status.is_success() and not victims:
+                status = Status.as_error(f'expected at least one victim pod on node "{ni.name}"')
+            if status.code == Code.Error:
+                errs.append(status.message())
+            statuses.set(ni.name, status)
+        cands = non_violating + violating
+        details.candidates = cands
+        return cands, statuses, "; ".join(errs) if errs else None
+
+    def select_candidate(self, candidates: list[Candidate], details: PreemptionDetails) -> Candidate | None:
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            details.tied = [candidates[0].name]
+            return candidates[0]
+        by_name = {c.name: c for c in candidates}
+        name = self.pick_one_node_for_preemption(by_name, details)
+        return by_name.get(name, candidates[0])
+
+    @staticmethod
+    def chain_scores(c: Candidate) -> list[int]:
+        """The five scores of pickOneNodeForPreemption (higher is better)."""
+        highest = c.victims[0].priority
+        # mirrors minSumPrioritiesScoreFunc: each priority shifted by MaxInt32+1 so all are positive
+        total = sum(v.priority + 2**31 for v in c.victims)
+        earliest = earliest_start_of_highest_priority(c.victims)
+        return [-c.num_pdb_violations, -highest, -total, -len(c.victims), _unix_nanos(earliest)]
+
+    def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionDetails) -> str:
+        remaining = list(by_name)
+        scores = {n: self.chain_scores(c) for n, c in by_name.items()}
+        for step in range(5):
+            best = max(scores[n][step] for n in remaining)
+            remaining = [n for n in remaining if scores[n][step] == best]
+            details.chain_survivors.append(list(remaining))
+            if len(remaining) == 1:
+                details.tied = remaining
+                return remaining[0]
+        details.tied = list(remaining)
+        return remaining[0]
+
+    def lower_priority_nominated_pods(self, pod: Pod, node_name: str) -> list[Pod]:
+        return [p for p in self.handle.nominated_pods_for_node(node_name) if p.priority < pod.priority]
+
+
+def earliest_start_of_highest_priority(victims: list[Pod]) -> datetime:
+    # mirrors GetEarliestPodStartTime
+    max_prio = victims[0].priority
+    earliest = pod_start_time(victims[0])
+    for p in victims:
+        if p.priority == max_prio:
+            t = pod_start_time(p)
+            if t < earliest:
+                earliest = t
+        elif p.priority > max_prio:
+            max_prio = p.priority
+            earliest = pod_start_time(p)
+    return earliest
+
+
+def _unix_nanos(t: datetime) -> int:
+    return int(t.timestamp()) * 1_000_000_000 + t.microsecond * 1000
