@@ -1,0 +1,242 @@
+"""Node selectors as component-helpers/scheduling/corev1/nodeaffinity parses and matches them.
+
+Terms are compiled once (a pod's are memoized in pod.cache). A term that fails to parse (an
+unknown operator, In with no values, Gt with a non-integer, an invalid key or value, a field
+requirement without exactly one value) never matches, as upstream's LazyErrorNodeSelector
+skips it; an empty term is dropped, so a selector whose terms are all empty matches no node.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from ...model.objects import Node, Pod
+
+OBJECT_NAME_FIELD = "metadata.name"
+
+_QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
+_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+_INT64 = re.compile(r"[+-]?[0-9]+")
+_LABEL_OPS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+
+
+def parse_int64(s: Any) -> int | None:
+    """strconv.ParseInt(s, 10, 64), or None where Go returns an error."""
+    if not isinstance(s, str) or not _INT64.fullmatch(s):
+        return None
+    v = int(s)
+    return v if -(2**63) <= v < 2**63 else None
+
+
+def is_qualified_name(key: Any) -> bool:
+    """validation.IsQualifiedName: [prefix/]name, prefix a DNS subdomain."""
+    if not isinstance(key, str):
+        return False
+    parts = key.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix or len(prefix) > 253 or not _DNS1123_SUBDOMAIN.fullmatch(prefix):
+            return False
+    else:
+        return False
+    return 0 < len(name) <= 63 and bool(_QUALIFIED_NAME.fullmatch(name))
+
+
+def is_valid_label_value(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= 63 and bool(_LABEL_VALUE.fullmatch(value))
+
+
+class _LabelRequirement:
+    """labels.Requirement built by NewRequirement from a NodeSelectorRequirement."""
+
+    __slots__ = ("key", "op", "values", "number")
+
+    def __init__(self, key: str, op: str, values: frozenset, number: int | None) -> None:
+        self.key = key
+        self.op = op
+        self.values = values
+        self.number = number
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        op = self.op
+        if op == "In":
+            v = labels.get(self.key)
+            return v is not None and v in self.values
+        if op == "NotIn":
+            v = labels.get(self.key)
+            return v is None or v not in self.values
+        if op == "Exists":
+            return self.key in labels
+        if op == "DoesNotExist":
+            return self.key not in labels
+        v = labels.get(self.key)
+        if v is None:
+            return False
+        n = parse_int64(v)
+        if n is None:
+            return False
+        return n > self.number if op == "Gt" else n < self.number  # type: ignore[operator]
+
+
+def _label_requirement(expr: Mapping[str, Any]) -> tuple[_LabelRequirement | None, bool]:
+    """mirrors the conversion in nodeSelectorRequirementsAsSelector + labels.NewRequirement;
+    the flag says whether it parsed."""
+    key = expr.get("key") or ""
+    op = expr.get("operator") or ""
+    values = list(expr.get("values") or ())
+    if op not in _LABEL_OPS:
+        return None, False
+    ok = is_qualified_name(key)
+    number = None
+    if op in ("In", "NotIn"):
+        ok = ok and len(values) > 0
+    elif op in ("Exists", "DoesNotExist"):
+        ok = ok and len(values) == 0
+    else:
+        ok = ok and len(values) == 1
+        for v in values:
+            number = parse_int64(v)
+            if number is None:
+                ok = False
+    ok = ok and all(is_valid_label_value(v) for v in values)
+    if not ok:
+        return None, False
+    return _LabelRequirement(key, op, frozenset(values), number), True
+
+
+class NodeSelectorTerm:
+    """mirrors nodeSelectorTerm: label requirements ANDed with field requirements."""
+
+    __slots__ = ("label_reqs", "field_reqs", "valid")
+
+    def __init__(self, term: Mapping[str, Any]) -> None:
+        self.valid = True
+        self.label_reqs: tuple[_LabelRequirement, ...] | None = None
+        self.field_reqs: tuple[tuple[str, bool, str], ...] | None = None
+        exprs = term.get("matchExpressions") or ()
+        if exprs:
+            reqs = []
+            for e in exprs:
+                r, ok = _label_requirement(e)
+                if not ok:
+                    self.valid = False
+                else:
+                    reqs.append(r)
+            self.label_reqs = tuple(reqs)
+        fields = term.get("matchFields") or ()
+        if fields:
+            freqs = []
+            for e in fields:
+                op = e.get("operator") or ""
+                values = list(e.get("values") or ())
+                # nodeSelectorRequirementsAsFieldSelector: In/NotIn with exactly one value
+                if op not in ("In", "NotIn") or len(values) != 1:
+                    self.valid = False
+                    continue
+                freqs.append((e.get("key") or "", op == "In", values[0]))
+            self.field_reqs = tuple(freqs)
+
+    def matches(self, labels: Mapping[str, str], node_name: str) -> bool:
+        if not self.valid:
+            return False
+        if self.label_reqs is not None:
+            for r in self.label_reqs:
+                if not r.matches(labels):
+                    return False
+        if self.field_reqs is not None and node_name:
+            for key, equal, value in self.field_reqs:
+                # fields.Set.Get: a field other than metadata.name reads as ""
+                got = node_name if key == OBJECT_NAME_FIELD else ""
+                if (got == value) != equal:
+                    return False
+        return True
+
+
+def is_empty_term(term: Mapping[str, Any]) -> bool:
+    return not term.get("matchExpressions") and not term.get("matchFields")
+
+
+class NodeSelector:
+    """mirrors LazyErrorNodeSelector: terms ORed; empty terms dropped; unparsable terms never match."""
+
+    __slots__ = ("terms", "valid")
+
+    def __init__(self, selector: Mapping[str, Any]) -> None:
+        self.terms = tuple(NodeSelectorTerm(t) for t in selector.get("nodeSelectorTerms") or ()
+                           if not is_empty_term(t))
+        self.valid = all(t.valid for t in self.terms)
+
+    def matches(self, node: Node) -> bool:
+        labels, name = node.labels, node.name
+        for t in self.terms:
+            if t.matches(labels, name):
+                return True
+        return False
+
+
+class PreferredSchedulingTerms:
+    """mirrors PreferredSchedulingTerms: the sum of the weights of the terms a node matches."""
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: Sequence[tuple[NodeSelectorTerm, int]]) -> None:
+        self.terms = tuple(terms)
+
+    @classmethod
+    def parse(cls, raw: Sequence[Mapping[str, Any]]) -> "PreferredSchedulingTerms | None":
+        """NewPreferredSchedulingTerms; None where upstream returns an error."""
+        out = []
+        for t in raw or ():
+            weight = t.get("weight") or 0
+            pref = t.get("preference") or {}
+            if weight == 0 or is_empty_term(pref):
+                continue
+            term = NodeSelectorTerm(pref)
+            if not term.valid:
+                return None
+            out.append((term, int(weight)))
+        return cls(out)
+
+    def score(self, node: Node) -> int:
+        labels, name = node.labels, node.name
+        total = 0
+        for term, weight in self.terms:
+            if term.matches(labels, name):
+                total += weight
+        return total
+
+
+class RequiredNodeAffinity:
+    """mirrors GetRequiredNodeAffinity: spec.nodeSelector ANDed with the required node affinity."""
+
+    __slots__ = ("node_selector_labels", "node_selector")
+
+    def __init__(self, pod: Pod) -> None:
+        ns = pod.spec.get("nodeSelector") or {}
+        self.node_selector_labels: tuple[tuple[str, str], ...] | None = tuple(ns.items()) if ns else None
+        na = (pod.spec.get("affinity") or {}).get("nodeAffinity") or {}
+        req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
+        self.node_selector = NodeSelector(req) if req is not None else None
+
+    def matches(self, node: Node) -> bool:
+        if self.node_selector_labels is not None:
+            labels = node.labels
+            for k, v in self.node_selector_labels:
+                # labels.SelectorFromSet: the label must be present with this value
+                got = labels.get(k)
+                if got is None or got != v:
+                    return False
+        if self.node_selector is not None:
+            return self.node_selector.matches(node)
+        return True
+
+
+def required_node_affinity(pod: Pod) -> RequiredNodeAffinity:
+    """The pod's RequiredNodeAffinity, compiled once per pod."""
+    r = pod.cache.get("nodeaffinity.required")
+    if r is None:
+        r = pod.cache["nodeaffinity.required"] = RequiredNodeAffinity(pod)
+    return r
