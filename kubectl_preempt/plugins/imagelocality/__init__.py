@@ -1,0 +1,80 @@
+"""ImageLocality: favour nodes that already hold the pod's images, scaled by how widely each
+image is spread so that an image on every node does not pull pods together (mirrors
+imagelocality/image_locality.go)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...framework.cycle_state import CycleState
+from ...framework.interface import MAX_NODE_SCORE
+from ...framework.status import Status
+from ...framework.types import ImageStateSummary, NodeInfo
+from ...model.objects import Pod
+from .. import names
+
+NAME = names.IMAGE_LOCALITY
+MB = 1024 * 1024
+# below minThreshold the image counts as absent; maxContainerThreshold is per container
+MIN_THRESHOLD = 23 * MB
+MAX_CONTAINER_THRESHOLD = 1000 * MB
+
+
+def normalized_image_name(name: str) -> str:
+    """mirrors normalizedImageName: no tag (or digest) means ":latest"."""
+    if name.rfind(":") <= name.rfind("/"):
+        name += ":latest"
+    return name
+
+
+def _pod_images(pod: Pod) -> tuple[str, ...]:
+    cached = pod.cache.get("imagelocality.images")
+    if cached is None:
+        cached = tuple(normalized_image_name(c.get("image") or "")
+                       for c in list(pod.spec.get("initContainers") or ()) + list(pod.spec.get("containers") or ()))
+        pod.cache["imagelocality.images"] = cached
+    return cached
+
+
+def scaled_image_score(state: ImageStateSummary, total_num_nodes: int) -> int:
+    """mirrors scaledImageScore, in float64 as upstream"""
+    spread = float(state.num_nodes) / float(total_num_nodes)
+    return int(float(state.size) * spread)
+
+
+def calculate_priority(sum_scores: int, num_containers: int) -> int:
+    """mirrors calculatePriority"""
+    max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
+    if sum_scores < MIN_THRESHOLD:
+        sum_scores = MIN_THRESHOLD
+    elif sum_scores > max_threshold:
+        sum_scores = max_threshold
+    if max_threshold == MIN_THRESHOLD:  # a pod without containers; upstream would divide by zero
+        return 0
+    # both factors are non-negative here, so // truncates as Go's int64 division does
+    return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
+
+
+class ImageLocality:
+    name = NAME
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
+        total = len(self.handle.snapshot.list())
+        images = _pod_images(pod)
+        states = node_info.image_states
+        total_score = 0
+        if states:
+            for name in images:
+                st = states.get(name)
+                if st is not None:
+                    total_score += scaled_image_score(st, total)
+        return calculate_priority(total_score, len(images)), Status()
+
+    def score_extensions(self) -> None:
+        return None
+
+
+def new(args: Mapping[str, Any], handle: Any) -> ImageLocality:
+    return ImageLocality(handle)

@@ -1,0 +1,31 @@
+"""NodeName: a pod that names its node fits only there (mirrors nodename/node_name.go)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...framework.cycle_state import CycleState
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from .. import names
+
+NAME = names.NODE_NAME
+ERR_REASON = "node(s) didn't match the requested node name"
+
+
+def fits(pod: Pod, node_info: NodeInfo) -> bool:
+    """mirrors Fits"""
+    return not pod.node_name or pod.node_name == node_info.name
+
+
+class NodeName:
+    name = NAME
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        if not fits(pod, node_info):
+            return Status(Code.UnschedulableAndUnresolvable, ERR_REASON)
+        return Status()
+
+
+def new(args: Mapping[str, Any], handle: Any) -> NodeName:
+    return NodeName()

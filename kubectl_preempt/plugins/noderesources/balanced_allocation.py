@@ -1,0 +1,92 @@
+"""NodeResourcesBalancedAllocation: favour nodes whose resources would be used in even
+proportions (mirrors noderesources/balanced_allocation.go)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+from ...errors import InputError
+from ...framework.cycle_state import CycleState
+from ...framework.interface import MAX_NODE_SCORE
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from .. import names
+from .resource_allocation import MODE_BALANCED, ResourceAllocationScorer, parse_resource_specs
+
+NAME = names.NODE_RESOURCES_BALANCED_ALLOCATION
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+
+def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> int:
+    """mirrors balancedResourceScorer: 100 x (1 - standard deviation of the used fractions),
+    in float64 as upstream, truncated."""
+    fractions: list[float] = []
+    total = 0.0
+    for i, alloc in enumerate(allocatable):
+        if alloc == 0:
+            continue
+        fraction = float(requested[i]) / float(alloc)
+        if fraction > 1:
+            fraction = 1.0
+        total += fraction
+        fractions.append(fraction)
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = total / float(len(fractions))
+        acc = 0.0
+        for f in fractions:
+            acc = acc + (f - mean) * (f - mean)
+        std = math.sqrt(acc / float(len(fractions)))
+    return int((1 - std) * float(MAX_NODE_SCORE))
+
+
+class _PreScoreState:
+    __slots__ = ("pod_requests",)
+
+    def __init__(self, pod_requests_list: list[int]) -> None:
+        self.pod_requests = pod_requests_list
+
+
+class BalancedAllocation:
+    name = NAME
+
+    def __init__(self, scorer: ResourceAllocationScorer) -> None:
+        self.scorer = scorer
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
+        reqs = self.scorer.pod_request_list(pod)
+        if self.scorer.is_best_effort_pod(reqs):
+            return Status(Code.Skip)
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(reqs))
+        return Status()
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            reqs = self.scorer.pod_request_list(pod)
+            if self.scorer.is_best_effort_pod(reqs):
+                return 0, Status()
+        else:
+            reqs = s.pod_requests
+        return self.scorer.score(node_info, reqs)
+
+    def score_extensions(self) -> None:
+        return None
+
+
+def new(args: Mapping[str, Any], handle: Any) -> BalancedAllocation:
+    """mirrors NewBalancedAllocation with ValidateNodeResourcesBalancedAllocationArgs"""
+    where = "pluginConfig[NodeResourcesBalancedAllocation].args.resources"
+    resources = parse_resource_specs((args or {}).get("resources"), where)
+    seen: set[str] = set()
+    for i, r in enumerate(resources):
+        if r.name in seen:
+            raise InputError(f'Duplicate value: "{r.name}"', field=f"{where}[{i}].name")
+        seen.add(r.name)
+        if r.weight != 1:
+            raise InputError(f"{r.weight}: must be 1", field=f"{where}[{i}].weight")
+    return BalancedAllocation(ResourceAllocationScorer(NAME, balanced_resource_scorer, resources,
+                                                       use_requested=True, mode=MODE_BALANCED))

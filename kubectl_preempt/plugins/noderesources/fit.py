@@ -1,0 +1,236 @@
+"""NodeResourcesFit (mirrors noderesources/fit.go).
+
+Filter: the pod's requests must fit in what the node has left. A shortfall is Unschedulable
+(evicting pods may free enough) unless the pod asks for more than the node's whole allocatable
+of some resource: then no eviction can help and the status is UnschedulableAndUnresolvable.
+"Too many pods" is always resolvable.
+
+Score: LeastAllocated, MostAllocated or RequestedToCapacityRatio over the configured resources.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from ...errors import InputError
+from ...framework.cycle_state import CycleState
+from ...framework.interface import PreFilterResult
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_extended_resource_name,
+                                is_scalar_resource_name, pod_requests)
+from .. import names
+from .least_allocated import least_resource_scorer
+from .most_allocated import most_resource_scorer
+from .requested_to_capacity_ratio import parse_shape, requested_to_capacity_ratio_scorer
+from .resource_allocation import MODE_FIT_SCORE, ResourceAllocationScorer, parse_resource_specs
+
+NAME = names.NODE_RESOURCES_FIT
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+ERR_REASON_TOO_MANY_PODS = "Too many pods"
+ERR_REASON_INSUFFICIENT = "Insufficient %s"
+ERR_REASON_INSUFFICIENT_CPU = ERR_REASON_INSUFFICIENT % CPU
+ERR_REASON_INSUFFICIENT_MEMORY = ERR_REASON_INSUFFICIENT % MEMORY
+ERR_REASON_INSUFFICIENT_EPHEMERAL_STORAGE = ERR_REASON_INSUFFICIENT % EPHEMERAL_STORAGE
+
+LEAST_ALLOCATED = "LeastAllocated"
+MOST_ALLOCATED = "MostAllocated"
+REQUESTED_TO_CAPACITY_RATIO = "RequestedToCapacityRatio"
+SCORING_STRATEGY_TYPES = (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO)
+
+
+class PodRequest:
+    """The pod's request as Filter compares it (preFilterState: a framework.Resource).
+
+    `scalar` keeps the order in which the pod's requests name each resource; upstream iterates a
+    Go map there, so the order of several "Insufficient <scalar>" reasons is random in
+    kube-scheduler; the pod's own order is what a small Go map yields most of the time.
+    """
+
+    __slots__ = ("milli_cpu", "memory", "ephemeral_storage", "scalar")
+
+    def __init__(self, milli_cpu: int = 0, memory: int = 0, ephemeral_storage: int = 0,
+                 scalar: dict[str, int] | None = None) -> None:
+        self.milli_cpu = milli_cpu
+        self.memory = memory
+        self.ephemeral_storage = ephemeral_storage
+        self.scalar = scalar if scalar is not None else {}
+
+    def is_empty(self) -> bool:
+        return not (self.milli_cpu or self.memory or self.ephemeral_storage or self.scalar)
+
+
+def _ceil(q: Fraction) -> int:
+    return int(-((-q) // 1))
+
+
+def compute_pod_resource_request(pod: Pod) -> PodRequest:
+    """mirrors computePodResourceRequest: resource.PodRequests with pod-level resources (on by
+    default in v1.34) and without status resources, folded in with Resource.SetMaxResource."""
+    cached = pod.cache.get("noderesources.fit.request")
+    if cached is not None:
+        return cached
+    r = PodRequest()
+    for name, q in pod_requests(pod.spec, {}).items():
+        if name == MEMORY:
+            r.memory = max(r.memory, _ceil(q))
+        elif name == CPU:
+            r.milli_cpu = max(r.milli_cpu, _ceil(q * 1000))
+        elif name == EPHEMERAL_STORAGE:
+            r.ephemeral_storage = max(r.ephemeral_storage, _ceil(q))
+        elif is_scalar_resource_name(name):
+            r.scalar[name] = max(r.scalar.get(name, 0), _ceil(q))
+    pod.cache["noderesources.fit.request"] = r
+    return r
+
+
+@dataclass
+class InsufficientResource:
+    """mirrors InsufficientResource: what is short on a node, for the explanation too."""
+
+    resource_name: str
+    reason: str
+    requested: int
+    used: int
+    capacity: int
+    unresolvable: bool = False
+
+
+def fits_request(pod_request: PodRequest, node_info: NodeInfo, ignored_extended_resources: frozenset[str] = frozenset(),
+                 ignored_resource_groups: frozenset[str] = frozenset()) -> list[InsufficientResource]:
+    """mirrors fitsRequest; reasons in upstream's order: pods, cpu, memory, ephemeral-storage,
+    then scalar resources."""
+    out: list[InsufficientResource] = []
+    alloc = node_info.allocatable
+    used = node_info.requested
+    num_pods = len(node_info.pods)
+    if num_pods + 1 > alloc.allowed_pod_number:
+        out.append(InsufficientResource(PODS, ERR_REASON_TOO_MANY_PODS, 1, num_pods, alloc.allowed_pod_number))
+    if pod_request.is_empty():
+        return out
+    req = pod_request.milli_cpu
+    if req > 0 and req > alloc.milli_cpu - used.milli_cpu:
+        out.append(InsufficientResource(CPU, ERR_REASON_INSUFFICIENT_CPU, req, used.milli_cpu, alloc.milli_cpu,
+                                        req > alloc.milli_cpu))
+    req = pod_request.memory
+    if req > 0 and req > alloc.memory - used.memory:
+        out.append(InsufficientResource(MEMORY, ERR_REASON_INSUFFICIENT_MEMORY, req, used.memory, alloc.memory,
+                                        req > alloc.memory))
+    req = pod_request.ephemeral_storage
+    if req > 0 and req > alloc.ephemeral_storage - used.ephemeral_storage:
+        out.append(InsufficientResource(EPHEMERAL_STORAGE, ERR_REASON_INSUFFICIENT_EPHEMERAL_STORAGE, req,
+                                        used.ephemeral_storage, alloc.ephemeral_storage,
+                                        req > alloc.ephemeral_storage))
+    for name, req in pod_request.scalar.items():
+        if req == 0:
+            continue
+        if is_extended_resource_name(name):
+            group = name.split("/")[0] if ignored_resource_groups else ""
+            if name in ignored_extended_resources or group in ignored_resource_groups:
+                continue
+        cap = alloc.scalar.get(name, 0)
+        u = used.scalar.get(name, 0)
+        if req > cap - u:
+            out.append(InsufficientResource(name, ERR_REASON_INSUFFICIENT % name, req, u, cap, req > cap))
+    return out
+
+
+def fits(pod: Pod, node_info: NodeInfo) -> list[InsufficientResource]:
+    """mirrors Fits: the shortfalls of the pod on the node, ignoring nothing."""
+    return fits_request(compute_pod_resource_request(pod), node_info)
+
+
+class _PreScoreState:
+    __slots__ = ("pod_requests",)
+
+    def __init__(self, pod_requests_list: list[int]) -> None:
+        self.pod_requests = pod_requests_list
+
+
+class Fit:
+    name = NAME
+
+    def __init__(self, ignored_resources: frozenset[str], ignored_resource_groups: frozenset[str],
+                 scorer: ResourceAllocationScorer) -> None:
+        self.ignored_resources = ignored_resources
+        self.ignored_resource_groups = ignored_resource_groups
+        self.scorer = scorer
+
+    # --- PreFilter / Filter ---------------------------------------------------------------
+    def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        state.write(PRE_FILTER_STATE_KEY, compute_pod_resource_request(pod))
+        return None, Status()
+
+    def pre_filter_extensions(self) -> None:
+        return None
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        try:
+            s = state.read(PRE_FILTER_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        insufficient = fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups)
+        if not insufficient:
+            return Status()
+        code = Code.Unschedulable
+        for r in insufficient:
+            if r.unresolvable:
+                code = Code.UnschedulableAndUnresolvable
+        return Status(code, *(r.reason for r in insufficient))
+
+    # --- PreScore / Score -----------------------------------------------------------------
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(self.scorer.pod_request_list(pod)))
+        return Status()
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        reqs = s.pod_requests if s is not None else self.scorer.pod_request_list(pod)
+        return self.scorer.score(node_info, reqs)
+
+    def score_extensions(self) -> None:
+        return None
+
+
+def _strategy_scorer(args: Mapping[str, Any]) -> ResourceAllocationScorer:
+    where = "pluginConfig[NodeResourcesFit].args.scoringStrategy"
+    ss = args.get("scoringStrategy")
+    if ss is None:
+        ss = {"type": LEAST_ALLOCATED}
+    if not isinstance(ss, Mapping):
+        raise InputError("expected an object", field=where)
+    strategy = ss.get("type") or ""
+    if strategy not in SCORING_STRATEGY_TYPES:
+        raise InputError(f'Unsupported value: "{strategy}": supported values: '
+                         + ", ".join(f'"{t}"' for t in SCORING_STRATEGY_TYPES), field=f"{where}.type")
+    resources = parse_resource_specs(ss.get("resources"), f"{where}.resources")
+    for i, r in enumerate(resources):
+        if not 0 < r.weight <= 100:
+            raise InputError(f"{r.weight}: resource weight of {r.name} not in valid range (0, 100]",
+                             field=f"{where}.resources[{i}].weight")
+    if strategy == LEAST_ALLOCATED:
+        fn = least_resource_scorer(resources)
+    elif strategy == MOST_ALLOCATED:
+        fn = most_resource_scorer(resources)
+    else:
+        rtcr = ss.get("requestedToCapacityRatio")
+        if not isinstance(rtcr, Mapping):
+            raise InputError("RequestedToCapacityRatio needs requestedToCapacityRatio.shape",
+                             field=f"{where}.requestedToCapacityRatio")
+        shape = parse_shape(rtcr.get("shape"), f"{where}.shape")
+        fn = requested_to_capacity_ratio_scorer(resources, shape)
+    return ResourceAllocationScorer(strategy, fn, resources, use_requested=False, mode=MODE_FIT_SCORE)
+
+
+def new(args: Mapping[str, Any], handle: Any) -> Fit:
+    args = args or {}
+    ignored = args.get("ignoredResources") or []
+    groups = args.get("ignoredResourceGroups") or []
+    for i, g in enumerate(groups):
+        if "/" in g:
+            raise InputError(f"{g}: resource group name can't contain '/'",
+                             field=f"pluginConfig[NodeResourcesFit].args.ignoredResourceGroups[{i}]")
+    return Fit(frozenset(ignored), frozenset(groups), _strategy_scorer(args))

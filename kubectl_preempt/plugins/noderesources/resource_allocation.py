@@ -1,0 +1,129 @@
+"""The scoring machinery both resource plugins share (mirrors noderesources/resource_allocation.go).
+
+A scorer looks at a list of resources; for each it takes the node's allocatable and what the
+node would have requested with the pod added, and a strategy turns those two lists into a score.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+
+from ...errors import InputError
+from ...framework.status import Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from ...model.resources import (CPU, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, EPHEMERAL_STORAGE,
+                                MEMORY, is_scalar_resource_name, pod_requests)
+
+ERR_RESOURCES_NOT_FOUND = "resources not found"
+
+# schedutil.DefaultMilliCPURequest / DefaultMemoryRequest, given to containers that request
+# nothing when scoring, so that a node full of request-less pods does not look empty
+NON_MISSING_CONTAINER_REQUESTS: dict[str, Fraction] = {
+    CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), MEMORY: Fraction(DEFAULT_MEMORY_REQUEST)}
+
+
+class ResourceSpec(NamedTuple):
+    name: str
+    weight: int
+
+
+DEFAULT_RESOURCES = (ResourceSpec(CPU, 1), ResourceSpec(MEMORY, 1))
+
+
+def parse_resource_specs(raw: Any, where: str) -> list[ResourceSpec]:
+    """[{name, weight}] with the v1 defaults: none given means cpu and memory, weight 0 means 1."""
+    if not raw:
+        return list(DEFAULT_RESOURCES)
+    if not isinstance(raw, Sequence) or isinstance(raw, (str, bytes)):
+        raise InputError("expected a list of {name, weight}", field=where)
+    out = []
+    for i, r in enumerate(raw):
+        if not isinstance(r, Mapping) or not isinstance(r.get("name"), str):
+            raise InputError("resource needs a name", field=f"{where}[{i}].name")
+        w = r.get("weight") or 0
+        if not isinstance(w, int) or isinstance(w, bool):
+            raise InputError(f"weight {w!r} is not an integer", field=f"{where}[{i}].weight")
+        out.append(ResourceSpec(r["name"], w or 1))
+    return out
+
+
+def quantity_in_scheduler_units(name: str, q: Fraction | None) -> int:
+    """Quantity.MilliValue() for cpu, Value() for the rest: rounded up."""
+    if q is None:
+        return 0
+    if name == CPU:
+        q = q * 1000
+    return int(-((-q) // 1))
+
+
+# which PodResourcesOptions a request list is computed with (see pod_request_list)
+MODE_FIT_SCORE = "fit-score"          # NodeResourcesFit scoring: spec only, no pod-level, defaults
+MODE_BALANCED = "balanced"            # BalancedAllocation: status resources, pod-level, no defaults
+
+
+def _requests(pod: Pod, mode: str) -> dict[str, Fraction]:
+    key = "noderesources.requests." + mode
+    cached = pod.cache.get(key)
+    if cached is None:
+        if mode == MODE_FIT_SCORE:
+            # Fit builds its scorer without the feature flags, so scoring reads neither the
+            # containers' status resources nor pod-level resources (NewFit)
+            spec = {k: v for k, v in pod.spec.items() if k != "resources"}
+            cached = pod_requests(spec, {}, non_missing=NON_MISSING_CONTAINER_REQUESTS)
+        else:
+            cached = pod_requests(pod.spec, pod.status)
+        pod.cache[key] = cached
+    return cached
+
+
+class ResourceAllocationScorer:
+    """mirrors resourceAllocationScorer"""
+
+    def __init__(self, name: str, scorer: Callable[[list[int], list[int]], int],
+                 resources: Sequence[ResourceSpec], use_requested: bool, mode: str) -> None:
+        self.name = name
+        self.scorer = scorer
+        self.resources = list(resources)
+        self.use_requested = use_requested
+        self.mode = mode
+
+    def pod_request_list(self, pod: Pod) -> list[int]:
+        """mirrors calculatePodResourceRequestList"""
+        reqs = _requests(pod, self.mode)
+        return [quantity_in_scheduler_units(r.name, reqs.get(r.name)) for r in self.resources]
+
+    def score(self, node_info: NodeInfo, pod_requests_list: Sequence[int]) -> tuple[int, Status]:
+        if not self.resources:
+            return 0, Status.as_error(ERR_RESOURCES_NOT_FOUND)
+        n = len(self.resources)
+        requested = [0] * n
+        allocatable = [0] * n
+        for i, r in enumerate(self.resources):
+            alloc, req = self.allocatable_and_request(node_info, r.name, pod_requests_list[i])
+            if alloc == 0:
+                continue
+            allocatable[i] = alloc
+            requested[i] = req
+        return self.scorer(requested, allocatable), Status()
+
+    def allocatable_and_request(self, node_info: NodeInfo, resource: str, pod_request: int) -> tuple[int, int]:
+        """mirrors calculateResourceAllocatableRequest: cpu and memory count non-zero requests
+        unless use_requested; other resources count what pods request."""
+        requested = node_info.requested if self.use_requested else node_info.non_zero_requested
+        if pod_request == 0 and is_scalar_resource_name(resource):
+            return 0, 0
+        alloc = node_info.allocatable
+        if resource == CPU:
+            return alloc.milli_cpu, requested.milli_cpu + pod_request
+        if resource == MEMORY:
+            return alloc.memory, requested.memory + pod_request
+        if resource == EPHEMERAL_STORAGE:
+            return alloc.ephemeral_storage, node_info.requested.ephemeral_storage + pod_request
+        if resource in alloc.scalar:
+            return alloc.scalar[resource], node_info.requested.scalar.get(resource, 0) + pod_request
+        return 0, 0
+
+    @staticmethod
+    def is_best_effort_pod(pod_requests_list: Sequence[int]) -> bool:
+        return all(r == 0 for r in pod_requests_list)

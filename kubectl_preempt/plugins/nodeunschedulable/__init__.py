@@ -1,0 +1,33 @@
+"""NodeUnschedulable: a cordoned node (spec.unschedulable) takes only pods that tolerate the
+node.kubernetes.io/unschedulable:NoSchedule taint (mirrors nodeunschedulable/node_unschedulable.go)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...framework.cycle_state import CycleState
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from .. import names
+from ..helper.taint import TAINT_EFFECT_NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, tolerations_tolerate_taint
+
+NAME = names.NODE_UNSCHEDULABLE
+ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
+ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
+
+_UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_NO_SCHEDULE}
+
+
+class NodeUnschedulable:
+    name = NAME
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        if not node_info.node.unschedulable:
+            return Status()
+        if tolerations_tolerate_taint(pod.tolerations, _UNSCHEDULABLE_TAINT):
+            return Status()
+        return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSCHEDULABLE)
+
+
+def new(args: Mapping[str, Any], handle: Any) -> NodeUnschedulable:
+    return NodeUnschedulable()

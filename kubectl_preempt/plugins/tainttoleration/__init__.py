@@ -1,0 +1,90 @@
+"""TaintToleration (mirrors tainttoleration/taint_toleration.go).
+
+Filter: a node with a NoSchedule or NoExecute taint the pod does not tolerate is out, and
+preemption cannot change that. Score: the number of PreferNoSchedule taints the pod does not
+tolerate, normalized in reverse (fewer is better).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...framework.cycle_state import CycleState
+from ...framework.interface import MAX_NODE_SCORE, NodeScore
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from .. import names
+from ..helper.normalize_score import default_normalize_score
+from ..helper.taint import (TAINT_EFFECT_PREFER_NO_SCHEDULE, do_not_schedule_taints_filter,
+                            find_matching_untolerated_taint, tolerations_tolerate_taint)
+
+NAME = names.TAINT_TOLERATION
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate"
+ERR_REASON_UNTOLERATED_TAINT = "node(s) had untolerated taint {%s: %s}"
+
+
+def untolerated_taint_reason(taint: Mapping[str, Any]) -> str:
+    return ERR_REASON_UNTOLERATED_TAINT % (taint.get("key") or "", taint.get("value") or "")
+
+
+def _prefer_no_schedule_tolerations(pod: Pod) -> list:
+    """mirrors getAllTolerationPreferNoSchedule"""
+    cached = pod.cache.get("tainttoleration.prefer")
+    if cached is None:
+        cached = [t for t in pod.tolerations
+                  if not t.get("effect") or t.get("effect") == TAINT_EFFECT_PREFER_NO_SCHEDULE]
+        pod.cache["tainttoleration.prefer"] = cached
+    return cached
+
+
+def count_intolerable_taints_prefer_no_schedule(taints: Sequence[Mapping[str, Any]], tolerations: Sequence) -> int:
+    """mirrors countIntolerableTaintsPreferNoSchedule"""
+    n = 0
+    for taint in taints:
+        if taint.get("effect") != TAINT_EFFECT_PREFER_NO_SCHEDULE:
+            continue
+        if not tolerations_tolerate_taint(tolerations, taint):
+            n += 1
+    return n
+
+
+class _PreScoreState:
+    __slots__ = ("tolerations_prefer_no_schedule",)
+
+    def __init__(self, tolerations: list) -> None:
+        self.tolerations_prefer_no_schedule = tolerations
+
+
+class TaintToleration:
+    name = NAME
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        taints = node_info.node.taints
+        if not taints:
+            return Status()
+        taint = find_matching_untolerated_taint(taints, pod.tolerations, do_not_schedule_taints_filter)
+        if taint is None:
+            return Status()
+        return Status(Code.UnschedulableAndUnresolvable, untolerated_taint_reason(taint))
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(_prefer_no_schedule_tolerations(pod)))
+        return Status()
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
+        try:
+            s = state.read(PRE_SCORE_STATE_KEY)
+        except KeyError:
+            return 0, Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+        return count_intolerable_taints_prefer_no_schedule(node_info.node.taints, s.tolerations_prefer_no_schedule), Status()
+
+    def score_extensions(self) -> "TaintToleration":
+        return self
+
+    def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
+        return default_normalize_score(MAX_NODE_SCORE, True, scores)
+
+
+def new(args: Mapping[str, Any], handle: Any) -> TaintToleration:
+    return TaintToleration()
