@@ -37,13 +37,6 @@ def node_tree_order(nodes: Iterable[Node]) -> list[Node]:
         i += 1
 
 
-def _normalized_image_name(name: str) -> str:
-    # mirrors imagelocality's normalizedImageName: no tag or digest means ":latest"
-    if name.rfind(":") <= name.rfind("/"):
-        name += ":latest"
-    return name
-
-
 class Snapshot:
     """NodeInfos in node-tree order, and the lists InterPodAffinity reads."""
 
@@ -67,25 +60,32 @@ class Snapshot:
                 if ni is not None:
                     ni.add_pod(pod)
         snap = cls([infos[n.name] for n in ordered])
-        snap.compute_image_states()
+        snap.compute_image_states(cluster.nodes.values())
         return snap
 
-    def compute_image_states(self) -> None:
-        # mirrors createImageStateSummary: size from the node, count of nodes with the image
+    def compute_image_states(self, listed: Iterable[Node] | None = None) -> None:
+        # mirrors the cache's addNodeImageStates: keyed by the names the node reports, as they
+        # are (ImageLocality normalizes only the pod's image names); one summary per name shared
+        # by every node, its size from the first node added to the cache that reports the name
+        # (`listed`, the nodes in the order the informer delivered them, else node-tree order),
+        # its count the number of nodes reporting it
+        first_size: dict[str, int] = {}
         counts: dict[str, int] = {}
-        for ni in self.node_info_list:
+        for node in (listed if listed is not None else [ni.node for ni in self.node_info_list]):
             seen = set()
-            for img in ni.node.images:
+            for img in node.images:
                 for name in img.get("names") or ():
-                    seen.add(_normalized_image_name(name))
+                    if name not in first_size:
+                        first_size[name] = int(img.get("sizeBytes") or 0)
+                    seen.add(name)
             for name in seen:
                 counts[name] = counts.get(name, 0) + 1
+        summaries = {name: ImageStateSummary(size, counts[name]) for name, size in first_size.items()}
         for ni in self.node_info_list:
             states = {}
             for img in ni.node.images:
                 for name in img.get("names") or ():
-                    nn = _normalized_image_name(name)
-                    states[nn] = ImageStateSummary(int(img.get("sizeBytes") or 0), counts[nn])
+                    states[name] = summaries[name]
             ni.image_states = states
 
     def get(self, name: str) -> NodeInfo | None:
