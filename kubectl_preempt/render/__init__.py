@@ -1,0 +1,35 @@
+"""Explanation documents as text: a human table (`table`, `wide`) or data (`json`, `yaml`).
+
+Renderers take the plain dicts `api` returns and never compute scheduling facts themselves.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+FORMATS = ("table", "wide", "json", "yaml")
+LIST_API_VERSION = "kubectl-preempt/v1"
+LIST_KIND = "ExplanationList"
+
+
+def as_document(docs: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """One explanation as itself; none or several inside an ExplanationList."""
+    if len(docs) == 1:
+        return docs[0]
+    return {"apiVersion": LIST_API_VERSION, "kind": LIST_KIND, "items": list(docs)}
+
+
+def render(docs: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
+    """The text for `-o fmt`, ending in a newline."""
+    if fmt in ("table", "wide"):
+        from .table import render_table
+
+        return render_table(docs, wide=fmt == "wide")
+    if fmt == "json":
+        from .json import dumps
+
+        return dumps(as_document(docs))
+    if fmt == "yaml":
+        from .yaml import dumps
+
+        return dumps(as_document(docs))
+    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(FORMATS)}")

@@ -1,0 +1,38 @@
+"""What every command shares beyond options: reporting errors as one line, notes on stderr."""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable, TypeVar
+
+import typer
+
+from ..errors import PreemptError
+
+PROG = "kubectl-preempt"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def error_line(err: BaseException) -> str:
+    # one line, always: a message that spans lines would read as several errors
+    return "error: " + " ".join(str(err).split())
+
+
+def note(text: str) -> None:
+    """A remark for the person at the terminal, never mixed into the output on stdout."""
+    print(text, file=sys.stderr)
+
+
+def guard(func: F) -> F:
+    """Turn a PreemptError into one line on stderr and its exit code; nothing else is caught."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except PreemptError as err:
+            print(error_line(err), file=sys.stderr)
+            raise typer.Exit(int(err.exit_code)) from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,164 @@
+"""kubectl preempt explain: what the scheduler decides for a pod, and why."""
+from __future__ import annotations
+
+import inspect
+import sys
+from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
+
+import typer
+
+from .. import api
+from ..errors import InputError, UsageError
+from ..io.snapshot import display_name, ignored_note, load_config, load_manifests, load_objects, pod_key
+from ..model.cluster import Cluster
+from ..render import render
+from . import options
+from .common import guard, note
+
+# a progress bar is worth showing only when the wait is long enough to wonder about
+PROGRESS_MIN_PODS = 20
+
+HELP = """Explain what kube-scheduler decides for each POD: where it goes, or which pods it would
+preempt on which node and why there, or why it cannot be scheduled, with every other node's reason.
+
+POD is namespace/name, or a name in the namespace of -n (default: default). Without PODs, -n NS
+explains every pending pod in NS and -A every pending pod. Each pod is explained on its own against
+the same cluster state."""
+
+EPILOG = """\b
+Examples:
+  # whom would this pending pod evict, where, and why there?
+  kubectl preempt explain serving/checkout-7d9f-x2 --snapshot prod.json
+\b
+  # a snapshot taken with kubectl, read from stdin
+  kubectl get nodes,pods,pdb,priorityclasses -A -o json | kubectl preempt explain web-0 -n shop --snapshot -
+\b
+  # every pending pod in every namespace, as data
+  kubectl preempt explain -A --snapshot prod.json.gz -o json
+\b
+  # what would happen if this pod were created now
+  kubectl preempt explain -f big-job.yaml --snapshot prod.json
+\b
+  # with your scheduler's configuration, showing every node's and plugin's detail
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --config scheduler.yaml -o wide"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("explain", help=HELP, epilog=EPILOG, no_args_is_help=True)(explain)
+
+
+@guard
+def explain(
+    pods: Annotated[Optional[list[str]], typer.Argument(
+        metavar="POD", help="Pods to explain: namespace/name, or name with -n.", show_default=False)] = None,
+    snapshot: options.Snapshot = None,
+    filename: Annotated[Optional[list[str]], typer.Option(
+        "--filename", "-f", metavar="MANIFEST",
+        help="Pod manifest (YAML/JSON, - for stdin) to explain as if it were created now; repeatable.",
+        show_default=False)] = None,
+    namespace: options.Namespace = None,
+    all_namespaces: options.AllNamespaces = False,
+    output: options.Output = "table",
+    config: options.ConfigFile = None,
+    seed: options.Seed = 0,
+    context: options.Context = None,
+    kubeconfig: options.Kubeconfig = None,
+) -> None:
+    if namespace is not None and all_namespaces:
+        raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
+    manifests = list(filename or [])
+    if snapshot is None:
+        objects, source = _read_live(context, kubeconfig)
+    else:
+        if context is not None or kubeconfig is not None:
+            raise UsageError("--context and --kubeconfig choose a live cluster; they do not apply to --snapshot")
+        if snapshot == "-" and "-" in manifests:
+            raise UsageError("--snapshot - and -f - cannot both read standard input")
+        source = display_name(snapshot)
+        objects = load_objects(snapshot)
+    ignored = ignored_note(objects)
+    if ignored:
+        note(f"{source}: {ignored}")
+    cfg = load_config(config) if config else None
+    extra: list[dict] = []
+    for path in manifests:
+        extra.extend(load_manifests(path, namespace))
+
+    try:
+        cluster = Cluster.from_objects(objects)
+    except InputError as e:
+        raise e.located(source=source) from None
+    extra_keys = {pod_key(m) for m in extra}
+    keys = _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
+    for key in keys:
+        p = cluster.pods.get(key)
+        if p is not None and p.node_name and key not in extra_keys:
+            note(f"{key} is bound to {p.node_name}: explained as if it were pending again, its node freed of it")
+    if not keys and not extra:
+        scope = f"namespace {namespace}" if namespace is not None else "any namespace"
+        note(f"{source}: no pending pods in {scope}")
+        if output in ("json", "yaml"):
+            sys.stdout.write(render([], output))
+        return
+
+    try:
+        docs = _explain_all(cluster, keys, cfg, seed, extra)
+    except InputError as e:
+        raise e.located(source=source) from None
+    sys.stdout.write(render(docs, output))
+
+
+def _read_live(context: Optional[str], kubeconfig: Optional[str]) -> tuple[list[dict], str]:
+    raise UsageError("--snapshot FILE is required: reading the live cluster is not available yet "
+                     "(take a snapshot with: kubectl get nodes,pods,pdb,priorityclasses -A -o json > snap.json)")
+
+
+def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[str], all_namespaces: bool,
+                     extra_keys: set[str], cfg: Any, source: str) -> list[str]:
+    if pods:
+        return [_resolve(cluster, p, namespace, all_namespaces, extra_keys, source) for p in pods]
+    if extra_keys:
+        return []
+    if namespace is None and not all_namespaces:
+        raise UsageError("name the pods to explain, or give -f MANIFEST, -n NAMESPACE or -A")
+    schedulers = ({p.scheduler_name for p in cfg.profiles} if cfg is not None else {"default-scheduler"})
+    # the pods the scheduler would try: pending, not being deleted, handled by one of its profiles
+    return [key for key in api.pending_pods(cluster, namespace)
+            if not cluster.pods[key].terminating and cluster.pods[key].scheduler_name in schedulers]
+
+
+def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespaces: bool,
+             extra_keys: set[str], source: str) -> str:
+    if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
+        raise UsageError(f"pod {arg!r} is neither namespace/name nor name")
+    if arg.startswith("pod/") or arg.startswith("pods/"):
+        arg = arg.split("/", 1)[1]
+    if "/" in arg:
+        key = arg
+    elif all_namespaces:
+        matches = sorted({k for k, p in cluster.pods.items() if p.name == arg}
+                         | {k for k in extra_keys if k.split("/", 1)[1] == arg})
+        if len(matches) > 1:
+            raise UsageError(f"pod {arg} exists in several namespaces ({', '.join(sorted(matches))}): "
+                             "give namespace/name")
+        key = matches[0] if matches else f"default/{arg}"
+    else:
+        key = f"{namespace or 'default'}/{arg}"
+    if key not in cluster.pods and key not in extra_keys:
+        ns = key.split("/", 1)[0]
+        n = sum(1 for p in cluster.pods.values() if p.namespace == ns)
+        hint = f"{n} pod{'s' if n != 1 else ''} in namespace {ns}" if n else f"no pods in namespace {ns}"
+        raise InputError(f"pod {key} not found ({hint}; finished pods are left out; -f MANIFEST explains a "
+                         f"pod not created yet)", source=source)
+    return key
+
+
+def _explain_all(cluster: Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict]) -> list[Mapping[str, Any]]:
+    total = len(keys) + len(extra)
+    accepts_progress = "progress" in inspect.signature(api.explain_pods).parameters
+    if not (accepts_progress and total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):
+        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra)
+    with typer.progressbar(length=total, label="explaining", file=sys.stderr) as bar:
+        step: Callable[[int], None] = bar.update
+        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra,
+                                progress=lambda n=1: step(n))

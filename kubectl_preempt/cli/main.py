@@ -1,0 +1,88 @@
+"""The kubectl-preempt command line: one typer app, one module per command."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional, Sequence
+
+import typer
+
+from .. import KUBERNETES_VERSION, __version__
+from ..errors import ExitCode, PreemptError
+from . import explain
+from .common import PROG, error_line
+
+HELP = f"""Which pods would kube-scheduler {KUBERNETES_VERSION} preempt for a pod, on which node, and why.
+
+Offline and reproducible: the scheduler's own PreFilter, Filter, Score and DefaultPreemption
+logic, reimplemented and held to the real scheduler's verdicts.
+
+Exit codes: 0 success, 2 bad input or usage, 3 cluster access failure."""
+
+app = typer.Typer(
+    name=PROG,
+    help=HELP,
+    add_completion=False,
+    no_args_is_help=True,
+    # kubeconfigs hold credentials: never print local variables in a traceback
+    pretty_exceptions_enable=False,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"{PROG} {__version__} (kube-scheduler {KUBERNETES_VERSION})")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: Optional[bool] = typer.Option(None, "--version", callback=_version, is_eager=True,
+                                                  help="Print the version and exit.")) -> None:
+    pass
+
+
+explain.register(app)
+
+
+def _is_click_exception(err: BaseException) -> bool:
+    # typer bundles its own click in recent releases and depends on click in older ones: recognise
+    # the usage errors of either by their shape rather than by importing a private module
+    return hasattr(err, "format_message") and hasattr(err, "exit_code") and not isinstance(err, PreemptError)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    command = typer.main.get_command(app)
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        rv = command.main(args=args, prog_name=PROG, standalone_mode=False)
+    except PreemptError as err:
+        print(error_line(err), file=sys.stderr)
+        return int(err.exit_code)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader of stdout went away (| head): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except Exception as err:  # noqa: BLE001 - only click's usage errors are handled here
+        if not _is_click_exception(err):
+            raise
+        if type(err).__name__ == "NoArgsIsHelpError":
+            print(err.format_message(), file=sys.stderr)
+            return int(ExitCode.BAD_INPUT)
+        ctx = getattr(err, "ctx", None)
+        where = ctx.command_path if ctx is not None else PROG
+        print(f"error: {where}: " + " ".join(err.format_message().split())
+              + f" (see {where} --help)", file=sys.stderr)
+        code = getattr(err, "exit_code", 2)
+        return int(code) if code else int(ExitCode.BAD_INPUT)
+    return rv if isinstance(rv, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

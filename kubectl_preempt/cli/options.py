@@ -1,0 +1,54 @@
+"""Options shared by every command, defined once (as pip-tools does) so their names, short flags
+and help read the same everywhere."""
+from __future__ import annotations
+
+from typing import Annotated, Callable, Optional, Sequence
+
+import typer
+
+from ..render import FORMATS
+
+
+def _choice(choices: Sequence[str]) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if value not in choices:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
+        return value
+    return check
+
+
+def output_option(choices: Sequence[str] = FORMATS) -> typer.models.OptionInfo:
+    return typer.Option("--output", "-o", metavar="|".join(choices), callback=_choice(choices),
+                        help="Output format: " + ", ".join(choices) + ".")
+
+
+Output = Annotated[str, output_option()]
+
+Namespace = Annotated[Optional[str], typer.Option(
+    "--namespace", "-n", metavar="NS",
+    help="Namespace of POD names given without one (default: default); without PODs, explain every "
+         "pending pod in it.")]
+
+AllNamespaces = Annotated[bool, typer.Option(
+    "--all-namespaces", "-A", help="Without PODs, explain every pending pod in every namespace.")]
+
+Context = Annotated[Optional[str], typer.Option(
+    "--context", metavar="NAME", help="Kubeconfig context of the live cluster to read.")]
+
+Kubeconfig = Annotated[Optional[str], typer.Option(
+    "--kubeconfig", metavar="FILE", help="Kubeconfig file of the live cluster (default: $KUBECONFIG or "
+                                         "~/.kube/config).")]
+
+Snapshot = Annotated[Optional[str], typer.Option(
+    "--snapshot", "-s", metavar="FILE",
+    help="Read the cluster from this file instead of the live cluster: a List (JSON/YAML), a YAML "
+         "stream, a conformance case, any of them gzipped, or - for stdin.")]
+
+ConfigFile = Annotated[Optional[str], typer.Option(
+    "--config", metavar="FILE",
+    help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) to use instead of the default "
+         "profile; the pod's schedulerName picks the profile.")]
+
+Seed = Annotated[int, typer.Option(
+    "--seed", metavar="N", help="Seed of the scheduler's random choices (the preemption candidate offset); "
+                                "0 keeps output reproducible.")]

@@ -1,0 +1,347 @@
+"""Snapshot files in every form DESIGN.md lists, scheduler configurations, and -f manifests.
+
+A snapshot is a Kubernetes List (JSON or YAML), a stream of YAML documents (or one object), a
+conformance case file (its "objects"), any of these gzipped, or "-" for standard input. Every
+problem with a file becomes one InputError that names the file and where in it.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+import zlib
+from typing import Any, Iterator, Mapping
+
+import orjson
+import yaml
+
+from ..errors import InputError
+from ..model.cluster import KNOWN_KINDS
+
+try:  # the C loader is several times faster on large YAML snapshots
+    from yaml import CSafeLoader as _BaseLoader
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
+
+GZIP_MAGIC = b"\x1f\x8b"
+STDIN = "-"
+
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_BOOL_WORDS = frozenset(("true", "True", "TRUE", "false", "False", "FALSE"))
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe YAML that keeps timestamps as strings, as the API server's JSON does, and reads only
+    true/false as booleans (a label value `on` or `no` stays a string, never a dict key True)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != _TIMESTAMP_TAG]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _construct_bool(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    value = loader.construct_scalar(node)
+    if value in _BOOL_WORDS:
+        return value.lower() == "true"
+    return value
+
+
+_Loader.add_constructor(_BOOL_TAG, _construct_bool)
+
+_KNOWN = frozenset(KNOWN_KINDS)
+
+
+# --- reading bytes -------------------------------------------------------------------------------
+
+def display_name(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+def read_bytes(path: str) -> bytes:
+    """The file's bytes, gunzipped when they start with gzip's magic number."""
+    name = display_name(path)
+    try:
+        if path == STDIN:
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except FileNotFoundError:
+        raise InputError("no such file", source=name) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", source=name) from None
+    except PermissionError:
+        raise InputError("permission denied", source=name) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", source=name) from None
+    if data[:2] == GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except EOFError:
+            raise InputError("truncated gzip data (the compressed stream ends early)", source=name) from None
+        except (gzip.BadGzipFile, zlib.error, OSError) as e:
+            raise InputError(f"corrupt gzip data: {_one_line(str(e))}", source=name) from None
+    return data
+
+
+# --- decoding documents ---------------------------------------------------------------------------
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _first_char(data: bytes) -> bytes:
+    for i in range(min(len(data), 4096)):
+        c = data[i:i + 1]
+        if not c.isspace():
+            return c
+    return data.lstrip()[:1]
+
+
+def _decode_json(data: bytes, name: str) -> list[tuple[str, Any]]:
+    try:
+        return [("", orjson.loads(data))]
+    except orjson.JSONDecodeError as e:
+        err = e
+    # several JSON values one after another (kubectl get ... -o json per resource, JSON Lines)
+    msg = err.msg.lower()
+    if "trailing" in msg or "after document" in msg:
+        return _decode_json_stream(data, name)
+    raise InputError(_one_line(err.msg), source=name, field=f"line {err.lineno} column {err.colno}")
+
+
+def _decode_json_stream(data: bytes, name: str) -> list[tuple[str, Any]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text ({e.reason} at byte {e.start})", source=name) from None
+    dec = json.JSONDecoder()
+    out: list[tuple[str, Any]] = []
+    pos, n = 0, len(text)
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            return out
+        try:
+            value, pos_end = dec.raw_decode(text, pos)
+        except json.JSONDecodeError as e:
+            raise InputError(_one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+        line = text.count("\n", 0, pos) + 1
+        out.append((f"document {len(out) + 1} (line {line})", value))
+        pos = pos_end
+
+
+def _decode_yaml(data: bytes, name: str) -> list[tuple[str, Any]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text ({e.reason} at byte {e.start})", source=name) from None
+    loader = _Loader(text)
+    out: list[tuple[str, Any]] = []
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            line = node.start_mark.line + 1 if node.start_mark else 0
+            out.append((f"document {len(out) + 1} (line {line})", loader.construct_document(node)))
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = f"line {mark.line + 1} column {mark.column + 1}" if mark else None
+        what = _one_line(" ".join(p for p in (e.context, e.problem) if p)) or "malformed YAML"
+        raise InputError(f"malformed YAML: {what}", source=name, field=where) from None
+    except yaml.YAMLError as e:
+        raise InputError(f"malformed YAML: {_one_line(str(e))}", source=name) from None
+    finally:
+        loader.dispose()
+    # a single document needs no "document 1" in its field paths
+    if len(out) == 1:
+        out = [("", out[0][1])]
+    return out
+
+
+def decode_documents(data: bytes, name: str) -> list[tuple[str, Any]]:
+    """(where, value) for each top-level document: JSON first (fast), else YAML."""
+    if _first_char(data) in (b"{", b"["):
+        return _decode_json(data, name)
+    return _decode_yaml(data, name)
+
+
+# --- from documents to objects ---------------------------------------------------------------------
+
+def _join(where: str, field: str) -> str:
+    return f"{where}.{field}" if where else field
+
+
+def _items(doc: Any, where: str, name: str) -> Iterator[tuple[str, Any]]:
+    """The objects a top-level document holds, each with where it sits in the file."""
+    if doc is None:  # an empty YAML document ("---" twice)
+        return
+    if isinstance(doc, list):
+        for i, item in enumerate(doc):
+            yield f"{where}[{i}]", item
+        return
+    if not isinstance(doc, Mapping):
+        raise InputError(f"expected a List, a conformance case or Kubernetes objects, got {_type_name(doc)}",
+                         source=name, field=where or None)
+    kind = doc.get("kind")
+    if "objects" in doc and kind is None:  # conformance case file
+        objects = doc["objects"]
+        if not isinstance(objects, list):
+            raise InputError(f"expected a list, got {_type_name(objects)}", source=name,
+                             field=_join(where, "objects"))
+        for i, item in enumerate(objects):
+            yield _join(where, f"objects[{i}]"), item
+        return
+    if isinstance(kind, str) and kind.endswith("List"):
+        items = doc.get("items")
+        if items is None:
+            return
+        if not isinstance(items, list):
+            raise InputError(f"expected a list, got {_type_name(items)}", source=name, field=_join(where, "items"))
+        # a typed list from the API (PodList) leaves kind off its items
+        item_kind = kind[:-4] if kind != "List" else None
+        for i, item in enumerate(items):
+            if item_kind and isinstance(item, dict) and "kind" not in item:
+                item["kind"] = item_kind
+            yield _join(where, f"items[{i}]"), item
+        return
+    if kind == "Trace" or ("type" in doc and "object" in doc and kind is None):
+        raise InputError("this is a trace, not a snapshot (replay reads traces)", source=name, field=where or None)
+    yield where, doc
+
+
+def _type_name(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return f"a number ({v})"
+    if isinstance(v, str):
+        return f"a string ({v[:40]!r})" if v else "an empty string"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, Mapping):
+        return "an object"
+    return type(v).__name__
+
+
+def _check_object(obj: Any, where: str, name: str) -> None:
+    if not isinstance(obj, dict):
+        raise InputError(f"expected a Kubernetes object, got {_type_name(obj)}", source=name, field=where or None)
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise InputError("missing kind" if kind is None else f"kind must be a non-empty string, got {_type_name(kind)}",
+                         source=name, field=_join(where, "kind"))
+    md = obj.get("metadata")
+    if not isinstance(md, dict) or not isinstance(md.get("name"), str) or not md.get("name"):
+        raise InputError(f"{kind} without metadata.name", source=name, field=_join(where, "metadata.name"))
+
+
+def objects_from_bytes(data: bytes, name: str) -> list[dict]:
+    out: list[dict] = []
+    for where, doc in decode_documents(data, name):
+        for item_where, obj in _items(doc, where, name):
+            _check_object(obj, item_where, name)
+            out.append(obj)
+    return out
+
+
+def load_objects(path: str) -> list[dict]:
+    """Every Kubernetes object in a snapshot file ("-" for standard input), in file order."""
+    return objects_from_bytes(read_bytes(path), display_name(path))
+
+
+def ignored_kinds(objects: list[Mapping[str, Any]]) -> dict[str, int]:
+    """Kinds the scheduler does not read, with how many objects of each (most first)."""
+    counts: dict[str, int] = {}
+    for o in objects:
+        k = o.get("kind")
+        if k not in _KNOWN:
+            counts[k] = counts.get(k, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def ignored_note(objects: list[Mapping[str, Any]]) -> str | None:
+    """One line for stderr about the kinds left out, or None when every object is read."""
+    counts = ignored_kinds(objects)
+    if not counts:
+        return None
+    total = sum(counts.values())
+    kinds = ", ".join(f"{k} ({n})" for k, n in counts.items())
+    return f"ignored {total} object{'s' if total != 1 else ''} of kind{'s' if len(counts) != 1 else ''} {kinds}"
+
+
+# --- configuration and manifests ---------------------------------------------------------------
+
+def load_config(path: str):  # -> SchedulerConfig
+    """A KubeSchedulerConfiguration file (YAML or JSON), with v1 defaults applied."""
+    from ..framework.config import parse_config
+
+    name = display_name(path)
+    docs = [d for d in decode_documents(read_bytes(path), name) if d[1] is not None]
+    if not docs:
+        raise InputError("empty file: expected a KubeSchedulerConfiguration", source=name)
+    if len(docs) > 1:
+        raise InputError(f"expected one KubeSchedulerConfiguration, found {len(docs)} documents", source=name)
+    raw = docs[0][1]
+    if not isinstance(raw, Mapping):
+        raise InputError(f"expected a KubeSchedulerConfiguration object, got {_type_name(raw)}", source=name)
+    return parse_config(raw, source=name)
+
+
+MANIFEST_KINDS = ("Pod",)
+
+
+def load_manifests(path: str, namespace: str | None = None) -> list[dict]:
+    """Pods to explain that need not exist yet (-f): as if created now, pending and unnominated.
+
+    A pod without a namespace takes `namespace` (-n), else "default", as kubectl create does.
+    """
+    from ..model.objects import Pod
+
+    name = display_name(path)
+    pods: list[dict] = []
+    for where, doc in decode_documents(read_bytes(path), name):
+        for item_where, obj in _items(doc, where, name):
+            field = item_where or None
+            if not isinstance(obj, dict):
+                raise InputError(f"expected a Pod, got {_type_name(obj)}", source=name, field=field)
+            kind = obj.get("kind")
+            if kind not in MANIFEST_KINDS:
+                what = f"kind {kind}" if isinstance(kind, str) and kind else "an object without kind"
+                raise InputError(f"{what} cannot be explained: give a Pod manifest",
+                                 source=name, field=_join(item_where, "kind"))
+            md = obj.get("metadata")
+            if not isinstance(md, dict):
+                md = obj["metadata"] = {}
+            if not md.get("name"):
+                if md.get("generateName"):
+                    md["name"] = f"{md['generateName']}new"
+                else:
+                    raise InputError("Pod without metadata.name", source=name, field=_join(item_where, "metadata.name"))
+            if not md.get("namespace"):
+                md["namespace"] = namespace or "default"
+            spec = obj.get("spec")
+            if not isinstance(spec, dict):
+                raise InputError("Pod without spec", source=name, field=_join(item_where, "spec"))
+            # not yet created: the scheduler sees it pending with no history
+            spec.pop("nodeName", None)
+            obj["status"] = {"phase": "Pending"}
+            md.pop("deletionTimestamp", None)
+            try:
+                Pod(obj).resource  # noqa: B018 - bad quantities fail here, naming the manifest
+            except InputError as e:
+                raise e.located(source=name, field_prefix=item_where or None) from None
+            pods.append(obj)
+    if not pods:
+        raise InputError("no Pod in the file", source=name)
+    return pods
+
+
+def pod_key(obj: Mapping[str, Any]) -> str:
+    md = obj.get("metadata") or {}
+    return f"{md.get('namespace') or 'default'}/{md.get('name')}"

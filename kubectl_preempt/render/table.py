@@ -1,0 +1,410 @@
+"""-o table and -o wide: an explanation a person reads top to bottom.
+
+Each part answers one question in the order people ask them: which pod, what happens to it,
+who is evicted and what that frees, who is kept, why this node over the others, why not every
+other node, and the scheduler's own words. `wide` adds every node's and every plugin's detail.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..model.quantity import format_bytes, format_milli_cpu, milli_value, value
+
+INDENT = "  "
+GAP = "  "
+# the table shows at most this many candidate nodes in the choice chain and score rows; wide shows all
+MAX_CHAIN_COLUMNS = 6
+MAX_SCORE_ROWS = 5
+MAX_NODE_NAMES = 8
+
+# pickOneNodeForPreemption's criteria, in order, with the candidate field each compares
+CHAIN_STEPS: tuple[tuple[str, str], ...] = (
+    ("PDB violations", "pdbViolations"),
+    ("highest victim priority", "highestVictimPriority"),
+    ("sum of victim priorities", "victimPrioritySum"),
+    ("number of victims", "victimCount"),
+    ("latest start of top victims", "latestStartTime"),
+)
+
+_BYTE_RESOURCES = ("memory", "ephemeral-storage")
+
+
+# --- small text helpers ------------------------------------------------------------------------
+
+def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent: str = INDENT) -> list[str]:
+    """Left-aligned columns; data rows are indented under a header that starts at the margin."""
+    rows = [["" if c is None else str(c) for c in r] for r in rows]
+    all_rows = ([list(header)] if header else []) + rows
+    if not all_rows:
+        return []
+    ncol = max(len(r) for r in all_rows)
+    for r in all_rows:
+        r.extend([""] * (ncol - len(r)))
+    firsts = [(r[0] if (header and i == 0) else indent + r[0]) for i, r in enumerate(all_rows)]
+    widths = [max(len(f) for f in firsts)] + [max(len(r[c]) for r in all_rows) for c in range(1, ncol)]
+    out = []
+    for first, r in zip(firsts, all_rows):
+        cells = [first] + r[1:]
+        line = GAP.join(c.ljust(w) for c, w in zip(cells, widths))
+        out.append(line.rstrip())
+    return out
+
+
+def _label(name: str, text: str, width: int = 10) -> str:
+    return f"{name:<{width}} {text}".rstrip()
+
+
+def _order_resources(names: Iterable[str]) -> list[str]:
+    first = ("cpu", "memory", "ephemeral-storage", "pods")
+    names = list(names)
+    return [n for n in first if n in names] + sorted(n for n in names if n not in first)
+
+
+def format_requests(requests: Mapping[str, Any] | None) -> str:
+    if not requests:
+        return "nothing"
+    return ", ".join(f"{k} {requests[k]}" for k in _order_resources(requests))
+
+
+def sum_requests(requests: Iterable[Mapping[str, Any] | None]) -> dict[str, str]:
+    """The total of several pods' human-readable requests, as human-readable quantities."""
+    totals: dict[str, int] = {}
+    for req in requests:
+        for k, q in (req or {}).items():
+            try:
+                n = milli_value(q) if k == "cpu" else value(q)
+            except Exception:  # a renderer never fails on a value the core already accepted
+                continue
+            totals[k] = totals.get(k, 0) + n
+    out: dict[str, str] = {}
+    for k in _order_resources(totals):
+        n = totals[k]
+        if k == "cpu":
+            out[k] = format_milli_cpu(n)
+        elif k in _BYTE_RESOURCES or k.startswith("hugepages-"):
+            out[k] = format_bytes(n)
+        else:
+            out[k] = str(n)
+    return out
+
+
+def short_time(t: Any) -> str:
+    if not t:
+        return "-"
+    return str(t).replace("T", " ").replace("Z", "")
+
+
+_NUM_SUFFIX = re.compile(r"^(.*?)(\d+)$")
+
+
+def compact_names(names: Sequence[str], limit: int | None = MAX_NODE_NAMES) -> str:
+    """node-00 node-01 node-02 node-07 -> "node-00..node-02 node-07"; long lists end in "+N more"."""
+    tokens: list[str] = []
+    i = 0
+    while i < len(names):
+        m = _NUM_SUFFIX.match(names[i])
+        j = i
+        if m:
+            prefix, digits = m.groups()
+            n = int(digits)
+            while j + 1 < len(names):
+                m2 = _NUM_SUFFIX.match(names[j + 1])
+                if not m2 or m2.group(1) != prefix or len(m2.group(2)) != len(digits) or int(m2.group(2)) != n + (j + 1 - i):
+                    break
+                j += 1
+        if j - i >= 2:
+            tokens.append(f"{names[i]}..{names[j]}")
+        else:
+            tokens.extend(names[i:j + 1])
+        i = j + 1
+    if limit is not None and len(tokens) > limit:
+        rest = len(tokens) - limit
+        tokens = tokens[:limit] + [f"+{rest} more"]
+    return " ".join(tokens)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# --- sections ----------------------------------------------------------------------------------
+
+def _pod_line(doc: Mapping[str, Any]) -> str:
+    parts = [str(doc.get("pod", "?"))]
+    prio = f"priority {doc.get('priority', 0)}"
+    if doc.get("priorityClassName"):
+        prio += f" ({doc['priorityClassName']})"
+    parts.append(prio)
+    if doc.get("preemptionPolicy") == "Never":
+        parts.append("preemptionPolicy Never")
+    sched = doc.get("schedulerName")
+    if sched and sched != "default-scheduler":
+        parts.append(f"scheduler {sched}")
+    parts.append(f"requests {format_requests(doc.get('requests'))}")
+    return _label("Pod", "   ".join(parts))
+
+
+def _outcome_lines(doc: Mapping[str, Any]) -> list[str]:
+    outcome = doc.get("outcome")
+    if outcome == "Scheduled":
+        node = doc.get("node")
+        best = [n for n in doc.get("bestNodes") or [] if n != node]
+        text = f"SCHEDULED on {node}"
+        if best:
+            text += (f"   (tied on the top score with {compact_names(best)}; the scheduler picks one of "
+                     f"them at random)")
+        return [_label("Outcome", text)]
+    if outcome == "Preempted":
+        node = doc.get("nominatedNode")
+        victims = doc.get("victims") or []
+        text = f"PREEMPTS on {node}, evicting {_plural(len(victims), 'pod')}"
+        tied = [n for n in doc.get("nominatedNodes") or [] if n != node]
+        lines = [_label("Outcome", text)]
+        if tied:
+            lines.append(_label("", f"tied with {compact_names(tied)} after the whole choice chain; the "
+                                    f"scheduler picks one of them at random"))
+        return lines
+    lines = [_label("Outcome", "UNSCHEDULABLE" if outcome == "Unschedulable" else str(outcome).upper())]
+    why = doc.get("preemptionIneligible")
+    if why:
+        lines.append(_label("", f"preemption not attempted: {why}"))
+    elif doc.get("postFilterMessage"):
+        lines.append(_label("", f"preemption failed: {doc['postFilterMessage']}"))
+    return lines
+
+
+def _victim_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
+    node = doc.get("nominatedNode")
+    details = doc.get("victimDetails")
+    if details is None:
+        details = [{"pod": v} for v in doc.get("victims") or []]
+    if not details:
+        return [f"Victims on {node}: none (nothing is evicted)"]
+    header = [f"Victims on {node}", "PRIORITY", "CPU", "MEMORY", "PDB", "STARTED"]
+    if wide:
+        header.append("BLOCKING")
+    rows = []
+    for v in details:
+        req = v.get("requests") or {}
+        name = v.get("pod", "?") + (" (terminating)" if v.get("terminating") else "")
+        pdbs = v.get("pdbs") or []
+        pdb = ", ".join(pdbs) if pdbs else "-"
+        if v.get("pdbViolation"):
+            pdb += " (violated)"
+        row = [name, v.get("priority", ""), req.get("cpu", "-"), req.get("memory", "-"), pdb,
+               short_time(v.get("startTime"))]
+        if wide:
+            row.append("; ".join(v.get("blocking") or []) or "-")
+        rows.append(row)
+    lines = columns(header, rows)
+    frees = sum_requests(v.get("requests") for v in details)
+    violations = sum(1 for v in details if v.get("pdbViolation"))
+    frees_text = format_requests(frees) if frees else "no requested resources"
+    tail = f"-> frees {frees_text}; {_plural(violations, 'PDB violation')}"
+    if any(v.get("terminating") for v in details):
+        tail += "; terminating victims get no delete call (already going)"
+    lines.append(INDENT + tail)
+    return lines
+
+
+def _reprieved_lines(doc: Mapping[str, Any]) -> list[str]:
+    kept = doc.get("reprieved") or []
+    if not kept:
+        return []
+    header = [f"Kept on {doc.get('nominatedNode')} (reprieved)", "PRIORITY", "WHY"]
+    return columns(header, [[k.get("pod", "?"), k.get("priority", ""), k.get("reason", "")] for k in kept])
+
+
+def _chain_value(c: Mapping[str, Any], field: str) -> str:
+    v = c.get(field)
+    if field == "latestStartTime":
+        return short_time(v)
+    return "-" if v is None else str(v)
+
+
+def _chain_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
+    cands = list(doc.get("candidates") or [])
+    node = doc.get("nominatedNode")
+    if not cands:
+        return []
+    if len(cands) == 1:
+        return [f"Why {node}: the only candidate node for preemption"]
+    tie = doc.get("tieBreak") or {}
+    tied = set(tie.get("tied") or doc.get("nominatedNodes") or [node])
+    # the winner, the tied, then the longest survivors of the chain, in candidate order
+    order = {c.get("node"): i for i, c in enumerate(cands)}
+
+    def rank(c: Mapping[str, Any]) -> tuple:
+        n = c.get("node")
+        step = c.get("eliminatedAt")
+        return (n != node, n not in tied, -(step or 99), order[n])
+
+    cands.sort(key=rank)
+    hidden = 0
+    if not wide and len(cands) > MAX_CHAIN_COLUMNS:
+        hidden = len(cands) - MAX_CHAIN_COLUMNS
+        cands = cands[:MAX_CHAIN_COLUMNS]
+    names = [c.get("node", "?") for c in cands]
+    step_names = list(tie.get("steps") or [])
+    rows = []
+    for i, (label, field) in enumerate(CHAIN_STEPS, start=1):
+        row = [f"{i} {label}"]
+        for c in cands:
+            step = c.get("eliminatedAt")
+            if step is not None and i > step:
+                row.append("")
+            elif step == i:
+                row.append(_chain_value(c, field) + " x")
+            else:
+                row.append(_chain_value(c, field))
+        rows.append(row)
+    lines = columns([f"Why {node}"] + names, rows)
+    decided = tie.get("decidedAt")
+    runner = tie.get("runnerUp")
+    if len(tied) > 1:
+        lines.append(INDENT + f"-> tie after every step: {compact_names(sorted(tied, key=lambda n: order.get(n, 0)))}")
+    elif decided:
+        label = step_names[decided - 1] if len(step_names) >= decided else (
+            CHAIN_STEPS[decided - 1][0] if decided <= len(CHAIN_STEPS) else f"step {decided}")
+        vs = f" over {runner}" if runner else ""
+        lines.append(INDENT + f"-> {node}{vs}, decided at step {decided} ({label})")
+    if hidden:
+        lines.append(INDENT + f"(+{_plural(hidden, 'more candidate')}, eliminated earlier; -o wide shows all)")
+    return lines
+
+
+def _status_text(st: Mapping[str, Any]) -> str:
+    text = "; ".join(st.get("reasons") or []) or st.get("code", "")
+    pre = st.get("preemption")
+    if pre:
+        text += f"; {pre}"
+    elif st.get("code") == "UnschedulableAndUnresolvable":
+        text += " (preemption cannot help)"
+    return text
+
+
+def _node_lines(doc: Mapping[str, Any], title: str, skip: str | None, wide: bool) -> list[str]:
+    statuses: Mapping[str, Mapping[str, Any]] = doc.get("nodeStatuses") or {}
+    names = [n for n in statuses if n != skip]
+    if not names:
+        return []
+    if wide:
+        rows = [[n, statuses[n].get("code", ""), statuses[n].get("plugin", ""),
+                 "; ".join(statuses[n].get("reasons") or []), statuses[n].get("preemption") or "-"]
+                for n in names]
+        return columns([f"{title} ({len(names)})", "CODE", "PLUGIN", "REASONS", "PREEMPTION"], rows)
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        groups.setdefault(_status_text(statuses[n]), []).append(n)
+    ordered = sorted(groups.items(), key=lambda kv: -len(kv[1]))  # stable: ties keep node order
+    rows = [[compact_names(nodes), text] for text, nodes in ordered]
+    return columns([f"{title} ({len(names)})"], rows)
+
+
+def _scores_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
+    feasible = list(doc.get("feasibleNodes") or [])
+    scores: Mapping[str, int] = doc.get("scores") or {}
+    num = doc.get("numNodes")
+    of = f" of {num}" if num is not None else ""
+    if not scores:
+        if len(feasible) <= 1:
+            return [f"Feasible nodes: {len(feasible)}{of} (no scoring needed)"]
+        return [f"Feasible nodes: {len(feasible)}{of}"]
+    order = {n: i for i, n in enumerate(feasible or scores)}
+    ranked = sorted(scores, key=lambda n: (-scores[n], order.get(n, 0)))
+    plugin_scores: Mapping[str, Mapping[str, int]] = doc.get("pluginScores") or {}
+    lines = [f"Feasible nodes: {len(feasible) or len(scores)}{of}"]
+    if wide:
+        plugins: list[str] = []
+        for n in ranked:
+            for p in plugin_scores.get(n, {}):
+                if p not in plugins:
+                    plugins.append(p)
+        rows = [[n, scores[n]] + [plugin_scores.get(n, {}).get(p, "-") for p in plugins] for n in ranked]
+        lines += columns(["Scores", "TOTAL"] + plugins, rows)
+        return lines
+    shown = ranked[:MAX_SCORE_ROWS]
+    rows = []
+    for n in shown:
+        per = plugin_scores.get(n, {})
+        top = sorted(per.items(), key=lambda kv: -kv[1])[:3]
+        rows.append([n, scores[n], ", ".join(f"{p} {s}" for p, s in top if s) or "-"])
+    lines += columns(["Top scores", "TOTAL", "LARGEST PARTS"], rows)
+    if len(ranked) > len(shown):
+        lines.append(INDENT + f"(+{_plural(len(ranked) - len(shown), 'more feasible node')}; -o wide shows all)")
+    return lines
+
+
+def _nominated_lines(doc: Mapping[str, Any]) -> list[str]:
+    nom: Mapping[str, Sequence[str]] = doc.get("nominatedPods") or {}
+    rows = [[n, ", ".join(p)] for n, p in nom.items() if p]
+    if not rows:
+        return []
+    return columns(["Pods nominated to nodes (counted as if already there)"], rows)
+
+
+def _cleared_lines(doc: Mapping[str, Any]) -> list[str]:
+    cleared = doc.get("clearedNominations") or []
+    if not cleared:
+        return []
+    return columns([f"Nominations cleared on {doc.get('nominatedNode')} (lower priority)"], [[p] for p in cleared])
+
+
+def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
+    """One pod's explanation as text."""
+    sections: list[list[str]] = [[_pod_line(doc)] + _outcome_lines(doc)]
+    outcome = doc.get("outcome")
+    if outcome == "Scheduled":
+        sections.append(_scores_lines(doc, wide))
+        sections.append(_node_lines(doc, "Infeasible nodes", None, wide))
+        sections.append(_nominated_lines(doc))
+    elif outcome == "Preempted":
+        node = doc.get("nominatedNode")
+        sections.append(_victim_lines(doc, wide))
+        sections.append(_reprieved_lines(doc))
+        sections.append(_cleared_lines(doc))
+        sections.append(_chain_lines(doc, wide))
+        sections.append(_node_lines(doc, "Other nodes", node, wide))
+        sections.append(_nominated_lines(doc))
+    else:
+        nodes = _node_lines(doc, "Why not, by node", None, wide)
+        rejection = doc.get("preFilterRejection")
+        if rejection:
+            nodes = [f"Rejected before filtering any node, by {rejection.get('plugin') or 'a PreFilter plugin'} "
+                     f"({rejection.get('code', '')})", INDENT + str(rejection.get("message", ""))] + nodes
+        elif not nodes and doc.get("message"):
+            nodes = ["No node was filtered: the pod was rejected before filtering (see the message)"]
+        sections.append(nodes)
+        sections.append(_nominated_lines(doc))
+    if doc.get("error"):
+        sections.append(["Scheduler error", INDENT + str(doc["error"])])
+    if outcome != "Scheduled" and doc.get("message"):
+        sections.append(["Scheduler message", INDENT + str(doc["message"])])
+    return "\n\n".join("\n".join(s) for s in sections if s) + "\n"
+
+
+def _summary(docs: Sequence[Mapping[str, Any]]) -> str:
+    rows = []
+    for d in docs:
+        outcome = d.get("outcome", "?")
+        if outcome == "Scheduled":
+            where, victims = d.get("node", ""), ""
+        elif outcome == "Preempted":
+            where, victims = d.get("nominatedNode", ""), str(len(d.get("victims") or []))
+        else:
+            where, victims = "-", ""
+        rows.append([d.get("pod", "?"), outcome, where or "-", victims or "-"])
+    lines = columns(["POD", "OUTCOME", "NODE", "VICTIMS"], rows, indent="")
+    lines.append(f"({_plural(len(docs), 'pod')}, each explained alone against the same cluster state)")
+    return "\n".join(lines) + "\n"
+
+
+def render_table(docs: Sequence[Mapping[str, Any]], *, wide: bool = False) -> str:
+    """The table for one pod, or a summary followed by each pod's table."""
+    if not docs:
+        return ""
+    if len(docs) == 1:
+        return explanation_table(docs[0], wide=wide)
+    parts = [_summary(docs)] + [explanation_table(d, wide=wide) for d in docs]
+    return ("\n" + "-" * 72 + "\n\n").join(parts)
