@@ -1,0 +1,856 @@
+"""The live cluster: kubeconfig resolved as kubectl does, paginated lists, and who preempted a pod.
+
+This and cli/ are the only modules that import `kubernetes`. Every request it sends is a GET.
+
+Lists go through the official client's generated methods with `_preload_content=False`, so the
+body is parsed once by orjson instead of into the client's model classes (150,000 pods in
+seconds, not minutes). List items come without `kind`/`apiVersion`, as from any API server; they
+are put back, so the objects read here are the objects a snapshot file holds.
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+import orjson
+import yaml
+
+from ..errors import ClusterError, InputError
+
+Progress = Callable[[str], None]
+
+# annotation keys `capture` writes on the List it produces
+ANN_CONTEXT = "kubectl-preempt/context"
+ANN_SERVER_VERSION = "kubectl-preempt/server-version"
+ANN_CAPTURED_AT = "kubectl-preempt/captured-at"
+ANN_REDACTED = "kubectl-preempt/redacted"
+ANN_NAMESPACE = "kubectl-preempt/namespace"
+ANN_NOTES = "kubectl-preempt/notes"
+ANN_TOOL_VERSION = "kubectl-preempt/version"
+
+# what kube-scheduler v1.34.1 writes when it preempts a victim (preemption.go, PreemptPod)
+DISRUPTION_TARGET = "DisruptionTarget"
+REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
+EVENT_REASON_PREEMPTED = "Preempted"
+_PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
+
+DEFAULT_CHUNK_SIZE = 500  # kubectl's --chunk-size default
+DEFAULT_CONNECT_TIMEOUT = 30.0  # client-go's dial timeout when --request-timeout is unset
+DEFAULT_READ_SILENCE = 3600.0
+
+# where a pod finds its service account; module constants so tests can point them elsewhere
+SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    """One kind the plugin lists: where it lives and how the official client names its list call."""
+
+    kind: str
+    api_version: str
+    plural: str
+    namespaced: bool
+    required: bool  # capture fails without it; explain says what it could not read
+    api: str        # the generated API class
+    stem: str       # list_<stem>, list_<stem>_for_all_namespaces, list_namespaced_<stem>
+
+    @property
+    def group(self) -> str:
+        return self.api_version.rpartition("/")[0]
+
+
+# every kind a scheduling decision reads (DESIGN.md, issue 6); order = order in the snapshot
+LIST_SPECS: tuple[ListSpec, ...] = (
+    ListSpec("Node", "v1", "nodes", False, True, "CoreV1Api", "node"),
+    ListSpec("Pod", "v1", "pods", True, True, "CoreV1Api", "pod"),
+    ListSpec("PodDisruptionBudget", "policy/v1", "poddisruptionbudgets", True, True, "PolicyV1Api",
+             "pod_disruption_budget"),
+    ListSpec("PriorityClass", "scheduling.k8s.io/v1", "priorityclasses", False, True, "SchedulingV1Api",
+             "priority_class"),
+    ListSpec("Namespace", "v1", "namespaces", False, False, "CoreV1Api", "namespace"),
+    ListSpec("Service", "v1", "services", True, False, "CoreV1Api", "service"),
+    ListSpec("ReplicationController", "v1", "replicationcontrollers", True, False, "CoreV1Api",
+             "replication_controller"),
+    ListSpec("ReplicaSet", "apps/v1", "replicasets", True, False, "AppsV1Api", "replica_set"),
+    ListSpec("StatefulSet", "apps/v1", "statefulsets", True, False, "AppsV1Api", "stateful_set"),
+    ListSpec("PersistentVolumeClaim", "v1", "persistentvolumeclaims", True, False, "CoreV1Api",
+             "persistent_volume_claim"),
+    ListSpec("PersistentVolume", "v1", "persistentvolumes", False, False, "CoreV1Api", "persistent_volume"),
+    ListSpec("StorageClass", "storage.k8s.io/v1", "storageclasses", False, False, "StorageV1Api", "storage_class"),
+    ListSpec("CSINode", "storage.k8s.io/v1", "csinodes", False, False, "StorageV1Api", "csi_node"),
+    ListSpec("CSIDriver", "storage.k8s.io/v1", "csidrivers", False, False, "StorageV1Api", "csi_driver"),
+    ListSpec("CSIStorageCapacity", "storage.k8s.io/v1", "csistoragecapacities", True, False, "StorageV1Api",
+             "csi_storage_capacity"),
+    ListSpec("VolumeAttachment", "storage.k8s.io/v1", "volumeattachments", False, False, "StorageV1Api",
+             "volume_attachment"),
+    ListSpec("ResourceClaim", "resource.k8s.io/v1", "resourceclaims", True, False, "ResourceV1Api",
+             "resource_claim"),
+    ListSpec("DeviceClass", "resource.k8s.io/v1", "deviceclasses", False, False, "ResourceV1Api", "device_class"),
+    ListSpec("ResourceSlice", "resource.k8s.io/v1", "resourceslices", False, False, "ResourceV1Api",
+             "resource_slice"),
+)
+SPECS_BY_KIND = {s.kind: s for s in LIST_SPECS}
+_EVENT_SPEC = ListSpec("Event", "v1", "events", True, False, "CoreV1Api", "event")
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+class Forbidden(ClusterError):
+    """The API server refused a verb on a resource (403): names both, and the scope."""
+
+    def __init__(self, verb: str, resource: str, namespace: str | None, server: str, detail: str = "") -> None:
+        self.verb = verb
+        self.resource = resource
+        self.namespace = namespace
+        self.server = server
+        self.detail = detail
+        where = f'in namespace "{namespace}"' if namespace else "at the cluster scope"
+        msg = f"{server}: forbidden: cannot {verb} {resource} {where}"
+        super().__init__(f"{msg} ({detail})" if detail else msg)
+
+    @property
+    def short(self) -> str:
+        where = f'in namespace "{self.namespace}"' if self.namespace else "at the cluster scope"
+        return f"cannot {self.verb} {self.resource} {where} (forbidden)"
+
+
+class NotFound(ClusterError):
+    """A GET of one named object found nothing (404)."""
+
+
+class NotServed(ClusterError):
+    """The server does not serve this group/version or resource (404 on a list)."""
+
+    def __init__(self, resource: str, api_version: str, server: str) -> None:
+        self.resource = resource
+        self.api_version = api_version
+        super().__init__(f"{server}: the server does not serve {api_version} {resource}")
+
+
+# --- kubeconfig ----------------------------------------------------------------------------------
+
+def parse_request_timeout(value: str | float | int | None) -> float | None:
+    """kubectl's --request-timeout: "0" or empty means none; else a duration ("30s", "1m30s", "5")."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = float(value)
+    else:
+        text = str(value).strip()
+        if re.fullmatch(r"\d+(\.\d+)?", text):
+            seconds = float(text)
+        else:
+            parts = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", text)
+            if not parts or "".join(n + u for n, u in parts) != text:
+                raise InputError(f"invalid duration {value!r} (use e.g. 30s, 1m, 500ms or 0 for none)",
+                                 field="--request-timeout")
+            unit = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+            seconds = sum(float(n) * unit[u] for n, u in parts)
+    if seconds < 0:
+        raise InputError("must not be negative", field="--request-timeout")
+    return seconds or None
+
+
+def kubeconfig_paths(kubeconfig: str | None = None, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The files kubectl would read: --kubeconfig alone, else every file in $KUBECONFIG, else ~/.kube/config."""
+    env = os.environ if environ is None else environ
+    if kubeconfig:
+        return [os.path.expanduser(kubeconfig)]
+    if env.get("KUBECONFIG"):
+        return [os.path.expanduser(p) for p in env["KUBECONFIG"].split(os.pathsep) if p]
+    return [os.path.expanduser(os.path.join("~", ".kube", "config"))]
+
+
+def _load_yaml_file(path: str) -> Mapping[str, Any]:
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f)
+    except yaml.YAMLError as e:
+        raise InputError(f"not a valid kubeconfig: {e}", source=path) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", source=path) from None
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise InputError("not a valid kubeconfig: expected a mapping", source=path)
+    return data
+
+
+@dataclass
+class Connection:
+    """An API client for one context, and what to say about it in messages and snapshots."""
+
+    api_client: Any
+    server: str
+    context: str | None
+    namespace: str  # the context's namespace (or the pod's own, in-cluster), else "default"
+    in_cluster: bool = False
+    request_timeout: float | None = None
+
+    @property
+    def timeout(self) -> Any:
+        # an unset --request-timeout still bounds connecting, as client-go's dialer does; a read
+        # timeout is per socket read (silence), so an hour is "none" without disabling it
+        if self.request_timeout is None:
+            return (DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_SILENCE)
+        return self.request_timeout
+
+    def close(self) -> None:
+        try:
+            self.api_client.close()
+        except Exception:  # noqa: BLE001 - closing a pool must never mask the real outcome
+            pass
+
+
+def _client_configuration() -> Any:
+    import urllib3
+    from kubernetes import client
+
+    cfg = client.Configuration()
+    # a read that timed out is not retried: --request-timeout means what it says
+    cfg.retries = urllib3.util.Retry(total=3, connect=3, read=0, redirect=3, status=0, other=0)
+    return cfg
+
+
+def connect(kubeconfig: str | None = None, context: str | None = None,
+            request_timeout: str | float | None = None, *, environ: Mapping[str, str] | None = None) -> Connection:
+    """Resolve credentials as kubectl does and return a Connection (no request is sent yet).
+
+    Precedence: --kubeconfig; else the files in $KUBECONFIG, merged (the first file to name a
+    cluster, user, context or current-context wins); else ~/.kube/config; and when none of them
+    exists, the pod's service account (in-cluster).
+    """
+    from kubernetes import config
+    from kubernetes.config.config_exception import ConfigException
+
+    env = os.environ if environ is None else environ
+    timeout = parse_request_timeout(request_timeout)
+    paths = kubeconfig_paths(kubeconfig, env)
+    existing = [p for p in paths if os.path.exists(p)]
+    if kubeconfig and not existing:
+        raise InputError("no such file", source=kubeconfig, field="--kubeconfig")
+    cfg = _client_configuration()
+
+    if not existing:
+        if env.get("KUBERNETES_SERVICE_HOST") and env.get("KUBERNETES_SERVICE_PORT"):
+            if context:
+                raise InputError(f'context "{context}" not found: running in-cluster without a kubeconfig',
+                                 field="--context")
+            return _connect_in_cluster(cfg, env, timeout)
+        raise ClusterError("no kubeconfig found (looked at " + ", ".join(paths)
+                           + ") and not running inside a cluster; pass --kubeconfig or set KUBECONFIG")
+
+    files = [(p, _load_yaml_file(p)) for p in existing]
+    source = os.pathsep.join(existing)
+    current = next((d.get("current-context") for _, d in files if d.get("current-context")), None)
+    active = context or current
+    contexts: dict[str, Mapping[str, Any]] = {}
+    for _, d in files:
+        for c in d.get("contexts") or ():
+            if isinstance(c, Mapping) and c.get("name") and c["name"] not in contexts:
+                contexts[c["name"]] = c.get("context") or {}
+    if not active:
+        raise InputError("no current-context is set; pass --context NAME", source=source)
+    if active not in contexts:
+        raise InputError(f'context "{active}" not found', source=source,
+                         field="--context" if context else "current-context")
+    try:
+        # the client merges the same files (first wins by name); the active context is passed
+        # explicitly because its own current-context choice is the last file's, not kubectl's first
+        config.load_kube_config(config_file=source, context=active, client_configuration=cfg,
+                                persist_config=False)
+    except ConfigException as e:
+        raise InputError(f'context "{active}": {e}', source=source) from None
+    except (OSError, ValueError) as e:
+        raise InputError(f'context "{active}": {e}', source=source) from None
+    api_client = _api_client(cfg)
+    return Connection(api_client, server=cfg.host, context=active,
+                      namespace=contexts[active].get("namespace") or "default",
+                      request_timeout=timeout)
+
+
+def _connect_in_cluster(cfg: Any, env: Mapping[str, str], timeout: float | None) -> Connection:
+    from kubernetes.config.config_exception import ConfigException
+    from kubernetes.config.incluster_config import InClusterConfigLoader
+
+    token = os.path.join(SERVICE_ACCOUNT_DIR, "token")
+    ca = os.path.join(SERVICE_ACCOUNT_DIR, "ca.crt")
+    try:
+        InClusterConfigLoader(token_filename=token, cert_filename=ca, environ=env).load_and_set(cfg)
+    except ConfigException as e:
+        raise ClusterError(f"in-cluster configuration: {e} ({SERVICE_ACCOUNT_DIR})") from None
+    namespace = "default"
+    try:
+        with open(os.path.join(SERVICE_ACCOUNT_DIR, "namespace")) as f:
+            namespace = f.read().strip() or "default"
+    except OSError:
+        pass
+    api_client = _api_client(cfg)
+    return Connection(api_client, server=cfg.host, context=None, namespace=namespace, in_cluster=True,
+                      request_timeout=timeout)
+
+
+def _api_client(cfg: Any) -> Any:
+    from kubernetes import client
+
+    from .. import __version__
+
+    api_client = client.ApiClient(cfg)
+    api_client.user_agent = f"kubectl-preempt/{__version__}"
+    # lists of 150,000 pods are ~10x smaller compressed; urllib3 inflates them transparently
+    api_client.set_default_header("Accept-Encoding", "gzip")
+    return api_client
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+class LiveCluster:
+    """Reads one cluster through a Connection. Only GETs; every failure becomes a ClusterError."""
+
+    def __init__(self, conn: Connection, *, chunk_size: int = DEFAULT_CHUNK_SIZE,
+                 progress: Progress | None = None) -> None:
+        self.conn = conn
+        self.chunk_size = chunk_size
+        self.progress = progress
+        self._apis: dict[str, Any] = {}
+
+    # the generated API object, or None when this client release does not know the group
+    def _api(self, name: str) -> Any:
+        if name not in self._apis:
+            from kubernetes import client
+
+            cls = getattr(client, name, None)
+            self._apis[name] = cls(self.conn.api_client) if cls is not None else None
+        return self._apis[name]
+
+    def _call(self, fn: Callable[..., Any], verb: str, resource: str, namespace: str | None,
+              api_version: str, *args: Any, **kwargs: Any) -> Any:
+        """One GET; returns the parsed JSON body; maps every failure to a ClusterError."""
+        from kubernetes.client.exceptions import ApiException
+        import urllib3
+
+        server = self.conn.server
+        what = f"{verb} {resource}" + (f' in namespace "{namespace}"' if namespace else "")
+        try:
+            resp = fn(*args, _preload_content=False, _request_timeout=self.conn.timeout, **kwargs)
+            try:
+                data = resp.data
+            finally:
+                resp.release_conn()
+        except ApiException as e:
+            raise self._api_error(e, verb, resource, namespace, api_version) from None
+        except urllib3.exceptions.MaxRetryError as e:
+            raise self._transport_error(e.reason, what) from None
+        except (urllib3.exceptions.HTTPError, OSError) as e:
+            raise self._transport_error(e, what) from None
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            raise ClusterError(f"{server}: {what}: the answer is not JSON") from None
+
+    def _api_error(self, e: Any, verb: str, resource: str, namespace: str | None, api_version: str) -> ClusterError:
+        server = self.conn.server
+        message = ""
+        try:
+            body = orjson.loads(e.body) if e.body else {}
+            if isinstance(body, dict):
+                message = body.get("message") or ""
+        except (orjson.JSONDecodeError, TypeError):
+            message = (e.body.decode(errors="replace") if isinstance(e.body, bytes) else str(e.body or "")).strip()
+        status = e.status
+        if status == 401:
+            who = f'context "{self.conn.context}"' if self.conn.context else "the service account"
+            return ClusterError(f"{server}: unauthorized (401) to {verb} {resource}: the credentials of {who} "
+                                "were not accepted (expired token or certificate?)")
+        if status == 403:
+            return Forbidden(verb, resource, namespace, server, message)
+        if status == 404 and verb == "list":
+            return NotServed(resource, api_version, server)
+        if status == 404:
+            return NotFound(f"{server}: {verb} {resource}: {message or 'not found'}")
+        if status == 410:
+            err = ClusterError(f"{server}: {verb} {resource}: {message or 'continue token expired (410 Gone)'}")
+            err.status = 410  # type: ignore[attr-defined]
+            return err
+        text = f" {message}" if message else ""
+        return ClusterError(f"{server}: {verb} {resource} failed: {status} {e.reason or ''}.{text}".replace(" .", "."))
+
+    def _transport_error(self, reason: Any, what: str) -> ClusterError:
+        import urllib3
+
+        server = self.conn.server
+        timeout = self.conn.request_timeout
+        if isinstance(reason, urllib3.exceptions.ReadTimeoutError) or (
+                isinstance(reason, urllib3.exceptions.TimeoutError)
+                and not isinstance(reason, urllib3.exceptions.ConnectTimeoutError)):
+            limit = f"within {timeout:g}s (--request-timeout)" if timeout else "in time"
+            return ClusterError(f"{server}: the API server did not answer {what} {limit}")
+        if isinstance(reason, urllib3.exceptions.ConnectTimeoutError):
+            return ClusterError(f"{server}: timed out connecting to the API server")
+        if isinstance(reason, urllib3.exceptions.SSLError):
+            return ClusterError(f"{server}: TLS handshake with the API server failed: {reason}")
+        text = str(reason)
+        if "Connection refused" in text or "Errno 111" in text:
+            text = "connection refused"
+        elif "Name or service not known" in text or "nodename nor servname" in text or "Errno -2" in text:
+            text = "unknown host"
+        else:
+            text = re.sub(r"^<[^>]+>: ", "", text)
+        return ClusterError(f"cannot reach the Kubernetes API server at {server}: {text}")
+
+    # --- lists ---------------------------------------------------------------------------------
+    def _list_call(self, spec: ListSpec, namespace: str | None) -> tuple[Callable[..., Any], tuple]:
+        api = self._api(spec.api)
+        if api is None:
+            raise NotServed(spec.plural, spec.api_version + " (not known to the installed kubernetes client)",
+                            self.conn.server)
+        if not spec.namespaced:
+            return getattr(api, f"list_{spec.stem}"), ()
+        if namespace is None:
+            return getattr(api, f"list_{spec.stem}_for_all_namespaces"), ()
+        return getattr(api, f"list_namespaced_{spec.stem}"), (namespace,)
+
+    def list(self, spec: ListSpec, namespace: str | None = None, *, field_selector: str | None = None) -> list[dict]:
+        """Every object of one kind (in one namespace, for a namespaced kind and a namespace),
+        page by page, each with kind and apiVersion put back."""
+        fn, args = self._list_call(spec, namespace if spec.namespaced else None)
+        ns = namespace if spec.namespaced else None
+        items: list[dict] = []
+        token: str | None = None
+        restarted = False
+        while True:
+            kwargs: dict[str, Any] = {"limit": self.chunk_size}
+            if token:
+                kwargs["_continue"] = token
+            if field_selector:
+                kwargs["field_selector"] = field_selector
+            try:
+                body = self._call(fn, "list", spec.plural, ns, spec.api_version, *args, **kwargs)
+            except ClusterError as e:
+                if getattr(e, "status", None) == 410 and not restarted:
+                    # the continue token outlived etcd's compaction: start over for a consistent list
+                    restarted, token, items = True, None, []
+                    continue
+                raise
+            page = body.get("items") or ()
+            av, kind = spec.api_version, spec.kind
+            items.extend({"apiVersion": av, "kind": kind, **it} for it in page)
+            meta = body.get("metadata") or {}
+            token = meta.get("continue") or None
+            if self.progress is not None:
+                remaining = meta.get("remainingItemCount")
+                total = f" of {len(items) + remaining:,}" if isinstance(remaining, int) and token else ""
+                self.progress(f"listing {spec.plural}: {len(items):,}{total}")
+            if not token:
+                return items
+
+    def server_version(self) -> str:
+        api = self._api("VersionApi")
+        try:
+            body = self._call(api.get_code, "get", "version", None, "")
+        except Forbidden:
+            return "unknown"
+        return str(body.get("gitVersion") or "unknown")
+
+    def get_pod(self, namespace: str, name: str) -> dict | None:
+        api = self._api("CoreV1Api")
+        try:
+            body = self._call(api.read_namespaced_pod, "get", "pods", namespace, "v1", name, namespace)
+        except NotFound:
+            return None
+        return {"apiVersion": "v1", "kind": "Pod", **{k: v for k, v in body.items() if k not in ("apiVersion", "kind")}}
+
+    def read_all(self, namespace: str | None = None, *, strict: bool = False,
+                 kinds: Iterable[str] | None = None) -> tuple[list[dict], list[str]]:
+        """Every kind the scheduler reads, and notes on what could not be read.
+
+        `namespace`: namespaced kinds are read there only (cluster-scoped kinds in full). Without
+        it they are read in all namespaces, and when that is forbidden, in the context's namespace.
+        `strict` (capture): a required kind that cannot be read is an error; otherwise (explain)
+        refusals become notes, and only an unreachable server, bad credentials or a timeout stop it.
+        """
+        wanted = set(kinds) if kinds is not None else None
+        objects: list[dict] = []
+        notes: list[str] = []
+        for spec in LIST_SPECS:
+            if wanted is not None and spec.kind not in wanted:
+                continue
+            ns = namespace if spec.namespaced else None
+            try:
+                objects.extend(self.list(spec, ns))
+                continue
+            except Forbidden as e:
+                refused: ClusterError = e
+            except NotServed as e:
+                refused = e
+            if isinstance(refused, NotServed):
+                if spec.required:
+                    raise refused
+                notes.append(f"{spec.plural} ({spec.api_version}) not served by this cluster: none read")
+                continue
+            # 403: a namespaced kind may still be readable in the context's namespace
+            assert isinstance(refused, Forbidden)
+            fallback = self.conn.namespace
+            if strict and spec.required:
+                if spec.namespaced and ns is None and fallback:
+                    raise Forbidden(refused.verb, refused.resource, None, refused.server,
+                                    (refused.detail + "; " if refused.detail else "")
+                                    + f"with access to one namespace only, pass -n {fallback}")
+                raise refused
+            if spec.namespaced and ns is None and fallback:
+                try:
+                    objects.extend(self.list(spec, fallback))
+                except Forbidden:
+                    pass
+                else:
+                    notes.append(f"{refused.short}: read {spec.plural} in namespace \"{fallback}\" only"
+                                 + (f"; {_PARTIAL_CONSEQUENCE[spec.kind]}" if spec.kind in _PARTIAL_CONSEQUENCE
+                                    else ""))
+                    continue
+            notes.append(f"{refused.short}: none read" + (
+                f"; {_MISSING_CONSEQUENCE[spec.kind]}" if spec.kind in _MISSING_CONSEQUENCE else ""))
+        if namespace is not None:
+            notes.insert(0, f'namespaced objects read in namespace "{namespace}" only: pods of other namespaces '
+                            "that use the same nodes are missing, so nodes look emptier than they are")
+        return objects, notes
+
+    # --- who preempted my pod ------------------------------------------------------------------
+    def preemption_events(self, namespace: str, name: str) -> tuple[list[dict], str | None]:
+        """Preempted events recorded for a pod, oldest first; and a note if they could not be read."""
+        selector = f"involvedObject.kind=Pod,involvedObject.name={name},reason={EVENT_REASON_PREEMPTED}"
+        try:
+            events = self.list(_EVENT_SPEC, namespace, field_selector=selector)
+        except (Forbidden, NotServed) as e:
+            return [], f"{e.short if isinstance(e, Forbidden) else e}: the Preempted event could not be read"
+        events.sort(key=_event_time)
+        return events, None
+
+    def watch(self, spec: ListSpec, resource_version: str, namespace: str | None = None, *,
+              timeout_seconds: int | None = None) -> Iterator[dict]:
+        """Watch events ({"type", "object"}) after `resource_version`, objects with their kind,
+        until the server ends the stream."""
+        from kubernetes.client.exceptions import ApiException
+        import urllib3
+
+        fn, args = self._list_call(spec, namespace if spec.namespaced else None)
+        kwargs: dict[str, Any] = {"watch": True, "resource_version": resource_version,
+                                  "allow_watch_bookmarks": True}
+        if timeout_seconds:
+            kwargs["timeout_seconds"] = timeout_seconds
+        what = f"watch {spec.plural}"
+        try:
+            resp = fn(*args, _preload_content=False, _request_timeout=self.conn.timeout, **kwargs)
+        except ApiException as e:
+            raise self._api_error(e, "watch", spec.plural, namespace, spec.api_version) from None
+        except urllib3.exceptions.MaxRetryError as e:
+            raise self._transport_error(e.reason, what) from None
+        except (urllib3.exceptions.HTTPError, OSError) as e:
+            raise self._transport_error(e, what) from None
+        buf = b""
+        try:
+            for chunk in resp.stream(65536):
+                buf += chunk
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    if line.strip():
+                        yield _watch_event(spec, orjson.loads(line))
+            if buf.strip():
+                yield _watch_event(spec, orjson.loads(buf))
+        except (urllib3.exceptions.HTTPError, OSError) as e:
+            raise self._transport_error(e, what) from None
+        finally:
+            resp.release_conn()
+
+
+def _watch_event(spec: ListSpec, event: dict) -> dict:
+    obj = event.get("object")
+    if isinstance(obj, dict) and event.get("type") != "ERROR" and "kind" not in obj:
+        event["object"] = {"apiVersion": spec.api_version, "kind": spec.kind, **obj}
+    return event
+
+
+# why a missing kind matters to a verdict, said once in the note
+_MISSING_CONSEQUENCE = {
+    "Node": "no node can be considered, so there is no verdict",
+    "Pod": "nodes look empty and no victims can be chosen",
+    "PodDisruptionBudget": "PDB violations are not counted when choosing victims",
+    "PriorityClass": "priorities come from the pods' spec.priority only",
+    "Namespace": "namespaceSelector terms in pod affinity match no namespace",
+    "Service": "default topology spreading is not applied",
+    "ReplicaSet": "default topology spreading is not applied to ReplicaSet pods",
+    "StatefulSet": "default topology spreading is not applied to StatefulSet pods",
+    "PersistentVolumeClaim": "pods with volume claims are reported as missing their claims",
+    "PersistentVolume": "bound claims cannot be checked against node affinity and zones",
+}
+_PARTIAL_CONSEQUENCE = {
+    "Pod": "pods of other namespaces on the same nodes are missing, so nodes look emptier than they are",
+    "PodDisruptionBudget": "PDBs of other namespaces are not counted when choosing victims",
+}
+
+
+def _event_time(ev: Mapping[str, Any]) -> str:
+    series = ev.get("series") or {}
+    return (series.get("lastObservedTime") or ev.get("lastTimestamp") or ev.get("eventTime")
+            or ev.get("firstTimestamp") or (ev.get("metadata") or {}).get("creationTimestamp") or "")
+
+
+# --- who preempted my pod ------------------------------------------------------------------------
+
+def _pods_by_uid(objects: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    out: dict[str, Mapping[str, Any]] = {}
+    for o in objects:
+        if o.get("kind") == "Pod":
+            uid = (o.get("metadata") or {}).get("uid")
+            if uid:
+                out[uid] = o
+    return out
+
+
+def _key(obj: Mapping[str, Any]) -> str:
+    md = obj.get("metadata") or {}
+    return f"{md.get('namespace') or 'default'}/{md.get('name')}"
+
+
+def preemption_record(pod: Mapping[str, Any] | None, events: list[Mapping[str, Any]],
+                      objects: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """What the cluster recorded about the scheduler preempting this pod, or None.
+
+    Two traces exist (kube-scheduler v1.34.1, preemption.go): the victim's status gets a
+    DisruptionTarget condition with reason PreemptionByScheduler (while it terminates), and a
+    Preempted event "Preempted by pod <preemptor UID> on node <node>" (kept about an hour,
+    also after the pod is gone). The UID is resolved to the preemptor's name when that pod is
+    still in `objects`, else taken from the event's `related` reference.
+    """
+    condition = None
+    uid = None
+    if pod is not None:
+        uid = (pod.get("metadata") or {}).get("uid")
+        for c in (pod.get("status") or {}).get("conditions") or ():
+            if c.get("type") == DISRUPTION_TARGET and c.get("reason") == REASON_PREEMPTION_BY_SCHEDULER \
+                    and c.get("status", "True") == "True":
+                condition = c
+    # events of this very pod first; an earlier pod of the same name (a StatefulSet replica,
+    # recreated) is reported as such
+    own = [e for e in events if uid is None or (e.get("involvedObject") or {}).get("uid") in (None, "", uid)]
+    earlier = [e for e in events if e not in own]
+    event = own[-1] if own else (earlier[-1] if earlier else None)
+    if condition is None and event is None:
+        return None
+
+    record: dict[str, Any] = {"preempted": True, "sources": []}
+    if condition is not None:
+        record["sources"].append("condition")
+        record["time"] = condition.get("lastTransitionTime")
+        record["conditionMessage"] = condition.get("message") or ""
+        if pod is not None and (pod.get("spec") or {}).get("nodeName"):
+            record["node"] = pod["spec"]["nodeName"]
+    if event is not None:
+        record["sources"].append("event")
+        msg = event.get("message") or event.get("note") or ""
+        record["eventMessage"] = msg
+        record["time"] = record.get("time") or _event_time(event) or None
+        m = _PREEMPTED_BY.match(msg.strip())
+        if m:
+            record["node"] = m.group("node")
+            record["preemptorUID"] = m.group("uid")
+        record["reportingController"] = event.get("reportingComponent") or (event.get("source") or {}).get("component") or ""
+        if event in earlier:
+            record["earlierPodUID"] = (event.get("involvedObject") or {}).get("uid")
+        related = event.get("related") or {}
+        if related.get("name"):
+            record["preemptorFromEvent"] = f"{related.get('namespace') or 'default'}/{related['name']}"
+            record.setdefault("preemptorUID", related.get("uid"))
+    record.setdefault("node", None)
+    record.setdefault("time", None)
+
+    preemptor_uid = record.get("preemptorUID")
+    preemptor = _pods_by_uid(objects).get(preemptor_uid) if preemptor_uid else None
+    if preemptor is not None:
+        record["preemptor"] = _key(preemptor)
+        spec = preemptor.get("spec") or {}
+        status = preemptor.get("status") or {}
+        if spec.get("nodeName"):
+            record["preemptorState"] = "Scheduled"
+            record["preemptorNode"] = spec["nodeName"]
+        elif status.get("phase") in ("Succeeded", "Failed"):
+            record["preemptorState"] = status["phase"]
+        elif status.get("nominatedNodeName"):
+            record["preemptorState"] = "Nominated"
+            record["preemptorNode"] = status["nominatedNodeName"]
+        else:
+            record["preemptorState"] = "Pending"
+        record["preemptorPriority"] = spec.get("priority")
+    else:
+        record["preemptor"] = record.get("preemptorFromEvent")
+        record["preemptorState"] = "Gone" if preemptor_uid else "Unknown"
+    return record
+
+
+# --- entry points --------------------------------------------------------------------------------
+
+def fetch_objects(kubeconfig: str | None = None, context: str | None = None, namespace: str | None = None,
+                  request_timeout: str | float | None = None, *, progress: Progress | None = None,
+                  chunk_size: int = DEFAULT_CHUNK_SIZE) -> tuple[list[dict], list[str]]:
+    """Every object a verdict depends on, from the live cluster, and notes on what was not readable.
+
+    Reads all namespaces; `namespace` is where to fall back to when that is forbidden (the
+    namespace of the pods being explained); without it, the context's namespace.
+    """
+    conn = connect(kubeconfig, context, request_timeout)
+    if namespace:
+        conn.namespace = namespace
+    try:
+        return LiveCluster(conn, progress=progress, chunk_size=chunk_size).read_all(None, strict=False)
+    finally:
+        conn.close()
+
+
+@dataclass
+class LiveSession:
+    """A connection held open for several reads: explain, then who preempted each pod."""
+
+    conn: Connection
+    cluster: LiveCluster
+    objects: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def namespace(self) -> str:
+        return self.conn.namespace
+
+    def fetch(self, fallback_namespace: str | None = None) -> tuple[list[dict], list[str]]:
+        if fallback_namespace:
+            self.conn.namespace = fallback_namespace
+        self.objects, self.notes = self.cluster.read_all(None, strict=False)
+        return self.objects, self.notes
+
+    def has_nodes(self) -> bool:
+        return any(o.get("kind") == "Node" for o in self.objects)
+
+    def who_preempted(self, pod_key: str) -> tuple[dict[str, Any] | None, list[str]]:
+        """The preemption record of `pod_key` ("namespace/name") and notes; reads the pod
+        itself when the lists did not hold it (namespace-only access) and its events."""
+        namespace, _, name = pod_key.partition("/")
+        notes: list[str] = []
+        pod = next((o for o in self.objects if o.get("kind") == "Pod" and _key(o) == pod_key), None)
+        if pod is None:
+            try:
+                pod = self.cluster.get_pod(namespace, name)
+            except Forbidden as e:
+                notes.append(f"{e.short}: the pod's own status could not be read")
+        events, note = self.cluster.preemption_events(namespace, name)
+        if note:
+            notes.append(note)
+        return preemption_record(pod, events, self.objects), notes
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "LiveSession":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_session(kubeconfig: str | None = None, context: str | None = None,
+                 request_timeout: str | float | None = None, *, progress: Progress | None = None,
+                 chunk_size: int = DEFAULT_CHUNK_SIZE) -> LiveSession:
+    conn = connect(kubeconfig, context, request_timeout)
+    return LiveSession(conn, LiveCluster(conn, progress=progress, chunk_size=chunk_size))
+
+
+def capture(kubeconfig: str | None = None, context: str | None = None, namespace: str | None = None,
+            request_timeout: str | float | None = None, *, redact: bool = True,
+            progress: Progress | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
+            now: datetime | None = None) -> tuple[dict[str, Any], list[str]]:
+    """A snapshot of the live cluster: a List whose annotations say where and when it was taken.
+
+    `namespace` limits namespaced kinds to one namespace (cluster-scoped kinds are read in full).
+    A required kind (nodes, pods, PDBs, PriorityClasses) that cannot be read is a ClusterError.
+    """
+    from .. import __version__
+    from .redact import redact_objects
+
+    conn = connect(kubeconfig, context, request_timeout)
+    try:
+        reader = LiveCluster(conn, progress=progress, chunk_size=chunk_size)
+        version = reader.server_version()
+        objects, notes = reader.read_all(namespace, strict=True)
+    finally:
+        conn.close()
+    if redact:
+        redact_objects(objects, in_place=True)
+    when = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    annotations = {
+        ANN_CONTEXT: conn.context or "in-cluster",
+        ANN_SERVER_VERSION: version,
+        ANN_CAPTURED_AT: when,
+        ANN_REDACTED: "true" if redact else "false",
+        ANN_TOOL_VERSION: __version__,
+    }
+    if namespace:
+        annotations[ANN_NAMESPACE] = namespace
+    if notes:
+        annotations[ANN_NOTES] = "\n".join(notes)
+    doc = {"apiVersion": "v1", "kind": "List", "metadata": {"annotations": annotations}, "items": objects}
+    return doc, notes
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+STDOUT = "-"
+
+
+def serialize(doc: Mapping[str, Any], path: str) -> bytes:
+    """JSON (or YAML for .yaml/.yml), gzipped when the name ends in .gz."""
+    base = path[:-3] if path.endswith(".gz") else path
+    if base.endswith((".yaml", ".yml")):
+        try:
+            from yaml import CSafeDumper as Dumper
+        except ImportError:  # pragma: no cover - PyYAML without libyaml
+            from yaml import SafeDumper as Dumper  # type: ignore[assignment]
+        data = yaml.dump(doc, Dumper=Dumper, default_flow_style=False, sort_keys=False).encode()
+    else:
+        data = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+    if path.endswith(".gz"):
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    return data
+
+
+def write_document(doc: Mapping[str, Any], path: str, *, private: bool = False) -> None:
+    """Write atomically: a temporary file beside the target, then a rename, so a reader never
+    sees half a snapshot and an interrupted capture leaves the old file as it was.
+    `private` (an unredacted snapshot) makes the file readable by its owner only."""
+    data = serialize(doc, path)
+    if path == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if not private:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise InputError(f"cannot write: {e.strerror or e}", source=path) from None

@@ -1,0 +1,173 @@
+"""Redaction: what `capture` removes so that a snapshot can be shared.
+
+The rule: keep every field kube-scheduler v1.34.1 reads (so verdicts on a redacted snapshot equal
+those on the full one; a test holds this), drop the places a secret can hide that it never reads:
+
+- metadata.managedFields, and every annotation except ANNOTATION_ALLOW_LIST (this removes
+  kubectl.kubernetes.io/last-applied-configuration, which repeats the whole manifest);
+- in every container (init, ephemeral, and in the pod templates of ReplicaSets, StatefulSets and
+  ReplicationControllers): env values and valueFrom (names stay), envFrom, command, args,
+  lifecycle hooks and probes (exec commands, HTTP headers);
+- container termination messages in pod status (a termination log can hold anything);
+- free-form driver parameters: CSI volumeAttributes and FlexVolume options (in pods and
+  PersistentVolumes), StorageClass parameters, opaque device configuration in ResourceClaims
+  and DeviceClasses, ResourceClaim device data, VolumeAttachment attachment metadata;
+- Secret and ConfigMap payloads, should such objects ever be passed in.
+
+Everything else (labels, requests, images, affinity, tolerations, volumes' claim names and
+in-tree disk identities, owners, conditions) is what decisions are made of, and stays.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, MutableMapping
+
+import orjson
+
+# annotations the scheduler reads (component-helpers/storage/volume, csi-translation, DRA),
+# and a few a person reading an explanation uses; every other annotation is dropped
+ANNOTATION_ALLOW_LIST = frozenset({
+    "volume.kubernetes.io/selected-node",
+    "volume.kubernetes.io/storage-provisioner",
+    "volume.beta.kubernetes.io/storage-provisioner",
+    "volume.beta.kubernetes.io/storage-class",
+    "pv.kubernetes.io/bind-completed",
+    "pv.kubernetes.io/bound-by-controller",
+    "pv.kubernetes.io/provisioned-by",
+    "pv.kubernetes.io/migrated-to",
+    "storage.alpha.kubernetes.io/migrated-plugins",
+    "resource.kubernetes.io/extended-resource-claim",
+    "storageclass.kubernetes.io/is-default-class",
+    "kubernetes.io/config.mirror",
+    "kubernetes.io/config.source",
+    "controller.kubernetes.io/pod-deletion-cost",
+})
+
+_CONTAINER_DROP = ("envFrom", "command", "args", "lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
+_CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
+_STATUS_LISTS = ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")
+_TEMPLATED = ("ReplicaSet", "StatefulSet", "ReplicationController", "Deployment", "DaemonSet", "Job")
+
+
+def _metadata(md: Any) -> None:
+    if not isinstance(md, dict):
+        return
+    md.pop("managedFields", None)
+    ann = md.get("annotations")
+    if isinstance(ann, dict):
+        kept = {k: v for k, v in ann.items() if k in ANNOTATION_ALLOW_LIST}
+        if kept:
+            md["annotations"] = kept
+        else:
+            del md["annotations"]
+
+
+def _container(c: Any) -> None:
+    if not isinstance(c, dict):
+        return
+    for key in _CONTAINER_DROP:
+        c.pop(key, None)
+    env = c.get("env")
+    if isinstance(env, list):
+        c["env"] = [{"name": e.get("name")} for e in env if isinstance(e, dict)]
+
+
+def _inline_volume(v: Any) -> None:
+    if not isinstance(v, dict):
+        return
+    csi = v.get("csi")
+    if isinstance(csi, dict):
+        csi.pop("volumeAttributes", None)
+    flex = v.get("flexVolume")
+    if isinstance(flex, dict):
+        flex.pop("options", None)
+
+
+def redact_pod_spec(spec: Any) -> None:
+    if not isinstance(spec, dict):
+        return
+    for key in _CONTAINER_LISTS:
+        for c in spec.get(key) or ():
+            _container(c)
+    for v in spec.get("volumes") or ():
+        _inline_volume(v)
+
+
+def _pod_status(status: Any) -> None:
+    if not isinstance(status, dict):
+        return
+    for key in _STATUS_LISTS:
+        for cs in status.get(key) or ():
+            if not isinstance(cs, dict):
+                continue
+            for which in ("state", "lastState"):
+                st = cs.get(which)
+                if isinstance(st, dict):
+                    for detail in st.values():
+                        if isinstance(detail, dict):
+                            detail.pop("message", None)
+
+
+def _opaque_configs(configs: Any) -> None:
+    for cfg in configs or ():
+        if isinstance(cfg, dict) and isinstance(cfg.get("opaque"), dict):
+            cfg["opaque"].pop("parameters", None)
+
+
+def _template(obj: MutableMapping[str, Any]) -> None:
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return
+    tmpl = spec.get("template")
+    if isinstance(tmpl, dict):
+        _metadata(tmpl.get("metadata"))
+        redact_pod_spec(tmpl.get("spec"))
+
+
+def redact_object(obj: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """Redact one decoded object in place and return it."""
+    kind = obj.get("kind")
+    _metadata(obj.get("metadata"))
+    spec = obj.get("spec")
+    if kind == "Pod":
+        redact_pod_spec(spec)
+        _pod_status(obj.get("status"))
+    elif kind in _TEMPLATED:
+        _template(obj)
+    elif kind == "PersistentVolume":
+        _inline_volume(spec)
+    elif kind == "VolumeAttachment":
+        source = (spec or {}).get("source") if isinstance(spec, dict) else None
+        if isinstance(source, dict):
+            _inline_volume(source.get("inlineVolumeSpec"))
+        status = obj.get("status")
+        if isinstance(status, dict):
+            status.pop("attachmentMetadata", None)
+    elif kind == "StorageClass":
+        obj.pop("parameters", None)
+    elif kind == "ResourceClaim":
+        if isinstance(spec, dict):
+            _opaque_configs((spec.get("devices") or {}).get("config"))
+        status = obj.get("status")
+        if isinstance(status, dict):
+            alloc = (status.get("allocation") or {}).get("devices") or {}
+            _opaque_configs(alloc.get("config"))
+            for dev in status.get("devices") or ():
+                if isinstance(dev, dict):
+                    dev.pop("data", None)
+    elif kind == "DeviceClass":
+        if isinstance(spec, dict):
+            _opaque_configs(spec.get("config"))
+    elif kind in ("Secret", "ConfigMap"):
+        for key in ("data", "stringData", "binaryData"):
+            obj.pop(key, None)
+    return obj
+
+
+def redact_objects(objects: Iterable[MutableMapping[str, Any]], *, in_place: bool = False) -> list:
+    """Redacted objects: the same dicts when `in_place`, else deep copies (the input untouched)."""
+    if in_place:
+        out = objects if isinstance(objects, list) else list(objects)
+        for o in out:
+            redact_object(o)
+        return out
+    return [redact_object(orjson.loads(orjson.dumps(o))) for o in objects]
