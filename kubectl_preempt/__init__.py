@@ -4,15 +4,18 @@ from __future__ import annotations
 __version__ = "0.1.0"
 KUBERNETES_VERSION = "v1.34.1"
 
+from . import api as _api  # noqa: E402
 
-def explain(objects, pod, config=None, *, seed=0):  # noqa: ANN001 - documented in api.explain
-    from .api import explain as _explain
-    return _explain(objects, pod, config, seed=seed)
+# bound after the api import: loading the `explain` subpackage sets an attribute of that name,
+# and the public function must win
+explain = _api.explain
+explain_pods = _api.explain_pods
 
 
-def load_snapshot(path):  # noqa: ANN001
+def load_snapshot(path: str) -> list:
+    """The objects of a snapshot file in any supported form ("-" for standard input)."""
     from .io.snapshot import load_objects
     return load_objects(path)
 
 
-__all__ = ["explain", "load_snapshot", "KUBERNETES_VERSION", "__version__"]
+__all__ = ["explain", "explain_pods", "load_snapshot", "KUBERNETES_VERSION", "__version__"]
