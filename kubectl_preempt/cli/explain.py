@@ -12,6 +12,7 @@ from ..errors import InputError, UsageError
 from ..io.snapshot import display_name, ignored_note, load_config, load_manifests, load_objects, pod_key
 from ..model.cluster import Cluster
 from ..render import render
+from . import live as live_cli
 from . import options
 from .common import guard, note
 
@@ -63,15 +64,21 @@ def explain(
     seed: options.Seed = 0,
     context: options.Context = None,
     kubeconfig: options.Kubeconfig = None,
+    request_timeout: options.RequestTimeout = None,
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
     manifests = list(filename or [])
+    live_ctx = None
     if snapshot is None:
-        objects, source = _read_live(context, kubeconfig)
+        live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
+                                      pods or [], manifests)
+        live_ctx.require_nodes(output)
+        objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
     else:
-        if context is not None or kubeconfig is not None:
-            raise UsageError("--context and --kubeconfig choose a live cluster; they do not apply to --snapshot")
+        if context is not None or kubeconfig is not None or request_timeout is not None:
+            raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
+                             "apply to --snapshot")
         if snapshot == "-" and "-" in manifests:
             raise UsageError("--snapshot - and -f - cannot both read standard input")
         source = display_name(snapshot)
@@ -89,12 +96,18 @@ def explain(
     except InputError as e:
         raise e.located(source=source) from None
     extra_keys = {pod_key(m) for m in extra}
-    keys = _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
+    keys = [] if live_ctx is not None and live_ctx.all_gone else \
+        _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
+    if live_ctx is not None:
+        keys = live_ctx.with_preemptors(keys, cluster.pods)
     for key in keys:
         p = cluster.pods.get(key)
         if p is not None and p.node_name and key not in extra_keys:
             note(f"{key} is bound to {p.node_name}: explained as if it were pending again, its node freed of it")
     if not keys and not extra:
+        if live_ctx is not None and live_ctx.records:
+            sys.stdout.write(live_ctx.render([], output))
+            return
         scope = f"namespace {namespace}" if namespace is not None else "any namespace"
         note(f"{source}: no pending pods in {scope}")
         if output in ("json", "yaml"):
@@ -105,12 +118,7 @@ def explain(
         docs = _explain_all(cluster, keys, cfg, seed, extra)
     except InputError as e:
         raise e.located(source=source) from None
-    sys.stdout.write(render(docs, output))
-
-
-def _read_live(context: Optional[str], kubeconfig: Optional[str]) -> tuple[list[dict], str]:
-    raise UsageError("--snapshot FILE is required: reading the live cluster is not available yet "
-                     "(take a snapshot with: kubectl get nodes,pods,pdb,priorityclasses -A -o json > snap.json)")
+    sys.stdout.write(live_ctx.render(docs, output) if live_ctx is not None else render(docs, output))
 
 
 def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[str], all_namespaces: bool,

@@ -9,7 +9,7 @@ import typer
 
 from .. import KUBERNETES_VERSION, __version__
 from ..errors import ExitCode, PreemptError
-from . import explain
+from . import capture, explain
 from .common import PROG, error_line
 
 HELP = f"""Which pods would kube-scheduler {KUBERNETES_VERSION} preempt for a pod, on which node, and why.
@@ -45,6 +45,7 @@ def _root(version: Optional[bool] = typer.Option(None, "--version", callback=_ve
 
 
 explain.register(app)
+capture.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:

@@ -52,3 +52,8 @@ ConfigFile = Annotated[Optional[str], typer.Option(
 Seed = Annotated[int, typer.Option(
     "--seed", metavar="N", help="Seed of the scheduler's random choices (the preemption candidate offset); "
                                 "0 keeps output reproducible.")]
+
+RequestTimeout = Annotated[Optional[str], typer.Option(
+    "--request-timeout", metavar="DURATION",
+    help="How long to wait for each answer of the API server (e.g. 30s, 1m; 0 waits forever), "
+         "as kubectl's flag.")]

@@ -1,0 +1,112 @@
+"""kubectl preempt capture: a redacted, shareable snapshot of the live cluster."""
+from __future__ import annotations
+
+import re
+import sys
+from datetime import datetime, timezone
+from typing import Annotated, Any, Mapping, Optional
+
+import typer
+
+from ..errors import UsageError
+from ..io import live
+from . import options
+from .common import guard, note
+from .live import Progress
+
+HELP = """Take a snapshot of the live cluster that `explain --snapshot` reads: every object a
+scheduling decision depends on (nodes, pods, PodDisruptionBudgets, PriorityClasses, namespaces,
+Services and workload owners, volumes and storage), listed page by page with GET requests only.
+
+The snapshot is redacted unless --no-redact is given: environment values, envFrom, command and
+args, probes and lifecycle hooks, annotations outside a short allow-list, managedFields and
+free-form driver parameters are removed; everything the scheduler reads stays, so verdicts on the
+redacted snapshot equal those on the full one.
+
+Written atomically (a temporary file, then a rename); gzipped when FILE ends in .gz; YAML when it
+ends in .yaml or .yml; to standard output with -o -."""
+
+EPILOG = """\b
+Examples:
+  # the current context, every namespace, into a timestamped .json.gz in this directory
+  kubectl preempt capture
+\b
+  # another context, a chosen file, then explain a pending pod from it
+  kubectl preempt capture --context prod-eu -o prod.json.gz
+  kubectl preempt explain shop/checkout-0 --snapshot prod.json.gz
+\b
+  # one namespace only (other namespaces' pods on the same nodes are then missing)
+  kubectl preempt capture -n team-a -o team-a.json
+\b
+  # everything, unredacted, to standard output
+  kubectl preempt capture --no-redact -o - | gzip > full.json.gz"""
+
+_SUMMARY_KINDS = (("Node", "node", "nodes"), ("Pod", "pod", "pods"), ("PodDisruptionBudget", "PDB", "PDBs"),
+                  ("PriorityClass", "PriorityClass", "PriorityClasses"))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("capture", help=HELP, epilog=EPILOG)(capture)
+
+
+def default_filename(context: Optional[str], now: datetime) -> str:
+    # context names may be ARNs or URLs ("arn:aws:eks:...:cluster/prod"): keep a file name plain
+    ctx = re.sub(r"[^A-Za-z0-9._-]+", "_", context or "in-cluster").strip("_") or "cluster"
+    return f"snapshot-{ctx}-{now.astimezone(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}.json.gz"
+
+
+def summary(doc: Mapping[str, Any]) -> str:
+    counts: dict[str, int] = {}
+    for item in doc.get("items") or ():
+        counts[item.get("kind")] = counts.get(item.get("kind"), 0) + 1
+    parts = []
+    for kind, one, many in _SUMMARY_KINDS:
+        n = counts.pop(kind, 0)
+        parts.append(f"{n:,} {one if n == 1 else many}")
+    rest = sum(counts.values())
+    if rest:
+        parts.append(f"{rest:,} other objects")
+    return ", ".join(parts)
+
+
+@guard
+def capture(
+    output_file: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="FILE",
+        help="Where to write the snapshot (- for standard output); default: "
+             "snapshot-<context>-<time>.json.gz here.", show_default=False)] = None,
+    namespace: Annotated[Optional[str], typer.Option(
+        "--namespace", "-n", metavar="NS",
+        help="Read namespaced objects in NS only (nodes and other cluster-wide objects in full).")] = None,
+    all_namespaces: Annotated[bool, typer.Option(
+        "--all-namespaces", "-A", help="Read every namespace (the default).")] = False,
+    no_redact: Annotated[bool, typer.Option(
+        "--no-redact", help="Keep every field, secrets included; the file is then readable by you only.")] = False,
+    context: options.Context = None,
+    kubeconfig: options.Kubeconfig = None,
+    request_timeout: options.RequestTimeout = None,
+    chunk_size: Annotated[int, typer.Option(
+        "--chunk-size", metavar="N", min=1, help="Objects per list request, as kubectl's flag.")] = live.DEFAULT_CHUNK_SIZE,
+) -> None:
+    if namespace is not None and all_namespaces:
+        raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
+    progress = Progress() if sys.stderr.isatty() else None
+    now = datetime.now(timezone.utc)
+    try:
+        doc, notes = live.capture(kubeconfig, context, namespace, request_timeout, redact=not no_redact,
+                                  progress=progress, chunk_size=chunk_size, now=now)
+    finally:
+        if progress is not None:
+            progress.clear()
+    path = output_file or default_filename(context_of(doc), now)
+    for n in notes:
+        note(f"note: {n}")
+    live.write_document(doc, path, private=no_redact)
+    where = "standard output" if path == live.STDOUT else path
+    redacted = "unredacted" if no_redact else "redacted"
+    note(f"wrote {where}: {summary(doc)} ({redacted}, server {doc['metadata']['annotations'][live.ANN_SERVER_VERSION]})")
+
+
+def context_of(doc: Mapping[str, Any]) -> Optional[str]:
+    return ((doc.get("metadata") or {}).get("annotations") or {}).get(live.ANN_CONTEXT)
+

@@ -1,0 +1,188 @@
+"""The live-cluster side of `explain`: reading the cluster, and who preempted a pod.
+
+`explain` without --snapshot reads the cluster through io.live; for each pod named on the command
+line it also reads what the cluster recorded if the scheduler preempted that pod (a
+DisruptionTarget condition, a Preempted event), and when the preemptor is still pending or
+nominated, it is explained too: what the offline scheduler decides for it now.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Mapping, Optional, Sequence
+
+from ..errors import ClusterError
+from ..io import live
+from ..render.table import INDENT, columns, short_time
+from .common import note
+
+class Progress:
+    """One self-overwriting line on stderr while lists are read, only on a terminal."""
+
+    def __init__(self) -> None:
+        self.width = 0
+
+    def __call__(self, text: str) -> None:
+        sys.stderr.write("\r" + text.ljust(self.width))
+        sys.stderr.flush()
+        self.width = max(self.width, len(text))
+
+    def clear(self) -> None:
+        if self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
+
+
+class LiveExplain:
+    """What `explain` needs from the live cluster, read once: objects, and for every pod named on
+    the command line, whether the scheduler preempted it (and by whom)."""
+
+    def __init__(self, objects: list[dict], source: str, namespace: Optional[str], pods: list[str],
+                 records: dict[str, dict[str, Any]], gone: list[str], nodes_refused: Optional[str]) -> None:
+        self.objects = objects
+        self.source = source
+        self.namespace = namespace      # -n, else the context's when pods are named, as kubectl
+        self.pods = pods                # the POD arguments still in the cluster
+        self.records = records          # key -> preemption record
+        self.gone = gone                # keys no longer in the cluster that the scheduler preempted
+        self.nodes_refused = nodes_refused
+        self.all_gone = bool(gone) and not pods
+
+    def with_preemptors(self, keys: list[str], present: Mapping[str, Any]) -> list[str]:
+        extra = [k for k in preemptors_to_explain(self.records, keys) if k in present]
+        for k in extra:
+            note(f"{k} preempted {', '.join(v for v, r in self.records.items() if r.get('preemptor') == k)} "
+                 "and is still pending: explained as it stands now")
+        return keys + extra
+
+    def render(self, docs: Sequence[Mapping[str, Any]], output: str) -> str:
+        from ..render import render
+
+        if output in ("table", "wide"):
+            text = "".join(record_lines(k, r) + "\n" for k, r in self.records.items())
+            return text + (render(docs, output) if docs else "")
+        out: list[Mapping[str, Any]] = []
+        for d in docs:
+            rec = self.records.get(d.get("pod"))
+            out.append({**d, "preemptedBy": rec} if rec is not None else d)
+        out.extend(gone_document(k, self.records[k]) for k in self.gone)
+        return render(out, output)
+
+    def require_nodes(self, output: str) -> None:
+        """No verdict is possible without nodes: show what was recorded, then say which read was
+        refused (exit 3)."""
+        if self.nodes_refused is None:
+            return
+        if self.records:
+            sys.stdout.write(self.render([], output))
+        raise ClusterError(f"{self.nodes_refused}: no verdict is possible without nodes (deploy/rbac.yaml "
+                           "has the read-only role the plugin needs)")
+
+
+def _key(arg: str, namespace: Optional[str]) -> Optional[str]:
+    for prefix in ("pod/", "pods/"):
+        if arg.startswith(prefix):
+            arg = arg[len(prefix):]
+    if arg.count("/") == 1 and not arg.startswith("/") and not arg.endswith("/"):
+        return arg
+    if "/" not in arg and namespace:
+        return f"{namespace}/{arg}"
+    return None
+
+
+def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout: Optional[str],
+              namespace: Optional[str], all_namespaces: bool, pods: Sequence[str],
+              manifests: Sequence[str]) -> LiveExplain:
+    """Read the cluster and the preemption records of the named pods, then close the connection.
+
+    Refusals (403) and kinds the server does not serve become notes on stderr; an unreachable
+    server, rejected credentials or a timeout end the command (exit 3)."""
+    progress = Progress() if sys.stderr.isatty() else None
+    with live.open_session(kubeconfig, context, request_timeout, progress=progress) as session:
+        if namespace is None and not all_namespaces and (pods or manifests):
+            namespace = session.namespace
+        try:
+            objects, notes = session.fetch(namespace)
+        finally:
+            if progress is not None:
+                progress.clear()
+        for n in notes:
+            note(f"note: {n}")
+        present = {live.pod_key(o) for o in objects if o.get("kind") == "Pod"}
+        keys = {arg: _key(arg, None if all_namespaces else namespace) for arg in pods}
+        records = preemption_records(session, [k for k in keys.values() if k])
+        gone = [k for k in dict.fromkeys(keys.values()) if k and k in records and k not in present]
+        kept = [arg for arg, k in keys.items() if k not in gone]
+        refused = next((n for n in notes if n.startswith("cannot list nodes")), None)
+        nodes_refused = None
+        if not session.has_nodes() and refused:
+            nodes_refused = f"{session.conn.server}: {refused.split(';')[0].split(':')[0]}"
+        source = f"context {session.conn.context}" if session.conn.context else "in-cluster"
+    return LiveExplain(objects, source, namespace, kept, records, gone, nodes_refused)
+
+
+def preemption_records(session: live.LiveSession, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """key -> what the cluster recorded about the scheduler preempting that pod (only those it did)."""
+    out: dict[str, dict[str, Any]] = {}
+    for key in keys:
+        record, notes = session.who_preempted(key)
+        for n in notes:
+            note(f"note: {key}: {n}")
+        if record is not None:
+            out[key] = record
+    return out
+
+
+def preemptors_to_explain(records: Mapping[str, Mapping[str, Any]], already: Sequence[str]) -> list[str]:
+    """Preemptors still pending or nominated: what the scheduler decides for them now is the rest
+    of the answer to "who preempted my pod"."""
+    out: list[str] = []
+    for rec in records.values():
+        p = rec.get("preemptor")
+        if p and rec.get("preemptorState") in ("Pending", "Nominated") and p not in already and p not in out:
+            out.append(p)
+    return out
+
+
+def record_lines(key: str, rec: Mapping[str, Any]) -> str:
+    """`explain`'s table section for one preempted pod."""
+    when = rec.get("time")
+    head = [f"Pod        {key}",
+            "Preempted  by the scheduler" + (f" at {short_time(when)}" if when else "")
+            + (f" on {rec['node']}" if rec.get("node") else "")]
+    rows: list[list[str]] = []
+    preemptor = rec.get("preemptor")
+    uid = rec.get("preemptorUID")
+    who = preemptor or "a pod no longer in the cluster"
+    if uid:
+        who += f" (uid {uid})"
+    if rec.get("preemptorPriority") is not None:
+        who += f", priority {rec['preemptorPriority']}"
+    rows.append(["by", who])
+    state = rec.get("preemptorState")
+    if state == "Nominated":
+        rows.append(["preemptor now", f"pending, nominated to {rec.get('preemptorNode')}: explained below"])
+    elif state == "Pending":
+        rows.append(["preemptor now", "pending: explained below"])
+    elif state == "Scheduled":
+        rows.append(["preemptor now", f"running on {rec.get('preemptorNode')}"])
+    elif state == "Gone":
+        rows.append(["preemptor now", "no longer in the cluster" + (" (name from the event)" if preemptor else "")])
+    elif state in ("Succeeded", "Failed"):
+        rows.append(["preemptor now", f"finished ({state})"])
+    sources = []
+    if "condition" in (rec.get("sources") or ()):
+        sources.append(f"condition DisruptionTarget/PreemptionByScheduler: {rec.get('conditionMessage', '')}".rstrip(": "))
+    if "event" in (rec.get("sources") or ()):
+        ev = f"event Preempted: {rec.get('eventMessage', '')}"
+        if rec.get("earlierPodUID"):
+            ev += f" (an earlier pod of this name, uid {rec['earlierPodUID']})"
+        sources.append(ev)
+    for i, s in enumerate(sources):
+        rows.append(["recorded" if i == 0 else "", s])
+    return "\n".join(head + columns(None, rows, indent=INDENT)) + "\n"
+
+
+def gone_document(key: str, rec: Mapping[str, Any]) -> dict[str, Any]:
+    """-o json/yaml for a pod that is no longer in the cluster but was preempted."""
+    return {"pod": key, "exists": False, "preemptedBy": dict(rec)}
