@@ -114,6 +114,7 @@ def explain(
             sys.stdout.write(render([], output))
         return
 
+    _check_requests(cluster, keys, objects, source)
     try:
         docs = _explain_all(cluster, keys, cfg, seed, extra)
     except InputError as e:
@@ -159,6 +160,21 @@ def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespace
         raise InputError(f"pod {key} not found ({hint}; finished pods are left out; -f MANIFEST explains a "
                          f"pod not created yet)", source=source)
     return key
+
+
+def _check_requests(cluster: Cluster, keys: Sequence[str], objects: Sequence[Mapping[str, Any]], source: str) -> None:
+    # a pending pod's requests are parsed only when it is scheduled: check them here, so that a
+    # bad quantity is reported with the item it sits in, as the loader reports bound pods'
+    for key in keys:
+        pod = cluster.pods.get(key)
+        if pod is None:
+            continue
+        try:
+            pod.resource  # noqa: B018
+        except InputError as e:
+            where = next((f"items[{i}] (Pod {key})" for i, o in enumerate(objects)
+                          if o.get("kind") == "Pod" and pod_key(o) == key), f"Pod {key}")
+            raise e.located(source=source, field_prefix=where) from None
 
 
 def _explain_all(cluster: Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict]) -> list[Mapping[str, Any]]:

@@ -20,12 +20,14 @@ MAX_NODE_NAMES = 8
 
 # pickOneNodeForPreemption's criteria, in order, with the candidate field each compares
 CHAIN_STEPS: tuple[tuple[str, str], ...] = (
-    ("PDB violations", "pdbViolations"),
-    ("highest victim priority", "highestVictimPriority"),
-    ("sum of victim priorities", "victimPrioritySum"),
-    ("number of victims", "victimCount"),
-    ("latest start of top victims", "latestStartTime"),
+    ("PDB violations (fewest wins)", "pdbViolations"),
+    ("highest victim priority (lowest wins)", "highestVictimPriority"),
+    ("sum of victim priorities (lowest wins)", "victimPrioritySum"),
+    ("number of victims (fewest wins)", "victimCount"),
+    ("start of top victims (latest wins)", "latestStartTime"),
 )
+# upstream adds MaxInt32+1 to every priority before summing, so each victim weighs 2^31 more
+SUM_STEP = 3
 
 _BYTE_RESOURCES = ("memory", "ephemeral-storage")
 
@@ -35,15 +37,18 @@ _BYTE_RESOURCES = ("memory", "ephemeral-storage")
 def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent: str = INDENT) -> list[str]:
     """Left-aligned columns; data rows are indented under a header that starts at the margin."""
     rows = [["" if c is None else str(c) for c in r] for r in rows]
-    all_rows = ([list(header)] if header else []) + rows
+    ncol = max([len(r) for r in rows] + [len(header) if header else 0])
+    # a title alone over several columns heads the block without setting the first column's width
+    title_only = bool(header) and len(header) == 1 and ncol > 1
+    out = [header[0]] if title_only else []
+    all_rows = ([list(header)] if header and not title_only else []) + rows
     if not all_rows:
-        return []
-    ncol = max(len(r) for r in all_rows)
+        return out
     for r in all_rows:
         r.extend([""] * (ncol - len(r)))
-    firsts = [(r[0] if (header and i == 0) else indent + r[0]) for i, r in enumerate(all_rows)]
+    with_header = bool(header) and not title_only
+    firsts = [(r[0] if (with_header and i == 0) else indent + r[0]) for i, r in enumerate(all_rows)]
     widths = [max(len(f) for f in firsts)] + [max(len(r[c]) for r in all_rows) for c in range(1, ncol)]
-    out = []
     for first, r in zip(firsts, all_rows):
         cells = [first] + r[1:]
         line = GAP.join(c.ljust(w) for c, w in zip(cells, widths))
@@ -170,7 +175,8 @@ def _outcome_lines(doc: Mapping[str, Any]) -> list[str]:
     if why:
         lines.append(_label("", f"preemption not attempted: {why}"))
     elif doc.get("postFilterMessage"):
-        lines.append(_label("", f"preemption failed: {doc['postFilterMessage']}"))
+        msg = str(doc["postFilterMessage"]).removeprefix("preemption: ")
+        lines.append(_label("", f"preemption cannot make room: {msg}"))
     return lines
 
 
@@ -271,13 +277,33 @@ def _chain_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
         lines.append(INDENT + f"-> {node}{vs}, decided at step {decided} ({label})")
     if hidden:
         lines.append(INDENT + f"(+{_plural(hidden, 'more candidate')}, eliminated earlier; -o wide shows all)")
+    winner = next((c for c in cands if c.get("node") == node), None)
+    if winner is not None and any(c.get("eliminatedAt") == SUM_STEP
+                                  and (c.get("victimPrioritySum") or 0) <= (winner.get("victimPrioritySum") or 0)
+                                  for c in cands):
+        lines.append(INDENT + "(step 3 adds 2147483648 to each victim's priority before summing, as the "
+                              "scheduler does, so more victims weigh more)")
     return lines
 
 
-def _status_text(st: Mapping[str, Any]) -> str:
+def _candidate_note(c: Mapping[str, Any]) -> str:
+    n = c.get("victimCount")
+    text = "candidate" + (f" with {_plural(n, 'victim')}" if isinstance(n, int) else "")
+    step = c.get("eliminatedAt")
+    if isinstance(step, int) and 1 <= step <= len(CHAIN_STEPS):
+        label, field = CHAIN_STEPS[step - 1]
+        text += f", lost at step {step} ({label.split(' (')[0]} {_chain_value(c, field)})"
+    elif step is None:
+        text += ", tied to the end of the choice chain"
+    return text
+
+
+def _status_text(st: Mapping[str, Any], candidate: Mapping[str, Any] | None = None) -> str:
     text = "; ".join(st.get("reasons") or []) or st.get("code", "")
     pre = st.get("preemption")
-    if pre:
+    if candidate is not None:
+        text += f"; {_candidate_note(candidate)}"
+    elif pre:
         text += f"; {pre}"
     elif st.get("code") == "UnschedulableAndUnresolvable":
         text += " (preemption cannot help)"
@@ -294,9 +320,10 @@ def _node_lines(doc: Mapping[str, Any], title: str, skip: str | None, wide: bool
                  "; ".join(statuses[n].get("reasons") or []), statuses[n].get("preemption") or "-"]
                 for n in names]
         return columns([f"{title} ({len(names)})", "CODE", "PLUGIN", "REASONS", "PREEMPTION"], rows)
+    cands = {c.get("node"): c for c in doc.get("candidates") or []}
     groups: dict[str, list[str]] = {}
     for n in names:
-        groups.setdefault(_status_text(statuses[n]), []).append(n)
+        groups.setdefault(_status_text(statuses[n], cands.get(n)), []).append(n)
     ordered = sorted(groups.items(), key=lambda kv: -len(kv[1]))  # stable: ties keep node order
     rows = [[compact_names(nodes), text] for text, nodes in ordered]
     return columns([f"{title} ({len(names)})"], rows)
