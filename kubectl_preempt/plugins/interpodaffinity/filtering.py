@@ -1,0 +1,151 @@
+"""InterPodAffinity's PreFilter state and the counting behind it (interpodaffinity/filtering.go)."""
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from ...framework.types import NodeInfo
+from ...model.objects import Node, Pod
+from .terms import AffinityTerm, pod_matches_all_terms, pod_terms
+
+# (topology key, topology value) -> number of matching pods or terms
+TopologyCounts = dict[tuple[str, str], int]
+
+
+def _update(counts: TopologyCounts, node: Node, key: str, value: int) -> None:
+    # mirrors topologyToMatchedTermCount.update: an entry that drops to zero goes away
+    tv = node.labels.get(key)
+    if tv is None:
+        return
+    pair = (key, tv)
+    n = counts.get(pair, 0) + value
+    if n == 0:
+        counts.pop(pair, None)
+    else:
+        counts[pair] = n
+
+
+class PreFilterState:
+    """preFilterState: the three count maps, the incoming pod's merged terms, its namespace labels."""
+
+    __slots__ = ("existing_anti_affinity_counts", "affinity_counts", "anti_affinity_counts",
+                 "pod", "affinity_terms", "anti_affinity_terms", "namespace_labels", "self_match")
+
+    def __init__(self, pod: Pod, affinity_terms: list[AffinityTerm], anti_affinity_terms: list[AffinityTerm],
+                 namespace_labels: Mapping[str, str] | None) -> None:
+        self.pod = pod
+        self.affinity_terms = affinity_terms
+        self.anti_affinity_terms = anti_affinity_terms
+        self.namespace_labels = namespace_labels
+        self.existing_anti_affinity_counts: TopologyCounts = {}
+        self.affinity_counts: TopologyCounts = {}
+        self.anti_affinity_counts: TopologyCounts = {}
+        # the pod matches all its own affinity terms (the first pod of a self-affine group)
+        self.self_match = pod_matches_all_terms(affinity_terms, pod)
+
+    def clone(self) -> "PreFilterState":
+        c = PreFilterState.__new__(PreFilterState)
+        c.pod = self.pod
+        c.affinity_terms = self.affinity_terms
+        c.anti_affinity_terms = self.anti_affinity_terms
+        c.namespace_labels = self.namespace_labels
+        c.self_match = self.self_match
+        c.existing_anti_affinity_counts = dict(self.existing_anti_affinity_counts)
+        c.affinity_counts = dict(self.affinity_counts)
+        c.anti_affinity_counts = dict(self.anti_affinity_counts)
+        return c
+
+    def update_with_pod(self, other: Pod, node: Node | None, multiplier: int) -> None:
+        """mirrors preFilterState.updateWithPod (AddPod / RemovePod)."""
+        if node is None:
+            return
+        for t in pod_terms(other).required_anti_affinity:
+            if t.matches(self.pod, self.namespace_labels):
+                _update(self.existing_anti_affinity_counts, node, t.topology_key, multiplier)
+        if pod_matches_all_terms(self.affinity_terms, other):
+            for t in self.affinity_terms:
+                _update(self.affinity_counts, node, t.topology_key, multiplier)
+        for t in self.anti_affinity_terms:
+            if t.matches_nil_ns(other):
+                _update(self.anti_affinity_counts, node, t.topology_key, multiplier)
+
+
+def existing_anti_affinity_counts(pod: Pod, ns_labels: Mapping[str, str] | None,
+                                  nodes: Iterable[NodeInfo]) -> TopologyCounts:
+    """mirrors getExistingAntiAffinityCounts: existing pods whose required anti-affinity matches the pod."""
+    counts: TopologyCounts = {}
+    for ni in nodes:
+        labels = ni.node.labels
+        for existing in ni.pods_with_required_anti_affinity:
+            for t in pod_terms(existing).required_anti_affinity:
+                if t.matches(pod, ns_labels):
+                    tv = labels.get(t.topology_key)
+                    if tv is not None:
+                        pair = (t.topology_key, tv)
+                        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def incoming_counts(affinity_terms: list[AffinityTerm], anti_affinity_terms: list[AffinityTerm],
+                    nodes: Iterable[NodeInfo]) -> tuple[TopologyCounts, TopologyCounts]:
+    """mirrors getIncomingAffinityAntiAffinityCounts: existing pods matching the pod's required terms."""
+    affinity: TopologyCounts = {}
+    anti: TopologyCounts = {}
+    if not affinity_terms and not anti_affinity_terms:
+        return affinity, anti
+    for ni in nodes:
+        labels = ni.node.labels
+        # the topology pairs a match on this node adds to, per term; None when the node lacks the key
+        aff_pairs = [(t.topology_key, labels[t.topology_key]) if t.topology_key in labels else None
+                     for t in affinity_terms]
+        for existing in ni.pods:
+            if affinity_terms and pod_matches_all_terms(affinity_terms, existing):
+                for pair in aff_pairs:
+                    if pair is not None:
+                        affinity[pair] = affinity.get(pair, 0) + 1
+            for t in anti_affinity_terms:
+                if t.matches_nil_ns(existing):
+                    tv = labels.get(t.topology_key)
+                    if tv is not None:
+                        pair = (t.topology_key, tv)
+                        anti[pair] = anti.get(pair, 0) + 1
+    return affinity, anti
+
+
+def satisfy_existing_pods_anti_affinity(state: PreFilterState, node: Node) -> bool:
+    """mirrors satisfyExistingPodsAntiAffinity."""
+    counts = state.existing_anti_affinity_counts
+    if counts:
+        for pair in node.labels.items():
+            if counts.get(pair, 0) > 0:
+                return False
+    return True
+
+
+def satisfy_pod_anti_affinity(state: PreFilterState, node: Node) -> bool:
+    """mirrors satisfyPodAntiAffinity."""
+    counts = state.anti_affinity_counts
+    if counts:
+        labels = node.labels
+        for t in state.anti_affinity_terms:
+            tv = labels.get(t.topology_key)
+            if tv is not None and counts.get((t.topology_key, tv), 0) > 0:
+                return False
+    return True
+
+
+def satisfy_pod_affinity(state: PreFilterState, node: Node) -> bool:
+    """mirrors satisfyPodAffinity, with its special case for the first pod of a self-affine group."""
+    pods_exist = True
+    labels = node.labels
+    counts = state.affinity_counts
+    for t in state.affinity_terms:
+        tv = labels.get(t.topology_key)
+        if tv is None:
+            # all topology labels must exist on the node
+            return False
+        if counts.get((t.topology_key, tv), 0) <= 0:
+            pods_exist = False
+    if not pods_exist:
+        # no pod anywhere matches, and the pod matches its own terms: let it in
+        return not counts and state.self_match
+    return True

@@ -1,0 +1,134 @@
+"""InterPodAffinity: required and preferred pod (anti-)affinity (plugins/interpodaffinity)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...framework.cycle_state import CycleState
+from ...framework.interface import NodeScore, PreFilterResult
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from .. import names
+from . import filtering, scoring
+from .terms import merge_namespaces, namespace_labels, pod_terms
+
+NAME = names.INTER_POD_AFFINITY
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules"
+ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
+ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
+
+
+def _namespaces(handle: Any) -> Mapping[str, Mapping[str, Any]]:
+    cluster = getattr(handle, "cluster", None)
+    if cluster is None:
+        return {}
+    return cluster.namespaces
+
+
+class InterPodAffinity:
+    name = NAME
+
+    def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
+        self.handle = handle
+        w = args.get("hardPodAffinityWeight", 1)
+        self.hard_pod_affinity_weight = 1 if w is None else int(w)
+        self.ignore_preferred_terms_of_existing_pods = bool(args.get("ignorePreferredTermsOfExistingPods", False))
+
+    # ------------------------------------------------------------------ prefilter
+    def pre_filter(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        terms = pod_terms(pod)
+        if terms.errors:
+            return None, Status(Code.UnschedulableAndUnresolvable, f"parsing pod: {', '.join(terms.errors)}")
+        nss = _namespaces(self.handle)
+        affinity_terms = [merge_namespaces(t, nss) for t in terms.required_affinity]
+        anti_affinity_terms = [merge_namespaces(t, nss) for t in terms.required_anti_affinity]
+        ns_labels = namespace_labels(nss, pod.namespace)
+        s = filtering.PreFilterState(pod, affinity_terms, anti_affinity_terms, ns_labels)
+        s.existing_anti_affinity_counts = filtering.existing_anti_affinity_counts(
+            pod, ns_labels, self.handle.snapshot.have_pods_with_required_anti_affinity_list)
+        s.affinity_counts, s.anti_affinity_counts = filtering.incoming_counts(affinity_terms, anti_affinity_terms, nodes)
+        if not s.existing_anti_affinity_counts and not affinity_terms and not anti_affinity_terms:
+            return None, Status(Code.Skip)
+        state.write(PRE_FILTER_STATE_KEY, s)
+        return None, Status()
+
+    def pre_filter_extensions(self) -> "InterPodAffinity":
+        return self
+
+    def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_add: Pod, node_info: NodeInfo) -> Status:
+        try:
+            s = state.read(PRE_FILTER_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        s.update_with_pod(pod_to_add, node_info.node, 1)
+        return Status()
+
+    def remove_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_remove: Pod, node_info: NodeInfo) -> Status:
+        try:
+            s = state.read(PRE_FILTER_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        s.update_with_pod(pod_to_remove, node_info.node, -1)
+        return Status()
+
+    # ------------------------------------------------------------------ filter
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        try:
+            s = state.read(PRE_FILTER_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        node = node_info.node
+        if not filtering.satisfy_pod_affinity(s, node):
+            return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+        if not filtering.satisfy_pod_anti_affinity(s, node):
+            return Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
+        if not filtering.satisfy_existing_pods_anti_affinity(s, node):
+            return Status(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+        return Status()
+
+    # ------------------------------------------------------------------ score
+    def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Status:
+        aff = pod.spec.get("affinity") or {}
+        has_constraints = bool((aff.get("podAffinity") or {}).get("preferredDuringSchedulingIgnoredDuringExecution")) \
+            or bool((aff.get("podAntiAffinity") or {}).get("preferredDuringSchedulingIgnoredDuringExecution"))
+        if self.ignore_preferred_terms_of_existing_pods and not has_constraints:
+            return Status(Code.Skip)
+        snapshot = self.handle.snapshot
+        # without preferred terms of its own, only pods with affinity can score the pod
+        all_nodes = snapshot.list() if has_constraints else snapshot.have_pods_with_affinity_list
+        terms = pod_terms(pod)
+        if terms.errors:
+            return Status.as_error(f"failed to parse pod: {', '.join(terms.errors)}")
+        nss = _namespaces(self.handle)
+        s = scoring.PreScoreState(pod, [merge_namespaces(t, nss) for t in terms.preferred_affinity],
+                                  [merge_namespaces(t, nss) for t in terms.preferred_anti_affinity],
+                                  namespace_labels(nss, pod.namespace))
+        if not scoring.build_topology_score(s, pod, all_nodes, has_constraints, self.hard_pod_affinity_weight):
+            return Status(Code.Skip)
+        state.write(PRE_SCORE_STATE_KEY, s)
+        return Status()
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
+        try:
+            s = state.read(PRE_SCORE_STATE_KEY)
+        except KeyError:
+            return 0, Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+        return scoring.score_node(s, node_info.node), Status()
+
+    def score_extensions(self) -> "InterPodAffinity":
+        return self
+
+    def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
+        try:
+            s = state.read(PRE_SCORE_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+        scoring.normalize(s, scores)
+        return Status()
+
+
+def new(args: Mapping[str, Any], handle: Any) -> InterPodAffinity:
+    return InterPodAffinity(args, handle)

@@ -1,0 +1,171 @@
+"""PodTopologySpread: topology spread constraints, the pod's own or the defaults
+(plugins/podtopologyspread)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...errors import InputError
+from ...framework.cycle_state import CycleState
+from ...framework.interface import NodeScore, PreFilterResult
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...model.objects import Pod
+from ...model.selectors import LabelSelector
+from .. import names
+from ..helper.nodeaffinity import required_node_affinity
+from ..helper.spread import default_selector
+from . import filtering, scoring
+from .common import DO_NOT_SCHEDULE, SCHEDULE_ANYWAY, SYSTEM_DEFAULT_CONSTRAINTS, Constraint, filter_constraints
+
+NAME = names.POD_TOPOLOGY_SPREAD
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
+
+SYSTEM_DEFAULTING = "System"
+LIST_DEFAULTING = "List"
+
+# per-cycle memo of the default selector (it reads Services and workloads of the cluster)
+_DEFAULT_SELECTOR_KEY = NAME + "/defaultSelector"
+_POD_CONSTRAINTS_CACHE = "podtopologyspread.constraints."
+
+
+class PodTopologySpread:
+    name = NAME
+
+    def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
+        self.handle = handle
+        if (args.get("defaultingType") or SYSTEM_DEFAULTING) == SYSTEM_DEFAULTING:
+            self.default_constraints: list[Mapping[str, Any]] = SYSTEM_DEFAULT_CONSTRAINTS
+            self.system_defaulted = True
+        else:
+            self.default_constraints = list(args.get("defaultConstraints") or [])
+            self.system_defaulted = False
+
+    # ------------------------------------------------------------------ constraints
+    def _default_selector(self, state: CycleState | None, pod: Pod) -> LabelSelector:
+        memo = state.get(_DEFAULT_SELECTOR_KEY) if state is not None else None
+        if memo is not None and memo[0] == pod.uid:
+            return memo[1]
+        cluster = getattr(self.handle, "cluster", None)
+        sel = default_selector(pod, cluster.extra if cluster is not None else {})
+        if state is not None:
+            state.write(_DEFAULT_SELECTOR_KEY, (pod.uid, sel))
+        return sel
+
+    def _build_default_constraints(self, state: CycleState | None, pod: Pod, action: str) -> list[Constraint]:
+        """mirrors buildDefaultConstraints: the defaults with the pod's workloads' selector."""
+        constraints = filter_constraints(self.default_constraints, pod.labels, action)
+        if not constraints:
+            return []
+        selector = self._default_selector(state, pod)
+        if selector.empty:
+            return []
+        return [c.with_selector(selector) for c in constraints]
+
+    def constraints(self, state: CycleState | None, pod: Pod, action: str) -> list[Constraint]:
+        """The pod's constraints with this whenUnsatisfiable, or the default ones when it has none
+        (mirrors getConstraints and the start of initPreScoreState). Raises InputError."""
+        own = pod.spec.get("topologySpreadConstraints") or []
+        if own:
+            key = _POD_CONSTRAINTS_CACHE + action
+            cached = pod.cache.get(key)
+            if cached is None:
+                cached = pod.cache[key] = filter_constraints(own, pod.labels, action)
+            return cached
+        return self._build_default_constraints(state, pod, action)
+
+    # ------------------------------------------------------------------ prefilter
+    def pre_filter(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        try:
+            constraints = self.constraints(state, pod, DO_NOT_SCHEDULE)
+        except InputError as e:
+            what = ("obtaining pod's hard topology spread constraints" if pod.spec.get("topologySpreadConstraints")
+                    else "setting default hard topology spread constraints")
+            return None, Status.as_error(f"get constraints from pod: {what}: {e.detail}")
+        if not constraints:
+            return None, Status(Code.Skip)
+        s = filtering.PreFilterState(constraints, required_node_affinity(pod))
+        filtering.compute_counts(s, pod, nodes)
+        state.write(PRE_FILTER_STATE_KEY, s)
+        return None, Status()
+
+    def pre_filter_extensions(self) -> "PodTopologySpread":
+        return self
+
+    def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_add: Pod, node_info: NodeInfo) -> Status:
+        try:
+            s = state.read(PRE_FILTER_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        s.update_with_pod(pod_to_add, pod_to_schedule, node_info.node, 1)
+        return Status()
+
+    def remove_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_remove: Pod, node_info: NodeInfo) -> Status:
+        try:
+            s = state.read(PRE_FILTER_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        s.update_with_pod(pod_to_remove, pod_to_schedule, node_info.node, -1)
+        return Status()
+
+    # ------------------------------------------------------------------ filter
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        try:
+            s = state.read(PRE_FILTER_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        if not s.constraints:
+            return Status()
+        ok, missing_label = filtering.fits(s, pod, node_info.node)
+        if ok:
+            return Status()
+        if missing_label:
+            return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_NODE_LABEL_NOT_MATCH)
+        return Status(Code.Unschedulable, ERR_REASON_CONSTRAINTS_NOT_MATCH)
+
+    # ------------------------------------------------------------------ score
+    def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Status:
+        all_nodes = self.handle.snapshot.list()
+        if not all_nodes:
+            return Status(Code.Skip)
+        # only non-default spreading requires every topology key on a node, so that nodes
+        # without a zone label still get hostname spreading
+        require_all = bool(pod.spec.get("topologySpreadConstraints")) or not self.system_defaulted
+        try:
+            constraints = self.constraints(state, pod, SCHEDULE_ANYWAY)
+        except InputError as e:
+            what = ("obtaining pod's soft topology spread constraints" if pod.spec.get("topologySpreadConstraints")
+                    else "setting default soft topology spread constraints")
+            return Status.as_error(f"calculating preScoreState: {what}: {e.detail}")
+        if not constraints:
+            return Status(Code.Skip)
+        s = scoring.PreScoreState(constraints)
+        scoring.init_state(s, nodes, require_all)
+        scoring.count_all_nodes(s, pod, all_nodes, require_all, required_node_affinity(pod))
+        state.write(PRE_SCORE_STATE_KEY, s)
+        return Status()
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
+        try:
+            s = state.read(PRE_SCORE_STATE_KEY)
+        except KeyError:
+            return 0, Status.as_error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+        return scoring.score_node(s, pod, node_info), Status()
+
+    def score_extensions(self) -> "PodTopologySpread":
+        return self
+
+    def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
+        try:
+            s = state.read(PRE_SCORE_STATE_KEY)
+        except KeyError:
+            return Status.as_error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
+        scoring.normalize(s, scores)
+        return Status()
+
+
+def new(args: Mapping[str, Any], handle: Any) -> PodTopologySpread:
+    return PodTopologySpread(args, handle)
