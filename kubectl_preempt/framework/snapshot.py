@@ -63,6 +63,17 @@ class Snapshot:
         snap.compute_image_states(cluster.nodes.values())
         return snap
 
+    @classmethod
+    def for_cluster(cls, cluster: Cluster) -> "Snapshot":
+        """The snapshot of a cluster, built once: explaining many pods against one state reuses it.
+        Cycles never change it (dry runs work on copies of NodeInfos)."""
+        snap = getattr(cluster, "_snapshot", None)
+        if snap is None or getattr(cluster, "_snapshot_version", None) != cluster.version:
+            snap = cls.from_cluster(cluster)
+            cluster._snapshot = snap  # type: ignore[attr-defined]
+            cluster._snapshot_version = cluster.version  # type: ignore[attr-defined]
+        return snap
+
     def compute_image_states(self, listed: Iterable[Node] | None = None) -> None:
         # mirrors the cache's addNodeImageStates: keyed by the names the node reports, as they
         # are (ImageLocality normalizes only the pod's image names); one summary per name shared

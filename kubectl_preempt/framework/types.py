@@ -17,7 +17,11 @@ def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
     cached = pod.cache.get("hostports")
     if cached is not None:
         return cached
-    out = []
+    out: list[tuple[str, str, int]] = []
+    spec = pod.spec
+    if not any("ports" in c for c in spec.get("containers") or ()) and not spec.get("initContainers"):
+        pod.cache["hostports"] = out
+        return out
     containers = [c for c in pod.spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
     containers += list(pod.spec.get("containers") or ())
     for c in containers:
@@ -137,31 +141,41 @@ class NodeInfo:
         return c
 
     def add_pod(self, pod: Pod) -> None:
+        props = pod.cache.get("nodeinfo")
+        if props is None:
+            props = pod.cache["nodeinfo"] = (has_affinity(pod), has_required_anti_affinity(pod), pvc_keys(pod),
+                                             host_ports(pod))
         self.pods.append(pod)
-        if has_affinity(pod):
+        if props[0]:
             self.pods_with_affinity.append(pod)
-        if has_required_anti_affinity(pod):
+        if props[1]:
             self.pods_with_required_anti_affinity.append(pod)
-        self._update(pod, 1)
+        self._update(pod, 1, props)
 
     def remove_pod(self, pod: Pod) -> bool:
         uid = pod.uid
-        for lst in (self.pods_with_affinity, self.pods_with_required_anti_affinity):
-            for i, p in enumerate(lst):
-                if p.uid == uid:
-                    lst[i] = lst[-1]
-                    lst.pop()
-                    break
-        for i, p in enumerate(self.pods):
+        pods = self.pods
+        for i in range(len(pods) - 1, -1, -1):
+            p = pods[i]
             if p.uid == uid:
                 # mirrors removeFromSlice: the last pod takes the removed one's place
-                self.pods[i] = self.pods[-1]
-                self.pods.pop()
-                self._update(p, -1)
+                pods[i] = pods[-1]
+                pods.pop()
+                props = p.cache.get("nodeinfo")
+                if props is None:
+                    props = (has_affinity(p), has_required_anti_affinity(p), pvc_keys(p), host_ports(p))
+                for flag, lst in ((props[0], self.pods_with_affinity), (props[1], self.pods_with_required_anti_affinity)):
+                    if flag:
+                        for j, q in enumerate(lst):
+                            if q.uid == uid:
+                                lst[j] = lst[-1]
+                                lst.pop()
+                                break
+                self._update(p, -1, props)
                 return True
         return False
 
-    def _update(self, pod: Pod, sign: int) -> None:
+    def _update(self, pod: Pod, sign: int, props: tuple) -> None:
         res = pod.resource
         r = self.requested
         pr = res.resource
@@ -171,19 +185,22 @@ class NodeInfo:
         if pr.scalar:
             for k, v in pr.scalar.items():
                 r.scalar[k] = r.scalar.get(k, 0) + sign * v
-        self.non_zero_requested.milli_cpu += sign * res.non0_cpu
-        self.non_zero_requested.memory += sign * res.non0_mem
-        for ip, proto, port in host_ports(pod):
-            if sign > 0:
-                self.used_ports.add(ip, proto, port)
-            else:
-                self.used_ports.remove(ip, proto, port)
-        for key in pvc_keys(pod):
-            n = self.pvc_ref_counts.get(key, 0) + sign
-            if n <= 0:
-                self.pvc_ref_counts.pop(key, None)
-            else:
-                self.pvc_ref_counts[key] = n
+        nz = self.non_zero_requested
+        nz.milli_cpu += sign * res.non0_cpu
+        nz.memory += sign * res.non0_mem
+        if props[3]:
+            for ip, proto, port in props[3]:
+                if sign > 0:
+                    self.used_ports.add(ip, proto, port)
+                else:
+                    self.used_ports.remove(ip, proto, port)
+        if props[2]:
+            for key in props[2]:
+                n = self.pvc_ref_counts.get(key, 0) + sign
+                if n <= 0:
+                    self.pvc_ref_counts.pop(key, None)
+                else:
+                    self.pvc_ref_counts[key] = n
         self.generation += 1
 
     def __repr__(self) -> str:

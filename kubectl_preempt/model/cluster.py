@@ -24,6 +24,8 @@ class Cluster:
         self.priority_classes: dict[str, PriorityClass] = {}
         self.extra: dict[str, list[Mapping[str, Any]]] = {k: [] for k in EXTRA_KINDS}
         self.ignored: dict[str, int] = {}
+        # bumped by every change, so that derived indexes (the snapshot) know when to rebuild
+        self.version = 0
         self.finished_pods = 0
 
     @property
@@ -33,6 +35,7 @@ class Cluster:
     def add_object(self, obj: Mapping[str, Any], where: str = "") -> None:
         if not isinstance(obj, Mapping):
             raise InputError("expected an object", field=where or None)
+        self.version += 1
         kind = obj.get("kind")
         if not isinstance(kind, str) or not kind:
             raise InputError("missing kind", field=f"{where}.kind" if where else "kind")

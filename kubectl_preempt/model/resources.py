@@ -226,8 +226,43 @@ class PodResource:
 _DEFAULT_NON_MISSING = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), MEMORY: Fraction(DEFAULT_MEMORY_REQUEST)}
 
 
+_RESOURCE_CACHE: dict[bytes, PodResource] = {}
+
+
+def _resource_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
+    """Everything PodRequests reads; pods of one workload share it, so their requests are
+    computed once. Status resources (in-place resize) are part of it."""
+    import orjson
+
+    statuses = None
+    if status.get("containerStatuses") or status.get("initContainerStatuses"):
+        statuses = [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
+                    for cs in (status.get("containerStatuses") or []) + (status.get("initContainerStatuses") or [])]
+        statuses.append([c for c in status.get("conditions") or () if c.get("type") == "PodResizePending"])
+    return orjson.dumps((
+        [(c.get("name"), (c.get("resources") or {}).get("requests")) for c in spec.get("containers") or ()],
+        [(c.get("name"), (c.get("resources") or {}).get("requests"), c.get("restartPolicy"))
+         for c in spec.get("initContainers") or ()],
+        spec.get("overhead"), spec.get("resources"), statuses))
+
+
 def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str = "spec") -> PodResource:
-    """mirrors PodInfo.CalculateResource"""
+    """mirrors PodInfo.CalculateResource; the result is shared between identical pods: read-only."""
+    try:
+        key = _resource_key(spec, status)
+    except Exception:  # a malformed spec is diagnosed by the full computation below
+        key = None
+    if key is not None:
+        hit = _RESOURCE_CACHE.get(key)
+        if hit is not None:
+            return hit
+    res = _calculate_resource(spec, status, field)
+    if key is not None and len(_RESOURCE_CACHE) < 200_000:
+        _RESOURCE_CACHE[key] = res
+    return res
+
+
+def _calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str) -> PodResource:
     requests = pod_requests(spec, status, field=field)
     pod_level = pod_level_requests_set(spec)
     if not pod_level:

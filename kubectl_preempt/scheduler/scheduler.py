@@ -21,7 +21,7 @@ class Scheduler:
         self.cluster = cluster
         self.config = config or default_config()
         self.seed = seed
-        self.snapshot = snapshot if snapshot is not None else Snapshot.from_cluster(cluster)
+        self.snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():
