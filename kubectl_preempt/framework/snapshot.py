@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..model.cluster import Cluster
+from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
 from .types import ImageStateSummary, NodeInfo
 
@@ -69,7 +69,8 @@ class Snapshot:
         Cycles never change it (dry runs work on copies of NodeInfos)."""
         snap = getattr(cluster, "_snapshot", None)
         if snap is None or getattr(cluster, "_snapshot_version", None) != cluster.version:
-            snap = cls.from_cluster(cluster)
+            with bulk_allocation():
+                snap = cls.from_cluster(cluster)
             cluster._snapshot = snap  # type: ignore[attr-defined]
             cluster._snapshot_version = cluster.version  # type: ignore[attr-defined]
         return snap
