@@ -33,21 +33,22 @@ def _status_dict(st: Status) -> dict[str, Any]:
     return {"code": st.code.name, "plugin": st.plugin, "reasons": list(st.reasons)}
 
 
-def _preemption_note(node: str, st: Status, details: PreemptionDetails | None) -> str:
+def _preemption_note(node: str, st: Status, details: PreemptionDetails | None,
+                     candidates: dict[str, Candidate], potential: set[str]) -> str:
     if st.code == Code.UnschedulableAndUnresolvable:
         return "preemption cannot help: removing pods does not change this"
     if details is None:
         return ""
     if not details.eligible:
         return "preemption not attempted: " + details.ineligible_reason
-    for c in details.candidates:
-        if c.name == node:
-            return f"candidate: {len(c.victims)} victim(s)"
+    c = candidates.get(node)
+    if c is not None:
+        return f"candidate: {len(c.victims)} victim(s)"
     ns = details.node_statuses
     if ns is not None and node in ns.statuses:
         s = ns.statuses[node]
         return "preemption: " + (s.message() or s.code.name)
-    if node in details.potential_nodes:
+    if node in potential:
         return "preemption: not evaluated (enough candidates found before this node)"
     return ""
 
@@ -82,9 +83,11 @@ def build_document(res: CycleResult, details: PreemptionDetails | None, nominate
     if res.error:
         doc["error"] = res.error
     statuses = {}
+    cands = {c.name: c for c in details.candidates} if details is not None else {}
+    potential = set(details.potential_nodes) if details is not None else set()
     for name, st in res.diagnosis.node_to_status.statuses.items():
         d = _status_dict(st)
-        note = _preemption_note(name, st, details)
+        note = _preemption_note(name, st, details, cands, potential)
         if note:
             d["preemption"] = note
         statuses[name] = d

@@ -77,6 +77,10 @@ class Framework:
                 self.score_weights[ref.name] = ref.weight or 1
         self.points: dict[str, list[Any]] = {ep: self._expand(ep) for ep in _METHODS}
         self.pre_filter_plugins = self.points["preFilter"]
+        # PreFilterExtensions are fixed per plugin: look them up once, not on every dry-run step
+        self.pre_filter_extensions = [
+            (pl.name, ext) for pl in self.pre_filter_plugins
+            if (ext := (pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None)) is not None]
         self.filter_plugins = self.points["filter"]
         self.post_filter_plugins = self.points["postFilter"]
         self.pre_score_plugins = self.points["preScore"]
@@ -154,27 +158,23 @@ class Framework:
             state.skip_filter_plugins = skip
 
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod: Pod, pod_to_add: Pod, node_info: NodeInfo) -> Status:
-        for pl in self.pre_filter_plugins:
-            if pl.name in state.skip_filter_plugins:
-                continue
-            ext = pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None
-            if ext is None:
+        skip = state.skip_filter_plugins
+        for name, ext in self.pre_filter_extensions:
+            if name in skip:
                 continue
             s = ext.add_pod(state, pod, pod_to_add, node_info)
-            if not s.is_success():
-                return Status.as_error(f"running AddPod on PreFilter plugin {pl.name!r}: {s.message()}", pl.name)
+            if s.code != Code.Success:
+                return Status.as_error(f"running AddPod on PreFilter plugin {name!r}: {s.message()}", name)
         return Status()
 
     def run_pre_filter_extension_remove_pod(self, state: CycleState, pod: Pod, pod_to_remove: Pod, node_info: NodeInfo) -> Status:
-        for pl in self.pre_filter_plugins:
-            if pl.name in state.skip_filter_plugins:
-                continue
-            ext = pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None
-            if ext is None:
+        skip = state.skip_filter_plugins
+        for name, ext in self.pre_filter_extensions:
+            if name in skip:
                 continue
             s = ext.remove_pod(state, pod, pod_to_remove, node_info)
-            if not s.is_success():
-                return Status.as_error(f"running RemovePod on PreFilter plugin {pl.name!r}: {s.message()}", pl.name)
+            if s.code != Code.Success:
+                return Status.as_error(f"running RemovePod on PreFilter plugin {name!r}: {s.message()}", name)
         return Status()
 
     # ------------------------------------------------------------------ filter

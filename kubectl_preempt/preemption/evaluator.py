@@ -129,7 +129,7 @@ class Evaluator:
         details.potential_nodes = [ni.name for ni in potential]
         if not potential:
             return [], NodeToStatus(), None
-        pdbs = list(self.handle.cluster.pdbs) if self.handle.cluster is not None else []
+        pdbs = self.handle.cluster.pdbs if self.handle.cluster is not None else []
         offset, num = self.interface.get_offset_and_num_candidates(len(potential))
         details.offset, details.num_candidates = offset, num
         return self.dry_run_preemption(state, pod, potential, pdbs, offset, num, details)

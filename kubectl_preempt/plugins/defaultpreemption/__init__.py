@@ -27,22 +27,29 @@ def pod_terminating_by_preemption(p: Pod) -> bool:
     return False
 
 
-def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget]) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
-    """mirrors filterPodsWithPDBViolation; also returns, per pod, the PDBs that selected it."""
+def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], version: object = None
+                                   ) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
+    """mirrors filterPodsWithPDBViolation; also returns, per pod, the PDBs that selected it.
+
+    `version` names the state of the PDB list (the cluster's version): the PDBs matching a pod
+    are remembered on the pod for that state only."""
     allowed = [p.disruptions_allowed for p in pdbs]
     violating: list[Pod] = []
     non_violating: list[Pod] = []
     matched: dict[str, list[str]] = {}
+    token = (id(pdbs), len(pdbs), version)
     for pod in pods:
         violated = False
         if pod.labels:
-            for i, pdb in enumerate(pdbs):
-                if pdb.namespace != pod.namespace or pdb.selector is None or pdb.selector.empty:
-                    continue
-                if not pdb.selector.matches(pod.labels):
-                    continue
-                if pod.name in pdb.disrupted_pods:
-                    continue
+            # which PDBs count this pod does not change between dry runs: computed once per pod
+            hit = pod.cache.get("pdbs")
+            if hit is None or hit[0] != token:
+                idx = [i for i, pdb in enumerate(pdbs)
+                       if pdb.namespace == pod.namespace and pdb.selector is not None and not pdb.selector.empty
+                       and pdb.selector.matches(pod.labels) and pod.name not in pdb.disrupted_pods]
+                hit = pod.cache["pdbs"] = (token, idx)
+            for i in hit[1]:
+                pdb = pdbs[i]
                 matched.setdefault(pod.key, []).append(pdb.key)
                 allowed[i] -= 1
                 if allowed[i] < 0:
@@ -118,7 +125,9 @@ class DefaultPreemption:
         if not s.is_success():
             return [], 0, s, [], set()
         potential.sort(key=importance_key)
-        violating, non_violating, _ = filter_pods_with_pdb_violation(potential, pdbs)
+        cluster = getattr(fh, "cluster", None)
+        violating, non_violating, _ = filter_pods_with_pdb_violation(
+            potential, pdbs, getattr(cluster, "version", None) if cluster is not None else None)
         victims: list[Pod] = []
         reprieves: list[Reprieve] = []
         num_violating = 0
