@@ -315,12 +315,13 @@ def _node_lines(doc: Mapping[str, Any], title: str, skip: str | None, wide: bool
     names = [n for n in statuses if n != skip]
     if not names:
         return []
+    cands = {c.get("node"): c for c in doc.get("candidates") or []}
     if wide:
         rows = [[n, statuses[n].get("code", ""), statuses[n].get("plugin", ""),
-                 "; ".join(statuses[n].get("reasons") or []), statuses[n].get("preemption") or "-"]
+                 "; ".join(statuses[n].get("reasons") or []),
+                 _candidate_note(cands[n]) if n in cands else statuses[n].get("preemption") or "-"]
                 for n in names]
         return columns([f"{title} ({len(names)})", "CODE", "PLUGIN", "REASONS", "PREEMPTION"], rows)
-    cands = {c.get("node"): c for c in doc.get("candidates") or []}
     groups: dict[str, list[str]] = {}
     for n in names:
         groups.setdefault(_status_text(statuses[n], cands.get(n)), []).append(n)
@@ -352,14 +353,24 @@ def _scores_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
         lines += columns(["Scores", "TOTAL"] + plugins, rows)
         return lines
     shown = ranked[:MAX_SCORE_ROWS]
-    rows = []
+    # the plugins that tell the shown nodes apart; one that scores them all the same explains nothing
+    plugins: list[str] = []
     for n in shown:
-        per = plugin_scores.get(n, {})
-        top = sorted(per.items(), key=lambda kv: -kv[1])[:3]
-        rows.append([n, scores[n], ", ".join(f"{p} {s}" for p, s in top if s) or "-"])
-    lines += columns(["Top scores", "TOTAL", "LARGEST PARTS"], rows)
-    if len(ranked) > len(shown):
-        lines.append(INDENT + f"(+{_plural(len(ranked) - len(shown), 'more feasible node')}; -o wide shows all)")
+        for p in plugin_scores.get(n, {}):
+            if p not in plugins:
+                plugins.append(p)
+    differing = [p for p in plugins if len({plugin_scores.get(n, {}).get(p) for n in shown}) > 1]
+    rows = [[n, scores[n]] + [plugin_scores.get(n, {}).get(p, "-") for p in differing] for n in shown]
+    lines += columns(["Top scores", "TOTAL"] + differing, rows)
+    same = len(plugins) - len(differing)
+    more = len(ranked) - len(shown)
+    notes = []
+    if same:
+        notes.append(f"{_plural(same, 'plugin')} scoring these nodes alike left out")
+    if more:
+        notes.append(f"+{_plural(more, 'more feasible node')}")
+    if notes:
+        lines.append(INDENT + f"({'; '.join(notes)}; -o wide shows all)")
     return lines
 
 

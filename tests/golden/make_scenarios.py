@@ -1,0 +1,283 @@
+"""Writes the inputs of the golden scenarios (tests/golden/<scenario>/) and README's examples/.
+
+    .venv/bin/python tests/golden/make_scenarios.py      # inputs
+    .venv/bin/python -m pytest --update-golden           # expected outputs; review the diff
+
+Each scenario is a small cluster built with tests/builders.py, the arguments of one run (`cmd`,
+paths relative to the folder) and optionally `stdin`.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.builders import make_node, make_pdb, make_pod, make_priority_class  # noqa: E402
+
+EXAMPLES = REPO / "examples"
+
+
+def as_list(objs: list[dict]) -> dict:
+    return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": objs}
+
+
+def json_bytes(objs: list[dict]) -> bytes:
+    return (json.dumps(as_list(objs), indent=2) + "\n").encode()
+
+
+def yaml_stream(objs: list[dict]) -> bytes:
+    return yaml.safe_dump_all(objs, explicit_start=True, sort_keys=False).encode()
+
+
+# --- clusters ---------------------------------------------------------------------------------
+
+def shop() -> list[dict]:
+    """Four nodes, full of batch work; a checkout pod of higher priority arrives.
+
+    node-a: two priority-10 batch pods of 2 CPUs; node-b: two priority-100 reports of 2 CPUs;
+    node-c: one priority-10 pod of 3 CPUs guarded by a PDB that allows no disruption;
+    node-d: tainted for GPUs. checkout needs 3 CPUs at priority 1000.
+    """
+    objs: list[dict] = [
+        make_priority_class("batch", 10),
+        make_priority_class("reports", 100),
+        make_priority_class("serving", 1000),
+        make_node("node-a").alloc(cpu="4", memory="16Gi").zone("zone-1").obj(),
+        make_node("node-b").alloc(cpu="4", memory="16Gi").zone("zone-1").obj(),
+        make_node("node-c").alloc(cpu="4", memory="16Gi").zone("zone-2").obj(),
+        make_node("node-d").alloc(cpu="4", memory="16Gi").zone("zone-2").taint("dedicated", "gpu").obj(),
+        make_pdb("ledger", {"matchLabels": {"app": "ledger"}}, 0, namespace="batch"),
+    ]
+    objs += [
+        make_pod("etl-1").ns("batch").priority_class("batch").priority(10).label("app", "etl")
+        .req(cpu="2", memory="2Gi").on("node-a").start_time("2026-03-01T08:00:00Z").obj(),
+        make_pod("etl-2").ns("batch").priority_class("batch").priority(10).label("app", "etl")
+        .req(cpu="2", memory="2Gi").on("node-a").start_time("2026-03-01T09:30:00Z").obj(),
+        make_pod("report-1").ns("batch").priority_class("reports").priority(100)
+        .req(cpu="2", memory="4Gi").on("node-b").start_time("2026-03-01T07:00:00Z").obj(),
+        make_pod("report-2").ns("batch").priority_class("reports").priority(100)
+        .req(cpu="2", memory="4Gi").on("node-b").start_time("2026-03-01T07:05:00Z").obj(),
+        make_pod("ledger-0").ns("batch").priority_class("batch").priority(10).label("app", "ledger")
+        .req(cpu="3", memory="1Gi").on("node-c").start_time("2026-03-01T06:00:00Z").obj(),
+        make_pod("cuda-0").ns("ml").priority(500).toleration("dedicated", "gpu", "NoSchedule")
+        .req(cpu="3", memory="8Gi").on("node-d").start_time("2026-03-01T05:00:00Z").obj(),
+        make_pod("checkout").ns("shop").priority_class("serving").priority(1000)
+        .req(cpu="3", memory="1Gi").obj(),
+    ]
+    return objs
+
+
+def roomy() -> list[dict]:
+    """Three nodes with room; web fits on two of them and node-3's image cache favours it."""
+    return [
+        make_node("node-1").alloc(cpu="8", memory="16Gi").obj(),
+        make_node("node-2").alloc(cpu="8", memory="16Gi").obj(),
+        make_node("node-3").alloc(cpu="8", memory="16Gi").image("registry.example/web:2", 400 * 1024 * 1024).obj(),
+        make_node("node-4").alloc(cpu="1", memory="16Gi").obj(),
+        make_pod("api-0").req(cpu="4", memory="8Gi").on("node-1").obj(),
+        make_pod("web").image("registry.example/web:2").req(cpu="2", memory="1Gi").obj(),
+    ]
+
+
+def stuck() -> list[dict]:
+    """No node can take big: node-1 is full of higher-priority pods, node-2 is too small,
+    node-3 is cordoned, node-4 lacks the disk=ssd label."""
+    return [
+        make_node("node-1").alloc(cpu="4", memory="8Gi").label("disk", "ssd").obj(),
+        make_node("node-2").alloc(cpu="2", memory="8Gi").label("disk", "ssd").obj(),
+        make_node("node-3").alloc(cpu="8", memory="8Gi").label("disk", "ssd").unschedulable().obj(),
+        make_node("node-4").alloc(cpu="8", memory="8Gi").obj(),
+        make_pod("db-0").priority(5000).req(cpu="3").on("node-1").obj(),
+        make_pod("big").priority(100).node_selector(disk="ssd").req(cpu="4").obj(),
+        make_pod("polite").priority(100000).preemption_policy("Never").node_selector(disk="ssd").req(cpu="4").obj(),
+    ]
+
+
+def queue(other_kinds: bool = True) -> list[dict]:
+    """Several pending pods in two namespaces, a finished pod, and objects the scheduler does not read."""
+    objs = shop()
+    objs += [
+        make_pod("search").ns("shop").priority(1000).req(cpu="1").obj(),
+        make_pod("etl-3").ns("batch").priority(10).req(cpu="2").obj(),
+        make_pod("done").ns("batch").set("status.phase", "Succeeded").obj(),
+    ]
+    if other_kinds:
+        objs += [
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "shop"}},
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "flags", "namespace": "shop"}},
+            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "token", "namespace": "shop"}},
+        ]
+    return objs
+
+
+def new_pod() -> dict:
+    pod = make_pod("fraud-check").ns("shop").priority_class("serving").req(cpu="2", memory="1Gi").obj()
+    # a manifest as a person writes it: no status, no admission-set priority
+    for k in ("uid", "creationTimestamp"):
+        pod["metadata"].pop(k)
+    pod.pop("status")
+    return pod
+
+
+SCHED_CONFIG = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      disabled:
+      - name: ImageLocality
+"""
+
+
+# --- scenarios ---------------------------------------------------------------------------------
+
+Files = dict[str, bytes]
+SCENARIOS: dict[str, Callable[[], tuple[str, Files]]] = {}
+
+
+def scenario(name: str):  # noqa: ANN201
+    def add(fn: Callable[[], tuple[str, Files]]) -> Callable[[], tuple[str, Files]]:
+        SCENARIOS[name] = fn
+        return fn
+    return add
+
+
+@scenario("preempt-table")
+def _() -> tuple[str, Files]:
+    return "explain shop/checkout --snapshot snapshot.json", {"snapshot.json": json_bytes(shop())}
+
+
+@scenario("preempt-wide")
+def _() -> tuple[str, Files]:
+    return "explain checkout -n shop --snapshot snapshot.json -o wide", {"snapshot.json": json_bytes(shop())}
+
+
+@scenario("preempt-json")
+def _() -> tuple[str, Files]:
+    return "explain shop/checkout --snapshot snapshot.json -o json", {"snapshot.json": json_bytes(shop())}
+
+
+@scenario("scheduled-table")
+def _() -> tuple[str, Files]:
+    return "explain default/web --snapshot snapshot.yaml", {"snapshot.yaml": yaml_stream(roomy())}
+
+
+@scenario("scheduled-yaml")
+def _() -> tuple[str, Files]:
+    return "explain web --snapshot snapshot.yaml -o yaml", {"snapshot.yaml": yaml_stream(roomy())}
+
+
+@scenario("scheduled-config")
+def _() -> tuple[str, Files]:
+    return ("explain web --snapshot snapshot.yaml --config scheduler.yaml -o wide",
+            {"snapshot.yaml": yaml_stream(roomy()), "scheduler.yaml": SCHED_CONFIG.encode()})
+
+
+@scenario("unschedulable")
+def _() -> tuple[str, Files]:
+    return "explain default/big --snapshot snapshot.json", {"snapshot.json": json_bytes(stuck())}
+
+
+@scenario("preemption-never")
+def _() -> tuple[str, Files]:
+    return "explain default/polite --snapshot snapshot.json", {"snapshot.json": json_bytes(stuck())}
+
+
+@scenario("all-namespaces-gz")
+def _() -> tuple[str, Files]:
+    # gzipped YAML stream without a telling extension: detected by its magic number
+    return "explain -A --snapshot snapshot.dat", {"snapshot.dat": gzip.compress(yaml_stream(queue()), mtime=0)}
+
+
+@scenario("namespace-json")
+def _() -> tuple[str, Files]:
+    return "explain -n shop --snapshot snapshot.json -o json", {"snapshot.json": json_bytes(queue())}
+
+
+@scenario("manifest")
+def _() -> tuple[str, Files]:
+    return ("explain -f fraud-check.yaml --snapshot snapshot.json",
+            {"snapshot.json": json_bytes(shop()), "fraud-check.yaml": yaml.safe_dump(new_pod(), sort_keys=False).encode()})
+
+
+@scenario("stdin-case-file")
+def _() -> tuple[str, Files]:
+    case = {"name": "0000-example", "pod": "shop/checkout", "objects": shop(), "expect": {"outcome": "Preempted"}}
+    return "explain shop/checkout --snapshot -", {"stdin": json.dumps(case).encode()}
+
+
+@scenario("error-unknown-pod")
+def _() -> tuple[str, Files]:
+    return "explain shop/nope --snapshot snapshot.json", {"snapshot.json": json_bytes(shop())}
+
+
+@scenario("error-bad-quantity")
+def _() -> tuple[str, Files]:
+    objs = shop()
+    objs[4]["status"]["allocatable"]["cpu"] = "4 cores"
+    return "explain shop/checkout --snapshot snapshot.json", {"snapshot.json": json_bytes(objs)}
+
+
+@scenario("error-malformed-yaml")
+def _() -> tuple[str, Files]:
+    text = yaml_stream(shop()).decode().replace("name: node-b", "name: [node-b", 1)
+    return "explain shop/checkout --snapshot snapshot.yaml", {"snapshot.yaml": text.encode()}
+
+
+@scenario("error-truncated-gz")
+def _() -> tuple[str, Files]:
+    data = gzip.compress(json_bytes(shop()), mtime=0)
+    return "explain shop/checkout --snapshot snapshot.json.gz", {"snapshot.json.gz": data[: len(data) // 2]}
+
+
+@scenario("error-manifest-kind")
+def _() -> tuple[str, Files]:
+    deploy = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+              "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    return ("explain -f deploy.yaml --snapshot snapshot.json",
+            {"snapshot.json": json_bytes(shop()), "deploy.yaml": yaml.safe_dump(deploy).encode()})
+
+
+# README's examples run against these files (tests/test_cli_explain.py checks every one)
+README_EXAMPLES: Files = {
+    "cluster.json": json_bytes(queue(other_kinds=False)),
+    "fraud-check.yaml": yaml.safe_dump(new_pod(), sort_keys=False).encode(),
+    "broken.json": json_bytes(shop()).replace(b'"cpu": "3"', b'"cpu": "3 cores"', 1),
+}
+
+
+def write(folder: Path, files: Files, cmd: str | None = None) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    if cmd is not None:
+        (folder / "cmd").write_text(cmd + "\n")
+
+
+def main() -> None:
+    for path in HERE.iterdir():
+        if path.is_dir() and path.name not in SCENARIOS and (path / "cmd").exists():
+            shutil.rmtree(path)  # a scenario that was removed here
+    for name, make in SCENARIOS.items():
+        cmd, files = make()
+        folder = HERE / name
+        for old in folder.glob("*") if folder.exists() else []:
+            if old.name != "expected.txt":
+                old.unlink()
+        write(folder, files, cmd)
+    write(EXAMPLES, README_EXAMPLES)
+    print(f"wrote {len(SCENARIOS)} scenarios under {HERE.relative_to(REPO)} and {EXAMPLES.relative_to(REPO)}/")
+
+
+if __name__ == "__main__":
+    main()
