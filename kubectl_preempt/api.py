@@ -8,7 +8,7 @@ from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
 from .model.cluster import Cluster
-from .model.objects import Pod
+from .model.admission import admit
 from .scheduler.scheduler import Scheduler
 
 
@@ -40,11 +40,9 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
     """
     cluster = _cluster(objects)
     cfg = _config(config)
-    for i, raw in enumerate(extra_pods):
-        p = Pod(raw)
-        p.node_name = ""
-        from .model.priority import resolve
-        resolve(p, cluster.priority_classes, force=not p.has_priority)
+    pods = list(pods)
+    for raw in extra_pods:
+        p = admit(raw, cluster.priority_classes)
         cluster.pods[p.key] = p
         if p.key not in pods:
             pods.append(p.key)

@@ -53,14 +53,14 @@ class Cluster:
         return {(ns.get("metadata") or {}).get("name"): ns for ns in self.extra["Namespace"]}
 
     def add_object(self, obj: Mapping[str, Any], where: str = "") -> None:
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):
             raise InputError("expected an object", field=where or None)
         self.version += 1
         kind = obj.get("kind")
         if not isinstance(kind, str) or not kind:
             raise InputError("missing kind", field=f"{where}.kind" if where else "kind")
         md = obj.get("metadata")
-        if not isinstance(md, Mapping) or not md.get("name"):
+        if (type(md) is not dict and not isinstance(md, Mapping)) or not md.get("name"):
             raise InputError("missing metadata.name", field=f"{where}.metadata.name" if where else "metadata.name")
         try:
             if kind == "Pod":
