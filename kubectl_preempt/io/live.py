@@ -213,8 +213,9 @@ def _client_configuration() -> Any:
     from kubernetes import client
 
     cfg = client.Configuration()
-    # a read that timed out is not retried: --request-timeout means what it says
-    cfg.retries = urllib3.util.Retry(total=3, connect=3, read=0, redirect=3, status=0, other=0)
+    # nothing is retried, as kubectl: a refused connection is reported at once, and a read that
+    # timed out is not sent again (--request-timeout means what it says)
+    cfg.retries = urllib3.util.Retry(total=0, redirect=0)
     return cfg
 
 
@@ -391,7 +392,9 @@ class LiveCluster:
                 and not isinstance(reason, urllib3.exceptions.ConnectTimeoutError)):
             limit = f"within {timeout:g}s (--request-timeout)" if timeout else "in time"
             return ClusterError(f"{server}: the API server did not answer {what} {limit}")
-        if isinstance(reason, urllib3.exceptions.ConnectTimeoutError):
+        # urllib3 2 derives NewConnectionError (refused, unknown host) from ConnectTimeoutError
+        if isinstance(reason, urllib3.exceptions.ConnectTimeoutError) and \
+                not isinstance(reason, urllib3.exceptions.NewConnectionError):
             return ClusterError(f"{server}: timed out connecting to the API server")
         if isinstance(reason, urllib3.exceptions.SSLError):
             return ClusterError(f"{server}: TLS handshake with the API server failed: {reason}")
@@ -612,7 +615,8 @@ def _pods_by_uid(objects: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str,
     return out
 
 
-def _key(obj: Mapping[str, Any]) -> str:
+def pod_key(obj: Mapping[str, Any]) -> str:
+    """namespace/name of an object."""
     md = obj.get("metadata") or {}
     return f"{md.get('namespace') or 'default'}/{md.get('name')}"
 
@@ -672,7 +676,7 @@ def preemption_record(pod: Mapping[str, Any] | None, events: list[Mapping[str, A
     preemptor_uid = record.get("preemptorUID")
     preemptor = _pods_by_uid(objects).get(preemptor_uid) if preemptor_uid else None
     if preemptor is not None:
-        record["preemptor"] = _key(preemptor)
+        record["preemptor"] = pod_key(preemptor)
         spec = preemptor.get("spec") or {}
         status = preemptor.get("status") or {}
         if spec.get("nodeName"):
@@ -733,12 +737,12 @@ class LiveSession:
     def has_nodes(self) -> bool:
         return any(o.get("kind") == "Node" for o in self.objects)
 
-    def who_preempted(self, pod_key: str) -> tuple[dict[str, Any] | None, list[str]]:
-        """The preemption record of `pod_key` ("namespace/name") and notes; reads the pod
-        itself when the lists did not hold it (namespace-only access) and its events."""
-        namespace, _, name = pod_key.partition("/")
+    def who_preempted(self, key: str) -> tuple[dict[str, Any] | None, list[str]]:
+        """The preemption record of `key` ("namespace/name") and notes; reads the pod itself
+        when the lists did not hold it (namespace-only access) and its events."""
+        namespace, _, name = key.partition("/")
         notes: list[str] = []
-        pod = next((o for o in self.objects if o.get("kind") == "Pod" and _key(o) == pod_key), None)
+        pod = next((o for o in self.objects if o.get("kind") == "Pod" and pod_key(o) == key), None)
         if pod is None:
             try:
                 pod = self.cluster.get_pod(namespace, name)

@@ -157,7 +157,8 @@ class FakeAPIServer:
     """Start with `with FakeAPIServer(objects) as api:`; `api.url`, `api.kubeconfig(path)`."""
 
     def __init__(self, objects: Iterable[Mapping[str, Any]] = (), *, token: str = "t0ken",
-                 user: str = "jane") -> None:
+                 user: str = "jane", tls: tuple[str, str] | None = None) -> None:
+        self.tls = tls  # (certfile, keyfile): serve HTTPS, as an in-cluster client insists on
         self.token = token
         self.user = user
         self.store: dict[tuple[str, str], list[dict]] = {}
@@ -235,6 +236,12 @@ class FakeAPIServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
+        if self.tls is not None:
+            import ssl
+
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(*self.tls)
+            self._httpd.socket = ctx.wrap_socket(self._httpd.socket, server_side=True)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()
 
@@ -251,7 +258,7 @@ class FakeAPIServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     def kubeconfig(self, path: str | Path, *, context: str = "fake", namespace: str | None = None,
                    token: str | None = None, server: str | None = None,

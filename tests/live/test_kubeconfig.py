@@ -1,0 +1,128 @@
+"""Credentials resolved as kubectl resolves them: --kubeconfig, $KUBECONFIG (several files merged,
+the first to set a name wins), ~/.kube/config, and the pod's service account when none exists."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kubectl_preempt.errors import ClusterError, ExitCode, InputError
+from kubectl_preempt.io import live
+from tests.live.fakeapi import FakeAPIServer
+
+
+def _list_nodes(conn: live.Connection) -> list[str]:
+    try:
+        return [n["metadata"]["name"] for n in live.LiveCluster(conn).list(live.SPECS_BY_KIND["Node"])]
+    finally:
+        conn.close()
+
+
+def test_kubeconfig_env_with_several_files_merges_them_and_the_first_current_context_wins(
+        api: FakeAPIServer, clean_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = api.kubeconfig(tmp_path / "first", context="prod", namespace="team-a")
+    # the second file names its own current context, pointing at a server that does not exist
+    second = tmp_path / "second"
+    second.write_text(yaml.safe_dump({
+        "apiVersion": "v1", "kind": "Config", "current-context": "elsewhere",
+        "clusters": [{"name": "other", "cluster": {"server": "http://127.0.0.1:9"}}],
+        "users": [{"name": "other", "user": {"token": "nope"}}],
+        "contexts": [{"name": "elsewhere", "context": {"cluster": "other", "user": "other", "namespace": "x"}}],
+    }))
+    monkeypatch.setenv("KUBECONFIG", os.pathsep.join([str(first), str(tmp_path / "missing"), str(second)]))
+    conn = live.connect()
+    assert (conn.context, conn.namespace, conn.server) == ("prod", "team-a", api.url)
+    assert _list_nodes(conn) == ["node-1", "node-2", "node-3"]
+    # a context defined only in the second file is reachable with --context
+    other = live.connect(context="elsewhere")
+    assert (other.context, other.namespace, other.server) == ("elsewhere", "x", "http://127.0.0.1:9")
+
+
+def test_the_kubeconfig_flag_wins_over_the_environment(api: FakeAPIServer, clean_env: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "does-not-exist"))
+    path = api.kubeconfig(tmp_path / "explicit", context="flag")
+    conn = live.connect(kubeconfig=str(path))
+    assert conn.context == "flag" and conn.namespace == "default"
+    assert _list_nodes(conn)
+
+
+def test_without_kubeconfig_env_the_home_config_is_read(api: FakeAPIServer, clean_env: Path) -> None:
+    (clean_env / ".kube").mkdir()
+    api.kubeconfig(clean_env / ".kube" / "config", context="home")
+    conn = live.connect()
+    assert conn.context == "home"
+    assert _list_nodes(conn)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"context": "nope"}, 'context "nope" not found'),
+    ({"kubeconfig": "/nonexistent/kubeconfig"}, "/nonexistent/kubeconfig: --kubeconfig: no such file"),
+], ids=["an unknown context is bad input naming it and the file",
+        "a kubeconfig flag naming no file is bad input naming the file"])
+def test_kubeconfig_mistakes_are_input_errors(kubeconfig: Path, kwargs: dict, message: str) -> None:
+    with pytest.raises(InputError) as e:
+        live.connect(**kwargs)
+    assert message in str(e.value)
+    assert e.value.exit_code == ExitCode.BAD_INPUT
+
+
+def test_a_kubeconfig_that_is_not_yaml_names_the_file(clean_env: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "bad"
+    bad.write_text("clusters: [\n")
+    monkeypatch.setenv("KUBECONFIG", str(bad))
+    with pytest.raises(InputError, match=str(bad)):
+        live.connect()
+
+
+def test_no_kubeconfig_and_not_in_a_cluster_is_a_cluster_error(clean_env: Path) -> None:
+    with pytest.raises(ClusterError, match="no kubeconfig found") as e:
+        live.connect()
+    assert e.value.exit_code == ExitCode.CLUSTER
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make the test's TLS certificate")
+def test_in_cluster_uses_the_service_account_token_ca_and_namespace(
+        clean_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.live.conftest import cluster_objects
+
+    cert, key = tmp_path / "ca.crt", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    sa = tmp_path / "serviceaccount"
+    sa.mkdir()
+    shutil.copy(cert, sa / "ca.crt")
+    (sa / "token").write_text("sa-token")
+    (sa / "namespace").write_text("batch\n")
+    monkeypatch.setattr(live, "SERVICE_ACCOUNT_DIR", str(sa))
+    with FakeAPIServer(cluster_objects(), token="sa-token", tls=(str(cert), str(key))) as server:
+        monkeypatch.setenv("KUBERNETES_SERVICE_HOST", "127.0.0.1")
+        monkeypatch.setenv("KUBERNETES_SERVICE_PORT", str(server.port))
+        conn = live.connect()
+        assert conn.in_cluster and conn.context is None and conn.namespace == "batch"
+        assert conn.server == server.url
+        assert _list_nodes(conn) == ["node-1", "node-2", "node-3"]
+        assert server.methods == {"GET"}
+
+
+@pytest.mark.parametrize("value, seconds", [
+    (None, None), ("", None), ("0", None), ("5", 5.0), ("30s", 30.0), ("1m30s", 90.0), ("500ms", 0.5),
+    ("2h", 7200.0), (1.5, 1.5),
+], ids=["unset means no timeout", "empty means no timeout", "zero means no timeout, as kubectl",
+        "a bare number is seconds", "seconds", "minutes and seconds", "milliseconds", "hours",
+        "a float from the API"])
+def test_request_timeout_reads_kubectl_durations(value: object, seconds: float | None) -> None:
+    assert live.parse_request_timeout(value) == seconds  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", ["soon", "5x", "-1s", "1m-2s"],
+                         ids=["a word", "an unknown unit", "a negative duration", "a malformed duration"])
+def test_a_bad_request_timeout_is_bad_input_naming_the_flag(value: str) -> None:
+    with pytest.raises(InputError, match="--request-timeout"):
+        live.parse_request_timeout(value)
