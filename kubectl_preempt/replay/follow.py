@@ -1,0 +1,300 @@
+"""Follow mode: the recording is applied as it happened (bindings, nominations, deletions), and
+every preemption the cluster made is explained at the instant it was made, with a flag where the
+offline scheduler's verdict differs from what the cluster did.
+
+A preemption shows in a recording as a pending pod's status.nominatedNodeName being set and, on
+the victims, a DisruptionTarget condition with reason PreemptionByScheduler (kube-scheduler
+v1.34.1 writes both; with async preemption they arrive within moments of each other), and as a
+`Preempted` Event ("Preempted by pod <uid> on node <node>") when the trace holds Events. The
+signals within a short window on one node are one preemption; it is explained against the state
+just before its first signal.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..framework.config import SchedulerConfig
+from ..model.objects import Pod
+from ..scheduler.schedule_one import PREEMPTED
+from .simulate import Progress, decision_case, initial_objects, preemption_why
+from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
+from .timeline import Timeline, TraceEvent
+from .whatif import PriorityPolicy
+
+# nomination and victims' conditions of one preemption are this close in time
+SIGNAL_WINDOW = 15.0
+_PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)")
+
+
+@dataclass
+class Incident:
+    """One preemption the cluster made, as the recording shows it."""
+
+    time: float
+    node: str
+    first_index: int
+    preemptor_uid: str | None = None
+    preemptor_key: str | None = None
+    victims: list[str] = field(default_factory=list)
+    victim_uids: list[str] = field(default_factory=list)
+    inferred: bool = False
+
+
+def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -> list[Incident]:
+    """Group the recording's preemption signals into incidents, in time order."""
+    last: dict[str, Mapping[str, Any]] = {}
+    for o in initial:
+        if o.get("kind") == "Pod":
+            md = o.get("metadata") or {}
+            last[md.get("uid") or f"{md.get('namespace') or 'default'}/{md.get('name')}"] = o
+    nominations: list[tuple[int, float, str, str, str]] = []  # index, time, uid, key, node
+    victims: list[tuple[int, float, str, str, str, str | None]] = []  # index, time, uid, key, node, preemptor uid
+    for i, ev in enumerate(events):
+        if ev.kind == "Event" and ev.type in ("ADDED", "MODIFIED"):
+            o = ev.obj
+            if o.get("reason") == "Preempted":
+                m = _PREEMPTED_BY.match((o.get("message") or o.get("note") or "").strip())
+                inv = o.get("involvedObject") or o.get("regarding") or {}
+                if m and inv.get("name"):
+                    key = f"{inv.get('namespace') or 'default'}/{inv['name']}"
+                    victims.append((i, ev.time, inv.get("uid") or key, key, m.group("node"), m.group("uid")))
+            continue
+        if ev.kind != "Pod" or ev.type == "BOOKMARK":
+            continue
+        uid = ev.uid
+        old = last.get(uid)
+        new = ev.obj
+        if ev.type == "DELETED":
+            last.pop(uid, None)
+            if preempted_by_scheduler(new) and not (old is not None and preempted_by_scheduler(old)):
+                victims.append((i, ev.time, uid, ev.key, (new.get("spec") or {}).get("nodeName") or "", None))
+            continue
+        last[uid] = new
+        old_nom = ((old or {}).get("status") or {}).get("nominatedNodeName") or ""
+        new_nom = (new.get("status") or {}).get("nominatedNodeName") or ""
+        if new_nom and new_nom != old_nom and not (new.get("spec") or {}).get("nodeName"):
+            nominations.append((i, ev.time, uid, ev.key, new_nom))
+        if preempted_by_scheduler(new) and not (old is not None and preempted_by_scheduler(old)):
+            victims.append((i, ev.time, uid, ev.key, (new.get("spec") or {}).get("nodeName") or "", None))
+
+    incidents: list[Incident] = []
+    used: set[int] = set()
+    seen_victims: set[str] = set()
+    for idx, t, uid, key, node in nominations:
+        inc = Incident(t, node, idx, uid, key)
+        for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
+            if j in used or vnode != node or abs(vt - t) > SIGNAL_WINDOW:
+                continue
+            if puid is not None and puid != uid:
+                continue
+            used.add(j)
+            if vuid not in seen_victims:
+                seen_victims.add(vuid)
+                inc.victims.append(vkey)
+                inc.victim_uids.append(vuid)
+            inc.first_index = min(inc.first_index, vi)
+            inc.time = min(inc.time, vt)
+        incidents.append(inc)
+    # victims no nomination accounts for: a preemption by a pod already nominated to that node
+    rest: dict[tuple[str, str | None], Incident] = {}
+    for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
+        if j in used or vuid in seen_victims:
+            continue
+        k = (vnode, puid)
+        inc = rest.get(k)
+        if inc is None or vt - inc.time > SIGNAL_WINDOW:
+            inc = rest[k] = Incident(vt, vnode, vi, puid, None, inferred=puid is None)
+            incidents.append(inc)
+        seen_victims.add(vuid)
+        inc.victims.append(vkey)
+        inc.victim_uids.append(vuid)
+    incidents.sort(key=lambda x: (x.first_index, x.time))
+    return incidents
+
+
+class Follow:
+    mode = "follow"
+
+    def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
+                 seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
+                 progress: Progress | None = None) -> None:
+        self.timeline = timeline
+        self.config = config
+        self.policy = policy or PriorityPolicy()
+        self.seed = seed
+        self.on_decision = on_decision
+        self.progress = progress
+        initial = initial_objects(timeline.initial)
+        cluster = build_cluster(initial)
+        self.recorded_classes = dict(cluster.priority_classes)
+        cluster.priority_classes = self.policy.merged(cluster.priority_classes)
+        for pod in cluster.pods.values():
+            self.policy.resolve(pod, cluster.priority_classes, existing=True)
+        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False)
+        self.incidents = find_incidents(initial, timeline.events)
+        self.preemptions: list[dict[str, Any]] = []
+        self.decisions = 0
+        self.events_applied = 0
+        self.bindings = 0
+        self.config_raw: Mapping[str, Any] | None = None
+
+    def run(self) -> "Follow":
+        events = self.timeline.events
+        by_index: dict[int, list[Incident]] = {}
+        for inc in self.incidents:
+            by_index.setdefault(inc.first_index, []).append(inc)
+        for i, ev in enumerate(events):
+            for inc in by_index.get(i, ()):
+                self.explain(inc, ev.time)
+            self.apply(ev)
+            if self.progress is not None and i % 1000 == 0:
+                self.progress(ev.time, self.timeline.end, self.decisions)
+        return self
+
+    # ------------------------------------------------------------------ explaining one preemption
+    def _find_preemptor(self, inc: Incident) -> Pod | None:
+        st = self.state
+        if inc.preemptor_uid:
+            p = st.pods_by_uid.get(inc.preemptor_uid)
+            if p is not None:
+                return p
+        if inc.preemptor_key:
+            p = st.cluster.pods.get(inc.preemptor_key)
+            if p is not None:
+                return p
+        # inferred: the highest-priority pending pod nominated to that node
+        nominated = [p for p in st.nominator.nominated_pods_for_node(inc.node) if not p.node_name]
+        if nominated:
+            nominated.sort(key=lambda p: -p.priority)
+            inc.inferred = True
+            return nominated[0]
+        return None
+
+    def explain(self, inc: Incident, t: float) -> None:
+        st = self.state
+        pod = self._find_preemptor(inc)
+        record: dict[str, Any] = {
+            "time": format_time(inc.time),
+            "preemptor": pod.key if pod is not None else inc.preemptor_key,
+            "priority": pod.priority if pod is not None else None,
+            "priorityClassName": pod.priority_class_name if pod is not None else "",
+            "node": inc.node,
+            "victims": list(inc.victims),
+        }
+        if inc.inferred:
+            record["preemptorInferred"] = True
+        if pod is None or pod.node_name:
+            record["agrees"] = None
+            record["differences"] = ["the preemptor is not in the trace as a pending pod at that instant: "
+                                     "nothing to explain"]
+            self.preemptions.append(record)
+            return
+        st.prepare()
+        # explained as the pod was when the scheduler tried it: without the nomination it is about to get
+        saved = pod.nominated_node_name
+        res = st.scheduler.schedule(pod)
+        self.decisions += 1
+        details = st.scheduler.preemption_details(pod)
+        diffs: list[str] = []
+        replayed: dict[str, Any] = {"outcome": res.outcome}
+        if res.outcome == PREEMPTED and details is not None and details.selected is not None:
+            sel = details.selected
+            tied = sorted(details.tied or [sel.name])
+            replayed.update({"node": sel.name, "tiedNodes": tied, "victims": [v.key for v in sel.victims]})
+            if inc.node not in tied:
+                diffs.append(f"the replay nominates {sel.name}" + (f" (tied: {', '.join(tied)})" if len(tied) > 1 else "")
+                             + f"; the cluster nominated {inc.node}")
+            else:
+                cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
+                ours = sorted(v.key for v in cand.victims) if cand is not None else []
+                if inc.victims and sorted(inc.victims) != ours:
+                    diffs.append(f"on {inc.node} the replay evicts [{', '.join(ours)}]; the cluster evicted "
+                                 f"[{', '.join(sorted(inc.victims))}]")
+            record["why"] = preemption_why(pod, res, details)
+            if self.on_decision is not None:
+                case = decision_case(st, self.config_raw, pod, res, details, len(self.preemptions) + 1, inc.time)
+                case["recorded"] = {"node": inc.node, "victims": sorted(inc.victims)}
+                self.on_decision(case)
+        else:
+            replayed["message"] = res.message
+            diffs.append("the replay would not preempt: " + (res.message or res.outcome))
+        pod.nominated_node_name = saved
+        record["replayed"] = replayed
+        record["agrees"] = not diffs
+        record["differences"] = diffs
+        self.preemptions.append(record)
+
+    # ------------------------------------------------------------------ applying the recording
+    def apply(self, ev: TraceEvent) -> None:
+        if ev.type == "BOOKMARK":
+            return
+        st = self.state
+        kind = ev.kind
+        self.events_applied += 1
+        if kind == "Pod":
+            self._pod_event(ev)
+        elif kind == "Node":
+            if ev.type == "DELETED":
+                st.delete_node(ev.name)
+            else:
+                st.set_node(ev.obj)
+        elif kind == "PodDisruptionBudget":
+            if ev.type == "DELETED":
+                st.delete_pdb(ev.obj)
+            else:
+                st.set_pdb(ev.obj)
+        elif kind == "PriorityClass":
+            if ev.name in self.policy.overrides:
+                return
+            if ev.type == "DELETED":
+                st.delete_priority_class(ev.obj)
+                self.recorded_classes.pop(ev.name, None)
+            else:
+                st.set_priority_class(ev.obj)
+                self.recorded_classes[ev.name] = st.cluster.priority_classes[ev.name]
+            st.cluster.priority_classes = self.policy.merged(self.recorded_classes)
+        elif kind in st.cluster.extra:
+            st.set_extra(ev.obj, deleted=ev.type == "DELETED")
+        else:
+            self.events_applied -= 1
+
+    def _pod_event(self, ev: TraceEvent) -> None:
+        st = self.state
+        raw = ev.obj
+        cur = st.pods_by_uid.get(ev.uid)
+        if ev.type == "DELETED" or finished(raw):
+            if cur is not None:
+                st.remove_pod(cur)
+            return
+        if cur is not None and not _relevant_change(cur, raw):
+            return
+        new = Pod(raw)
+        if cur is not None:
+            new.priority, new.preemption_policy, new.has_priority = cur.priority, cur.preemption_policy, True
+            if new.node_name and not cur.node_name:
+                self.bindings += 1
+            st.replace_pod(cur, new)
+        else:
+            self.policy.resolve(new, st.cluster.priority_classes, existing=False)
+            st.add_pod(new)
+
+
+def _relevant_change(cur: Pod, raw: Mapping[str, Any]) -> bool:
+    md = raw.get("metadata") or {}
+    spec = raw.get("spec") or {}
+    status = raw.get("status") or {}
+    if (spec.get("nodeName") or "") != cur.node_name:
+        return True
+    if (status.get("nominatedNodeName") or "") != cur.nominated_node_name:
+        return True
+    if md.get("deletionTimestamp") != cur.deletion_timestamp:
+        return True
+    if (md.get("labels") or {}) != dict(cur.labels):
+        return True
+    if preempted_by_scheduler(raw) != preempted_by_scheduler(cur.raw):
+        return True
+    if status.get("startTime") != cur.status.get("startTime"):
+        return True
+    return spec is not cur.spec and spec != cur.spec

@@ -1,0 +1,441 @@
+"""kube-scheduler v1.34.1's scheduling queue (backend/queue/scheduling_queue.go) on a virtual clock.
+
+Three places a pending pod can wait:
+
+- activeQ: ordered by the QueueSort plugin (PrioritySort: higher priority first, then the pod
+  queued earlier); the scheduler pops its head.
+- backoffQ: pods that failed and wait out a backoff of 1 s doubling per failed attempt up to
+  10 s, aligned to whole seconds. SchedulerPopFromBackoffQ is on by default in v1.34: when activeQ
+  is empty the scheduler pops the backoffQ's head without waiting.
+- the unschedulable pool: pods that failed and wait for a cluster event one of the plugins that
+  rejected them registered for (QueueingHints are GA in v1.34), or for 5 minutes at most.
+
+Pods that failed with an error and no rejecting plugin go to a separate error backoff queue that
+the scheduler never pops early.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from typing import Any, Callable, Iterable, Iterator
+
+from ..model.objects import Pod
+from .hints import (BACKOFF_COMPLETE, EVENT_FORCE_ACTIVATE, EVENT_UNSCHEDULABLE_TIMEOUT, POD,
+                    SCHEDULE_ATTEMPT_FAILURE, UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE,
+                    UPDATE_POD_LABEL, UPDATE_POD_SCALE_DOWN, UPDATE_POD_SCHEDULING_GATES_ELIMINATED,
+                    UPDATE_POD_TOLERATION, UPDATE_POD_OTHER, ClusterEvent, plugin_cares, worth_requeuing,
+                    REGISTRATIONS)
+
+DEFAULT_POD_INITIAL_BACKOFF = 1.0
+DEFAULT_POD_MAX_BACKOFF = 10.0
+DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION = 300.0
+# flushUnschedulablePodsLeftover runs this often
+UNSCHEDULABLE_FLUSH_PERIOD = 30.0
+BACKOFF_ORDERING_WINDOW = 1.0
+
+ACTIVE = "activeQ"
+BACKOFF = "backoffQ"
+ERROR_BACKOFF = "errorBackoffQ"
+UNSCHEDULABLE = "unschedulable"
+IN_FLIGHT = "inFlight"
+
+# PreEnqueue: pod -> (ok, plugin that gated it)
+PreEnqueue = Callable[[Pod], "tuple[bool, str]"]
+
+
+class QueuedPodInfo:
+    """framework.QueuedPodInfo: a pending pod and its history in the queue."""
+
+    __slots__ = ("pod", "timestamp", "initial_attempt_timestamp", "attempts", "unschedulable_count",
+                 "consecutive_errors", "backoff_expiration", "unschedulable_plugins", "pending_plugins",
+                 "gating_plugin", "where", "token", "seq")
+
+    def __init__(self, pod: Pod, now: float) -> None:
+        self.pod = pod
+        self.timestamp = now
+        self.initial_attempt_timestamp: float | None = None
+        self.attempts = 0
+        self.unschedulable_count = 0
+        self.consecutive_errors = 0
+        self.backoff_expiration: float | None = None
+        self.unschedulable_plugins: set[str] = set()
+        self.pending_plugins: set[str] = set()
+        self.gating_plugin = ""
+        self.where = ""
+        self.token = 0
+        self.seq = 0
+
+    @property
+    def gated(self) -> bool:
+        return bool(self.gating_plugin)
+
+    def __repr__(self) -> str:
+        return f"QueuedPodInfo({self.pod.key}, {self.where}, attempts={self.attempts})"
+
+
+def unscheduled_pod_update_events(old: Pod, new: Pod) -> list[ClusterEvent]:
+    """mirrors PodSchedulingPropertiesChange for a pod that is not bound."""
+    action = 0
+    if dict(old.labels) != dict(new.labels):
+        action |= UPDATE_POD_LABEL
+    o, n = old.resource.resource, new.resource.resource
+    if n.milli_cpu < o.milli_cpu or n.memory < o.memory or n.ephemeral_storage < o.ephemeral_storage or any(
+            n.scalar.get(k, 0) < v for k, v in o.scalar.items()):
+        action |= UPDATE_POD_SCALE_DOWN
+    if (old.spec.get("schedulingGates") or []) and not (new.spec.get("schedulingGates") or []):
+        action |= UPDATE_POD_SCHEDULING_GATES_ELIMINATED
+    if old.tolerations != new.tolerations:
+        action |= UPDATE_POD_TOLERATION
+    events = []
+    for bit in (UPDATE_POD_LABEL, UPDATE_POD_SCALE_DOWN, UPDATE_POD_SCHEDULING_GATES_ELIMINATED, UPDATE_POD_TOLERATION):
+        if action & bit:
+            events.append(ClusterEvent(POD, bit, UNSCHEDULED_POD_UPDATE))
+    return events or [ClusterEvent(POD, UPDATE_POD_OTHER, UNSCHEDULED_POD_UPDATE)]
+
+
+def pod_updated(old: Pod, new: Pod) -> bool:
+    """mirrors isPodUpdated: anything but status, resourceVersion, generation, managedFields changed."""
+    def strip(p: Pod) -> tuple:
+        md = {k: v for k, v in p.metadata.items()
+              if k not in ("resourceVersion", "generation", "managedFields", "finalizers")}
+        return (md, p.spec)
+    return strip(old) != strip(new)
+
+
+class SchedulingQueue:
+    """PriorityQueue of scheduling_queue.go, driven by a virtual clock (`clock()` gives now)."""
+
+    def __init__(self, clock: Callable[[], float], *, pre_enqueue: PreEnqueue | None = None,
+                 initial_backoff: float = DEFAULT_POD_INITIAL_BACKOFF, max_backoff: float = DEFAULT_POD_MAX_BACKOFF,
+                 max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
+                 pop_from_backoff: bool = True) -> None:
+        self.clock = clock
+        self.pre_enqueue = pre_enqueue
+        self.initial_backoff = initial_backoff
+        self.max_backoff = max_backoff
+        self.max_in_unschedulable = max_in_unschedulable
+        self.pop_from_backoff = pop_from_backoff
+        self.infos: dict[str, QueuedPodInfo] = {}  # by pod uid, wherever it waits
+        self._active: list[tuple] = []
+        self._backoff: list[tuple] = []
+        self._error_backoff: list[tuple] = []
+        self.unschedulable: dict[str, QueuedPodInfo] = {}
+        self.counts = {ACTIVE: 0, BACKOFF: 0, ERROR_BACKOFF: 0}
+        self._seq = 0
+        self.scheduling_cycle = 0
+        # called when the earliest backoff completion may have changed (the replay arms a flush)
+        self.on_backoff_change: Callable[[float], None] | None = None
+
+    # ------------------------------------------------------------------ helpers
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _leave(self, p: QueuedPodInfo) -> None:
+        where = p.where
+        if where in self.counts:
+            self.counts[where] -= 1
+            p.token += 1  # its heap entry is now stale
+        elif where == UNSCHEDULABLE:
+            self.unschedulable.pop(p.pod.uid, None)
+        p.where = ""
+
+    def _push_active(self, p: QueuedPodInfo) -> None:
+        self._leave(p)
+        p.where = ACTIVE
+        p.token += 1
+        p.seq = self._next_seq()
+        # mirrors PrioritySort.Less: higher priority, then earlier timestamp
+        heapq.heappush(self._active, (-p.pod.priority, p.timestamp, p.seq, p.token, p))
+        self.counts[ACTIVE] += 1
+
+    def _push_backoff(self, p: QueuedPodInfo) -> None:
+        self._leave(p)
+        p.token += 1
+        p.seq = self._next_seq()
+        bo = self.backoff_time(p)
+        if not p.unschedulable_plugins and not p.pending_plugins:
+            p.where = ERROR_BACKOFF
+            heapq.heappush(self._error_backoff, (bo, p.seq, p.token, p))
+            self.counts[ERROR_BACKOFF] += 1
+        else:
+            p.where = BACKOFF
+            # mirrors lessBackoffCompletedWithPriority: backoff end, then activeQ's order
+            heapq.heappush(self._backoff, (bo, -p.pod.priority, p.timestamp, p.seq, p.token, p))
+            self.counts[BACKOFF] += 1
+        if self.on_backoff_change is not None:
+            self.on_backoff_change(bo + BACKOFF_ORDERING_WINDOW)
+
+    def _put_unschedulable(self, p: QueuedPodInfo) -> None:
+        if p.where != UNSCHEDULABLE:
+            self._leave(p)
+            p.where = UNSCHEDULABLE
+            self.unschedulable[p.pod.uid] = p
+
+    @staticmethod
+    def _head(heap: list[tuple], where: str) -> QueuedPodInfo | None:
+        while heap:
+            entry = heap[0]
+            p = entry[-1]
+            if p.where == where and p.token == entry[-2]:
+                return p
+            heapq.heappop(heap)
+        return None
+
+    # ------------------------------------------------------------------ backoff
+    def backoff_duration(self, count: int) -> float:
+        # mirrors calculateBackoffDuration: initial << (count-1), at most max
+        if count <= 0:
+            return 0.0
+        d = self.initial_backoff
+        for _ in range(count - 1):
+            d *= 2
+            if d > self.max_backoff:
+                return self.max_backoff
+        return min(d, self.max_backoff)
+
+    def backoff_time(self, p: QueuedPodInfo) -> float:
+        """mirrors getBackoffTime: the end of the pod's backoff, aligned to the 1 s window; -inf
+        for a pod that never failed."""
+        if self.max_backoff == 0:
+            return -math.inf
+        count = p.consecutive_errors if p.consecutive_errors > 0 else p.unschedulable_count
+        if count == 0:
+            return -math.inf
+        if p.backoff_expiration is None:
+            end = p.timestamp + self.backoff_duration(count)
+            p.backoff_expiration = math.floor(end) if self.pop_from_backoff else end
+        return p.backoff_expiration
+
+    def is_backing_off(self, p: QueuedPodInfo) -> bool:
+        now = self.clock()
+        aligned = math.floor(now) if self.pop_from_backoff else now
+        return not (self.backoff_time(p) < aligned)
+
+    # ------------------------------------------------------------------ moving between queues
+    def _run_pre_enqueue(self, p: QueuedPodInfo) -> None:
+        if self.pre_enqueue is None:
+            p.gating_plugin = ""
+            return
+        ok, plugin = self.pre_enqueue(p.pod)
+        if ok:
+            p.gating_plugin = ""
+        else:
+            p.gating_plugin = plugin
+            p.unschedulable_plugins.add(plugin)
+
+    def _move_to_active(self, p: QueuedPodInfo, event: str) -> bool:
+        if not (self.pop_from_backoff and event == BACKOFF_COMPLETE):
+            self._run_pre_enqueue(p)
+        if p.gated:
+            if p.where in (ACTIVE, BACKOFF, ERROR_BACKOFF, UNSCHEDULABLE):
+                return False
+            self._put_unschedulable(p)
+            return False
+        if p.initial_attempt_timestamp is None:
+            p.initial_attempt_timestamp = self.clock()
+        self._push_active(p)
+        return True
+
+    def _move_to_backoff(self, p: QueuedPodInfo, event: str) -> bool:
+        if self.pop_from_backoff:
+            self._run_pre_enqueue(p)
+            if p.gated:
+                self._put_unschedulable(p)
+                return False
+        self._push_backoff(p)
+        return True
+
+    def _requeue_after_backoff(self, p: QueuedPodInfo, event: str) -> str:
+        # mirrors requeuePodWithQueueingStrategy with queueAfterBackoff
+        if self.is_backing_off(p):
+            if self._move_to_backoff(p, event):
+                return BACKOFF
+            return UNSCHEDULABLE
+        if self._move_to_active(p, event):
+            return ACTIVE
+        return UNSCHEDULABLE
+
+    # ------------------------------------------------------------------ the queue's API
+    def add(self, pod: Pod) -> QueuedPodInfo:
+        """A new pending pod (Add)."""
+        p = self.infos.get(pod.uid)
+        if p is None:
+            p = self.infos[pod.uid] = QueuedPodInfo(pod, self.clock())
+        else:
+            p.pod = pod
+        self._move_to_active(p, UNSCHEDULED_POD_ADD)
+        return p
+
+    def pop(self) -> QueuedPodInfo | None:
+        """The next pod to schedule (activeQ's head, else backoffQ's head), or None."""
+        p = self._head(self._active, ACTIVE)
+        if p is not None:
+            heapq.heappop(self._active)
+        elif self.pop_from_backoff:
+            p = self._head(self._backoff, BACKOFF)
+            if p is not None:
+                heapq.heappop(self._backoff)
+        if p is None:
+            return None
+        self._leave(p)
+        p.where = IN_FLIGHT
+        p.attempts += 1
+        self.scheduling_cycle += 1
+        p.unschedulable_plugins = set()
+        p.pending_plugins = set()
+        p.gating_plugin = ""
+        return p
+
+    def has_poppable(self) -> bool:
+        if self._head(self._active, ACTIVE) is not None:
+            return True
+        return self.pop_from_backoff and self._head(self._backoff, BACKOFF) is not None
+
+    def add_unschedulable_if_not_present(self, p: QueuedPodInfo, unschedulable_plugins: Iterable[str] = (),
+                                         pending_plugins: Iterable[str] = ()) -> str:
+        """A pod whose cycle failed goes back: where to, the pod's rejectors and its counters decide."""
+        p.unschedulable_plugins = set(unschedulable_plugins)
+        p.pending_plugins = set(pending_plugins)
+        if not p.unschedulable_plugins and not p.pending_plugins:
+            p.consecutive_errors += 1
+        else:
+            p.unschedulable_count += 1
+            p.consecutive_errors = 0
+        p.timestamp = self.clock()
+        p.backoff_expiration = None
+        if p.where == IN_FLIGHT:
+            p.where = ""
+        # no cluster event happens while a cycle runs on the virtual clock, so only a pod that no
+        # plugin rejected is worth requeuing at once (determineSchedulingHintForInFlightPod)
+        if not p.unschedulable_plugins and not p.pending_plugins:
+            return self._requeue_after_backoff(p, SCHEDULE_ATTEMPT_FAILURE)
+        self._put_unschedulable(p)
+        return UNSCHEDULABLE
+
+    def done(self, pod: Pod) -> None:
+        """A pod leaves the queue for good (bound)."""
+        p = self.infos.pop(pod.uid, None)
+        if p is not None:
+            self._leave(p)
+
+    def update(self, old: Pod, new: Pod) -> None:
+        """An update of a pod that is not bound (Update)."""
+        p = self.infos.get(new.uid)
+        if p is None or p.where in ("", IN_FLIGHT):
+            if p is not None and p.where == IN_FLIGHT:
+                p.pod = new
+                return
+            p = self.infos[new.uid] = QueuedPodInfo(new, self.clock())
+            self._move_to_active(p, UNSCHEDULED_POD_UPDATE)
+            return
+        p.pod = new
+        if p.where in (ACTIVE, BACKOFF, ERROR_BACKOFF):
+            return
+        # in the unschedulable pool: ask the rejectors whether this change could help
+        rejectors = p.unschedulable_plugins | p.pending_plugins
+        for ev in unscheduled_pod_update_events(old, new):
+            if rejectors and not any(plugin_cares(pl, ev) for pl in rejectors):
+                continue
+            if p.gated and not plugin_cares(p.gating_plugin, ev):
+                continue
+            self._requeue_after_backoff(p, UNSCHEDULED_POD_UPDATE)
+            if p.where != UNSCHEDULABLE:
+                return
+
+    def delete(self, pod: Pod) -> None:
+        p = self.infos.pop(pod.uid, None)
+        if p is not None:
+            self._leave(p)
+
+    def move_all_to_active_or_backoff(self, event: ClusterEvent, old: Any = None, new: Any = None,
+                                      pre_check: Callable[[Pod], bool] | None = None) -> int:
+        """mirrors MoveAllToActiveOrBackoffQueue: every unschedulable pod the event may help."""
+        if not self.unschedulable:
+            return 0
+        return self.move_pods(list(self.unschedulable.values()), event, old, new, pre_check)
+
+    def move_pods(self, pods: list[QueuedPodInfo], event: ClusterEvent, old: Any = None, new: Any = None,
+                  pre_check: Callable[[Pod], bool] | None = None) -> int:
+        moved = 0
+        for p in pods:
+            if pre_check is not None and not pre_check(p.pod):
+                continue
+            if p.gated and not event.wildcard and not plugin_cares(p.gating_plugin, event):
+                continue
+            if not worth_requeuing(p.pod, p.unschedulable_plugins | p.pending_plugins, event, old, new):
+                continue
+            where = self._requeue_after_backoff(p, event.label)
+            if where != UNSCHEDULABLE:
+                moved += 1
+        return moved
+
+    def activate(self, pods: Iterable[Pod]) -> None:
+        """mirrors Activate: pods waiting in the pool or in backoff go to activeQ now."""
+        for pod in pods:
+            p = self.infos.get(pod.uid)
+            if p is None or p.where not in (UNSCHEDULABLE, BACKOFF, ERROR_BACKOFF):
+                continue
+            self._move_to_active(p, EVENT_FORCE_ACTIVATE.label)
+
+    def flush_backoff_completed(self) -> int:
+        """mirrors flushBackoffQCompleted (run every second)."""
+        moved = 0
+        for heap, where in ((self._backoff, BACKOFF), (self._error_backoff, ERROR_BACKOFF)):
+            while True:
+                p = self._head(heap, where)
+                if p is None or self.is_backing_off(p):
+                    break
+                heapq.heappop(heap)
+                self._leave(p)
+                if self._move_to_active(p, BACKOFF_COMPLETE):
+                    moved += 1
+        return moved
+
+    def next_backoff_completion(self) -> float | None:
+        """When the earliest pod in a backoff queue completes its backoff, or None."""
+        times = []
+        for heap, where in ((self._backoff, BACKOFF), (self._error_backoff, ERROR_BACKOFF)):
+            p = self._head(heap, where)
+            if p is not None:
+                times.append(self.backoff_time(p) + BACKOFF_ORDERING_WINDOW)
+        return min(times) if times else None
+
+    def flush_unschedulable_leftover(self) -> int:
+        """mirrors flushUnschedulablePodsLeftover (run every 30 s)."""
+        now = self.clock()
+        stale = [p for p in self.unschedulable.values() if now - p.timestamp > self.max_in_unschedulable]
+        if not stale:
+            return 0
+        return self.move_pods(stale, EVENT_UNSCHEDULABLE_TIMEOUT)
+
+    # ------------------------------------------------------------------ views
+    def where(self, pod: Pod) -> str:
+        p = self.infos.get(pod.uid)
+        return p.where if p is not None else ""
+
+    def info(self, pod: Pod) -> QueuedPodInfo | None:
+        return self.infos.get(pod.uid)
+
+    def __len__(self) -> int:
+        return sum(self.counts.values()) + len(self.unschedulable)
+
+    def active_pods(self) -> list[Pod]:
+        """activeQ in pop order."""
+        entries = sorted(e for e in self._active if e[-1].where == ACTIVE and e[-1].token == e[-2])
+        return [e[-1].pod for e in entries]
+
+    def backoff_pods(self) -> list[Pod]:
+        entries = sorted((e for e in self._backoff if e[-1].where == BACKOFF and e[-1].token == e[-2]),
+                         key=lambda e: e[:-1])
+        return [e[-1].pod for e in entries]
+
+    def unschedulable_pods(self) -> list[Pod]:
+        return [p.pod for p in self.unschedulable.values()]
+
+    def pending(self) -> Iterator[QueuedPodInfo]:
+        return iter(list(self.infos.values()))
+
+
+__all__ = ["SchedulingQueue", "QueuedPodInfo", "ACTIVE", "BACKOFF", "ERROR_BACKOFF", "UNSCHEDULABLE",
+           "IN_FLIGHT", "REGISTRATIONS", "unscheduled_pod_update_events", "pod_updated"]

@@ -1,0 +1,131 @@
+"""The replay's result as plain data: a timeline of preemptions and a summary."""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Mapping
+
+from .state import format_time
+
+API_VERSION = "kubectl-preempt/v1"
+KIND = "ReplayReport"
+MAX_NEVER_SCHEDULED = 200
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile (q in 0..100) of `values`, or None when there are none."""
+    if not values:
+        return None
+    s = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(s)))
+    return s[min(rank, len(s)) - 1]
+
+
+def _round(v: float | None) -> float | None:
+    return None if v is None else round(v, 3)
+
+
+def summarize(preemptions: list[Mapping[str, Any]], *, victim_classes: Mapping[str, str],
+              victim_namespaces: Iterable[str] = ()) -> dict[str, Any]:
+    """Preemptions grouped by the preemptor's PriorityClass and by namespace (preemptors and
+    victims)."""
+    by_class: dict[str, dict[str, int]] = {}
+    by_ns: dict[str, dict[str, int]] = {}
+    victims_by_class: dict[str, int] = {}
+    for p in preemptions:
+        cls = p.get("priorityClassName") or "(none)"
+        c = by_class.setdefault(cls, {"preemptions": 0, "victims": 0})
+        c["preemptions"] += 1
+        c["victims"] += len(p.get("victims") or ())
+        ns = (p.get("preemptor") or "/").split("/")[0]
+        by_ns.setdefault(ns, {"preemptions": 0, "podsEvicted": 0})["preemptions"] += 1
+        for v in p.get("victims") or ():
+            vns = v.split("/")[0]
+            by_ns.setdefault(vns, {"preemptions": 0, "podsEvicted": 0})["podsEvicted"] += 1
+            vc = victim_classes.get(v) or "(none)"
+            victims_by_class[vc] = victims_by_class.get(vc, 0) + 1
+    return {
+        "byPriorityClass": [{"priorityClass": k, **v} for k, v in sorted(by_class.items(), key=lambda kv: (-kv[1]["preemptions"], kv[0]))],
+        "victimsByPriorityClass": [{"priorityClass": k, "victims": v}
+                                   for k, v in sorted(victims_by_class.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "byNamespace": [{"namespace": k, **v} for k, v in sorted(by_ns.items(), key=lambda kv: (-kv[1]["preemptions"] - kv[1]["podsEvicted"], kv[0]))],
+    }
+
+
+def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The report of a finished Simulation."""
+    tl = sim.timeline
+    victim_classes = {}
+    for p in sim.preemptions:
+        for d in p.get("victimDetails") or ():
+            victim_classes[d["pod"]] = d.get("priorityClassName") or ""
+    waits = [s["waited"] for s in sim.scheduled.values()]
+    never = []
+    for info in sim.queue.pending():
+        pod = info.pod
+        enq = sim.enqueued_at.get(pod.uid, tl.start)
+        never.append({"pod": pod.key, "priority": pod.priority, "priorityClassName": pod.priority_class_name,
+                      "nominatedNode": pod.nominated_node_name or None,
+                      "waitingSeconds": round(tl.end - enq, 3), "attempts": info.attempts,
+                      "queue": info.where, "lastMessage": sim.last_failure.get(pod.uid, "")})
+    never.sort(key=lambda d: (-d["priority"], -d["waitingSeconds"], d["pod"]))
+    summary: dict[str, Any] = {
+        "decisions": sim.decisions,
+        "scheduled": sim.outcomes.get("Scheduled", 0),
+        "preemptions": len(sim.preemptions),
+        "victims": sum(len(p["victims"]) for p in sim.preemptions),
+        "unschedulableAttempts": sim.outcomes.get("Unschedulable", 0),
+        "podsNeverScheduled": len(never),
+        "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),
+                           "p99Seconds": _round(percentile(waits, 99)),
+                           "maxSeconds": _round(max(waits) if waits else None)},
+        **summarize(sim.preemptions, victim_classes=victim_classes),
+        "neverScheduled": never[:MAX_NEVER_SCHEDULED],
+    }
+    return {
+        "apiVersion": API_VERSION,
+        "kind": KIND,
+        "mode": "simulate",
+        "trace": _trace_info(sim),
+        "whatIf": dict(what_if or {}),
+        "preemptions": list(sim.preemptions),
+        "summary": summary,
+    }
+
+
+def _trace_info(sim: Any) -> dict[str, Any]:
+    tl = sim.timeline
+    src = tl.header.get("source") if isinstance(tl.header, Mapping) else None
+    return {"start": format_time(tl.start), "end": format_time(tl.end),
+            "durationSeconds": round(tl.end - tl.start, 3),
+            "initialObjects": len(tl.initial), "events": len(tl.events),
+            "eventsApplied": getattr(sim, "events_applied", 0),
+            "source": src or {}}
+
+
+def follow_report(f: Any, *, what_if: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The report of a finished Follow: the cluster's preemptions, each explained and checked."""
+    victim_classes: dict[str, str] = {}
+    for p in f.preemptions:
+        for d in (p.get("why") or {}).get("victimDetails") or ():
+            victim_classes[d["pod"]] = d.get("priorityClassName") or ""
+    explained = [p for p in f.preemptions if p.get("agrees") is not None]
+    summary: dict[str, Any] = {
+        "preemptions": len(f.preemptions),
+        "victims": sum(len(p["victims"]) for p in f.preemptions),
+        "explained": len(explained),
+        "agree": sum(1 for p in explained if p["agrees"]),
+        "differ": sum(1 for p in explained if not p["agrees"]),
+        "notExplained": len(f.preemptions) - len(explained),
+        "decisions": f.decisions,
+        "recordedBindings": f.bindings,
+        **summarize(f.preemptions, victim_classes=victim_classes),
+    }
+    return {
+        "apiVersion": API_VERSION,
+        "kind": KIND,
+        "mode": "follow",
+        "trace": _trace_info(f),
+        "whatIf": dict(what_if or {}),
+        "preemptions": list(f.preemptions),
+        "summary": summary,
+    }

@@ -1,0 +1,558 @@
+"""Simulate mode: the offline scheduler owns every pending pod over the trace's stretch of time.
+
+The state at the trace's start is taken as recorded. After it, what users, controllers and
+kubelets did is applied at its time (pods created and deleted, nodes added, changed and removed,
+PDBs and classes changed, pods completing), while what the recorded scheduler did (bindings,
+nominations, preemptions and the deletions they caused) is left out: the replayed scheduler makes
+its own, with kube-scheduler v1.34.1's queue, and the victims it preempts terminate after their
+grace period.
+
+A pod that completes in the recording runs as long in the replay: from its replayed binding for
+the time it ran between its recorded binding and its completion.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Mapping
+
+from ..framework.config import SchedulerConfig
+from ..model.objects import Pod
+from ..preemption.evaluator import CHAIN_STEPS, PreemptionDetails
+from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
+from . import hints
+from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
+from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
+from .state import (ReplayState, build_cluster, finished, format_time, grace_period,
+                    preempted_by_scheduler)
+from .timeline import Timeline, TraceEvent
+from .whatif import PriorityPolicy
+
+Progress = Callable[[float, float, int], None]
+
+
+class Listener:
+    """What the replayed scheduler and kubelets do, for whoever wants to watch (trace generation,
+    tests). Every method is optional."""
+
+    def bound(self, t: float, pod: Pod, node: str) -> None: ...
+    def nominated(self, t: float, pod: Pod, node: str) -> None: ...
+    def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None: ...
+    def deleted(self, t: float, pod: Pod, reason: str) -> None: ...
+    def unschedulable(self, t: float, pod: Pod, message: str) -> None: ...
+
+
+def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
+    """The objects the events at the trace's start leave: later events replace earlier ones."""
+    store: dict[tuple, Mapping[str, Any]] = {}
+    for ev in events:
+        if ev.type == "BOOKMARK":
+            continue
+        k = (ev.kind, ev.namespace if ev.kind not in ("Node", "PriorityClass") else "", ev.name)
+        if ev.type == "DELETED":
+            store.pop(k, None)
+        else:
+            store.pop(k, None)
+            store[k] = ev.obj
+    return list(store.values())
+
+
+class Simulation:
+    mode = "simulate"
+
+    def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
+                 seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
+                 progress: Progress | None = None, listener: Listener | None = None) -> None:
+        self.timeline = timeline
+        self.config = config
+        self.policy = policy or PriorityPolicy()
+        self.seed = seed
+        self.on_decision = on_decision
+        self.progress = progress
+        self.listener = listener
+        self.engine = Engine(timeline.start)
+        self.rng = random.Random(seed) if seed else None
+
+        cluster = build_cluster(initial_objects(timeline.initial))
+        self.recorded_classes = dict(cluster.priority_classes)
+        cluster.priority_classes = self.policy.merged(cluster.priority_classes)
+        for pod in cluster.pods.values():
+            self.policy.resolve(pod, cluster.priority_classes, existing=True)
+        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True)
+        self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
+                                     initial_backoff=float(config.pod_initial_backoff_seconds),
+                                     max_backoff=float(config.pod_max_backoff_seconds))
+        self.queue.on_backoff_change = self._arm_backoff_flush
+
+        # what the replay found, for the report
+        self.decisions = 0
+        self.outcomes = {SCHEDULED: 0, PREEMPTED: 0, "Unschedulable": 0}
+        self.preemptions: list[dict[str, Any]] = []
+        self.enqueued_at: dict[str, float] = {}
+        self.scheduled: dict[str, dict[str, Any]] = {}
+        self.last_failure: dict[str, str] = {}
+        self.evicted: dict[str, dict[str, Any]] = {}
+        self.events_applied = 0
+        self.events_ignored = 0
+
+        # what the recording says about pods, for the parts of it the replay keeps
+        self.recorded_bind: dict[str, float] = {}
+        self.runtime: dict[str, float] = {}       # uid -> how long it ran in the recording
+        self.completed_in_recording: set[str] = set()
+        self.gone: set[str] = set()               # uids the replay has deleted
+        self.victims_at_start = {p.uid for p in cluster.pods.values() if p.terminating}
+
+        self._cursor = 0
+        self._schedule_armed = False
+        self._backoff_flush_at: set[float] = set()
+        self._completion_events: dict[str, Any] = {}
+
+        for pod in cluster.pods.values():
+            if pod.node_name:
+                st = pod.start_time
+                self.recorded_bind[pod.uid] = st.timestamp() if st is not None else timeline.start
+        for pod in list(cluster.pods.values()):
+            if not pod.node_name and self.state.owned(pod):
+                self._enqueue(pod)
+
+    # ------------------------------------------------------------------ running
+    def run(self) -> "Simulation":
+        eng = self.engine
+        self._arm_next_trace_event()
+        t = self.timeline.start + UNSCHEDULABLE_FLUSH_PERIOD
+        # flushUnschedulablePodsLeftover ticks every 30 s over the trace
+        while t <= self.timeline.end:
+            eng.schedule(t, self._flush_leftover, priority=PRIORITY_QUEUE, name="flushUnschedulablePodsLeftover")
+            t += UNSCHEDULABLE_FLUSH_PERIOD
+        self._kick()
+        eng.run(until=self.timeline.end)
+        return self
+
+    def _kick(self) -> None:
+        if not self._schedule_armed and self.queue.has_poppable():
+            self._schedule_armed = True
+            self.engine.schedule(self.engine.now, self._schedule_one, priority=PRIORITY_SCHEDULE, name="scheduleOne")
+
+    def _arm_next_trace_event(self) -> None:
+        evs = self.timeline.events
+        if self._cursor < len(evs):
+            self.engine.schedule(evs[self._cursor].time, self._next_trace_event, priority=PRIORITY_TRACE)
+
+    def _next_trace_event(self) -> None:
+        evs = self.timeline.events
+        ev = evs[self._cursor]
+        self._cursor += 1
+        # every event at this instant is applied before the scheduler looks again
+        self.apply(ev)
+        while self._cursor < len(evs) and evs[self._cursor].time <= ev.time:
+            self.apply(evs[self._cursor])
+            self._cursor += 1
+        if self.progress is not None:
+            self.progress(self.engine.now, self.timeline.end, self.decisions)
+        self._arm_next_trace_event()
+        self._kick()
+
+    def _arm_backoff_flush(self, at: float) -> None:
+        if at in self._backoff_flush_at:
+            return
+        self._backoff_flush_at.add(at)
+
+        def flush() -> None:
+            self._backoff_flush_at.discard(at)
+            self.queue.flush_backoff_completed()
+            self._kick()
+
+        self.engine.schedule(at, flush, priority=PRIORITY_QUEUE, name="flushBackoffQCompleted")
+
+    def _flush_leftover(self) -> None:
+        if self.queue.flush_unschedulable_leftover():
+            self._kick()
+
+    def _pre_enqueue(self, pod: Pod) -> tuple[bool, str]:
+        fwk = self.state.scheduler.framework_for(pod)
+        if fwk is None:
+            return False, ""
+        for pl in fwk.points["preEnqueue"]:
+            s = pl.pre_enqueue(pod)
+            if not s.is_success():
+                return False, pl.name
+        return True, ""
+
+    def _enqueue(self, pod: Pod) -> None:
+        self.enqueued_at.setdefault(pod.uid, self.engine.now)
+        self.queue.add(pod)
+
+    # ------------------------------------------------------------------ one scheduling cycle
+    def _schedule_one(self) -> None:
+        self._schedule_armed = False
+        p = self.queue.pop()
+        if p is None:
+            return
+        pod = p.pod
+        state = self.state
+        state.prepare()
+        res = state.scheduler.schedule(pod, rng=self.rng)
+        self.decisions += 1
+        now = self.engine.now
+        if res.outcome == SCHEDULED and res.suggested_host:
+            self.outcomes[SCHEDULED] += 1
+            self.queue.done(pod)
+            self._bind(pod, res.suggested_host, p.attempts)
+        else:
+            details = state.scheduler.preemption_details(pod)
+            if res.outcome == PREEMPTED and details is not None and details.selected is not None:
+                self.outcomes[PREEMPTED] += 1
+                self._preempt(pod, res, details, p.attempts)
+            else:
+                self.outcomes["Unschedulable"] += 1
+                self.last_failure[pod.uid] = res.message
+                pfr = res.post_filter_result
+                if pfr is not None and pfr.mode != "Noop" and not pfr.nominated_node_name and pod.nominated_node_name:
+                    self._set_nomination(pod, "")
+                if self.listener is not None:
+                    self.listener.unschedulable(now, pod, res.message)
+            plugins = res.diagnosis.unschedulable_plugins if res.error is None else set()
+            self.queue.add_unschedulable_if_not_present(p, plugins, res.diagnosis.pending_plugins)
+        self._kick()
+
+    def _bind(self, pod: Pod, node: str, attempts: int) -> None:
+        now = self.engine.now
+        if pod.nominated_node_name:
+            self._set_nomination(pod, "", event=False)
+        self.state.bind(pod, node, now)
+        enq = self.enqueued_at.get(pod.uid, now)
+        self.scheduled[pod.uid] = {"pod": pod.key, "node": node, "time": now, "waited": now - enq,
+                                   "attempts": attempts, "created": enq > self.timeline.start}
+        self.last_failure.pop(pod.uid, None)
+        if self.listener is not None:
+            self.listener.bound(now, pod, node)
+        run = self.runtime.get(pod.uid)
+        if run is not None:
+            self._complete_at(pod, now + run)
+        self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, pod)
+
+    def _set_nomination(self, pod: Pod, node: str, *, event: bool = True) -> None:
+        prev = self.state.nominate(pod, node)
+        if event and prev and prev != node:
+            # mirrors updatePodInSchedulingQueue: a pod leaving its nominated node frees room there
+            # for pods of lower or equal priority
+            prio = pod.priority
+            self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, _as_nominated(pod, prev), None,
+                                                     lambda q: q.priority <= prio)
+
+    def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionDetails, attempts: int) -> None:
+        now = self.engine.now
+        sel = details.selected
+        assert sel is not None
+        node = sel.name
+        if self.on_decision is not None:
+            self.on_decision(self._decision_case(pod, res, details))
+        record = self._preemption_record(pod, res, details, attempts)
+        self.preemptions.append(record)
+        for victim in sel.victims:
+            if victim.terminating:
+                continue  # already going: no delete call
+            self.state.mark_terminating(victim, now, preempted=True)
+            self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
+            if self.listener is not None:
+                self.listener.preempted(now, victim, pod, node)
+            self._delete_at(victim, now + grace_period(victim), "preempted")
+        for other in details.cleared_nominations:
+            if other.nominated_node_name == node:
+                self._set_nomination(other, "")
+        if pod.nominated_node_name != node:
+            self._set_nomination(pod, node)
+        if self.listener is not None:
+            self.listener.nominated(now, pod, node)
+
+    def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionDetails, attempts: int) -> dict[str, Any]:
+        now = self.engine.now
+        rec = preemption_summary(pod, res, details, now)
+        rec["attempt"] = attempts
+        rec["waitedSeconds"] = round(now - self.enqueued_at.get(pod.uid, now), 3)
+        return rec
+
+    def _decision_case(self, pod: Pod, res: CycleResult, details: PreemptionDetails) -> dict[str, Any]:
+        return decision_case(self.state, self.config_raw, pod, res, details, len(self.preemptions) + 1,
+                             self.engine.now)
+
+    config_raw: Mapping[str, Any] | None = None
+
+    # ------------------------------------------------------------------ deletions and completions
+    def _delete_at(self, pod: Pod, at: float, reason: str) -> None:
+        def gone() -> None:
+            cur = self.state.pods_by_uid.get(pod.uid)
+            if cur is not None:
+                self._remove(cur, reason)
+                self._kick()
+
+        self.engine.schedule(at, gone, priority=PRIORITY_INTERNAL, name=f"delete {pod.key}")
+
+    def _complete_at(self, pod: Pod, at: float) -> None:
+        if at <= self.engine.now:
+            self._remove(pod, "completed")
+            return
+        self._completion_events[pod.uid] = self.engine.schedule(
+            at, lambda: self._completed(pod.uid), priority=PRIORITY_INTERNAL, name=f"complete {pod.key}")
+
+    def _completed(self, uid: str) -> None:
+        self._completion_events.pop(uid, None)
+        cur = self.state.pods_by_uid.get(uid)
+        if cur is not None:
+            self._remove(cur, "completed")
+            self._kick()
+
+    def _remove(self, pod: Pod, reason: str) -> None:
+        """A pod is gone: out of the queue, off its node, its nomination dropped."""
+        state = self.state
+        was_bound = bool(pod.node_name)
+        nominated = pod.nominated_node_name
+        state.remove_pod(pod)
+        self.gone.add(pod.uid)
+        if self.listener is not None:
+            self.listener.deleted(self.engine.now, pod, reason)
+        if was_bound:
+            self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, pod, None)
+        else:
+            self.queue.delete(pod)
+            if nominated:
+                prio = pod.priority
+                self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, pod, None,
+                                                         lambda q: q.priority <= prio)
+
+    # ------------------------------------------------------------------ applying the recording
+    def apply(self, ev: TraceEvent) -> None:
+        kind = ev.kind
+        if ev.type == "BOOKMARK":
+            return
+        self.events_applied += 1
+        if kind == "Pod":
+            self._pod_event(ev)
+        elif kind == "Node":
+            self._node_event(ev)
+        elif kind == "PodDisruptionBudget":
+            if ev.type == "DELETED":
+                self.state.delete_pdb(ev.obj)
+            else:
+                self.state.set_pdb(ev.obj)
+        elif kind == "PriorityClass":
+            name = ev.name
+            if name in self.policy.overrides:
+                return  # the proposal replaces this class for the whole replay
+            if ev.type == "DELETED":
+                self.state.delete_priority_class(ev.obj)
+                self.recorded_classes.pop(name, None)
+            else:
+                self.state.set_priority_class(ev.obj)
+                self.recorded_classes[name] = self.state.cluster.priority_classes[name]
+            self.state.cluster.priority_classes = self.policy.merged(self.recorded_classes)
+        elif kind in self.state.cluster.extra:
+            self.state.set_extra(ev.obj, deleted=ev.type == "DELETED")
+            action = {"ADDED": hints.ADD, "MODIFIED": hints.UPDATE, "DELETED": hints.DELETE}[ev.type]
+            self.queue.move_all_to_active_or_backoff(hints.ClusterEvent(kind, action, f"{kind}{ev.type.title()}"),
+                                                     None, ev.obj)
+        else:
+            self.events_ignored += 1
+            self.events_applied -= 1
+
+    def _node_event(self, ev: TraceEvent) -> None:
+        if ev.type == "DELETED":
+            old = self.state.delete_node(ev.name)
+            if old is not None:
+                self.queue.move_all_to_active_or_backoff(hints.EVENT_NODE_DELETE, old, None)
+            return
+        old, new = self.state.set_node(ev.obj)
+        if old is None:
+            self.queue.move_all_to_active_or_backoff(hints.EVENT_NODE_ADD, None, new)
+        else:
+            e = hints.node_update_event(old, new)
+            if e is not None:
+                self.queue.move_all_to_active_or_backoff(e, old, new)
+
+    def _new_pod(self, raw: Mapping[str, Any]) -> Pod:
+        pod = Pod(raw)
+        self.policy.resolve(pod, self.state.cluster.priority_classes, existing=False)
+        return pod
+
+    def _pod_event(self, ev: TraceEvent) -> None:
+        raw = ev.obj
+        uid = ev.uid
+        md = raw.get("metadata") or {}
+        spec = raw.get("spec") or {}
+        node_name = spec.get("nodeName") or ""
+        now = self.engine.now
+        if node_name and uid not in self.recorded_bind:
+            self.recorded_bind[uid] = now
+        cur = self.state.pods_by_uid.get(uid)
+        if ev.type == "DELETED":
+            if cur is None:
+                return
+            if uid in self.completed_in_recording and uid in self._completion_events:
+                return  # it completes in the replay when its replayed run ends
+            if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
+                self.events_ignored += 1
+                return  # the recorded scheduler's deletion: the replay makes its own
+            self._remove(cur, "deleted")
+            return
+        if cur is None:
+            if uid in self.gone or finished(raw):
+                return
+            pod = self._new_pod(raw)
+            if self.state.owned(pod):
+                # the replayed scheduler places it, whatever the recording says
+                pod.node_name = ""
+                pod.nominated_node_name = ""
+                self.state.add_pod(pod)
+                self._enqueue(pod)
+            elif pod.node_name:
+                self.state.add_pod(pod)
+                self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, pod)
+            return
+        # MODIFIED (or ADDED again) of a pod the replay holds
+        if finished(raw):
+            self.completed_in_recording.add(uid)
+            ran = now - self.recorded_bind.get(uid, now)
+            if cur.node_name:
+                bound_at = self.scheduled.get(uid, {}).get("time", self.recorded_bind.get(uid, now))
+                self._complete_at(cur, bound_at + ran)
+            else:
+                self.runtime[uid] = ran
+            return
+        owned = self.state.owned(cur)
+        if not owned:
+            if node_name and not cur.node_name:
+                self.state.bind(cur, node_name, now)
+                self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, cur)
+                return
+        if md.get("deletionTimestamp") and not cur.deletion_timestamp:
+            if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
+                self.events_ignored += 1
+                return
+            if cur.node_name:
+                self.state.mark_terminating(cur, now, preempted=False)
+            else:
+                self._remove(cur, "deleted")
+            return
+        if _labels_or_spec_changed(cur, raw):
+            new = Pod(raw)
+            new.node_name = cur.node_name
+            new.nominated_node_name = cur.nominated_node_name
+            new.priority, new.preemption_policy, new.has_priority = cur.priority, cur.preemption_policy, True
+            new.status = cur.status
+            new.phase = cur.phase
+            if cur.deletion_timestamp:
+                new.metadata = {**new.metadata, "deletionTimestamp": cur.deletion_timestamp}
+                new.deletion_timestamp = cur.deletion_timestamp
+            self.state.replace_pod(cur, new)
+            if new.node_name:
+                e = hints.assigned_pod_update_event(cur, new)
+                if e is not None:
+                    self.queue.move_all_to_active_or_backoff(e, cur, new)
+            elif owned:
+                self.queue.update(cur, new)
+        else:
+            self.events_ignored += 1
+
+
+def _labels_or_spec_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:
+    md = raw.get("metadata") or {}
+    if (md.get("labels") or {}) != dict(cur.labels):
+        return True
+    spec = raw.get("spec") or {}
+    if spec is cur.spec:
+        return False
+    a = {k: v for k, v in spec.items() if k != "nodeName"}
+    b = {k: v for k, v in cur.spec.items() if k != "nodeName"}
+    return a != b
+
+
+def _as_nominated(pod: Pod, node: str) -> Pod:
+    p = Pod(pod.raw)
+    p.priority = pod.priority
+    p.nominated_node_name = node
+    return p
+
+
+def preemption_why(pod: Pod, res: CycleResult, details: PreemptionDetails) -> dict[str, Any]:
+    """Why this node and these victims, in a few fields a timeline can show."""
+    sel = details.selected
+    assert sel is not None
+    decided, runner_up = None, None
+    prev = [c.name for c in details.candidates]
+    for step, survivors in enumerate(details.chain_survivors):
+        if len(survivors) < len(prev) and len(survivors) == 1:
+            decided = CHAIN_STEPS[step]
+            dropped = [n for n in prev if n not in survivors]
+            runner_up = dropped[0] if dropped else None
+        prev = survivors
+    tied = sorted(details.tied or [sel.name])
+    if len(details.candidates) == 1:
+        decided = "the only candidate"
+    elif decided is None:
+        decided = "tied after the whole chain; the first candidate is taken"
+    req = pod.resource.resource
+    return {
+        "message": res.message,
+        "requests": {"milliCPU": req.milli_cpu, "memory": req.memory},
+        "candidates": len(details.candidates),
+        "pdbViolations": sel.num_pdb_violations,
+        "decidedBy": decided,
+        "runnerUp": runner_up,
+        "tiedNodes": tied,
+        "clearedNominations": sorted(p.key for p in details.cleared_nominations),
+        "freedMilliCPU": sum(v.resource.resource.milli_cpu for v in sel.victims),
+        "freedMemory": sum(v.resource.resource.memory for v in sel.victims),
+    }
+
+
+def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionDetails, now: float) -> dict[str, Any]:
+    """One entry of the preemption timeline."""
+    sel = details.selected
+    assert sel is not None
+    return {
+        "time": format_time(now),
+        "preemptor": pod.key,
+        "priority": pod.priority,
+        "priorityClassName": pod.priority_class_name,
+        "node": sel.name,
+        "victims": [v.key for v in sel.victims],
+        "victimDetails": [{"pod": v.key, "priority": v.priority, "priorityClassName": v.priority_class_name,
+                           "alreadyTerminating": v.terminating, "gracePeriodSeconds": grace_period(v),
+                           "pdbViolation": v.key in sel.pdb_violating} for v in sel.victims],
+        "why": preemption_why(pod, res, details),
+    }
+
+
+def decision_case(state: ReplayState, config_raw: Mapping[str, Any] | None, pod: Pod, res: CycleResult,
+                  details: PreemptionDetails, n: int, now: float) -> dict[str, Any]:
+    """A preemption decision as a conformance case: the cluster at that instant (before the
+    decision's effects), the preemptor, and what the replay decided in the corpus's `expect`."""
+    sel = details.selected
+    assert sel is not None
+    tied = sorted(details.tied or [sel.name])
+    expect: dict[str, Any] = {
+        "outcome": PREEMPTED,
+        "nominatedNodes": tied,
+        # only the chosen node's victims are known for sure; a tied node's are its candidate's
+        "victims": {c.name: sorted(v.key for v in c.victims) for c in details.candidates if c.name in tied},
+        "message": res.message,
+        "postFilterMessage": "",
+        "postFilterCode": res.post_filter_status.code.name if res.post_filter_status is not None else "",
+        "nodeStatuses": {name: st.to_dict() for name, st in res.diagnosis.node_to_status.statuses.items()},
+    }
+    pfs = res.post_filter_status
+    if pfs is not None and not pfs.is_success():
+        expect["postFilterMessage"] = pfs.message()
+    cleared = sorted(p.key for p in details.cleared_nominations)
+    if cleared:
+        expect["clearedNominations"] = {sel.name: cleared}
+    case: dict[str, Any] = {
+        "name": f"{n:04d}-replay",
+        "description": f"replayed preemption at {format_time(now)}: {pod.key} on {sel.name}",
+        "kubernetesVersion": "v1.34.1",
+        "pod": pod.key,
+    }
+    if config_raw is not None:
+        case["config"] = dict(config_raw)
+    case["objects"] = state.objects()
+    case["expect"] = expect
+    return case

@@ -1,0 +1,376 @@
+"""The cluster as the replayed scheduler sees it over time: objects, the scheduler's snapshot and
+nominator, kept up to date incrementally as bindings, deletions and node changes happen.
+
+Objects handed in (trace events) are never mutated: where the replay changes a pod (binds it,
+nominates it, marks it terminating) it changes the pod's view and copies of its dicts.
+"""
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from typing import Any, Iterable, Mapping
+
+from ..framework.config import SchedulerConfig
+from ..framework.runtime import Nominator
+from ..framework.snapshot import Snapshot
+from ..model.cluster import Cluster
+from ..model.objects import Node, Pod, PodDisruptionBudget, PriorityClass
+from ..scheduler.scheduler import Scheduler
+
+DEFAULT_TERMINATION_GRACE_PERIOD = 30
+DISRUPTION_TARGET = "DisruptionTarget"
+REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
+MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+# --- time ------------------------------------------------------------------------------------------
+
+def parse_time(value: Any) -> float | None:
+    """RFC 3339 text, a datetime or a number of seconds since the epoch -> seconds since the epoch."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, datetime):
+        dt = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+        return (dt - _EPOCH).total_seconds()
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        # Python < 3.11 accepts at most 6 fractional digits; Kubernetes writes up to 9
+        dot = text.find(".")
+        if dot != -1:
+            end = dot + 1
+            while end < len(text) and text[end].isdigit():
+                end += 1
+            frac = text[dot + 1:end][:6]
+            text = text[:dot] + ("." + frac if frac else "") + text[end:]
+        try:
+            dt = datetime.fromisoformat(text)
+        except ValueError:
+            return None
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=timezone.utc)
+        return (dt - _EPOCH).total_seconds()
+    return None
+
+
+def format_time(t: float) -> str:
+    """RFC 3339 in UTC, with milliseconds only when the time has them."""
+    ms = int(round(t * 1000))
+    secs, rem = divmod(ms, 1000)
+    dt = datetime.fromtimestamp(secs, tz=timezone.utc)
+    base = dt.strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{base}.{rem:03d}Z" if rem else f"{base}Z"
+
+
+# --- pods ------------------------------------------------------------------------------------------
+
+def grace_period(pod: Pod) -> float:
+    g = pod.spec.get("terminationGracePeriodSeconds")
+    if isinstance(g, bool) or not isinstance(g, (int, float)) or g < 0:
+        return float(DEFAULT_TERMINATION_GRACE_PERIOD)
+    return float(g)
+
+
+def is_mirror_pod(raw: Mapping[str, Any]) -> bool:
+    return MIRROR_POD_ANNOTATION in ((raw.get("metadata") or {}).get("annotations") or {})
+
+
+def preempted_by_scheduler(raw: Mapping[str, Any]) -> bool:
+    """The cluster recorded the scheduler preempting this pod (the DisruptionTarget condition)."""
+    for c in (raw.get("status") or {}).get("conditions") or ():
+        if c.get("type") == DISRUPTION_TARGET and c.get("reason") == REASON_PREEMPTION_BY_SCHEDULER \
+                and c.get("status", "True") == "True":
+            return True
+    return False
+
+
+def finished(raw: Mapping[str, Any]) -> bool:
+    return (raw.get("status") or {}).get("phase") in ("Succeeded", "Failed")
+
+
+def pod_manifest(pod: Pod) -> dict[str, Any]:
+    """The pod as the API would show it now, with the replay's own changes (binding, nomination,
+    termination, resolved priority) written back."""
+    raw = dict(pod.raw)
+    md = dict(pod.metadata)
+    spec = dict(pod.spec)
+    status = dict(pod.status)
+    md["namespace"] = pod.namespace
+    spec["priority"] = pod.priority
+    spec["preemptionPolicy"] = pod.preemption_policy
+    if pod.node_name:
+        spec["nodeName"] = pod.node_name
+    else:
+        spec.pop("nodeName", None)
+    if pod.nominated_node_name and not pod.node_name:
+        status["nominatedNodeName"] = pod.nominated_node_name
+    else:
+        status.pop("nominatedNodeName", None)
+    if pod.deletion_timestamp:
+        md["deletionTimestamp"] = pod.deletion_timestamp
+    else:
+        md.pop("deletionTimestamp", None)
+    raw["apiVersion"] = raw.get("apiVersion") or "v1"
+    raw["kind"] = "Pod"
+    raw["metadata"], raw["spec"], raw["status"] = md, spec, status
+    return raw
+
+
+def pdb_manifest(pdb: PodDisruptionBudget) -> dict[str, Any]:
+    raw = dict(pdb.raw)
+    status = dict(raw.get("status") or {})
+    status["disruptionsAllowed"] = pdb.disruptions_allowed
+    raw["status"] = status
+    raw.setdefault("kind", "PodDisruptionBudget")
+    raw.setdefault("apiVersion", "policy/v1")
+    return raw
+
+
+def _scaled(value: Any, total: int) -> int | None:
+    # mirrors intstr.GetScaledValueFromIntOrPercent with rounding up
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.endswith("%"):
+        try:
+            pct = int(value[:-1])
+        except ValueError:
+            return None
+        return math.ceil(total * pct / 100)
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return None
+    return None
+
+
+# --- the state -------------------------------------------------------------------------------------
+
+class ReplayState:
+    """Objects, snapshot, nominator and the scheduler over them."""
+
+    def __init__(self, cluster: Cluster, config: SchedulerConfig, *, seed: int = 0,
+                 recompute_pdbs: bool = False) -> None:
+        self.cluster = cluster
+        self.config = config
+        self.seed = seed
+        self.recompute_pdbs = recompute_pdbs
+        self.pods_by_uid: dict[str, Pod] = {p.uid: p for p in cluster.pods.values()}
+        self.snapshot = Snapshot.from_cluster(cluster)
+        self.snapshot_dirty = False
+        self.scheduler = Scheduler(cluster, config, seed=seed, snapshot=self.snapshot)
+        self.nominator: Nominator = self.scheduler.nominator
+        self.pdb_dirty = True
+        self.profiles = {p.scheduler_name for p in config.profiles}
+
+    # ---------------------------------------------------------------- readiness before a cycle
+    def prepare(self) -> None:
+        """Bring the snapshot (and recomputed PDB status) up to date before a scheduling cycle."""
+        if self.snapshot_dirty:
+            self.snapshot = Snapshot.from_cluster(self.cluster)
+            self.scheduler.snapshot = self.snapshot
+            self.snapshot_dirty = False
+        if self.pdb_dirty and self.recompute_pdbs:
+            self.recompute_pdb_status()
+        self.pdb_dirty = False
+
+    def owned(self, pod: Pod) -> bool:
+        """A pod this scheduler would schedule: its schedulerName is one of the profiles."""
+        return pod.scheduler_name in self.profiles and not is_mirror_pod(pod.raw)
+
+    # ---------------------------------------------------------------- nodes
+    def set_node(self, raw: Mapping[str, Any]) -> tuple[Node | None, Node]:
+        node = Node(raw)
+        old = self.cluster.nodes.get(node.name)
+        self.cluster.nodes[node.name] = node
+        if old is None:
+            self.snapshot_dirty = True
+        else:
+            ni = self.snapshot.get(node.name)
+            if ni is not None and not self.snapshot_dirty and _same_topology(old, node) and old.images == node.images:
+                # the node's place in the node tree is unchanged: swap it in place
+                ni.node = node
+            else:
+                self.snapshot_dirty = True
+        return old, node
+
+    def delete_node(self, name: str) -> Node | None:
+        old = self.cluster.nodes.pop(name, None)
+        if old is not None:
+            self.snapshot_dirty = True
+        return old
+
+    # ---------------------------------------------------------------- pods
+    def add_pod(self, pod: Pod) -> None:
+        prev = self.cluster.pods.get(pod.key)
+        if prev is not None and prev.uid != pod.uid:
+            self.remove_pod(prev)
+        self.cluster.pods[pod.key] = pod
+        self.pods_by_uid[pod.uid] = pod
+        if pod.node_name and not self.snapshot_dirty:
+            self.snapshot.add_pod(pod)
+        if pod.nominated_node_name and not pod.node_name:
+            self.nominator.add(pod, pod.nominated_node_name)
+        self.pdb_dirty = True
+
+    def remove_pod(self, pod: Pod) -> None:
+        cur = self.cluster.pods.get(pod.key)
+        if cur is not None and cur.uid == pod.uid:
+            del self.cluster.pods[pod.key]
+        self.pods_by_uid.pop(pod.uid, None)
+        if pod.node_name and not self.snapshot_dirty:
+            self.snapshot.remove_pod(pod)
+        self.nominator.delete(pod)
+        self.pdb_dirty = True
+
+    def replace_pod(self, old: Pod, new: Pod) -> None:
+        """A new view of the same pod (labels or spec changed)."""
+        if old.node_name and not self.snapshot_dirty:
+            self.snapshot.remove_pod(old)
+        self.nominator.delete(old)
+        self.cluster.pods[new.key] = new
+        self.pods_by_uid[new.uid] = new
+        if new.node_name and not self.snapshot_dirty:
+            self.snapshot.add_pod(new)
+        if new.nominated_node_name and not new.node_name:
+            self.nominator.add(new, new.nominated_node_name)
+        self.pdb_dirty = True
+
+    def bind(self, pod: Pod, node_name: str, now: float) -> None:
+        self.nominator.delete(pod)
+        pod.nominated_node_name = ""
+        pod.node_name = node_name
+        status = dict(pod.status)
+        status.pop("nominatedNodeName", None)
+        status["phase"] = "Running"
+        status["startTime"] = format_time(now)
+        pod.status = status
+        pod.phase = "Running"
+        if not self.snapshot_dirty:
+            self.snapshot.add_pod(pod)
+        self.pdb_dirty = True
+
+    def nominate(self, pod: Pod, node_name: str) -> str:
+        """Set (or clear, with "") the pod's nominated node; returns the previous one."""
+        prev = pod.nominated_node_name
+        pod.nominated_node_name = node_name
+        if node_name:
+            self.nominator.add(pod, node_name)
+        else:
+            self.nominator.delete(pod)
+        return prev
+
+    def mark_terminating(self, pod: Pod, now: float, *, preempted: bool) -> None:
+        """The pod got a deletionTimestamp; it keeps its node's resources until it is gone."""
+        md = dict(pod.metadata)
+        md["deletionTimestamp"] = format_time(now)
+        pod.metadata = md
+        pod.deletion_timestamp = md["deletionTimestamp"]
+        if preempted:
+            status = dict(pod.status)
+            conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
+            conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
+                          "message": f"{pod.scheduler_name}: preempting to accommodate a higher priority pod",
+                          "lastTransitionTime": format_time(now)})
+            status["conditions"] = conds
+            pod.status = status
+        self.pdb_dirty = True
+
+    # ---------------------------------------------------------------- PDBs, classes, the rest
+    def set_pdb(self, raw: Mapping[str, Any]) -> None:
+        pdb = PodDisruptionBudget(raw)
+        self.cluster.pdbs = [p for p in self.cluster.pdbs if p.key != pdb.key] + [pdb]
+        self.pdb_dirty = True
+
+    def delete_pdb(self, raw: Mapping[str, Any]) -> None:
+        md = raw.get("metadata") or {}
+        key = f"{md.get('namespace') or 'default'}/{md.get('name')}"
+        self.cluster.pdbs = [p for p in self.cluster.pdbs if p.key != key]
+
+    def set_priority_class(self, raw: Mapping[str, Any]) -> None:
+        pc = PriorityClass(raw)
+        self.cluster.priority_classes[pc.name] = pc
+
+    def delete_priority_class(self, raw: Mapping[str, Any]) -> None:
+        self.cluster.priority_classes.pop((raw.get("metadata") or {}).get("name"), None)
+
+    def set_extra(self, raw: Mapping[str, Any], deleted: bool = False) -> None:
+        kind = raw.get("kind")
+        lst = self.cluster.extra.get(kind)
+        if lst is None:
+            return
+        md = raw.get("metadata") or {}
+        ident = (md.get("namespace"), md.get("name"))
+        kept = [o for o in lst if ((o.get("metadata") or {}).get("namespace"), (o.get("metadata") or {}).get("name")) != ident]
+        if not deleted:
+            kept.append(raw)
+        self.cluster.extra[kind] = kept
+
+    def recompute_pdb_status(self) -> None:
+        """disruptionsAllowed as the disruption controller would compute it from the replayed pods
+        (healthy = bound and not terminating), for PDBs with minAvailable or maxUnavailable."""
+        if not self.cluster.pdbs:
+            return
+        by_ns: dict[str, list[Pod]] = {}
+        for p in self.cluster.pods.values():
+            by_ns.setdefault(p.namespace, []).append(p)
+        for pdb in self.cluster.pdbs:
+            spec = pdb.raw.get("spec") or {}
+            if pdb.selector is None or ("minAvailable" not in spec and "maxUnavailable" not in spec):
+                continue
+            matching = [p for p in by_ns.get(pdb.namespace, ()) if pdb.selector.matches(p.labels)]
+            expected = sum(1 for p in matching if not p.terminating)
+            healthy = sum(1 for p in matching if p.node_name and not p.terminating)
+            if "minAvailable" in spec:
+                desired = _scaled(spec.get("minAvailable"), expected)
+            else:
+                mu = _scaled(spec.get("maxUnavailable"), expected)
+                desired = None if mu is None else expected - mu
+            if desired is None:
+                continue
+            pdb.disruptions_allowed = max(0, healthy - desired)
+
+    # ---------------------------------------------------------------- the state as objects
+    def objects(self) -> list[dict[str, Any]]:
+        """Every object, as a snapshot file would hold it now (for a conformance case)."""
+        out: list[dict[str, Any]] = []
+        for n in self.cluster.nodes.values():
+            raw = dict(n.raw)
+            raw.setdefault("kind", "Node")
+            raw.setdefault("apiVersion", "v1")
+            out.append(raw)
+        for p in self.cluster.pods.values():
+            out.append(pod_manifest(p))
+        for pdb in self.cluster.pdbs:
+            out.append(pdb_manifest(pdb))
+        for pc in self.cluster.priority_classes.values():
+            raw = dict(pc.raw)
+            raw.setdefault("kind", "PriorityClass")
+            raw.setdefault("apiVersion", "scheduling.k8s.io/v1")
+            out.append(raw)
+        for kind, lst in self.cluster.extra.items():
+            out.extend(lst)
+        return out
+
+
+def _same_topology(a: Node, b: Node) -> bool:
+    keys = ("topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+            "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region")
+    return all(a.labels.get(k) == b.labels.get(k) for k in keys)
+
+
+def build_cluster(objects: Iterable[Mapping[str, Any]]) -> Cluster:
+    """A cluster from objects, without resolving priorities (the replay decides how)."""
+    c = Cluster()
+    for i, obj in enumerate(objects):
+        c.add_object(obj, f"items[{i}]")
+    return c

@@ -1,0 +1,105 @@
+"""Trace events as the replay reads them: a time in seconds, a type, an object.
+
+Events come in as plain dicts ({"time", "type", "object"}, as a trace line holds them) or as any
+object with those attributes; the io layer reads files, the replay never does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..errors import InputError
+from .state import parse_time
+
+EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK")
+
+
+@dataclass
+class TraceEvent:
+    time: float
+    type: str
+    obj: Mapping[str, Any]
+    kind: str
+    where: str  # "line 12" or "events[11]", for messages
+
+    @property
+    def name(self) -> str:
+        return (self.obj.get("metadata") or {}).get("name") or ""
+
+    @property
+    def namespace(self) -> str:
+        return (self.obj.get("metadata") or {}).get("namespace") or "default"
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def uid(self) -> str:
+        md = self.obj.get("metadata") or {}
+        return md.get("uid") or f"{md.get('namespace') or 'default'}/{md.get('name')}"
+
+
+@dataclass
+class Timeline:
+    start: float
+    end: float
+    initial: list[TraceEvent]
+    events: list[TraceEvent]
+    header: Mapping[str, Any]
+
+
+def _get(e: Any, name: str) -> Any:
+    if isinstance(e, Mapping):
+        return e.get(name)
+    return getattr(e, name, None)
+
+
+def normalize(events: Any) -> Timeline:
+    """A Timeline from a trace (an object with .header and .events, a {"header", "events"} dict)
+    or a plain list of events. Events at the start time form the initial state."""
+    header: Mapping[str, Any] = {}
+    if isinstance(events, Mapping) and "events" in events:
+        header = events.get("header") or {}
+        events = events["events"]
+    elif not isinstance(events, (list, tuple)) and hasattr(events, "events"):
+        header = getattr(events, "header", None) or {}
+        events = events.events
+    out: list[TraceEvent] = []
+    for i, e in enumerate(events):
+        line = _get(e, "line")
+        where = f"line {line}" if line else f"events[{i}]"
+        if isinstance(e, TraceEvent):
+            out.append(e)
+            continue
+        typ = _get(e, "type")
+        if typ not in EVENT_TYPES:
+            raise InputError(f"type {typ!r} is not one of {', '.join(EVENT_TYPES)}", field=f"{where}.type")
+        t = _get(e, "ts")
+        if t is None:
+            t = parse_time(_get(e, "time"))
+        if t is None:
+            raise InputError(f"time {_get(e, 'time')!r} is not an RFC 3339 time", field=f"{where}.time")
+        obj = _get(e, "object") or {}
+        if typ == "BOOKMARK":
+            out.append(TraceEvent(t, typ, obj, obj.get("kind") or "", where))
+            continue
+        if not isinstance(obj, Mapping):
+            raise InputError("object must be a Kubernetes object", field=f"{where}.object")
+        kind = obj.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise InputError("missing kind", field=f"{where}.object.kind")
+        if not (obj.get("metadata") or {}).get("name"):
+            raise InputError(f"{kind} without metadata.name", field=f"{where}.object.metadata.name")
+        out.append(TraceEvent(t, typ, obj, kind, where))
+    # stable: events at one instant keep their order in the trace
+    if any(out[i].time > out[i + 1].time for i in range(len(out) - 1)):
+        out.sort(key=lambda ev: ev.time)
+    start = parse_time(header.get("startTime")) if header else None
+    if start is None:
+        start = out[0].time if out else 0.0
+    n = 0
+    while n < len(out) and out[n].time <= start:
+        n += 1
+    end = max(out[-1].time if out else start, start)
+    return Timeline(start, end, out[:n], out[n:], header)
