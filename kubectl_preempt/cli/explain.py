@@ -9,7 +9,8 @@ import typer
 
 from .. import api
 from ..errors import InputError, UsageError
-from ..io.snapshot import display_name, ignored_note, load_config, load_manifests, load_objects, pod_key
+from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects, paused_gc,
+                           pod_key)
 from ..model.cluster import Cluster
 from ..render import render
 from . import live as live_cli
@@ -69,32 +70,34 @@ def explain(
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
     manifests = list(filename or [])
-    live_ctx = None
-    if snapshot is None:
-        live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
-                                      pods or [], manifests)
-        live_ctx.require_nodes(output)
-        objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
-    else:
-        if context is not None or kubeconfig is not None or request_timeout is not None:
-            raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
-                             "apply to --snapshot")
-        if snapshot == "-" and "-" in manifests:
-            raise UsageError("--snapshot - and -f - cannot both read standard input")
-        source = display_name(snapshot)
-        objects = load_objects(snapshot)
-    ignored = ignored_note(objects)
-    if ignored:
-        note(f"{source}: {ignored}")
-    cfg = load_config(config) if config else None
-    extra: list[dict] = []
-    for path in manifests:
-        extra.extend(load_manifests(path, namespace))
+    # one pass over a large snapshot with no collections; what it builds lives to the end
+    with paused_gc(freeze=True):
+        live_ctx = None
+        if snapshot is None:
+            live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
+                                          pods or [], manifests)
+            live_ctx.require_nodes(output)
+            objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
+        else:
+            if context is not None or kubeconfig is not None or request_timeout is not None:
+                raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
+                                 "apply to --snapshot")
+            if snapshot == "-" and "-" in manifests:
+                raise UsageError("--snapshot - and -f - cannot both read standard input")
+            source = display_name(snapshot)
+            objects = load_objects(snapshot)
+        ignored = ignored_note(objects)
+        if ignored:
+            note(f"{source}: {ignored}")
+        cfg = load_config(config) if config else None
+        extra: list[dict] = []
+        for path in manifests:
+            extra.extend(load_manifests(path, namespace))
 
-    try:
-        cluster = Cluster.from_objects(objects)
-    except InputError as e:
-        raise e.located(source=source) from None
+        try:
+            cluster = Cluster.from_objects(objects)
+        except InputError as e:
+            raise e.located(source=source) from None
     extra_keys = {pod_key(m) for m in extra}
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
         _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)

@@ -17,6 +17,9 @@ GAP = "  "
 MAX_CHAIN_COLUMNS = 6
 MAX_SCORE_ROWS = 5
 MAX_NODE_NAMES = 8
+MAX_KEPT_ROWS = 10
+# a group's node names longer than this go on a line of their own, under its reason
+MAX_NAMES_WIDTH = 40
 
 # pickOneNodeForPreemption's criteria, in order, with the candidate field each compares
 CHAIN_STEPS: tuple[tuple[str, str], ...] = (
@@ -214,12 +217,16 @@ def _victim_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
     return lines
 
 
-def _reprieved_lines(doc: Mapping[str, Any]) -> list[str]:
+def _reprieved_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
     kept = doc.get("reprieved") or []
     if not kept:
         return []
+    shown = kept if wide else kept[:MAX_KEPT_ROWS]
     header = [f"Kept on {doc.get('nominatedNode')} (reprieved)", "PRIORITY", "WHY"]
-    return columns(header, [[k.get("pod", "?"), k.get("priority", ""), k.get("reason", "")] for k in kept])
+    lines = columns(header, [[k.get("pod", "?"), k.get("priority", ""), k.get("reason", "")] for k in shown])
+    if len(kept) > len(shown):
+        lines.append(INDENT + f"(+{_plural(len(kept) - len(shown), 'more pod')} kept; -o wide shows all)")
+    return lines
 
 
 def _chain_value(c: Mapping[str, Any], field: str) -> str:
@@ -247,12 +254,48 @@ def _chain_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
         return (n != node, n not in tied, -(step or 99), order[n])
 
     cands.sort(key=rank)
-    hidden = 0
+    if wide:
+        lines = _chain_rows(node, cands)
+    else:
+        lines = _chain_columns(node, cands)
+    step_names = list(tie.get("steps") or [])
+    decided = tie.get("decidedAt")
+    runner = tie.get("runnerUp")
+    if len(tied) > 1:
+        lines.append(INDENT + f"-> tie after every step: {compact_names(sorted(tied, key=lambda n: order.get(n, 0)))}")
+    elif decided:
+        label = step_names[decided - 1] if len(step_names) >= decided else (
+            CHAIN_STEPS[decided - 1][0] if decided <= len(CHAIN_STEPS) else f"step {decided}")
+        vs = f" over {runner}" if runner else ""
+        lines.append(INDENT + f"-> {node}{vs}, decided at step {decided} ({label})")
     if not wide and len(cands) > MAX_CHAIN_COLUMNS:
+        hidden = len(cands) - MAX_CHAIN_COLUMNS
+        lines.append(INDENT + f"(+{_plural(hidden, 'more candidate')}, eliminated earlier; -o wide shows all)")
+    winner = next((c for c in cands if c.get("node") == node), None)
+    if winner is not None and any(c.get("eliminatedAt") == SUM_STEP
+                                  and (c.get("victimPrioritySum") or 0) <= (winner.get("victimPrioritySum") or 0)
+                                  for c in cands):
+        lines.append(INDENT + "(step 3 adds 2147483648 to each victim's priority before summing, as the "
+                              "scheduler does, so more victims weigh more)")
+    return lines
+
+
+def _chain_rows(node: str, cands: Sequence[Mapping[str, Any]]) -> list[str]:
+    header = [f"Why {node}", "PDB VIOLATIONS", "HIGHEST PRIORITY", "PRIORITY SUM", "VICTIMS",
+              "START OF TOP VICTIMS", "LOST AT STEP"]
+    rows = []
+    for c in cands:
+        step = c.get("eliminatedAt")
+        rows.append([c.get("node", "?")] + [_chain_value(c, f) for _, f in CHAIN_STEPS]
+                    + ["-" if step is None else str(step)])
+    return columns(header, rows)
+
+
+def _chain_columns(node: str, cands: list[Mapping[str, Any]]) -> list[str]:
+    if len(cands) > MAX_CHAIN_COLUMNS:
         hidden = len(cands) - MAX_CHAIN_COLUMNS
         cands = cands[:MAX_CHAIN_COLUMNS]
     names = [c.get("node", "?") for c in cands]
-    step_names = list(tie.get("steps") or [])
     rows = []
     for i, (label, field) in enumerate(CHAIN_STEPS, start=1):
         row = [f"{i} {label}"]
@@ -265,44 +308,27 @@ def _chain_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
             else:
                 row.append(_chain_value(c, field))
         rows.append(row)
-    lines = columns([f"Why {node}"] + names, rows)
-    decided = tie.get("decidedAt")
-    runner = tie.get("runnerUp")
-    if len(tied) > 1:
-        lines.append(INDENT + f"-> tie after every step: {compact_names(sorted(tied, key=lambda n: order.get(n, 0)))}")
-    elif decided:
-        label = step_names[decided - 1] if len(step_names) >= decided else (
-            CHAIN_STEPS[decided - 1][0] if decided <= len(CHAIN_STEPS) else f"step {decided}")
-        vs = f" over {runner}" if runner else ""
-        lines.append(INDENT + f"-> {node}{vs}, decided at step {decided} ({label})")
-    if hidden:
-        lines.append(INDENT + f"(+{_plural(hidden, 'more candidate')}, eliminated earlier; -o wide shows all)")
-    winner = next((c for c in cands if c.get("node") == node), None)
-    if winner is not None and any(c.get("eliminatedAt") == SUM_STEP
-                                  and (c.get("victimPrioritySum") or 0) <= (winner.get("victimPrioritySum") or 0)
-                                  for c in cands):
-        lines.append(INDENT + "(step 3 adds 2147483648 to each victim's priority before summing, as the "
-                              "scheduler does, so more victims weigh more)")
-    return lines
+    return columns([f"Why {node}"] + names, rows)
 
 
-def _candidate_note(c: Mapping[str, Any]) -> str:
+def _candidate_note(c: Mapping[str, Any], detail: bool = True) -> str:
     n = c.get("victimCount")
-    text = "candidate" + (f" with {_plural(n, 'victim')}" if isinstance(n, int) else "")
+    text = "candidate" + (f" with {_plural(n, 'victim')}" if isinstance(n, int) and detail else "")
     step = c.get("eliminatedAt")
     if isinstance(step, int) and 1 <= step <= len(CHAIN_STEPS):
         label, field = CHAIN_STEPS[step - 1]
-        text += f", lost at step {step} ({label.split(' (')[0]} {_chain_value(c, field)})"
+        value = f" {_chain_value(c, field)}" if detail else ""
+        text += f", lost at step {step} ({label.split(' (')[0]}{value})"
     elif step is None:
         text += ", tied to the end of the choice chain"
     return text
 
 
-def _status_text(st: Mapping[str, Any], candidate: Mapping[str, Any] | None = None) -> str:
+def _status_text(st: Mapping[str, Any], candidate: Mapping[str, Any] | None = None, detail: bool = True) -> str:
     text = "; ".join(st.get("reasons") or []) or st.get("code", "")
     pre = st.get("preemption")
     if candidate is not None:
-        text += f"; {_candidate_note(candidate)}"
+        text += f"; {_candidate_note(candidate, detail)}"
     elif pre:
         text += f"; {pre}"
     elif st.get("code") == "UnschedulableAndUnresolvable":
@@ -322,12 +348,24 @@ def _node_lines(doc: Mapping[str, Any], title: str, skip: str | None, wide: bool
                  _candidate_note(cands[n]) if n in cands else statuses[n].get("preemption") or "-"]
                 for n in names]
         return columns([f"{title} ({len(names)})", "CODE", "PLUGIN", "REASONS", "PREEMPTION"], rows)
-    groups: dict[str, list[str]] = {}
+    # candidates are grouped by the step they lost at; a node alone in its group keeps its values
+    coarse: dict[str, list[str]] = {}
     for n in names:
-        groups.setdefault(_status_text(statuses[n], cands.get(n)), []).append(n)
-    ordered = sorted(groups.items(), key=lambda kv: -len(kv[1]))  # stable: ties keep node order
-    rows = [[compact_names(nodes), text] for text, nodes in ordered]
-    return columns([f"{title} ({len(names)})"], rows)
+        coarse.setdefault(_status_text(statuses[n], cands.get(n), detail=False), []).append(n)
+    groups: list[tuple[str, list[str]]] = []
+    for text, nodes in coarse.items():
+        if len(nodes) == 1:
+            text = _status_text(statuses[nodes[0]], cands.get(nodes[0]))
+        groups.append((text, nodes))
+    groups.sort(key=lambda kv: -len(kv[1]))  # stable: ties keep node order
+    named = [(compact_names(nodes), text, len(nodes)) for text, nodes in groups]
+    if max(len(n) for n, _, _ in named) <= MAX_NAMES_WIDTH:
+        return columns([f"{title} ({len(names)})"], [[n, text] for n, text, _ in named])
+    lines = [f"{title} ({len(names)})"]
+    for nodes, text, count in named:
+        lines.append(INDENT + text)
+        lines.append(INDENT * 2 + (f"{count} nodes: " if count > 1 else "") + nodes)
+    return lines
 
 
 def _scores_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
@@ -400,7 +438,7 @@ def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
     elif outcome == "Preempted":
         node = doc.get("nominatedNode")
         sections.append(_victim_lines(doc, wide))
-        sections.append(_reprieved_lines(doc))
+        sections.append(_reprieved_lines(doc, wide))
         sections.append(_cleared_lines(doc))
         sections.append(_chain_lines(doc, wide))
         sections.append(_node_lines(doc, "Other nodes", node, wide))
