@@ -347,3 +347,54 @@ def test_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch, capsys: pyt
     for code in blocks:
         exec(compile(code, "README.md", "exec"), {})
     assert capsys.readouterr().out == "Preempted node-a ['batch/etl-1', 'batch/etl-2']\n"
+
+
+class _Tty:
+    """A stderr that says it is a terminal, keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise OSError("not a real terminal")
+
+
+def test_many_pods_on_a_terminal_get_a_progress_bar_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_preempt import api
+    from kubectl_preempt.cli import explain as explain_cli
+
+    pods = [make_pod(f"p{i}").req(cpu="1m").obj() for i in range(explain_cli.PROGRESS_MIN_PODS)]
+    (tmp_path / "s.json").write_bytes(as_list([make_node("n").obj()] + pods))
+    seen: list[int] = []
+
+    def fake_explain_pods(objects, keys, config=None, *, seed=0, extra_pods=(), progress=None):  # noqa: ANN001
+        for k in keys:
+            seen.append(1)
+            progress(1)
+        return [{"pod": k, "outcome": "Scheduled", "node": "n", "bestNodes": ["n"], "feasibleNodes": ["n"]}
+                for k in keys]
+
+    monkeypatch.setattr(api, "explain_pods", fake_explain_pods)
+    tty = _Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    from kubectl_preempt.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["explain", "-A", "--snapshot", "s.json", "-o", "json"]) == 0
+    assert len(seen) == explain_cli.PROGRESS_MIN_PODS
+    assert "explaining" in tty.text
+
+
+def test_a_pipe_gets_no_progress_bar(snap: Path) -> None:
+    run = run_cli(["explain", "-A", "--snapshot", str(snap), "-o", "json"])
+    assert run.err == ""
