@@ -127,6 +127,32 @@ class PodBuilder:
         self._o["spec"]["schedulerName"] = name
         return self
 
+    def pvc(self, claim: str, volume: str | None = None) -> "PodBuilder":
+        """A volume backed by the PersistentVolumeClaim `claim` (the volume named after it)."""
+        return self.volume({"name": volume or claim, "persistentVolumeClaim": {"claimName": claim}})
+
+    def ephemeral(self, volume: str, storage_class: str = "", size: str = "1Gi") -> "PodBuilder":
+        """A generic ephemeral volume; its claim is named <pod>-<volume>."""
+        tmpl: dict[str, Any] = {"spec": {"accessModes": ["ReadWriteOnce"],
+                                         "resources": {"requests": {"storage": size}}}}
+        if storage_class:
+            tmpl["spec"]["storageClassName"] = storage_class
+        return self.volume({"name": volume, "ephemeral": {"volumeClaimTemplate": tmpl}})
+
+    def volume(self, volume: dict[str, Any]) -> "PodBuilder":
+        self._o["spec"].setdefault("volumes", []).append(volume)
+        return self
+
+    def resource_claim(self, name: str, claim: str | None = None, template: str | None = None) -> "PodBuilder":
+        """spec.resourceClaims entry naming a ResourceClaim or a ResourceClaimTemplate."""
+        rc: dict[str, Any] = {"name": name}
+        if claim is not None:
+            rc["resourceClaimName"] = claim
+        if template is not None:
+            rc["resourceClaimTemplateName"] = template
+        self._o["spec"].setdefault("resourceClaims", []).append(rc)
+        return self
+
     def set(self, path: str, value: Any) -> "PodBuilder":
         """Set any field by dotted path, e.g. set("spec.hostNetwork", True)."""
         _set(self._o, path, value)
@@ -217,3 +243,115 @@ def _set(o: dict[str, Any], path: str, value: Any) -> None:
     for p in parts[:-1]:
         o = o.setdefault(p, {})
     o[parts[-1]] = value
+
+
+# ---------------------------------------------------------------- storage objects
+def make_pvc(name: str, namespace: str = "default", *, storage_class: str | None = None, volume: str = "",
+             size: str = "10Gi", modes: tuple[str, ...] = ("ReadWriteOnce",), bound: bool | None = None,
+             annotations: dict[str, str] | None = None, phase: str | None = None, deleting: bool = False,
+             owner_uid: str | None = None, selector: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A PersistentVolumeClaim; bound defaults to whether a volume name is given (then it carries
+    pv.kubernetes.io/bind-completed and phase Bound); owner_uid makes a pod its controller."""
+    bound = bool(volume) if bound is None else bound
+    o: dict[str, Any] = {
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-pvc-{namespace}-{name}",
+                     "annotations": dict(annotations or {})},
+        "spec": {"accessModes": list(modes), "resources": {"requests": {"storage": size}}},
+        "status": {"phase": phase or ("Bound" if bound else "Pending")}}
+    if storage_class is not None:
+        o["spec"]["storageClassName"] = storage_class
+    if volume:
+        o["spec"]["volumeName"] = volume
+    if bound:
+        o["metadata"]["annotations"]["pv.kubernetes.io/bind-completed"] = "yes"
+    if deleting:
+        o["metadata"]["deletionTimestamp"] = "2026-01-01T01:00:00Z"
+    if owner_uid is not None:
+        o["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "kind": "Pod", "name": "owner",
+                                             "uid": owner_uid, "controller": True}]
+    if selector is not None:
+        o["spec"]["selector"] = selector
+    return o
+
+
+def make_pv(name: str, *, storage_class: str = "", size: str = "10Gi", modes: tuple[str, ...] = ("ReadWriteOnce",),
+            hostname: str | None = None, zone: str | None = None, claim: tuple[str, str] | None = None,
+            csi: tuple[str, str] | None = None, phase: str | None = None, labels: dict[str, str] | None = None,
+            affinity: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A PersistentVolume: hostname/zone add a required node affinity on that label; claim is
+    (namespace, name) of a claimRef; csi is (driver, volumeHandle); phase defaults to Bound with
+    a claim, Available without."""
+    o: dict[str, Any] = {
+        "apiVersion": "v1", "kind": "PersistentVolume",
+        "metadata": {"name": name, "uid": f"uid-pv-{name}", "labels": dict(labels or {})},
+        "spec": {"capacity": {"storage": size}, "accessModes": list(modes), "storageClassName": storage_class},
+        "status": {"phase": phase or ("Bound" if claim else "Available")}}
+    exprs = []
+    if hostname is not None:
+        exprs.append({"key": "kubernetes.io/hostname", "operator": "In", "values": [hostname]})
+    if zone is not None:
+        exprs.append({"key": "topology.kubernetes.io/zone", "operator": "In", "values": [zone]})
+        o["metadata"]["labels"]["topology.kubernetes.io/zone"] = zone
+    if affinity is not None:
+        o["spec"]["nodeAffinity"] = affinity
+    elif exprs:
+        o["spec"]["nodeAffinity"] = {"required": {"nodeSelectorTerms": [{"matchExpressions": exprs}]}}
+    if claim is not None:
+        o["spec"]["claimRef"] = {"kind": "PersistentVolumeClaim", "namespace": claim[0], "name": claim[1]}
+    if csi is not None:
+        o["spec"]["csi"] = {"driver": csi[0], "volumeHandle": csi[1]}
+    else:
+        o["spec"]["local"] = {"path": f"/mnt/{name}"}
+    return o
+
+
+def make_storage_class(name: str, provisioner: str = "kubernetes.io/no-provisioner",
+                       mode: str | None = "WaitForFirstConsumer",
+                       allowed_topologies: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    o: dict[str, Any] = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": name},
+                         "provisioner": provisioner}
+    if mode is not None:
+        o["volumeBindingMode"] = mode
+    if allowed_topologies is not None:
+        o["allowedTopologies"] = allowed_topologies
+    return o
+
+
+def make_csi_node(node: str, drivers: dict[str, int | None], migrated: str = "") -> dict[str, Any]:
+    """A CSINode with each driver's allocatable count (None: no count published)."""
+    o: dict[str, Any] = {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": node},
+                         "spec": {"drivers": []}}
+    for d, count in drivers.items():
+        entry: dict[str, Any] = {"name": d, "nodeID": node}
+        if count is not None:
+            entry["allocatable"] = {"count": count}
+        o["spec"]["drivers"].append(entry)
+    if migrated:
+        o["metadata"]["annotations"] = {"storage.alpha.kubernetes.io/migrated-plugins": migrated}
+    return o
+
+
+def make_csi_driver(name: str, storage_capacity: bool = False) -> dict[str, Any]:
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": name},
+            "spec": {"attachRequired": True, "storageCapacity": storage_capacity}}
+
+
+def make_volume_attachment(name: str, node: str, pv: str, attacher: str) -> dict[str, Any]:
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment", "metadata": {"name": name},
+            "spec": {"attacher": attacher, "nodeName": node, "source": {"persistentVolumeName": pv}},
+            "status": {"attached": True}}
+
+
+def make_storage_capacity(name: str, storage_class: str, capacity: str | None, *,
+                          node_labels: dict[str, str] | None = None, maximum: str | None = None,
+                          namespace: str = "kube-system") -> dict[str, Any]:
+    o: dict[str, Any] = {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+                         "metadata": {"name": name, "namespace": namespace}, "storageClassName": storage_class}
+    if capacity is not None:
+        o["capacity"] = capacity
+    if maximum is not None:
+        o["maximumVolumeSize"] = maximum
+    if node_labels is not None:
+        o["nodeTopology"] = {"matchLabels": node_labels}
+    return o

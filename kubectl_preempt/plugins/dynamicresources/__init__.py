@@ -1,0 +1,236 @@
+"""DynamicResources: ResourceClaims of a pod must exist, be usable, and be allocatable on the
+node (framework/plugins/dynamicresources).
+
+v1.34 behaviour that every pod sees, claims or not:
+- PreFilter stores its state first, then returns Skip for a pod without claims;
+- PostFilter runs before DefaultPreemption and, for such a pod, returns Unschedulable
+  "no new claims to deallocate", which joins the FitError message;
+- when a PreFilter plugin before it rejected the pod (UnschedulableAndUnresolvable), its
+  PreFilter never ran, and PostFilter fails with the CycleState's error "not found".
+
+For pods with claims: claim lookup and ownership, "in use", allocated claims' node selectors,
+device class checks, and an allocator for unallocated claims that understands a subset of CEL
+(see allocator.py); beyond that subset the Filter reports an error instead of guessing.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...framework.status import Code, Status
+from ...model.objects import Pod
+from ...model.selectors import node_selector_matches
+from .. import names
+from .allocator import AllocationError, Allocator, TimedOut, Unsupported
+
+NAME = names.DYNAMIC_RESOURCES
+STATE_KEY = NAME
+
+# the CycleState's ErrNotFound text, which PostFilter returns when PreFilter never ran
+ERR_STATE_NOT_FOUND = "not found"
+ERR_NO_NEW_CLAIMS = "no new claims to deallocate"
+ERR_DEALLOCATION_COMPLETED = "deallocation of ResourceClaim completed"
+ERR_STILL_NOT_SCHEDULABLE = "still not schedulable"
+ERR_CLAIM_IN_USE = "resourceclaim in use"
+ERR_CLAIM_NOT_AVAILABLE = "resourceclaim not available on the node"
+ERR_CANNOT_ALLOCATE = "cannot allocate all claims"
+ERR_TIMED_OUT = "timed out trying to allocate devices"
+ERR_CLAIM_NOT_FOUND = 'could not find ResourceClaim "{}/{}"'
+ERR_CLAIM_DELETING = 'resourceclaim "{}" is being deleted'
+ERR_NOT_CREATED_YET = 'pod "{}/{}": ResourceClaim not created yet'
+ERR_API_UNSUPPORTED = 'pod "{}/{}", spec.resourceClaim "{}": none of the supported fields are set'
+ERR_NOT_OWNER = "ResourceClaim {}/{} was not created for pod {}/{} (pod is not owner)"
+ERR_CLASS_MISSING = "request {}: device class {} does not exist"
+ERR_UNSUPPORTED_REQUEST = "request {}: unsupported request type"
+ERR_UNKNOWN_REQUEST = "resource claim {}, request {}: unknown request type"
+ERR_UNSUPPORTED_HERE = "kubectl-preempt cannot evaluate this claim offline: {}"
+
+RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE = 256
+
+
+def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    return obj.get("metadata") or {}
+
+
+def _status(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    return obj.get("status") or {}
+
+
+class _Rejected(Exception):
+    pass
+
+
+class StateData:
+    """Shared across clones, as upstream's Clone returns the same pointer."""
+
+    __slots__ = ("claims", "available_on", "unavailable_claims", "allocator")
+
+    def __init__(self) -> None:
+        self.claims: list[Mapping[str, Any]] = []
+        self.available_on: list[Mapping[str, Any] | None] = []
+        self.unavailable_claims: set[int] = set()
+        self.allocator: Allocator | None = None
+
+
+class DynamicResources:
+    name = NAME
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+
+    def _extra(self, kind: str) -> list:
+        cluster = getattr(self.handle, "cluster", None)
+        return list(((getattr(cluster, "extra", None) or {}).get(kind)) or ())
+
+    def _claim(self, namespace: str, name: str) -> Mapping[str, Any] | None:
+        found = None
+        for c in self._extra("ResourceClaim"):
+            if (_meta(c).get("namespace") or "default") == namespace and _meta(c).get("name") == name:
+                found = c
+        return found
+
+    def pod_claims(self, pod: Pod) -> list[Mapping[str, Any]]:
+        """mirrors foreachPodResourceClaim; raises _Rejected with upstream's error text."""
+        out = []
+        statuses = pod.status.get("resourceClaimStatuses") or []
+        for rc in pod.spec.get("resourceClaims") or ():
+            # mirrors resourceclaim.Name
+            must_check_owner = False
+            if rc.get("resourceClaimName") is not None:
+                claim_name = rc["resourceClaimName"]
+            elif rc.get("resourceClaimTemplateName") is not None:
+                for st in statuses:
+                    if st.get("name") == rc.get("name"):
+                        claim_name = st.get("resourceClaimName")
+                        must_check_owner = True
+                        break
+                else:
+                    raise _Rejected(ERR_NOT_CREATED_YET.format(pod.namespace, pod.name))
+            else:
+                raise _Rejected(ERR_API_UNSUPPORTED.format(pod.namespace, pod.name, rc.get("name") or ""))
+            if claim_name is None:
+                continue  # intentionally not created
+            claim = self._claim(pod.namespace, claim_name)
+            if claim is None:
+                raise _Rejected(ERR_CLAIM_NOT_FOUND.format(pod.namespace, claim_name))
+            if _meta(claim).get("deletionTimestamp"):
+                raise _Rejected(ERR_CLAIM_DELETING.format(_meta(claim).get("name")))
+            if must_check_owner:
+                owned = any(ref.get("controller") and ref.get("uid") == pod.uid
+                            for ref in _meta(claim).get("ownerReferences") or ())
+                ns = _meta(claim).get("namespace") or "default"
+                if ns != pod.namespace or not owned:
+                    raise _Rejected(ERR_NOT_OWNER.format(ns, _meta(claim).get("name"), pod.namespace, pod.name))
+            out.append(claim)
+        return out
+
+    # ------------------------------------------------------------------ PreEnqueue
+    def pre_enqueue(self, pod: Pod) -> Status:
+        try:
+            self.pod_claims(pod)
+        except _Rejected as e:
+            return Status(Code.UnschedulableAndUnresolvable, str(e))
+        return Status()
+
+    # ------------------------------------------------------------------ PreFilter
+    def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
+        s = StateData()
+        state.write(STATE_KEY, s)
+        if not pod.spec.get("resourceClaims"):
+            return None, Status(Code.Skip)
+        try:
+            claims = self.pod_claims(pod)
+        except _Rejected as e:
+            return None, Status(Code.UnschedulableAndUnresolvable, str(e))
+        if not claims:
+            return None, Status(Code.Skip)
+        classes = {_meta(c).get("name"): c for c in self._extra("DeviceClass")}
+        to_allocate = 0
+        available_on: list[Mapping[str, Any] | None] = []
+        for claim in claims:
+            allocation = _status(claim).get("allocation")
+            reserved = _status(claim).get("reservedFor") or []
+            if allocation is not None:
+                if (len(reserved) >= RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE
+                        and not any(r.get("uid") == pod.uid for r in reserved)):
+                    return None, Status(Code.UnschedulableAndUnresolvable, ERR_CLAIM_IN_USE)
+                available_on.append(allocation.get("nodeSelector"))
+                continue
+            available_on.append(None)
+            to_allocate += 1
+            key = f"{_meta(claim).get('namespace') or 'default'}/{_meta(claim).get('name')}"
+            for req in ((claim.get("spec") or {}).get("devices") or {}).get("requests") or ():
+                rname = req.get("name") or ""
+                if req.get("exactly") is not None:
+                    st = self._validate_class(classes, req["exactly"].get("deviceClassName") or "", rname)
+                elif req.get("firstAvailable"):
+                    st = None
+                    for sub in req["firstAvailable"]:
+                        st = self._validate_class(classes, sub.get("deviceClassName") or "", f"{rname}/{sub.get('name') or ''}")
+                        if st is not None:
+                            break
+                else:
+                    st = Status(Code.UnschedulableAndUnresolvable, ERR_UNKNOWN_REQUEST.format(key, rname))
+                if st is not None:
+                    return None, st
+        if to_allocate:
+            allocated = set()
+            for c in self._extra("ResourceClaim"):
+                for r in ((_status(c).get("allocation") or {}).get("devices") or {}).get("results") or ():
+                    allocated.add((r.get("driver") or "", r.get("pool") or "", r.get("device") or ""))
+            s.allocator = Allocator(self._extra("ResourceSlice"), classes, allocated)
+        s.available_on = available_on
+        s.claims = claims
+        return None, Status()
+
+    @staticmethod
+    def _validate_class(classes: Mapping[str, Any], class_name: str, request: str) -> Status | None:
+        if not class_name:
+            return Status.as_error(ERR_UNSUPPORTED_REQUEST.format(request))
+        if class_name not in classes:
+            return Status(Code.UnschedulableAndUnresolvable, ERR_CLASS_MISSING.format(request, class_name))
+        return None
+
+    # ------------------------------------------------------------------ Filter
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
+        s = state.get(STATE_KEY)
+        if not isinstance(s, StateData):
+            return Status.as_error(ERR_STATE_NOT_FOUND)
+        if not s.claims:
+            return Status()
+        node = node_info.node
+        unavailable = [i for i, sel in enumerate(s.available_on)
+                       if sel is not None and not node_selector_matches(sel, node.name, node.labels)]
+        if s.allocator is not None:
+            pending = [c for c in s.claims if _status(c).get("allocation") is None]
+            try:
+                ok = s.allocator.allocate(node, pending)
+            except TimedOut:
+                return Status(Code.UnschedulableAndUnresolvable, ERR_TIMED_OUT)
+            except AllocationError as e:
+                return Status.as_error(str(e))
+            except Unsupported as e:
+                return Status.as_error(ERR_UNSUPPORTED_HERE.format(e))
+            if not ok:
+                return Status(Code.UnschedulableAndUnresolvable, ERR_CANNOT_ALLOCATE)
+        if unavailable:
+            s.unavailable_claims.update(unavailable)
+            return Status(Code.UnschedulableAndUnresolvable, ERR_CLAIM_NOT_AVAILABLE)
+        return Status()
+
+    # ------------------------------------------------------------------ PostFilter
+    def post_filter(self, state: Any, pod: Pod, node_to_status: Any) -> tuple[None, Status]:
+        s = state.get(STATE_KEY)
+        if not isinstance(s, StateData):
+            return None, Status.as_error(ERR_STATE_NOT_FOUND)
+        if not s.claims:
+            return None, Status(Code.Unschedulable, ERR_NO_NEW_CLAIMS)
+        # upstream picks one unavailable claim at random; the outcome text is the same
+        for i in sorted(s.unavailable_claims):
+            reserved = _status(s.claims[i]).get("reservedFor") or []
+            if not reserved or (len(reserved) == 1 and reserved[0].get("uid") == pod.uid):
+                return None, Status(Code.Unschedulable, ERR_DEALLOCATION_COMPLETED)
+        return None, Status(Code.Unschedulable, ERR_STILL_NOT_SCHEDULABLE)
+
+
+def new(args: Mapping[str, Any], handle: Any) -> DynamicResources:
+    return DynamicResources(handle)

@@ -1,0 +1,394 @@
+"""A small structured-parameters allocator for the DynamicResources Filter.
+
+Upstream's allocator (k8s.io/dynamic-resource-allocation/structured) evaluates CEL selectors
+of DeviceClasses and requests against the devices of the node's ResourceSlices. This one
+understands a subset of CEL, the one device selectors are written in nearly always:
+
+    device.driver == "gpu.example.com"
+    device.attributes["gpu.example.com"].model == "a100"      (string, int or bool)
+    device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0
+    ... && ... , ... || ... , !(...), (...), true, false
+
+Anything else raises Unsupported, which the plugin reports as an error rather than guess.
+Requests: ExactCount (with count) and All; firstAvailable subrequests in order; adminAccess
+requests may use allocated devices. Not supported (Unsupported): constraints (matchAttribute),
+consumable capacity, partitionable devices, device taints; these are off by default or rare.
+"""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any, Iterator, Mapping
+
+from ...model.quantity import parse_quantity
+from ...model.selectors import node_selector_matches
+
+MAX_SEARCH_STEPS = 200_000
+
+
+class Unsupported(Exception):
+    """The claim uses something this allocator does not evaluate."""
+
+
+class AllocationError(Exception):
+    """Upstream's allocator would fail with an error (e.g. a CEL runtime error)."""
+
+
+class TimedOut(Exception):
+    """The search took too long (upstream: DRASchedulerFilterTimeout)."""
+
+
+# ------------------------------------------------------------------ CEL subset
+_TOKEN = re.compile(r"""\s*(?:
+    (?P<str>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+  | (?P<num>-?\d+)
+  | (?P<op>&&|\|\||==|!=|>=|<=|>|<|!|\(|\)|\[|\]|\.|,)
+  | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
+)""", re.X)
+
+
+def _tokens(expr: str) -> list[tuple[str, str]]:
+    out = []
+    pos = 0
+    expr = expr.strip()
+    while pos < len(expr):
+        m = _TOKEN.match(expr, pos)
+        if not m or m.end() == pos:
+            raise Unsupported(f"cannot parse CEL expression {expr!r}")
+        pos = m.end()
+        kind = m.lastgroup or ""
+        out.append((kind, m.group(kind)))
+    return out
+
+
+class _Parser:
+    def __init__(self, expr: str) -> None:
+        self.expr = expr
+        self.toks = _tokens(expr)
+        self.i = 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self, value: str | None = None, kind: str | None = None) -> str:
+        t = self.peek()
+        if t is None or (value is not None and t[1] != value) or (kind is not None and t[0] != kind):
+            raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+        self.i += 1
+        return t[1]
+
+    def parse(self) -> Any:
+        node = self.or_()
+        if self.peek() is not None:
+            raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+        return node
+
+    def or_(self) -> Any:
+        node = self.and_()
+        while self.peek() == ("op", "||"):
+            self.take()
+            node = ("or", node, self.and_())
+        return node
+
+    def and_(self) -> Any:
+        node = self.unary()
+        while self.peek() == ("op", "&&"):
+            self.take()
+            node = ("and", node, self.unary())
+        return node
+
+    def unary(self) -> Any:
+        if self.peek() == ("op", "!"):
+            self.take()
+            return ("not", self.unary())
+        left = self.operand()
+        t = self.peek()
+        if t is not None and t[0] == "op" and t[1] in ("==", "!=", ">=", "<=", ">", "<"):
+            self.take()
+            return ("cmp", t[1], left, self.operand())
+        return left
+
+    def operand(self) -> Any:
+        t = self.peek()
+        if t is None:
+            raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+        if t == ("op", "("):
+            self.take()
+            node = self.or_()
+            self.take(")")
+            return self.methods(node)
+        if t[0] == "str":
+            self.take()
+            return ("lit", bytes(t[1][1:-1], "utf-8").decode("unicode_escape"))
+        if t[0] == "num":
+            self.take()
+            return ("lit", int(t[1]))
+        if t[0] == "id":
+            name = self.take()
+            if name in ("true", "false"):
+                return ("lit", name == "true")
+            if name == "quantity":
+                self.take("(")
+                s = self.take(kind="str")
+                self.take(")")
+                return self.methods(("lit", parse_quantity(s[1:-1])))
+            if name == "device":
+                return self.methods(self.device())
+        raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+
+    def device(self) -> Any:
+        self.take(".")
+        field = self.take(kind="id")
+        if field == "driver":
+            return ("driver",)
+        if field in ("attributes", "capacity"):
+            self.take("[")
+            domain = self.take(kind="str")[1:-1]
+            self.take("]")
+            if self.peek() == ("op", "["):
+                self.take()
+                name = self.take(kind="str")[1:-1]
+                self.take("]")
+            else:
+                self.take(".")
+                name = self.take(kind="id")
+            return (field, domain, name)
+        raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+
+    def methods(self, node: Any) -> Any:
+        while self.peek() == ("op", "."):
+            self.take()
+            method = self.take(kind="id")
+            if method not in ("compareTo", "isGreaterThan", "isLessThan"):
+                raise Unsupported(f"unsupported CEL method {method!r} in {self.expr!r}")
+            self.take("(")
+            arg = self.operand()
+            self.take(")")
+            node = (method, node, arg)
+        return node
+
+
+_compiled: dict[str, Any] = {}
+
+
+def compile_cel(expr: str) -> Any:
+    node = _compiled.get(expr)
+    if node is None:
+        node = _compiled[expr] = _Parser(expr).parse()
+    return node
+
+
+class Device:
+    __slots__ = ("driver", "pool", "name", "attributes", "capacity")
+
+    def __init__(self, driver: str, pool: str, raw: Mapping[str, Any]) -> None:
+        basic = raw.get("basic") or raw  # v1beta1 nests the fields under "basic"
+        self.driver = driver
+        self.pool = pool
+        self.name = raw.get("name") or ""
+        self.attributes: dict[tuple[str, str], Any] = {}
+        for k, v in (basic.get("attributes") or {}).items():
+            domain, _, name = k.rpartition("/")
+            v = v or {}
+            for typ in ("string", "int", "bool", "version"):
+                if typ in v:
+                    self.attributes[(domain or driver, name)] = (typ, v[typ])
+                    break
+        self.capacity: dict[tuple[str, str], Fraction] = {}
+        for k, v in (basic.get("capacity") or {}).items():
+            domain, _, name = k.rpartition("/")
+            q = (v or {}).get("value")
+            if q is not None:
+                self.capacity[(domain or driver, name)] = parse_quantity(q, field=f"ResourceSlice device {self.name} capacity")
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.driver, self.pool, self.name)
+
+
+def _eval(node: Any, dev: Device, expr: str) -> Any:
+    op = node[0]
+    if op == "lit":
+        return node[1]
+    if op == "driver":
+        return dev.driver
+    if op == "attributes":
+        v = dev.attributes.get((node[1], node[2]))
+        if v is None:
+            raise AllocationError(f"CEL runtime error: no such key: {node[2]}")
+        if v[0] == "version":
+            raise Unsupported(f"version attributes are not supported in {expr!r}")
+        return v[1]
+    if op == "capacity":
+        v = dev.capacity.get((node[1], node[2]))
+        if v is None:
+            raise AllocationError(f"CEL runtime error: no such key: {node[2]}")
+        return v
+    if op in ("compareTo", "isGreaterThan", "isLessThan"):
+        a, b = _eval(node[1], dev, expr), _eval(node[2], dev, expr)
+        if not isinstance(a, Fraction) or not isinstance(b, Fraction):
+            raise Unsupported(f"unsupported CEL expression {expr!r}")
+        c = (a > b) - (a < b)
+        return c if op == "compareTo" else (c > 0 if op == "isGreaterThan" else c < 0)
+    if op == "not":
+        return not _bool(_eval(node[1], dev, expr), expr)
+    if op == "and":
+        return _bool(_eval(node[1], dev, expr), expr) and _bool(_eval(node[2], dev, expr), expr)
+    if op == "or":
+        return _bool(_eval(node[1], dev, expr), expr) or _bool(_eval(node[2], dev, expr), expr)
+    if op == "cmp":
+        a, b = _eval(node[2], dev, expr), _eval(node[3], dev, expr)
+        if type(a) is not type(b) and not (isinstance(a, (int, Fraction)) and isinstance(b, (int, Fraction))
+                                           and not isinstance(a, bool) and not isinstance(b, bool)):
+            raise AllocationError(f"CEL runtime error: no such overload: {expr}")
+        o = node[1]
+        if o == "==":
+            return a == b
+        if o == "!=":
+            return a != b
+        if isinstance(a, bool):
+            raise AllocationError(f"CEL runtime error: no such overload: {expr}")
+        return {">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b}[o]
+    raise Unsupported(f"unsupported CEL expression {expr!r}")
+
+
+def _bool(v: Any, expr: str) -> bool:
+    if not isinstance(v, bool):
+        raise AllocationError(f"CEL runtime error: expression {expr!r} does not evaluate to a bool")
+    return v
+
+
+def selectors_match(selectors: list[Mapping[str, Any]] | None, dev: Device) -> bool:
+    for sel in selectors or ():
+        cel = (sel or {}).get("cel")
+        if cel is None:
+            raise Unsupported("a device selector without a CEL expression")
+        expr = cel.get("expression") or ""
+        if not _bool(_eval(compile_cel(expr), dev, expr), expr):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ allocation
+class Allocator:
+    """Devices of the cluster's ResourceSlices, the devices already allocated, the classes."""
+
+    def __init__(self, slices: list[Mapping[str, Any]], classes: Mapping[str, Mapping[str, Any]],
+                 allocated: set[tuple[str, str, str]]) -> None:
+        self.classes = classes
+        self.allocated = allocated
+        # keep only the newest generation of each pool, as the allocator does
+        newest: dict[tuple[str, str], int] = {}
+        for s in slices:
+            sp = s.get("spec") or {}
+            pool = sp.get("pool") or {}
+            key = (sp.get("driver") or "", pool.get("name") or "")
+            newest[key] = max(newest.get(key, 0), int(pool.get("generation") or 0))
+        self.slices = []
+        for s in slices:
+            sp = s.get("spec") or {}
+            pool = sp.get("pool") or {}
+            key = (sp.get("driver") or "", pool.get("name") or "")
+            if int(pool.get("generation") or 0) == newest[key]:
+                self.slices.append(s)
+
+    def devices_for(self, node: Any) -> list[Device]:
+        out = []
+        for s in self.slices:
+            sp = s.get("spec") or {}
+            if sp.get("perDeviceNodeSelection"):
+                raise Unsupported("ResourceSlices with perDeviceNodeSelection (partitionable devices)")
+            if sp.get("nodeName"):
+                if sp["nodeName"] != node.name:
+                    continue
+            elif sp.get("allNodes"):
+                pass
+            elif sp.get("nodeSelector") is not None:
+                if not node_selector_matches(sp["nodeSelector"], node.name, node.labels):
+                    continue
+            else:
+                continue
+            driver = sp.get("driver") or ""
+            pool = (sp.get("pool") or {}).get("name") or ""
+            for d in sp.get("devices") or ():
+                out.append(Device(driver, pool, d))
+        return out
+
+    def _alternatives(self, claim: Mapping[str, Any], request: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        exactly = request.get("exactly")
+        if exactly is not None:
+            return [exactly]
+        if request.get("firstAvailable"):
+            return list(request["firstAvailable"])
+        if request.get("deviceClassName"):
+            return [request]  # v1beta1 shape
+        raise Unsupported("a request with neither exactly nor firstAvailable")
+
+    def allocate(self, node: Any, claims: list[Mapping[str, Any]]) -> bool:
+        """Whether every claim can be allocated on the node together."""
+        devices = self.devices_for(node)
+        # the requests to satisfy, each a list of alternatives: (selectors, mode, count, admin)
+        requests: list[list[tuple[list, str, int, bool]]] = []
+        for claim in claims:
+            cs = (claim.get("spec") or {}).get("devices") or {}
+            if cs.get("constraints"):
+                raise Unsupported("device constraints (matchAttribute)")
+            for req in cs.get("requests") or ():
+                alts = []
+                for alt in self._alternatives(claim, req):
+                    cls = self.classes.get(alt.get("deviceClassName") or "") or {}
+                    sels = list((cls.get("spec") or {}).get("selectors") or ()) + list(alt.get("selectors") or ())
+                    mode = alt.get("allocationMode") or "ExactCount"
+                    count = int(alt.get("count") or 1)
+                    alts.append((sels, mode, count, bool(alt.get("adminAccess"))))
+                requests.append(alts)
+        # the candidates of each alternative, evaluated once
+        cands: list[list[list[Device]]] = []
+        for alts in requests:
+            per = []
+            for sels, mode, _count, admin in alts:
+                # an All request needs every matching device, allocated ones included
+                per.append([d for d in devices
+                            if (admin or mode == "All" or d.key not in self.allocated) and selectors_match(sels, d)])
+            cands.append(per)
+        steps = [0]
+        return self._search(requests, cands, 0, set(), steps)
+
+    def _search(self, requests: list, cands: list, i: int, used: set, steps: list[int]) -> bool:
+        if i == len(requests):
+            return True
+        for (sels, mode, count, admin), devs in zip(requests[i], cands[i]):
+            free = [d for d in devs if d.key not in used]
+            if mode == "All":
+                if not devs or len(free) != len(devs) or (
+                        not admin and any(d.key in self.allocated for d in devs)):
+                    continue
+                if self._search(requests, cands, i + 1, used | {d.key for d in devs}, steps):
+                    return True
+                continue
+            for chosen in _combinations(free, count, steps):
+                if self._search(requests, cands, i + 1, used | {d.key for d in chosen}, steps):
+                    return True
+        return False
+
+
+def _combinations(devs: list[Device], k: int, steps: list[int]) -> Iterator[list[Device]]:
+    if k <= 0:
+        yield []
+        return
+    if len(devs) < k:
+        return
+    idx = list(range(k))
+    while True:
+        steps[0] += 1
+        if steps[0] > MAX_SEARCH_STEPS:
+            raise TimedOut()
+        yield [devs[j] for j in idx]
+        for j in reversed(range(k)):
+            if idx[j] != j + len(devs) - k:
+                break
+        else:
+            return
+        idx[j] += 1
+        for m in range(j + 1, k):
+            idx[m] = idx[m - 1] + 1

@@ -1,0 +1,173 @@
+"""VolumeRestrictions: in-tree disks that cannot be shared on one node, and ReadWriteOncePod
+claims already in use (framework/plugins/volumerestrictions).
+
+A ReadWriteOncePod claim in use by any scheduled pod makes every node Unschedulable (not
+Unresolvable): preemption may evict the pod holding the claim, which the PreFilter extensions
+(add_pod/remove_pod) account for in its dry runs.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...framework.status import Code, Status
+from ...model.objects import Pod
+from .. import names
+from ..volumeutil.helpers import READ_WRITE_ONCE_POD
+from ..volumeutil.index import PVC_RESOURCE, not_found, storage_index
+
+NAME = names.VOLUME_RESTRICTIONS
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+
+ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
+ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT = (
+    "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod")
+
+# volume sources that needsRestrictionsCheck looks at
+_DISK_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")
+_ERR_NO_STATE = f'cannot read "{PRE_FILTER_STATE_KEY}" from cycleState'
+_CACHE_DISKS = "volumerestrictions.disks"
+_CACHE_CLAIMS = "volumerestrictions.claims"
+
+
+class PreFilterState:
+    """The pod's ReadWriteOncePod claim names and how many references to them scheduled pods hold."""
+
+    __slots__ = ("read_write_once_pod_pvcs", "conflicting_pvc_ref_count")
+
+    def __init__(self, pvcs: frozenset[str], count: int) -> None:
+        self.read_write_once_pod_pvcs = pvcs
+        self.conflicting_pvc_ref_count = count
+
+    def conflicting_refs_of(self, pod: Pod) -> int:
+        # mirrors conflictingPVCRefCountForPod: by claim name only, as upstream does
+        return sum(1 for claim in _claim_names(pod) if claim in self.read_write_once_pod_pvcs)
+
+    def update_with_pod(self, pod: Pod, multiplier: int) -> None:
+        self.conflicting_pvc_ref_count += multiplier * self.conflicting_refs_of(pod)
+
+    def clone(self) -> "PreFilterState":
+        return PreFilterState(self.read_write_once_pod_pvcs, self.conflicting_pvc_ref_count)
+
+
+def _claim_names(pod: Pod) -> list[str]:
+    names_ = pod.cache.get(_CACHE_CLAIMS)
+    if names_ is None:
+        names_ = [v["persistentVolumeClaim"].get("claimName") or ""
+                  for v in pod.spec.get("volumes") or () if v.get("persistentVolumeClaim") is not None]
+        pod.cache[_CACHE_CLAIMS] = names_
+    return names_
+
+
+def _disks(pod: Pod) -> list[Mapping[str, Any]]:
+    """The pod's volumes that needsRestrictionsCheck selects."""
+    disks = pod.cache.get(_CACHE_DISKS)
+    if disks is None:
+        disks = [v for v in pod.spec.get("volumes") or () if any(v.get(s) is not None for s in _DISK_SOURCES)]
+        pod.cache[_CACHE_DISKS] = disks
+    return disks
+
+
+def _have_overlap(a: list, b: list) -> bool:
+    return bool(set(a or ()) & set(b or ()))
+
+
+def is_volume_conflict(volume: Mapping[str, Any], existing: Pod) -> bool:
+    """mirrors isVolumeConflict: the volume clashes with one of the existing pod's volumes."""
+    for ev in _disks(existing):
+        gce, egce = volume.get("gcePersistentDisk"), ev.get("gcePersistentDisk")
+        if gce is not None and egce is not None:
+            if gce.get("pdName") == egce.get("pdName") and not (gce.get("readOnly") and egce.get("readOnly")):
+                return True
+        aws, eaws = volume.get("awsElasticBlockStore"), ev.get("awsElasticBlockStore")
+        if aws is not None and eaws is not None:
+            if aws.get("volumeID") == eaws.get("volumeID"):
+                return True
+        iscsi, eiscsi = volume.get("iscsi"), ev.get("iscsi")
+        if iscsi is not None and eiscsi is not None:
+            if iscsi.get("iqn") == eiscsi.get("iqn") and not (iscsi.get("readOnly") and eiscsi.get("readOnly")):
+                return True
+        rbd, erbd = volume.get("rbd"), ev.get("rbd")
+        if rbd is not None and erbd is not None:
+            # the API server defaults the pool to "rbd"; manifests may not carry it
+            if (_have_overlap(rbd.get("monitors"), erbd.get("monitors"))
+                    and (rbd.get("pool") or "rbd") == (erbd.get("pool") or "rbd")
+                    and rbd.get("image") == erbd.get("image")
+                    and not (rbd.get("readOnly") and erbd.get("readOnly"))):
+                return True
+    return False
+
+
+def _pvc_used_by_pods(snapshot: Any, key: str) -> bool:
+    """mirrors Snapshot.IsPVCUsedByPods: a scheduled pod references the claim through a
+    persistentVolumeClaim volume (NodeInfo.pvc_ref_counts also counts ephemeral claims, which
+    upstream's set does not, hence the check of the pods on a hit)."""
+    ns, _, claim = key.partition("/")
+    for ni in snapshot.list():
+        if key in ni.pvc_ref_counts:
+            for p in ni.pods:
+                if p.namespace == ns and claim in _claim_names(p):
+                    return True
+    return False
+
+
+class VolumeRestrictions:
+    name = NAME
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+
+    def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
+        needs_check = bool(_disks(pod))
+        claims = _claim_names(pod)
+        rwop: set[str] = set()
+        if claims:
+            index = storage_index(state, self.handle.cluster)
+            for claim in claims:
+                pvc = index.pvc(pod.namespace, claim)
+                if pvc is None:
+                    return None, Status(Code.UnschedulableAndUnresolvable, not_found(PVC_RESOURCE, claim))
+                if READ_WRITE_ONCE_POD in ((pvc.get("spec") or {}).get("accessModes") or ()):
+                    rwop.add((pvc.get("metadata") or {}).get("name") or claim)
+        count = sum(1 for claim in rwop if _pvc_used_by_pods(self.handle.snapshot, f"{pod.namespace}/{claim}"))
+        if not needs_check and count == 0:
+            return None, Status(Code.Skip)
+        state.write(PRE_FILTER_STATE_KEY, PreFilterState(frozenset(rwop), count))
+        return None, Status()
+
+    def pre_filter_extensions(self) -> "VolumeRestrictions":
+        return self
+
+    def _state(self, state: Any) -> PreFilterState | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        return s if isinstance(s, PreFilterState) else None
+
+    def add_pod(self, state: Any, pod: Pod, pod_to_add: Pod, node_info: Any) -> Status:
+        s = self._state(state)
+        if s is None:
+            return Status.as_error(_ERR_NO_STATE)
+        s.update_with_pod(pod_to_add, 1)
+        return Status()
+
+    def remove_pod(self, state: Any, pod: Pod, pod_to_remove: Pod, node_info: Any) -> Status:
+        s = self._state(state)
+        if s is None:
+            return Status.as_error(_ERR_NO_STATE)
+        s.update_with_pod(pod_to_remove, -1)
+        return Status()
+
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
+        # mirrors satisfyVolumeConflicts, then satisfyReadWriteOncePod
+        for v in _disks(pod):
+            for existing in node_info.pods:
+                if is_volume_conflict(v, existing):
+                    return Status(Code.Unschedulable, ERR_REASON_DISK_CONFLICT)
+        s = self._state(state)
+        if s is None:
+            return Status.as_error(_ERR_NO_STATE)
+        if s.conflicting_pvc_ref_count > 0:
+            return Status(Code.Unschedulable, ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT)
+        return Status()
+
+
+def new(args: Mapping[str, Any], handle: Any) -> VolumeRestrictions:
+    return VolumeRestrictions(handle)

@@ -1,0 +1,283 @@
+"""k8s.io/component-helpers/storage/{volume,ephemeral} and the selector semantics they rely on.
+
+PersistentVolume node affinity is matched as volume.CheckNodeAffinity does: through
+nodeaffinity.LazyErrorNodeSelector with a node that has labels and no name, so a term whose
+only requirements are matchFields matches every node, and a term with an invalid requirement
+never matches.
+"""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from ...model.quantity import parse_quantity
+
+ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
+ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node"
+BETA_STORAGE_CLASS_ANNOTATION = "volume.beta.kubernetes.io/storage-class"
+MIGRATED_PLUGINS_ANNOTATION = "storage.alpha.kubernetes.io/migrated-plugins"
+NOT_SUPPORTED_PROVISIONER = "kubernetes.io/no-provisioner"
+VOLUME_BINDING_WAIT = "WaitForFirstConsumer"
+READ_WRITE_ONCE_POD = "ReadWriteOncePod"
+CLAIM_LOST = "Lost"
+VOLUME_AVAILABLE = "Available"
+FILESYSTEM = "Filesystem"
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_INT = re.compile(r"^[+-]?[0-9]+$")
+_QNAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+
+# ------------------------------------------------------------------ metadata
+def meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    return obj.get("metadata") or {}
+
+
+def spec(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    return obj.get("spec") or {}
+
+
+def name_of(obj: Mapping[str, Any]) -> str:
+    return meta(obj).get("name") or ""
+
+
+def namespace_of(obj: Mapping[str, Any]) -> str:
+    return meta(obj).get("namespace") or "default"
+
+
+def annotations(obj: Mapping[str, Any]) -> Mapping[str, str]:
+    return meta(obj).get("annotations") or {}
+
+
+def is_controlled_by(obj: Mapping[str, Any], owner_uid: str) -> bool:
+    # mirrors metav1.IsControlledBy: the one controller reference names the owner's UID
+    for ref in meta(obj).get("ownerReferences") or ():
+        if ref.get("controller"):
+            return ref.get("uid") == owner_uid
+    return False
+
+
+# ------------------------------------------------------------------ claims and volumes
+def claim_class(pvc: Mapping[str, Any]) -> str:
+    """mirrors GetPersistentVolumeClaimClass: the beta annotation wins over the field."""
+    ann = annotations(pvc)
+    if BETA_STORAGE_CLASS_ANNOTATION in ann:
+        return ann[BETA_STORAGE_CLASS_ANNOTATION]
+    return spec(pvc).get("storageClassName") or ""
+
+
+def pv_class(pv: Mapping[str, Any]) -> str:
+    """mirrors GetPersistentVolumeClass."""
+    ann = annotations(pv)
+    if BETA_STORAGE_CLASS_ANNOTATION in ann:
+        return ann[BETA_STORAGE_CLASS_ANNOTATION]
+    return spec(pv).get("storageClassName") or ""
+
+
+def ephemeral_claim_name(pod_name: str, volume_name: str) -> str:
+    """mirrors ephemeral.VolumeClaimName."""
+    return f"{pod_name}-{volume_name}"
+
+
+def volume_is_for_pod(pod: Any, pvc: Mapping[str, Any]) -> str | None:
+    """mirrors ephemeral.VolumeIsForPod: the error text, or None when the pod owns the claim."""
+    if namespace_of(pvc) != pod.namespace or not is_controlled_by(pvc, pod.uid):
+        return (f"PVC {namespace_of(pvc)}/{name_of(pvc)} was not created for pod "
+                f"{pod.namespace}/{pod.name} (pod is not owner)")
+    return None
+
+
+def storage_request(obj_spec: Mapping[str, Any], where: str) -> Fraction:
+    """spec.resources.requests.storage of a claim, exactly; zero when absent."""
+    q = ((obj_spec.get("resources") or {}).get("requests") or {}).get("storage")
+    return parse_quantity(q, field=where) if q is not None else Fraction(0)
+
+
+def has_storage_request(pvc: Mapping[str, Any]) -> bool:
+    return "storage" in ((spec(pvc).get("resources") or {}).get("requests") or {})
+
+
+def pv_capacity(pv: Mapping[str, Any]) -> Fraction:
+    q = (spec(pv).get("capacity") or {}).get("storage")
+    return parse_quantity(q, field=f"PersistentVolume {name_of(pv)} spec.capacity.storage") if q is not None else Fraction(0)
+
+
+def is_volume_bound_to_claim(pv: Mapping[str, Any], pvc: Mapping[str, Any]) -> bool:
+    """mirrors IsVolumeBoundToClaim."""
+    ref = spec(pv).get("claimRef")
+    if ref is None:
+        return False
+    if name_of(pvc) != ref.get("name") or namespace_of(pvc) != (ref.get("namespace") or ""):
+        return False
+    uid = ref.get("uid") or ""
+    return not uid or uid == (meta(pvc).get("uid") or "")
+
+
+def check_volume_mode_mismatches(pvc_spec: Mapping[str, Any], pv_spec: Mapping[str, Any]) -> bool:
+    """mirrors CheckVolumeModeMismatches: a missing mode is Filesystem."""
+    return (pvc_spec.get("volumeMode") or FILESYSTEM) != (pv_spec.get("volumeMode") or FILESYSTEM)
+
+
+def check_access_modes(pvc: Mapping[str, Any], pv: Mapping[str, Any]) -> bool:
+    """mirrors CheckAccessModes: every mode the claim asks for, the volume offers."""
+    offered = set(spec(pv).get("accessModes") or ())
+    return all(m in offered for m in spec(pvc).get("accessModes") or ())
+
+
+# ------------------------------------------------------------------ selectors
+def _int64(s: str) -> int | None:
+    # mirrors strconv.ParseInt(s, 10, 64)
+    if not isinstance(s, str) or not _INT.match(s):
+        return None
+    v = int(s)
+    return v if _INT64_MIN <= v <= _INT64_MAX else None
+
+
+def valid_qualified_name(key: Any) -> bool:
+    """mirrors validation.IsQualifiedName."""
+    if not isinstance(key, str):
+        return False
+    parts = key.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix or len(prefix) > 253 or not _DNS1123_SUBDOMAIN.match(prefix):
+            return False
+    else:
+        return False
+    return 0 < len(name) <= 63 and bool(_QNAME.match(name))
+
+
+def valid_label_value(value: Any) -> bool:
+    """mirrors validation.IsValidLabelValue."""
+    return isinstance(value, str) and len(value) <= 63 and bool(_LABEL_VALUE.match(value))
+
+
+# a compiled requirement: (key, operator, values); operators as in labels.Requirement
+Requirement = tuple[str, str, tuple[str, ...]]
+
+
+def new_requirement(key: Any, op: str, values: Sequence[Any]) -> Requirement | None:
+    """mirrors labels.NewRequirement: the requirement, or None when it does not validate."""
+    vals = tuple(values or ())
+    if not valid_qualified_name(key):
+        return None
+    if op in ("In", "NotIn"):
+        if not vals:
+            return None
+    elif op in ("Exists", "DoesNotExist"):
+        if vals:
+            return None
+    elif op in ("Gt", "Lt"):
+        if len(vals) != 1 or _int64(vals[0]) is None:
+            return None
+    elif op == "Equals":
+        if len(vals) != 1:
+            return None
+    else:
+        return None
+    if not all(valid_label_value(v) for v in vals):
+        return None
+    return (key, op, vals)
+
+
+def requirement_matches(req: Requirement, labels: Mapping[str, str]) -> bool:
+    """mirrors labels.Requirement.Matches."""
+    key, op, vals = req
+    if op in ("In", "Equals"):
+        return key in labels and labels[key] in vals
+    if op == "NotIn":
+        return key not in labels or labels[key] not in vals
+    if op == "Exists":
+        return key in labels
+    if op == "DoesNotExist":
+        return key not in labels
+    if key not in labels:
+        return False
+    lhs, rhs = _int64(labels[key]), _int64(vals[0])
+    if lhs is None or rhs is None:
+        return False
+    return lhs > rhs if op == "Gt" else lhs < rhs
+
+
+class CompiledNodeSelector:
+    """A v1.NodeSelector as nodeaffinity.NewLazyErrorNodeSelector parses it, matched against a
+    node with labels and no name (volume.CheckNodeAffinity)."""
+
+    __slots__ = ("terms",)
+
+    def __init__(self, selector: Mapping[str, Any] | None) -> None:
+        # each term: None when it failed to parse, else (label requirements or None)
+        self.terms: list[tuple[bool, tuple[Requirement, ...] | None]] = []
+        for term in (selector or {}).get("nodeSelectorTerms") or ():
+            exprs = term.get("matchExpressions") or []
+            fields = term.get("matchFields") or []
+            if not exprs and not fields:
+                continue  # an empty term selects nothing and is dropped
+            ok = True
+            reqs: list[Requirement] | None = None
+            if exprs:
+                reqs = []
+                for e in exprs:
+                    r = new_requirement(e.get("key"), e.get("operator") or "", e.get("values") or ())
+                    if r is None:
+                        ok = False
+                        break
+                    reqs.append(r)
+            for f in fields:
+                if f.get("operator") not in ("In", "NotIn") or len(f.get("values") or ()) != 1:
+                    ok = False
+            self.terms.append((ok, tuple(reqs) if reqs is not None else None))
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        for ok, reqs in self.terms:
+            if not ok:
+                continue
+            # matchFields are never checked: the node handed over has no name, so no fields
+            if reqs is None or all(requirement_matches(r, labels) for r in reqs):
+                return True
+        return False
+
+
+def compile_label_selector(sel: Mapping[str, Any] | None) -> tuple[Requirement, ...] | None:
+    """mirrors metav1.LabelSelectorAsSelector for a non-nil selector: the requirements, or None
+    when one does not validate. An empty selector gives no requirements (matches everything)."""
+    out: list[Requirement] = []
+    for k, v in ((sel or {}).get("matchLabels") or {}).items():
+        r = new_requirement(k, "Equals", (v,))
+        if r is None:
+            return None
+        out.append(r)
+    for e in (sel or {}).get("matchExpressions") or ():
+        op = e.get("operator")
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return None
+        r = new_requirement(e.get("key"), op, e.get("values") or ())
+        if r is None:
+            return None
+        out.append(r)
+    return tuple(out)
+
+
+def label_selector_matches(reqs: tuple[Requirement, ...], labels: Mapping[str, str]) -> bool:
+    return all(requirement_matches(r, labels) for r in reqs)
+
+
+def match_topology_selector_terms(terms: Sequence[Mapping[str, Any]] | None, labels: Mapping[str, str]) -> bool:
+    """mirrors v1helper.MatchTopologySelectorTerms: no terms match everything; empty terms nothing."""
+    if not terms:
+        return True
+    for term in terms:
+        exprs = term.get("matchLabelExpressions") or []
+        if not exprs:
+            continue
+        reqs = [new_requirement(e.get("key"), "In", e.get("values") or ()) for e in exprs]
+        if any(r is None for r in reqs):
+            continue
+        if all(requirement_matches(r, labels) for r in reqs):  # type: ignore[arg-type]
+            return True
+    return False

@@ -1,0 +1,182 @@
+"""The storage objects of a snapshot, indexed once per scheduling cycle.
+
+Upstream's plugins read informer listers; ours read `cluster.extra[kind]` lists of raw dicts.
+The index is built lazily, kind by kind, the first time a plugin of the cycle asks, and kept in
+the CycleState so that every volume plugin, every node and every preemption dry run of the cycle
+share it. A cycle of a pod without volumes builds nothing. The by-name dictionaries are also
+kept on the Cluster and reused by later cycles while the kind's list is the same list object of
+the same length (replay swaps in a new list on every change; loading only appends).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from . import csitranslation
+from .helpers import BETA_STORAGE_CLASS_ANNOTATION, CompiledNodeSelector, name_of
+
+STATE_KEY = "kubectl-preempt/StorageIndex"
+
+# the qualified resource names apierrors.NewNotFound puts in "<resource> "<name>" not found"
+PVC_RESOURCE = "persistentvolumeclaim"
+PV_RESOURCE = "persistentvolume"
+STORAGE_CLASS_RESOURCE = "storageclass.storage.k8s.io"
+
+
+_CLUSTER_CACHE_ATTR = "_kubectl_preempt_storage_index"
+
+
+def _cluster_cached(cluster: Any, kinds: tuple[str, ...], tag: str, build: Any) -> Any:
+    """build(), or the value built earlier from the very same lists of these kinds."""
+    extra = getattr(cluster, "extra", None) or {}
+    lists = tuple(extra.get(k) for k in kinds)
+    fingerprint = tuple(len(lst) if lst is not None else -1 for lst in lists)
+    cache = getattr(cluster, _CLUSTER_CACHE_ATTR, None)
+    if cache is None:
+        cache = {}
+        try:
+            setattr(cluster, _CLUSTER_CACHE_ATTR, cache)
+        except AttributeError:
+            return build()
+    entry = cache.get(tag)
+    # the entry holds the lists themselves, so an identity match cannot be a recycled id
+    if entry is not None and entry[0] == fingerprint and all(a is b for a, b in zip(entry[1], lists)):
+        return entry[2]
+    value = build()
+    cache[tag] = (fingerprint, lists, value)
+    return value
+
+
+def not_found(resource: str, name: str) -> str:
+    """The text of a lister's NotFound error (apierrors.NewNotFound)."""
+    return f'{resource} "{name}" not found'
+
+
+class StorageIndex:
+    """Lookups by name over the snapshot's storage objects; the last object of a name wins."""
+
+    def __init__(self, cluster: Any) -> None:
+        self._cluster = cluster
+        self._extra: Mapping[str, list] = getattr(cluster, "extra", None) or {}
+        self._pvcs: dict[str, Mapping[str, Any]] | None = None
+        self._pvs: dict[str, Mapping[str, Any]] | None = None
+        self._pvs_by_class: dict[str, list[Mapping[str, Any]]] | None = None
+        self._classes: dict[str, Mapping[str, Any]] | None = None
+        self._csi_nodes: dict[str, Mapping[str, Any]] | None = None
+        self._csi_drivers: dict[str, Mapping[str, Any]] | None = None
+        self._attachments: dict[str, dict[str, str]] | None = None
+        self._affinity: dict[tuple[str, bool], CompiledNodeSelector | None] = {}
+        # per-cycle memo of derived per-claim data other plugins compute (e.g. CSI driver info)
+        self.memo: dict[Any, Any] = {}
+
+    def _by_name(self, kind: str, namespaced: bool = False) -> dict[str, Mapping[str, Any]]:
+        def build() -> dict[str, Mapping[str, Any]]:
+            out: dict[str, Mapping[str, Any]] = {}
+            if namespaced:
+                for obj in self._extra.get(kind) or ():
+                    md = obj.get("metadata") or {}
+                    out[f"{md.get('namespace') or 'default'}/{md.get('name') or ''}"] = obj
+            else:
+                for obj in self._extra.get(kind) or ():
+                    out[(obj.get("metadata") or {}).get("name") or ""] = obj
+            return out
+        return _cluster_cached(self._cluster, (kind,), kind, build)
+
+    # ---------------------------------------------------------------- lookups
+    def pvc(self, namespace: str, name: str) -> Mapping[str, Any] | None:
+        if self._pvcs is None:
+            self._pvcs = self._by_name("PersistentVolumeClaim", namespaced=True)
+        return self._pvcs.get(f"{namespace}/{name}")
+
+    def pv(self, name: str) -> Mapping[str, Any] | None:
+        if self._pvs is None:
+            self._pvs = self._by_name("PersistentVolume")
+        return self._pvs.get(name)
+
+    def pvs_of_class(self, class_name: str) -> list[Mapping[str, Any]]:
+        """mirrors PVAssumeCache.ListPVs: the PVs whose class (annotation first) is this one."""
+        if self._pvs_by_class is None:
+            if self._pvs is None:
+                self._pvs = self._by_name("PersistentVolume")
+            pvs = self._pvs
+
+            def build() -> dict[str, list[Mapping[str, Any]]]:
+                by: dict[str, list[Mapping[str, Any]]] = {}
+                for pv in pvs.values():
+                    # pv_class, inline: the beta annotation wins over the field
+                    ann = (pv.get("metadata") or {}).get("annotations")
+                    if ann and BETA_STORAGE_CLASS_ANNOTATION in ann:
+                        cls = ann[BETA_STORAGE_CLASS_ANNOTATION]
+                    else:
+                        cls = (pv.get("spec") or {}).get("storageClassName") or ""
+                    by.setdefault(cls, []).append(pv)
+                return by
+            self._pvs_by_class = _cluster_cached(self._cluster, ("PersistentVolume",), "pvs-by-class", build)
+        return self._pvs_by_class.get(class_name, [])
+
+    def storage_class(self, name: str) -> Mapping[str, Any] | None:
+        if self._classes is None:
+            self._classes = self._by_name("StorageClass")
+        return self._classes.get(name)
+
+    def csi_node(self, name: str) -> Mapping[str, Any] | None:
+        if self._csi_nodes is None:
+            self._csi_nodes = self._by_name("CSINode")
+        return self._csi_nodes.get(name)
+
+    def csi_driver(self, name: str) -> Mapping[str, Any] | None:
+        if self._csi_drivers is None:
+            self._csi_drivers = self._by_name("CSIDriver")
+        return self._csi_drivers.get(name)
+
+    def storage_capacities(self) -> list[Mapping[str, Any]]:
+        return list(self._extra.get("CSIStorageCapacity") or ())
+
+    def attachments_on(self, node_name: str) -> dict[str, str]:
+        """mirrors CSILimits.getNodeVolumeAttachmentInfo: unique volume name -> attacher for each
+        VolumeAttachment of the node whose PV is a CSI volume."""
+        if self._attachments is None:
+            self._attachments = _cluster_cached(self._cluster, ("VolumeAttachment", "PersistentVolume"),
+                                                "attachments", self._build_attachments)
+        return self._attachments.get(node_name, {})
+
+    def _build_attachments(self) -> dict[str, dict[str, str]]:
+        by: dict[str, dict[str, str]] = {}
+        for va in self._extra.get("VolumeAttachment") or ():
+            vs = va.get("spec") or {}
+            attacher = vs.get("attacher") or ""
+            pv_name = (vs.get("source") or {}).get("persistentVolumeName")
+            if not attacher or pv_name is None:
+                continue
+            pv = self.pv(pv_name)
+            if pv is None:
+                continue
+            csi = (pv.get("spec") or {}).get("csi")
+            if csi is None:
+                continue
+            by.setdefault(vs.get("nodeName") or "", {})[f"{attacher}/{csi.get('volumeHandle') or ''}"] = attacher
+        return by
+
+    # ---------------------------------------------------------------- PV node affinity
+    def pv_node_affinity(self, pv: Mapping[str, Any], translated: bool = False) -> CompiledNodeSelector | None:
+        """The PV's required node affinity compiled once per cycle; None when it has none.
+        With translated=True, the affinity after CSI translation of an in-tree PV (may raise
+        csitranslation.TranslationError)."""
+        key = (name_of(pv), translated)
+        if key in self._affinity:
+            return self._affinity[key]
+        src = csitranslation.translated_pv(pv) if translated else pv
+        na = (src.get("spec") or {}).get("nodeAffinity")
+        required = (na or {}).get("required") if na is not None else None
+        compiled = CompiledNodeSelector(required) if required is not None else None
+        self._affinity[key] = compiled
+        return compiled
+
+
+def storage_index(state: Any, cluster: Any) -> StorageIndex:
+    """The cycle's index, built on first use."""
+    idx = state.get(STATE_KEY) if state is not None else None
+    if idx is None:
+        idx = StorageIndex(cluster)
+        if state is not None:
+            state.write(STATE_KEY, idx)
+    return idx
