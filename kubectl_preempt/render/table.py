@@ -177,6 +177,14 @@ def _outcome_lines(doc: Mapping[str, Any]) -> list[str]:
     why = doc.get("preemptionIneligible")
     if why:
         lines.append(_label("", f"preemption not attempted: {why}"))
+    elif doc.get("postFilterCode") == "Error":
+        msg = str(doc.get("postFilterMessage") or "")
+        text = f"PostFilter ended in an error: {msg}"
+        if doc.get("preFilterRejection") and msg == "not found":
+            # the v1.34.1 quirk: DynamicResources' PostFilter reads PreFilter state that was never written
+            text += (" (DynamicResources' PostFilter finds no PreFilter state when an earlier PreFilter "
+                     "plugin rejected the pod; kube-scheduler v1.34.1 says the same)")
+        lines.append(_label("", text))
     elif doc.get("postFilterMessage"):
         msg = str(doc["postFilterMessage"]).removeprefix("preemption: ")
         lines.append(_label("", f"preemption cannot make room: {msg}"))
