@@ -81,11 +81,10 @@ def has_required_anti_affinity(pod: Pod) -> bool:
 def pvc_keys(pod: Pod) -> list[str]:
     out = []
     for v in pod.spec.get("volumes") or ():
+        # mirrors updatePVCRefCounts: PVC volumes only; generic ephemeral volumes are not counted
         claim = v.get("persistentVolumeClaim")
         if claim is not None:
             out.append(f"{pod.namespace}/{claim.get('claimName')}")
-        elif v.get("ephemeral") is not None:
-            out.append(f"{pod.namespace}/{pod.name}-{v.get('name')}")
     return out
 
 
