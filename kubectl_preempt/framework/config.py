@@ -121,9 +121,14 @@ def _merge_args(name: str, args: Mapping[str, Any] | None) -> dict[str, Any]:
     out = copy.deepcopy(DEFAULT_PLUGIN_ARGS.get(name, {}))
     for k, v in (args or {}).items():
         if k == "scoringStrategy" and isinstance(v, Mapping):
-            ss = dict(out.get("scoringStrategy") or {})
+            # as upstream's defaulting: resources default, the type does not (validation wants one)
+            if v.get("type") not in ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"):
+                raise InputError(f'Unsupported value: "{v.get("type") or ""}": supported values: '
+                                 '"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"',
+                                 field=f"pluginConfig[{name}].args.scoringStrategy.type")
+            ss = {"type": v["type"]}
             ss.update(v)
-            if "resources" not in v:
+            if not v.get("resources"):
                 ss["resources"] = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
             out[k] = ss
         else:
