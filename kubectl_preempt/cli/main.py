@@ -10,6 +10,7 @@ import typer
 from .. import KUBERNETES_VERSION, __version__
 from ..errors import ExitCode, PreemptError
 from . import capture, explain
+from . import record, replay
 from .common import PROG, error_line
 
 HELP = f"""Which pods would kube-scheduler {KUBERNETES_VERSION} preempt for a pod, on which node, and why.
@@ -46,6 +47,8 @@ def _root(version: Optional[bool] = typer.Option(None, "--version", callback=_ve
 
 explain.register(app)
 capture.register(app)
+record.register(app)
+replay.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:

@@ -1,0 +1,89 @@
+"""kubectl preempt record: a trace of the live cluster for `replay`."""
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import UsageError
+from ..io import live
+from ..io.record import record as run_record
+from . import options
+from .common import guard, note
+from .live import Progress
+
+HELP = """Record the live cluster into a trace that `kubectl preempt replay` reads: the lists of
+nodes, pods, PodDisruptionBudgets and PriorityClasses first, then every change to them as the API
+server's watches report it (GET requests only). After a 410 Gone the kind is listed again and the
+difference is recorded. Every line is written through at once.
+
+Ends after --duration, after --max-events, or on Ctrl-C / SIGTERM, always leaving a valid trace.
+Redacted as `capture` redacts, unless --no-redact. Gzipped when TRACE ends in .gz."""
+
+EPILOG = """\b
+Examples:
+  # ten minutes of the current context
+  kubectl preempt record -o prod.jsonl.gz --duration 10m
+\b
+  # until Ctrl-C, then replay what happened
+  kubectl preempt record -o rollout.jsonl.gz
+  kubectl preempt replay rollout.jsonl.gz --follow"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("record", help=HELP, epilog=EPILOG, no_args_is_help=True)(record)
+
+
+@guard
+def record(
+    output_file: Annotated[str, typer.Option(
+        "--output", "-o", metavar="TRACE", help="Where to write the trace (.jsonl or .jsonl.gz; - for stdout).",
+        show_default=False)],
+    duration: Annotated[Optional[str], typer.Option(
+        "--duration", metavar="D", help="Stop after this long (e.g. 30s, 10m, 1h).", show_default=False)] = None,
+    max_events: Annotated[Optional[int], typer.Option(
+        "--max-events", metavar="N", min=1, help="Stop after N watch events.", show_default=False)] = None,
+    namespace: Annotated[Optional[str], typer.Option(
+        "--namespace", "-n", metavar="NS",
+        help="Record pods and PDBs of NS only (nodes and classes in full).")] = None,
+    no_redact: Annotated[bool, typer.Option(
+        "--no-redact", help="Keep every field, secrets included; the file is then readable by you only.")] = False,
+    context: options.Context = None,
+    kubeconfig: options.Kubeconfig = None,
+    request_timeout: options.RequestTimeout = None,
+) -> None:
+    seconds = None
+    if duration is not None:
+        seconds = live.parse_request_timeout(duration)
+        if seconds is None:
+            raise UsageError(f"--duration {duration!r} must be longer than 0")
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, on_signal)
+    progress = Progress() if sys.stderr.isatty() else None
+    try:
+        stats = run_record(output_file, kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
+                           duration=seconds, max_events=max_events, redact=not no_redact, namespace=namespace,
+                           stop=stop, progress=progress)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if progress is not None:
+            progress.clear()
+    if no_redact and output_file != "-":
+        try:
+            import os
+            os.chmod(output_file, 0o600)
+        except OSError:
+            pass
+    where = "standard output" if output_file == "-" else output_file
+    kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(stats.per_kind.items()))
+    note(f"wrote {where}: {stats.initial_objects:,} objects at the start, "
+         f"{stats.events - stats.initial_objects:,} events over {int(stats.ended - stats.started)}s"
+         + (f", {stats.relists} re-list(s) after 410 Gone" if stats.relists else "")
+         + f" ({kinds}); ended: {stats.reason or 'done'}")

@@ -1,0 +1,181 @@
+"""kubectl preempt replay: a recorded stretch of time through the offline scheduler."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..errors import InputError, UsageError
+from ..io.snapshot import load_config, load_objects
+from ..io.trace import read_trace
+from ..render.replay import REPLAY_FORMATS, render_replay
+from ..replay.api import replay as run_replay
+from . import options
+from .common import guard, note
+
+DEMO_TRACE = "demo.jsonl.gz"
+
+HELP = """Replay a trace (from `kubectl preempt record`, a `kubectl get --watch --output-watch-events
+-o json` stream, or a snapshot) through kube-scheduler v1.34.1's offline copy, on a virtual clock,
+much faster than real time. Prints a timeline of preemptions (when, who, on which node, whom it
+evicted and why there) and a summary: preemptions by PriorityClass and namespace, pods never
+scheduled, time to schedule.
+
+By default the offline scheduler owns every pending pod (simulate mode): what people, controllers
+and nodes did is applied at its time, what the recorded scheduler did is left out. With --follow
+the recording is applied as it happened and every preemption the cluster made is explained at
+that instant, flagged where the offline verdict differs.
+
+What-if: --priorityclasses replaces or adds PriorityClasses (pods created during the trace get
+their priority from them; pods existing at its start keep theirs unless --reresolve-existing);
+--config replays with another KubeSchedulerConfiguration.
+
+Without TRACE, the bundled demo trace is replayed."""
+
+EPILOG = """\b
+Examples:
+  # the bundled demo: serving and batch across zones, with PDBs
+  kubectl preempt replay
+\b
+  # your own recording, as a table, then as data
+  kubectl preempt replay prod.jsonl.gz
+  kubectl preempt replay prod.jsonl.gz -o json > replay.json
+\b
+  # what the cluster did, explained decision by decision
+  kubectl preempt replay prod.jsonl.gz --follow
+\b
+  # what would have happened with the proposed classes
+  kubectl preempt replay prod.jsonl.gz --priorityclasses proposed.yaml -o markdown
+\b
+  # every preemption decision as a conformance case, to check against the reference scheduler
+  kubectl preempt replay prod.jsonl.gz --dump-decisions cases/"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("replay", help=HELP, epilog=EPILOG)(replay)
+
+
+def bundled_trace(name: str = DEMO_TRACE) -> str:
+    here = Path(__file__).resolve().parents[2] / "traces" / name
+    if not here.exists():
+        raise InputError(f"the bundled trace {name} is not here ({here}); give a TRACE file",
+                         field="TRACE")
+    return str(here)
+
+
+class _Progress:
+    """One self-overwriting line on a terminal's stderr: how far the virtual clock has come."""
+
+    def __init__(self, start: float, end: float) -> None:
+        self.start, self.end = start, end
+        self.last = 0.0
+        self.width = 0
+
+    def __call__(self, now: float, end: float, decisions: int) -> None:
+        wall = time.monotonic()
+        if wall - self.last < 0.2:
+            return
+        self.last = wall
+        span = max(end - self.start, 1e-9)
+        pct = min(100, int(100 * (now - self.start) / span))
+        text = f"replaying: {pct}% of the trace, {decisions:,} scheduling decisions"
+        sys.stderr.write("\r" + text.ljust(self.width))
+        sys.stderr.flush()
+        self.width = max(self.width, len(text))
+
+    def clear(self) -> None:
+        if self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+
+
+def _dump_writer(directory: str):
+    from ..io.live import serialize
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot create: {e.strerror or e}", source=directory, field="--dump-decisions") from None
+    written: list[str] = []
+
+    def write(case: dict[str, Any]) -> None:
+        path = os.path.join(directory, f"{case['name']}.json")
+        data = serialize(case, path)
+        try:
+            with open(path, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
+        written.append(path)
+
+    return write, written
+
+
+@guard
+def replay(
+    trace: Annotated[Optional[str], typer.Argument(
+        metavar="TRACE", help="Trace file (.jsonl, .jsonl.gz, a kubectl watch stream or a snapshot; - for "
+                                "stdin). Default: the bundled demo.", show_default=False)] = None,
+    follow: Annotated[bool, typer.Option(
+        "--follow", help="Apply the recording as it happened and explain each preemption the cluster made.")] = False,
+    priorityclasses: Annotated[Optional[list[str]], typer.Option(
+        "--priorityclasses", metavar="FILE",
+        help="PriorityClass manifests that replace or add classes (what-if); repeatable.",
+        show_default=False)] = None,
+    reresolve_existing: Annotated[bool, typer.Option(
+        "--reresolve-existing",
+        help="With --priorityclasses: give pods that exist at the trace's start the new priorities too.")] = False,
+    config: options.ConfigFile = None,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="|".join(REPLAY_FORMATS), callback=options._choice(REPLAY_FORMATS),
+        help="Output format: " + ", ".join(REPLAY_FORMATS) + ".")] = "table",
+    dump_decisions: Annotated[Optional[str], typer.Option(
+        "--dump-decisions", metavar="DIR",
+        help="Write every preemption decision as a conformance case file (the cluster at that instant "
+             "plus the preemptor) into DIR.", show_default=False)] = None,
+    seed: options.Seed = 0,
+) -> None:
+    if reresolve_existing and not priorityclasses:
+        raise UsageError("--reresolve-existing needs --priorityclasses")
+    path = trace if trace is not None else bundled_trace()
+    tr = read_trace(path)
+    for n in tr.notes:
+        note(f"note: {n}")
+    classes: list[dict] = []
+    for f in priorityclasses or ():
+        objs = load_objects(f)
+        bad = [o.get("kind") for o in objs if o.get("kind") != "PriorityClass"]
+        if bad:
+            raise InputError(f"expected PriorityClass objects only, found {bad[0]}", source=f)
+        classes.extend(objs)
+    cfg = load_config(config) if config else None
+    cfg_raw = None
+    if config:
+        from ..io.snapshot import decode_documents, read_bytes
+
+        cfg_raw = decode_documents(read_bytes(config), config)[0][1]
+    on_decision = None
+    written: list[str] = []
+    if dump_decisions:
+        on_decision, written = _dump_writer(dump_decisions)
+    progress = None
+    if sys.stderr.isatty() and tr.events:
+        progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
+    try:
+        report = run_replay(tr, mode="follow" if follow else "simulate", config=cfg_raw if cfg_raw is not None else cfg,
+                            priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
+                            on_decision=on_decision, progress=progress)
+    except InputError as e:
+        raise e.located(source=tr.source) from None
+    finally:
+        if progress is not None:
+            progress.clear()
+    if trace is None:
+        note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
+    sys.stdout.write(render_replay(report, output))
+    if dump_decisions:
+        note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")

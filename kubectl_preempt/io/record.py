@@ -1,0 +1,310 @@
+"""record: a trace of a live cluster, read with GET requests only.
+
+The initial lists of nodes, pods, PodDisruptionBudgets and PriorityClasses are written as ADDED
+events at the trace's start; then one watch per kind continues from its list's resourceVersion,
+with bookmarks. When the API server answers 410 Gone (the resourceVersion was compacted away),
+the kind is listed again and the difference from what the trace already holds is written as
+ADDED, MODIFIED and DELETED events, and the watch resumes from the new list. Every line is
+flushed when written. A duration, an event count, Ctrl-C or SIGTERM (through `stop`) end the
+recording cleanly: the trace is valid whenever it ends.
+
+The API client comes from io.live (the only module that talks to the kubernetes client).
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..errors import ClusterError
+from . import live
+from .redact import redact_object
+from .trace import TraceWriter, trace_header
+
+WATCHED_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass")
+DEFAULT_WATCH_TIMEOUT = 300  # seconds the API server keeps one watch open before we renew it
+_POLL = 0.2
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class RecordStats:
+    path: str
+    started: float
+    ended: float = 0.0
+    events: int = 0
+    initial_objects: int = 0
+    bookmarks: int = 0
+    relists: int = 0
+    reason: str = ""
+    per_kind: dict[str, int] = field(default_factory=dict)
+
+
+class _Gone(Exception):
+    """The watch's resourceVersion is too old (410): list again."""
+
+
+def _resource_version(obj: Mapping[str, Any]) -> str:
+    return str((obj.get("metadata") or {}).get("resourceVersion") or "")
+
+
+def _uid(obj: Mapping[str, Any]) -> str:
+    md = obj.get("metadata") or {}
+    return md.get("uid") or f"{md.get('namespace') or ''}/{md.get('name')}"
+
+
+def list_with_version(reader: live.LiveCluster, spec: live.ListSpec, namespace: str | None = None) -> tuple[list[dict], str]:
+    """Every object of one kind, page by page, and the list's resourceVersion (where a watch
+    continues from)."""
+    fn, args = reader._list_call(spec, namespace if spec.namespaced else None)
+    ns = namespace if spec.namespaced else None
+    items: list[dict] = []
+    token: str | None = None
+    version = ""
+    restarted = False
+    while True:
+        kwargs: dict[str, Any] = {"limit": reader.chunk_size}
+        if token:
+            kwargs["_continue"] = token
+        try:
+            body = reader._call(fn, "list", spec.plural, ns, spec.api_version, *args, **kwargs)
+        except ClusterError as e:
+            if getattr(e, "status", None) == 410 and not restarted:
+                restarted, token, items = True, None, []
+                continue
+            raise
+        av, kind = spec.api_version, spec.kind
+        items.extend({"apiVersion": av, "kind": kind, **it} for it in body.get("items") or ())
+        meta = body.get("metadata") or {}
+        version = str(meta.get("resourceVersion") or version)
+        token = meta.get("continue") or None
+        if not token:
+            return items, version
+
+
+class Recorder:
+    """One recording: lists, watches, the trace file. `run()` returns when it ends."""
+
+    def __init__(self, reader: live.LiveCluster, path: str, *, context: str | None, server_version: str,
+                 redact: bool = True, duration: float | None = None, max_events: int | None = None,
+                 namespace: str | None = None, stop: threading.Event | None = None,
+                 progress: Progress | None = None, clock: Callable[[], float] = time.time,
+                 watch_timeout: int = DEFAULT_WATCH_TIMEOUT, kinds: tuple[str, ...] = WATCHED_KINDS) -> None:
+        self.reader = reader
+        self.path = path
+        self.context = context
+        self.server_version = server_version
+        self.redact = redact
+        self.duration = duration
+        self.max_events = max_events
+        self.namespace = namespace
+        self.stop = stop or threading.Event()
+        self.progress = progress
+        self.clock = clock
+        self.watch_timeout = watch_timeout
+        self.specs = [live.SPECS_BY_KIND[k] for k in kinds]
+        self.known: dict[str, dict[str, dict]] = {k: {} for k in kinds}
+        self.versions: dict[str, str] = {}
+        self.generation: dict[str, int] = {k: 0 for k in kinds}
+        self.events: "queue.Queue[tuple]" = queue.Queue()
+        self.stats = RecordStats(path, clock())
+        self.writer: TraceWriter | None = None
+
+    # ---------------------------------------------------------------- writing
+    def _write(self, typ: str, obj: dict, t: float | None = None) -> None:
+        assert self.writer is not None
+        self.writer.event(self.clock() if t is None else t, typ, obj)
+        if typ == "BOOKMARK":
+            self.stats.bookmarks += 1
+        else:
+            self.stats.events += 1
+            kind = obj.get("kind") or ""
+            self.stats.per_kind[kind] = self.stats.per_kind.get(kind, 0) + 1
+
+    def _clean(self, obj: dict) -> dict:
+        return redact_object(obj) if self.redact else obj
+
+    # ---------------------------------------------------------------- lists
+    def _list(self, spec: live.ListSpec) -> list[dict]:
+        items, version = list_with_version(self.reader, spec, self.namespace)
+        self.versions[spec.kind] = version
+        return [self._clean(o) for o in items]
+
+    def _relist(self, spec: live.ListSpec) -> None:
+        """After 410 Gone: what changed while the watch was away, as events."""
+        self.stats.relists += 1
+        known = self.known[spec.kind]
+        fresh = {_uid(o): o for o in self._list(spec)}
+        now = self.clock()
+        for uid, old in list(known.items()):
+            if uid not in fresh:
+                self._write("DELETED", old, now)
+                del known[uid]
+        for uid, obj in fresh.items():
+            old = known.get(uid)
+            if old is None:
+                self._write("ADDED", obj, now)
+            elif _resource_version(old) != _resource_version(obj):
+                self._write("MODIFIED", obj, now)
+            known[uid] = obj
+
+    # ---------------------------------------------------------------- watches
+    def _start_watch(self, spec: live.ListSpec) -> None:
+        self.generation[spec.kind] += 1
+        gen = self.generation[spec.kind]
+        version = self.versions.get(spec.kind, "")
+        t = threading.Thread(target=self._watch_loop, args=(spec, version, gen), daemon=True,
+                             name=f"watch-{spec.plural}")
+        t.start()
+
+    def _watch_loop(self, spec: live.ListSpec, version: str, gen: int) -> None:
+        q = self.events
+        while not self.stop.is_set():
+            got = 0
+            try:
+                for ev in self.reader.watch(spec, version, self.namespace if spec.namespaced else None,
+                                            timeout_seconds=self.watch_timeout):
+                    if self.stop.is_set():
+                        return
+                    typ = ev.get("type")
+                    obj = ev.get("object") or {}
+                    if typ == "ERROR":
+                        if obj.get("code") == 410 or obj.get("reason") in ("Expired", "Gone"):
+                            q.put(("gone", spec, gen, None))
+                        else:
+                            q.put(("error", spec, gen, ClusterError(
+                                f"{self.reader.conn.server}: watch {spec.plural}: {obj.get('message') or obj}")))
+                        return
+                    got += 1
+                    rv = _resource_version(obj)
+                    if rv:
+                        version = rv
+                    q.put(("event", spec, gen, ev))
+            except ClusterError as e:
+                if getattr(e, "status", None) == 410 or "410" in str(e) and "Gone" in str(e):
+                    q.put(("gone", spec, gen, None))
+                else:
+                    q.put(("error", spec, gen, e))
+                return
+            except Exception as e:  # noqa: BLE001 - a broken stream ends this watch, not the process
+                q.put(("error", spec, gen, ClusterError(f"{self.reader.conn.server}: watch {spec.plural}: {e}")))
+                return
+            # the server closed the watch (its timeout): renew it, gently if it brought nothing
+            if not got:
+                self.stop.wait(0.5)
+
+    def _handle(self, item: tuple) -> None:
+        what, spec, gen, payload = item
+        if gen != self.generation[spec.kind]:
+            return  # from a watch replaced after a relist
+        if what == "gone":
+            self._relist(spec)
+            self._start_watch(spec)
+            return
+        if what == "error":
+            raise payload
+        ev = payload
+        typ = ev.get("type")
+        obj = ev.get("object") or {}
+        if typ == "BOOKMARK":
+            rv = _resource_version(obj)
+            if rv:
+                self.versions[spec.kind] = rv
+            self._write("BOOKMARK", {"kind": spec.kind, "apiVersion": spec.api_version,
+                                     "metadata": {"resourceVersion": rv}})
+            return
+        if typ not in ("ADDED", "MODIFIED", "DELETED"):
+            return
+        known = self.known[spec.kind]
+        uid = _uid(obj)
+        rv = _resource_version(obj)
+        old = known.get(uid)
+        # a renewed watch may send again what the trace has (same object, same resourceVersion)
+        if rv and old is not None and _resource_version(old) == rv and typ != "DELETED":
+            return
+        if typ == "DELETED" and old is None:
+            return
+        if typ == "ADDED" and old is not None and rv and _resource_version(old) == rv:
+            return
+        obj = self._clean(obj)
+        if typ == "DELETED":
+            known.pop(uid, None)
+        else:
+            known[uid] = obj
+        if rv:
+            self.versions[spec.kind] = rv
+        self._write(typ, obj)
+
+    # ---------------------------------------------------------------- the recording
+    def _should_stop(self) -> str:
+        if self.stop.is_set():
+            return "stopped"
+        if self.duration is not None and self.clock() - self.stats.started >= self.duration:
+            return "duration reached"
+        if self.max_events is not None and self.stats.events - self.stats.initial_objects >= self.max_events:
+            return "event limit reached"
+        return ""
+
+    def run(self) -> RecordStats:
+        start = self.clock()
+        self.stats.started = start
+        header = trace_header(start, context=self.context, server_version=self.server_version,
+                              redacted=self.redact, recorder={"kinds": [s.kind for s in self.specs]})
+        lists = []
+        for spec in self.specs:
+            if self.progress is not None:
+                self.progress(f"listing {spec.plural}")
+            lists.append((spec, self._list(spec)))
+        self.writer = TraceWriter(self.path, header)
+        try:
+            for spec, items in lists:
+                for obj in items:
+                    self.known[spec.kind][_uid(obj)] = obj
+                    self._write("ADDED", obj, start)
+            self.stats.initial_objects = self.stats.events
+            for spec in self.specs:
+                self._start_watch(spec)
+            last_progress = 0.0
+            while True:
+                reason = self._should_stop()
+                if reason:
+                    self.stats.reason = reason
+                    break
+                try:
+                    item = self.events.get(timeout=_POLL)
+                except queue.Empty:
+                    item = None
+                if item is not None:
+                    self._handle(item)
+                if self.progress is not None and self.clock() - last_progress >= 1.0:
+                    last_progress = self.clock()
+                    self.progress(f"recording: {self.stats.events - self.stats.initial_objects:,} events, "
+                                  f"{int(last_progress - start)}s")
+        except KeyboardInterrupt:
+            self.stats.reason = "interrupted"
+        finally:
+            self.stop.set()
+            self.stats.ended = self.clock()
+            self.writer.close()
+        return self.stats
+
+
+def record(path: str, *, kubeconfig: str | None = None, context: str | None = None,
+           request_timeout: str | float | None = None, duration: float | None = None,
+           max_events: int | None = None, redact: bool = True, namespace: str | None = None,
+           stop: threading.Event | None = None, progress: Progress | None = None,
+           watch_timeout: int = DEFAULT_WATCH_TIMEOUT, chunk_size: int = live.DEFAULT_CHUNK_SIZE) -> RecordStats:
+    """Record the live cluster into the trace at `path` until a limit or `stop`."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        reader = live.LiveCluster(conn, chunk_size=chunk_size)
+        version = reader.server_version()
+        rec = Recorder(reader, path, context=conn.context or "in-cluster", server_version=version, redact=redact,
+                       duration=duration, max_events=max_events, namespace=namespace, stop=stop, progress=progress,
+                       watch_timeout=watch_timeout)
+        return rec.run()
+    finally:
+        conn.close()

@@ -1,0 +1,305 @@
+"""Replay reports as text: a timeline of preemptions and a summary (table or markdown), or JSON.
+
+The table reads as a story: what happened when, who was evicted for whom and why there, then
+the totals a person asks for next (which classes preempt most, who suffers, who never got a node).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from ..model.quantity import format_bytes, format_milli_cpu
+
+REPLAY_FORMATS = ("table", "json", "markdown")
+MAX_VICTIMS_SHOWN = 3
+MAX_ROWS = 500
+MAX_NEVER_SCHEDULED_SHOWN = 15
+
+
+def render_replay(report: Mapping[str, Any], fmt: str = "table") -> str:
+    if fmt == "json":
+        from .json import dumps
+
+        return dumps(report)
+    if fmt == "markdown":
+        return _markdown(report)
+    if fmt == "table":
+        return _table(report)
+    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(REPLAY_FORMATS)}")
+
+
+# --- shared wording ---------------------------------------------------------------------------------
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    s = float(seconds)
+    if s < 1:
+        return f"{s:.1f}s" if s else "0s"
+    if s < 60:
+        return f"{s:.0f}s" if s == int(s) else f"{s:.1f}s"
+    m, sec = divmod(int(round(s)), 60)
+    if m < 60:
+        return f"{m}m{sec:02d}s" if sec else f"{m}m"
+    h, m = divmod(m, 60)
+    return f"{h}h{m:02d}m"
+
+
+def clock(ts: str) -> str:
+    """10:00:05 (with .125 when the time has milliseconds) from an RFC 3339 time."""
+    m = re.match(r"\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d(?:\.\d+)?)", ts or "")
+    return m.group(1) if m else (ts or "")
+
+
+_AVAILABLE = re.compile(r"0/\d+ nodes are available: ")
+
+
+def _short_message(message: str) -> str:
+    """The FitError's reasons without the "0/N nodes are available:" preamble, and what preemption
+    said, shortened the same way."""
+    text = message or ""
+    m = _AVAILABLE.match(text)
+    if not m:
+        return text
+    rest = text[m.end():]
+    reasons, _, post = rest.partition(". ")
+    reasons = reasons.rstrip(".")
+    i = post.find("preemption: ")
+    if i == -1:
+        return reasons
+    pre = _AVAILABLE.sub("", post[i + len("preemption: "):]).strip().rstrip(".")
+    return f"{reasons}; preemption: {pre}" if pre else reasons
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def why_text(p: Mapping[str, Any]) -> str:
+    why = p.get("why") or {}
+    parts = []
+    req = why.get("requests") or {}
+    needs = []
+    if req.get("milliCPU"):
+        needs.append(f"cpu {format_milli_cpu(req['milliCPU'])}")
+    if req.get("memory"):
+        needs.append(f"memory {format_bytes(req['memory'])}")
+    reasons = _short_message(why.get("message") or "")
+    if needs:
+        parts.append("needs " + ", ".join(needs) + (f" ({reasons})" if reasons else ""))
+    elif reasons:
+        parts.append(reasons)
+    n = why.get("candidates")
+    decided = why.get("decidedBy")
+    tied = why.get("tiedNodes") or []
+    if n == 1:
+        parts.append("the only node where preemption helps")
+    elif decided:
+        if len(tied) > 1:
+            parts.append(f"{n} candidate nodes, tied with {', '.join(t for t in tied if t != p.get('node'))} "
+                         "after the whole chain")
+        else:
+            ru = why.get("runnerUp")
+            parts.append(f"{n} candidate nodes; won on {decided}" + (f" over {ru}" if ru else ""))
+    if why.get("pdbViolations"):
+        parts.append(f"violates {why['pdbViolations']} PDB(s)")
+    if why.get("clearedNominations"):
+        parts.append("clears the nomination of " + ", ".join(why["clearedNominations"]))
+    return "; ".join(parts)
+
+
+def _victims_text(victims: Sequence[str]) -> str:
+    shown = list(victims[:MAX_VICTIMS_SHOWN])
+    more = len(victims) - len(shown)
+    return ", ".join(shown) + (f" (+{more} more)" if more > 0 else "")
+
+
+def _prio(p: Mapping[str, Any]) -> str:
+    pr = p.get("priority")
+    cls = p.get("priorityClassName")
+    if pr is None:
+        return "-"
+    return f"{pr} ({cls})" if cls else str(pr)
+
+
+def _columns(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "") -> list[str]:
+    rows = [["" if c is None else str(c) for c in r] for r in rows]
+    table = [list(header)] + rows
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    out = []
+    for r in table:
+        line = "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+        out.append(indent + line)
+    return out
+
+
+def _headline(report: Mapping[str, Any]) -> list[str]:
+    tr = report.get("trace") or {}
+    src = tr.get("source") or {}
+    where = src.get("context") or src.get("form") or "trace"
+    mode = report.get("mode")
+    lines = [f"Replay of {where}: {tr.get('start')} to {clock(tr.get('end', ''))} "
+             f"({duration(tr.get('durationSeconds'))}), {tr.get('initialObjects', 0)} objects at the start, "
+             f"{tr.get('events', 0)} events after it"]
+    if mode == "follow":
+        lines.append("Mode      follow: the recording applied as it happened; each preemption the cluster made "
+                     "is explained at that instant")
+    else:
+        lines.append("Mode      simulate: the offline kube-scheduler v1.34.1 places every pending pod; "
+                     "recorded bindings and preemptions are left out")
+    wi = report.get("whatIf") or {}
+    if wi.get("priorityClasses"):
+        cls = ", ".join(f"{c['name']}={c['value']}" + (" (default)" if c.get("globalDefault") else "")
+                        + (" (never preempts)" if c.get("preemptionPolicy") == "Never" else "")
+                        for c in wi["priorityClasses"])
+        who = "every pod" if wi.get("reresolveExisting") else "pods created during the trace"
+        lines.append(f"What-if   PriorityClasses {cls}, applied to {who}")
+    if wi.get("config"):
+        lines.append("What-if   scheduler configuration from --config")
+    return lines
+
+
+# --- table -----------------------------------------------------------------------------------------
+
+def _table(report: Mapping[str, Any]) -> str:
+    out = _headline(report)
+    pre = list(report.get("preemptions") or [])
+    follow = report.get("mode") == "follow"
+    out.append("")
+    if not pre:
+        out.append("No preemptions" + (" in the recording." if follow else " in this replay."))
+    else:
+        out.append(f"Preemptions ({len(pre)})")
+        header = ["TIME", "PREEMPTOR", "PRIORITY", "NODE", "VICTIMS"] + (["VERDICT"] if follow else []) + ["WHY"]
+        rows = []
+        for p in pre[:MAX_ROWS]:
+            row = [clock(p.get("time", "")), p.get("preemptor") or "?", _prio(p), p.get("node") or "",
+                   _victims_text(p.get("victims") or [])]
+            if follow:
+                row.append({True: "agrees", False: "DIFFERS", None: "not explained"}[p.get("agrees")])
+            row.append(why_text(p))
+            rows.append(row)
+        out.extend(_columns(header, rows, "  "))
+        if len(pre) > MAX_ROWS:
+            out.append(f"  ... {len(pre) - MAX_ROWS} more (-o json has them all)")
+        diffs = [p for p in pre if p.get("differences")]
+        if follow and diffs:
+            out.append("")
+            out.append(f"Where the offline scheduler differs from the cluster ({len(diffs)})")
+            for p in diffs[:MAX_ROWS]:
+                for d in p["differences"]:
+                    out.append(f"  {clock(p.get('time', ''))}  {p.get('preemptor') or '?'}: {d}")
+    out.append("")
+    out.extend(_summary_lines(report))
+    return "\n".join(out) + "\n"
+
+
+def _summary_lines(report: Mapping[str, Any]) -> list[str]:
+    s = report.get("summary") or {}
+    out = ["Summary"]
+    if report.get("mode") == "follow":
+        out.append(f"  Preemptions in the recording  {s.get('preemptions', 0)} ({plural(s.get('victims', 0), 'victim')}); "
+                   f"explained {s.get('explained', 0)}: {s.get('agree', 0)} agree, {s.get('differ', 0)} differ"
+                   + (f", {s['notExplained']} could not be explained" if s.get("notExplained") else ""))
+    else:
+        out.append(f"  Scheduling decisions  {s.get('decisions', 0):,}: {s.get('scheduled', 0):,} bound, "
+                   f"{plural(s.get('preemptions', 0), 'preemption')} ({plural(s.get('victims', 0), 'victim')}), "
+                   f"{plural(s.get('unschedulableAttempts', 0), 'failed attempt')}")
+        tts = s.get("timeToSchedule") or {}
+        if tts.get("pods"):
+            out.append(f"  Time to schedule      p50 {duration(tts.get('p50Seconds'))}, p99 "
+                       f"{duration(tts.get('p99Seconds'))}, max {duration(tts.get('maxSeconds'))} "
+                       f"({plural(tts['pods'], 'pod')} bound)")
+    if s.get("byPriorityClass"):
+        out.append("")
+        out.extend(_columns(["PREEMPTOR CLASS", "PREEMPTIONS", "VICTIMS"],
+                            [[r["priorityClass"], r["preemptions"], r["victims"]] for r in s["byPriorityClass"]], "  "))
+    if s.get("victimsByPriorityClass"):
+        out.append("")
+        out.extend(_columns(["VICTIM CLASS", "PODS EVICTED"],
+                            [[r["priorityClass"], r["victims"]] for r in s["victimsByPriorityClass"]], "  "))
+    if s.get("byNamespace"):
+        out.append("")
+        out.extend(_columns(["NAMESPACE", "PREEMPTED OTHERS", "PODS EVICTED"],
+                            [[r["namespace"], r["preemptions"], r["podsEvicted"]] for r in s["byNamespace"]], "  "))
+    if report.get("mode") != "follow":
+        never = s.get("neverScheduled") or []
+        out.append("")
+        if not s.get("podsNeverScheduled"):
+            out.append("  Every pod got a node by the end of the trace.")
+        else:
+            out.append(f"  Pods never scheduled ({s['podsNeverScheduled']})")
+            rows = [[n["pod"], _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
+                     n.get("nominatedNode") or "-", _short_message(n.get("lastMessage") or "") or "(not tried yet)"]
+                    for n in never[:MAX_NEVER_SCHEDULED_SHOWN]]
+            out.extend(_columns(["POD", "PRIORITY", "WAITING", "ATTEMPTS", "NOMINATED", "LAST REASON"], rows, "    "))
+            if s["podsNeverScheduled"] > MAX_NEVER_SCHEDULED_SHOWN:
+                out.append(f"    ... {s['podsNeverScheduled'] - MAX_NEVER_SCHEDULED_SHOWN} more")
+    return out
+
+
+# --- markdown --------------------------------------------------------------------------------------
+
+def _md_escape(text: Any) -> str:
+    return str(text if text is not None else "").replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def _markdown(report: Mapping[str, Any]) -> str:
+    head = _headline(report)
+    out = [f"# {head[0]}", ""] + [f"- {h.split(None, 1)[0]}: {h.split(None, 1)[1].strip()}" for h in head[1:]]
+    pre = list(report.get("preemptions") or [])
+    follow = report.get("mode") == "follow"
+    out += ["", f"## Preemptions ({len(pre)})", ""]
+    if pre:
+        header = ["Time", "Preemptor", "Priority", "Node", "Victims"] + (["Verdict"] if follow else []) + ["Why"]
+        rows = []
+        for p in pre:
+            row = [p.get("time"), f"`{p.get('preemptor') or '?'}`", _prio(p), f"`{p.get('node')}`",
+                   ", ".join(f"`{v}`" for v in p.get("victims") or [])]
+            if follow:
+                verdict = {True: "agrees", False: "**differs**", None: "not explained"}[p.get("agrees")]
+                if p.get("differences"):
+                    verdict += ": " + "; ".join(p["differences"])
+                row.append(verdict)
+            row.append(why_text(p))
+            rows.append(row)
+        out += _md_table(header, rows)
+    else:
+        out.append("None.")
+    out += ["", "## Summary", ""]
+    s = report.get("summary") or {}
+    for line in _summary_lines(report)[1:2]:
+        out.append(line.strip())
+    if not follow:
+        tts = s.get("timeToSchedule") or {}
+        if tts.get("pods"):
+            out.append("")
+            out.append(f"Time to schedule: p50 {duration(tts.get('p50Seconds'))}, p99 {duration(tts.get('p99Seconds'))}, "
+                       f"max {duration(tts.get('maxSeconds'))} ({plural(tts['pods'], 'pod')} bound)")
+    if s.get("byPriorityClass"):
+        out += ["", "### Preemptions by the preemptor's PriorityClass", ""]
+        out += _md_table(["PriorityClass", "Preemptions", "Victims"],
+                         [[r["priorityClass"], r["preemptions"], r["victims"]] for r in s["byPriorityClass"]])
+    if s.get("victimsByPriorityClass"):
+        out += ["", "### Victims by their PriorityClass", ""]
+        out += _md_table(["PriorityClass", "Pods evicted"], [[r["priorityClass"], r["victims"]] for r in s["victimsByPriorityClass"]])
+    if s.get("byNamespace"):
+        out += ["", "### By namespace", ""]
+        out += _md_table(["Namespace", "Preempted others", "Pods evicted"],
+                         [[r["namespace"], r["preemptions"], r["podsEvicted"]] for r in s["byNamespace"]])
+    if not follow:
+        never = s.get("neverScheduled") or []
+        out += ["", f"### Pods never scheduled ({s.get('podsNeverScheduled', 0)})", ""]
+        if never:
+            out += _md_table(["Pod", "Priority", "Waiting", "Attempts", "Last reason"],
+                             [[f"`{n['pod']}`", _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
+                               _short_message(n.get("lastMessage") or "") or "(not tried yet)"] for n in never])
+        else:
+            out.append("Every pod got a node by the end of the trace.")
+    return "\n".join(out) + "\n"
