@@ -398,3 +398,12 @@ def test_many_pods_on_a_terminal_get_a_progress_bar_on_stderr(tmp_path: Path, mo
 def test_a_pipe_gets_no_progress_bar(snap: Path) -> None:
     run = run_cli(["explain", "-A", "--snapshot", str(snap), "-o", "json"])
     assert run.err == ""
+
+
+def test_with_a_bare_name_finds_the_pod_in_any_namespace_or_asks(tmp_path: Path) -> None:
+    objs = cluster() + [make_pod("urgent").ns("team").priority(1).obj()]
+    (tmp_path / "s.json").write_bytes(as_list(objs))
+    run = run_cli(["explain", "urgent", "-A", "--snapshot", "s.json"], cwd=tmp_path)
+    assert_one_line_error(run, "pod urgent exists in several namespaces (default/urgent, team/urgent)")
+    found = run_cli(["explain", "other", "-A", "--snapshot", "s.json", "-o", "json"], cwd=tmp_path)
+    assert orjson.loads(found.out)["pod"] == "team/other"
