@@ -1,7 +1,7 @@
 """Entry points of the library: plain data in, plain data out, nothing printed."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .errors import InputError
 from .explain.document import build_document
@@ -32,7 +32,8 @@ def pending_pods(cluster: Cluster, namespace: str | None = None) -> list[str]:
 
 
 def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str], config: Any = None, *,
-                 seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+                 seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = (),
+                 progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Explain several pods against the same state; each as if it were the next one scheduled.
 
     `extra_pods` are manifests not in the cluster (what would happen if they were created); their
@@ -63,4 +64,6 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
         details = sched.preemption_details(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
         out.append(build_document(res, details, nominated))
+        if progress is not None:
+            progress(1)
     return out

@@ -1,7 +1,6 @@
 """kubectl preempt explain: what the scheduler decides for a pod, and why."""
 from __future__ import annotations
 
-import inspect
 import sys
 from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 
@@ -182,8 +181,7 @@ def _check_requests(cluster: Cluster, keys: Sequence[str], objects: Sequence[Map
 
 def _explain_all(cluster: Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict]) -> list[Mapping[str, Any]]:
     total = len(keys) + len(extra)
-    accepts_progress = "progress" in inspect.signature(api.explain_pods).parameters
-    if not (accepts_progress and total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):
+    if not (total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):
         return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra)
     with typer.progressbar(length=total, label="explaining", file=sys.stderr) as bar:
         step: Callable[[int], None] = bar.update
