@@ -8,8 +8,9 @@ import typer
 
 from .. import api
 from ..errors import InputError, UsageError
-from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects, paused_gc,
+from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects,
                            pod_key)
+from ..model.bulk import bulk_allocation
 from ..model.cluster import Cluster
 from ..render import render
 from . import live as live_cli
@@ -70,7 +71,7 @@ def explain(
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
     manifests = list(filename or [])
     # one pass over a large snapshot with no collections; what it builds lives to the end
-    with paused_gc(freeze=True):
+    with bulk_allocation():
         live_ctx = None
         if snapshot is None:
             live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,

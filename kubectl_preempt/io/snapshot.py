@@ -6,18 +6,17 @@ problem with a file becomes one InputError that names the file and where in it.
 """
 from __future__ import annotations
 
-import contextlib
-import gc
 import gzip
 import json
 import sys
 import zlib
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 import orjson
 import yaml
 
 from ..errors import InputError
+from ..model.bulk import bulk_allocation
 from ..model.cluster import KNOWN_KINDS
 
 try:  # the C loader is several times faster on large YAML snapshots
@@ -268,29 +267,10 @@ def objects_from_bytes(data: bytes, name: str) -> list[dict]:
     return out
 
 
-@contextlib.contextmanager
-def paused_gc(*, freeze: bool = False) -> Iterator[None]:
-    """No garbage collection while building many objects that all live on.
-
-    Decoding 150,000 pods allocates millions of dicts; each allocation burst triggers collections
-    that walk everything built so far, which triples the load time and frees nothing. `freeze`
-    (for a one-shot command) then moves them out of every later collection's way for good.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if freeze:
-            gc.freeze()
-        if was_enabled:
-            gc.enable()
-
-
 def load_objects(path: str) -> list[dict]:
     """Every Kubernetes object in a snapshot file ("-" for standard input), in file order."""
     data = read_bytes(path)
-    with paused_gc():
+    with bulk_allocation():
         return objects_from_bytes(data, display_name(path))
 
 

@@ -1,11 +1,10 @@
 """The cluster as one set of objects: what a snapshot holds and what a cycle reads."""
 from __future__ import annotations
 
-import contextlib
-import gc
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
+from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
 
@@ -14,24 +13,6 @@ EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "Replication
                "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
                "CSIStorageCapacity", "VolumeAttachment", "ResourceClaim", "DeviceClass", "ResourceSlice")
 KNOWN_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass") + EXTRA_KINDS
-
-
-@contextlib.contextmanager
-def bulk_allocation() -> Iterator[None]:
-    """Pause the cyclic garbage collector while millions of small objects are made.
-
-    Loading 150,000 pods allocates millions of dicts; each full collection would walk all of
-    them again. Nothing made here is cyclic garbage. Afterwards the survivors are frozen out of
-    future collections, which would only walk them again for nothing.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-        gc.freeze()
 
 
 class Cluster:
