@@ -7,6 +7,7 @@ nominated, it is explained too: what the offline scheduler decides for it now.
 """
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Mapping, Optional, Sequence
 
@@ -14,6 +15,7 @@ from ..errors import ClusterError
 from ..io import live
 from ..render.table import INDENT, columns, short_time
 from .common import note
+
 
 class Progress:
     """One self-overwriting line on stderr while lists are read, only on a terminal."""
@@ -38,15 +40,18 @@ class LiveExplain:
     the command line, whether the scheduler preempted it (and by whom)."""
 
     def __init__(self, objects: list[dict], source: str, namespace: Optional[str], pods: list[str],
-                 records: dict[str, dict[str, Any]], gone: list[str], nodes_refused: Optional[str]) -> None:
+                 records: dict[str, dict[str, Any]], record_only: dict[str, bool],
+                 nodes_refused: Optional[str]) -> None:
         self.objects = objects
         self.source = source
         self.namespace = namespace      # -n, else the context's when pods are named, as kubectl
-        self.pods = pods                # the POD arguments still in the cluster
+        self.pods = pods                # the POD arguments to explain
         self.records = records          # key -> preemption record
-        self.gone = gone                # keys no longer in the cluster that the scheduler preempted
+        # preempted pods that are gone (False) or still on their node (True): what the cluster
+        # recorded is the answer; explaining the victim as if it were pending again is not
+        self.record_only = record_only
         self.nodes_refused = nodes_refused
-        self.all_gone = bool(gone) and not pods
+        self.all_gone = bool(record_only) and not pods
 
     def with_preemptors(self, keys: list[str], present: Mapping[str, Any]) -> list[str]:
         extra = [k for k in preemptors_to_explain(self.records, keys) if k in present]
@@ -61,11 +66,11 @@ class LiveExplain:
         if output in ("table", "wide"):
             text = "".join(record_lines(k, r) + "\n" for k, r in self.records.items())
             return text + (render(docs, output) if docs else "")
-        out: list[Mapping[str, Any]] = []
+        out: list[Mapping[str, Any]] = [record_document(k, self.records[k], exists)
+                                        for k, exists in self.record_only.items()]
         for d in docs:
             rec = self.records.get(d.get("pod"))
             out.append({**d, "preemptedBy": rec} if rec is not None else d)
-        out.extend(gone_document(k, self.records[k]) for k in self.gone)
         return render(out, output)
 
     def require_nodes(self, output: str) -> None:
@@ -101,24 +106,32 @@ def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout
     with live.open_session(kubeconfig, context, request_timeout, progress=progress) as session:
         if namespace is None and not all_namespaces and (pods or manifests):
             namespace = session.namespace
+        keys = {arg: _key(arg, None if all_namespaces else namespace) for arg in pods}
+        # with access to one namespace only, the pods asked about say which one to read
+        named = {k.partition("/")[0] for k in keys.values() if k}
+        fallback = next(iter(named)) if len(named) == 1 else namespace
         try:
-            objects, notes = session.fetch(namespace)
+            objects, notes = session.fetch(fallback)
         finally:
             if progress is not None:
                 progress.clear()
         for n in notes:
             note(f"note: {n}")
-        present = {live.pod_key(o) for o in objects if o.get("kind") == "Pod"}
-        keys = {arg: _key(arg, None if all_namespaces else namespace) for arg in pods}
-        records = preemption_records(session, [k for k in keys.values() if k])
-        gone = [k for k in dict.fromkeys(keys.values()) if k and k in records and k not in present]
-        kept = [arg for arg, k in keys.items() if k not in gone]
+        by_key = {live.pod_key(o): o for o in objects if o.get("kind") == "Pod"}
+        records = preemption_records(session, list(dict.fromkeys(k for k in keys.values() if k)))
+        record_only: dict[str, bool] = {}
+        for k in records:
+            pod = by_key.get(k)
+            if pod is None or (pod.get("spec") or {}).get("nodeName") or \
+                    (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                record_only[k] = pod is not None
+        kept = [arg for arg, k in keys.items() if k not in record_only]
         refused = next((n for n in notes if n.startswith("cannot list nodes")), None)
         nodes_refused = None
         if not session.has_nodes() and refused:
             nodes_refused = f"{session.conn.server}: {refused.split(';')[0].split(':')[0]}"
         source = f"context {session.conn.context}" if session.conn.context else "in-cluster"
-    return LiveExplain(objects, source, namespace, kept, records, gone, nodes_refused)
+    return LiveExplain(objects, source, namespace, kept, records, record_only, nodes_refused)
 
 
 def preemption_records(session: live.LiveSession, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -146,7 +159,7 @@ def preemptors_to_explain(records: Mapping[str, Mapping[str, Any]], already: Seq
 
 def record_lines(key: str, rec: Mapping[str, Any]) -> str:
     """`explain`'s table section for one preempted pod."""
-    when = rec.get("time")
+    when = re.sub(r"\.\d+", "", str(rec.get("time") or ""))
     head = [f"Pod        {key}",
             "Preempted  by the scheduler" + (f" at {short_time(when)}" if when else "")
             + (f" on {rec['node']}" if rec.get("node") else "")]
@@ -168,6 +181,8 @@ def record_lines(key: str, rec: Mapping[str, Any]) -> str:
         rows.append(["preemptor now", f"running on {rec.get('preemptorNode')}"])
     elif state == "Gone":
         rows.append(["preemptor now", "no longer in the cluster" + (" (name from the event)" if preemptor else "")])
+    elif state == "Unknown" and rec.get("preemptorUnreadable"):
+        rows.append(["preemptor now", f"unknown: {rec['preemptorUnreadable']}"])
     elif state in ("Succeeded", "Failed"):
         rows.append(["preemptor now", f"finished ({state})"])
     sources = []
@@ -183,6 +198,6 @@ def record_lines(key: str, rec: Mapping[str, Any]) -> str:
     return "\n".join(head + columns(None, rows, indent=INDENT)) + "\n"
 
 
-def gone_document(key: str, rec: Mapping[str, Any]) -> dict[str, Any]:
-    """-o json/yaml for a pod that is no longer in the cluster but was preempted."""
-    return {"pod": key, "exists": False, "preemptedBy": dict(rec)}
+def record_document(key: str, rec: Mapping[str, Any], exists: bool) -> dict[str, Any]:
+    """-o json/yaml for a preempted pod that is gone, or still terminating on its node."""
+    return {"pod": key, "exists": exists, "preemptedBy": dict(rec)}

@@ -320,6 +320,8 @@ class LiveCluster:
         self.chunk_size = chunk_size
         self.progress = progress
         self._apis: dict[str, Any] = {}
+        # per kind, what the last read_all covered: None all namespaces, "ns" one, False nothing
+        self.scope: dict[str, str | None | bool] = {}
 
     # the generated API object, or None when this client release does not know the group
     def _api(self, name: str) -> Any:
@@ -481,12 +483,15 @@ class LiveCluster:
         wanted = set(kinds) if kinds is not None else None
         objects: list[dict] = []
         notes: list[str] = []
+        minor: dict[str, list[str]] = {}  # refusals that change no verdict here, said in one line each
+        self.scope = {}
         for spec in LIST_SPECS:
             if wanted is not None and spec.kind not in wanted:
                 continue
             ns = namespace if spec.namespaced else None
             try:
                 objects.extend(self.list(spec, ns))
+                self.scope[spec.kind] = ns
                 continue
             except Forbidden as e:
                 refused: ClusterError = e
@@ -495,9 +500,10 @@ class LiveCluster:
             if isinstance(refused, NotServed):
                 if spec.required:
                     raise refused
-                notes.append(f"{spec.plural} ({spec.api_version}) not served by this cluster: none read")
+                minor.setdefault(f"{spec.api_version} is not served by this cluster: {{}} not read", []).append(
+                    spec.plural)
                 continue
-            # 403: a namespaced kind may still be readable in the context's namespace
+            # 403: a namespaced kind may still be readable in the fallback namespace
             assert isinstance(refused, Forbidden)
             fallback = self.conn.namespace
             if strict and spec.required:
@@ -512,16 +518,33 @@ class LiveCluster:
                 except Forbidden:
                     pass
                 else:
-                    notes.append(f"{refused.short}: read {spec.plural} in namespace \"{fallback}\" only"
-                                 + (f"; {_PARTIAL_CONSEQUENCE[spec.kind]}" if spec.kind in _PARTIAL_CONSEQUENCE
-                                    else ""))
+                    self.scope[spec.kind] = fallback
+                    if spec.kind in _PARTIAL_CONSEQUENCE:
+                        notes.append(f"{refused.short}: read {spec.plural} in namespace \"{fallback}\" only; "
+                                     + _PARTIAL_CONSEQUENCE[spec.kind])
+                    else:
+                        minor.setdefault(f'cannot list {{}} at the cluster scope (forbidden): read in namespace '
+                                         f'"{fallback}" only', []).append(spec.plural)
                     continue
-            notes.append(f"{refused.short}: none read" + (
-                f"; {_MISSING_CONSEQUENCE[spec.kind]}" if spec.kind in _MISSING_CONSEQUENCE else ""))
+            self.scope[spec.kind] = False
+            if spec.kind in _MISSING_CONSEQUENCE:
+                notes.append(f"{refused.short}: none read; {_MISSING_CONSEQUENCE[spec.kind]}")
+            else:
+                where = f'in namespace "{ns}"' if ns else "at the cluster scope"
+                minor.setdefault(f"cannot list {{}} {where} (forbidden): none read", []).append(spec.plural)
+        for template, plurals in minor.items():
+            notes.append(template.format(", ".join(plurals)))
         if namespace is not None:
             notes.insert(0, f'namespaced objects read in namespace "{namespace}" only: pods of other namespaces '
                             "that use the same nodes are missing, so nodes look emptier than they are")
         return objects, notes
+
+    def pods_visible(self, namespace: str) -> bool:
+        """Whether the last read_all listed the pods of `namespace` (so a pod not found is gone)."""
+        if "Pod" not in self.scope:
+            return False
+        scope = self.scope["Pod"]
+        return scope is None or scope == namespace
 
     # --- who preempted my pod ------------------------------------------------------------------
     def preemption_events(self, namespace: str, name: str) -> tuple[list[dict], str | None]:
@@ -622,14 +645,17 @@ def pod_key(obj: Mapping[str, Any]) -> str:
 
 
 def preemption_record(pod: Mapping[str, Any] | None, events: list[Mapping[str, Any]],
-                      objects: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+                      objects: Iterable[Mapping[str, Any]],
+                      pods_visible: Callable[[str], bool] | None = None) -> dict[str, Any] | None:
     """What the cluster recorded about the scheduler preempting this pod, or None.
 
     Two traces exist (kube-scheduler v1.34.1, preemption.go): the victim's status gets a
     DisruptionTarget condition with reason PreemptionByScheduler (while it terminates), and a
     Preempted event "Preempted by pod <preemptor UID> on node <node>" (kept about an hour,
     also after the pod is gone). The UID is resolved to the preemptor's name when that pod is
-    still in `objects`, else taken from the event's `related` reference.
+    still in `objects`, else taken from the event's `related` reference. `pods_visible(ns)` says
+    whether `objects` holds every pod of a namespace: a preemptor not found there is gone only
+    then (default: `objects` holds every pod).
     """
     condition = None
     uid = None
@@ -692,7 +718,15 @@ def preemption_record(pod: Mapping[str, Any] | None, events: list[Mapping[str, A
         record["preemptorPriority"] = spec.get("priority")
     else:
         record["preemptor"] = record.get("preemptorFromEvent")
-        record["preemptorState"] = "Gone" if preemptor_uid else "Unknown"
+        ns = (record["preemptor"] or "").partition("/")[0] or None
+        if not preemptor_uid:
+            record["preemptorState"] = "Unknown"
+        elif pods_visible is None or pods_visible(ns or ""):  # "": every namespace was read
+            record["preemptorState"] = "Gone"
+        else:
+            record["preemptorState"] = "Unknown"
+            record["preemptorUnreadable"] = f"pods of namespace {ns} could not be read" if ns else \
+                "pods of other namespaces could not be read"
     return record
 
 
@@ -751,7 +785,7 @@ class LiveSession:
         events, note = self.cluster.preemption_events(namespace, name)
         if note:
             notes.append(note)
-        return preemption_record(pod, events, self.objects), notes
+        return preemption_record(pod, events, self.objects, self.cluster.pods_visible), notes
 
     def close(self) -> None:
         self.conn.close()

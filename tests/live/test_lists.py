@@ -67,11 +67,11 @@ def test_requests_ask_for_json_and_gzip(api: FakeAPIServer, kubeconfig: Path) ->
 
 @pytest.mark.parametrize("setup, note", [
     (lambda a: a.disable_group("resource.k8s.io/v1"),
-     "resourceclaims (resource.k8s.io/v1) not served by this cluster: none read"),
+     "resource.k8s.io/v1 is not served by this cluster: resourceclaims, deviceclasses, resourceslices not read"),
     (lambda a: a.fail("csinodes", 403),
      "cannot list csinodes at the cluster scope (forbidden): none read"),
     (lambda a: a.fail("services", 403, namespace=None),
-     "cannot list services at the cluster scope (forbidden): read services in namespace \"team-a\" only"),
+     "cannot list services at the cluster scope (forbidden): read in namespace \"team-a\" only"),
 ], ids=["a group the server does not serve is a note",
         "a refused optional cluster-wide kind is a note",
         "a refused namespaced kind is read in the context's namespace instead"])
