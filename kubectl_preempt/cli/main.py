@@ -11,6 +11,7 @@ from .. import KUBERNETES_VERSION, __version__
 from ..errors import ExitCode, PreemptError
 from . import capture, explain
 from . import record, replay
+from . import check
 from .common import PROG, error_line
 
 HELP = f"""Which pods would kube-scheduler {KUBERNETES_VERSION} preempt for a pod, on which node, and why.
@@ -18,7 +19,7 @@ HELP = f"""Which pods would kube-scheduler {KUBERNETES_VERSION} preempt for a po
 Offline and reproducible: the scheduler's own PreFilter, Filter, Score and DefaultPreemption
 logic, reimplemented and held to the real scheduler's verdicts.
 
-Exit codes: 0 success, 2 bad input or usage, 3 cluster access failure."""
+Exit codes: 0 success, 1 a check policy violation, 2 bad input or usage, 3 cluster access failure."""
 
 app = typer.Typer(
     name=PROG,
@@ -49,6 +50,7 @@ explain.register(app)
 capture.register(app)
 record.register(app)
 replay.register(app)
+check.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:

@@ -1,0 +1,189 @@
+"""check(): proposed PriorityClasses against recorded traffic, as plain data.
+
+For each trace: the proposal is applied over the classes that existed (the trace's own, or a
+given baseline) as the API server would take it; the trace is replayed twice, with the baseline
+classes and with the proposed ones, and the two replays are compared pod by pod; the policy
+decides whether the differences fail the change.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from ..framework.config import SchedulerConfig
+from ..replay.api import replay
+from ..replay.simulate import initial_objects
+from ..replay.state import finished, format_time
+from ..replay.timeline import normalize
+from .diff import OutcomeRecorder, diff_outcomes, replay_summary, totals
+from .policy import Policy, RuleResult, evaluate_trace, evaluate_validation
+from .validation import (MSG_NO_CLASS, SYSTEM_PRIORITY_CLASSES, WARNING, Applied, ExistingClass, Finding,
+                         ProposedClass, apply_proposal, decode_proposal)
+
+API_VERSION = "kubectl-preempt/v1"
+KIND = "CheckReport"
+BASELINE_CONTEXT = "--baseline"
+# pods listed per re-created class; the count is always whole
+MAX_PODS_LISTED = 200
+RULE_REMOVED = "removed"
+RULE_RECREATE = "recreate"
+
+Progress = Callable[[str, str], None]
+
+
+def _system_classes() -> dict[str, ExistingClass]:
+    # every cluster has them, whether a trace or a baseline lists them or not
+    return {name: ExistingClass(name, value, default, "PreemptLowerPriority")
+            for name, (value, default) in SYSTEM_PRIORITY_CLASSES.items()}
+
+
+def _existing(objects: Sequence[Mapping[str, Any]]) -> dict[str, ExistingClass]:
+    out = _system_classes()
+    for o in objects:
+        if o.get("kind") == "PriorityClass":
+            c = ExistingClass.from_object(o)
+            out[c.name] = c
+    return out
+
+
+def _recreate_findings(applied: Applied) -> list[Finding]:
+    out = []
+    for rc in applied.recreates:
+        what = "; ".join(f"{k} {a} -> {b}" for k, (a, b) in rc.changes().items())
+        old = rc.old.value
+        out.append(Finding(RULE_RECREATE, rc.name,
+                           f"{what}: the API server refuses it as an update ({rc.update_error}), so the class "
+                           f"is deleted and re-created; pods that exist keep priority {old} until they are "
+                           "re-created themselves", severity=WARNING, source=rc.new.source))
+    return out
+
+
+def _merge(findings: list[Finding], new: Sequence[Finding], context: str) -> None:
+    """Findings that hold in several traces are listed once, with the traces they hold in."""
+    for f in new:
+        same = next((g for g in findings if (g.rule, g.name, g.message) == (f.rule, f.name, f.message)), None)
+        if same is None:
+            f.contexts = [context]
+            findings.append(f)
+        elif context not in same.contexts:
+            same.contexts.append(context)
+
+
+def _pods_using(objects: Sequence[Mapping[str, Any]], name: str) -> list[str]:
+    """Pods at the trace's start whose class is `name`: admission fixed their priority already."""
+    out = []
+    for o in objects:
+        if o.get("kind") != "Pod" or finished(o):
+            continue
+        md = o.get("metadata") or {}
+        if ((o.get("spec") or {}).get("priorityClassName") or "") == name and not md.get("deletionTimestamp"):
+            out.append(f"{md.get('namespace') or 'default'}/{md.get('name')}")
+    return sorted(out)
+
+
+def _recreate_entries(applied: Applied, initial: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for rc in applied.recreates:
+        pods = _pods_using(initial, rc.name)
+        out.append({"priorityClass": rc.name, "changes": rc.changes(), "updateError": rc.update_error,
+                    "podsKeepingOldPriority": pods[:MAX_PODS_LISTED], "podCount": len(pods)})
+    return out
+
+
+def _proposed_overrides(proposed: Sequence[ProposedClass], applied: Applied,
+                        baseline: Sequence[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+    """The classes the proposed replay resolves with: the baseline's, with every proposed class
+    the API server would accept on top."""
+    accepted = [pc for pc in proposed if pc.effective and pc.name not in applied.rejected]
+    names = {pc.name for pc in accepted}
+    out = [dict(o) for o in baseline or () if (o.get("metadata") or {}).get("name") not in names]
+    out += [pc.as_object() for pc in accepted]
+    return out
+
+
+def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
+          sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
+          policy: Policy | None = None, config: SchedulerConfig | Mapping[str, Any] | None = None,
+          seed: int = 0, progress: Progress | None = None) -> dict[str, Any]:
+    """Check proposed PriorityClasses against recorded traces.
+
+    `traces`: name -> a trace (io.trace's Trace, {"header", "events"}, or a list of events).
+    `proposed`: PriorityClass objects as the change holds them (`sources`: where each is, for
+    messages). `baseline`: the classes before the change; by default each trace's own, and then
+    the proposal adds and replaces classes; given, it is the whole set before and `proposed` the
+    whole set after (a class it leaves out is deleted).
+    """
+    policy = policy or Policy()
+    proposal, findings = decode_proposal(proposed, sources)
+    base_objects = [dict(o) for o in baseline] if baseline is not None else None
+
+    contexts: list[tuple[str, Applied]] = []
+    if base_objects is not None:
+        applied = apply_proposal(proposal, _existing(base_objects), complete=True)
+        contexts.append((BASELINE_CONTEXT, applied))
+        _merge(findings, applied.findings + _recreate_findings(applied), BASELINE_CONTEXT)
+
+    trace_reports = []
+    all_rules: list[RuleResult] = []
+    for name, events in traces.items():
+        timeline = normalize(events)
+        initial = initial_objects(timeline.initial)
+        if base_objects is None:
+            applied = apply_proposal(proposal, _existing(initial))
+            _merge(findings, applied.findings + _recreate_findings(applied), name)
+        else:
+            applied = contexts[0][1]
+        if progress is not None:
+            progress(name, "baseline")
+        base_rec = OutcomeRecorder()
+        base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec)
+        if progress is not None:
+            progress(name, "proposed")
+        prop_rec = OutcomeRecorder()
+        overrides = _proposed_overrides(proposal, applied, base_objects)
+        prop_report = replay(events, config=config, priority_classes=overrides or None, seed=seed,
+                             listener=prop_rec)
+        entries = diff_outcomes(base_rec.pods, prop_rec.pods)
+        rules = evaluate_trace(policy, name, entries)
+        all_rules.extend(rules)
+        removed = [{"priorityClass": n, "podCount": len(_pods_using(initial, n))} for n in applied.removed]
+        trace_reports.append({
+            "trace": name,
+            "start": format_time(timeline.start), "end": format_time(timeline.end),
+            "durationSeconds": round(timeline.end - timeline.start, 3),
+            "recreated": _recreate_entries(applied, initial),
+            "rejected": list(applied.rejected),
+            "removed": removed,
+            "baseline": replay_summary(base_report),
+            "proposed": replay_summary(prop_report),
+            "totals": totals(entries),
+            "changes": entries,
+        })
+
+    if base_objects is not None:
+        for n in contexts[0][1].removed:
+            msg = ("deleted by this change (not simulated: the replay keeps it); a pod created with it is "
+                   "refused: " + MSG_NO_CLASS % n)
+            findings.append(Finding(RULE_REMOVED, n, msg, severity=WARNING, contexts=[BASELINE_CONTEXT]))
+
+    finding_dicts = [f.to_dict() for f in findings]
+    validation_rule = evaluate_validation(finding_dicts)
+    rules_all = [validation_rule, *all_rules]
+    grand = {k: sum(t["totals"][k] for t in trace_reports) for k in (trace_reports[0]["totals"] if trace_reports else {})}
+    return {
+        "apiVersion": API_VERSION,
+        "kind": KIND,
+        "passed": all(r.passed for r in rules_all),
+        "policy": policy.to_dict(),
+        "proposed": [{"name": pc.name, "source": pc.source, "value": pc.value, "globalDefault": pc.global_default,
+                      "preemptionPolicy": pc.preemption_policy, "valid": pc.valid,
+                      **({"superseded": True} if pc.superseded else {})} for pc in proposal],
+        "baseline": "the classes in each trace" if base_objects is None else f"{len(base_objects)} given classes",
+        "validation": {"passed": validation_rule.passed, "findings": finding_dicts},
+        "traces": trace_reports,
+        "totals": grand,
+        "rules": [r.to_dict() for r in rules_all],
+        "violations": sum(len(r.violations) for r in rules_all),
+    }
+
+
+__all__ = ["check", "API_VERSION", "KIND"]

@@ -1,0 +1,185 @@
+"""What each pod went through in a replay, and how two replays of one trace differ, pod by pod.
+
+The replay's report lists preemptions; a per-pod diff also needs who got a node where, and who
+never did. A Listener on the Simulation records it as it happens: the replay itself is only
+read, never changed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..model.objects import Pod
+from ..replay.simulate import Listener
+from ..replay.state import format_time
+
+# the per-pod changes, in the order a reader is shown them
+NEWLY_PREEMPTED = "newlyPreempted"
+NO_LONGER_PREEMPTED = "noLongerPreempted"
+NEWLY_UNSCHEDULABLE = "newlyUnschedulable"
+NEWLY_SCHEDULED = "newlyScheduled"
+DIFFERENT_PREEMPTOR = "differentPreemptor"
+DIFFERENT_NODE = "differentNode"
+CHANGES = (NEWLY_PREEMPTED, NO_LONGER_PREEMPTED, NEWLY_UNSCHEDULABLE, NEWLY_SCHEDULED, DIFFERENT_PREEMPTOR,
+           DIFFERENT_NODE)
+
+# what happened to a pod over the trace
+PREEMPTED = "Preempted"
+SCHEDULED = "Scheduled"
+UNSCHEDULABLE = "Unschedulable"
+DELETED = "Deleted"
+RUNNING = "Running"  # on its node from the trace's start, untouched by the replayed scheduler
+PENDING = "Pending"  # never tried before the trace ended
+
+
+@dataclass
+class PodOutcome:
+    key: str
+    uid: str
+    priority: int
+    priority_class: str
+    node: str = ""             # the replayed scheduler's binding
+    bound_at: float | None = None
+    nominated: str = ""
+    preempted_by: str = ""
+    preempted_on: str = ""
+    preempted_at: float | None = None
+    last_message: str = ""     # the last FitError of a pod that stayed pending
+    deleted: str = ""          # why it went away before a binding ("deleted", "completed")
+
+    @property
+    def outcome(self) -> str:
+        if self.preempted_by:
+            return PREEMPTED
+        if self.node:
+            return SCHEDULED
+        if self.deleted:
+            return DELETED
+        if self.last_message:
+            return UNSCHEDULABLE
+        return RUNNING
+
+    @property
+    def ever_scheduled(self) -> bool:
+        return bool(self.node)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"outcome": self.outcome, "priority": self.priority}
+        if self.preempted_by:
+            d["preemptedBy"] = self.preempted_by
+            d["node"] = self.preempted_on
+            d["time"] = format_time(self.preempted_at) if self.preempted_at is not None else None
+        elif self.node:
+            d["node"] = self.node
+            d["time"] = format_time(self.bound_at) if self.bound_at is not None else None
+        elif self.last_message and not self.deleted:
+            d["message"] = self.last_message
+            if self.nominated:
+                d["nominatedNode"] = self.nominated
+        return d
+
+
+class OutcomeRecorder(Listener):
+    """Listens to one Simulation and keeps each pod's outcome, by uid."""
+
+    def __init__(self) -> None:
+        self.pods: dict[str, PodOutcome] = {}
+
+    def _get(self, pod: Pod) -> PodOutcome:
+        o = self.pods.get(pod.uid)
+        if o is None:
+            o = self.pods[pod.uid] = PodOutcome(pod.key, pod.uid, pod.priority, pod.priority_class_name)
+        else:
+            o.priority = pod.priority
+        return o
+
+    def bound(self, t: float, pod: Pod, node: str) -> None:
+        o = self._get(pod)
+        o.node, o.bound_at, o.last_message = node, t, ""
+
+    def nominated(self, t: float, pod: Pod, node: str) -> None:
+        self._get(pod).nominated = node
+
+    def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None:
+        o = self._get(victim)
+        o.preempted_by, o.preempted_on, o.preempted_at = preemptor.key, node, t
+
+    def deleted(self, t: float, pod: Pod, reason: str) -> None:
+        o = self._get(pod)
+        if not o.node and not o.preempted_by:
+            o.deleted = reason
+
+    def unschedulable(self, t: float, pod: Pod, message: str) -> None:
+        self._get(pod).last_message = message
+
+
+def pod_changes(base: PodOutcome | None, prop: PodOutcome | None) -> list[str]:
+    """The changes between one pod's two outcomes (a missing one: untouched in that replay)."""
+    b_victim = bool(base and base.preempted_by)
+    p_victim = bool(prop and prop.preempted_by)
+    out = []
+    if p_victim and not b_victim:
+        out.append(NEWLY_PREEMPTED)
+    elif b_victim and not p_victim:
+        out.append(NO_LONGER_PREEMPTED)
+    elif b_victim and p_victim and base and prop and \
+            (base.preempted_by, base.preempted_on) != (prop.preempted_by, prop.preempted_on):
+        out.append(DIFFERENT_PREEMPTOR)
+    b_sched = bool(base and base.ever_scheduled)
+    p_sched = bool(prop and prop.ever_scheduled)
+    # a pod the replay owns that one run bound and the other never did; a pod running from the
+    # start has no binding in either
+    if b_sched and not p_sched:
+        out.append(NEWLY_UNSCHEDULABLE)
+    elif p_sched and not b_sched:
+        out.append(NEWLY_SCHEDULED)
+    elif b_sched and p_sched and base and prop and base.node != prop.node:
+        out.append(DIFFERENT_NODE)
+    return out
+
+
+def diff_outcomes(baseline: Mapping[str, PodOutcome], proposed: Mapping[str, PodOutcome]) -> list[dict[str, Any]]:
+    """One entry per pod whose outcome differs, most serious change first, then by pod."""
+    entries = []
+    for uid in list(dict.fromkeys([*baseline, *proposed])):
+        base, prop = baseline.get(uid), proposed.get(uid)
+        changes = pod_changes(base, prop)
+        if not changes:
+            continue
+        either = prop or base
+        assert either is not None
+        b = base.to_dict() if base else _untouched(either)
+        p = prop.to_dict() if prop else _untouched(either)
+        entries.append({"pod": either.key, "namespace": either.key.split("/", 1)[0],
+                        "priorityClassName": either.priority_class, "changes": changes,
+                        "baseline": b, "proposed": p})
+    entries.sort(key=lambda e: (min(CHANGES.index(c) for c in e["changes"]), e["pod"]))
+    return entries
+
+
+def _untouched(other: PodOutcome) -> dict[str, Any]:
+    """A pod one replay never acted on: running from the start, or (when the other replay bound
+    it, so the scheduler owned it) still waiting for its first try when the trace ended."""
+    if other.ever_scheduled:
+        return {"outcome": PENDING}  # its priority in that replay is not known here
+    return {"outcome": RUNNING, "priority": other.priority}  # existing pods keep theirs in both
+
+
+def totals(entries: list[Mapping[str, Any]]) -> dict[str, int]:
+    out = {c: 0 for c in CHANGES}
+    for e in entries:
+        for c in e["changes"]:
+            out[c] += 1
+    out["podsChanged"] = len(entries)
+    return out
+
+
+def replay_summary(report: Mapping[str, Any]) -> dict[str, Any]:
+    """The few numbers of a replay report a check shows side by side."""
+    s = report.get("summary") or {}
+    return {"decisions": s.get("decisions", 0), "scheduled": s.get("scheduled", 0),
+            "preemptions": s.get("preemptions", 0), "victims": s.get("victims", 0),
+            "podsNeverScheduled": s.get("podsNeverScheduled", 0)}
+
+
+__all__ = ["OutcomeRecorder", "PodOutcome", "diff_outcomes", "pod_changes", "totals", "replay_summary", "CHANGES"]

@@ -1,0 +1,140 @@
+"""kubectl preempt check: a CI gate for PriorityClass changes."""
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ..check.api import check as run_check
+from ..check.policy import DEFAULT_FAIL_ON, FAIL_ON, Policy
+from ..errors import ExitCode, InputError, UsageError
+from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
+from ..io.snapshot import decode_documents, load_config, read_bytes
+from ..io.trace import read_trace
+from ..render.check_junit import render_junit
+from ..render.check_report import CHECK_FORMATS, render_check
+from . import options
+from .common import guard, note
+
+HELP = f"""Check proposed PriorityClasses before they merge: would the API server take them, and what
+would change on recorded traffic?
+
+Each proposed class is validated as the API server and its Priority admission plugin would
+(value above 1000000000, the reserved system- prefix, a second globalDefault, an unknown
+preemptionPolicy), in their words; a changed value or preemptionPolicy is reported as the delete
+and re-create it takes, with the pods that keep their old priority. Every TRACE is then replayed
+twice through kube-scheduler v1.34.1's offline copy, with the baseline classes and with the
+proposed ones, and the two are compared pod by pod: newly preempted, no longer preempted, newly
+unschedulable or newly scheduled, another preemptor or node.
+
+The policy decides: --fail-on {'|'.join(FAIL_ON)} (repeatable), --protect-namespace NS (a new
+victim there fails), --max-new-victims N (per trace). Without any of them: --fail-on
+{' --fail-on '.join(DEFAULT_FAIL_ON)}. A class the API server refuses always fails.
+
+Exit codes: 0 the change passes, 1 it fails the policy or validation, 2 bad input or usage."""
+
+EPILOG = """\b
+Examples:
+  # the classes of a pull request against a recorded trace
+  kubectl preempt check --trace prod.jsonl.gz --proposed priorityclasses/
+\b
+  # the directory before and after the change; a class left out is deleted
+  kubectl preempt check --trace traces/ --baseline main/priorityclasses/ --proposed priorityclasses/
+\b
+  # stricter: no change at all, and nothing in kube-system may become a victim
+  kubectl preempt check -t prod.jsonl.gz -p pc.yaml --fail-on any-change --protect-namespace kube-system
+\b
+  # a pull-request comment and JUnit results for CI
+  kubectl preempt check -t prod.jsonl.gz -p pc/ -o markdown --junit check.xml >> "$GITHUB_STEP_SUMMARY\""""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("check", help=HELP, epilog=EPILOG, no_args_is_help=True)(check)
+
+
+def _progress(trace: str, which: str) -> None:
+    sys.stderr.write(f"\rreplaying {trace} with the {which} classes".ljust(78)[:78])
+    sys.stderr.flush()
+
+
+@guard
+def check(
+    trace: Annotated[Optional[list[str]], typer.Option(
+        "--trace", "-t", metavar="TRACE",
+        help="Trace to replay (from `kubectl preempt record`, a kubectl watch stream or a snapshot), or a "
+             "directory of .jsonl/.jsonl.gz traces; repeatable.", show_default=False)] = None,
+    proposed: Annotated[Optional[list[str]], typer.Option(
+        "--proposed", "-p", metavar="PATH",
+        help="PriorityClass manifests after the change: YAML/JSON files or directories (other kinds are "
+             "skipped); repeatable.", show_default=False)] = None,
+    baseline: Annotated[Optional[list[str]], typer.Option(
+        "--baseline", "-b", metavar="PATH",
+        help="PriorityClass manifests before the change (the whole set: a class --proposed leaves out is "
+             "deleted). Default: the classes in each trace, with --proposed adding and replacing.",
+        show_default=False)] = None,
+    fail_on: Annotated[Optional[list[str]], typer.Option(
+        "--fail-on", metavar="|".join(FAIL_ON),
+        help="Fail on new victims, on pods that no longer get a node, or on any per-pod change; "
+             "repeatable.", show_default=False)] = None,
+    protect_namespace: Annotated[Optional[list[str]], typer.Option(
+        "--protect-namespace", metavar="NS", help="Fail when a pod in NS becomes a victim; repeatable.",
+        show_default=False)] = None,
+    max_new_victims: Annotated[Optional[int], typer.Option(
+        "--max-new-victims", metavar="N", help="Fail when a trace has more than N new victims.",
+        show_default=False)] = None,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="|".join(CHECK_FORMATS), callback=options._choice(CHECK_FORMATS),
+        help="Output format: " + ", ".join(CHECK_FORMATS) + ".")] = "table",
+    junit: Annotated[Optional[str], typer.Option(
+        "--junit", metavar="FILE", help="Also write JUnit XML: a testsuite per trace, a testcase per rule.",
+        show_default=False)] = None,
+    config: options.ConfigFile = None,
+    seed: options.Seed = 0,
+) -> None:
+    if not trace:
+        raise UsageError("give at least one --trace", field="--trace")
+    if not proposed:
+        raise UsageError("give the proposed PriorityClasses with --proposed", field="--proposed")
+    policy = Policy.from_options(fail_on, protect_namespace, max_new_victims)
+
+    classes, sources, skipped = load_priority_classes(proposed)
+    if skipped:
+        note("note: --proposed: skipped " + ", ".join(f"{k} ({n})" for k, n in skipped.items())
+             + ": only PriorityClasses are checked")
+    if not classes:
+        raise InputError("no PriorityClass in " + ", ".join(proposed), field="--proposed")
+    base = None
+    if baseline:
+        base, _, _ = load_priority_classes(baseline)
+
+    traces = {}
+    for path in expand(trace, TRACE_SUFFIXES, "traces", recursive=False):
+        tr = read_trace(path)
+        for n in tr.notes:
+            note(f"note: {n}")
+        traces[tr.source or path] = tr
+
+    cfg = None
+    if config:
+        load_config(config)  # a bad configuration fails here, naming the file and the field
+        cfg = decode_documents(read_bytes(config), config)[0][1]
+
+    progress = _progress if sys.stderr.isatty() else None
+    try:
+        report = run_check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
+                           seed=seed, progress=progress)
+    finally:
+        if progress is not None:
+            sys.stderr.write("\r" + " " * 78 + "\r")
+            sys.stderr.flush()
+
+    sys.stdout.write(render_check(report, output))
+    if junit:
+        try:
+            with open(junit, "w", encoding="utf-8") as f:
+                f.write(render_junit(report))
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", source=junit, field="--junit") from None
+    if not report["passed"]:
+        raise typer.Exit(int(ExitCode.POLICY_VIOLATION))

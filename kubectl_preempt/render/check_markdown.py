@@ -1,0 +1,100 @@
+"""-o markdown for check: a pull-request comment or a CI step summary ($GITHUB_STEP_SUMMARY).
+
+GitHub-flavoured: the verdict and the rules first, the per-pod changes of each trace folded in a
+<details> block so that a long list does not bury the verdict.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
+                           outcome_text, plural, recreate_text, totals_text, verdict_text)
+
+
+def _cell(text: Any) -> str:
+    return str("" if text is None else text).replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: Any) -> str:
+    s = str(text)
+    # a backtick inside needs a longer fence
+    return f"`` {s} ``" if "`" in s else f"`{s}`"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    mark = "✅" if report.get("passed") else "❌"
+    out = [f"## {mark} PriorityClass check: {verdict_text(report)}", ""]
+    rule_rows = [[_code(r["rule"]), _code(r["trace"]) if r.get("trace") else "all classes",
+                  "pass" if r["passed"] else "**FAIL**", r.get("summary", "")] for r in report.get("rules") or []]
+    out += _table(["Rule", "Trace", "Result", "Detail"], rule_rows)
+    out += ["", f"Baseline: {report.get('baseline')}.", ""]
+
+    out += ["### Proposed PriorityClasses", ""]
+    out += _table(["Name", "Class", "API server", "Source"],
+                  [[_code(c.get("name") or "(no name)"), class_text(c),
+                    "superseded" if c.get("superseded") else ("accepts" if c.get("valid") else "**refuses**"),
+                    _code(c["source"]) if c.get("source") else ""] for c in report.get("proposed") or []])
+    findings = (report.get("validation") or {}).get("findings") or []
+    if findings:
+        out.append("")
+        for f in findings:
+            tag = "**refused**" if f.get("severity") == "error" else "note"
+            src = f" ({_code(f['source'])})" if f.get("source") else ""
+            out.append(f"- {tag}: {_code(f['priorityClass'])}{src}: {_code(f['message'])}"
+                       if f.get("severity") == "error" else
+                       f"- {tag}: {_code(f['priorityClass'])}{src}: {f['message']}")
+    out.append("")
+
+    for t in report.get("traces") or []:
+        out += _trace(t)
+        out.append("")
+
+    failing = [r for r in report.get("rules") or [] if not r["passed"]]
+    if failing:
+        out += ["### Violations", ""]
+        for r in failing:
+            where = f" on {_code(r['trace'])}" if r.get("trace") else ""
+            out.append(f"- {_code(r['rule'])}{where}: {r.get('summary', '')}")
+            vs = r.get("violations") or []
+            for viol in vs[:MAX_VIOLATIONS_SHOWN]:
+                out.append(f"  - {_cell(viol['message'])}")
+            if len(vs) > MAX_VIOLATIONS_SHOWN:
+                out.append(f"  - ... {len(vs) - MAX_VIOLATIONS_SHOWN} more")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _trace(t: Mapping[str, Any]) -> list[str]:
+    out = [f"### Trace {_code(t['trace'])}", "",
+           f"{t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))}).", ""]
+    notes = [f"- re-created: {recreate_text(rc)}" for rc in t.get("recreated") or []]
+    notes += [f"- refused: {_code(n)} is not created; the proposed replay runs without it" for n in t.get("rejected") or []]
+    notes += [f"- deleted: {_code(rm['priorityClass'])}" for rm in t.get("removed") or []]
+    if notes:
+        out += notes + [""]
+    b, p = t.get("baseline") or {}, t.get("proposed") or {}
+    out += _table(["", "Baseline", "Proposed"],
+                  [[label, b.get(k, 0), p.get(k, 0)]
+                   for label, k in (("Scheduling decisions", "decisions"), ("Preemptions", "preemptions"),
+                                    ("Victims", "victims"), ("Pods never scheduled", "podsNeverScheduled"))])
+    changes = t.get("changes") or []
+    out.append("")
+    if not changes:
+        out.append("No pod's outcome changes.")
+        return out
+    tot = t.get("totals") or {}
+    out += [f"<details><summary>{plural(tot.get('podsChanged', len(changes)), 'pod')} changed: "
+            f"{totals_text(tot)}</summary>", ""]
+    out += _table(["Pod", "Change", "Baseline", "Proposed"],
+                  [[_code(e["pod"]), changes_text(e), outcome_text(e["baseline"]), outcome_text(e["proposed"])]
+                   for e in changes[:MAX_CHANGE_ROWS]])
+    if len(changes) > MAX_CHANGE_ROWS:
+        out += ["", f"... and {len(changes) - MAX_CHANGE_ROWS} more (`-o json` has them all)."]
+    out += ["", "</details>"]
+    return out

@@ -1,0 +1,146 @@
+"""Check reports as text: `table`, `markdown` (a pull-request comment or a CI step summary),
+`json`, `yaml`; `--junit` writes JUnit XML beside them (render/check_junit.py).
+
+Renderers take the plain dict `check.api.check` returns and never compute verdicts themselves;
+the shared wording of outcomes and changes lives here so that every format says the same.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+CHECK_FORMATS = ("table", "markdown", "json", "yaml")
+# rows of per-pod changes shown per trace; -o json has them all
+MAX_CHANGE_ROWS = 50
+MAX_VIOLATIONS_SHOWN = 20
+
+CHANGE_WORDS = {
+    "newlyPreempted": "newly preempted",
+    "noLongerPreempted": "no longer preempted",
+    "newlyUnschedulable": "newly unschedulable",
+    "newlyScheduled": "newly scheduled",
+    "differentPreemptor": "other preemptor or node",
+    "differentNode": "other node",
+}
+
+_AVAILABLE = re.compile(r"0/\d+ nodes are available: ")
+
+
+def render_check(report: Mapping[str, Any], fmt: str = "table") -> str:
+    """The text for `-o fmt`, ending in a newline."""
+    if fmt == "table":
+        from .check_table import render_table
+
+        return render_table(report)
+    if fmt == "markdown":
+        from .check_markdown import render_markdown
+
+        return render_markdown(report)
+    if fmt == "json":
+        from .json import dumps
+
+        return dumps(report)
+    if fmt == "yaml":
+        from .yaml import dumps
+
+        return dumps(report)
+    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(CHECK_FORMATS)}")
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def clock(ts: str | None) -> str:
+    """10:00:05 from an RFC 3339 time (the day is in the trace's heading)."""
+    m = re.match(r"\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d(?:\.\d+)?)", ts or "")
+    return m.group(1) if m else (ts or "")
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    s = int(round(float(seconds)))
+    if s < 60:
+        return f"{s}s"
+    m, sec = divmod(s, 60)
+    if m < 60:
+        return f"{m}m{sec:02d}s" if sec else f"{m}m"
+    h, m = divmod(m, 60)
+    return f"{h}h{m:02d}m" if m else f"{h}h"
+
+
+def short_reason(message: str) -> str:
+    """A FitError without its "0/N nodes are available:" preamble and preemption's own, shorter."""
+    text = message or ""
+    m = _AVAILABLE.match(text)
+    if not m:
+        return text
+    rest = text[m.end():]
+    reasons, _, post = rest.partition(". ")
+    reasons = reasons.rstrip(".")
+    i = post.find("preemption: ")
+    if i == -1:
+        return reasons
+    pre = _AVAILABLE.sub("", post[i + len("preemption: "):]).strip().rstrip(".")
+    return f"{reasons}; preemption: {pre}" if pre else reasons
+
+
+def outcome_text(side: Mapping[str, Any]) -> str:
+    """One replay's outcome for a pod, in a few words."""
+    o = side.get("outcome")
+    prio = side.get("priority")
+    p = f" (priority {prio})" if prio is not None else ""
+    if o == "Preempted":
+        return f"preempted by {side.get('preemptedBy')} on {side.get('node')} at {clock(side.get('time'))}{p}"
+    if o == "Scheduled":
+        return f"scheduled on {side.get('node')} at {clock(side.get('time'))}{p}"
+    if o == "Unschedulable":
+        reason = short_reason(side.get("message") or "")
+        return f"unschedulable{p}" + (f": {reason}" if reason else "")
+    if o == "Pending":
+        return "pending, not tried before the trace ended"
+    if o == "Deleted":
+        return f"deleted before it was scheduled{p}"
+    return f"running, untouched{p}"
+
+
+def changes_text(entry: Mapping[str, Any]) -> str:
+    return ", ".join(CHANGE_WORDS.get(c, c) for c in entry.get("changes") or ())
+
+
+def totals_text(totals: Mapping[str, int]) -> str:
+    """"2 newly preempted, 1 newly unschedulable" (only the non-zero changes)."""
+    parts = [f"{totals[k]} {w}" for k, w in CHANGE_WORDS.items() if totals.get(k)]
+    return ", ".join(parts) if parts else "no pod changes"
+
+
+def verdict_text(report: Mapping[str, Any]) -> str:
+    n = report.get("violations", 0)
+    if report.get("passed"):
+        return "PASS"
+    return f"FAIL ({plural(n, 'violation')})"
+
+
+def class_text(c: Mapping[str, Any]) -> str:
+    bits = [f"value {c.get('value')}"]
+    if c.get("globalDefault"):
+        bits.append("globalDefault")
+    if c.get("preemptionPolicy") == "Never":
+        bits.append("preemptionPolicy Never")
+    return ", ".join(bits)
+
+
+def recreate_text(rc: Mapping[str, Any]) -> str:
+    what = "; ".join(f"{k} {a} -> {b}" for k, (a, b) in (rc.get("changes") or {}).items())
+    n = rc.get("podCount", 0)
+    old = (rc.get("changes") or {}).get("value", [None])[0]
+    verb = "keeps" if n == 1 else "keep"
+    keep = f"{verb} priority {old}" if old is not None else f"{verb} the old preemption policy"
+    if n:
+        return f"{rc['priorityClass']} ({what}): delete and re-create; {plural(n, 'pod')} at the trace's start {keep} " \
+               "until re-created"
+    return f"{rc['priorityClass']} ({what}): delete and re-create; no pod uses it at the trace's start"
+
+
+__all__ = ["render_check", "CHECK_FORMATS"]
