@@ -250,7 +250,7 @@ class SchedulingQueue:
         # mirrors requeuePodWithQueueingStrategy with queueAfterBackoff
         if self.is_backing_off(p):
             if self._move_to_backoff(p, event):
-                return BACKOFF
+                return p.where
             return UNSCHEDULABLE
         if self._move_to_active(p, event):
             return ACTIVE

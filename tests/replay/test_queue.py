@@ -1,0 +1,231 @@
+"""The scheduling queue of kube-scheduler v1.34.1: activeQ order, backoff, the unschedulable pool
+and the cluster events that move pods out of it."""
+from __future__ import annotations
+
+import pytest
+
+from kubectl_preempt.model.objects import Node, Pod
+from kubectl_preempt.plugins import names
+from kubectl_preempt.replay import hints
+from kubectl_preempt.replay.queue import (ACTIVE, BACKOFF, ERROR_BACKOFF, UNSCHEDULABLE, SchedulingQueue)
+from tests.builders import make_node, make_pod
+
+
+class Clock:
+    def __init__(self, t: float = 1000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _queue(clock: Clock, **kw) -> SchedulingQueue:
+    return SchedulingQueue(clock, **kw)
+
+
+def pod(name: str, prio: int = 0, **req: str) -> Pod:
+    b = make_pod(name).priority(prio)
+    if req:
+        b = b.req(**req)
+    return Pod(b.obj())
+
+
+def test_active_queue_pops_higher_priority_first_then_the_pod_queued_earlier() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("low-early", 1))
+    clock.t += 1
+    q.add(pod("high-late", 100))
+    clock.t += 1
+    q.add(pod("low-late", 1))
+    q.add(pod("high-later", 100))
+    order = []
+    while (p := q.pop()) is not None:
+        order.append(p.pod.name)
+    assert order == ["high-late", "high-later", "low-early", "low-late"]
+
+
+@pytest.mark.parametrize("failures, expected", [
+    (1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 10.0), (9, 10.0),
+], ids=["the first failure backs off 1 s", "the second 2 s", "the third 4 s", "the fourth 8 s",
+        "the fifth is capped at 10 s", "later failures stay at 10 s"])
+def test_backoff_doubles_from_one_second_to_ten(failures: int, expected: float) -> None:
+    q = _queue(Clock())
+    assert q.backoff_duration(failures) == expected
+
+
+def test_backoff_ends_on_the_whole_second_window_after_the_failure() -> None:
+    clock = Clock(1000.4)
+    q = _queue(clock)
+    q.add(pod("a"))
+    p = q.pop()
+    # a failure nobody rejected (an error) goes straight to the error backoff queue
+    assert q.add_unschedulable_if_not_present(p, ()) == ERROR_BACKOFF
+    # 1000.4 + 1 s, truncated to the window: 1001; it completes when the window has passed
+    assert q.backoff_time(p) == 1001.0
+    assert q.next_backoff_completion() == 1002.0
+    clock.t = 1001.9
+    assert q.flush_backoff_completed() == 0
+    clock.t = 1002.0
+    assert q.flush_backoff_completed() == 1
+    assert q.where(p.pod) == ACTIVE
+
+
+def test_a_pod_rejected_by_a_plugin_waits_in_the_unschedulable_pool() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("a", cpu="8"))
+    p = q.pop()
+    assert q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT}) == UNSCHEDULABLE
+    assert not q.has_poppable()
+    assert q.unschedulable_pods()[0].name == "a"
+
+
+def test_deleting_a_bound_pod_moves_a_pod_that_lacked_resources() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("a", cpu="8"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    clock.t += 5  # past its 1 s backoff
+    victim = Pod(make_pod("victim").req(cpu="4").on("n1").obj())
+    assert q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, victim, None) == 1
+    assert q.where(p.pod) == ACTIVE
+
+
+def test_a_pod_still_backing_off_moves_to_the_backoff_queue_and_is_popped_when_nothing_else_waits() -> None:
+    clock = Clock(1000.0)
+    q = _queue(clock)
+    q.add(pod("a", cpu="8"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    clock.t = 1000.5
+    victim = Pod(make_pod("victim").req(cpu="4").on("n1").obj())
+    q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, victim, None)
+    assert q.where(p.pod) == BACKOFF
+    # SchedulerPopFromBackoffQ (on by default in v1.34): an idle scheduler takes it at once
+    assert q.pop() is p
+
+
+def test_without_pop_from_backoff_a_backing_off_pod_waits_for_its_backoff() -> None:
+    clock = Clock(1000.0)
+    q = _queue(clock, pop_from_backoff=False)
+    q.add(pod("a", cpu="8"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    clock.t = 1000.5
+    q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE,
+                                    Pod(make_pod("v").req(cpu="4").on("n1").obj()), None)
+    assert q.pop() is None
+    clock.t = 1001.0  # not before the end of the backoff: still backing off
+    q.flush_backoff_completed()
+    assert q.pop() is None
+    clock.t = 1001.001
+    q.flush_backoff_completed()
+    assert q.pop() is p
+
+
+def test_deleting_a_pending_pod_does_not_help_a_pod_that_lacked_resources() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("a", cpu="8"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    pending = Pod(make_pod("other").req(cpu="4").obj())
+    assert q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, pending, None) == 0
+    assert q.where(p.pod) == UNSCHEDULABLE
+
+
+@pytest.mark.parametrize("alloc, moves", [
+    ({"cpu": "16", "memory": "8Gi"}, True),
+    ({"cpu": "2", "memory": "8Gi"}, False),
+], ids=["a new node big enough moves the pod", "a new node too small leaves it"])
+def test_a_node_added_moves_a_pod_that_lacked_resources_only_if_it_could_fit(alloc: dict, moves: bool) -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("a", cpu="8"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    clock.t += 5
+    node = Node(make_node("n9").alloc(**alloc).obj())
+    q.move_all_to_active_or_backoff(hints.EVENT_NODE_ADD, None, node)
+    assert (q.where(p.pod) == ACTIVE) is moves
+
+
+def test_an_event_no_rejecting_plugin_registered_for_leaves_the_pod() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("a"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.TAINT_TOLERATION})
+    clock.t += 5
+    victim = Pod(make_pod("victim").on("n1").obj())
+    assert q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, victim, None) == 0
+
+
+def test_untainting_a_node_moves_a_pod_rejected_by_its_taint() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("a"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.TAINT_TOLERATION})
+    clock.t += 5
+    old = Node(make_node("n1").taint("dedicated", "gpu").obj())
+    new = Node(make_node("n1").obj())
+    event = hints.node_update_event(old, new)
+    assert event is not None and event.action & hints.UPDATE_NODE_TAINT
+    assert q.move_all_to_active_or_backoff(event, old, new) == 1
+
+
+def test_pods_in_the_pool_for_five_minutes_are_moved_by_the_leftover_flush() -> None:
+    clock = Clock(1000.0)
+    q = _queue(clock)
+    q.add(pod("a"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {names.TAINT_TOLERATION})
+    clock.t = 1300.0
+    assert q.flush_unschedulable_leftover() == 0  # exactly 5 minutes is not more than 5 minutes
+    clock.t = 1330.0
+    assert q.flush_unschedulable_leftover() == 1
+    assert q.where(p.pod) == ACTIVE
+
+
+def test_a_gated_pod_waits_until_its_scheduling_gates_are_removed() -> None:
+    clock = Clock()
+
+    def pre_enqueue(p: Pod) -> tuple[bool, str]:
+        return (not p.spec.get("schedulingGates"), names.SCHEDULING_GATES)
+
+    q = _queue(clock, pre_enqueue=pre_enqueue)
+    gated = Pod(make_pod("a").set("spec.schedulingGates", [{"name": "wait"}]).obj())
+    q.add(gated)
+    assert q.where(gated) == UNSCHEDULABLE
+    assert q.pop() is None
+    ungated = Pod(make_pod("a").obj())
+    q.update(gated, ungated)
+    assert q.where(ungated) == ACTIVE
+
+
+def test_a_deleted_pod_leaves_every_queue() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    a, b = pod("a"), pod("b")
+    q.add(a)
+    q.add(b)
+    q.delete(a)
+    assert [p.name for p in q.active_pods()] == ["b"]
+    assert q.pop().pod is b
+    assert q.pop() is None
+    assert len(q) == 0
+
+
+def test_the_attempt_counter_counts_pops() -> None:
+    clock = Clock()
+    q = _queue(clock)
+    q.add(pod("a"))
+    for n in (1, 2, 3):
+        p = q.pop()
+        assert p.attempts == n
+        q.add_unschedulable_if_not_present(p, ())
+        clock.t += 60
+        q.flush_backoff_completed()
