@@ -22,6 +22,7 @@ import orjson
 import yaml
 
 from ..errors import ClusterError, InputError
+from ..model.bulk import bulk_allocation
 
 Progress = Callable[[str], None]
 
@@ -424,6 +425,10 @@ class LiveCluster:
     def list(self, spec: ListSpec, namespace: str | None = None, *, field_selector: str | None = None) -> list[dict]:
         """Every object of one kind (in one namespace, for a namespaced kind and a namespace),
         page by page, each with kind and apiVersion put back."""
+        with bulk_allocation():
+            return self._list(spec, namespace, field_selector)
+
+    def _list(self, spec: ListSpec, namespace: str | None, field_selector: str | None) -> list[dict]:
         fn, args = self._list_call(spec, namespace if spec.namespaced else None)
         ns = namespace if spec.namespaced else None
         items: list[dict] = []

@@ -171,6 +171,7 @@ class FakeAPIServer:
         self.version_info = dict(VERSION_INFO)
         self.expire_continue = False
         self._lock = threading.Lock()
+        self._sorted: dict[tuple, list[dict]] = {}
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         for obj in objects:
@@ -188,6 +189,7 @@ class FakeAPIServer:
         if RESOURCES[(gv, plural)][1]:
             md.setdefault("namespace", "default")
         self.store.setdefault((gv, plural), []).append(o)
+        self._sorted.clear()
 
     def fail(self, resource: str | None, status: int, *, namespace: str | None | bool = True,
              times: int | None = None, when: Callable[[Request], bool] | None = None) -> Rule:
@@ -285,13 +287,19 @@ class FakeAPIServer:
             return str(self.resource_version)
 
     def list_items(self, gv: str, plural: str, ns: str | None, selector: str | None) -> list[dict]:
-        items = self.store.get((gv, plural), [])
-        if ns is not None:
-            items = [o for o in items if o["metadata"].get("namespace") == ns]
+        key = (gv, plural, ns)
+        with self._lock:
+            items = self._sorted.get(key)
+            if items is None:
+                items = self.store.get((gv, plural), [])
+                if ns is not None:
+                    items = [o for o in items if o["metadata"].get("namespace") == ns]
+                # etcd returns keys in order: /registry/<plural>/<namespace>/<name>
+                items = sorted(items, key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
+                self._sorted[key] = items
         if selector:
             items = [o for o in items if field_selector_matches(o, selector)]
-        # etcd returns keys in order: /registry/<plural>/<namespace>/<name>
-        return sorted(items, key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
+        return items
 
 
 def _strip_type(obj: Mapping[str, Any]) -> dict:
