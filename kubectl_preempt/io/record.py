@@ -26,6 +26,7 @@ from .trace import TraceWriter, trace_header
 WATCHED_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass")
 DEFAULT_WATCH_TIMEOUT = 300  # seconds the API server keeps one watch open before we renew it
 _POLL = 0.2
+MAX_WATCH_RETRIES = 5  # consecutive dropped connections before a watch gives up
 
 Progress = Callable[[str], None]
 
@@ -162,6 +163,7 @@ class Recorder:
 
     def _watch_loop(self, spec: live.ListSpec, version: str, gen: int) -> None:
         q = self.events
+        failures = 0
         while not self.stop.is_set():
             got = 0
             try:
@@ -184,14 +186,20 @@ class Recorder:
                         version = rv
                     q.put(("event", spec, gen, ev))
             except ClusterError as e:
-                if getattr(e, "status", None) == 410 or "410" in str(e) and "Gone" in str(e):
+                if getattr(e, "status", None) == 410:
                     q.put(("gone", spec, gen, None))
-                else:
+                    return
+                failures += 1
+                if isinstance(e, (live.Forbidden, live.NotServed)) or failures > MAX_WATCH_RETRIES:
                     q.put(("error", spec, gen, e))
-                return
+                    return
+                # a dropped connection: watch again from where this one got to, a little later
+                self.stop.wait(min(0.25 * 2 ** failures, 5.0))
+                continue
             except Exception as e:  # noqa: BLE001 - a broken stream ends this watch, not the process
                 q.put(("error", spec, gen, ClusterError(f"{self.reader.conn.server}: watch {spec.plural}: {e}")))
                 return
+            failures = 0
             # the server closed the watch (its timeout): renew it, gently if it brought nothing
             if not got:
                 self.stop.wait(0.5)
