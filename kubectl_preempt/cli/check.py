@@ -98,28 +98,32 @@ def check(
         raise UsageError("give the proposed PriorityClasses with --proposed", field="--proposed")
     policy = Policy.from_options(fail_on, protect_namespace, max_new_victims)
 
-    classes, sources, skipped = load_priority_classes(proposed)
-    if skipped:
-        note("note: --proposed: skipped " + ", ".join(f"{k} ({n})" for k, n in skipped.items())
-             + ": only PriorityClasses are checked")
-    if not classes:
-        raise InputError("no PriorityClass in " + ", ".join(proposed), field="--proposed")
-    base = None
-    if baseline:
-        base, _, _ = load_priority_classes(baseline)
-
+    notes: list[str] = []
     traces = {}
     for path in expand(trace, TRACE_SUFFIXES, "traces", recursive=False):
         tr = read_trace(path)
-        for n in tr.notes:
-            note(f"note: {n}")
+        notes += [f"note: {n}" for n in tr.notes]
         traces[tr.source or path] = tr
+
+    classes, sources, skipped = load_priority_classes(proposed)
+    others = ", ".join(f"{k} ({n})" for k, n in skipped.items())
+    if not classes:
+        raise InputError("no PriorityClass in " + ", ".join(proposed) + (f" (only {others})" if others else ""),
+                         field="--proposed")
+    if skipped:
+        notes.append(f"note: --proposed: skipped {others}: only PriorityClasses are checked")
+    base = None
+    if baseline:
+        base, _, _ = load_priority_classes(baseline)
 
     cfg = None
     if config:
         load_config(config)  # a bad configuration fails here, naming the file and the field
         cfg = decode_documents(read_bytes(config), config)[0][1]
 
+    # every input read: what is worth knowing about them, then the work
+    for n in notes:
+        note(n)
     progress = _progress if sys.stderr.isatty() else None
     try:
         report = run_check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,

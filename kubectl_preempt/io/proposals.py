@@ -75,7 +75,7 @@ def load_priority_classes(paths: list[str]) -> tuple[list[dict[str, Any]], list[
             for item_where, obj in _items(doc, where):
                 kind = obj.get("kind") if isinstance(obj, Mapping) else None
                 if kind != PRIORITY_CLASS:
-                    label = kind if isinstance(kind, str) and kind else "(no kind)"
+                    label = kind if isinstance(kind, str) and kind else "objects without kind"
                     skipped[label] = skipped.get(label, 0) + 1
                     continue
                 classes.append(obj)

@@ -1,0 +1,128 @@
+"""Check reports as table, markdown, json, yaml and JUnit XML (parsed back)."""
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+import yaml
+
+from kubectl_preempt.check.api import check
+from kubectl_preempt.check.policy import Policy
+from kubectl_preempt.render.check_junit import render_junit
+from kubectl_preempt.render.check_report import CHECK_FORMATS, outcome_text, render_check, short_reason
+
+from .scenarios import cache_trace, pc, preempt_trace
+
+
+@pytest.fixture(scope="module")
+def failing_report() -> dict:
+    return check({"prod.jsonl": preempt_trace(), "cache.jsonl": cache_trace()},
+                 [pc("serving", 50), pc("jobs", 800), pc("huge", 2_000_000_000)],
+                 policy=Policy.from_options(["new-victims", "unschedulable"], ["shop"], 0))
+
+
+@pytest.fixture(scope="module")
+def passing_report() -> dict:
+    return check({"cache.jsonl": cache_trace()}, [pc("jobs", 300)])
+
+
+def test_table_leads_with_the_verdict_and_names_every_rule(failing_report: dict) -> None:
+    text = render_check(failing_report, "table")
+    lines = text.splitlines()
+    assert lines[0] == f"Check      FAIL ({failing_report['violations']} violations)"
+    assert lines[1] == "Policy     validation, new-victims, unschedulable, protect-namespace shop, max-new-victims 0"
+    assert 'PriorityClass.scheduling.k8s.io "huge" is invalid: value: Forbidden: maximum allowed value of a user ' \
+           "defined priority is 1000000000" in text
+    assert "Trace prod.jsonl" in text and "Trace cache.jsonl" in text
+    assert "  re-created: jobs (value 300 -> 800): delete and re-create; 1 pod at the trace's start keeps priority " \
+           "300 until re-created" in lines
+    assert any(line.split()[:3] == ["shop/cache-0", "newly", "preempted"] for line in lines)
+    rules = lines[lines.index("Rules"):]
+    assert any(line.split()[:3] == ["protect-namespace", "shop", "cache.jsonl"] and "FAIL" in line for line in rules)
+    assert "Violations" in lines
+
+
+def test_table_of_a_clean_change_says_nothing_changes(passing_report: dict) -> None:
+    text = render_check(passing_report, "table")
+    assert text.startswith("Check      PASS\n")
+    assert "  No pod's outcome changes." in text and "Violations" not in text
+
+
+def test_markdown_is_a_pull_request_comment(failing_report: dict) -> None:
+    text = render_check(failing_report, "markdown")
+    assert text.startswith("## ❌ PriorityClass check: FAIL")
+    assert "| Rule | Trace | Result | Detail |" in text
+    assert "| `protect-namespace shop` | `cache.jsonl` | **FAIL** | 1 new victim in shop |" in text
+    assert "<details><summary>2 pods changed: 1 newly preempted, 1 newly scheduled</summary>" in text
+    assert text.count("<details>") == text.count("</details>") == 2
+    # every table row has as many cells as its header
+    for block in text.split("\n\n"):
+        rows = [ln for ln in block.splitlines() if ln.startswith("|")]
+        if rows:
+            widths = {len(ln.replace("\\|", "").split("|")) for ln in rows}
+            assert len(widths) == 1, block
+
+
+def test_markdown_of_a_clean_change(passing_report: dict) -> None:
+    assert render_check(passing_report, "markdown").startswith("## ✅ PriorityClass check: PASS")
+
+
+@pytest.mark.parametrize("fmt, load", [("json", json.loads), ("yaml", yaml.safe_load)], ids=["json", "yaml"])
+def test_data_formats_hold_the_whole_report(failing_report: dict, fmt: str, load) -> None:
+    assert load(render_check(failing_report, fmt)) == json.loads(json.dumps(failing_report))
+
+
+def test_every_format_is_known() -> None:
+    assert CHECK_FORMATS == ("table", "markdown", "json", "yaml")
+    with pytest.raises(ValueError):
+        render_check({}, "html")
+
+
+def test_junit_has_a_suite_per_trace_and_a_case_per_rule(failing_report: dict) -> None:
+    root = ET.fromstring(render_junit(failing_report))
+    assert root.tag == "testsuites" and root.get("name") == "kubectl-preempt check"
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    assert list(suites) == ["validation", "prod.jsonl", "cache.jsonl"]
+    cases = {(s, c.get("name")): c for s, suite in suites.items() for c in suite.findall("testcase")}
+    assert sorted(name for s, name in cases if s == "prod.jsonl") == \
+        sorted(["new-victims", "unschedulable", "protect-namespace shop", "max-new-victims 0"])
+    assert int(root.get("tests")) == len(cases) == len(failing_report["rules"])
+    failed = {k for k, c in cases.items() if c.find("failure") is not None}
+    assert failed == {("validation", "validation"), ("prod.jsonl", "unschedulable"),
+                      ("cache.jsonl", "new-victims"), ("cache.jsonl", "protect-namespace shop"),
+                      ("cache.jsonl", "max-new-victims 0")}
+    assert int(root.get("failures")) == len(failed)
+    fail = cases[("cache.jsonl", "new-victims")].find("failure")
+    assert fail.get("message") == "1 new victim" and fail.get("type") == "new-victims"
+    assert fail.text == "shop/cache-0 (priority 500) newly preempted by batch/job on n1"
+    ok = cases[("prod.jsonl", "new-victims")]
+    assert ok.find("system-out").text == "0 new victims"
+    for suite in suites.values():
+        assert int(suite.get("tests")) == len(suite.findall("testcase"))
+        assert int(suite.get("failures")) == sum(1 for c in suite.findall("testcase") if c.find("failure") is not None)
+
+
+def test_junit_of_a_clean_change_has_no_failure(passing_report: dict) -> None:
+    root = ET.fromstring(render_junit(passing_report))
+    assert root.get("failures") == "0" and root.find(".//failure") is None
+
+
+@pytest.mark.parametrize("side, text", [
+    ({"outcome": "Preempted", "preemptedBy": "a/b", "node": "n1", "time": "2026-03-01T10:00:05Z", "priority": 3},
+     "preempted by a/b on n1 at 10:00:05 (priority 3)"),
+    ({"outcome": "Scheduled", "node": "n2", "time": "2026-03-01T10:00:35Z", "priority": 3},
+     "scheduled on n2 at 10:00:35 (priority 3)"),
+    ({"outcome": "Unschedulable", "priority": 3, "message": "0/2 nodes are available: 2 Insufficient cpu. "
+      "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."},
+     "unschedulable (priority 3): 2 Insufficient cpu; preemption: 2 No preemption victims found for incoming pod"),
+    ({"outcome": "Pending"}, "pending, not tried before the trace ended"),
+    ({"outcome": "Running", "priority": 7}, "running, untouched (priority 7)"),
+], ids=["preempted", "scheduled", "unschedulable with the FitError shortened", "pending", "running"])
+def test_outcomes_in_words(side: dict, text: str) -> None:
+    assert outcome_text(side) == text
+
+
+def test_short_reason_leaves_other_messages_alone() -> None:
+    assert short_reason("pod has unbound immediate PersistentVolumeClaims") == \
+        "pod has unbound immediate PersistentVolumeClaims"
