@@ -73,6 +73,7 @@ MSG_UNDECODABLE = 'PriorityClass in version "v1" cannot be handled as a Priority
 MSG_UNMARSHAL = "json: cannot unmarshal %s into Go struct field PriorityClass.%s of type %s"
 # the RESTMapper's answer (as kubectl apply prints it) to an apiVersion the server does not serve
 MSG_NO_KIND_MATCH = 'no matches for kind "PriorityClass" in version "%s"'
+MSG_NO_API_VERSION = "apiVersion not set"
 
 _DNS1123_SUBDOMAIN = re.compile(r"^" + DNS1123_SUBDOMAIN_FMT + r"$")
 
@@ -282,7 +283,8 @@ def check_object(pc: ProposedClass) -> list[Finding]:
     api_version = raw.get("apiVersion")
     if api_version != API_VERSION:
         pc.valid = False
-        return [Finding(RULE_API_VERSION, label, MSG_NO_KIND_MATCH % (api_version or ""), source=pc.source)]
+        msg = MSG_NO_KIND_MATCH % api_version if api_version else MSG_NO_API_VERSION
+        return [Finding(RULE_API_VERSION, label, msg, source=pc.source)]
     decode = decode_errors(raw)
     if decode:
         pc.valid = False

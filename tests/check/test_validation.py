@@ -109,6 +109,13 @@ def test_an_api_version_the_server_does_not_serve_has_no_kind_match() -> None:
                                    'no matches for kind "PriorityClass" in version "scheduling.k8s.io/v1beta1"')
 
 
+def test_a_manifest_without_api_version_is_refused_before_validation() -> None:
+    obj = pc("bare", 5)
+    del obj["apiVersion"]
+    [f] = check_object(ProposedClass(obj))
+    assert (f.rule, f.message) == (v.RULE_API_VERSION, "apiVersion not set")
+
+
 def test_a_class_without_value_is_created_with_zero_and_says_so() -> None:
     obj = pc("zero", 1)
     del obj["value"]
