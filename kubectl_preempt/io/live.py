@@ -10,6 +10,7 @@ are put back, so the objects read here are the objects a snapshot file holds.
 from __future__ import annotations
 
 import gzip
+import logging
 import os
 import re
 import sys
@@ -193,6 +194,7 @@ class Connection:
     namespace: str  # the context's namespace (or the pod's own, in-cluster), else "default"
     in_cluster: bool = False
     request_timeout: float | None = None
+    auth_problem: str = ""  # what the credential plugin said when it failed
 
     @property
     def timeout(self) -> Any:
@@ -262,6 +264,11 @@ def connect(kubeconfig: str | None = None, context: str | None = None,
     if active not in contexts:
         raise InputError(f'context "{active}" not found', source=source,
                          field="--context" if context else "current-context")
+    # the client logs a failing credential plugin (exec) and goes on without credentials: keep
+    # its words for the 401 that follows instead of letting them reach stderr on their own
+    collected = _Collect()
+    root = logging.getLogger()
+    root.addHandler(collected)
     try:
         # the client merges the same files (first wins by name); the active context is passed
         # explicitly because its own current-context choice is the last file's, not kubectl's first
@@ -271,10 +278,23 @@ def connect(kubeconfig: str | None = None, context: str | None = None,
         raise InputError(f'context "{active}": {e}', source=source) from None
     except (OSError, ValueError) as e:
         raise InputError(f'context "{active}": {e}', source=source) from None
+    finally:
+        root.removeHandler(collected)
     api_client = _api_client(cfg)
-    return Connection(api_client, server=cfg.host, context=active,
+    conn = Connection(api_client, server=cfg.host, context=active,
                       namespace=contexts[active].get("namespace") or "default",
                       request_timeout=timeout)
+    conn.auth_problem = "; ".join(collected.messages)
+    return conn
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(" ".join(record.getMessage().split()))
 
 
 def _connect_in_cluster(cfg: Any, env: Mapping[str, str], timeout: float | None) -> Connection:
@@ -370,6 +390,9 @@ class LiveCluster:
         status = e.status
         if status == 401:
             who = f'context "{self.conn.context}"' if self.conn.context else "the service account"
+            if self.conn.auth_problem:
+                return ClusterError(f"{server}: unauthorized (401) to {verb} {resource}: the credential plugin of "
+                                    f"{who} failed: {self.conn.auth_problem}")
             return ClusterError(f"{server}: unauthorized (401) to {verb} {resource}: the credentials of {who} "
                                 "were not accepted (expired token or certificate?)")
         if status == 403:

@@ -163,3 +163,35 @@ def test_namespace_flags_do_not_go_together(cli) -> None:
 def test_help_runs(cli) -> None:
     code, out, _ = cli("capture", "--help")
     assert code == 0 and "--no-redact" in out and "--request-timeout" in out
+
+
+class _Tty:
+    """A stderr that says it is a terminal, keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_shown_on_a_terminal_and_cleared(kubeconfig: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from kubectl_preempt.cli.main import main
+
+    tty = _Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert main(["capture", "-o", str(tmp_path / "s.json"), "--chunk-size", "2"]) == 0
+    assert "\rlisting pods: 2 of 6" in tty.text and "\rlisting pods: 6" in tty.text
+    last_progress = tty.text.rindex("\rlisting")
+    cleared = tty.text.index("\r", last_progress + 1)
+    assert tty.text[cleared:].lstrip("\r ").startswith("wrote ")

@@ -36,6 +36,13 @@ def test_a_name_without_namespace_is_in_the_contexts_namespace_as_kubectl(cli) -
     assert code == 0 and json.loads(out)["pod"] == "team-a/api-1"
 
 
+def test_explain_every_pending_pod_of_the_live_cluster(cli) -> None:
+    code, out, _ = cli("explain", "-A", "-o", "json")
+    assert code == 0
+    docs = json.loads(out)["items"]
+    assert sorted(d["pod"] for d in docs) == ["team-a/api-1", "team-a/web-0"]
+
+
 def test_a_manifest_is_explained_against_the_live_cluster(cli, api: FakeAPIServer, tmp_path: Path) -> None:
     manifest = tmp_path / "big.yaml"
     manifest.write_text(yaml.safe_dump({

@@ -126,3 +126,24 @@ def test_request_timeout_reads_kubectl_durations(value: object, seconds: float |
 def test_a_bad_request_timeout_is_bad_input_naming_the_flag(value: str) -> None:
     with pytest.raises(InputError, match="--request-timeout"):
         live.parse_request_timeout(value)
+
+
+def test_a_failing_credential_plugin_is_named_in_the_401(api: FakeAPIServer, clean_env: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    plugin = tmp_path / "get-token"
+    plugin.write_text("#!/bin/sh\necho 'token expired, run: login --sso' >&2\nexit 1\n")
+    plugin.chmod(0o755)
+    path = tmp_path / "kc"
+    path.write_text(yaml.safe_dump({
+        "apiVersion": "v1", "kind": "Config", "current-context": "sso",
+        "clusters": [{"name": "c", "cluster": {"server": api.url}}],
+        "users": [{"name": "u", "user": {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1",
+                                                  "command": str(plugin), "interactiveMode": "Never"}}}],
+        "contexts": [{"name": "sso", "context": {"cluster": "c", "user": "u"}}],
+    }))
+    conn = live.connect(kubeconfig=str(path))
+    with pytest.raises(ClusterError) as e:
+        live.LiveCluster(conn).read_all()
+    assert str(e.value) == (f'{api.url}: unauthorized (401) to list nodes: the credential plugin of context "sso" '
+                            "failed: exec: process returned 1. token expired, run: login --sso")
+    assert capsys.readouterr().err == ""  # said once, in the error, not also logged to stderr
