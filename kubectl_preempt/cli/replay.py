@@ -138,6 +138,11 @@ def replay(
         help="Write every preemption decision as a conformance case file (the cluster at that instant "
              "plus the preemptor) into DIR.", show_default=False)] = None,
     seed: options.Seed = 0,
+    html: Annotated[Optional[str], typer.Option(
+        "--html", metavar="FILE",
+        help="Also write the replay as one self-contained HTML page (no network needed to view it): a "
+             "timeline per node, the summary, filters, and the why of each preemption.",
+        show_default=False)] = None,
 ) -> None:
     if reresolve_existing and not priorityclasses:
         raise UsageError("--reresolve-existing needs --priorityclasses")
@@ -162,13 +167,18 @@ def replay(
     written: list[str] = []
     if dump_decisions:
         on_decision, written = _dump_writer(dump_decisions)
+    recorder = None
+    if html:
+        from ..render.html_data import ActivityRecorder
+
+        recorder = ActivityRecorder()  # the replayed scheduler's bindings, for the page's lanes
     progress = None
     if sys.stderr.isatty() and tr.events:
         progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
     try:
         report = run_replay(tr, mode="follow" if follow else "simulate", config=cfg_raw if cfg_raw is not None else cfg,
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
-                            on_decision=on_decision, progress=progress)
+                            on_decision=on_decision, progress=progress, listener=recorder)
     except InputError as e:
         raise e.located(source=tr.source) from None
     finally:
@@ -177,5 +187,14 @@ def replay(
     if trace is None:
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
     sys.stdout.write(render_replay(report, output))
+    if html:
+        from ..render.html import replay_html
+
+        try:
+            with open(html, "w", encoding="utf-8") as f:
+                f.write(replay_html(report, tr, recorder))
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", source=html, field="--html") from None
+        note(f"wrote the HTML report to {html}")
     if dump_decisions:
         note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")

@@ -1,0 +1,135 @@
+"""The HTML page as a file: self-contained, small, holding the replay report exactly as
+`replay -o json` prints it, and written by `replay --html`."""
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from kubectl_preempt.render.html import _json_for_script, render_html, replay_html
+from kubectl_preempt.render.html_data import build_view
+from kubectl_preempt.render.replay import render_replay
+from tests.conftest import REPO, run_cli
+from tests.render import scenarios
+
+MAX_BYTES = 5 * 1024 * 1024
+
+
+class _Scripts(HTMLParser):
+    """The page's script elements: (attributes, text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.refs: list[str] = []
+        self._cur: dict[str, str | None] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        for k in ("src", "href"):
+            if a.get(k):
+                self.refs.append(f"{tag} {k}={a[k]}")
+        if tag == "script":
+            self._cur, self._text = a, []
+
+    def handle_data(self, data: str) -> None:
+        if self._cur is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._cur is not None:
+            self.scripts.append((self._cur, "".join(self._text)))
+            self._cur = None
+
+
+def _parse(page: str) -> _Scripts:
+    p = _Scripts()
+    p.feed(page)
+    p.close()
+    return p
+
+
+@pytest.fixture(scope="module")
+def zones_page() -> tuple[dict, str]:
+    tr = scenarios.zones()
+    report, rec = scenarios.run(tr)
+    return report, replay_html(report, tr, rec)
+
+
+def test_the_page_embeds_the_report_exactly_as_json_output_prints_it(zones_page: tuple[dict, str]) -> None:
+    report, page = zones_page
+    scripts = _parse(page).scripts
+    reports = [json.loads(text) for attrs, text in scripts if attrs.get("class") == "kp-report"]
+    views = [json.loads(text) for attrs, text in scripts if attrs.get("class") == "kp-view"]
+    assert reports == [json.loads(render_replay(report, "json"))]
+    assert len(views) == 1 and views[0]["marks"]
+
+
+def test_the_page_needs_no_network(zones_page: tuple[dict, str]) -> None:
+    _, page = zones_page
+    parsed = _parse(page)
+    assert parsed.refs == []
+    assert "default-src 'none'" in page, "the Content-Security-Policy forbids every fetch"
+    # the only URL in the page is the SVG namespace name, which nothing fetches
+    assert set(re.findall(r"https?://[^\s\"')]+", page)) <= {"http://www.w3.org/2000/svg"}
+    inline = [attrs for attrs, _ in parsed.scripts if attrs.get("type") != "application/json"]
+    assert inline == [{}], "one inline script, no src"
+
+
+def test_text_in_the_data_cannot_close_the_script_element() -> None:
+    text = _json_for_script({"message": "</script><script>alert(1)</script>"})
+    assert "</" not in text and json.loads(text) == {"message": "</script><script>alert(1)</script>"}
+
+
+def test_labels_are_escaped_and_several_replays_sit_side_by_side() -> None:
+    tr = scenarios.zones()
+    report, rec = scenarios.run(tr)
+    view = build_view(report, tr, rec)
+    page = render_html([("baseline", report, view), ('proposed "B"', report, view)])
+    scripts = _parse(page).scripts
+    labels = [attrs.get("data-label") for attrs, _ in scripts if attrs.get("class") == "kp-report"]
+    assert labels == ["baseline", 'proposed "B"']
+
+
+def test_the_assets_ship_as_package_data() -> None:
+    root = resources.files("kubectl_preempt.render").joinpath("html_assets")
+    assert {p.name for p in root.iterdir()} >= {"report.html", "report.js", "report.css"}
+    assert 'package-data' in (REPO / "pyproject.toml").read_text()
+
+
+def test_a_thousand_preemptions_stay_under_five_megabytes() -> None:
+    tr = scenarios.storm(preemptions=1000, nodes=25)
+    report, rec = scenarios.run(tr)
+    assert len(report["preemptions"]) == 1000
+    page = replay_html(report, tr, rec)
+    assert len(page.encode()) < MAX_BYTES
+
+
+def test_replay_html_writes_the_page_beside_the_usual_output(tmp_path: Path) -> None:
+    trace = tmp_path / "zones.jsonl"
+    tr = scenarios.zones()
+    lines = [json.dumps({"apiVersion": "kubectl-preempt/v1", "kind": "Trace", **tr["header"]})]
+    lines += [json.dumps(e) for e in tr["events"]]
+    trace.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "report.html"
+    run = run_cli(["replay", str(trace), "--html", str(out), "-o", "json"])
+    assert run.code == 0, run.err
+    assert f"wrote the HTML report to {out}" in run.err
+    page = out.read_text()
+    embedded = next(json.loads(t) for a, t in _parse(page).scripts if a.get("class") == "kp-report")
+    assert embedded == json.loads(run.out), "the page and -o json hold the same report"
+
+
+def test_replay_html_names_a_file_it_cannot_write(tmp_path: Path) -> None:
+    trace = tmp_path / "zones.jsonl"
+    tr = scenarios.zones()
+    trace.write_text("\n".join([json.dumps({"apiVersion": "kubectl-preempt/v1", "kind": "Trace", **tr["header"]})]
+                               + [json.dumps(e) for e in tr["events"]]) + "\n")
+    run = run_cli(["replay", str(trace), "--html", str(tmp_path / "missing" / "report.html")])
+    assert run.code == 2
+    assert run.err.count("\n") == 1 and "report.html" in run.err and "--html" in run.err

@@ -1,0 +1,210 @@
+"""The HTML report in a real browser: headless Chromium (Debian's `chromium`, installed by
+.ci/run) loads the bundled demo's report from a file URL, over the DevTools protocol on a pipe.
+
+The timeline must render (a lane per node, a mark per preemption), the console must stay free of
+errors, the page must ask the network for nothing, and clicking a preemption must show its
+victims in the detail panel. A screenshot of each page is saved under the test's tmp dir.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_preempt.render.html import replay_html
+from tests.conftest import REPO, run_cli
+from tests.render import scenarios
+from tests.render.cdp import CDPError, Chromium, find_chromium
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it where it can)")
+
+DEMO = REPO / "traces" / "demo.jsonl.gz"
+
+
+@pytest.fixture
+def browser(tmp_path: Path):
+    assert CHROMIUM is not None
+    try:
+        b = Chromium(CHROMIUM, tmp_path / "chromium-profile", width=1500, height=1000)
+    except (CDPError, OSError) as e:
+        pytest.skip(f"Chromium at {CHROMIUM} does not start here: {e}")
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def _open(browser: Chromium, page: Path) -> None:
+    browser.navigate(page.resolve().as_uri())
+    browser.wait_for("document.body.getAttribute('data-ready') === '1'")
+
+
+def _embedded(browser: Chromium, cls: str) -> Any:
+    return json.loads(browser.evaluate(f"document.querySelector('script.{cls}').textContent"))
+
+
+def _click_mark(browser: Chromium, index: int) -> None:
+    """A real mouse click on the first drawn mark of that preemption."""
+    box = browser.evaluate(f"""(function () {{
+        var m = document.querySelector('.mark[data-mark="{index}"]');
+        m.scrollIntoView({{block: 'center'}});
+        var r = m.getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 3];
+    }})()""")
+    browser.click(*box)
+    browser.wait_for(f"document.getElementById('detail').getAttribute('data-mark') === '{index}'")
+
+
+def _assert_clean(browser: Chromium, page: Path) -> None:
+    assert browser.console_errors() == []
+    assert browser.evaluate("document.body.getAttribute('data-error')") is None
+    assert [u for u in browser.requests() if u != page.resolve().as_uri()] == [], "the page fetched something"
+
+
+def test_the_demo_report_renders_and_a_clicked_preemption_names_its_victims(browser: Chromium, tmp_path: Path) -> None:
+    if not DEMO.exists():
+        pytest.skip("the bundled demo trace is not in traces/")
+    page = tmp_path / "demo.html"
+    run = run_cli(["replay", str(DEMO), "--html", str(page)])
+    assert run.code == 0, run.err
+    _open(browser, page)
+
+    report = _embedded(browser, "kp-report")
+    view = _embedded(browser, "kp-view")
+    assert report["preemptions"], "the demo should preempt"
+    nodes = browser.evaluate("Array.from(document.querySelectorAll('.lane[data-node]')).map(e => e.getAttribute('data-node'))")
+    assert nodes == [lane["name"] for lane in view["lanes"]]
+    marks = browser.evaluate("new Set(Array.from(document.querySelectorAll('.mark')).map(e => e.getAttribute('data-mark'))).size")
+    assert marks == len(report["preemptions"])
+    assert browser.evaluate("document.querySelectorAll('#chart-preemptions-0 rect').length") > 0
+    assert browser.evaluate("document.querySelectorAll('#preemptions-0 tbody tr').length") == len(report["preemptions"])
+
+    last = len(report["preemptions"]) - 1
+    _click_mark(browser, last)
+    detail = browser.evaluate("document.getElementById('detail').innerText")
+    p = report["preemptions"][last]
+    assert p["preemptor"] in detail and p["node"] in detail
+    for victim in p["victims"]:
+        assert victim in detail
+    shown = browser.evaluate("Array.from(document.querySelectorAll('#detail-victims .victim')).map(e => e.getAttribute('data-pod'))")
+    assert shown == p["victims"]
+    # the selection is drawn: the victims' runs on their node
+    assert browser.evaluate("document.querySelectorAll('.selection .victim-bar').length") == len(p["victims"])
+
+    browser.screenshot(tmp_path / "demo.png")
+    assert (tmp_path / "demo.png").stat().st_size > 10_000
+    _assert_clean(browser, page)
+
+
+def test_filters_and_the_time_range_narrow_what_is_shown(browser: Chromium, tmp_path: Path) -> None:
+    report, rec = scenarios.run(scenarios.zones())
+    page = tmp_path / "zones.html"
+    page.write_text(replay_html(report, scenarios.zones(), rec))
+    _open(browser, page)
+    visible = "document.querySelectorAll('.mark:not(.dim)').length"
+    rows = "document.querySelectorAll('#preemptions-0 tbody tr').length"
+    assert browser.evaluate(visible) == len(report["preemptions"]) == browser.evaluate(rows)
+
+    # sandbox pods are victims of two preemptions: only those stay lit
+    browser.evaluate("""(function () {
+        // each change redraws the filter bar: look every checkbox up afresh
+        var names = Array.from(document.querySelectorAll('#ns-filter input[type=checkbox]'))
+            .map(function (cb) { return cb.getAttribute('data-ns'); });
+        names.forEach(function (n) {
+            if (n !== 'sandbox') document.querySelector('#ns-filter input[data-ns="' + n + '"]').click();
+        });
+    })()""")
+    with_sandbox = [p for p in report["preemptions"] if any(v.startswith("sandbox/") for v in p["victims"])]
+    assert browser.evaluate(visible) == len(with_sandbox) == browser.evaluate(rows) == 2
+
+    # every namespace again, then only the best-effort class (double-click): the same two
+    browser.evaluate("document.querySelector('#ns-filter .links a').click()")
+    browser.evaluate("document.querySelector('#class-filter .chip[data-class=\"best-effort\"]')"
+                     ".dispatchEvent(new MouseEvent('dblclick', {bubbles: true}))")
+    assert browser.evaluate(rows) == 2
+    # a class switched off hides the preemptions it is not part of
+    browser.evaluate("document.querySelector('#class-filter .chip[data-class=\"best-effort\"]').click()")
+    assert browser.evaluate(rows) == 0
+    browser.evaluate("document.querySelector('#class-filter .all').click()")
+    assert browser.evaluate(rows) == len(report["preemptions"])
+
+    # the first 38 s hold the first two preemptions (30 s and 35 s)
+    browser.evaluate("""(function () {
+        var from = document.getElementById('range-from'), to = document.getElementById('range-to');
+        from.value = '+0s'; to.value = '+38s';
+        to.dispatchEvent(new Event('change'));
+    })()""")
+    assert browser.evaluate(rows) == 2
+    browser.evaluate("document.getElementById('range-reset').click()")
+    assert browser.evaluate(rows) == len(report["preemptions"])
+
+    # dragging across the timeline zooms into what was dragged over
+    box = browser.evaluate("""(function () {
+        var r = document.getElementById('timeline-0').getBoundingClientRect();
+        return [r.left, r.top, r.width];
+    })()""")
+    left, top, width = box
+    y = top + 40
+    browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": left + 260, "y": y})
+    browser.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": left + 260, "y": y, "button": "left", "clickCount": 1})
+    browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": left + 400, "y": y, "button": "left"})
+    browser.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": left + 400, "y": y, "button": "left", "clickCount": 1})
+    t0, t1 = browser.evaluate("[window.kubectlPreempt.state.t0, window.kubectlPreempt.state.t1]")
+    assert 0 < t0 < t1 < report["trace"]["durationSeconds"]
+    browser.screenshot(tmp_path / "zones-zoomed.png")
+    _assert_clean(browser, page)
+
+
+def test_a_fleet_is_drawn_per_pool_and_zone_and_a_pool_expands(browser: Chromium, tmp_path: Path) -> None:
+    tr = scenarios.fleet()
+    report, rec = scenarios.run(tr)
+    page = tmp_path / "fleet.html"
+    page.write_text(replay_html(report, tr, rec))
+    _open(browser, page)
+    groups = browser.evaluate("Array.from(document.querySelectorAll('.lane.group')).map(e => e.getAttribute('data-group'))")
+    assert groups == ["gpu · eu-b", "gpu · eu-a", "general · eu-b", "general · eu-a"]
+    assert browser.evaluate("document.querySelectorAll('.lane[data-node]').length") == 0
+    browser.evaluate("document.querySelector('.lane.group[data-group=\"gpu · eu-b\"] .lane-label.group')"
+                     ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    assert browser.evaluate("document.querySelectorAll('.lane[data-node]').length") == 6
+    _click_mark(browser, 0)
+    assert report["preemptions"][0]["victims"][0] in browser.evaluate("document.getElementById('detail').innerText")
+    browser.screenshot(tmp_path / "fleet.png")
+    _assert_clean(browser, page)
+
+
+def test_a_follow_report_shows_the_verdict(browser: Chromium, tmp_path: Path) -> None:
+    tr = scenarios.recorded()
+    report, _ = scenarios.run(tr, "follow")
+    page = tmp_path / "recorded.html"
+    page.write_text(replay_html(report, tr))
+    _open(browser, page)
+    _click_mark(browser, 0)
+    detail = browser.evaluate("document.getElementById('detail').innerText")
+    assert "agrees with the cluster" in detail
+    assert "batch/etl-0" in detail and "batch/etl-2" in detail
+    _assert_clean(browser, page)
+
+
+@pytest.mark.skipif(not os.environ.get("KUBECTL_PREEMPT_README_SCREENSHOT"),
+                    reason="rewrites docs/replay-report.png; set KUBECTL_PREEMPT_README_SCREENSHOT=1 to run it")
+def test_write_the_readme_screenshot(browser: Chromium, tmp_path: Path) -> None:
+    """The README's picture: the demo's report with its busiest node's last preemption selected."""
+    page = tmp_path / "demo.html"
+    assert run_cli(["replay", str(DEMO), "--html", str(page)]).code == 0
+    _open(browser, page)
+    report = _embedded(browser, "kp-report")
+    nodes = [p["node"] for p in report["preemptions"]]
+    busiest = max(set(nodes), key=nodes.count)
+    _click_mark(browser, max(i for i, n in enumerate(nodes) if n == busiest))
+    browser.evaluate("window.scrollTo(0, 0)")
+    out = REPO / "docs" / "replay-report.png"
+    out.parent.mkdir(exist_ok=True)
+    browser.screenshot(out, full_page=True)
+    assert out.stat().st_size < 500_000
