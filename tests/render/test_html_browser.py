@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from kubectl_preempt.render.html import replay_html
+from kubectl_preempt.replay.state import parse_time
 from tests.conftest import REPO, run_cli
 from tests.render import scenarios
 from tests.render.cdp import CDPError, Chromium, find_chromium
@@ -202,7 +203,13 @@ def test_write_the_readme_screenshot(browser: Chromium, tmp_path: Path) -> None:
     report = _embedded(browser, "kp-report")
     nodes = [p["node"] for p in report["preemptions"]]
     busiest = max(set(nodes), key=nodes.count)
-    _click_mark(browser, max(i for i, n in enumerate(nodes) if n == busiest))
+    chosen = max(i for i, n in enumerate(nodes) if n == busiest)
+    _click_mark(browser, chosen)
+    # the stretch around the burst of preemptions, so that each mark and its links stand apart
+    times = [parse_time(p["time"]) - parse_time(report["trace"]["start"]) for p in report["preemptions"]]
+    span = max(times) - min(times)
+    browser.evaluate(f"window.kubectlPreempt.setRange({max(0, int(min(times) - span / 4 - 60))}, "
+                     f"{int(max(times) + span / 4 + 120)})")
     browser.evaluate("window.scrollTo(0, 0)")
     out = REPO / "docs" / "replay-report.png"
     out.parent.mkdir(exist_ok=True)

@@ -249,11 +249,12 @@
       }), h("a", { "class": "jump all", text: "all", title: "every PriorityClass", onclick: function () { S.cls = new Set(allCls); refresh(); } })));
     // time range
     var r0 = runs[0];
-    var from = h("input", { "class": "time", id: "range-from", value: wall(r0, S.t0), title: "HH:MM:SS (UTC) or +1m30s from the start" });
-    var to = h("input", { "class": "time", id: "range-to", value: wall(r0, S.t1) });
+    // whole seconds in the boxes: a dragged range is never a round number
+    var from = h("input", { "class": "time", id: "range-from", value: wall(r0, Math.floor(S.t0)), title: "HH:MM:SS (UTC) or +1m30s from the start" });
+    var to = h("input", { "class": "time", id: "range-to", value: wall(r0, Math.ceil(S.t1)) });
     function apply() {
       var a = parseClock(from.value, r0), b = parseClock(to.value, r0);
-      if (a === null || b === null || b <= a) { from.value = wall(r0, S.t0); to.value = wall(r0, S.t1); return; }
+      if (a === null || b === null || b <= a) { from.value = wall(r0, Math.floor(S.t0)); to.value = wall(r0, Math.ceil(S.t1)); return; }
       setRange(a, b);
     }
     from.addEventListener("change", apply);
@@ -760,7 +761,7 @@
         h("td", { text: wall(run, m.t) }),
         h("td", null, m.pod !== null ? podRef(run, m.pod, p.preemptor) : (p.preemptor || "?")),
         h("td", { text: p.priority === null || p.priority === undefined ? "-" : p.priority + " (" + (p.priorityClassName || "(none)") + ")" }),
-        h("td", { "class": "pod", text: p.node || "" }),
+        h("td", { "class": "pod", text: m.node !== null && m.node !== undefined ? run.shortName[m.node] : (p.node || ""), title: p.node || "" }),
         h("td", { "class": "pod", text: vs.slice(0, 3).join(", ") + (vs.length > 3 ? " (+" + (vs.length - 3) + ")" : "") }),
         follow ? h("td", { text: p.agrees === true ? "agrees" : p.agrees === false ? "DIFFERS" : "not explained" }) : null));
     });
@@ -836,7 +837,7 @@
     if (req.memory) needs.push("memory " + bytes(req.memory));
     if (needs.length) append(d, h("div", { text: "requests " + needs.join(", ") }));
     if (p.attempt !== undefined) append(d, h("div", { text: "attempt " + p.attempt + ", " + duration(p.waitedSeconds) + " after it was queued" }));
-    if (m.bound) append(d, h("div", { text: "bound to " + run.view.lanes[m.bound[1]].name + " at " + wall(run, m.bound[0]) + " (" + duration(m.bound[0] - m.t) + " later)" }));
+    if (m.bound) append(d, h("div", { text: "bound to " + run.shortName[m.bound[1]] + " at " + wall(run, m.bound[0]) + " (" + duration(m.bound[0] - m.t) + " later)" }));
     else if (m.pod !== null) append(d, h("div", { text: "not bound by the end of the trace" }));
     // victims
     var det = {};
@@ -866,7 +867,7 @@
     if (why.freedMilliCPU !== undefined || why.freedMemory !== undefined)
       append(d, h("div", { text: "frees cpu " + cpu(why.freedMilliCPU || 0) + ", memory " + bytes(why.freedMemory || 0) + (why.pdbViolations ? "; " + why.pdbViolations + " PDB violation(s)" : "; no PDB violated") }));
     // why there
-    append(d, h("h4", { text: "Why " + (p.node || "this node") }));
+    append(d, h("h4", { text: "Why " + (m.node !== null && m.node !== undefined ? run.shortName[m.node] : p.node || "this node") }));
     var chain = [];
     var tied = why.tiedNodes || [];
     if (why.candidates === 1) chain.push("The only node where removing lower-priority pods makes room.");
