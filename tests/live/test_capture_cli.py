@@ -195,3 +195,10 @@ def test_progress_is_shown_on_a_terminal_and_cleared(kubeconfig: Path, tmp_path:
     last_progress = tty.text.rindex("\rlisting")
     cleared = tty.text.index("\r", last_progress + 1)
     assert tty.text[cleared:].lstrip("\r ").startswith("wrote ")
+
+
+def test_a_hidden_version_endpoint_is_recorded_as_unknown(cli, api: FakeAPIServer) -> None:
+    api.fail("version", 404)
+    code, out, err = cli("capture", "-o", "-")
+    assert code == 0
+    assert json.loads(out)["metadata"]["annotations"][live.ANN_SERVER_VERSION] == "unknown"
