@@ -45,7 +45,9 @@ class PodOutcome:
     preempted_on: str = ""
     preempted_at: float | None = None
     last_message: str = ""     # the last FitError of a pod that stayed pending
-    deleted: str = ""          # why it went away before a binding ("deleted", "completed")
+    deleted: str = ""          # why it went away before any binding ("deleted")
+    ended: str = ""            # why it left its node other than as a victim ("completed", "deleted")
+    ended_at: float | None = None
 
     @property
     def outcome(self) -> str:
@@ -76,6 +78,9 @@ class PodOutcome:
             d["message"] = self.last_message
             if self.nominated:
                 d["nominatedNode"] = self.nominated
+        if self.ended and not self.preempted_by:
+            d["ended"] = self.ended
+            d["endedAt"] = format_time(self.ended_at) if self.ended_at is not None else None
         return d
 
 
@@ -106,7 +111,12 @@ class OutcomeRecorder(Listener):
 
     def deleted(self, t: float, pod: Pod, reason: str) -> None:
         o = self._get(pod)
-        if not o.node and not o.preempted_by:
+        if o.preempted_by:
+            return  # a victim going after its grace period
+        if pod.node_name:
+            # it ran (from the trace's start or from its replayed binding) and then ended
+            o.ended, o.ended_at = reason, t
+        else:
             o.deleted = reason
 
     def unschedulable(self, t: float, pod: Pod, message: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
-                           outcome_text, plural, recreate_text, totals_text, verdict_text)
+                           node_suffix, outcome_text, plural, priority_text, recreate_text, totals_text, verdict_text)
 
 
 def _cell(text: Any) -> str:
@@ -89,11 +89,14 @@ def _trace(t: Mapping[str, Any]) -> list[str]:
         out.append("No pod's outcome changes.")
         return out
     tot = t.get("totals") or {}
+    suffix = node_suffix(t)
     out += [f"<details><summary>{plural(tot.get('podsChanged', len(changes)), 'pod')} changed: "
             f"{totals_text(tot)}</summary>", ""]
-    out += _table(["Pod", "Change", "Baseline", "Proposed"],
-                  [[_code(e["pod"]), changes_text(e), outcome_text(e["baseline"]), outcome_text(e["proposed"])]
-                   for e in changes[:MAX_CHANGE_ROWS]])
+    if suffix:
+        out += [f"Nodes are named without {_code(suffix)}.", ""]
+    out += _table(["Pod", "Priority", "Change", "Baseline", "Proposed"],
+                  [[_code(e["pod"]), priority_text(e), changes_text(e), outcome_text(e["baseline"], suffix),
+                    outcome_text(e["proposed"], suffix)] for e in changes[:MAX_CHANGE_ROWS]])
     if len(changes) > MAX_CHANGE_ROWS:
         out += ["", f"... and {len(changes) - MAX_CHANGE_ROWS} more (`-o json` has them all)."]
     out += ["", "</details>"]

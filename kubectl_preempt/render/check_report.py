@@ -86,23 +86,56 @@ def short_reason(message: str) -> str:
     return f"{reasons}; preemption: {pre}" if pre else reasons
 
 
-def outcome_text(side: Mapping[str, Any]) -> str:
-    """One replay's outcome for a pod, in a few words."""
+def node_suffix(trace: Mapping[str, Any]) -> str:
+    """The domain every node in a trace's per-pod changes shares (".eu-west-1.compute.internal"),
+    which tables leave out; "" when they do not all share one."""
+    names = {side.get("node") for e in trace.get("changes") or ()
+             for side in (e.get("baseline") or {}, e.get("proposed") or {}) if side.get("node")}
+    if not names or any("." not in n for n in names):
+        return ""
+    first = next(iter(names))
+    suffix = first[first.index("."):]
+    while suffix and not all(n.endswith(suffix) and len(n) > len(suffix) for n in names):
+        nxt = suffix.find(".", 1)
+        suffix = suffix[nxt:] if nxt != -1 else ""
+    return suffix
+
+
+def priority_text(entry: Mapping[str, Any]) -> str:
+    """The pod's priority, or how the proposed classes change it ("100 -> 5000")."""
+    b, p = (entry.get("baseline") or {}).get("priority"), (entry.get("proposed") or {}).get("priority")
+    if b is None or p is None or b == p:
+        v = b if b is not None else p
+        return "" if v is None else str(v)
+    return f"{b} -> {p}"
+
+
+def _ended(side: Mapping[str, Any]) -> str:
+    if not side.get("ended"):
+        return ""
+    return f", {side['ended']} at {clock(side.get('endedAt'))}"
+
+
+def outcome_text(side: Mapping[str, Any], suffix: str = "") -> str:
+    """One replay's outcome for a pod, in a few words; node names without `suffix`."""
     o = side.get("outcome")
-    prio = side.get("priority")
-    p = f" (priority {prio})" if prio is not None else ""
+    node = side.get("node") or ""
+    if suffix and node.endswith(suffix):
+        node = node[: -len(suffix)]
     if o == "Preempted":
-        return f"preempted by {side.get('preemptedBy')} on {side.get('node')} at {clock(side.get('time'))}{p}"
+        return f"preempted by {side.get('preemptedBy')} on {node} at {clock(side.get('time'))}"
     if o == "Scheduled":
-        return f"scheduled on {side.get('node')} at {clock(side.get('time'))}{p}"
+        return f"scheduled on {node} at {clock(side.get('time'))}{_ended(side)}"
     if o == "Unschedulable":
         reason = short_reason(side.get("message") or "")
-        return f"unschedulable{p}" + (f": {reason}" if reason else "")
+        return "unschedulable" + (f": {reason}" if reason else "")
     if o == "Pending":
         return "pending, not tried before the trace ended"
     if o == "Deleted":
-        return f"deleted before it was scheduled{p}"
-    return f"running, untouched{p}"
+        return "deleted before it was scheduled"
+    if side.get("ended"):
+        return f"ran from the start{_ended(side)}"
+    return "running, untouched"
 
 
 def changes_text(entry: Mapping[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
-                           outcome_text, plural, recreate_text, totals_text, verdict_text)
+                           node_suffix, outcome_text, plural, priority_text, recreate_text, totals_text, verdict_text)
 from .table import columns
 
 
@@ -94,10 +94,12 @@ def _trace_lines(t: Mapping[str, Any]) -> list[str]:
     if not changes:
         out.append("  No pod's outcome changes.")
         return out
-    out.append(f"  {plural(tot.get('podsChanged', len(changes)), 'pod')} changed: {totals_text(tot)}")
-    rows = [[e["pod"], changes_text(e), outcome_text(e["baseline"]), outcome_text(e["proposed"])]
-            for e in changes[:MAX_CHANGE_ROWS]]
-    out.extend(columns(["  POD", "CHANGE", "BASELINE", "PROPOSED"], rows, "    "))
+    suffix = node_suffix(t)
+    out.append(f"  {plural(tot.get('podsChanged', len(changes)), 'pod')} changed: {totals_text(tot)}"
+               + (f" (nodes named without {suffix})" if suffix else ""))
+    rows = [[e["pod"], priority_text(e), changes_text(e), outcome_text(e["baseline"], suffix),
+             outcome_text(e["proposed"], suffix)] for e in changes[:MAX_CHANGE_ROWS]]
+    out.extend(columns(["  POD", "PRIORITY", "CHANGE", "BASELINE", "PROPOSED"], rows, "    "))
     if len(changes) > MAX_CHANGE_ROWS:
         out.append(f"    ... {len(changes) - MAX_CHANGE_ROWS} more (-o json has them all)")
     return out

@@ -95,3 +95,21 @@ def test_the_recorder_keeps_each_pods_latest_facts() -> None:
     rec.unschedulable(1.0, gone, "no")
     rec.deleted(2.0, gone, "deleted")
     assert rec.pods[gone.uid].outcome == d.DELETED
+
+
+def test_a_pod_running_from_the_start_that_ends_is_running_with_its_end() -> None:
+    rec = d.OutcomeRecorder()
+    pod = Pod(make_pod("etl").priority(5).on("n1").obj())
+    rec.deleted(60.0, pod, "completed")
+    out = rec.pods[pod.uid]
+    assert out.outcome == d.RUNNING and (out.ended, out.deleted) == ("completed", "")
+    assert out.to_dict() == {"outcome": d.RUNNING, "priority": 5, "ended": "completed",
+                             "endedAt": "1970-01-01T00:01:00Z"}
+
+
+def test_a_victim_going_after_its_grace_period_stays_a_victim() -> None:
+    rec = d.OutcomeRecorder()
+    pod = Pod(make_pod("etl").priority(5).on("n1").obj())
+    rec.preempted(10.0, pod, Pod(make_pod("big").obj()), "n1")
+    rec.deleted(40.0, pod, "preempted")
+    assert rec.pods[pod.uid].outcome == d.PREEMPTED and "ended" not in rec.pods[pod.uid].to_dict()

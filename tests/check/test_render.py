@@ -10,7 +10,8 @@ import yaml
 from kubectl_preempt.check.api import check
 from kubectl_preempt.check.policy import Policy
 from kubectl_preempt.render.check_junit import render_junit
-from kubectl_preempt.render.check_report import CHECK_FORMATS, outcome_text, render_check, short_reason
+from kubectl_preempt.render.check_report import (CHECK_FORMATS, node_suffix, outcome_text, priority_text, render_check,
+                                                 short_reason)
 
 from .scenarios import cache_trace, pc, preempt_trace
 
@@ -37,7 +38,7 @@ def test_table_leads_with_the_verdict_and_names_every_rule(failing_report: dict)
     assert "Trace prod.jsonl" in text and "Trace cache.jsonl" in text
     assert "  re-created: jobs (value 300 -> 800): delete and re-create; 1 pod at the trace's start keeps priority " \
            "300 until re-created" in lines
-    assert any(line.split()[:3] == ["shop/cache-0", "newly", "preempted"] for line in lines)
+    assert any(line.split()[:4] == ["shop/cache-0", "500", "newly", "preempted"] for line in lines)
     rules = lines[lines.index("Rules"):]
     assert any(line.split()[:3] == ["protect-namespace", "shop", "cache.jsonl"] and "FAIL" in line for line in rules)
     assert "Violations" in lines
@@ -109,18 +110,44 @@ def test_junit_of_a_clean_change_has_no_failure(passing_report: dict) -> None:
 
 
 @pytest.mark.parametrize("side, text", [
-    ({"outcome": "Preempted", "preemptedBy": "a/b", "node": "n1", "time": "2026-03-01T10:00:05Z", "priority": 3},
-     "preempted by a/b on n1 at 10:00:05 (priority 3)"),
-    ({"outcome": "Scheduled", "node": "n2", "time": "2026-03-01T10:00:35Z", "priority": 3},
-     "scheduled on n2 at 10:00:35 (priority 3)"),
+    ({"outcome": "Preempted", "preemptedBy": "a/b", "node": "n1.example.com", "time": "2026-03-01T10:00:05Z",
+      "priority": 3}, "preempted by a/b on n1 at 10:00:05"),
+    ({"outcome": "Scheduled", "node": "n2.example.com", "time": "2026-03-01T10:00:35Z", "priority": 3},
+     "scheduled on n2 at 10:00:35"),
+    ({"outcome": "Scheduled", "node": "n2.example.com", "time": "2026-03-01T10:00:35Z", "ended": "completed",
+      "endedAt": "2026-03-01T10:09:00Z"}, "scheduled on n2 at 10:00:35, completed at 10:09:00"),
     ({"outcome": "Unschedulable", "priority": 3, "message": "0/2 nodes are available: 2 Insufficient cpu. "
       "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."},
-     "unschedulable (priority 3): 2 Insufficient cpu; preemption: 2 No preemption victims found for incoming pod"),
+     "unschedulable: 2 Insufficient cpu; preemption: 2 No preemption victims found for incoming pod"),
     ({"outcome": "Pending"}, "pending, not tried before the trace ended"),
-    ({"outcome": "Running", "priority": 7}, "running, untouched (priority 7)"),
-], ids=["preempted", "scheduled", "unschedulable with the FitError shortened", "pending", "running"])
+    ({"outcome": "Running", "priority": 7}, "running, untouched"),
+    ({"outcome": "Running", "priority": 7, "ended": "deleted", "endedAt": "2026-03-01T10:09:00Z"},
+     "ran from the start, deleted at 10:09:00"),
+    ({"outcome": "Deleted"}, "deleted before it was scheduled"),
+], ids=["preempted", "scheduled", "scheduled and then completed", "unschedulable with the FitError shortened",
+        "pending", "running", "running from the start until deleted", "deleted before scheduled"])
 def test_outcomes_in_words(side: dict, text: str) -> None:
-    assert outcome_text(side) == text
+    assert outcome_text(side, ".example.com") == text
+
+
+@pytest.mark.parametrize("entry, text", [
+    ({"baseline": {"priority": 100}, "proposed": {"priority": 5000}}, "100 -> 5000"),
+    ({"baseline": {"priority": 100}, "proposed": {"priority": 100}}, "100"),
+    ({"baseline": {"outcome": "Running", "priority": 7}, "proposed": {"outcome": "Pending"}}, "7"),
+], ids=["a changed priority", "the same priority", "one side unknown"])
+def test_priority_column(entry: dict, text: str) -> None:
+    assert priority_text(entry) == text
+
+
+@pytest.mark.parametrize("nodes, suffix", [
+    (["ip-1.eu-west-1.compute.internal", "ip-2.eu-west-1.compute.internal"], ".eu-west-1.compute.internal"),
+    (["a.x.example.com", "b.y.example.com"], ".example.com"),
+    (["node-1", "node-2.example.com"], ""),
+    (["a.example.com"], ".example.com"),
+], ids=["a shared cloud domain", "the longest shared part", "a name without a domain", "one node"])
+def test_node_suffix(nodes: list[str], suffix: str) -> None:
+    trace = {"changes": [{"baseline": {"node": n}, "proposed": {}} for n in nodes]}
+    assert node_suffix(trace) == suffix
 
 
 def test_short_reason_leaves_other_messages_alone() -> None:
