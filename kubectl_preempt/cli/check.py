@@ -91,6 +91,11 @@ def check(
         show_default=False)] = None,
     config: options.ConfigFile = None,
     seed: options.Seed = 0,
+    html: Annotated[Optional[str], typer.Option(
+        "--html", metavar="FILE",
+        help="Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
+             "one, with the changed preemptions marked (replays each trace twice more).",
+        show_default=False)] = None,
 ) -> None:
     if not trace:
         raise UsageError("give at least one --trace", field="--trace")
@@ -140,5 +145,15 @@ def check(
                 f.write(render_junit(report))
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", source=junit, field="--junit") from None
+    if html:
+        from ..render.html import check_page
+
+        page = check_page(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed)
+        try:
+            with open(html, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", source=html, field="--html") from None
+        note(f"wrote the HTML report to {html}")
     if not report["passed"]:
         raise typer.Exit(int(ExitCode.POLICY_VIOLATION))

@@ -364,6 +364,13 @@ def steps(deltas: Iterable[tuple[float, int]]) -> list[float | int]:
     return out
 
 
+def class_colour(i: int, name: str) -> str:
+    """The colour of the i-th PriorityClass by value, highest first."""
+    if name == NO_CLASS:
+        return NO_CLASS_COLOUR
+    return PALETTE[i] if i < len(PALETTE) else f"hsl({(i * 137) % 360}, 55%, 55%)"
+
+
 def _bucket_seconds(duration: float) -> int:
     b = BUCKET_SECONDS
     while duration / b > MAX_BUCKETS:
@@ -418,12 +425,8 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
     used = set(seen_prio)
     classes = sorted(used, key=lambda c: (-(class_values.get(c, seen_prio.get(c, 0))), c == NO_CLASS, c))
     cls_index = {c: i for i, c in enumerate(classes)}
-    class_list = []
-    for i, c in enumerate(classes):
-        colour = NO_CLASS_COLOUR if c == NO_CLASS else PALETTE[i % len(PALETTE)] if i < len(PALETTE) else \
-            f"hsl({(i * 137) % 360}, 55%, 55%)"
-        class_list.append({"name": c, "value": class_values.get(c, seen_prio.get(c, 0)), "colour": colour,
-                           "recorded": c in walk.classes})
+    class_list = [{"name": c, "value": class_values.get(c, seen_prio.get(c, 0)), "colour": class_colour(i, c),
+                   "recorded": c in walk.classes} for i, c in enumerate(classes)]
     namespaces = sorted({rec.info.get("namespace") or "default" for rec in walk.pods.values()}
                         | {k.split("/")[0] for p in report.get("preemptions") or ()
                            for k in [p.get("preemptor") or "", *(p.get("victims") or ())] if "/" in k})

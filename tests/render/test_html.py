@@ -156,3 +156,29 @@ def test_readme_html_example_writes_the_page(tmp_path: Path) -> None:
     shot = REPO / "docs" / "replay-report.png"
     assert "(docs/replay-report.png)" in readme
     assert shot.exists() and shot.stat().st_size < 500_000
+
+
+def test_check_html_puts_baseline_above_proposed_for_each_trace(tmp_path: Path) -> None:
+    rollout = REPO / "traces" / "priorityclass-rollout.jsonl.gz"
+    proposed = REPO / "traces" / "proposed-platform-critical.yaml"
+    if not (rollout.exists() and proposed.exists()):
+        pytest.skip("the bundled rollout trace and its proposed class are not in traces/")
+    out = tmp_path / "check.html"
+    run = run_cli(["check", "-t", str(rollout), "-p", str(proposed), "--html", str(out), "-o", "json"])
+    check = json.loads(run.out)
+    assert run.code == (0 if check["passed"] else 1), run.err
+    assert f"wrote the HTML report to {out}" in run.err
+    scripts = _parse(out.read_text()).scripts
+    labels = [a.get("data-label") for a, _ in scripts if a.get("class") == "kp-report"]
+    name = check["traces"][0]["trace"]
+    assert labels == [f"{name}: baseline", f"{name}: proposed"]
+    reports = [json.loads(t) for a, t in scripts if a.get("class") == "kp-report"]
+    views = [json.loads(t) for a, t in scripts if a.get("class") == "kp-view"]
+    for which, report, view in zip(("baseline", "proposed"), reports, views):
+        summary = report["summary"]
+        assert {k: summary[k] for k in check["traces"][0][which]} == check["traces"][0][which]
+        assert "notes" not in view, "the page's replays are the check's"
+        assert view["changes"]["totals"] == check["traces"][0]["totals"]
+    assert reports[1]["whatIf"]["priorityClasses"][0]["name"] == "platform-critical"
+    colours = [{c["name"]: c["colour"] for c in v["classes"]} for v in views]
+    assert all(colours[0][n] == colours[1][n] for n in colours[0].keys() & colours[1].keys())

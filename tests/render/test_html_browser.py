@@ -193,6 +193,35 @@ def test_a_follow_report_shows_the_verdict(browser: Chromium, tmp_path: Path) ->
     _assert_clean(browser, page)
 
 
+def test_a_check_report_marks_what_the_change_does(browser: Chromium, tmp_path: Path) -> None:
+    rollout = REPO / "traces" / "priorityclass-rollout.jsonl.gz"
+    proposed = REPO / "traces" / "proposed-platform-critical.yaml"
+    if not (rollout.exists() and proposed.exists()):
+        pytest.skip("the bundled rollout trace and its proposed class are not in traces/")
+    page = tmp_path / "check.html"
+    run = run_cli(["check", "-t", str(rollout), "-p", str(proposed), "--html", str(page), "-o", "json"])
+    assert run.code in (0, 1), run.err
+    _open(browser, page)
+    assert browser.evaluate("document.querySelectorAll('section.run').length") == 2
+    assert browser.evaluate("document.querySelectorAll('#timeline-0 .lane[data-node]').length") > 0
+    assert browser.evaluate("document.querySelectorAll('#timeline-1 .lane[data-node]').length") > 0
+    changed = browser.evaluate("document.querySelectorAll('#timeline-1 .mark.changed').length")
+    if json.loads(run.out)["traces"][0]["totals"]["podsChanged"]:
+        assert changed > 0
+        box = browser.evaluate("""(function () {
+            var m = document.querySelector('#timeline-1 .mark.changed');
+            m.scrollIntoView({block: 'center'});
+            var r = m.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 3];
+        })()""")
+        browser.click(*box)
+        browser.wait_for("document.getElementById('detail').getAttribute('data-mark') !== null")
+        detail = browser.evaluate("document.getElementById('detail').innerText")
+        assert "proposed" in detail and "with the proposed classes:" in detail
+    browser.screenshot(tmp_path / "check.png")
+    _assert_clean(browser, page)
+
+
 @pytest.mark.skipif(not os.environ.get("KUBECTL_PREEMPT_README_SCREENSHOT"),
                     reason="rewrites docs/replay-report.png; set KUBECTL_PREEMPT_README_SCREENSHOT=1 to run it")
 def test_write_the_readme_screenshot(browser: Chromium, tmp_path: Path) -> None:

@@ -107,6 +107,12 @@
     run.marksByNode = view.lanes.map(function () { return []; });
     run.marks.forEach(function (m) { if (m.node !== null && m.node !== undefined) run.marksByNode[m.node].push(m.i); });
     run.expanded = {};
+    run.changes = {};
+    ((view.changes || {}).pods || []).forEach(function (c) { run.changes[c.pod] = c; });
+    run.marks.forEach(function (m) {
+      var keys = [m.p.preemptor].concat(m.p.victims || []);
+      m.changed = keys.some(function (k) { return k in run.changes; });
+    });
     run.shortName = shortNames(view.lanes.map(function (l) { return l.name; }));
     return run;
   }
@@ -190,13 +196,14 @@
     var top = document.getElementById("top");
     var r = runs[0].report, tr = r.trace || {}, src = tr.source || {};
     var where = src.context || src.form || "trace";
-    var title = runs.length > 1 ? "PriorityClass change on " + where + ": " + runs.map(function (x) { return x.label; }).join(" vs ")
-                                : "Replay of " + where;
+    var title = runs.length > 1 ? document.title : "Replay of " + where;
     append(top, h("h1", { text: title }));
-    append(top, h("div", { "class": "sub", text: (tr.start || "") + " to " + (tr.end || "") + " (" + duration(tr.durationSeconds) + "), " +
-      (tr.initialObjects || 0) + " objects at the start, " + (tr.events || 0) + " events after it; " +
-      (r.mode === "follow" ? "follow mode: the recording as it happened, each preemption explained at its instant"
-                           : "simulate mode: the offline kube-scheduler v1.34.1 places every pending pod") }));
+    if (runs.length > 1) {
+      append(top, h("div", { "class": "sub", text: runs.length + " replays, one above the other on the same time axis (seconds from each trace's start): " +
+        runs.map(function (x) { return x.label; }).join(", ") + ". Outlined marks are preemptions the change affects." }));
+    } else {
+      append(top, h("div", { "class": "sub", text: traceLine(r) }));
+    }
     runs.forEach(function (run) {
       var wi = run.report.whatIf || {};
       var parts = [];
@@ -210,12 +217,21 @@
     document.title = title;
     var banners = document.getElementById("banners");
     runs.forEach(function (run) {
+      (run.view.notes || []).forEach(function (n) { append(banners, h("div", { "class": "banner", text: (run.label ? run.label + ": " : "") + n })); });
       if (run.view.approximate) append(banners, h("div", { "class": "banner", text: (run.label ? run.label + ": " : "") +
         "occupancy shows the recording's bindings: this report was made without the replay's own (no activity recorder)." }));
     });
     var foot = document.getElementById("foot");
     append(foot, "Made by " + (document.querySelector('meta[name="generator"]') || { content: "kubectl-preempt" }).content +
       ". The data drawn here is embedded in this file: the replay report exactly as `replay -o json` prints it (script.kp-report) and what was derived from it (script.kp-view). Times are UTC.");
+  }
+
+  function traceLine(r) {
+    var tr = r.trace || {};
+    return (tr.start || "") + " to " + (tr.end || "") + " (" + duration(tr.durationSeconds) + "), " +
+      (tr.initialObjects || 0) + " objects at the start, " + (tr.events || 0) + " events after it; " +
+      (r.mode === "follow" ? "follow mode: the recording as it happened, each preemption explained at its instant"
+                           : "simulate mode: the offline kube-scheduler v1.34.1 places every pending pod");
   }
 
   function renderFilters() {
@@ -425,7 +441,10 @@
   // ---------------------------------------------------------------- one run
   function renderRun(run, container) {
     var sec = h("section", { "class": "run", id: "run-" + run.id, "data-run": run.id });
-    if (run.label) append(sec, h("h2", { text: run.label }));
+    if (run.label) {
+      append(sec, h("h2", { text: run.label }));
+      if (runs.length > 1) append(sec, h("div", { "class": "hint", text: traceLine(run.report) }));
+    }
     append(sec, cards(run));
     var w = plotWidth(), x = xScale(w);
     append(sec, h("div", { "class": "chart-title", text: "Preemptions per " + (run.view.bucketSeconds === 60 ? "minute" : duration(run.view.bucketSeconds)) +
@@ -458,6 +477,13 @@
     var never = r.mode === "follow" ? v.pendingAtEnd.length : (sm.podsNeverScheduled || 0);
     items.push([r.mode === "follow" ? "Pending at the end" : "Never scheduled", never, "pods without a node at the end", "card-never", never > 0]);
     items.push(["Time to schedule", "p50 " + duration(tts.p50Seconds), "p99 " + duration(tts.p99Seconds) + ", max " + duration(tts.maxSeconds) + " (" + (tts.pods || 0) + " pods)", "card-tts"]);
+    if (v.changes) {
+      var tot = v.changes.totals || {};
+      var parts = [["newlyPreempted", "newly preempted"], ["noLongerPreempted", "no longer preempted"], ["newlyUnschedulable", "newly unschedulable"],
+                   ["newlyScheduled", "newly scheduled"], ["differentPreemptor", "other preemptor"], ["differentNode", "other node"]]
+        .filter(function (x) { return tot[x[0]]; }).map(function (x) { return tot[x[0]] + " " + x[1]; });
+      items.push(["Changes with the proposal", tot.podsChanged || 0, parts.join(", ") || "no pod changes", "card-changes", (tot.newlyPreempted || tot.newlyUnschedulable) > 0]);
+    }
     items.push(["Nodes", v.lanes.length, v.grouped ? v.groups.length + " pools / zones" : "one lane each", "card-nodes"]);
     return h("div", { "class": "cards" }, items.map(function (it) {
       return h("div", { "class": "card" + (it[4] ? " bad" : ""), id: it[3] + "-" + run.id }, h("div", { "class": "k", text: it[0] }),
@@ -623,7 +649,7 @@
         var mx2 = x(m.t), y = it.y + 1;
         var vis = markVisible(run, m);
         var sel = S.selected && S.selected.run === run.id && S.selected.mark === mi;
-        var tri = s("path", { "class": "mark" + (sel ? " sel" : "") + (vis ? "" : " dim"), d: "M" + (mx2 - MARK_S) + "," + y + "L" + (mx2 + MARK_S) + "," + y + "L" + mx2 + "," + (y + MARK_S * 1.6) + "Z",
+        var tri = s("path", { "class": "mark" + (sel ? " sel" : "") + (vis ? "" : " dim") + (m.changed ? " changed" : ""), d: "M" + (mx2 - MARK_S) + "," + y + "L" + (mx2 + MARK_S) + "," + y + "L" + mx2 + "," + (y + MARK_S * 1.6) + "Z",
           fill: colour(run, m.cls), tabindex: vis ? 0 : null, role: "button", "data-mark": mi, "data-run": run.id,
           "aria-label": "preemption by " + (m.p.preemptor || "?") + " on " + (m.p.node || "?") + " at " + wall(run, m.t) });
         tri.addEventListener("click", function (ev) { ev.stopPropagation(); select(run.id, mi); });
@@ -832,6 +858,7 @@
     var req = why.requests || {};
     append(d, h("div", { id: "detail-preemptor" }, m.pod !== null ? podRef(run, m.pod, p.preemptor) : h("span", { "class": "pod", text: p.preemptor || "?" }),
       " priority " + (p.priority === null || p.priority === undefined ? "?" : p.priority) + " (" + (p.priorityClassName || "(none)") + ")" + (p.preemptorInferred ? ", inferred" : "")));
+    if (run.changes[p.preemptor]) append(d, h("div", null, h("b", { "class": "change", text: changeText(run.changes[p.preemptor]) })));
     var needs = [];
     if (req.milliCPU) needs.push("cpu " + cpu(req.milliCPU));
     if (req.memory) needs.push("memory " + bytes(req.memory));
@@ -854,6 +881,7 @@
       if (v.alreadyTerminating) notes.push("already terminating (no delete call)");
       if (r && r.end !== null) notes.push("gone at " + wall(run, r.end) + (v.gracePeriodSeconds !== undefined ? " after its " + duration(v.gracePeriodSeconds) + " grace period" : ""));
       else if (r) notes.push("still terminating at the end");
+      if (run.changes[key]) notes.push(h("b", { "class": "change", text: changeText(run.changes[key]) }));
       if (pod) pod.preempted.forEach(function (mi) { if (mi !== m.i && run.marks[mi].t < m.t) notes.push(jump(run, mi, "it had itself preempted at " + wall(run, run.marks[mi].t))); });
       if (pod) pod.evicted.forEach(function (mi) { if (mi !== m.i) notes.push(jump(run, mi, "also chosen as a victim at " + wall(run, run.marks[mi].t))); });
       var prio = v.priority !== undefined ? v.priority : pod ? pod.prio : "?";
@@ -897,6 +925,11 @@
       before.forEach(function (mi) { append(d, h("div", null, "The preemptor also preempted: ", jump(run, mi, wall(run, run.marks[mi].t) + " on " + (run.marks[mi].p.node || "?")))); });
     }
     if (m.missing.length) append(d, h("div", { "class": "chart-title", text: "Not found on the node in the trace: " + m.missing.join(", ") }));
+  }
+  var CHANGE_WORDS = { newlyPreempted: "newly preempted", noLongerPreempted: "no longer preempted", newlyUnschedulable: "newly unschedulable",
+                       newlyScheduled: "newly scheduled", differentPreemptor: "preempted by another pod", differentNode: "on another node" };
+  function changeText(c) {
+    return "with the proposed classes: " + (c.changes || []).map(function (x) { return CHANGE_WORDS[x] || x; }).join(", ");
   }
   function jump(run, mi, text) {
     return h("a", { "class": "jump", text: text, onclick: function () { select(run.id, mi); } });
