@@ -108,6 +108,18 @@ def why_text(p: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def victim_labels(p: Mapping[str, Any]) -> list[str]:
+    """Victims with what sets them apart: already terminating (no new eviction), PDB violated."""
+    details = {d["pod"]: d for d in p.get("victimDetails") or ()}
+    out = []
+    for v in p.get("victims") or ():
+        d = details.get(v) or {}
+        marks = [m for m, on in (("already terminating", d.get("alreadyTerminating")),
+                                 ("PDB violated", d.get("pdbViolation"))) if on]
+        out.append(v + (f" ({', '.join(marks)})" if marks else ""))
+    return out
+
+
 def _victims_text(victims: Sequence[str]) -> str:
     shown = list(victims[:MAX_VICTIMS_SHOWN])
     more = len(victims) - len(shown)
@@ -174,7 +186,7 @@ def _table(report: Mapping[str, Any]) -> str:
         rows = []
         for p in pre[:MAX_ROWS]:
             row = [clock(p.get("time", "")), p.get("preemptor") or "?", _prio(p), p.get("node") or "",
-                   _victims_text(p.get("victims") or [])]
+                   _victims_text(victim_labels(p))]
             if follow:
                 row.append({True: "agrees", False: "DIFFERS", None: "not explained"}[p.get("agrees")])
             row.append(why_text(p))
@@ -261,7 +273,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
         rows = []
         for p in pre:
             row = [p.get("time"), f"`{p.get('preemptor') or '?'}`", _prio(p), f"`{p.get('node')}`",
-                   ", ".join(f"`{v}`" for v in p.get("victims") or [])]
+                   ", ".join(f"`{v}`" for v in victim_labels(p))]
             if follow:
                 verdict = {True: "agrees", False: "**differs**", None: "not explained"}[p.get("agrees")]
                 if p.get("differences"):

@@ -35,10 +35,12 @@ def summarize(preemptions: list[Mapping[str, Any]], *, victim_classes: Mapping[s
         cls = p.get("priorityClassName") or "(none)"
         c = by_class.setdefault(cls, {"preemptions": 0, "victims": 0})
         c["preemptions"] += 1
-        c["victims"] += len(p.get("victims") or ())
+        again = {d["pod"] for d in p.get("victimDetails") or () if d.get("alreadyTerminating")}
+        new = [v for v in p.get("victims") or () if v not in again]
+        c["victims"] += len(new)
         ns = (p.get("preemptor") or "/").split("/")[0]
         by_ns.setdefault(ns, {"preemptions": 0, "podsEvicted": 0})["preemptions"] += 1
-        for v in p.get("victims") or ():
+        for v in new:
             vns = v.split("/")[0]
             by_ns.setdefault(vns, {"preemptions": 0, "podsEvicted": 0})["podsEvicted"] += 1
             vc = victim_classes.get(v) or "(none)"
@@ -72,7 +74,8 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         "decisions": sim.decisions,
         "scheduled": sim.outcomes.get("Scheduled", 0),
         "preemptions": len(sim.preemptions),
-        "victims": sum(len(p["victims"]) for p in sim.preemptions),
+        # pods evicted: a victim already terminating is taken over, not evicted again
+        "victims": sum(1 for p in sim.preemptions for d in p["victimDetails"] if not d["alreadyTerminating"]),
         "unschedulableAttempts": sim.outcomes.get("Unschedulable", 0),
         "podsNeverScheduled": len(never),
         "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),

@@ -317,7 +317,8 @@ class ReplayState:
 
     def recompute_pdb_status(self) -> None:
         """disruptionsAllowed as the disruption controller would compute it from the replayed pods
-        (healthy = bound and not terminating), for PDBs with minAvailable or maxUnavailable."""
+        (healthy: bound and not terminating; expected: every matching pod, standing in for the
+        owner's scale), for PDBs with minAvailable or maxUnavailable."""
         if not self.cluster.pdbs:
             return
         by_ns: dict[str, list[Pod]] = {}
@@ -328,7 +329,8 @@ class ReplayState:
             if pdb.selector is None or ("minAvailable" not in spec and "maxUnavailable" not in spec):
                 continue
             matching = [p for p in by_ns.get(pdb.namespace, ()) if pdb.selector.matches(p.labels)]
-            expected = sum(1 for p in matching if not p.terminating)
+            # the controller still expects a pod that is terminating: its eviction costs a disruption
+            expected = len(matching)
             healthy = sum(1 for p in matching if p.node_name and not p.terminating)
             if "minAvailable" in spec:
                 desired = _scaled(spec.get("minAvailable"), expected)
