@@ -33,7 +33,7 @@ Examples:
 \b
   # another context, a chosen file, then explain a pending pod from it
   kubectl preempt capture --context prod-eu -o prod.json.gz
-  kubectl preempt explain shop/checkout-0 --snapshot prod.json.gz
+  kubectl preempt explain team-a/api-1 --snapshot prod.json.gz
 \b
   # one namespace only (other namespaces' pods on the same nodes are then missing)
   kubectl preempt capture -n team-a -o team-a.json

@@ -29,6 +29,9 @@ the same cluster state."""
 
 EPILOG = """\b
 Examples:
+  # the live cluster of the current context; if the scheduler preempted this pod, who did
+  kubectl preempt explain batch/etl-2
+\b
   # whom would this pending pod evict, where, and why there?
   kubectl preempt explain serving/checkout-7d9f-x2 --snapshot prod.json
 \b

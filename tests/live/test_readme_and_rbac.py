@@ -84,3 +84,25 @@ def test_rbac_grants_get_list_watch_on_exactly_what_the_plugin_reads() -> None:
     binding = next(d for d in docs if d["kind"] == "ClusterRoleBinding")
     assert binding["roleRef"]["name"] == role["metadata"]["name"] == "kubectl-preempt-reader"
     assert "--clusterrole=kubectl-preempt-reader" in _section()
+
+
+def _help_examples() -> list[str]:
+    from kubectl_preempt.cli import capture, explain
+
+    lines = [line.strip() for text in (capture.EPILOG, explain.EPILOG) for line in text.splitlines()]
+    # the live examples: every capture line, and explain's without a snapshot file
+    return [line.split(" | ")[0] for line in lines if line.startswith("kubectl preempt ")
+            and ("capture" in line or "--snapshot" not in line or "prod.json.gz" in line)]
+
+
+def test_the_help_examples_of_the_live_commands_run(api: FakeAPIServer, cli, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    path = api.kubeconfig(tmp_path / "kubeconfig", context="fake", namespace="team-a", extra_contexts=["prod-eu"])
+    monkeypatch.setenv("KUBECONFIG", str(path))
+    monkeypatch.chdir(tmp_path)
+    examples = _help_examples()
+    assert len(examples) >= 6
+    for cmd in examples:  # in order: the capture of prod.json.gz comes before its use
+        code, _, err = cli(*shlex.split(cmd)[2:])
+        assert code == 0, f"{cmd}: {err}"
+    assert api.methods == {"GET"}
