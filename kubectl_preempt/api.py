@@ -67,3 +67,6 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
         if progress is not None:
             progress(1)
     return out
+
+
+from .replay.api import replay  # noqa: E402,F401 - replay(events, ...) -> report, see replay/api.py
