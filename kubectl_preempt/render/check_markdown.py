@@ -27,7 +27,21 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     return out
 
 
+# GitHub refuses comments over 65536 characters; step summaries over 1 MiB
+MAX_COMMENT_CHARS = 60_000
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
+    """The report as one comment: with fewer changed pods listed per trace when it would not fit."""
+    text = ""
+    for rows in (MAX_CHANGE_ROWS, 10, 0):
+        text = _render(report, rows)
+        if len(text) <= MAX_COMMENT_CHARS:
+            break
+    return text
+
+
+def _render(report: Mapping[str, Any], max_rows: int) -> str:
     mark = "✅" if report.get("passed") else "❌"
     out = [f"## {mark} PriorityClass check: {verdict_text(report)}", ""]
     rule_rows = [[_code(r["rule"]), _code(r["trace"]) if r.get("trace") else "all classes",
@@ -52,7 +66,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     out.append("")
 
     for t in report.get("traces") or []:
-        out += _trace(t)
+        out += _trace(t, max_rows)
         out.append("")
 
     failing = [r for r in report.get("rules") or [] if not r["passed"]]
@@ -62,15 +76,16 @@ def render_markdown(report: Mapping[str, Any]) -> str:
             where = f" on {_code(r['trace'])}" if r.get("trace") else ""
             out.append(f"- {_code(r['rule'])}{where}: {r.get('summary', '')}")
             vs = r.get("violations") or []
-            for viol in vs[:MAX_VIOLATIONS_SHOWN]:
+            shown = MAX_VIOLATIONS_SHOWN if max_rows == MAX_CHANGE_ROWS else 5
+            for viol in vs[:shown]:
                 out.append(f"  - {_cell(viol['message'])}")
-            if len(vs) > MAX_VIOLATIONS_SHOWN:
-                out.append(f"  - ... {len(vs) - MAX_VIOLATIONS_SHOWN} more")
+            if len(vs) > shown:
+                out.append(f"  - ... {len(vs) - shown} more")
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _trace(t: Mapping[str, Any]) -> list[str]:
+def _trace(t: Mapping[str, Any], max_rows: int = MAX_CHANGE_ROWS) -> list[str]:
     out = [f"### Trace {_code(t['trace'])}", "",
            f"{t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))}).", ""]
     notes = [f"- re-created: {recreate_text(rc)}" for rc in t.get("recreated") or []]
@@ -94,10 +109,12 @@ def _trace(t: Mapping[str, Any]) -> list[str]:
             f"{totals_text(tot)}</summary>", ""]
     if suffix:
         out += [f"Nodes are named without {_code(suffix)}.", ""]
-    out += _table(["Pod", "Priority", "Change", "Baseline", "Proposed"],
-                  [[_code(e["pod"]), priority_text(e), changes_text(e), outcome_text(e["baseline"], suffix),
-                    outcome_text(e["proposed"], suffix)] for e in changes[:MAX_CHANGE_ROWS]])
-    if len(changes) > MAX_CHANGE_ROWS:
-        out += ["", f"... and {len(changes) - MAX_CHANGE_ROWS} more (`-o json` has them all)."]
+    if max_rows:
+        out += _table(["Pod", "Priority", "Change", "Baseline", "Proposed"],
+                      [[_code(e["pod"]), priority_text(e), changes_text(e), outcome_text(e["baseline"], suffix),
+                        outcome_text(e["proposed"], suffix)] for e in changes[:max_rows]])
+    if len(changes) > max_rows:
+        more = f"... and {len(changes) - max_rows} more" if max_rows else "Too many to list here"
+        out += ["", f"{more} (`-o json` has them all)."]
     out += ["", "</details>"]
     return out

@@ -124,3 +124,18 @@ def test_help_names_the_policies_and_exit_codes() -> None:
 
 def test_gzip_traces_are_read(work: Path) -> None:
     assert gzip.decompress((work / "cache.jsonl.gz").read_bytes()).startswith(b"{")
+
+
+def test_a_scheduler_configuration_is_used_by_both_replays(work: Path) -> None:
+    (work / "no-preemption.yaml").write_text(yaml.safe_dump({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"schedulerName": "default-scheduler",
+                      "plugins": {"postFilter": {"disabled": [{"name": "DefaultPreemption"}]}}}]}))
+    # without preemption, web is pending in both replays: lowering its class changes nothing
+    run = run_cli(["check", "-t", "prod.jsonl", "-p", "bad/", "--config", "no-preemption.yaml", "-o", "json"],
+                  cwd=work)
+    assert run.code == 0, run
+    assert json.loads(run.out)["traces"][0]["baseline"]["preemptions"] == 0
+    (work / "broken-config.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
+    bad = run_cli(["check", "-t", "prod.jsonl", "-p", "bad/", "--config", "broken-config.yaml"], cwd=work)
+    assert bad.code == 2 and bad.err.startswith("error: broken-config.yaml")

@@ -153,3 +153,15 @@ def test_node_suffix(nodes: list[str], suffix: str) -> None:
 def test_short_reason_leaves_other_messages_alone() -> None:
     assert short_reason("pod has unbound immediate PersistentVolumeClaims") == \
         "pod has unbound immediate PersistentVolumeClaims"
+
+
+def test_markdown_fits_in_a_github_comment(monkeypatch: pytest.MonkeyPatch, failing_report: dict) -> None:
+    from kubectl_preempt.render import check_markdown
+
+    full = render_check(failing_report, "markdown")
+    monkeypatch.setattr(check_markdown, "MAX_COMMENT_CHARS", len(full) - 1)
+    shorter = render_check(failing_report, "markdown")
+    assert len(shorter) < len(full) and shorter.startswith("## ❌")
+    monkeypatch.setattr(check_markdown, "MAX_COMMENT_CHARS", 10)
+    tiny = render_check(failing_report, "markdown")
+    assert "Too many to list here (`-o json` has them all)." in tiny and "| Pod | Priority |" not in tiny
