@@ -139,3 +139,27 @@ def test_a_scheduler_configuration_is_used_by_both_replays(work: Path) -> None:
     (work / "broken-config.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
     bad = run_cli(["check", "-t", "prod.jsonl", "-p", "bad/", "--config", "broken-config.yaml"], cwd=work)
     assert bad.code == 2 and bad.err.startswith("error: broken-config.yaml")
+
+
+def test_every_help_example_runs(tmp_path: Path) -> None:
+    """The examples under `check --help`, with the files they name made from the small traces."""
+    import shlex
+
+    from kubectl_preempt.cli import check as check_cli
+
+    t = preempt_trace()
+    write_trace(str(tmp_path / "prod.jsonl.gz"), t["header"], t["events"])
+    (tmp_path / "traces").mkdir()
+    write_trace(str(tmp_path / "traces" / "prod.jsonl.gz"), t["header"], t["events"])
+    for d in ("priorityclasses", "main/priorityclasses", "pc"):
+        (tmp_path / d).mkdir(parents=True)
+        (tmp_path / d / "classes.yaml").write_text(yaml.safe_dump_all([pc("serving", 1000), pc("batch", 100)]))
+    (tmp_path / "pc.yaml").write_text(yaml.safe_dump(pc("serving", 50)))
+    examples = [line.strip() for line in check_cli.EPILOG.splitlines() if line.strip().startswith("kubectl preempt")]
+    assert len(examples) >= 4
+    for cmd in examples:
+        args = shlex.split(cmd.split(" >>")[0])[2:]
+        run = run_cli(args, cwd=tmp_path)
+        assert run.code in (0, 1), (cmd, run)
+        assert run.out.startswith(("Check ", "## "))
+    assert (tmp_path / "check.xml").exists()
