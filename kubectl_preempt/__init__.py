@@ -10,6 +10,8 @@ from . import api as _api  # noqa: E402
 # and the public function must win
 explain = _api.explain
 explain_pods = _api.explain_pods
+replay = _api.replay
+check = _api.check
 
 
 def load_snapshot(path: str) -> list:
@@ -18,4 +20,4 @@ def load_snapshot(path: str) -> list:
     return load_objects(path)
 
 
-__all__ = ["explain", "explain_pods", "load_snapshot", "KUBERNETES_VERSION", "__version__"]
+__all__ = ["explain", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]

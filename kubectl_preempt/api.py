@@ -70,3 +70,4 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
 
 
 from .replay.api import replay  # noqa: E402,F401 - replay(events, ...) -> report, see replay/api.py
+from .check.api import check  # noqa: E402,F401 - check(traces, proposed, ...) -> gate result, see check/api.py
