@@ -9,6 +9,7 @@ from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
 from .model.cluster import Cluster
 from .model.admission import admit
+from .model.objects import Pod
 from .scheduler.scheduler import Scheduler
 
 
@@ -29,6 +30,15 @@ def explain(objects: Cluster | Iterable[Mapping[str, Any]], pod: str, config: An
 def pending_pods(cluster: Cluster, namespace: str | None = None) -> list[str]:
     return [p.key for p in cluster.pods.values()
             if not p.node_name and (namespace is None or p.namespace == namespace)]
+
+
+def _as_pending(pod: Pod) -> Pod:
+    raw = dict(pod.raw)
+    raw["spec"] = {k: v for k, v in pod.spec.items() if k != "nodeName"}
+    pending = Pod(raw)
+    pending.priority, pending.preemption_policy, pending.has_priority = (
+        pod.priority, pod.preemption_policy, pod.has_priority)
+    return pending
 
 
 def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str], config: Any = None, *,
@@ -54,8 +64,10 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
             raise InputError(f"pod {key!r} must be namespace/name", field="pod")
         pod = cluster.pod(key)
         if pod.node_name:
-            # a bound pod is explained as if it were pending again: its node is freed of it
+            # a bound pod is explained as if it were pending again: its node is freed of it and
+            # it asks for no node by name
             sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(cluster, exclude=[key]))
+            pod = _as_pending(pod)
         else:
             if base is None:
                 base = Scheduler(cluster, cfg, seed=seed)

@@ -114,3 +114,11 @@ def test_seeded_offsets_stay_within_the_tie(seed) -> None:
     from kubectl_preempt.api import explain as api_explain
     doc = api_explain(objs, "default/incoming", seed=seed)
     assert doc["nominatedNode"] in doc["nominatedNodes"]
+
+
+def test_a_bound_pod_is_explained_as_if_pending_again() -> None:
+    objs = [node("n1"), node("n2", cpu="1"), running("me", "n1", 100, cpu="3")]
+    doc = explain(objs, "default/me")
+    # its own node is freed of it, and spec.nodeName no longer pins it there
+    assert doc["outcome"] == "Scheduled" and doc["node"] == "n1"
+    assert doc["feasibleNodes"] == ["n1"]
