@@ -111,7 +111,7 @@ class Simulation:
                 st = pod.start_time
                 self.recorded_bind[pod.uid] = st.timestamp() if st is not None else timeline.start
         for pod in list(cluster.pods.values()):
-            if not pod.node_name and self.state.owned(pod):
+            if not pod.node_name and not pod.terminating and self.state.owned(pod):
                 self._enqueue(pod)
 
     # ------------------------------------------------------------------ running
@@ -358,6 +358,9 @@ class Simulation:
         if ev.type == "DELETED":
             old = self.state.delete_node(ev.name)
             if old is not None:
+                # the pod garbage collector deletes what the replay had placed there
+                for p in [p for p in self.state.cluster.pods.values() if p.node_name == ev.name]:
+                    self._remove(p, "node deleted")
                 self.queue.move_all_to_active_or_backoff(hints.EVENT_NODE_DELETE, old, None)
             return
         old, new = self.state.set_node(ev.obj)
@@ -396,6 +399,10 @@ class Simulation:
         if cur is None:
             if uid in self.gone or finished(raw):
                 return
+            prev = self.state.cluster.pods.get(ev.key)
+            if prev is not None:
+                # a new pod of the same name (a StatefulSet's): the old one is gone by now
+                self._remove(prev, "replaced")
             pod = self._new_pod(raw)
             if self.state.owned(pod):
                 # the replayed scheduler places it, whatever the recording says

@@ -247,3 +247,31 @@ def test_a_replay_is_reproducible() -> None:
 
     assert replay(tr()) == replay(tr())
     assert seconds(replay(tr())["preemptions"][0]["time"]) == 1.0
+
+
+def test_pods_the_replay_placed_on_a_deleted_node_are_deleted_with_it() -> None:
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+        ev(1, "ADDED", make_pod("a").req(cpu="1").obj()),
+        ev(10, "DELETED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+        ev(20, "ADDED", make_node("n2").alloc(cpu="4", memory="8Gi").obj()),
+        end=60)
+    report, log, start = run(tr)
+    assert rel(log.deletes["default/a"], start) == (10.0, "node deleted")
+    assert report["summary"]["podsNeverScheduled"] == 0
+
+
+def test_a_new_pod_of_the_same_name_replaces_the_old_one() -> None:
+    old = make_pod("db-0").uid("uid-old").req(cpu="3")
+    new = make_pod("db-0").uid("uid-new").req(cpu="3")
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", make_pod("hog").req(cpu="4").on("n1").obj()),
+        ev(1, "ADDED", old.obj()),
+        ev(5, "ADDED", new.obj()),
+        ev(9, "DELETED", make_pod("hog").req(cpu="4").on("n1").obj()),
+        end=60)
+    report, log, start = run(tr)
+    assert rel(log.deletes["default/db-0"], start) == (5.0, "replaced")
+    assert rel(log.binds["default/db-0"], start) == (9.0, "n1")
+    assert report["summary"]["scheduled"] == 1 and report["summary"]["podsNeverScheduled"] == 0
