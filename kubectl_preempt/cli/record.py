@@ -75,12 +75,6 @@ def record(
         signal.signal(signal.SIGTERM, previous)
         if progress is not None:
             progress.clear()
-    if no_redact and output_file != "-":
-        try:
-            import os
-            os.chmod(output_file, 0o600)
-        except OSError:
-            pass
     where = "standard output" if output_file == "-" else output_file
     kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(stats.per_kind.items()))
     note(f"wrote {where}: {stats.initial_objects:,} objects at the start, "

@@ -266,7 +266,7 @@ class Recorder:
             if self.progress is not None:
                 self.progress(f"listing {spec.plural}")
             lists.append((spec, self._list(spec)))
-        self.writer = TraceWriter(self.path, header)
+        self.writer = TraceWriter(self.path, header, private=not self.redact)
         try:
             for spec, items in lists:
                 for obj in items:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sys
 import zlib
 from dataclasses import dataclass, field
@@ -375,7 +376,7 @@ class TraceWriter:
     """Writes a trace line by line, flushing each line, so that a reader (or a crash) never
     finds more than the last line missing. `.gz` names are gzipped (flushed per line too)."""
 
-    def __init__(self, path: str, header: Mapping[str, Any]) -> None:
+    def __init__(self, path: str, header: Mapping[str, Any], *, private: bool = False) -> None:
         self.path = path
         self.count = 0
         self.last_time = parse_rfc3339(header.get("startTime")) or 0.0
@@ -388,6 +389,9 @@ class TraceWriter:
                 self._out = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=6, mtime=0)  # type: ignore[assignment]
             else:
                 self._out = open(path, "wb")
+            if private and path != STDIN:
+                # an unredacted trace can hold secrets: readable by its owner only, from the first line
+                os.chmod(path, 0o600)
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
         self._write(header)
