@@ -87,6 +87,17 @@ def test_the_demo_report_renders_and_a_clicked_preemption_names_its_victims(brow
     assert browser.evaluate("document.querySelectorAll('#preemptions-0 tbody tr').length") == len(report["preemptions"])
 
     last = len(report["preemptions"]) - 1
+    # hovering a mark says who evicted whom
+    box = browser.evaluate(f"""(function () {{
+        var m = document.querySelector('.mark[data-mark="{last}"]');
+        m.scrollIntoView({{block: 'center'}});
+        var r = m.getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 3];
+    }})()""")
+    browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": box[0], "y": box[1]})
+    tip = browser.wait_for("document.getElementById('tip').style.display === 'block' && "
+                           "document.getElementById('tip').innerText")
+    assert report["preemptions"][last]["preemptor"] in tip
     _click_mark(browser, last)
     detail = browser.evaluate("document.getElementById('detail').innerText")
     p = report["preemptions"][last]
