@@ -141,6 +141,8 @@
   allNs.sort();
   allCls.sort(function (a, b) { return clsValue[b] - clsValue[a]; });
   var full = Math.max.apply(null, runs.map(function (r) { return r.view.duration; }).concat([1]));
+  // where a replay's bands end: its trace's end, or across the page for a trace of one instant
+  runs.forEach(function (r) { r.end = r.view.duration > 0 ? r.view.duration : full; });
 
   var S = {
     t0: 0, t1: full,
@@ -551,7 +553,7 @@
     el.appendChild(s("text", { x: LABEL_W - 8, y: H, "text-anchor": "end", "class": "lane-label sub", text: "0" }));
     el.appendChild(s("line", { x1: LABEL_W, x2: LABEL_W + w, y1: H + 0.5, y2: H + 0.5, stroke: "#c9ced6" }));
     var g = s("g", { "clip-path": "url(#kp-clip)" });
-    drawBands(g, run, st, x, H, H - 4, max, run.view.duration);
+    drawBands(g, run, st, x, H, H - 4, max, run.end);
     el.appendChild(g);
     el.addEventListener("mousemove", function (ev) {
       var px = ev.clientX - el.getBoundingClientRect().left;
@@ -632,7 +634,7 @@
       var cap = lane.capacity || 0;
       var st = stack(run, lane.layers);
       if (!cap) { var mx = 0; st.bands.forEach(function (b) { for (var i = 0; i < b.vals.length; i++) mx = Math.max(mx, b.vals[i]); }); cap = mx || 1; }
-      drawBands(bandsG, run, st, x, it.h - 1, it.h - 7, cap, v.duration);
+      drawBands(bandsG, run, st, x, it.h - 1, it.h - 7, cap, run.end);
       g.appendChild(bandsG);
       g.appendChild(s("line", { "class": "cap", x1: LABEL_W, x2: LABEL_W + w, y1: 6, y2: 6 }));
       // hover: what was on the node at that time
@@ -694,7 +696,7 @@
     m.victims.forEach(function (ri, k) {
       var r = run.runs[ri], pod = run.pods[r.pod];
       var y = at.y + at.h - 2 - (k + 1) * bh;
-      var x0 = x(Math.max(r.start, S.t0)), x1 = x(Math.min(r.end === null ? run.view.duration : r.end, S.t1));
+      var x0 = x(Math.max(r.start, S.t0)), x1 = x(Math.min(r.end === null ? run.end : r.end, S.t1));
       g.appendChild(s("rect", { "class": "victim-bar", x: x0, y: y, width: Math.max(1, x1 - x0), height: bh - 0.5, fill: colour(run, pod.cls), "data-victim": pod.key },
         s("title", { text: pod.key + " (victim)" })));
       if (r.end !== null) g.appendChild(s("text", { x: x1 + 2, y: y + bh, "font-size": 9, text: "×" }));
