@@ -68,11 +68,21 @@ class PluginScore:
     score: int
 
 
-@dataclass
 class NodePluginScores:
-    name: str
-    scores: list[PluginScore] = field(default_factory=list)
-    total_score: int = 0
+    """A node's weighted score per plugin and in total; per-plugin objects are made on demand."""
+
+    __slots__ = ("name", "plugin_names", "values", "total_score")
+
+    def __init__(self, name: str, plugin_names: tuple[str, ...] = (), values: list[int] | None = None,
+                 total_score: int = 0) -> None:
+        self.name = name
+        self.plugin_names = plugin_names
+        self.values = values if values is not None else []
+        self.total_score = total_score
+
+    @property
+    def scores(self) -> list[PluginScore]:
+        return [PluginScore(n, v) for n, v in zip(self.plugin_names, self.values)]
 
 
 @dataclass

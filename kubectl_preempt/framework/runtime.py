@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+import orjson
+
 from ..errors import InputError
 from ..model.objects import Pod
 from .config import Profile
 from .cycle_state import CycleState
-from .interface import (MAX_NODE_SCORE, NodePluginScores, NodeScore, PluginScore, PostFilterResult,
-                        PreFilterResult)
+from .interface import MAX_NODE_SCORE, NodePluginScores, NodeScore, PostFilterResult, PreFilterResult
 from .status import Code, Status
 from .types import NodeInfo
 
@@ -21,6 +22,32 @@ _METHODS = {
 }
 
 Factory = Callable[[Mapping[str, Any], "Framework"], Any]
+
+# Plugins whose Filter, or whose Score, reads nothing but the pod and the one NodeInfo (and, for
+# ImageLocality, the number of nodes). While a node keeps its generation, their answer for an
+# identical pod cannot change, so a replay need not ask again for every pod of a ReplicaSet.
+NODE_LOCAL_FILTERS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+                                "NodePorts", "NodeResourcesFit"})
+NODE_LOCAL_SCORES = frozenset({"NodeResourcesFit", "NodeResourcesBalancedAllocation", "TaintToleration",
+                               "NodeAffinity", "ImageLocality"})
+_CACHED_POD_SHAPES = 64
+
+
+def equivalence_key(pod: Pod) -> bytes | None:
+    """What makes two pods the same to node-local plugins: namespace, priority and the whole spec."""
+    try:
+        return orjson.dumps((pod.namespace, pod.priority, pod.preemption_policy, pod.spec))
+    except TypeError:
+        return None
+
+
+def _bounded(cache: dict, key: Any) -> dict:
+    entry = cache.get(key)
+    if entry is None:
+        if len(cache) >= _CACHED_POD_SHAPES:
+            del cache[next(iter(cache))]
+        entry = cache[key] = {}
+    return entry
 
 
 class Nominator:
@@ -83,6 +110,8 @@ class Framework:
             if (ext := (pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None)) is not None]
         self.filter_plugins = self.points["filter"]
         self.post_filter_plugins = self.points["postFilter"]
+        self._filter_cache: dict[Any, dict[str, tuple[int, Status]]] = {}
+        self._score_cache: dict[Any, dict[str, tuple[int, tuple[int, ...]]]] = {}
         self.pre_score_plugins = self.points["preScore"]
         self.score_plugins = self.points["score"]
 
@@ -177,6 +206,18 @@ class Framework:
                 return Status.as_error(f"running RemovePod on PreFilter plugin {name!r}: {s.message()}", name)
         return Status()
 
+    # ------------------------------------------------------------------ equivalence caches
+    def filter_cache(self, state: CycleState, pod: Pod) -> dict[str, tuple[int, Status]] | None:
+        """Per-node filter answers for pods like this one, or None when an active filter reads
+        more than the node (inter-pod affinity, spreading, volumes)."""
+        active = tuple(pl.name for pl in self.filter_plugins if pl.name not in state.skip_filter_plugins)
+        if not all(n in NODE_LOCAL_FILTERS for n in active):
+            return None
+        key = equivalence_key(pod)
+        if key is None:
+            return None
+        return _bounded(self._filter_cache, (key, active))
+
     # ------------------------------------------------------------------ filter
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         skip = state.skip_filter_plugins
@@ -267,33 +308,61 @@ class Framework:
 
     def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Status]:
         plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
-        all_scores: dict[str, list[NodeScore]] = {}
-        for pl in plugins:
-            lst = []
-            for ni in nodes:
+        names = tuple(pl.name for pl in plugins)
+        local = [i for i, pl in enumerate(plugins) if pl.name in NODE_LOCAL_SCORES]
+        raw: list[list[int]] = [[0] * len(nodes) for _ in plugins]
+        cache = None
+        if local:
+            key = equivalence_key(pod)
+            if key is not None:
+                cache = _bounded(self._score_cache, (key, tuple(names[i] for i in local), self.snapshot.num_nodes()))
+        node_names = [ni.node.name for ni in nodes]
+        for j, ni in enumerate(nodes):
+            hit = cache.get(node_names[j]) if cache is not None else None
+            if hit is not None and hit[0] == ni.generation:
+                vals = hit[1]
+            else:
+                computed = []
+                for i in local:
+                    sc, s = plugins[i].score(state, pod, ni)
+                    if s.code != Code.Success:
+                        return [], Status.as_error(f"plugin {names[i]!r} failed with: {s.message()}", names[i])
+                    computed.append(sc)
+                vals = tuple(computed)
+                if cache is not None:
+                    cache[node_names[j]] = (ni.generation, vals)
+            for i, v in zip(local, vals):
+                raw[i][j] = v
+        for i, pl in enumerate(plugins):
+            if i in local:
+                continue
+            col = raw[i]
+            for j, ni in enumerate(nodes):
                 sc, s = pl.score(state, pod, ni)
-                if not s.is_success():
+                if s.code != Code.Success:
                     return [], Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
-                lst.append(NodeScore(ni.name, sc))
-            all_scores[pl.name] = lst
-        for pl in plugins:
+                col[j] = sc
+        for i, pl in enumerate(plugins):
             ext = pl.score_extensions() if hasattr(pl, "score_extensions") else None
             if ext is None:
                 continue
-            s = ext.normalize_score(state, pod, all_scores[pl.name])
+            ns = [NodeScore(n, sc) for n, sc in zip(node_names, raw[i])]
+            s = ext.normalize_score(state, pod, ns)
             if not s.is_success():
                 return [], Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
-        out = []
-        for i, ni in enumerate(nodes):
-            nps = NodePluginScores(ni.name)
-            for pl in plugins:
-                sc = all_scores[pl.name][i].score
+            raw[i] = [x.score for x in ns]
+        weights = [self.score_weights.get(n, 1) for n in names]
+        for i, col in enumerate(raw):
+            for sc in col:
                 if sc > MAX_NODE_SCORE or sc < 0:
                     return [], Status.as_error(
-                        f"plugin {pl.name!r} returns an invalid score {sc}, it should in the range of "
-                        f"[0, {MAX_NODE_SCORE}] after normalizing", pl.name)
-                w = sc * self.score_weights.get(pl.name, 1)
-                nps.scores.append(PluginScore(pl.name, w))
-                nps.total_score += w
-            out.append(nps)
+                        f"plugin {names[i]!r} returns an invalid score {sc}, it should in the range of "
+                        f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
+        weighted = [[sc * w for sc in col] for col, w in zip(raw, weights)]
+        out = []
+        for j, per_node in enumerate(zip(*weighted)):
+            vals = list(per_node)
+            out.append(NodePluginScores(node_names[j], names, vals, sum(vals)))
+        if not plugins:
+            out = [NodePluginScores(n, names, [], 0) for n in node_names]
         return out, Status()

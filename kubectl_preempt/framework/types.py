@@ -1,6 +1,7 @@
 """NodeInfo and its parts, as in kube-scheduler's framework/types.go."""
 from __future__ import annotations
 
+import itertools
 from datetime import datetime, timezone
 from typing import Iterable
 
@@ -8,6 +9,10 @@ from ..model.objects import Node, Pod
 from ..model.resources import Resource
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
+# mirrors nextGeneration(): one counter for every NodeInfo, so that a generation names one state
+# of one node for the whole process (caches key on it)
+_generations = itertools.count(1)
 # a pod without status.startTime counts as starting now (GetPodStartTime)
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
@@ -112,7 +117,7 @@ class NodeInfo:
         self.pods_with_required_anti_affinity: list[Pod] = []
         self.pvc_ref_counts: dict[str, int] = {}
         self.image_states: dict[str, ImageStateSummary] = {}
-        self.generation = 0
+        self.generation = next(_generations)
         for p in pods:
             self.add_pod(p)
 
@@ -138,6 +143,11 @@ class NodeInfo:
         c.image_states = self.image_states
         c.generation = self.generation
         return c
+
+    def set_node(self, node: Node) -> None:
+        """Swap in a changed Node object (labels, taints, allocatable) in place."""
+        self.node = node
+        self.generation = next(_generations)
 
     def add_pod(self, pod: Pod) -> None:
         props = pod.cache.get("nodeinfo")
@@ -200,7 +210,7 @@ class NodeInfo:
                     self.pvc_ref_counts.pop(key, None)
                 else:
                     self.pvc_ref_counts[key] = n
-        self.generation += 1
+        self.generation = next(_generations)
 
     def __repr__(self) -> str:
         return f"NodeInfo({self.name}, pods={len(self.pods)})"

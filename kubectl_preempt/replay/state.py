@@ -198,7 +198,7 @@ class ReplayState:
             ni = self.snapshot.get(node.name)
             if ni is not None and not self.snapshot_dirty and _same_topology(old, node) and old.images == node.images:
                 # the node's place in the node tree is unchanged: swap it in place
-                ni.node = node
+                ni.set_node(node)
             else:
                 self.snapshot_dirty = True
         return old, node

@@ -73,17 +73,31 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
     if not fwk.has_filter_plugins():
         return [nodes[(start_index + i) % num_all] for i in range(to_find)]
     feasible: list[NodeInfo] = []
+    cache = fwk.filter_cache(state, pod)
+    nominated = fwk.nominator.by_node
+    statuses = diagnosis.node_to_status
     for i in range(num_all):
         ni = nodes[(start_index + i) % num_all]
-        st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
-        if st.code == Code.Error:
-            raise SchedulingError(st.message())
-        if st.is_success():
+        name = ni.node.name
+        if cache is not None and name not in nominated:
+            # no pods nominated here, so the nominated-pods pass is one plain pass; and every active
+            # filter reads only the pod and this NodeInfo, so an answer for this state still holds
+            hit = cache.get(name)
+            if hit is not None and hit[0] == ni.generation:
+                st = hit[1]
+            else:
+                st = fwk.run_filter_plugins(state, pod, ni)
+                cache[name] = (ni.generation, st)
+        else:
+            st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
+        if st.code == Code.Success:
             feasible.append(ni)
             if len(feasible) >= to_find:
                 break
+        elif st.code == Code.Error:
+            raise SchedulingError(st.message())
         else:
-            diagnosis.node_to_status.set(ni.name, st)
+            statuses.set(name, st)
             diagnosis.add_plugin_status(st)
     return feasible
 
@@ -127,7 +141,7 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
 
 def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> list[NodePluginScores]:
     if not fwk.has_score_plugins():
-        return [NodePluginScores(ni.name, [], 1) for ni in nodes]
+        return [NodePluginScores(ni.name, (), [], 1) for ni in nodes]
     s = fwk.run_pre_score_plugins(state, pod, nodes)
     if not s.is_success():
         raise SchedulingError(s.message())
