@@ -142,8 +142,14 @@ class Evaluator:
         statuses = NodeToStatus()
         errs: list[str] = []
         n = len(potential)
+        has_victims = getattr(self.interface, "has_potential_victims", None)
         for i in range(n):
-            ni = potential[(offset + i) % n].snapshot()
+            base = potential[(offset + i) % n]
+            if has_victims is not None and not has_victims(base, pod):
+                # SelectVictimsOnNode would find nothing to remove: same answer, without the copies
+                statuses.set(base.name, self.interface.no_victims_status())
+                continue
+            ni = base.snapshot()
             st_copy = state.clone()
             victims, num_viol, status, reprieves, viol_keys = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
             if status.is_success() and victims:

@@ -92,6 +92,12 @@ class DefaultPreemption:
     def is_preemption_allowed(self, node_info: NodeInfo, victim: Pod, preemptor: Pod) -> bool:
         return victim.priority < preemptor.priority
 
+    def has_potential_victims(self, node_info: NodeInfo, pod: Pod) -> bool:
+        return any(self.is_preemption_allowed(node_info, p, pod) for p in node_info.pods)
+
+    def no_victims_status(self) -> Status:
+        return Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS)
+
     def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]:
         if pod.preemption_policy == PREEMPT_NEVER:
             return False, ERR_NOT_ELIGIBLE_POLICY_NEVER
