@@ -7,7 +7,7 @@ from kubectl_preempt.framework.interface import NodeScore
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins.helper.gomath import go_div, go_round
 from kubectl_preempt.plugins.helper.nodeaffinity import (NodeSelector, PreferredSchedulingTerms,
-                                                         RequiredNodeAffinity)
+                                                         RequiredNodeAffinity, new_requirement)
 from kubectl_preempt.plugins.helper.normalize_score import default_normalize_score
 from kubectl_preempt.plugins.helper.shape_score import FunctionShapePoint, build_broken_linear_function
 from kubectl_preempt.plugins.helper.taint import (do_not_schedule_taints_filter, find_matching_untolerated_taint,
@@ -131,6 +131,27 @@ def _sel(*exprs: dict, fields: list | None = None) -> NodeSelector:
         "only empty terms match nothing", "no terms match nothing"])
 def test_node_selector_matching(selector: NodeSelector, matches: bool) -> None:
     assert selector.matches(_node(zone="a", cores="16")) is matches
+
+
+@pytest.mark.parametrize("key,op,values,labels", [
+    ("zone", "Equals", ["a"], {"zone": "a"}),
+    ("zone", "Equals", ["a", "b"], None),
+    ("zone", "DoubleEquals", ["a"], None),
+    ("a/b/c", "Exists", [], None),
+    ("zone", "In", ["a b"], None),
+    ("cores", "Gt", ["8\n"], None),
+    ("cores", "Gt", [str(2**63)], None),
+], ids=["Equals takes one value and matches as In", "Equals with two values is invalid",
+        "an operator node and label selectors never produce is invalid", "a key with two slashes is invalid",
+        "a value with a space is invalid", "Gt with a trailing newline is not an integer, as in Go",
+        "Gt beyond int64 is invalid"])
+def test_new_requirement_validates_as_labels_new_requirement(key: str, op: str, values: list,
+                                                              labels: dict | None) -> None:
+    r = new_requirement(key, op, values)
+    if labels is None:
+        assert r is None
+    else:
+        assert r is not None and r.matches(labels) and not r.matches({})
 
 
 def test_required_node_affinity_ands_node_selector_with_required_terms() -> None:

@@ -49,8 +49,8 @@ def is_valid_label_value(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= 63 and bool(_LABEL_VALUE.fullmatch(value))
 
 
-class _LabelRequirement:
-    """labels.Requirement built by NewRequirement from a NodeSelectorRequirement."""
+class LabelRequirement:
+    """labels.Requirement as labels.NewRequirement builds it (see new_requirement)."""
 
     __slots__ = ("key", "op", "values", "number")
 
@@ -81,30 +81,44 @@ class _LabelRequirement:
         return n > self.number if op == "Gt" else n < self.number  # type: ignore[operator]
 
 
-def _label_requirement(expr: Mapping[str, Any]) -> tuple[_LabelRequirement | None, bool]:
-    """mirrors the conversion in nodeSelectorRequirementsAsSelector + labels.NewRequirement;
-    the flag says whether it parsed."""
-    key = expr.get("key") or ""
-    op = expr.get("operator") or ""
-    values = list(expr.get("values") or ())
-    if op not in _LABEL_OPS:
-        return None, False
-    ok = is_qualified_name(key)
+def new_requirement(key: Any, op: str, values: Sequence[Any] | None) -> LabelRequirement | None:
+    """mirrors labels.NewRequirement: the requirement, or None where it returns an error.
+
+    Equals (what metav1.LabelSelectorAsSelector makes of matchLabels) takes one value and is
+    kept as In: Requirement.Matches treats the two alike."""
+    vals = tuple(values or ())
+    if not is_qualified_name(key):
+        return None
     number = None
     if op in ("In", "NotIn"):
-        ok = ok and len(values) > 0
+        if not vals:
+            return None
     elif op in ("Exists", "DoesNotExist"):
-        ok = ok and len(values) == 0
+        if vals:
+            return None
+    elif op in ("Gt", "Lt"):
+        if len(vals) != 1:
+            return None
+        number = parse_int64(vals[0])
+        if number is None:
+            return None
+    elif op == "Equals":
+        if len(vals) != 1:
+            return None
+        op = "In"
     else:
-        ok = ok and len(values) == 1
-        for v in values:
-            number = parse_int64(v)
-            if number is None:
-                ok = False
-    ok = ok and all(is_valid_label_value(v) for v in values)
-    if not ok:
-        return None, False
-    return _LabelRequirement(key, op, frozenset(values), number), True
+        return None
+    if not all(is_valid_label_value(v) for v in vals):
+        return None
+    return LabelRequirement(key, op, frozenset(vals), number)
+
+
+def _label_requirement(expr: Mapping[str, Any]) -> LabelRequirement | None:
+    """mirrors the conversion in nodeSelectorRequirementsAsSelector: None where it fails."""
+    op = expr.get("operator") or ""
+    if op not in _LABEL_OPS:
+        return None
+    return new_requirement(expr.get("key") or "", op, expr.get("values"))
 
 
 class NodeSelectorTerm:
@@ -114,14 +128,14 @@ class NodeSelectorTerm:
 
     def __init__(self, term: Mapping[str, Any]) -> None:
         self.valid = True
-        self.label_reqs: tuple[_LabelRequirement, ...] | None = None
+        self.label_reqs: tuple[LabelRequirement, ...] | None = None
         self.field_reqs: tuple[tuple[str, bool, str], ...] | None = None
         exprs = term.get("matchExpressions") or ()
         if exprs:
             reqs = []
             for e in exprs:
-                r, ok = _label_requirement(e)
-                if not ok:
+                r = _label_requirement(e)
+                if r is None:
                     self.valid = False
                 else:
                     reqs.append(r)

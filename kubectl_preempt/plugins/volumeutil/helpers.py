@@ -7,11 +7,11 @@ never matches.
 """
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from ...model.quantity import parse_quantity
+from ..helper.nodeaffinity import LabelRequirement, NodeSelector, new_requirement
 
 ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
 ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node"
@@ -23,12 +23,6 @@ READ_WRITE_ONCE_POD = "ReadWriteOncePod"
 CLAIM_LOST = "Lost"
 VOLUME_AVAILABLE = "Available"
 FILESYSTEM = "Filesystem"
-
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-_INT = re.compile(r"^[+-]?[0-9]+$")
-_QNAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
 
 # ------------------------------------------------------------------ metadata
@@ -128,125 +122,26 @@ def check_access_modes(pvc: Mapping[str, Any], pv: Mapping[str, Any]) -> bool:
 
 
 # ------------------------------------------------------------------ selectors
-def _int64(s: str) -> int | None:
-    # mirrors strconv.ParseInt(s, 10, 64)
-    if not isinstance(s, str) or not _INT.match(s):
-        return None
-    v = int(s)
-    return v if _INT64_MIN <= v <= _INT64_MAX else None
-
-
-def valid_qualified_name(key: Any) -> bool:
-    """mirrors validation.IsQualifiedName."""
-    if not isinstance(key, str):
-        return False
-    parts = key.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix or len(prefix) > 253 or not _DNS1123_SUBDOMAIN.match(prefix):
-            return False
-    else:
-        return False
-    return 0 < len(name) <= 63 and bool(_QNAME.match(name))
-
-
-def valid_label_value(value: Any) -> bool:
-    """mirrors validation.IsValidLabelValue."""
-    return isinstance(value, str) and len(value) <= 63 and bool(_LABEL_VALUE.match(value))
-
-
-# a compiled requirement: (key, operator, values); operators as in labels.Requirement
-Requirement = tuple[str, str, tuple[str, ...]]
-
-
-def new_requirement(key: Any, op: str, values: Sequence[Any]) -> Requirement | None:
-    """mirrors labels.NewRequirement: the requirement, or None when it does not validate."""
-    vals = tuple(values or ())
-    if not valid_qualified_name(key):
-        return None
-    if op in ("In", "NotIn"):
-        if not vals:
-            return None
-    elif op in ("Exists", "DoesNotExist"):
-        if vals:
-            return None
-    elif op in ("Gt", "Lt"):
-        if len(vals) != 1 or _int64(vals[0]) is None:
-            return None
-    elif op == "Equals":
-        if len(vals) != 1:
-            return None
-    else:
-        return None
-    if not all(valid_label_value(v) for v in vals):
-        return None
-    return (key, op, vals)
-
-
-def requirement_matches(req: Requirement, labels: Mapping[str, str]) -> bool:
-    """mirrors labels.Requirement.Matches."""
-    key, op, vals = req
-    if op in ("In", "Equals"):
-        return key in labels and labels[key] in vals
-    if op == "NotIn":
-        return key not in labels or labels[key] not in vals
-    if op == "Exists":
-        return key in labels
-    if op == "DoesNotExist":
-        return key not in labels
-    if key not in labels:
-        return False
-    lhs, rhs = _int64(labels[key]), _int64(vals[0])
-    if lhs is None or rhs is None:
-        return False
-    return lhs > rhs if op == "Gt" else lhs < rhs
-
-
 class CompiledNodeSelector:
-    """A v1.NodeSelector as nodeaffinity.NewLazyErrorNodeSelector parses it, matched against a
-    node with labels and no name (volume.CheckNodeAffinity)."""
+    """A v1.NodeSelector as volume.CheckNodeAffinity matches it: nodeaffinity's
+    LazyErrorNodeSelector handed a node with labels and no name, so matchFields never narrow a term."""
 
-    __slots__ = ("terms",)
+    __slots__ = ("selector",)
 
     def __init__(self, selector: Mapping[str, Any] | None) -> None:
-        # each term: None when it failed to parse, else (label requirements or None)
-        self.terms: list[tuple[bool, tuple[Requirement, ...] | None]] = []
-        for term in (selector or {}).get("nodeSelectorTerms") or ():
-            exprs = term.get("matchExpressions") or []
-            fields = term.get("matchFields") or []
-            if not exprs and not fields:
-                continue  # an empty term selects nothing and is dropped
-            ok = True
-            reqs: list[Requirement] | None = None
-            if exprs:
-                reqs = []
-                for e in exprs:
-                    r = new_requirement(e.get("key"), e.get("operator") or "", e.get("values") or ())
-                    if r is None:
-                        ok = False
-                        break
-                    reqs.append(r)
-            for f in fields:
-                if f.get("operator") not in ("In", "NotIn") or len(f.get("values") or ()) != 1:
-                    ok = False
-            self.terms.append((ok, tuple(reqs) if reqs is not None else None))
+        self.selector = NodeSelector(selector or {})
 
     def matches(self, labels: Mapping[str, str]) -> bool:
-        for ok, reqs in self.terms:
-            if not ok:
-                continue
-            # matchFields are never checked: the node handed over has no name, so no fields
-            if reqs is None or all(requirement_matches(r, labels) for r in reqs):
+        for term in self.selector.terms:
+            if term.matches(labels, ""):
                 return True
         return False
 
 
-def compile_label_selector(sel: Mapping[str, Any] | None) -> tuple[Requirement, ...] | None:
+def compile_label_selector(sel: Mapping[str, Any] | None) -> tuple[LabelRequirement, ...] | None:
     """mirrors metav1.LabelSelectorAsSelector for a non-nil selector: the requirements, or None
     when one does not validate. An empty selector gives no requirements (matches everything)."""
-    out: list[Requirement] = []
+    out: list[LabelRequirement] = []
     for k, v in ((sel or {}).get("matchLabels") or {}).items():
         r = new_requirement(k, "Equals", (v,))
         if r is None:
@@ -263,8 +158,8 @@ def compile_label_selector(sel: Mapping[str, Any] | None) -> tuple[Requirement, 
     return tuple(out)
 
 
-def label_selector_matches(reqs: tuple[Requirement, ...], labels: Mapping[str, str]) -> bool:
-    return all(requirement_matches(r, labels) for r in reqs)
+def label_selector_matches(reqs: tuple[LabelRequirement, ...], labels: Mapping[str, str]) -> bool:
+    return all(r.matches(labels) for r in reqs)
 
 
 def match_topology_selector_terms(terms: Sequence[Mapping[str, Any]] | None, labels: Mapping[str, str]) -> bool:
@@ -278,6 +173,6 @@ def match_topology_selector_terms(terms: Sequence[Mapping[str, Any]] | None, lab
         reqs = [new_requirement(e.get("key"), "In", e.get("values") or ()) for e in exprs]
         if any(r is None for r in reqs):
             continue
-        if all(requirement_matches(r, labels) for r in reqs):  # type: ignore[arg-type]
+        if all(r.matches(labels) for r in reqs):  # type: ignore[union-attr]
             return True
     return False
