@@ -1,4 +1,4 @@
-"""Label selectors and node selector terms, with upstream's matching semantics."""
+"""Label selectors, with upstream's matching semantics (node selectors: plugins/helper/nodeaffinity)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -57,50 +57,3 @@ class LabelSelector:
         out.match_labels = self.match_labels
         out.exprs = self.exprs + tuple(extra)
         return out
-
-
-def _match_node_requirement(req: Mapping[str, Any], value: str | None, present: bool) -> bool:
-    op = req.get("operator")
-    values = req.get("values") or []
-    if op == "In":
-        return present and value in values
-    if op == "NotIn":
-        return not present or value not in values
-    if op == "Exists":
-        return present
-    if op == "DoesNotExist":
-        return not present
-    if op in ("Gt", "Lt"):
-        if not present or len(values) != 1:
-            return False
-        try:
-            lhs, rhs = int(value), int(values[0])
-        except (TypeError, ValueError):
-            return False
-        return lhs > rhs if op == "Gt" else lhs < rhs
-    return False
-
-
-def node_selector_term_matches(term: Mapping[str, Any], node_name: str, labels: Mapping[str, str]) -> bool:
-    """One NodeSelectorTerm: all its expressions and fields must match; an empty term matches nothing."""
-    exprs = term.get("matchExpressions") or []
-    fields = term.get("matchFields") or []
-    if not exprs and not fields:
-        return False
-    for req in exprs:
-        key = req.get("key")
-        if not _match_node_requirement(req, labels.get(key), key in labels):
-            return False
-    for req in fields:
-        if req.get("key") != "metadata.name":
-            return False
-        if not _match_node_requirement(req, node_name, True):
-            return False
-    return True
-
-
-def node_selector_matches(selector: Mapping[str, Any] | None, node_name: str, labels: Mapping[str, str]) -> bool:
-    """A NodeSelector: terms are ORed."""
-    if selector is None:
-        return True
-    return any(node_selector_term_matches(t, node_name, labels) for t in selector.get("nodeSelectorTerms") or [])

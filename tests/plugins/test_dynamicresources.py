@@ -53,6 +53,15 @@ def resource_slice(node: str, devices: list[dict[str, Any]]) -> dict[str, Any]:
                      "devices": devices}}
 
 
+def selected_slice(op: str, node: str) -> dict[str, Any]:
+    """A slice of one device on the nodes its nodeSelector (on metadata.name) picks."""
+    s = resource_slice("node-a", [gpu("gpu-0")])
+    del s["spec"]["nodeName"]
+    s["spec"]["nodeSelector"] = {"nodeSelectorTerms": [{"matchFields": [
+        {"key": "metadata.name", "operator": op, "values": [node]}]}]}
+    return s
+
+
 def gpu(name: str, model: str = "a100", memory: str = "40Gi") -> dict[str, Any]:
     return {"name": name, "attributes": {"model": {"string": model}},
             "capacity": {"memory": {"value": memory}}}
@@ -151,8 +160,12 @@ def test_an_unavailable_claim_reserved_by_another_pod_is_not_deallocated() -> No
      {"node-a": (UU, dra.ERR_CANNOT_ALLOCATE), "node-b": (UU, dra.ERR_CANNOT_ALLOCATE)}),
     ([resource_slice("node-a", [gpu("gpu-0")]), resource_slice("node-b", [gpu("gpu-0", model="t4")])],
      {"node-a": "ok", "node-b": (UU, dra.ERR_CANNOT_ALLOCATE)}),
+    ([selected_slice("NotIn", "node-a")], {"node-a": (UU, dra.ERR_CANNOT_ALLOCATE), "node-b": "ok"}),
+    ([selected_slice("Gt", "node-a")],
+     {"node-a": (UU, dra.ERR_CANNOT_ALLOCATE), "node-b": (UU, dra.ERR_CANNOT_ALLOCATE)}),
 ], ids=["a free matching device on the node", "a device allocated to another claim is not free",
-        "request selectors filter devices"])
+        "request selectors filter devices", "a slice's node selector picks the nodes that see its devices",
+        "a slice's node selector that does not parse picks no node"])
 def test_unallocated_claims_are_allocated_from_the_nodes_slices(objects: list, expect: dict) -> None:
     request = {"name": "gpu", "exactly": {"deviceClassName": "gpu", "selectors": [
         {"cel": {"expression": f'device.attributes["{DRIVER}"].model == "a100" && '

@@ -18,8 +18,8 @@ from typing import Any, Mapping
 
 from ...framework.status import Code, Status
 from ...model.objects import Pod
-from ...model.selectors import node_selector_matches
 from .. import names
+from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
 
 NAME = names.DYNAMIC_RESOURCES
@@ -66,7 +66,7 @@ class StateData:
 
     def __init__(self) -> None:
         self.claims: list[Mapping[str, Any]] = []
-        self.available_on: list[Mapping[str, Any] | None] = []
+        self.available_on: list[NodeSelector | None] = []
         self.unavailable_claims: set[int] = set()
         self.allocator: Allocator | None = None
 
@@ -145,7 +145,7 @@ class DynamicResources:
             return None, Status(Code.Skip)
         classes = {_meta(c).get("name"): c for c in self._extra("DeviceClass")}
         to_allocate = 0
-        available_on: list[Mapping[str, Any] | None] = []
+        available_on: list[NodeSelector | None] = []
         for claim in claims:
             allocation = _status(claim).get("allocation")
             reserved = _status(claim).get("reservedFor") or []
@@ -153,7 +153,8 @@ class DynamicResources:
                 if (len(reserved) >= RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE
                         and not any(r.get("uid") == pod.uid for r in reserved)):
                     return None, Status(Code.UnschedulableAndUnresolvable, ERR_CLAIM_IN_USE)
-                available_on.append(allocation.get("nodeSelector"))
+                sel = allocation.get("nodeSelector")
+                available_on.append(NodeSelector(sel) if sel is not None else None)
                 continue
             available_on.append(None)
             to_allocate += 1
@@ -199,7 +200,7 @@ class DynamicResources:
             return Status()
         node = node_info.node
         unavailable = [i for i, sel in enumerate(s.available_on)
-                       if sel is not None and not node_selector_matches(sel, node.name, node.labels)]
+                       if sel is not None and not sel.matches(node)]
         if s.allocator is not None:
             pending = [c for c in s.claims if _status(c).get("allocation") is None]
             try:

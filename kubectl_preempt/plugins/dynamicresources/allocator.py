@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
 from ...model.quantity import parse_quantity
-from ...model.selectors import node_selector_matches
+from ..helper.nodeaffinity import NodeSelector
 
 MAX_SEARCH_STEPS = 200_000
 
@@ -277,6 +277,7 @@ class Allocator:
                  allocated: set[tuple[str, str, str]]) -> None:
         self.classes = classes
         self.allocated = allocated
+        self._selectors: dict[int, NodeSelector] = {}  # id(slice) -> its nodeSelector, compiled
         # keep only the newest generation of each pool, as the allocator does
         newest: dict[tuple[str, str], int] = {}
         for s in slices:
@@ -292,6 +293,13 @@ class Allocator:
             if int(pool.get("generation") or 0) == newest[key]:
                 self.slices.append(s)
 
+    def _node_selector(self, slice_: Mapping[str, Any], raw: Mapping[str, Any]) -> NodeSelector:
+        # compiled once per slice: devices_for runs for every node
+        sel = self._selectors.get(id(slice_))
+        if sel is None:
+            sel = self._selectors[id(slice_)] = NodeSelector(raw)
+        return sel
+
     def devices_for(self, node: Any) -> list[Device]:
         out = []
         for s in self.slices:
@@ -304,7 +312,7 @@ class Allocator:
             elif sp.get("allNodes"):
                 pass
             elif sp.get("nodeSelector") is not None:
-                if not node_selector_matches(sp["nodeSelector"], node.name, node.labels):
+                if not self._node_selector(s, sp["nodeSelector"]).matches(node):
                     continue
             else:
                 continue
