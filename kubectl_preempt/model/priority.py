@@ -1,7 +1,7 @@
 """Pod priority as the Priority admission plugin resolves it."""
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .objects import (PREEMPT_LOWER_PRIORITY, SYSTEM_PRIORITY_CLASSES, Pod, PriorityClass)
 
@@ -15,6 +15,23 @@ def global_default(classes: Iterable[PriorityClass]) -> PriorityClass | None:
     return best
 
 
+def class_priority(name: str, classes: Mapping[str, PriorityClass]) -> tuple[int, str | None] | None:
+    """The priority and preemptionPolicy admission takes for a pod whose priorityClassName is
+    `name`: from that class or a system class, or ("") from the globalDefault class (0 and no
+    policy without one). None when no class has that name: admission refuses the pod."""
+    if name:
+        pc = classes.get(name)
+        if pc is not None:
+            return pc.value, pc.preemption_policy
+        if name in SYSTEM_PRIORITY_CLASSES:
+            return SYSTEM_PRIORITY_CLASSES[name], PREEMPT_LOWER_PRIORITY
+        return None
+    pc = global_default(classes.values())
+    if pc is not None:
+        return pc.value, pc.preemption_policy
+    return 0, None
+
+
 def resolve(pod: Pod, classes: dict[str, PriorityClass], *, force: bool = False) -> None:
     """Fill in priority and preemptionPolicy of a pod that admission has not seen yet.
 
@@ -22,24 +39,15 @@ def resolve(pod: Pod, classes: dict[str, PriorityClass], *, force: bool = False)
     """
     if pod.has_priority and not force:
         return
-    name = pod.priority_class_name
-    if name:
-        pc = classes.get(name)
-        if pc is not None:
-            pod.priority, pod.preemption_policy = pc.value, pc.preemption_policy
-        elif name in SYSTEM_PRIORITY_CLASSES:
-            pod.priority, pod.preemption_policy = SYSTEM_PRIORITY_CLASSES[name], PREEMPT_LOWER_PRIORITY
-        else:
-            from ..errors import InputError
+    found = class_priority(pod.priority_class_name, classes)
+    if found is None:
+        from ..errors import InputError
 
-            raise InputError(f"no PriorityClass with name {name} was found", source=None,
-                             field=f"pod {pod.key}: spec.priorityClassName")
-    else:
-        pc = global_default(classes.values())
-        if pc is not None:
-            pod.priority, pod.preemption_policy = pc.value, pc.preemption_policy
-        else:
-            pod.priority = 0
+        raise InputError(f"no PriorityClass with name {pod.priority_class_name} was found", source=None,
+                         field=f"pod {pod.key}: spec.priorityClassName")
+    pod.priority, policy = found
+    if policy is not None:
+        pod.preemption_policy = policy
     if pod.spec.get("preemptionPolicy"):
         pod.preemption_policy = pod.spec["preemptionPolicy"]
     pod.has_priority = True

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from ..scheduler.schedule_one import PREEMPTED
-from .simulate import Progress, decision_case, initial_objects, preemption_why
+from .simulate import Progress, apply_priority_class_event, decision_case, initial_objects, preemption_why
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent
 from .whatif import PriorityPolicy
@@ -128,10 +128,7 @@ class Follow:
         self.progress = progress
         initial = initial_objects(timeline.initial)
         cluster = build_cluster(initial)
-        self.recorded_classes = dict(cluster.priority_classes)
-        cluster.priority_classes = self.policy.merged(cluster.priority_classes)
-        for pod in cluster.pods.values():
-            self.policy.resolve(pod, cluster.priority_classes, existing=True)
+        self.recorded_classes = self.policy.apply_initial(cluster)
         self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False)
         self.incidents = find_incidents(initial, timeline.events)
         self.preemptions: list[dict[str, Any]] = []
@@ -246,15 +243,7 @@ class Follow:
             else:
                 st.set_pdb(ev.obj)
         elif kind == "PriorityClass":
-            if ev.name in self.policy.overrides:
-                return
-            if ev.type == "DELETED":
-                st.delete_priority_class(ev.obj)
-                self.recorded_classes.pop(ev.name, None)
-            else:
-                st.set_priority_class(ev.obj)
-                self.recorded_classes[ev.name] = st.cluster.priority_classes[ev.name]
-            st.cluster.priority_classes = self.policy.merged(self.recorded_classes)
+            apply_priority_class_event(st, self.policy, self.recorded_classes, ev)
         elif kind in st.cluster.extra:
             st.set_extra(ev.obj, deleted=ev.type == "DELETED")
         else:

@@ -16,7 +16,7 @@ import random
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
-from ..model.objects import Pod
+from ..model.objects import Pod, PriorityClass
 from ..preemption.evaluator import CHAIN_STEPS, PreemptionDetails
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from . import hints
@@ -56,6 +56,21 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
     return list(store.values())
 
 
+def apply_priority_class_event(state: ReplayState, policy: PriorityPolicy,
+                               recorded: dict[str, PriorityClass], ev: TraceEvent) -> None:
+    """A recorded PriorityClass change: kept in `recorded`, then merged with the proposed classes."""
+    name = ev.name
+    if name in policy.overrides:
+        return  # the proposal replaces this class for the whole replay
+    if ev.type == "DELETED":
+        state.delete_priority_class(ev.obj)
+        recorded.pop(name, None)
+    else:
+        state.set_priority_class(ev.obj)
+        recorded[name] = state.cluster.priority_classes[name]
+    state.cluster.priority_classes = policy.merged(recorded)
+
+
 class Simulation:
     mode = "simulate"
 
@@ -73,10 +88,7 @@ class Simulation:
         self.rng = random.Random(seed) if seed else None
 
         cluster = build_cluster(initial_objects(timeline.initial))
-        self.recorded_classes = dict(cluster.priority_classes)
-        cluster.priority_classes = self.policy.merged(cluster.priority_classes)
-        for pod in cluster.pods.values():
-            self.policy.resolve(pod, cluster.priority_classes, existing=True)
+        self.recorded_classes = self.policy.apply_initial(cluster)
         self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True)
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
@@ -335,16 +347,7 @@ class Simulation:
             else:
                 self.state.set_pdb(ev.obj)
         elif kind == "PriorityClass":
-            name = ev.name
-            if name in self.policy.overrides:
-                return  # the proposal replaces this class for the whole replay
-            if ev.type == "DELETED":
-                self.state.delete_priority_class(ev.obj)
-                self.recorded_classes.pop(name, None)
-            else:
-                self.state.set_priority_class(ev.obj)
-                self.recorded_classes[name] = self.state.cluster.priority_classes[name]
-            self.state.cluster.priority_classes = self.policy.merged(self.recorded_classes)
+            apply_priority_class_event(self.state, self.policy, self.recorded_classes, ev)
         elif kind in self.state.cluster.extra:
             self.state.set_extra(ev.obj, deleted=ev.type == "DELETED")
             action = {"ADDED": hints.ADD, "MODIFIED": hints.UPDATE, "DELETED": hints.DELETE}[ev.type]

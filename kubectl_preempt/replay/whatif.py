@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
-from ..model.objects import PREEMPT_LOWER_PRIORITY, SYSTEM_PRIORITY_CLASSES, Pod, PriorityClass
-from ..model.priority import global_default
+from ..model.cluster import Cluster
+from ..model.objects import Pod, PriorityClass
+from ..model.priority import class_priority
 
 MAX_USER_PRIORITY = 1_000_000_000
 
@@ -40,6 +41,15 @@ class PriorityPolicy:
                     out[name] = _without_default(pc)
         return out
 
+    def apply_initial(self, cluster: Cluster) -> dict[str, PriorityClass]:
+        """Put the classes in force into the cluster a replay starts from and give the pods it
+        already holds their priorities; returns the recorded classes."""
+        recorded = dict(cluster.priority_classes)
+        cluster.priority_classes = self.merged(recorded)
+        for pod in cluster.pods.values():
+            self.resolve(pod, cluster.priority_classes, existing=True)
+        return recorded
+
     def resolve(self, pod: Pod, classes: Mapping[str, PriorityClass], *, existing: bool) -> None:
         """Give `pod` its priority and preemptionPolicy as admission would with `classes`.
 
@@ -50,21 +60,14 @@ class PriorityPolicy:
         if pod.has_priority and not force:
             return
         name = pod.priority_class_name
-        if name:
-            pc = classes.get(name)
-            if pc is not None:
-                pod.priority, pod.preemption_policy = pc.value, pc.preemption_policy
-            elif name in SYSTEM_PRIORITY_CLASSES:
-                pod.priority, pod.preemption_policy = SYSTEM_PRIORITY_CLASSES[name], PREEMPT_LOWER_PRIORITY
-            elif not pod.has_priority:
-                # admission would have refused the pod; the recorded one had no priority either
-                pod.priority = 0
-        else:
-            pc = global_default(classes.values())
-            if pc is not None:
-                pod.priority, pod.preemption_policy = pc.value, pc.preemption_policy
-            elif not pod.has_priority or force:
-                pod.priority = 0
+        found = class_priority(name, classes)
+        if found is not None:
+            pod.priority, policy = found
+            if policy is not None:
+                pod.preemption_policy = policy
+        elif not pod.has_priority:
+            # admission would have refused the pod; the recorded one had no priority either
+            pod.priority = 0
         if pod.spec.get("preemptionPolicy") and not (force and name and name in classes):
             pod.preemption_policy = pod.spec["preemptionPolicy"]
         pod.has_priority = True
