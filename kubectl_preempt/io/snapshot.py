@@ -61,8 +61,8 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
-def read_bytes(path: str) -> bytes:
-    """The file's bytes, gunzipped when they start with gzip's magic number."""
+def read_raw_bytes(path: str) -> bytes:
+    """The file's bytes as stored ("-": standard input); one that cannot be read is an InputError."""
     name = display_name(path)
     try:
         if path == STDIN:
@@ -78,20 +78,28 @@ def read_bytes(path: str) -> bytes:
         raise InputError("permission denied", source=name) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", source=name) from None
+    return data
+
+
+def read_bytes(path: str) -> bytes:
+    """The file's bytes, gunzipped when they start with gzip's magic number."""
+    data = read_raw_bytes(path)
     if data[:2] == GZIP_MAGIC:
+        name = display_name(path)
         try:
             data = gzip.decompress(data)
         except EOFError:
             raise InputError("truncated gzip data (the compressed stream ends early)", source=name) from None
         except (gzip.BadGzipFile, zlib.error, OSError) as e:
-            raise InputError(f"corrupt gzip data: {_one_line(str(e))}", source=name) from None
+            raise InputError(f"corrupt gzip data: {one_line(str(e))}", source=name) from None
     return data
 
 
 # --- decoding documents ---------------------------------------------------------------------------
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+def one_line(text: object) -> str:
+    """An error text on one line: a message that spans lines would read as several."""
+    return " ".join(str(text).split())
 
 
 def _first_char(data: bytes) -> bytes:
@@ -111,7 +119,7 @@ def _decode_json(data: bytes, name: str) -> list[tuple[str, Any]]:
     msg = err.msg.lower()
     if "trailing" in msg or "after document" in msg:
         return _decode_json_stream(data, name)
-    raise InputError(_one_line(err.msg), source=name, field=f"line {err.lineno} column {err.colno}")
+    raise InputError(one_line(err.msg), source=name, field=f"line {err.lineno} column {err.colno}")
 
 
 def _decode_json_stream(data: bytes, name: str) -> list[tuple[str, Any]]:
@@ -130,7 +138,7 @@ def _decode_json_stream(data: bytes, name: str) -> list[tuple[str, Any]]:
         try:
             value, pos_end = dec.raw_decode(text, pos)
         except json.JSONDecodeError as e:
-            raise InputError(_one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+            raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
         line = text.count("\n", 0, pos) + 1
         out.append((f"document {len(out) + 1} (line {line})", value))
         pos = pos_end
@@ -151,10 +159,10 @@ def _decode_yaml(data: bytes, name: str) -> list[tuple[str, Any]]:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark else None
-        what = _one_line(" ".join(p for p in (e.context, e.problem) if p)) or "malformed YAML"
+        what = one_line(" ".join(p for p in (e.context, e.problem) if p)) or "malformed YAML"
         raise InputError(f"malformed YAML: {what}", source=name, field=where) from None
     except yaml.YAMLError as e:
-        raise InputError(f"malformed YAML: {_one_line(str(e))}", source=name) from None
+        raise InputError(f"malformed YAML: {one_line(str(e))}", source=name) from None
     finally:
         loader.dispose()
     # a single document needs no "document 1" in its field paths

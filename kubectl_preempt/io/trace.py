@@ -22,7 +22,7 @@ from typing import IO, Any, Iterator, Mapping
 import orjson
 
 from ..errors import InputError
-from .snapshot import GZIP_MAGIC, STDIN, display_name, objects_from_bytes
+from .snapshot import GZIP_MAGIC, STDIN, display_name, objects_from_bytes, one_line, read_raw_bytes
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "Trace"
@@ -83,10 +83,6 @@ class Trace:
         return parse_rfc3339(self.header.get("startTime"))
 
 
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
 def _gunzip_tolerant(data: bytes, name: str, notes: list[str]) -> bytes:
     """A gzipped trace, also when it was cut short (a recorder killed mid-write): what was flushed
     is kept, up to the last complete line."""
@@ -94,7 +90,7 @@ def _gunzip_tolerant(data: bytes, name: str, notes: list[str]) -> bytes:
     try:
         out = d.decompress(data)
     except zlib.error as e:
-        raise InputError(f"corrupt gzip data: {_one_line(str(e))}", source=name) from None
+        raise InputError(f"corrupt gzip data: {one_line(str(e))}", source=name) from None
     if not d.eof:
         cut = out.rfind(b"\n")
         out = out[:cut + 1] if cut != -1 else b""
@@ -104,23 +100,9 @@ def _gunzip_tolerant(data: bytes, name: str, notes: list[str]) -> bytes:
 
 
 def _read_raw(path: str, notes: list[str]) -> bytes:
-    name = display_name(path)
-    try:
-        if path == STDIN:
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-    except FileNotFoundError:
-        raise InputError("no such file", source=name) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", source=name) from None
-    except PermissionError:
-        raise InputError("permission denied", source=name) from None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", source=name) from None
+    data = read_raw_bytes(path)
     if data[:2] == GZIP_MAGIC:
-        data = _gunzip_tolerant(data, name, notes)
+        data = _gunzip_tolerant(data, display_name(path), notes)
     return data
 
 
@@ -176,7 +158,7 @@ def _parse_header(raw: bytes, name: str) -> dict[str, Any]:
     try:
         h = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
-        raise _line_error(name, 1, f"not JSON: {_one_line(e.msg)}") from None
+        raise _line_error(name, 1, f"not JSON: {one_line(e.msg)}") from None
     if not isinstance(h, dict):
         raise _line_error(name, 1, "the header must be an object")
     if h.get("apiVersion") != API_VERSION:
@@ -203,7 +185,7 @@ def _parse_jsonl(data: bytes, name: str) -> Trace:
         try:
             ev = loads(raw)
         except orjson.JSONDecodeError as e:
-            raise _line_error(name, n, f"not JSON: {_one_line(e.msg)}") from None
+            raise _line_error(name, n, f"not JSON: {one_line(e.msg)}") from None
         if not isinstance(ev, dict):
             raise _line_error(name, n, "an event must be an object with time, type and object")
         typ = ev.get("type")
@@ -236,7 +218,7 @@ def _first_document(data: bytes, name: str) -> Any:
     try:
         value, _ = json.JSONDecoder().raw_decode(text, len(text) - len(text.lstrip()))
     except json.JSONDecodeError as e:
-        raise InputError(_one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+        raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
     return value
 
 
@@ -265,7 +247,7 @@ def _documents(data: bytes, name: str) -> Iterator[tuple[int, Any]]:
         try:
             value, end = dec.raw_decode(text, pos)
         except json.JSONDecodeError as e:
-            raise InputError(_one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+            raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
         yield line, value
         line += text.count("\n", pos, end)
         pos = end
