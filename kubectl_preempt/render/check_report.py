@@ -6,8 +6,9 @@ the shared wording of outcomes and changes lives here so that every format says 
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
+
+from .wording import clock, plural, short_reason  # noqa: F401 - the check renderers take them from here
 
 CHECK_FORMATS = ("table", "markdown", "json", "yaml")
 # rows of per-pod changes shown per trace; -o json has them all
@@ -22,9 +23,6 @@ CHANGE_WORDS = {
     "differentPreemptor": "other preemptor or node",
     "differentNode": "other node",
 }
-
-_AVAILABLE = re.compile(r"0/\d+ nodes are available: ")
-
 
 def render_check(report: Mapping[str, Any], fmt: str = "table") -> str:
     """The text for `-o fmt`, ending in a newline."""
@@ -47,16 +45,6 @@ def render_check(report: Mapping[str, Any], fmt: str = "table") -> str:
     raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(CHECK_FORMATS)}")
 
 
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-
-def clock(ts: str | None) -> str:
-    """10:00:05 from an RFC 3339 time (the day is in the trace's heading)."""
-    m = re.match(r"\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d(?:\.\d+)?)", ts or "")
-    return m.group(1) if m else (ts or "")
-
-
 def duration(seconds: float | None) -> str:
     if seconds is None:
         return "-"
@@ -68,22 +56,6 @@ def duration(seconds: float | None) -> str:
         return f"{m}m{sec:02d}s" if sec else f"{m}m"
     h, m = divmod(m, 60)
     return f"{h}h{m:02d}m" if m else f"{h}h"
-
-
-def short_reason(message: str) -> str:
-    """A FitError without its "0/N nodes are available:" preamble and preemption's own, shorter."""
-    text = message or ""
-    m = _AVAILABLE.match(text)
-    if not m:
-        return text
-    rest = text[m.end():]
-    reasons, _, post = rest.partition(". ")
-    reasons = reasons.rstrip(".")
-    i = post.find("preemption: ")
-    if i == -1:
-        return reasons
-    pre = _AVAILABLE.sub("", post[i + len("preemption: "):]).strip().rstrip(".")
-    return f"{reasons}; preemption: {pre}" if pre else reasons
 
 
 def node_suffix(trace: Mapping[str, Any]) -> str:

@@ -5,10 +5,10 @@ the totals a person asks for next (which classes preempt most, who suffers, who 
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Sequence
 
 from ..model.quantity import format_bytes, format_milli_cpu
+from .wording import clock, plural, short_reason
 
 REPLAY_FORMATS = ("table", "json", "markdown")
 MAX_VICTIMS_SHOWN = 3
@@ -45,36 +45,6 @@ def duration(seconds: float | None) -> str:
     return f"{h}h{m:02d}m"
 
 
-def clock(ts: str) -> str:
-    """10:00:05 (with .125 when the time has milliseconds) from an RFC 3339 time."""
-    m = re.match(r"\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d(?:\.\d+)?)", ts or "")
-    return m.group(1) if m else (ts or "")
-
-
-_AVAILABLE = re.compile(r"0/\d+ nodes are available: ")
-
-
-def _short_message(message: str) -> str:
-    """The FitError's reasons without the "0/N nodes are available:" preamble, and what preemption
-    said, shortened the same way."""
-    text = message or ""
-    m = _AVAILABLE.match(text)
-    if not m:
-        return text
-    rest = text[m.end():]
-    reasons, _, post = rest.partition(". ")
-    reasons = reasons.rstrip(".")
-    i = post.find("preemption: ")
-    if i == -1:
-        return reasons
-    pre = _AVAILABLE.sub("", post[i + len("preemption: "):]).strip().rstrip(".")
-    return f"{reasons}; preemption: {pre}" if pre else reasons
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-
 def why_text(p: Mapping[str, Any]) -> str:
     why = p.get("why") or {}
     parts = []
@@ -84,7 +54,7 @@ def why_text(p: Mapping[str, Any]) -> str:
         needs.append(f"cpu {format_milli_cpu(req['milliCPU'])}")
     if req.get("memory"):
         needs.append(f"memory {format_bytes(req['memory'])}")
-    reasons = _short_message(why.get("message") or "")
+    reasons = short_reason(why.get("message") or "")
     if needs:
         parts.append("needs " + ", ".join(needs) + (f" ({reasons})" if reasons else ""))
     elif reasons:
@@ -242,7 +212,7 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
         else:
             out.append(f"  Pods never scheduled ({s['podsNeverScheduled']})")
             rows = [[n["pod"], _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
-                     n.get("nominatedNode") or "-", _short_message(n.get("lastMessage") or "") or "(not tried yet)"]
+                     n.get("nominatedNode") or "-", short_reason(n.get("lastMessage") or "") or "(not tried yet)"]
                     for n in never[:MAX_NEVER_SCHEDULED_SHOWN]]
             out.extend(_columns(["POD", "PRIORITY", "WAITING", "ATTEMPTS", "NOMINATED", "LAST REASON"], rows, "    "))
             if s["podsNeverScheduled"] > MAX_NEVER_SCHEDULED_SHOWN:
@@ -311,7 +281,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
         if never:
             out += _md_table(["Pod", "Priority", "Waiting", "Attempts", "Last reason"],
                              [[f"`{n['pod']}`", _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
-                               _short_message(n.get("lastMessage") or "") or "(not tried yet)"] for n in never])
+                               short_reason(n.get("lastMessage") or "") or "(not tried yet)"] for n in never])
         else:
             out.append("Every pod got a node by the end of the trace.")
     return "\n".join(out) + "\n"
