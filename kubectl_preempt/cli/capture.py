@@ -11,8 +11,7 @@ import typer
 from ..errors import UsageError
 from ..io import live
 from . import options
-from .common import guard, note
-from .live import Progress
+from .common import Progress, guard, note
 
 HELP = """Take a snapshot of the live cluster that `explain --snapshot` reads: every object a
 scheduling decision depends on (nodes, pods, PodDisruptionBudgets, PriorityClasses, namespaces,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Callable, Optional
 
 import typer
 
@@ -15,7 +15,7 @@ from ..io.trace import read_trace
 from ..render.check_junit import render_junit
 from ..render.check_report import CHECK_FORMATS, render_check
 from . import options
-from .common import guard, note
+from .common import Progress, guard, note
 
 HELP = f"""Check proposed PriorityClasses before they merge: would the API server take them, and what
 would change on recorded traffic?
@@ -53,9 +53,12 @@ def register(app: typer.Typer) -> None:
     app.command("check", help=HELP, epilog=EPILOG, no_args_is_help=True)(check)
 
 
-def _progress(trace: str, which: str) -> None:
-    sys.stderr.write(f"\rreplaying {trace} with the {which} classes".ljust(78)[:78])
-    sys.stderr.flush()
+def _progress(line: Progress) -> Callable[[str, str], None]:
+    def show(trace: str, which: str) -> None:
+        # cut to one line of a narrow terminal: a wrapped line cannot be overwritten
+        line(f"replaying {trace} with the {which} classes"[:78])
+
+    return show
 
 
 @guard
@@ -129,14 +132,13 @@ def check(
     # every input read: what is worth knowing about them, then the work
     for n in notes:
         note(n)
-    progress = _progress if sys.stderr.isatty() else None
+    line = Progress() if sys.stderr.isatty() else None
     try:
         report = run_check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
-                           seed=seed, progress=progress)
+                           seed=seed, progress=_progress(line) if line is not None else None)
     finally:
-        if progress is not None:
-            sys.stderr.write("\r" + " " * 78 + "\r")
-            sys.stderr.flush()
+        if line is not None:
+            line.clear()
 
     sys.stdout.write(render_check(report, output))
     if junit:

@@ -36,3 +36,21 @@ def guard(func: F) -> F:
             raise typer.Exit(int(err.exit_code)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+class Progress:
+    """One self-overwriting line on stderr while lists are read, only on a terminal."""
+
+    def __init__(self) -> None:
+        self.width = 0
+
+    def __call__(self, text: str) -> None:
+        sys.stderr.write("\r" + text.ljust(self.width))
+        sys.stderr.flush()
+        self.width = max(self.width, len(text))
+
+    def clear(self) -> None:
+        if self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0

@@ -14,25 +14,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..errors import ClusterError
 from ..io import live
 from ..render.table import INDENT, columns, short_time
-from .common import note
-
-
-class Progress:
-    """One self-overwriting line on stderr while lists are read, only on a terminal."""
-
-    def __init__(self) -> None:
-        self.width = 0
-
-    def __call__(self, text: str) -> None:
-        sys.stderr.write("\r" + text.ljust(self.width))
-        sys.stderr.flush()
-        self.width = max(self.width, len(text))
-
-    def clear(self) -> None:
-        if self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
-            self.width = 0
+from .common import Progress, note
 
 
 class LiveExplain:

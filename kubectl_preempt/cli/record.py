@@ -12,8 +12,7 @@ from ..errors import UsageError
 from ..io import live
 from ..io.record import record as run_record
 from . import options
-from .common import guard, note
-from .live import Progress
+from .common import Progress, guard, note
 
 HELP = """Record the live cluster into a trace that `kubectl preempt replay` reads: the lists of
 nodes, pods, PodDisruptionBudgets and PriorityClasses first, then every change to them as the API

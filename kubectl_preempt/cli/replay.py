@@ -15,7 +15,7 @@ from ..io.trace import read_trace
 from ..render.replay import REPLAY_FORMATS, render_replay
 from ..replay.api import replay as run_replay
 from . import options
-from .common import guard, note
+from .common import Progress, guard, note
 
 DEMO_TRACE = "demo.jsonl.gz"
 
@@ -68,12 +68,12 @@ def bundled_trace(name: str = DEMO_TRACE) -> str:
 
 
 class _Progress:
-    """One self-overwriting line on a terminal's stderr: how far the virtual clock has come."""
+    """How far the virtual clock has come, on a terminal's status line (at most five times a second)."""
 
     def __init__(self, start: float, end: float) -> None:
         self.start, self.end = start, end
         self.last = 0.0
-        self.width = 0
+        self.line = Progress()
 
     def __call__(self, now: float, end: float, decisions: int) -> None:
         wall = time.monotonic()
@@ -82,15 +82,10 @@ class _Progress:
         self.last = wall
         span = max(end - self.start, 1e-9)
         pct = min(100, int(100 * (now - self.start) / span))
-        text = f"replaying: {pct}% of the trace, {decisions:,} scheduling decisions"
-        sys.stderr.write("\r" + text.ljust(self.width))
-        sys.stderr.flush()
-        self.width = max(self.width, len(text))
+        self.line(f"replaying: {pct}% of the trace, {decisions:,} scheduling decisions")
 
     def clear(self) -> None:
-        if self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
+        self.line.clear()
 
 
 def _dump_writer(directory: str):
