@@ -449,13 +449,19 @@ class LiveCluster:
         """Every object of one kind (in one namespace, for a namespaced kind and a namespace),
         page by page, each with kind and apiVersion put back."""
         with bulk_allocation():
-            return self._list(spec, namespace, field_selector)
+            return self._list(spec, namespace, field_selector)[0]
 
-    def _list(self, spec: ListSpec, namespace: str | None, field_selector: str | None) -> list[dict]:
+    def list_with_version(self, spec: ListSpec, namespace: str | None = None) -> tuple[list[dict], str]:
+        """Like list, and the list's resourceVersion (where a watch continues from)."""
+        return self._list(spec, namespace, None, show_progress=False)
+
+    def _list(self, spec: ListSpec, namespace: str | None, field_selector: str | None, *,
+              show_progress: bool = True) -> tuple[list[dict], str]:
         fn, args = self._list_call(spec, namespace if spec.namespaced else None)
         ns = namespace if spec.namespaced else None
         items: list[dict] = []
         token: str | None = None
+        version = ""
         restarted = False
         while True:
             kwargs: dict[str, Any] = {"limit": self.chunk_size}
@@ -475,13 +481,14 @@ class LiveCluster:
             av, kind = spec.api_version, spec.kind
             items.extend({"apiVersion": av, "kind": kind, **it} for it in page)
             meta = body.get("metadata") or {}
+            version = str(meta.get("resourceVersion") or version)
             token = meta.get("continue") or None
-            if self.progress is not None:
+            if show_progress and self.progress is not None:
                 remaining = meta.get("remainingItemCount")
                 total = f" of {len(items) + remaining:,}" if isinstance(remaining, int) and token else ""
                 self.progress(f"listing {spec.plural}: {len(items):,}{total}")
             if not token:
-                return items
+                return items, version
 
     def server_version(self) -> str:
         api = self._api("VersionApi")

@@ -57,35 +57,6 @@ def _uid(obj: Mapping[str, Any]) -> str:
     return md.get("uid") or f"{md.get('namespace') or ''}/{md.get('name')}"
 
 
-def list_with_version(reader: live.LiveCluster, spec: live.ListSpec, namespace: str | None = None) -> tuple[list[dict], str]:
-    """Every object of one kind, page by page, and the list's resourceVersion (where a watch
-    continues from)."""
-    fn, args = reader._list_call(spec, namespace if spec.namespaced else None)
-    ns = namespace if spec.namespaced else None
-    items: list[dict] = []
-    token: str | None = None
-    version = ""
-    restarted = False
-    while True:
-        kwargs: dict[str, Any] = {"limit": reader.chunk_size}
-        if token:
-            kwargs["_continue"] = token
-        try:
-            body = reader._call(fn, "list", spec.plural, ns, spec.api_version, *args, **kwargs)
-        except ClusterError as e:
-            if getattr(e, "status", None) == 410 and not restarted:
-                restarted, token, items = True, None, []
-                continue
-            raise
-        av, kind = spec.api_version, spec.kind
-        items.extend({"apiVersion": av, "kind": kind, **it} for it in body.get("items") or ())
-        meta = body.get("metadata") or {}
-        version = str(meta.get("resourceVersion") or version)
-        token = meta.get("continue") or None
-        if not token:
-            return items, version
-
-
 class Recorder:
     """One recording: lists, watches, the trace file. `run()` returns when it ends."""
 
@@ -130,7 +101,7 @@ class Recorder:
 
     # ---------------------------------------------------------------- lists
     def _list(self, spec: live.ListSpec) -> list[dict]:
-        items, version = list_with_version(self.reader, spec, self.namespace)
+        items, version = self.reader.list_with_version(spec, self.namespace)
         self.versions[spec.kind] = version
         return [self._clean(o) for o in items]
 
