@@ -5,7 +5,7 @@ from typing import Callable, Sequence
 
 from ...framework.interface import MAX_NODE_SCORE
 from ..helper.gomath import go_div
-from .resource_allocation import ResourceSpec
+from .resource_allocation import ResourceSpec, weighted_average_scorer
 
 
 def most_requested_score(requested: int, capacity: int) -> int:
@@ -17,15 +17,4 @@ def most_requested_score(requested: int, capacity: int) -> int:
 
 
 def most_resource_scorer(resources: Sequence[ResourceSpec]) -> Callable[[list[int], list[int]], int]:
-    weights = [r.weight for r in resources]
-
-    def score(requested: list[int], allocatable: list[int]) -> int:
-        node_score = weight_sum = 0
-        for i, alloc in enumerate(allocatable):
-            if alloc == 0:
-                continue
-            node_score += most_requested_score(requested[i], alloc) * weights[i]
-            weight_sum += weights[i]
-        return go_div(node_score, weight_sum) if weight_sum else 0
-
-    return score
+    return weighted_average_scorer(resources, most_requested_score)

@@ -14,6 +14,7 @@ from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from ...model.resources import (CPU, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, EPHEMERAL_STORAGE,
                                 MEMORY, is_scalar_resource_name, pod_requests)
+from ..helper.gomath import go_div
 
 ERR_RESOURCES_NOT_FOUND = "resources not found"
 
@@ -46,6 +47,24 @@ def parse_resource_specs(raw: Any, where: str) -> list[ResourceSpec]:
             raise InputError(f"weight {w!r} is not an integer", field=f"{where}[{i}].weight")
         out.append(ResourceSpec(r["name"], w or 1))
     return out
+
+
+def weighted_average_scorer(resources: Sequence[ResourceSpec],
+                            resource_score: Callable[[int, int], int]) -> Callable[[list[int], list[int]], int]:
+    """The weighted mean (truncated) of resource_score over the resources the node has any of, as
+    leastResourceScorer and mostResourceScorer both average."""
+    weights = [r.weight for r in resources]
+
+    def score(requested: list[int], allocatable: list[int]) -> int:
+        node_score = weight_sum = 0
+        for i, alloc in enumerate(allocatable):
+            if alloc == 0:
+                continue
+            node_score += resource_score(requested[i], alloc) * weights[i]
+            weight_sum += weights[i]
+        return go_div(node_score, weight_sum) if weight_sum else 0
+
+    return score
 
 
 def quantity_in_scheduler_units(name: str, q: Fraction | None) -> int:
