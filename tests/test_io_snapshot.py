@@ -12,7 +12,7 @@ import yaml
 
 from kubectl_preempt.errors import InputError
 from kubectl_preempt.framework.config import SchedulerConfig
-from kubectl_preempt.io.snapshot import (ignored_kinds, ignored_note, load_config, load_manifests,
+from kubectl_preempt.io.snapshot import (ignored_kinds, ignored_note, load_config, load_config_document, load_manifests,
                                          load_objects)
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
 
@@ -212,10 +212,17 @@ def test_a_scheduler_configuration_file_is_parsed_with_defaults(tmp_path: Path) 
         "an unknown extension point names the profile"])
 def test_bad_scheduler_configuration_names_file_and_field(tmp_path: Path, text: str, expected: str) -> None:
     path = _write(tmp_path, "sched.yaml", text.encode())
-    with pytest.raises(InputError) as e:
-        load_config(path)
-    assert str(e.value).startswith(path + ": ")
-    assert expected in str(e.value)
+    for load in (load_config, load_config_document):
+        with pytest.raises(InputError) as e:
+            load(path)
+        assert str(e.value).startswith(path + ": ")
+        assert expected in str(e.value)
+
+
+def test_the_configuration_document_is_the_object_as_written_after_an_empty_document(tmp_path: Path) -> None:
+    raw = load_config_document(_write(tmp_path, "sched.yaml", ("---\n---\n" + CONFIG).encode()))
+    assert raw["profiles"][1]["schedulerName"] == "batch"
+    assert "podInitialBackoffSeconds" not in raw  # no defaults filled in
 
 
 # --- manifests (-f) ---------------------------------------------------------------------------

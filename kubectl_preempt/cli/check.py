@@ -10,7 +10,7 @@ from ..check.api import check as run_check
 from ..check.policy import DEFAULT_FAIL_ON, FAIL_ON, Policy
 from ..errors import ExitCode, InputError, UsageError
 from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
-from ..io.snapshot import decode_documents, load_config, read_bytes
+from ..io.snapshot import load_config_document
 from ..io.trace import read_trace
 from ..render.check_junit import render_junit
 from ..render.check_report import CHECK_FORMATS, render_check
@@ -124,10 +124,7 @@ def check(
     if baseline:
         base, _, _ = load_priority_classes(baseline)
 
-    cfg = None
-    if config:
-        load_config(config)  # a bad configuration fails here, naming the file and the field
-        cfg = decode_documents(read_bytes(config), config)[0][1]
+    cfg = load_config_document(config) if config else None
 
     # every input read: what is worth knowing about them, then the work
     for n in notes:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import InputError, UsageError
-from ..io.snapshot import load_config, load_objects
+from ..io.snapshot import load_config_document, load_objects
 from ..io.trace import read_trace
 from ..render.replay import REPLAY_FORMATS, render_replay
 from ..replay.api import replay as run_replay
@@ -152,12 +152,7 @@ def replay(
         if bad:
             raise InputError(f"expected PriorityClass objects only, found {bad[0]}", source=f)
         classes.extend(objs)
-    cfg = load_config(config) if config else None
-    cfg_raw = None
-    if config:
-        from ..io.snapshot import decode_documents, read_bytes
-
-        cfg_raw = decode_documents(read_bytes(config), config)[0][1]
+    cfg = load_config_document(config) if config else None
     on_decision = None
     written: list[str] = []
     if dump_decisions:
@@ -171,7 +166,7 @@ def replay(
     if sys.stderr.isatty() and tr.events:
         progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
     try:
-        report = run_replay(tr, mode="follow" if follow else "simulate", config=cfg_raw if cfg_raw is not None else cfg,
+        report = run_replay(tr, mode="follow" if follow else "simulate", config=cfg,
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
                             on_decision=on_decision, progress=progress, listener=recorder)
     except InputError as e:

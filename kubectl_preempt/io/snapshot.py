@@ -304,10 +304,7 @@ def ignored_note(objects: list[Mapping[str, Any]]) -> str | None:
 
 # --- configuration and manifests ---------------------------------------------------------------
 
-def load_config(path: str):  # -> SchedulerConfig
-    """A KubeSchedulerConfiguration file (YAML or JSON), with v1 defaults applied."""
-    from ..framework.config import parse_config
-
+def _config_document(path: str) -> tuple[str, Mapping[str, Any]]:
     name = display_name(path)
     docs = [d for d in decode_documents(read_bytes(path), name) if d[1] is not None]
     if not docs:
@@ -317,7 +314,25 @@ def load_config(path: str):  # -> SchedulerConfig
     raw = docs[0][1]
     if not isinstance(raw, Mapping):
         raise InputError(f"expected a KubeSchedulerConfiguration object, got {_type_name(raw)}", source=name)
+    return name, raw
+
+
+def load_config(path: str):  # -> SchedulerConfig
+    """A KubeSchedulerConfiguration file (YAML or JSON), with v1 defaults applied."""
+    from ..framework.config import parse_config
+
+    name, raw = _config_document(path)
     return parse_config(raw, source=name)
+
+
+def load_config_document(path: str) -> Mapping[str, Any]:
+    """A KubeSchedulerConfiguration file's object as written (what replays take, and decision
+    cases carry), once load_config's checks have passed: a bad file fails naming the field."""
+    from ..framework.config import parse_config
+
+    name, raw = _config_document(path)
+    parse_config(raw, source=name)
+    return raw
 
 
 MANIFEST_KINDS = ("Pod",)
