@@ -214,6 +214,10 @@ class ReplayState:
         prev = self.cluster.pods.get(pod.key)
         if prev is not None and prev.uid != pod.uid:
             self.remove_pod(prev)
+        self._index_pod(pod)
+
+    def _index_pod(self, pod: Pod) -> None:
+        """The pod in every index the replay keeps: by key, by uid, its node's info, nominations."""
         self.cluster.pods[pod.key] = pod
         self.pods_by_uid[pod.uid] = pod
         if pod.node_name and not self.snapshot_dirty:
@@ -237,13 +241,7 @@ class ReplayState:
         if old.node_name and not self.snapshot_dirty:
             self.snapshot.remove_pod(old)
         self.nominator.delete(old)
-        self.cluster.pods[new.key] = new
-        self.pods_by_uid[new.uid] = new
-        if new.node_name and not self.snapshot_dirty:
-            self.snapshot.add_pod(new)
-        if new.nominated_node_name and not new.node_name:
-            self.nominator.add(new, new.nominated_node_name)
-        self.pdb_dirty = True
+        self._index_pod(new)
 
     def bind(self, pod: Pod, node_name: str, now: float) -> None:
         self.nominator.delete(pod)
