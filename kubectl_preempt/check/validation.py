@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..model.objects import (PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, SYSTEM_CLUSTER_CRITICAL,
                              SYSTEM_CRITICAL_PRIORITY, SYSTEM_NODE_CRITICAL)
+from ..model.priority import global_default
 
 API_VERSION = "scheduling.k8s.io/v1"
 KIND = "PriorityClass"
@@ -342,15 +343,6 @@ def update_errors(new: ProposedClass, old: ExistingClass) -> list[FieldError]:
     return errs
 
 
-def default_class(classes: Iterable[ExistingClass]) -> ExistingClass | None:
-    """mirrors the admission plugin's getDefaultPriorityClass: the lowest-valued default wins a race"""
-    best = None
-    for c in classes:
-        if c.global_default and (best is None or c.value < best.value):
-            best = c
-    return best
-
-
 @dataclass
 class Recreate:
     """A proposal that changes an immutable field of an existing class."""
@@ -411,7 +403,7 @@ def apply_proposal(proposed: Sequence[ProposedClass], existing: Mapping[str, Exi
             old = None
         creating = old is None
         if pc.global_default:
-            dpc = default_class(state.values())
+            dpc = global_default(state.values())
             if dpc is not None and (creating or dpc.name != pc.name):
                 findings.append(Finding(RULE_GLOBAL_DEFAULT, pc.name,
                                         forbidden_message(pc.name, MSG_ONE_DEFAULT % dpc.name), source=pc.source))

@@ -1,13 +1,25 @@
 """Pod priority as the Priority admission plugin resolves it."""
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Protocol, TypeVar
 
 from .objects import (PREEMPT_LOWER_PRIORITY, SYSTEM_PRIORITY_CLASSES, Pod, PriorityClass)
 
 
-def global_default(classes: Iterable[PriorityClass]) -> PriorityClass | None:
-    """The globalDefault class; with several, admission takes the lowest value."""
+class _Class(Protocol):
+    @property
+    def global_default(self) -> bool: ...
+
+    @property
+    def value(self) -> int: ...
+
+
+_C = TypeVar("_C", bound=_Class)
+
+
+def global_default(classes: Iterable[_C]) -> _C | None:
+    """The globalDefault class (a PriorityClass, or anything with global_default and value);
+    with several, admission takes the lowest value (getDefaultPriorityClass)."""
     best = None
     for pc in classes:
         if pc.global_default and (best is None or pc.value < best.value):
