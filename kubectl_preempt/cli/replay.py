@@ -157,18 +157,13 @@ def replay(
     written: list[str] = []
     if dump_decisions:
         on_decision, written = _dump_writer(dump_decisions)
-    recorder = None
-    if html:
-        from ..render.html_data import ActivityRecorder
-
-        recorder = ActivityRecorder()  # the replayed scheduler's bindings, for the page's lanes
     progress = None
     if sys.stderr.isatty() and tr.events:
         progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
     try:
         report = run_replay(tr, mode="follow" if follow else "simulate", config=cfg,
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
-                            on_decision=on_decision, progress=progress, listener=recorder)
+                            on_decision=on_decision, progress=progress)
     except InputError as e:
         raise e.located(source=tr.source) from None
     finally:
@@ -182,7 +177,7 @@ def replay(
 
         try:
             with open(html, "w", encoding="utf-8") as f:
-                f.write(replay_html(report, tr, recorder))
+                f.write(replay_html(report, tr))
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", source=html, field="--html") from None
         note(f"wrote the HTML report to {html}")

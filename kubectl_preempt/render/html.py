@@ -123,9 +123,8 @@ def check_page(check_report: Mapping[str, Any], traces: Mapping[str, Any], propo
         overrides = [dict(o) for o in base_objects or () if (o.get("metadata") or {}).get("name") not in names]
         overrides += [pc.as_object() for pc in accepted]
         for which, classes in (("baseline", base_objects), ("proposed", overrides or None)):
-            rec = ActivityRecorder()
-            report = replay(events, config=config, priority_classes=classes, seed=seed, listener=rec)
-            view = build_view(report, events, rec)
+            report = replay(events, config=config, priority_classes=classes, seed=seed)
+            view = build_view(report, events)
             if replay_summary(report) != tr.get(which):
                 view["notes"] = [f"this {which} replay differs from the check's ({replay_summary(report)} here, "
                                  f"{tr.get(which)} in the check)"]

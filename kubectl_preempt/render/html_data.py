@@ -7,10 +7,11 @@ their preemptor and victims, pending pods over time and preemptions per minute. 
 aggregation the page shows is made here; the page's script only sums the layers its filters
 leave visible, so a filter can never disagree with this module.
 
-The report says who preempted whom, when and why, but not when each pod was bound or went away.
-In follow mode the trace says it (the recording is what happened). In simulate mode the replayed
-scheduler makes its own bindings: an ActivityRecorder passed to `replay()` as its listener keeps
-them; without one the view falls back to the recording's bindings and says so (`approximate`).
+Who preempted whom, when and why is in the report; when each pod was bound or went away is in
+the trace (follow mode: the recording is what happened) or, in simulate mode, in the report's
+`activity` (the replayed scheduler's own bindings, kept by replay.activity.ActivityRecorder).
+A report without it (made elsewhere) falls back to the recording's bindings and says so
+(`approximate`).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..model.objects import Node, Pod
+from ..replay.activity import ActivityRecorder, pod_info
 from ..replay.report import percentile
 from ..replay.simulate import initial_objects
 from ..replay.state import finished, is_mirror_pod, parse_time, preempted_by_scheduler
@@ -65,47 +67,6 @@ RUN_FIELDS = ("pod", "node", "start", "end", "how", "preemptedAt", "mark")
 
 
 # --- what the replayed scheduler did ----------------------------------------------------------------
-
-class ActivityRecorder:
-    """A replay listener (replay.simulate.Listener) keeping the replayed scheduler's bindings,
-    preemptions and deletions as plain data for `build_view`."""
-
-    def __init__(self) -> None:
-        self.pods: dict[str, dict[str, Any]] = {}
-        self.events: list[tuple] = []
-
-    def _pod(self, pod: Pod) -> str:
-        if pod.uid not in self.pods:
-            self.pods[pod.uid] = pod_info(pod)
-        return pod.uid
-
-    def bound(self, t: float, pod: Pod, node: str) -> None:
-        self.events.append(("bound", t, self._pod(pod), node))
-
-    def nominated(self, t: float, pod: Pod, node: str) -> None:
-        self.events.append(("nominated", t, self._pod(pod), node))
-
-    def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None:
-        self.events.append(("preempted", t, self._pod(victim), node, self._pod(preemptor)))
-
-    def deleted(self, t: float, pod: Pod, reason: str) -> None:
-        self.events.append(("deleted", t, self._pod(pod), reason))
-
-    def unschedulable(self, t: float, pod: Pod, message: str) -> None:
-        self.events.append(("unschedulable", t, self._pod(pod)))
-
-    def activity(self) -> dict[str, Any]:
-        """What was recorded, as data: {"pods": {uid: info}, "events": [...]}."""
-        return {"pods": dict(self.pods), "events": list(self.events)}
-
-
-def pod_info(pod: Pod) -> dict[str, Any]:
-    """What the page needs of a pod, with the priority the replay resolved (what-if included)."""
-    r = pod.resource.resource
-    return {"key": pod.key, "namespace": pod.namespace, "priority": pod.priority,
-            "priorityClassName": pod.priority_class_name, "milliCPU": r.milli_cpu, "memory": r.memory,
-            "scalar": dict(r.scalar), "schedulerName": pod.scheduler_name, "mirror": is_mirror_pod(pod.raw)}
-
 
 # --- building the view -------------------------------------------------------------------------------
 
@@ -387,13 +348,14 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
     """The view the HTML report draws, from a replay report and the trace it replayed.
 
     `trace`: what `replay()` was given (a read trace, {"header", "events"} or a list of events).
-    `activity`: the ActivityRecorder given to `replay()` as its listener (or its `.activity()`),
-    needed in simulate mode for the replayed bindings. `resource`: the resource occupancy is
+    `activity`: the replayed bindings in simulate mode; by default the report's own `activity`. `resource`: the resource occupancy is
     drawn in ("cpu", "memory", "nvidia.com/gpu", ...); by default the one whose cluster-wide
     requests peak highest against allocatable. Times are seconds from the trace's start.
     """
     if isinstance(activity, ActivityRecorder):
         activity = activity.activity()
+    if activity is None:
+        activity = report.get("activity")
     tl = normalize(trace)
     start = tl.start
     tr = report.get("trace") or {}

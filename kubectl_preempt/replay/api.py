@@ -7,6 +7,7 @@ from ..errors import UsageError
 from ..framework.config import SchedulerConfig, parse_config
 from .follow import Follow
 from .report import follow_report, simulate_report
+from .activity import ActivityRecorder, Tee
 from .simulate import Listener, Progress, Simulation
 from .timeline import normalize
 from .whatif import PriorityPolicy
@@ -50,7 +51,11 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         f = Follow(timeline, cfg, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
         f.config_raw = cfg_raw
         return follow_report(f.run(), what_if=what_if)
+    recorder = ActivityRecorder()
     sim = Simulation(timeline, cfg, policy=policy, seed=seed, on_decision=on_decision, progress=progress,
-                     listener=listener)
+                     listener=Tee(recorder, listener))
     sim.config_raw = cfg_raw
-    return simulate_report(sim.run(), what_if=what_if)
+    report = simulate_report(sim.run(), what_if=what_if)
+    # the replayed scheduler's bindings and deletions, pod by pod: what a timeline draws
+    report["activity"] = recorder.activity()
+    return report

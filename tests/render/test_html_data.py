@@ -268,9 +268,19 @@ def test_follow_mode_takes_bindings_and_ends_from_the_recording() -> None:
     assert view["timeToSchedule"] == {"pods": 1, "p50Seconds": 30.5, "p99Seconds": 30.5, "maxSeconds": 30.5}
 
 
-def test_simulate_mode_without_a_recorder_falls_back_to_the_recording_and_says_so() -> None:
+def test_a_simulate_report_carries_its_own_activity_for_the_page() -> None:
     tr = scenarios.zones()
     report = replay(tr)
+    assert report["activity"]["events"], "the replayed bindings are part of the report (-o json)"
+    view = build_view(report, tr)
+    assert view["approximate"] is False
+    assert len(view["marks"]) == len(report["preemptions"])
+
+
+def test_a_simulate_report_without_activity_falls_back_to_the_recording_and_says_so() -> None:
+    tr = scenarios.zones()
+    report = replay(tr)
+    del report["activity"]
     view = build_view(report, tr)
     assert view["approximate"] is True
     assert len(view["marks"]) == len(report["preemptions"])
