@@ -463,9 +463,10 @@ class GpuTrainingVsInference(Scenario):
         self.initial.append(pdb("llm-serve", "inference", {"app": "llm-serve"}, max_unavailable=1, allowed=1))
         started = START - 7200
         gnames = [n["metadata"]["name"] for n in nodes]
-        # 2 serving replicas, 11 training workers (4 GPUs), 8 notebooks (1 GPU)
-        layout = [(serve, 0), (serve, 1)] + [(train, i) for i in (0, 0, 1, 2, 2, 3, 3, 4, 5, 6, 7)] + \
-                 [(nb, i) for i in (1, 1, 4, 4, 5, 5, 6, 7)]
+        # 2 serving replicas (2 GPUs), 10 training workers (4 GPUs), 10 notebooks (1 GPU): no node
+        # holds more than its 8 GPUs
+        layout = [(serve, 0), (serve, 1)] + [(train, i) for i in (0, 1, 2, 2, 3, 3, 4, 5, 6, 7)] + \
+                 [(nb, i) for i in (0, 0, 1, 1, 4, 4, 5, 5, 6, 7)]
         for wl, i in layout:
             p = wl.pod(started + rng.uniform(0, 5000), rng, node_name=gnames[i])
             if wl is train:

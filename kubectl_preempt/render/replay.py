@@ -54,6 +54,9 @@ def why_text(p: Mapping[str, Any]) -> str:
         needs.append(f"cpu {format_milli_cpu(req['milliCPU'])}")
     if req.get("memory"):
         needs.append(f"memory {format_bytes(req['memory'])}")
+    for name, amount in req.items():
+        if name not in ("milliCPU", "memory") and amount:
+            needs.append(f"{name} {format_bytes(amount) if name.startswith('hugepages-') else amount}")
     reasons = short_reason(why.get("message") or "")
     if needs:
         parts.append("needs " + ", ".join(needs) + (f" ({reasons})" if reasons else ""))

@@ -502,7 +502,8 @@ def preemption_why(pod: Pod, res: CycleResult, details: PreemptionDetails) -> di
     req = pod.resource.resource
     return {
         "message": res.message,
-        "requests": {"milliCPU": req.milli_cpu, "memory": req.memory},
+        "requests": {"milliCPU": req.milli_cpu, "memory": req.memory,
+                     **{k: v for k, v in sorted(req.scalar.items()) if v}},
         "candidates": len(details.candidates),
         "pdbViolations": sel.num_pdb_violations,
         "decidedBy": decided,
