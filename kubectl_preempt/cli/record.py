@@ -15,9 +15,12 @@ from . import options
 from .common import Progress, guard, note
 
 HELP = """Record the live cluster into a trace that `kubectl preempt replay` reads: the lists of
-nodes, pods, PodDisruptionBudgets and PriorityClasses first, then every change to them as the API
-server's watches report it (GET requests only). After a 410 Gone the kind is listed again and the
-difference is recorded. Every line is written through at once.
+every kind a verdict depends on first (nodes, pods, PodDisruptionBudgets, PriorityClasses and the
+namespaces, Services, workloads, volumes and resource claims the scheduler's plugins read, as
+`capture` lists them), then every change to them as the API server's watches report it (GET
+requests only). A kind besides the first four that the server refuses or does not serve is left
+out with a note. After a 410 Gone the kind is listed again and the difference is recorded. Every
+line is written through at once.
 
 Ends after --duration, after --max-events, or on Ctrl-C / SIGTERM, always leaving a valid trace.
 Redacted as `capture` redacts, unless --no-redact. Gzipped when TRACE ends in .gz."""
@@ -47,7 +50,7 @@ def record(
         "--max-events", metavar="N", min=1, help="Stop after N watch events.", show_default=False)] = None,
     namespace: Annotated[Optional[str], typer.Option(
         "--namespace", "-n", metavar="NS",
-        help="Record pods and PDBs of NS only (nodes and classes in full).")] = None,
+        help="Record namespaced kinds (pods, PDBs, claims...) of NS only; cluster-scoped kinds in full.")] = None,
     no_redact: Annotated[bool, typer.Option(
         "--no-redact", help="Keep every field, secrets included; the file is then readable by you only.")] = False,
     context: options.Context = None,
@@ -66,10 +69,16 @@ def record(
 
     previous = signal.signal(signal.SIGTERM, on_signal)
     progress = Progress() if sys.stderr.isatty() else None
+
+    def notice(text: str) -> None:
+        if progress is not None:
+            progress.clear()
+        note(f"note: {text}")
+
     try:
         stats = run_record(output_file, kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
                            duration=seconds, max_events=max_events, redact=not no_redact, namespace=namespace,
-                           stop=stop, progress=progress)
+                           stop=stop, progress=progress, notice=notice)
     finally:
         signal.signal(signal.SIGTERM, previous)
         if progress is not None:

@@ -98,6 +98,20 @@ LIST_SPECS: tuple[ListSpec, ...] = (
              "resource_slice"),
 )
 SPECS_BY_KIND = {s.kind: s for s in LIST_SPECS}
+
+# why LiveCluster.skipped names an optional kind
+SKIPPED_FORBIDDEN = "forbidden"
+SKIPPED_NOT_SERVED = "not served"
+
+
+@dataclass
+class KindList:
+    """One kind as read_kinds listed it."""
+
+    spec: ListSpec
+    items: list[dict]
+    version: str              # the list's resourceVersion: where a watch of the kind continues
+    namespace: str | None     # where it was read: None for every namespace (or a cluster-scoped kind)
 _EVENT_SPEC = ListSpec("Event", "v1", "events", True, False, "CoreV1Api", "event")
 
 
@@ -343,6 +357,8 @@ class LiveCluster:
         self._apis: dict[str, Any] = {}
         # per kind, what the last read_all covered: None all namespaces, "ns" one, False nothing
         self.scope: dict[str, str | None | bool] = {}
+        # per optional kind the last read_all could not read at all: "forbidden" or "not served"
+        self.skipped: dict[str, str] = {}
 
     # the generated API object, or None when this client release does not know the group
     def _api(self, name: str) -> Any:
@@ -509,24 +525,37 @@ class LiveCluster:
 
     def read_all(self, namespace: str | None = None, *, strict: bool = False,
                  kinds: Iterable[str] | None = None) -> tuple[list[dict], list[str]]:
-        """Every kind the scheduler reads, and notes on what could not be read.
+        """Every kind the scheduler reads, and notes on what could not be read (see read_kinds)."""
+        reads, notes = self.read_kinds(namespace, strict=strict, kinds=kinds)
+        objects: list[dict] = []
+        for r in reads:
+            objects.extend(r.items)
+        return objects, notes
+
+    def read_kinds(self, namespace: str | None = None, *, strict: bool = False,
+                   kinds: Iterable[str] | None = None) -> tuple[list["KindList"], list[str]]:
+        """Each kind the scheduler reads (in LIST_SPECS order) as listed, with the list's
+        resourceVersion and where it was read; and notes on what could not be read.
 
         `namespace`: namespaced kinds are read there only (cluster-scoped kinds in full). Without
         it they are read in all namespaces, and when that is forbidden, in the context's namespace.
-        `strict` (capture): a required kind that cannot be read is an error; otherwise (explain)
-        refusals become notes, and only an unreachable server, bad credentials or a timeout stop it.
+        `strict` (capture, record): a required kind that cannot be read is an error; otherwise
+        (explain) refusals become notes, and only an unreachable server, bad credentials or a
+        timeout stop it. Optional kinds refused or not served are left out either way, named in
+        `self.skipped`.
         """
         wanted = set(kinds) if kinds is not None else None
-        objects: list[dict] = []
+        reads: list[KindList] = []
         notes: list[str] = []
         minor: dict[str, list[str]] = {}  # refusals that change no verdict here, said in one line each
         self.scope = {}
+        self.skipped = {}
         for spec in LIST_SPECS:
             if wanted is not None and spec.kind not in wanted:
                 continue
             ns = namespace if spec.namespaced else None
             try:
-                objects.extend(self.list(spec, ns))
+                reads.append(self._read_kind(spec, ns))
                 self.scope[spec.kind] = ns
                 continue
             except Forbidden as e:
@@ -536,6 +565,7 @@ class LiveCluster:
             if isinstance(refused, NotServed):
                 if spec.required:
                     raise refused
+                self.skipped[spec.kind] = SKIPPED_NOT_SERVED
                 minor.setdefault(f"{spec.api_version} is not served by this cluster: {{}} not read", []).append(
                     spec.plural)
                 continue
@@ -550,7 +580,7 @@ class LiveCluster:
                 raise refused
             if spec.namespaced and ns is None and fallback:
                 try:
-                    objects.extend(self.list(spec, fallback))
+                    reads.append(self._read_kind(spec, fallback))
                 except Forbidden:
                     pass
                 else:
@@ -563,6 +593,7 @@ class LiveCluster:
                                          f'"{fallback}" only', []).append(spec.plural)
                     continue
             self.scope[spec.kind] = False
+            self.skipped[spec.kind] = SKIPPED_FORBIDDEN
             if spec.kind in _MISSING_CONSEQUENCE:
                 notes.append(f"{refused.short}: none read; {_MISSING_CONSEQUENCE[spec.kind]}")
             else:
@@ -573,7 +604,12 @@ class LiveCluster:
         if namespace is not None:
             notes.insert(0, f'namespaced objects read in namespace "{namespace}" only: pods of other namespaces '
                             "that use the same nodes are missing, so nodes look emptier than they are")
-        return objects, notes
+        return reads, notes
+
+    def _read_kind(self, spec: ListSpec, namespace: str | None) -> "KindList":
+        with bulk_allocation():
+            items, version = self._list(spec, namespace, None)
+        return KindList(spec, items, version, namespace)
 
     def pods_visible(self, namespace: str) -> bool:
         """Whether the last read_all listed the pods of `namespace` (so a pod not found is gone)."""

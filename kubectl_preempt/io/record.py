@@ -1,8 +1,11 @@
 """record: a trace of a live cluster, read with GET requests only.
 
-The initial lists of nodes, pods, PodDisruptionBudgets and PriorityClasses are written as ADDED
-events at the trace's start; then one watch per kind continues from its list's resourceVersion,
-with bookmarks. When the API server answers 410 Gone (the resourceVersion was compacted away),
+The initial lists of every kind a verdict depends on (io.live.LIST_SPECS: nodes, pods, PDBs and
+PriorityClasses, and the workloads, Services, volumes and resource claims the plugins read) are
+written as ADDED events at the trace's start; then one watch per kind continues from its list's
+resourceVersion, with bookmarks. The kinds are read as `capture` reads them (LiveCluster.read_kinds):
+a required kind that cannot be read is an error, an optional kind the server refuses or does not
+serve is left out, said in a note and in the header's "recorder" entry. When the API server answers 410 Gone (the resourceVersion was compacted away),
 the kind is listed again and the difference from what the trace already holds is written as
 ADDED, MODIFIED and DELETED events, and the watch resumes from the new list. Every line is
 flushed when written. A duration, an event count, Ctrl-C or SIGTERM (through `stop`) end the
@@ -23,12 +26,13 @@ from . import live
 from .redact import redact_object
 from .trace import TraceWriter, trace_header
 
-WATCHED_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass")
+WATCHED_KINDS = tuple(s.kind for s in live.LIST_SPECS)
 DEFAULT_WATCH_TIMEOUT = 300  # seconds the API server keeps one watch open before we renew it
 _POLL = 0.2
 MAX_WATCH_RETRIES = 5  # consecutive dropped connections before a watch gives up
 
 Progress = Callable[[str], None]
+Notice = Callable[[str], None]
 
 
 @dataclass
@@ -42,6 +46,9 @@ class RecordStats:
     relists: int = 0
     reason: str = ""
     per_kind: dict[str, int] = field(default_factory=dict)
+    kinds: list[str] = field(default_factory=list)           # the kinds listed and watched
+    skipped: dict[str, str] = field(default_factory=dict)    # optional kind -> why it is not in the trace
+    notes: list[str] = field(default_factory=list)           # what could not be read, and what it costs
 
 
 class _Gone(Exception):
@@ -64,7 +71,8 @@ class Recorder:
                  redact: bool = True, duration: float | None = None, max_events: int | None = None,
                  namespace: str | None = None, stop: threading.Event | None = None,
                  progress: Progress | None = None, clock: Callable[[], float] = time.time,
-                 watch_timeout: int = DEFAULT_WATCH_TIMEOUT, kinds: tuple[str, ...] = WATCHED_KINDS) -> None:
+                 watch_timeout: int = DEFAULT_WATCH_TIMEOUT, kinds: tuple[str, ...] = WATCHED_KINDS,
+                 notice: Notice | None = None) -> None:
         self.reader = reader
         self.path = path
         self.context = context
@@ -77,7 +85,11 @@ class Recorder:
         self.progress = progress
         self.clock = clock
         self.watch_timeout = watch_timeout
-        self.specs = [live.SPECS_BY_KIND[k] for k in kinds]
+        self.notice = notice
+        self.kinds = tuple(kinds)
+        self.specs: list[live.ListSpec] = []  # the kinds read at the start (run)
+        # per kind, where it is read and watched: None for every namespace (or cluster-scoped)
+        self.where: dict[str, str | None] = {}
         self.known: dict[str, dict[str, dict]] = {k: {} for k in kinds}
         self.versions: dict[str, str] = {}
         self.generation: dict[str, int] = {k: 0 for k in kinds}
@@ -101,9 +113,20 @@ class Recorder:
 
     # ---------------------------------------------------------------- lists
     def _list(self, spec: live.ListSpec) -> list[dict]:
-        items, version = self.reader.list_with_version(spec, self.namespace)
+        items, version = self.reader.list_with_version(spec, self.where.get(spec.kind))
         self.versions[spec.kind] = version
         return [self._clean(o) for o in items]
+
+    def _say(self, text: str) -> None:
+        self.stats.notes.append(text)
+        if self.notice is not None:
+            self.notice(text)
+
+    def _drop(self, spec: live.ListSpec, err: ClusterError) -> None:
+        """An optional kind refused after the start: its changes from now on are not recorded."""
+        self.generation[spec.kind] += 1  # events still queued from its watch are ignored
+        what = err.short if isinstance(err, live.Forbidden) else str(err)
+        self._say(f"{what}: changes to {spec.plural} after this point are not in the trace")
 
     def _relist(self, spec: live.ListSpec) -> None:
         """After 410 Gone: what changed while the watch was away, as events."""
@@ -138,7 +161,7 @@ class Recorder:
         while not self.stop.is_set():
             got = 0
             try:
-                for ev in self.reader.watch(spec, version, self.namespace if spec.namespaced else None,
+                for ev in self.reader.watch(spec, version, self.where.get(spec.kind),
                                             timeout_seconds=self.watch_timeout):
                     if self.stop.is_set():
                         return
@@ -180,10 +203,19 @@ class Recorder:
         if gen != self.generation[spec.kind]:
             return  # from a watch replaced after a relist
         if what == "gone":
-            self._relist(spec)
+            try:
+                self._relist(spec)
+            except (live.Forbidden, live.NotServed) as e:
+                if spec.required:
+                    raise
+                self._drop(spec, e)
+                return
             self._start_watch(spec)
             return
         if what == "error":
+            if not spec.required and isinstance(payload, (live.Forbidden, live.NotServed)):
+                self._drop(spec, payload)
+                return
             raise payload
         ev = payload
         typ = ev.get("type")
@@ -230,18 +262,32 @@ class Recorder:
     def run(self) -> RecordStats:
         start = self.clock()
         self.stats.started = start
+        # the lists as capture reads them: required kinds or an error, optional ones when readable
+        reads, notes = self.reader.read_kinds(self.namespace, strict=True, kinds=self.kinds)
+        skipped = {k: why for k, why in self.reader.skipped.items() if k in self.kinds}
+        self.specs = [r.spec for r in reads]
+        for r in reads:
+            self.where[r.spec.kind] = r.namespace
+            self.versions[r.spec.kind] = r.version
+        self.stats.kinds = [s.kind for s in self.specs]
+        self.stats.skipped = skipped
+        for n in notes:
+            self._say(n)
+        recorder: dict[str, Any] = {"kinds": list(self.stats.kinds)}
+        if skipped:
+            recorder["skipped"] = dict(skipped)
+        if self.namespace:
+            recorder["namespace"] = self.namespace
+        if notes:
+            recorder["notes"] = list(notes)
         header = trace_header(start, context=self.context, server_version=self.server_version,
-                              redacted=self.redact, recorder={"kinds": [s.kind for s in self.specs]})
-        lists = []
-        for spec in self.specs:
-            if self.progress is not None:
-                self.progress(f"listing {spec.plural}")
-            lists.append((spec, self._list(spec)))
+                              redacted=self.redact, recorder=recorder)
         self.writer = TraceWriter(self.path, header, private=not self.redact)
         try:
-            for spec, items in lists:
-                for obj in items:
-                    self.known[spec.kind][_uid(obj)] = obj
+            for r in reads:
+                for raw in r.items:
+                    obj = self._clean(raw)
+                    self.known[r.spec.kind][_uid(obj)] = obj
                     self._write("ADDED", obj, start)
             self.stats.initial_objects = self.stats.events
             for spec in self.specs:
@@ -275,15 +321,17 @@ def record(path: str, *, kubeconfig: str | None = None, context: str | None = No
            request_timeout: str | float | None = None, duration: float | None = None,
            max_events: int | None = None, redact: bool = True, namespace: str | None = None,
            stop: threading.Event | None = None, progress: Progress | None = None,
-           watch_timeout: int = DEFAULT_WATCH_TIMEOUT, chunk_size: int = live.DEFAULT_CHUNK_SIZE) -> RecordStats:
-    """Record the live cluster into the trace at `path` until a limit or `stop`."""
+           watch_timeout: int = DEFAULT_WATCH_TIMEOUT, chunk_size: int = live.DEFAULT_CHUNK_SIZE,
+           notice: Notice | None = None) -> RecordStats:
+    """Record the live cluster into the trace at `path` until a limit or `stop`. `notice` hears
+    each note on what could not be read (as it happens); RecordStats.notes keeps them too."""
     conn = live.connect(kubeconfig, context, request_timeout)
     try:
-        reader = live.LiveCluster(conn, chunk_size=chunk_size)
+        reader = live.LiveCluster(conn, chunk_size=chunk_size, progress=progress)
         version = reader.server_version()
         rec = Recorder(reader, path, context=conn.context or "in-cluster", server_version=version, redact=redact,
                        duration=duration, max_events=max_events, namespace=namespace, stop=stop, progress=progress,
-                       watch_timeout=watch_timeout)
+                       watch_timeout=watch_timeout, notice=notice)
         return rec.run()
     finally:
         conn.close()

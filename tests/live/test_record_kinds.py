@@ -1,0 +1,174 @@
+"""record lists and watches every kind a verdict depends on, as capture lists them: the required
+four or an error, the optional ones when the server serves them and lets us read them (else a
+note, on stderr and in the trace's header, and the recording goes on)."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_preempt.errors import ClusterError
+from kubectl_preempt.io import live
+from kubectl_preempt.io.record import record
+from kubectl_preempt.io.trace import read_trace
+from kubectl_preempt.replay.api import replay
+from tests.builders import (make_node, make_pod, make_pv, make_pvc, make_storage_capacity,
+                            make_volume_attachment)
+from tests.live.fakeapi import FakeAPIServer
+
+ALL_KINDS = [s.kind for s in live.LIST_SPECS]
+
+
+def _bare(obj: dict[str, Any], rv: str) -> dict[str, Any]:
+    """An object as a watch streams it: no kind or apiVersion, a newer resourceVersion."""
+    o = {k: v for k, v in copy.deepcopy(obj).items() if k not in ("kind", "apiVersion")}
+    o["metadata"]["resourceVersion"] = rv
+    return o
+
+
+def _add_the_kinds_the_fixture_lacks(api: FakeAPIServer) -> None:
+    api.add({"apiVersion": "v1", "kind": "ReplicationController",
+             "metadata": {"name": "legacy", "namespace": "default"},
+             "spec": {"replicas": 1, "selector": {"app": "legacy"}}})
+    api.add(make_storage_capacity("cap-1", "gp3", "100Gi", node_labels={"topology.kubernetes.io/zone": "zone-a"}))
+    api.add(make_volume_attachment("va-1", "node-1", "pv-1", "ebs.csi.aws.com"))
+    api.add({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "gpu", "namespace": "team-a"},
+             "spec": {"devices": {"requests": [{"name": "g", "exactly": {"deviceClassName": "gpu.example.com"}}]}}})
+    api.add({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"},
+             "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}})
+    api.add({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "node-1-gpu"},
+             "spec": {"driver": "gpu.example.com", "nodeName": "node-1",
+                      "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+                      "devices": [{"name": "gpu-0"}]}})
+
+
+def _watched(api: FakeAPIServer) -> set[str]:
+    return {r.resource for r in api.requests if r.query.get("watch") in ("1", "true", "True") and r.resource}
+
+
+def test_every_kind_a_verdict_depends_on_is_listed_at_the_start_and_watched(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
+    _add_the_kinds_the_fixture_lacks(api)
+    path = tmp_path / "t.jsonl.gz"
+    stats = record(str(path), duration=1.0, watch_timeout=1)
+    tr = read_trace(str(path))
+    start = tr.events[0]["ts"]
+    initial = {e["object"]["kind"] for e in tr.events if e["ts"] == start and e["type"] == "ADDED"}
+    assert initial == set(ALL_KINDS)
+    assert tr.header["recorder"]["kinds"] == ALL_KINDS
+    assert "skipped" not in tr.header["recorder"]
+    assert stats.kinds == ALL_KINDS and stats.skipped == {} and stats.notes == []
+    # the initial objects are redacted as capture redacts them
+    sc = next(e["object"] for e in tr.events if e["object"].get("kind") == "StorageClass")
+    assert "parameters" not in sc
+    assert _watched(api) == {s.plural for s in live.LIST_SPECS}
+    assert api.methods == {"GET"}
+
+
+def test_an_optional_kind_refused_or_not_served_is_skipped_with_a_note_and_recording_goes_on(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
+    api.fail("csistoragecapacities", 404)
+    api.fail("volumeattachments", 403)
+    came = make_pod("came").ns("team-a").priority(5).req(cpu="1").obj()
+    api.script_watch("pods", [(0, "ADDED", _bare(came, "5001"))])
+    heard: list[str] = []
+    path = tmp_path / "t.jsonl"
+    stats = record(str(path), max_events=1, watch_timeout=1, notice=heard.append)
+    assert stats.reason == "event limit reached"
+    tr = read_trace(str(path))
+    rec = tr.header["recorder"]
+    assert rec["skipped"] == {"CSIStorageCapacity": live.SKIPPED_NOT_SERVED,
+                              "VolumeAttachment": live.SKIPPED_FORBIDDEN}
+    assert "CSIStorageCapacity" not in rec["kinds"] and "VolumeAttachment" not in rec["kinds"]
+    assert len(rec["kinds"]) == len(ALL_KINDS) - 2
+    # the notes say it as capture says it, once on the way (stderr) and once in the header
+    assert heard == stats.notes == rec["notes"]
+    assert "storage.k8s.io/v1 is not served by this cluster: csistoragecapacities not read" in heard
+    assert "cannot list volumeattachments at the cluster scope (forbidden): none read" in heard
+    assert [(e["type"], e["object"]["metadata"]["name"]) for e in tr.events if e["ts"] > tr.events[0]["ts"]
+            and e["type"] != "BOOKMARK"] == [("ADDED", "came")]
+    assert not {"csistoragecapacities", "volumeattachments"} & _watched(api)
+
+
+def test_a_required_kind_refused_is_an_error_and_writes_no_trace(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
+    api.fail("poddisruptionbudgets", 403)
+    path = tmp_path / "t.jsonl"
+    with pytest.raises(live.Forbidden, match="cannot list poddisruptionbudgets at the cluster scope"):
+        record(str(path), max_events=1, watch_timeout=1)
+    assert not path.exists()
+
+
+def test_an_optional_kind_whose_watch_is_refused_is_dropped_with_a_note(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
+    api.authorize = lambda verb, resource, ns: not (verb == "watch" and resource == "resourceslices")
+    came = make_pod("came").ns("team-a").priority(5).req(cpu="1").obj()
+    api.script_watch("pods", [(0.5, "ADDED", _bare(came, "5001"))])
+    heard: list[str] = []
+    stats = record(str(tmp_path / "t.jsonl"), max_events=1, watch_timeout=1, notice=heard.append)
+    assert stats.reason == "event limit reached"
+    assert heard == ["cannot watch resourceslices at the cluster scope (forbidden): changes to resourceslices "
+                     "after this point are not in the trace"]
+
+
+def test_a_required_kind_whose_watch_is_refused_ends_the_recording(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
+    api.authorize = lambda verb, resource, ns: not (verb == "watch" and resource == "nodes")
+    with pytest.raises(ClusterError, match="cannot watch nodes"):
+        record(str(tmp_path / "t.jsonl"), duration=5, watch_timeout=1)
+
+
+def test_a_volume_and_a_claim_binding_mid_recording_are_watch_events_a_replay_schedules_on(
+        kubeconfig: Path, api: FakeAPIServer, tmp_path: Path) -> None:
+    # a fresh cluster: one node, a pod waiting for its claim "data", not bound yet
+    api.store.clear()
+    api.add(make_node("n1").alloc(cpu="4", memory="8Gi").obj())
+    api.add(make_pod("db").priority(1).req(cpu="1").pvc("data").obj())
+    api.add(make_pvc("data"))
+    pv = make_pv("pv-data", claim=("default", "data"), hostname="n1")
+    api.script_watch("persistentvolumes", [(0.3, "ADDED", _bare(pv, "3001"))])
+    api.script_watch("persistentvolumeclaims", [(0.6, "MODIFIED", _bare(make_pvc("data", volume="pv-data"), "3002"))])
+    path = tmp_path / "t.jsonl"
+    stats = record(str(path), max_events=2, watch_timeout=1)
+    assert stats.reason == "event limit reached"
+    tr = read_trace(str(path))
+    later = [(e["type"], e["object"]["kind"], e["object"]["metadata"]["name"]) for e in tr.events
+             if e["ts"] > tr.events[0]["ts"] and e["type"] != "BOOKMARK"]
+    assert later == [("ADDED", "PersistentVolume", "pv-data"), ("MODIFIED", "PersistentVolumeClaim", "data")]
+    # replayed, the pod waits for its claim and is scheduled once the claim is bound
+    report = replay(tr)
+    assert report["summary"]["scheduled"] == 1
+    assert report["summary"]["unschedulableAttempts"] >= 1
+
+
+def test_after_410_gone_an_optional_kind_is_listed_again_in_the_same_scope(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
+    def expire(req: Any) -> bool:
+        if req.query.get("watch") not in ("1", "true", "True"):
+            return False
+        # while the watch was away, the claim was deleted and another created
+        api.store[("v1", "persistentvolumeclaims")].clear()
+        api.add(make_pvc("scratch", "team-a"))
+        return True
+
+    api.fail("persistentvolumeclaims", 410, when=expire, times=1)
+    stats = record(str(tmp_path / "t.jsonl"), max_events=2, watch_timeout=1)
+    assert stats.relists == 1
+    tr = read_trace(str(tmp_path / "t.jsonl"))
+    changes = sorted((e["type"], e["object"]["metadata"]["name"]) for e in tr.events
+                     if e["ts"] > tr.events[0]["ts"] and e["type"] != "BOOKMARK")
+    assert changes == [("ADDED", "scratch"), ("DELETED", "data-db-0")]
+
+
+def test_the_command_says_what_it_skipped_on_stderr(api: FakeAPIServer, cli, tmp_path: Path) -> None:
+    api.disable_group("resource.k8s.io/v1")
+    path = tmp_path / "t.jsonl"
+    code, out, err = cli("record", "-o", str(path), "--duration", "1s")
+    assert code == 0, err
+    assert ("note: resource.k8s.io/v1 is not served by this cluster: resourceclaims, deviceclasses, "
+            "resourceslices not read") in err.splitlines()
+    assert read_trace(str(path)).header["recorder"]["skipped"] == {
+        "ResourceClaim": "not served", "DeviceClass": "not served", "ResourceSlice": "not served"}
