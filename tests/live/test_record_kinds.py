@@ -4,6 +4,8 @@ note, on stderr and in the trace's header, and the recording goes on)."""
 from __future__ import annotations
 
 import copy
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,16 @@ def test_every_kind_a_verdict_depends_on_is_listed_at_the_start_and_watched(
         api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
     _add_the_kinds_the_fixture_lacks(api)
     path = tmp_path / "t.jsonl.gz"
-    stats = record(str(path), duration=1.0, watch_timeout=1)
+    stop = threading.Event()
+    result: dict[str, Any] = {}
+    t = threading.Thread(target=lambda: result.update(stats=record(str(path), stop=stop, watch_timeout=1)))
+    t.start()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and _watched(api) != {s.plural for s in live.LIST_SPECS}:
+        time.sleep(0.05)
+    stop.set()
+    t.join(timeout=10)
+    stats = result["stats"]
     tr = read_trace(str(path))
     start = tr.events[0]["ts"]
     initial = {e["object"]["kind"] for e in tr.events if e["ts"] == start and e["type"] == "ADDED"}
@@ -105,11 +116,16 @@ def test_a_required_kind_refused_is_an_error_and_writes_no_trace(
 def test_an_optional_kind_whose_watch_is_refused_is_dropped_with_a_note(
         api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
     api.authorize = lambda verb, resource, ns: not (verb == "watch" and resource == "resourceslices")
-    came = make_pod("came").ns("team-a").priority(5).req(cpu="1").obj()
-    api.script_watch("pods", [(0.5, "ADDED", _bare(came, "5001"))])
     heard: list[str] = []
-    stats = record(str(tmp_path / "t.jsonl"), max_events=1, watch_timeout=1, notice=heard.append)
-    assert stats.reason == "event limit reached"
+    stop = threading.Event()
+
+    def notice(text: str) -> None:
+        heard.append(text)
+        stop.set()
+
+    stats = record(str(tmp_path / "t.jsonl"), duration=15, stop=stop, watch_timeout=1, notice=notice)
+    # the recording went on after the refusal: only the stop request ended it
+    assert stats.reason == "stopped"
     assert heard == ["cannot watch resourceslices at the cluster scope (forbidden): changes to resourceslices "
                      "after this point are not in the trace"]
 
@@ -129,8 +145,8 @@ def test_a_volume_and_a_claim_binding_mid_recording_are_watch_events_a_replay_sc
     api.add(make_pod("db").priority(1).req(cpu="1").pvc("data").obj())
     api.add(make_pvc("data"))
     pv = make_pv("pv-data", claim=("default", "data"), hostname="n1")
-    api.script_watch("persistentvolumes", [(0.3, "ADDED", _bare(pv, "3001"))])
-    api.script_watch("persistentvolumeclaims", [(0.6, "MODIFIED", _bare(make_pvc("data", volume="pv-data"), "3002"))])
+    api.script_watch("persistentvolumes", [(0.2, "ADDED", _bare(pv, "3001"))])
+    api.script_watch("persistentvolumeclaims", [(1.0, "MODIFIED", _bare(make_pvc("data", volume="pv-data"), "3002"))])
     path = tmp_path / "t.jsonl"
     stats = record(str(path), max_events=2, watch_timeout=1)
     assert stats.reason == "event limit reached"
