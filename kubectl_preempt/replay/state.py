@@ -284,34 +284,47 @@ class ReplayState:
         self.pdb_dirty = True
 
     # ---------------------------------------------------------------- PDBs, classes, the rest
+    # Objects other than pods and nodes are swapped in as new lists (never mutated in place) and
+    # bump cluster.version: what is derived from them and kept across cycles is keyed on one or
+    # the other (the PDBs matching a pod, the volume plugins' storage indexes, Snapshot.for_cluster).
+    def _changed(self) -> None:
+        self.cluster.version += 1
+
     def set_pdb(self, raw: Mapping[str, Any]) -> None:
         pdb = PodDisruptionBudget(raw)
         self.cluster.pdbs = [p for p in self.cluster.pdbs if p.key != pdb.key] + [pdb]
         self.pdb_dirty = True
+        self._changed()
 
     def delete_pdb(self, raw: Mapping[str, Any]) -> None:
         md = raw.get("metadata") or {}
         key = f"{md.get('namespace') or 'default'}/{md.get('name')}"
         self.cluster.pdbs = [p for p in self.cluster.pdbs if p.key != key]
+        self._changed()
 
     def set_priority_class(self, raw: Mapping[str, Any]) -> None:
         pc = PriorityClass(raw)
         self.cluster.priority_classes[pc.name] = pc
+        self._changed()
 
     def delete_priority_class(self, raw: Mapping[str, Any]) -> None:
         self.cluster.priority_classes.pop((raw.get("metadata") or {}).get("name"), None)
+        self._changed()
 
     def set_extra(self, raw: Mapping[str, Any], deleted: bool = False) -> None:
+        """An added, changed (deleted=False) or deleted object of a kind kept raw in
+        cluster.extra (a Service, a claim, a volume...): it replaces the object of the same
+        namespace and name; kinds the cluster does not keep are ignored."""
         kind = raw.get("kind")
         lst = self.cluster.extra.get(kind)
         if lst is None:
             return
-        md = raw.get("metadata") or {}
-        ident = (md.get("namespace"), md.get("name"))
-        kept = [o for o in lst if ((o.get("metadata") or {}).get("namespace"), (o.get("metadata") or {}).get("name")) != ident]
+        ident = _identity(raw)
+        kept = [o for o in lst if _identity(o) != ident]
         if not deleted:
             kept.append(raw)
         self.cluster.extra[kind] = kept
+        self._changed()
 
     def recompute_pdb_status(self) -> None:
         """disruptionsAllowed as the disruption controller would compute it from the replayed pods
@@ -360,6 +373,13 @@ class ReplayState:
         for kind, lst in self.cluster.extra.items():
             out.extend(lst)
         return out
+
+
+def _identity(obj: Mapping[str, Any]) -> tuple[str, str]:
+    # a namespaced object without a namespace is in "default", as the plugins' lookups take it;
+    # cluster-scoped objects never carry one, so they all share that namespace harmlessly
+    md = obj.get("metadata") or {}
+    return (md.get("namespace") or "default", md.get("name") or "")
 
 
 def _same_topology(a: Node, b: Node) -> bool:
