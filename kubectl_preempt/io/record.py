@@ -3,11 +3,13 @@
 The initial lists of every kind a verdict depends on (io.live.LIST_SPECS: nodes, pods, PDBs and
 PriorityClasses, and the workloads, Services, volumes and resource claims the plugins read) are
 written as ADDED events at the trace's start; then one watch per kind continues from its list's
-resourceVersion, with bookmarks. The kinds are read as `capture` reads them (LiveCluster.read_kinds):
-a required kind that cannot be read is an error, an optional kind the server refuses or does not
-serve is left out, said in a note and in the header's "recorder" entry. When the API server answers 410 Gone (the resourceVersion was compacted away),
-the kind is listed again and the difference from what the trace already holds is written as
-ADDED, MODIFIED and DELETED events, and the watch resumes from the new list. Every line is
+resourceVersion, with bookmarks. The kinds are read as `capture` reads them
+(LiveCluster.read_kinds): a required kind that cannot be read is an error, an optional kind the
+server refuses or does not serve is left out, said in a note and in the header's "recorder"
+entry (and an optional kind whose watch is refused later stops being recorded, with a note).
+When the API server answers 410 Gone (the resourceVersion was compacted away), the kind is
+listed again and the difference from what the trace already holds is written as ADDED,
+MODIFIED and DELETED events, and the watch resumes from the new list. Every line is
 flushed when written. A duration, an event count, Ctrl-C or SIGTERM (through `stop`) end the
 recording cleanly: the trace is valid whenever it ends.
 

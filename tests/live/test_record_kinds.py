@@ -188,3 +188,20 @@ def test_the_command_says_what_it_skipped_on_stderr(api: FakeAPIServer, cli, tmp
             "resourceslices not read") in err.splitlines()
     assert read_trace(str(path)).header["recorder"]["skipped"] == {
         "ResourceClaim": "not served", "DeviceClass": "not served", "ResourceSlice": "not served"}
+
+
+def test_an_optional_kind_refused_cluster_wide_is_recorded_and_watched_in_the_contexts_namespace(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path) -> None:
+    api.fail("services", 403, namespace=None)
+    svc = {"metadata": {"name": "api", "namespace": "team-a", "resourceVersion": "4001"},
+           "spec": {"selector": {"app": "api"}}}
+    api.script_watch("services", [(0, "ADDED", svc)])
+    heard: list[str] = []
+    stats = record(str(tmp_path / "t.jsonl"), max_events=1, watch_timeout=1, notice=heard.append)
+    assert stats.reason == "event limit reached"
+    assert "Service" in stats.kinds and stats.skipped == {}
+    assert heard == ['cannot list services at the cluster scope (forbidden): read in namespace "team-a" only']
+    watches = [r.path for r in api.requests_for("services") if r.query.get("watch") in ("1", "true", "True")]
+    assert watches and set(watches) == {"/api/v1/namespaces/team-a/services"}
+    tr = read_trace(str(tmp_path / "t.jsonl"))
+    assert [e["object"]["metadata"]["name"] for e in tr.events if e["object"].get("kind") == "Service"] == ["web", "api"]
