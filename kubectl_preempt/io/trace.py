@@ -205,7 +205,11 @@ def _parse_jsonl(data: bytes, name: str) -> Trace:
         elif obj is not None and not isinstance(obj, dict):
             raise _line_error(name, n, "object must be an object")
         events.append({"time": ev["time"], "ts": ts, "type": typ, "object": obj or {}, "line": n})
-    return Trace(header, events, name, "trace")
+    # what `record` could not read, so that a replay's reader knows what its verdicts lack
+    recorder = header.get("recorder")
+    said = recorder.get("notes") if isinstance(recorder, dict) else None
+    notes = [f"{name}: when recorded: {n}" for n in said if isinstance(n, str)] if isinstance(said, list) else []
+    return Trace(header, events, name, "trace", notes)
 
 
 # --- header-less kubectl watch streams ---------------------------------------------------------------

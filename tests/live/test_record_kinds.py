@@ -99,6 +99,8 @@ def test_an_optional_kind_refused_or_not_served_is_skipped_with_a_note_and_recor
     assert heard == stats.notes == rec["notes"]
     assert "storage.k8s.io/v1 is not served by this cluster: csistoragecapacities not read" in heard
     assert "cannot list volumeattachments at the cluster scope (forbidden): none read" in heard
+    # and whoever replays the trace hears them again
+    assert tr.notes == [f"{path}: when recorded: {n}" for n in heard]
     assert [(e["type"], e["object"]["metadata"]["name"]) for e in tr.events if e["ts"] > tr.events[0]["ts"]
             and e["type"] != "BOOKMARK"] == [("ADDED", "came")]
     assert not {"csistoragecapacities", "volumeattachments"} & _watched(api)
