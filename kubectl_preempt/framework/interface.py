@@ -85,6 +85,30 @@ class NodePluginScores:
         return [PluginScore(n, v) for n, v in zip(self.plugin_names, self.values)]
 
 
+class ScoreTable:
+    """Every feasible node's weighted plugin scores, kept as columns; a node's NodePluginScores is
+    made only when someone asks for it (an explanation), not for every cycle of a replay."""
+
+    __slots__ = ("node_names", "plugin_names", "columns", "totals")
+
+    def __init__(self, node_names: list[str], plugin_names: tuple[str, ...], columns: list[list[int]],
+                 totals: list[int]) -> None:
+        self.node_names = node_names
+        self.plugin_names = plugin_names
+        self.columns = columns
+        self.totals = totals
+
+    def __len__(self) -> int:
+        return len(self.node_names)
+
+    def __getitem__(self, i: int) -> NodePluginScores:
+        return NodePluginScores(self.node_names[i], self.plugin_names, [c[i] for c in self.columns], self.totals[i])
+
+    def __iter__(self):  # noqa: ANN204 - an iterator of NodePluginScores
+        for i in range(len(self.node_names)):
+            yield self[i]
+
+
 @dataclass
 class PostFilterResult:
     """What PostFilter decided: the node nominated for the pod (empty for none), and the why."""

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+import operator
+
 import orjson
 
 from ..errors import InputError
 from ..model.objects import Pod
 from .config import Profile
 from .cycle_state import CycleState
-from .interface import MAX_NODE_SCORE, NodePluginScores, NodeScore, PostFilterResult, PreFilterResult
+from .interface import MAX_NODE_SCORE, NodeScore, PostFilterResult, PreFilterResult, ScoreTable
 from .status import Code, Status
 from .types import NodeInfo
 
@@ -306,7 +308,7 @@ class Framework:
         state.skip_score_plugins = skip
         return Status()
 
-    def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Status]:
+    def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[ScoreTable, Status]:
         plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
         names = tuple(pl.name for pl in plugins)
         local = [i for i, pl in enumerate(plugins) if pl.name in NODE_LOCAL_SCORES]
@@ -358,11 +360,8 @@ class Framework:
                     return [], Status.as_error(
                         f"plugin {names[i]!r} returns an invalid score {sc}, it should in the range of "
                         f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
-        weighted = [[sc * w for sc in col] for col, w in zip(raw, weights)]
-        out = []
-        for j, per_node in enumerate(zip(*weighted)):
-            vals = list(per_node)
-            out.append(NodePluginScores(node_names[j], names, vals, sum(vals)))
-        if not plugins:
-            out = [NodePluginScores(n, names, [], 0) for n in node_names]
-        return out, Status()
+        weighted = [col if w == 1 else [sc * w for sc in col] for col, w in zip(raw, weights)]
+        totals = list(weighted[0]) if weighted else [0] * len(nodes)
+        for col in weighted[1:]:
+            totals = list(map(operator.add, totals, col))
+        return ScoreTable(node_names, names, weighted, totals), Status()

@@ -105,7 +105,7 @@ class NodeInfo:
     """A node with its pods and the aggregates every filter reads, kept up to date incrementally."""
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
-                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation")
+                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "_lowest")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
@@ -118,6 +118,7 @@ class NodeInfo:
         self.pvc_ref_counts: dict[str, int] = {}
         self.image_states: dict[str, ImageStateSummary] = {}
         self.generation = next(_generations)
+        self._lowest: tuple[int, int] | None = None
         for p in pods:
             self.add_pod(p)
 
@@ -142,7 +143,16 @@ class NodeInfo:
         c.pvc_ref_counts = dict(self.pvc_ref_counts)
         c.image_states = self.image_states
         c.generation = self.generation
+        c._lowest = self._lowest
         return c
+
+    def lowest_pod_priority(self) -> int | None:
+        """The lowest priority among the node's pods (None without pods), remembered per generation:
+        preemption asks it of every node on every failed cycle."""
+        got = self._lowest
+        if got is None or got[0] != self.generation:
+            got = self._lowest = (self.generation, min((p.priority for p in self.pods), default=None))
+        return got[1]
 
     def set_node(self, node: Node) -> None:
         """Swap in a changed Node object (labels, taints, allocatable) in place."""

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, fit_error_message
-from ..framework.interface import NodePluginScores, PostFilterResult
+from ..framework.interface import NodePluginScores, PostFilterResult, ScoreTable
 from ..framework.runtime import Framework
 from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
@@ -31,7 +31,7 @@ class CycleResult:
     num_all_nodes: int
     suggested_host: str = ""
     feasible_nodes: list[str] = field(default_factory=list)
-    node_scores: list[NodePluginScores] = field(default_factory=list)
+    node_scores: Sequence[NodePluginScores] = field(default_factory=list)
     best_nodes: list[str] = field(default_factory=list)
     diagnosis: Diagnosis = field(default_factory=Diagnosis)
     message: str = ""
@@ -75,7 +75,8 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
     feasible: list[NodeInfo] = []
     cache = fwk.filter_cache(state, pod)
     nominated = fwk.nominator.by_node
-    statuses = diagnosis.node_to_status
+    status_map = diagnosis.node_to_status.statuses
+    unschedulable = diagnosis.unschedulable_plugins
     for i in range(num_all):
         ni = nodes[(start_index + i) % num_all]
         name = ni.node.name
@@ -90,15 +91,19 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
                 cache[name] = (ni.generation, st)
         else:
             st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
-        if st.code == Code.Success:
+        code = st.code
+        if code == Code.Success:
             feasible.append(ni)
             if len(feasible) >= to_find:
                 break
-        elif st.code == Code.Error:
+        elif code == Code.Error:
             raise SchedulingError(st.message())
         else:
-            statuses.set(name, st)
-            diagnosis.add_plugin_status(st)
+            status_map[name] = st
+            if st.plugin:  # mirrors Diagnosis.AddPluginStatus for a rejection
+                unschedulable.add(st.plugin)
+                if code == Code.Pending:
+                    diagnosis.pending_plugins.add(st.plugin)
     return feasible
 
 
@@ -139,7 +144,7 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
     return feasible, diagnosis, False
 
 
-def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> list[NodePluginScores]:
+def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Sequence[NodePluginScores]:
     if not fwk.has_score_plugins():
         return [NodePluginScores(ni.name, (), [], 1) for ni in nodes]
     s = fwk.run_pre_score_plugins(state, pod, nodes)
@@ -172,8 +177,12 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
                 return res
             scores = prioritize_nodes(fwk, state, pod, feasible)
             res.node_scores = scores
-            top = max(s.total_score for s in scores)
-            res.best_nodes = [s.name for s in scores if s.total_score == top]
+            if isinstance(scores, ScoreTable):
+                totals, names = scores.totals, scores.node_names
+            else:
+                totals, names = [s.total_score for s in scores], [s.name for s in scores]
+            top = max(totals)
+            res.best_nodes = [n for n, t in zip(names, totals) if t == top]
             # upstream picks one of the best at random (reservoir sampling); the first is ours by default
             res.suggested_host = (rng.choice(res.best_nodes) if rng is not None else res.best_nodes[0])
             return res

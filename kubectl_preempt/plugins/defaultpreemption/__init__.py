@@ -93,7 +93,9 @@ class DefaultPreemption:
         return victim.priority < preemptor.priority
 
     def has_potential_victims(self, node_info: NodeInfo, pod: Pod) -> bool:
-        return any(self.is_preemption_allowed(node_info, p, pod) for p in node_info.pods)
+        # is_preemption_allowed is priority alone (IsEligiblePod admits every pod)
+        lowest = node_info.lowest_pod_priority()
+        return lowest is not None and lowest < pod.priority
 
     def no_victims_status(self) -> Status:
         return Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS)
