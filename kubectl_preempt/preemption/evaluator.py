@@ -143,11 +143,12 @@ class Evaluator:
         errs: list[str] = []
         n = len(potential)
         has_victims = getattr(self.interface, "has_potential_victims", None)
+        no_victims = self.interface.no_victims_status() if has_victims is not None else None
         for i in range(n):
             base = potential[(offset + i) % n]
             if has_victims is not None and not has_victims(base, pod):
                 # SelectVictimsOnNode would find nothing to remove: same answer, without the copies
-                statuses.set(base.name, self.interface.no_victims_status())
+                statuses.set(base.name, no_victims)
                 continue
             ni = base.snapshot()
             st_copy = state.clone()
