@@ -1,6 +1,7 @@
 """NodeToStatus, Diagnosis and FitError, as in framework/interface.go and framework/types.go."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable, Iterable
 
 from .status import Code, Status
@@ -26,11 +27,18 @@ class NodeToStatus:
 
     def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code) -> list:
         # mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map order)
+        statuses = self.statuses
         if self.absent.code == code:
-            if not self.statuses:
+            if not statuses:
                 return list(node_infos)
-            return [ni for ni in node_infos if self.get(ni.name).code == code]
-        return [ni for ni in node_infos if ni.name in self.statuses and self.statuses[ni.name].code == code]
+            absent = self.absent
+            return [ni for ni in node_infos if statuses.get(ni.node.name, absent).code == code]
+        out = []
+        for ni in node_infos:
+            st = statuses.get(ni.node.name)
+            if st is not None and st.code == code:
+                out.append(ni)
+        return out
 
 
 class Diagnosis:
@@ -58,9 +66,10 @@ def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis) -> str:
     else:
         counts: dict[str, int] = {}
         nts = diagnosis.node_to_status
-        for st in nts.statuses.values():
+        # nodes rejected for the same reasons often share one Status object: count objects first
+        for st, n in Counter(nts.statuses.values()).items():
             for r in st.reasons:
-                counts[r] = counts.get(r, 0) + 1
+                counts[r] = counts.get(r, 0) + n
         if len(nts) < num_all_nodes:
             for r in nts.absent.reasons:
                 counts[r] = counts.get(r, 0) + num_all_nodes - len(nts)

@@ -113,6 +113,7 @@ class Framework:
         self.filter_plugins = self.points["filter"]
         self.post_filter_plugins = self.points["postFilter"]
         self._filter_cache: dict[Any, dict[str, tuple[int, Status]]] = {}
+        self._statuses: dict[tuple, Status] = {}
         self._score_cache: dict[Any, dict[str, tuple[int, tuple[int, ...]]]] = {}
         self.pre_score_plugins = self.points["preScore"]
         self.score_plugins = self.points["score"]
@@ -219,6 +220,19 @@ class Framework:
         if key is None:
             return None
         return _bounded(self._filter_cache, (key, active))
+
+    def intern_status(self, st: Status) -> Status:
+        """One shared object per distinct filter answer kept in the cache, so that counting reasons
+        over thousands of nodes counts a few objects. Cached statuses are never changed."""
+        if st.code == Code.Success:
+            return st
+        key = (st.code, st.plugin, tuple(st.reasons))
+        got = self._statuses.get(key)
+        if got is None:
+            if len(self._statuses) > 10_000:
+                self._statuses.clear()
+            got = self._statuses[key] = st
+        return got
 
     # ------------------------------------------------------------------ filter
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:

@@ -87,7 +87,7 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
             if hit is not None and hit[0] == ni.generation:
                 st = hit[1]
             else:
-                st = fwk.run_filter_plugins(state, pod, ni)
+                st = fwk.intern_status(fwk.run_filter_plugins(state, pod, ni))
                 cache[name] = (ni.generation, st)
         else:
             st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
