@@ -190,23 +190,20 @@ class Framework:
             state.skip_filter_plugins = skip
 
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod: Pod, pod_to_add: Pod, node_info: NodeInfo) -> Status:
-        skip = state.skip_filter_plugins
-        for name, ext in self.pre_filter_extensions:
-            if name in skip:
-                continue
-            s = ext.add_pod(state, pod, pod_to_add, node_info)
-            if s.code != Code.Success:
-                return Status.as_error(f"running AddPod on PreFilter plugin {name!r}: {s.message()}", name)
-        return Status()
+        return self._run_pre_filter_extension("add_pod", "AddPod", state, pod, pod_to_add, node_info)
 
     def run_pre_filter_extension_remove_pod(self, state: CycleState, pod: Pod, pod_to_remove: Pod, node_info: NodeInfo) -> Status:
+        return self._run_pre_filter_extension("remove_pod", "RemovePod", state, pod, pod_to_remove, node_info)
+
+    def _run_pre_filter_extension(self, method: str, verb: str, state: CycleState, pod: Pod, other: Pod,
+                                  node_info: NodeInfo) -> Status:
         skip = state.skip_filter_plugins
         for name, ext in self.pre_filter_extensions:
             if name in skip:
                 continue
-            s = ext.remove_pod(state, pod, pod_to_remove, node_info)
+            s = getattr(ext, method)(state, pod, other, node_info)
             if s.code != Code.Success:
-                return Status.as_error(f"running RemovePod on PreFilter plugin {name!r}: {s.message()}", name)
+                return Status.as_error(f"running {verb} on PreFilter plugin {name!r}: {s.message()}", name)
         return Status()
 
     # ------------------------------------------------------------------ equivalence caches
