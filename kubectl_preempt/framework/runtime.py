@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 import operator
+from itertools import compress
 
 import orjson
 
@@ -43,13 +44,50 @@ def equivalence_key(pod: Pod) -> bytes | None:
         return None
 
 
-def _bounded(cache: dict, key: Any) -> dict:
+def _bounded(cache: dict, key: Any, factory: Callable[[], Any] = dict) -> Any:
     entry = cache.get(key)
     if entry is None:
         if len(cache) >= _CACHED_POD_SHAPES:
             del cache[next(iter(cache))]
-        entry = cache[key] = {}
+        entry = cache[key] = factory()
     return entry
+
+
+class FilterMemo:
+    """Filter answers of one pod shape, aligned with one list of NodeInfos, each valid for the
+    generation it was computed at. Only nodes whose generation moved are filtered again."""
+
+    __slots__ = ("nodes", "names", "gens", "statuses", "ok", "index")
+
+    def __init__(self) -> None:
+        self.nodes: list[NodeInfo] | None = None
+        self.names: list[str] = []
+        self.gens: list[int] = []
+        self.statuses: list[Status | None] = []
+        self.ok: list[bool] = []  # statuses[i] is a success
+        self.index: dict[str, int] = {}
+
+    def align(self, nodes: list[NodeInfo]) -> None:
+        n = len(nodes)
+        if self.nodes is not nodes or len(self.gens) != n:
+            self.nodes = nodes
+            self.names = [ni.node.name for ni in nodes]
+            self.index = {name: i for i, name in enumerate(self.names)}
+            self.gens = [-1] * n
+            self.statuses = [None] * n
+            self.ok = [False] * n
+
+    def refresh(self, fwk: "Framework", state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> None:
+        """Every node's answer brought up to date (for a walk that visits them all)."""
+        self.align(nodes)
+        n = len(nodes)
+        cur = [ni.generation for ni in nodes]
+        if cur != self.gens:
+            sts, ok = self.statuses, self.ok
+            for i in compress(range(n), map(operator.ne, cur, self.gens)):
+                st = sts[i] = fwk.intern_status(fwk.run_filter_plugins(state, pod, nodes[i]))
+                ok[i] = st.code == Code.Success
+            self.gens = cur
 
 
 class Nominator:
@@ -112,7 +150,7 @@ class Framework:
             if (ext := (pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None)) is not None]
         self.filter_plugins = self.points["filter"]
         self.post_filter_plugins = self.points["postFilter"]
-        self._filter_cache: dict[Any, dict[str, tuple[int, Status]]] = {}
+        self._filter_cache: dict[Any, FilterMemo] = {}
         self._statuses: dict[tuple, Status] = {}
         self._score_cache: dict[Any, dict[str, tuple[int, tuple[int, ...]]]] = {}
         self.pre_score_plugins = self.points["preScore"]
@@ -207,7 +245,7 @@ class Framework:
         return Status()
 
     # ------------------------------------------------------------------ equivalence caches
-    def filter_cache(self, state: CycleState, pod: Pod) -> dict[str, tuple[int, Status]] | None:
+    def filter_cache(self, state: CycleState, pod: Pod) -> FilterMemo | None:
         """Per-node filter answers for pods like this one, or None when an active filter reads
         more than the node (inter-pod affinity, spreading, volumes)."""
         active = tuple(pl.name for pl in self.filter_plugins if pl.name not in state.skip_filter_plugins)
@@ -216,7 +254,7 @@ class Framework:
         key = equivalence_key(pod)
         if key is None:
             return None
-        return _bounded(self._filter_cache, (key, active))
+        return _bounded(self._filter_cache, (key, active), FilterMemo)
 
     def intern_status(self, st: Status) -> Status:
         """One shared object per distinct filter answer kept in the cache, so that counting reasons

@@ -4,7 +4,9 @@ The cycle returns its decisions as data (CycleResult); nothing here formats text
 """
 from __future__ import annotations
 
+import operator
 import random
+from itertools import compress
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -72,25 +74,100 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
         to_find = 1
     if not fwk.has_filter_plugins():
         return [nodes[(start_index + i) % num_all] for i in range(to_find)]
-    feasible: list[NodeInfo] = []
     cache = fwk.filter_cache(state, pod)
+    if cache is not None:
+        return _pass_filters_memoized(fwk, cache, state, pod, diagnosis, nodes, start_index, to_find)
+    feasible: list[NodeInfo] = []
     nominated = fwk.nominator.by_node
     status_map = diagnosis.node_to_status.statuses
     unschedulable = diagnosis.unschedulable_plugins
     for i in range(num_all):
         ni = nodes[(start_index + i) % num_all]
-        name = ni.node.name
-        if cache is not None and name not in nominated:
-            # no pods nominated here, so the nominated-pods pass is one plain pass; and every active
-            # filter reads only the pod and this NodeInfo, so an answer for this state still holds
-            hit = cache.get(name)
-            if hit is not None and hit[0] == ni.generation:
-                st = hit[1]
-            else:
-                st = fwk.intern_status(fwk.run_filter_plugins(state, pod, ni))
-                cache[name] = (ni.generation, st)
+        st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
+        code = st.code
+        if code == Code.Success:
+            feasible.append(ni)
+            if len(feasible) >= to_find:
+                break
+        elif code == Code.Error:
+            raise SchedulingError(st.message())
         else:
+            status_map[ni.node.name] = st
+            if st.plugin:  # mirrors Diagnosis.AddPluginStatus for a rejection
+                unschedulable.add(st.plugin)
+                if code == Code.Pending:
+                    diagnosis.pending_plugins.add(st.plugin)
+    return feasible
+
+
+def _pass_filters_memoized(fwk: Framework, memo: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
+                           nodes: list[NodeInfo], start_index: int, to_find: int) -> list[NodeInfo]:
+    """The same walk as find_nodes_that_pass_filters, over answers remembered per node generation.
+
+    Every active filter reads only the pod and one NodeInfo, so a node whose generation has not
+    moved answers as before. A node with pods nominated to it is filtered afresh, both passes.
+    """
+    n = len(nodes)
+    memo.align(nodes)
+    # a walk that will stop early visits only some nodes; one that will not (too few feasible
+    # last time) is faster over all of them at once. Either way the answers are the same.
+    if to_find < n and memo.ok.count(True) >= to_find:
+        return _walk_until_enough(fwk, memo, state, pod, diagnosis, nodes, start_index % n, to_find)
+    memo.refresh(fwk, state, pod, nodes)
+    statuses, ok_flags = memo.statuses, memo.ok
+    nominated = fwk.nominator.by_node
+    if nominated:
+        statuses, ok_flags = list(statuses), list(ok_flags)
+        for name in nominated:
+            i = memo.index.get(name)
+            if i is not None:
+                st = statuses[i] = fwk.run_filter_plugins_with_nominated_pods(state, pod, nodes[i])
+                ok_flags[i] = st.code == Code.Success
+    start_index %= n
+    order = list(range(start_index, n)) + list(range(start_index)) if start_index else range(n)
+    ok = list(compress(order, map(ok_flags.__getitem__, order)))
+    if len(ok) > to_find:
+        ok = ok[:to_find]
+        # the walk stops at the last feasible node it needs: nodes after it are not visited
+        order = order[:(ok[-1] - start_index) % n + 1]
+    failed = list(compress(order, map(operator.not_, map(ok_flags.__getitem__, order))))
+    distinct = set(map(statuses.__getitem__, failed))
+    for st in distinct:
+        if st.code == Code.Error:
+            first = next(i for i in failed if statuses[i].code == Code.Error)
+            raise SchedulingError(statuses[first].message())
+    names = memo.names
+    diagnosis.node_to_status.statuses.update(zip(map(names.__getitem__, failed), map(statuses.__getitem__, failed)))
+    for st in distinct:
+        if st.plugin:  # mirrors Diagnosis.AddPluginStatus for a rejection
+            diagnosis.unschedulable_plugins.add(st.plugin)
+            if st.code == Code.Pending:
+                diagnosis.pending_plugins.add(st.plugin)
+    return list(map(nodes.__getitem__, ok))
+
+
+def _walk_until_enough(fwk: Framework, memo: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
+                       nodes: list[NodeInfo], start_index: int, to_find: int) -> list[NodeInfo]:
+    """The walk that may stop early (fewer feasible nodes wanted than there are nodes): only the
+    nodes it visits are brought up to date."""
+    nominated = fwk.nominator.by_node
+    names, gens, statuses, ok_flags = memo.names, memo.gens, memo.statuses, memo.ok
+    n = len(nodes)
+    feasible: list[NodeInfo] = []
+    status_map = diagnosis.node_to_status.statuses
+    unschedulable = diagnosis.unschedulable_plugins
+    for k in range(n):
+        i = (start_index + k) % n
+        ni = nodes[i]
+        name = names[i]
+        if name in nominated:
             st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
+        elif gens[i] == ni.generation:
+            st = statuses[i]
+        else:
+            st = statuses[i] = fwk.intern_status(fwk.run_filter_plugins(state, pod, ni))
+            ok_flags[i] = st.code == Code.Success
+            gens[i] = ni.generation
         code = st.code
         if code == Code.Success:
             feasible.append(ni)

@@ -46,3 +46,48 @@ def test_a_node_with_a_nominated_pod_is_always_filtered_with_it() -> None:
     r = s.schedule(_pod("b"))
     assert r.feasible_nodes == []
     assert r.diagnosis.node_to_status.get("n1").reasons == ["Insufficient cpu"]
+
+
+def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None:
+    """Random clusters, shapes, start indexes and node changes: the memoized walks (the one that
+    stops early and the one over all nodes) find the same feasible nodes and statuses, in the
+    same order, as filtering every node afresh."""
+    import random
+
+    from kubectl_preempt.framework.cycle_state import CycleState
+    from kubectl_preempt.framework.diagnosis import Diagnosis
+    from kubectl_preempt.scheduler import schedule_one as so
+
+    rnd = random.Random(7)
+    nodes = [make_node(f"n{i:03d}").alloc(cpu=str(rnd.choice([2, 4, 8])), memory="16Gi") for i in range(150)]
+    c, s = _sched(*nodes)
+    shapes = [_pod(f"p{k}", cpu=rnd.choice(["500m", "1", "2", "3"])) for k in range(4)]
+    for step in range(60):
+        pod = shapes[step % len(shapes)]
+        fwk = s.framework_for(pod)
+        state = CycleState()
+        fwk.run_pre_filter_plugins(state, pod)
+        start = rnd.randrange(150)
+        to_find = rnd.choice([1, 10, 100, 150])
+        got_d, want_d = Diagnosis(), Diagnosis()
+        fwk_to_find = so.num_feasible_nodes_to_find
+        so.num_feasible_nodes_to_find = lambda f, n, k=to_find: k  # type: ignore[assignment]
+        try:
+            got = so.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start)
+            memo = fwk.filter_cache
+            fwk.filter_cache = lambda st, p: None  # type: ignore[assignment]
+            try:
+                want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start)
+            finally:
+                fwk.filter_cache = memo  # type: ignore[assignment]
+        finally:
+            so.num_feasible_nodes_to_find = fwk_to_find  # type: ignore[assignment]
+        assert [ni.name for ni in got] == [ni.name for ni in want]
+        assert ({n: st.reasons for n, st in got_d.node_to_status.statuses.items()}
+                == {n: st.reasons for n, st in want_d.node_to_status.statuses.items()})
+        assert list(got_d.node_to_status.statuses) == list(want_d.node_to_status.statuses)
+        # change a few nodes between cycles
+        for _ in range(rnd.randrange(4)):
+            ni = rnd.choice(s.snapshot.list())
+            s.snapshot.add_pod(Pod(make_pod(f"x{step}-{ni.name}").uid(f"x{step}-{ni.name}").req(cpu="500m")
+                                   .on(ni.name).obj()))
