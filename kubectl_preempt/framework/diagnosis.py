@@ -1,12 +1,15 @@
 """NodeToStatus, Diagnosis and FitError, as in framework/interface.go and framework/types.go."""
 from __future__ import annotations
 
+import operator
 from collections import Counter
+from itertools import compress, repeat
 from typing import Callable, Iterable
 
 from .status import Code, Status
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
+_NODE_NAME = operator.attrgetter("node.name")
 
 
 class NodeToStatus:
@@ -28,17 +31,19 @@ class NodeToStatus:
     def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code) -> list:
         # mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map order)
         statuses = self.statuses
-        if self.absent.code == code:
-            if not statuses:
-                return list(node_infos)
-            absent = self.absent
-            return [ni for ni in node_infos if statuses.get(ni.node.name, absent).code == code]
-        out = []
-        for ni in node_infos:
-            st = statuses.get(ni.node.name)
-            if st is not None and st.code == code:
-                out.append(ni)
-        return out
+        absent = self.absent
+        if absent.code == code and not statuses:
+            return list(node_infos)
+        # statuses are shared between nodes rejected alike: decide per distinct object, then pick
+        # the nodes at C speed
+        matching = {st for st in set(statuses.values()) if st.code == code}
+        names = list(map(_NODE_NAME, node_infos))
+        if absent.code == code:
+            matching.add(absent)
+            found = map(statuses.get, names, repeat(absent))
+        else:
+            found = map(statuses.get, names)
+        return list(compress(node_infos, map(matching.__contains__, found)))
 
 
 class Diagnosis:

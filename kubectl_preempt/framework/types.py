@@ -13,6 +13,7 @@ DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 # mirrors nextGeneration(): one counter for every NodeInfo, so that a generation names one state
 # of one node for the whole process (caches key on it)
 _generations = itertools.count(1)
+NO_PODS = 2**63  # lowest_priority of a node without pods: above every priority
 # a pod without status.startTime counts as starting now (GetPodStartTime)
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
@@ -105,7 +106,7 @@ class NodeInfo:
     """A node with its pods and the aggregates every filter reads, kept up to date incrementally."""
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
-                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "_lowest")
+                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
@@ -118,7 +119,9 @@ class NodeInfo:
         self.pvc_ref_counts: dict[str, int] = {}
         self.image_states: dict[str, ImageStateSummary] = {}
         self.generation = next(_generations)
-        self._lowest: tuple[int, int] | None = None
+        # the lowest priority of the node's pods (NO_PODS without pods), kept up to date: preemption
+        # asks it of every node on every failed cycle
+        self.lowest_priority = NO_PODS
         for p in pods:
             self.add_pod(p)
 
@@ -143,16 +146,8 @@ class NodeInfo:
         c.pvc_ref_counts = dict(self.pvc_ref_counts)
         c.image_states = self.image_states
         c.generation = self.generation
-        c._lowest = self._lowest
+        c.lowest_priority = self.lowest_priority
         return c
-
-    def lowest_pod_priority(self) -> int | None:
-        """The lowest priority among the node's pods (None without pods), remembered per generation:
-        preemption asks it of every node on every failed cycle."""
-        got = self._lowest
-        if got is None or got[0] != self.generation:
-            got = self._lowest = (self.generation, min((p.priority for p in self.pods), default=None))
-        return got[1]
 
     def set_node(self, node: Node) -> None:
         """Swap in a changed Node object (labels, taints, allocatable) in place."""
@@ -165,6 +160,8 @@ class NodeInfo:
             props = pod.cache["nodeinfo"] = (has_affinity(pod), has_required_anti_affinity(pod), pvc_keys(pod),
                                              host_ports(pod))
         self.pods.append(pod)
+        if pod.priority < self.lowest_priority:
+            self.lowest_priority = pod.priority
         if props[0]:
             self.pods_with_affinity.append(pod)
         if props[1]:
@@ -191,6 +188,8 @@ class NodeInfo:
                                 lst.pop()
                                 break
                 self._update(p, -1, props)
+                if p.priority <= self.lowest_priority:
+                    self.lowest_priority = min((q.priority for q in pods), default=NO_PODS)
                 return True
         return False
 

@@ -5,7 +5,9 @@ values, every node's dry-run status, reprieved pods and why each victim could no
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
+from itertools import compress
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -18,6 +20,8 @@ from ..model.objects import Pod, PodDisruptionBudget
 
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
+
+_LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
 
 CHAIN_STEPS = (
     "fewest PDB violations",
@@ -68,7 +72,7 @@ class PreemptionDetails:
 
     eligible: bool = True
     ineligible_reason: str = ""
-    potential_nodes: list[str] = field(default_factory=list)
+    potential: list[NodeInfo] = field(default_factory=list)
     offset: int = 0
     num_candidates: int = 0
     candidates: list[Candidate] = field(default_factory=list)
@@ -78,6 +82,11 @@ class PreemptionDetails:
     tied: list[str] = field(default_factory=list)
     cleared_nominations: list[Pod] = field(default_factory=list)
     message: str = ""
+
+    @property
+    def potential_nodes(self) -> list[str]:
+        """Nodes where preemption was worth trying (their filter status was Unschedulable)."""
+        return [ni.node.name for ni in self.potential]
 
 
 class PreemptionPlugin(Protocol):
@@ -126,7 +135,7 @@ class Evaluator:
         if not all_nodes:
             return [], NodeToStatus(), "no nodes available"
         potential = m.nodes_for_status_code(all_nodes, self.handle.snapshot.get, Code.Unschedulable)
-        details.potential_nodes = [ni.name for ni in potential]
+        details.potential = potential
         if not potential:
             return [], NodeToStatus(), None
         pdbs = self.handle.cluster.pdbs if self.handle.cluster is not None else []
@@ -142,14 +151,18 @@ class Evaluator:
         statuses = NodeToStatus()
         errs: list[str] = []
         n = len(potential)
-        has_victims = getattr(self.interface, "has_potential_victims", None)
-        no_victims = self.interface.no_victims_status() if has_victims is not None else None
-        for i in range(n):
-            base = potential[(offset + i) % n]
-            if has_victims is not None and not has_victims(base, pod):
-                # SelectVictimsOnNode would find nothing to remove: same answer, without the copies
-                statuses.set(base.name, no_victims)
-                continue
+        lowest = getattr(self.interface, "lowest_victim_priority_below", None)
+        order = [potential[(offset + i) % n] for i in range(n)] if offset else potential
+        if lowest is not None:
+            # SelectVictimsOnNode finds nothing to remove where no pod has a lower priority: that
+            # answer needs no copies. Priority alone decides (IsEligiblePod admits every pod).
+            no_victims = self.interface.no_victims_status()
+            with_victims = list(compress(range(n), map(pod.priority.__gt__, map(_LOWEST_PRIORITY, order))))
+        else:
+            no_victims, with_victims = None, list(range(n))
+        done = n
+        for i in with_victims:
+            base = order[i]
             ni = base.snapshot()
             st_copy = state.clone()
             victims, num_viol, status, reprieves, viol_keys = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
@@ -157,6 +170,7 @@ class Evaluator:
                 c = Candidate(ni.name, victims, num_viol, reprieves, viol_keys)
                 (non_violating if num_viol == 0 else violating).append(c)
                 if non_violating and len(non_violating) + len(violating) >= num:
+                    done = i + 1
                     break
                 continue
             if status.is_success() and not victims:
@@ -164,6 +178,10 @@ class Evaluator:
             if status.code == Code.Error:
                 errs.append(status.message())
             statuses.set(ni.name, status)
+        if no_victims is not None:
+            # the nodes before the stop that had nothing to remove
+            visited = set(with_victims)
+            statuses.statuses.update((order[i].node.name, no_victims) for i in range(done) if i not in visited)
         cands = non_violating + violating
         details.candidates = cands
         return cands, statuses, "; ".join(errs) if errs else None

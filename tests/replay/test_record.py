@@ -116,7 +116,15 @@ def test_the_command_ends_cleanly_on_a_signal(api: FakeAPIServer, tmp_path: Path
     proc = subprocess.Popen([sys.executable, "-m", "kubectl_preempt.cli.main", "record", "-o", str(path)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(ROOT))
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and not (path.exists() and path.stat().st_size > 0):
+
+    def started() -> bool:
+        # the initial lists are on disk: the recorder is past its set-up and watching
+        try:
+            return path.exists() and len(read_trace(str(path)).events) == 3
+        except Exception:  # a trace still being written may not read yet
+            return False
+
+    while time.monotonic() < deadline and not started():
         time.sleep(0.1)
     time.sleep(0.5)
     proc.send_signal(sig)

@@ -92,10 +92,9 @@ class DefaultPreemption:
     def is_preemption_allowed(self, node_info: NodeInfo, victim: Pod, preemptor: Pod) -> bool:
         return victim.priority < preemptor.priority
 
-    def has_potential_victims(self, node_info: NodeInfo, pod: Pod) -> bool:
-        # is_preemption_allowed is priority alone (IsEligiblePod admits every pod)
-        lowest = node_info.lowest_pod_priority()
-        return lowest is not None and lowest < pod.priority
+    # is_preemption_allowed is priority alone (IsEligiblePod admits every pod): the evaluator may
+    # skip nodes whose lowest pod priority is not below the preemptor's
+    lowest_victim_priority_below = True
 
     def no_victims_status(self) -> Status:
         return Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS)
