@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, repeat
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -22,6 +22,7 @@ PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
 
 _LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
+_NODE_NAME = operator.attrgetter("node.name")
 
 CHAIN_STEPS = (
     "fewest PDB violations",
@@ -157,7 +158,8 @@ class Evaluator:
             # SelectVictimsOnNode finds nothing to remove where no pod has a lower priority: that
             # answer needs no copies. Priority alone decides (IsEligiblePod admits every pod).
             no_victims = self.interface.no_victims_status()
-            with_victims = list(compress(range(n), map(pod.priority.__gt__, map(_LOWEST_PRIORITY, order))))
+            has = list(map(pod.priority.__gt__, map(_LOWEST_PRIORITY, order)))
+            with_victims = list(compress(range(n), has))
         else:
             no_victims, with_victims = None, list(range(n))
         done = n
@@ -180,8 +182,8 @@ class Evaluator:
             statuses.set(ni.name, status)
         if no_victims is not None:
             # the nodes before the stop that had nothing to remove
-            visited = set(with_victims)
-            statuses.statuses.update((order[i].node.name, no_victims) for i in range(done) if i not in visited)
+            nothing = compress(order[:done], map(operator.not_, has[:done]))
+            statuses.statuses.update(zip(map(_NODE_NAME, nothing), repeat(no_victims)))
         cands = non_violating + violating
         details.candidates = cands
         return cands, statuses, "; ".join(errs) if errs else None
