@@ -377,18 +377,28 @@ class LiveCluster:
 
         server = self.conn.server
         what = f"{verb} {resource}" + (f' in namespace "{namespace}"' if namespace else "")
-        try:
-            resp = fn(*args, _preload_content=False, _request_timeout=self.conn.timeout, **kwargs)
+        for attempt in (1, 2):
             try:
-                data = resp.data
-            finally:
-                resp.release_conn()
-        except ApiException as e:
-            raise self._api_error(e, verb, resource, namespace, api_version) from None
-        except urllib3.exceptions.MaxRetryError as e:
-            raise self._transport_error(e.reason, what) from None
-        except (urllib3.exceptions.HTTPError, OSError) as e:
-            raise self._transport_error(e, what) from None
+                resp = fn(*args, _preload_content=False, _request_timeout=self.conn.timeout, **kwargs)
+                try:
+                    data = resp.data
+                finally:
+                    resp.release_conn()
+                break
+            except ApiException as e:
+                raise self._api_error(e, verb, resource, namespace, api_version) from None
+            except urllib3.exceptions.MaxRetryError as e:
+                # a kept-alive connection the server had closed: the GET is sent once more on a new
+                # one, as Go's transport does for an idempotent request; refusals and timeouts are not
+                if attempt == 1 and isinstance(e.reason, urllib3.exceptions.ProtocolError):
+                    continue
+                raise self._transport_error(e.reason, what) from None
+            except urllib3.exceptions.ProtocolError as e:
+                if attempt == 1:
+                    continue
+                raise self._transport_error(e, what) from None
+            except (urllib3.exceptions.HTTPError, OSError) as e:
+                raise self._transport_error(e, what) from None
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:
