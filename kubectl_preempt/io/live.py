@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -359,6 +360,21 @@ class LiveCluster:
         self.scope: dict[str, str | None | bool] = {}
         # per optional kind the last read_all could not read at all: "forbidden" or "not served"
         self.skipped: dict[str, str] = {}
+        # watch streams being read, so that a recording can end them instead of leaving threads
+        # blocked in a read while the interpreter shuts down
+        self._streams: set[Any] = set()
+        self._streams_lock = threading.Lock()
+
+    def close_streams(self) -> None:
+        """End every open watch stream: its reader sees the stream end."""
+        with self._streams_lock:
+            streams = list(self._streams)
+        for resp in streams:
+            try:
+                resp.shutdown() if hasattr(resp, "shutdown") else None
+                resp.close()
+            except Exception:  # noqa: BLE001 - best effort: the stream may be ending by itself
+                pass
 
     # the generated API object, or None when this client release does not know the group
     def _api(self, name: str) -> Any:
@@ -661,6 +677,8 @@ class LiveCluster:
         except (urllib3.exceptions.HTTPError, OSError) as e:
             raise self._transport_error(e, what) from None
         buf = b""
+        with self._streams_lock:
+            self._streams.add(resp)
         try:
             for chunk in resp.stream(65536):
                 buf += chunk
@@ -670,9 +688,11 @@ class LiveCluster:
                         yield _watch_event(spec, orjson.loads(line))
             if buf.strip():
                 yield _watch_event(spec, orjson.loads(buf))
-        except (urllib3.exceptions.HTTPError, OSError) as e:
+        except (urllib3.exceptions.HTTPError, OSError, ValueError) as e:
             raise self._transport_error(e, what) from None
         finally:
+            with self._streams_lock:
+                self._streams.discard(resp)
             resp.release_conn()
 
 

@@ -98,6 +98,7 @@ class Recorder:
         self.events: "queue.Queue[tuple]" = queue.Queue()
         self.stats = RecordStats(path, clock())
         self.writer: TraceWriter | None = None
+        self._threads: list[threading.Thread] = []
 
     # ---------------------------------------------------------------- writing
     def _write(self, typ: str, obj: dict, t: float | None = None) -> None:
@@ -156,6 +157,7 @@ class Recorder:
         t = threading.Thread(target=self._watch_loop, args=(spec, version, gen), daemon=True,
                              name=f"watch-{spec.plural}")
         t.start()
+        self._threads.append(t)
 
     def _watch_loop(self, spec: live.ListSpec, version: str, gen: int) -> None:
         q = self.events
@@ -316,7 +318,17 @@ class Recorder:
             self.stop.set()
             self.stats.ended = self.clock()
             self.writer.close()
+            self._end_watches()
         return self.stats
+
+    def _end_watches(self) -> None:
+        """Close the watch streams and wait a moment for their threads, so that none is left
+        blocked in a read while the process exits."""
+        close = getattr(self.reader, "close_streams", None)
+        if close is not None:
+            close()
+        for t in self._threads:
+            t.join(timeout=1.0)
 
 
 def record(path: str, *, kubeconfig: str | None = None, context: str | None = None,
