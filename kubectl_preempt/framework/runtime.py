@@ -368,22 +368,29 @@ class Framework:
             if key is not None:
                 cache = _bounded(self._score_cache, (key, tuple(names[i] for i in local), self.snapshot.num_nodes()))
         node_names = [ni.node.name for ni in nodes]
-        for j, ni in enumerate(nodes):
-            hit = cache.get(node_names[j]) if cache is not None else None
-            if hit is not None and hit[0] == ni.generation:
-                vals = hit[1]
-            else:
+        if local:
+            # one row of node-local scores per node, remembered per generation; columns at the end
+            rows: list[tuple[int, ...]] = []
+            append = rows.append
+            get = cache.get if cache is not None else None
+            for name, ni in zip(node_names, nodes):
+                hit = get(name) if get is not None else None
+                if hit is not None and hit[0] == ni.generation:
+                    append(hit[1])
+                    continue
                 computed = []
                 for i in local:
                     sc, s = plugins[i].score(state, pod, ni)
                     if s.code != Code.Success:
-                        return [], Status.as_error(f"plugin {names[i]!r} failed with: {s.message()}", names[i])
+                        return ScoreTable([], names, [], []), Status.as_error(
+                            f"plugin {names[i]!r} failed with: {s.message()}", names[i])
                     computed.append(sc)
                 vals = tuple(computed)
                 if cache is not None:
-                    cache[node_names[j]] = (ni.generation, vals)
-            for i, v in zip(local, vals):
-                raw[i][j] = v
+                    cache[name] = (ni.generation, vals)
+                append(vals)
+            for i, col in zip(local, zip(*rows)):
+                raw[i] = list(col)
         for i, pl in enumerate(plugins):
             if i in local:
                 continue
@@ -391,7 +398,8 @@ class Framework:
             for j, ni in enumerate(nodes):
                 sc, s = pl.score(state, pod, ni)
                 if s.code != Code.Success:
-                    return [], Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
+                    return ScoreTable([], names, [], []), Status.as_error(
+                        f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
                 col[j] = sc
         for i, pl in enumerate(plugins):
             ext = pl.score_extensions() if hasattr(pl, "score_extensions") else None
@@ -400,15 +408,15 @@ class Framework:
             ns = [NodeScore(n, sc) for n, sc in zip(node_names, raw[i])]
             s = ext.normalize_score(state, pod, ns)
             if not s.is_success():
-                return [], Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
+                return ScoreTable([], names, [], []), Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
             raw[i] = [x.score for x in ns]
         weights = [self.score_weights.get(n, 1) for n in names]
         for i, col in enumerate(raw):
-            for sc in col:
-                if sc > MAX_NODE_SCORE or sc < 0:
-                    return [], Status.as_error(
-                        f"plugin {names[i]!r} returns an invalid score {sc}, it should in the range of "
-                        f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
+            if col and (max(col) > MAX_NODE_SCORE or min(col) < 0):
+                sc = next(x for x in col if x > MAX_NODE_SCORE or x < 0)
+                return ScoreTable([], names, [], []), Status.as_error(
+                    f"plugin {names[i]!r} returns an invalid score {sc}, it should in the range of "
+                    f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
         weighted = [col if w == 1 else [sc * w for sc in col] for col, w in zip(raw, weights)]
         totals = list(weighted[0]) if weighted else [0] * len(nodes)
         for col in weighted[1:]:
