@@ -30,10 +30,10 @@ def parse_time(value: Any) -> datetime | None:
         return None
 
 
-class Pod:
-    """A pod and what the scheduler derives from it (framework.PodInfo)."""
+class _View:
+    """The decoded object and its three parts, as every typed view keeps them."""
 
-    def __init__(self, raw: Mapping[str, Any]) -> None:
+    def _parts(self, raw: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]]:
         md = raw.get("metadata") or {}
         spec = raw.get("spec") or {}
         status = raw.get("status") or {}
@@ -42,6 +42,14 @@ class Pod:
         self.spec = spec
         self.status = status
         self.name: str = md.get("name") or ""
+        return md, spec, status
+
+
+class Pod(_View):
+    """A pod and what the scheduler derives from it (framework.PodInfo)."""
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        md, spec, status = self._parts(raw)
         self.namespace: str = md.get("namespace") or "default"
         self.key = f"{self.namespace}/{self.name}"
         self.uid: str = md.get("uid") or self.key
@@ -95,18 +103,11 @@ class Pod:
         return f"Pod({self.key})"
 
 
-class Node:
+class Node(_View):
     """A node as the scheduler reads it."""
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
-        md = raw.get("metadata") or {}
-        spec = raw.get("spec") or {}
-        status = raw.get("status") or {}
-        self.raw = raw
-        self.metadata = md
-        self.spec = spec
-        self.status = status
-        self.name: str = md.get("name") or ""
+        md, spec, status = self._parts(raw)
         self.uid: str = md.get("uid") or self.name
         self.labels: Mapping[str, str] = md.get("labels") or {}
         self.taints: list = spec.get("taints") or []
