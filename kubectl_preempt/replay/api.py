@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from ..framework.config import SchedulerConfig, parse_config
 from .follow import Follow
 from .report import follow_report, simulate_report
@@ -29,7 +29,7 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     `on_decision`: called with each preemption decision as a conformance case (--dump-decisions).
     """
     if mode not in MODES:
-        raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", field="mode")
+        raise UsageError(f"mode {quote(mode)} is not one of {', '.join(MODES)}", field="mode")
     cfg_raw = None
     if isinstance(config, SchedulerConfig):
         cfg = config
