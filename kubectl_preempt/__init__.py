@@ -12,6 +12,7 @@ explain = _api.explain
 explain_pods = _api.explain_pods
 replay = _api.replay
 check = _api.check
+batch_session = _api.batch_session
 
 
 def load_snapshot(path: str) -> list:
@@ -20,4 +21,4 @@ def load_snapshot(path: str) -> list:
     return load_objects(path)
 
 
-__all__ = ["explain", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]
+__all__ = ["explain", "batch_session", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]

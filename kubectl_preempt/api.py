@@ -83,3 +83,13 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
 
 from .replay.api import replay  # noqa: E402,F401 - replay(events, ...) -> report, see replay/api.py
 from .check.api import check  # noqa: E402,F401 - check(traces, proposed, ...) -> gate result, see check/api.py
+
+
+def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None) -> dict[str, Any]:
+    """What one kube-batch session does to this cluster: binds, evicts, pipelined tasks, the pod
+    and PodGroup conditions it writes, and why (evictions with their action, preemptor and the
+    plugins' votes; jobs' gang state and order keys; queues' shares; pending tasks' node reasons).
+
+    `scheduler_conf` is kube-batch's configuration file as text; None is kube-batch's default."""
+    from .batch.scheduler import batch_session as run
+    return run(objects, scheduler_conf)

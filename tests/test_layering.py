@@ -13,14 +13,17 @@ PKG = Path(__file__).resolve().parents[1] / "kubectl_preempt"
 
 # package -> packages it must never import
 FORBIDDEN = {
-    "model": {"framework", "plugins", "preemption", "scheduler", "explain", "replay", "check", "render", "cli", "io", "api"},
-    "framework": {"plugins", "preemption", "scheduler", "explain", "replay", "check", "render", "cli", "io", "api"},
-    "plugins": {"scheduler", "explain", "replay", "check", "render", "cli", "io", "api"},
-    "preemption": {"scheduler", "explain", "replay", "check", "render", "cli", "io", "api"},
-    "scheduler": {"explain", "replay", "check", "render", "cli", "io", "api"},
-    "explain": {"replay", "check", "render", "cli", "io", "api"},
+    "model": {"framework", "plugins", "preemption", "scheduler", "explain", "replay", "check", "render", "cli", "io", "api", "batch"},
+    "framework": {"plugins", "preemption", "scheduler", "explain", "replay", "check", "render", "cli", "io", "api", "batch"},
+    "plugins": {"scheduler", "explain", "replay", "check", "render", "cli", "io", "api", "batch"},
+    "preemption": {"scheduler", "explain", "replay", "check", "render", "cli", "io", "api", "batch"},
+    "scheduler": {"explain", "replay", "check", "render", "cli", "io", "api", "batch"},
+    "explain": {"replay", "check", "render", "cli", "io", "api", "batch"},
     "replay": {"check", "render", "cli", "io", "api"},
-    "check": {"render", "cli", "io", "api"},
+    "check": {"render", "cli", "io", "api", "batch"},
+    # kube-batch's session uses model/ and the kube-scheduler plugins' helpers, nothing above them;
+    # nothing in the kube-scheduler core imports it
+    "batch": {"framework", "preemption", "scheduler", "explain", "replay", "check", "render", "cli", "io", "api"},
 }
 THIRD_PARTY_ONLY_IN = {"typer": ("cli",), "kubernetes": ("cli", "io/live.py")}
 
