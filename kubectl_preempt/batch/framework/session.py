@@ -15,6 +15,7 @@ from ..api.types import (ALLOCATED, BINDING, PIPELINED, POD_GROUP_PENDING, POD_G
 from ..cache.cache import SchedulerCache
 from ..conf import PluginOption
 from ..util.gomap import GoMap
+from .statement import Statement
 
 SESSION_UID = "session-0"
 
@@ -282,8 +283,7 @@ class Session:
                 return
         conds.append(cond)
 
-    def statement(self) -> "Statement":
-        from .statement import Statement
+    def statement(self) -> Statement:
         return Statement(self)
 
 

@@ -2,18 +2,16 @@
 tries on the session and then commits or discards together."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..api.job_info import TaskInfo
 from ..api.node_info import NodeError
 from ..api.types import PENDING, PIPELINED, RELEASING, RUNNING
 
-if TYPE_CHECKING:
-    from .session import Session
-
 
 class Statement:
-    def __init__(self, ssn: "Session") -> None:
+    def __init__(self, ssn: Any) -> None:
+        # the Session; not imported, as the session module imports this one
         self.ssn = ssn
         self.operations: list[tuple[str, TaskInfo, str]] = []
 
