@@ -151,6 +151,12 @@ def _table(report: Mapping[str, Any]) -> str:
     pre = list(report.get("preemptions") or [])
     follow = report.get("mode") == "follow"
     out.append("")
+    if report.get("distribution"):
+        from . import distribution
+
+        out[-1:] = [distribution.headline(report), ""]
+        out.extend(distribution.table_lines(report["distribution"]))
+        out.append(f"Run {(report.get('run') or {}).get('run')} (median preemptions)")
     if not pre:
         out.append("No preemptions" + (" in the recording." if follow else " in this replay."))
     else:
@@ -237,7 +243,14 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]
 
 def _markdown(report: Mapping[str, Any]) -> str:
     head = _headline(report)
+    if report.get("distribution"):
+        from . import distribution
+
+        head.append(distribution.headline(report))
     out = [f"# {head[0]}", ""] + [f"- {h.split(None, 1)[0]}: {h.split(None, 1)[1].strip()}" for h in head[1:]]
+    if report.get("distribution"):
+        out += [""] + distribution.markdown_lines(report["distribution"])
+        out.append(f"## Run {(report.get('run') or {}).get('run')} (median preemptions)")
     pre = list(report.get("preemptions") or [])
     follow = report.get("mode") == "follow"
     out += ["", f"## Preemptions ({len(pre)})", ""]
