@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .replay import _columns, _md_table
+from .wording import columns as _columns
+from .wording import md_table as _md_table
 
 STAT_HEADER = ["P5", "P50", "P95", "MIN", "MAX"]
 MAX_PODS_SHOWN = 10

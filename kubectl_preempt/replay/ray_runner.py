@@ -18,9 +18,10 @@ def _ray_module() -> Any:
     return ray
 
 
-def run_on_ray(spec: Any, runs: int, address: str, progress: Callable[[int, int], None] | None = None) -> list[bytes]:
-    """Run 1..runs of `spec` as Ray tasks on the cluster at `address` ("local": a Ray instance
-    started in this process for the occasion)."""
+def run_on_ray(spec: Any, runs: int, address: str, run_task: Callable[[Any, int], bytes],
+               progress: Callable[[int, int], None] | None = None) -> list[bytes]:
+    """`run_task(spec, k)` for k in 1..runs as Ray tasks on the cluster at `address` ("local": a
+    Ray instance started in this process for the occasion)."""
     ray = _ray_module()
     started_here = False
     if not ray.is_initialized():
@@ -34,7 +35,7 @@ def run_on_ray(spec: Any, runs: int, address: str, progress: Callable[[int, int]
             raise UsageError(f"cannot connect to the Ray cluster at {address}: {e}", field="--ray") from None
         started_here = True
     try:
-        task = ray.remote(_run_task)
+        task = ray.remote(run_task)
         spec_ref = ray.put(spec)
         pending = {task.remote(spec_ref, k): k for k in range(1, runs + 1)}
         results: dict[int, bytes] = {}
@@ -49,10 +50,3 @@ def run_on_ray(spec: Any, runs: int, address: str, progress: Callable[[int, int]
         if started_here:
             ray.shutdown()
 
-
-def _run_task(spec: Any, run: int) -> bytes:
-    import orjson
-
-    from .runs import simulate_once
-
-    return orjson.dumps(simulate_once(spec, run))

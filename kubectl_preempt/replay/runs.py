@@ -117,7 +117,12 @@ def _init_worker(spec: RunSpec) -> None:
 
 def _run_in_worker(run: int) -> bytes:
     assert _SPEC is not None
-    return orjson.dumps(simulate_once(_SPEC, run))
+    return _run_task(_SPEC, run)
+
+
+def _run_task(spec: RunSpec, run: int) -> bytes:
+    """One run as JSON bytes: what travels back from a process or a Ray task."""
+    return orjson.dumps(simulate_once(spec, run))
 
 
 def default_jobs() -> int:
@@ -128,7 +133,7 @@ def _local(spec: RunSpec, runs: int, jobs: int, progress: RunProgress | None) ->
     if jobs <= 1 or runs <= 1:
         out = []
         for k in range(1, runs + 1):
-            out.append(orjson.dumps(simulate_once(spec, k)))
+            out.append(_run_task(spec, k))
             if progress is not None:
                 progress(k, runs)
         return out
@@ -152,7 +157,7 @@ def _local(spec: RunSpec, runs: int, jobs: int, progress: RunProgress | None) ->
 def _ray(spec: RunSpec, runs: int, address: str, progress: RunProgress | None) -> list[bytes]:
     from .ray_runner import run_on_ray
 
-    return run_on_ray(spec, runs, address, progress)
+    return run_on_ray(spec, runs, address, _run_task, progress)
 
 
 def replay_runs(spec: RunSpec, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
