@@ -7,13 +7,13 @@ nominates it, marks it terminating) it changes the pod's view and copies of its 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..framework.runtime import Nominator
 from ..framework.snapshot import Snapshot
 from ..model.cluster import Cluster
+from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from ..scheduler.scheduler import Scheduler
 
@@ -22,51 +22,16 @@ DISRUPTION_TARGET = "DisruptionTarget"
 REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 # --- time ------------------------------------------------------------------------------------------
 
 def parse_time(value: Any) -> float | None:
     """RFC 3339 text, a datetime or a number of seconds since the epoch -> seconds since the epoch."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, datetime):
-        dt = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
-        return (dt - _EPOCH).total_seconds()
-    if isinstance(value, str):
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        # Python < 3.11 accepts at most 6 fractional digits; Kubernetes writes up to 9
-        dot = text.find(".")
-        if dot != -1:
-            end = dot + 1
-            while end < len(text) and text[end].isdigit():
-                end += 1
-            frac = text[dot + 1:end][:6]
-            text = text[:dot] + ("." + frac if frac else "") + text[end:]
-        try:
-            dt = datetime.fromisoformat(text)
-        except ValueError:
-            return None
-        if dt.tzinfo is None:
-            dt = dt.replace(tzinfo=timezone.utc)
-        return (dt - _EPOCH).total_seconds()
-    return None
+    return parse_seconds(value)
 
 
-def format_time(t: float) -> str:
-    """RFC 3339 in UTC, with milliseconds only when the time has them."""
-    ms = int(round(t * 1000))
-    secs, rem = divmod(ms, 1000)
-    dt = datetime.fromtimestamp(secs, tz=timezone.utc)
-    base = dt.strftime("%Y-%m-%dT%H:%M:%S")
-    return f"{base}.{rem:03d}Z" if rem else f"{base}Z"
+format_time = format_seconds
 
 
 # --- pods ------------------------------------------------------------------------------------------
