@@ -1,10 +1,8 @@
 """kubectl-preempt: kube-scheduler v1.34.1's preemption decisions, offline, explained."""
 from __future__ import annotations
 
-__version__ = "0.1.0"
-KUBERNETES_VERSION = "v1.34.1"
-
-from . import api as _api  # noqa: E402
+from . import api as _api
+from .version import KUBERNETES_VERSION, __version__
 
 # bound after the api import: loading the `explain` subpackage sets an attribute of that name,
 # and the public function must win

@@ -173,7 +173,7 @@ def replay(
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
     sys.stdout.write(render_replay(report, output))
     if html:
-        from ..render.html import replay_html
+        from ..api import replay_html
 
         try:
             with open(html, "w", encoding="utf-8") as f:

@@ -107,7 +107,9 @@ def build_document(res: CycleResult, details: PreemptionDetails | None, nominate
         doc["nominatedNode"] = sel.name
         doc["nominatedNodes"] = sorted(details.tied or [sel.name])
         doc["victims"] = [v.key for v in sel.victims]
-        doc["victimDetails"] = [_victim_dict(sel, r) for r in sel.reprieves if not r.kept]
+        # in the victims' order (SelectVictimsOnNode re-sorts them when some violate a PDB)
+        evicted = {r.pod.key: r for r in sel.reprieves if not r.kept}
+        doc["victimDetails"] = [_victim_dict(sel, evicted[v.key]) for v in sel.victims]
         doc["reprieved"] = [{"pod": r.pod.key, "priority": r.pod.priority,
                              "reason": "fits back after the victims go" + (
                                  " (its PDB would have been violated)" if r.pdb_violating else "")}
@@ -120,7 +122,7 @@ def build_document(res: CycleResult, details: PreemptionDetails | None, nominate
 def _victim_dict(c: Candidate, r: Any) -> dict[str, Any]:
     v = r.pod
     return {"pod": v.key, "priority": v.priority, "requests": human_resources(v.resource.resource),
-            "terminating": v.terminating, "pdbViolation": v.key in c.pdb_violating,
+            "terminating": v.terminating, "pdbs": list(c.pdbs.get(v.key, ())), "pdbViolation": v.key in c.pdb_violating,
             "startTime": _time(v), "blocking": list(r.status.reasons) if r.status is not None else []}
 
 

@@ -69,13 +69,26 @@ class Reprieve:
     status: Status | None = None  # the filter status that made it a victim
 
 
+@dataclass(frozen=True)
+class VictimSelection:
+    """What SelectVictimsOnNode decided on one node, with what an explanation needs beside it."""
+
+    victims: list[Pod]
+    num_pdb_violations: int
+    status: Status
+    reprieves: list[Reprieve] = field(default_factory=list)
+    pdb_violating: frozenset[str] = frozenset()  # victim keys whose PDB is violated
+    pdbs: dict[str, list[str]] = field(default_factory=dict)  # pod key -> keys of the PDBs covering it
+
+
 @dataclass
 class Candidate:
     name: str
     victims: list[Pod]
     num_pdb_violations: int
     reprieves: list[Reprieve] = field(default_factory=list)
-    pdb_violating: set[str] = field(default_factory=set)  # victim keys whose PDB is violated
+    pdb_violating: frozenset[str] = frozenset()  # victim keys whose PDB is violated
+    pdbs: dict[str, list[str]] = field(default_factory=dict)  # victim key -> keys of the PDBs covering it
 
 
 @dataclass
@@ -104,7 +117,7 @@ class PreemptionDetails:
 class PreemptionPlugin(Protocol):
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
-                               pdbs: list[PodDisruptionBudget]) -> tuple[list[Pod], int, Status, list[Reprieve], set[str]]: ...
+                               pdbs: list[PodDisruptionBudget]) -> VictimSelection: ...
     def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]: ...
 
 
@@ -178,9 +191,11 @@ class Evaluator:
             base = order[i]
             ni = base.snapshot()
             st_copy = state.clone()
-            victims, num_viol, status, reprieves, viol_keys = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
+            sel = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
+            victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
             if status.is_success() and victims:
-                c = Candidate(ni.name, victims, num_viol, reprieves, viol_keys)
+                c = Candidate(ni.name, victims, num_viol, sel.reprieves, sel.pdb_violating,
+                              {v.key: sel.pdbs[v.key] for v in victims if v.key in sel.pdbs})
                 (non_violating if num_viol == 0 else violating).append(c)
                 if non_violating and len(non_violating) + len(violating) >= num:
                     done = i + 1
