@@ -86,6 +86,12 @@ class DefaultPreemption:
         return min(n, num_nodes)
 
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
+        # mirrors GetOffsetAndNumCandidates: upstream draws rand.Int31n(numNodes) every cycle. A
+        # replay run's random source (handle.rng) draws it so; without one the offset is fixed by
+        # the seed (0: no offset), which keeps explain and a single replay reproducible.
+        rng = getattr(self.handle, "rng", None)
+        if rng is not None:
+            return rng.randrange(num_nodes), self.calculate_num_candidates(num_nodes)
         seed = self.seed if self.seed is not None else getattr(self.handle, "seed", 0)
         offset = 0 if not seed else random.Random(seed).randrange(num_nodes)
         return offset, self.calculate_num_candidates(num_nodes)
