@@ -103,3 +103,13 @@ def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], propo
     runs, title = check_page_runs(check_report, traces, proposed, sources=sources, baseline=baseline,
                                   config=config, seed=seed)
     return render_html(runs, title=title)
+
+
+def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None) -> dict[str, Any]:
+    """What one kube-batch session does to this cluster: binds, evicts, pipelined tasks, the pod
+    and PodGroup conditions it writes, and why (evictions with their action, preemptor and the
+    plugins' votes; jobs' gang state and order keys; queues' shares; pending tasks' node reasons).
+
+    `scheduler_conf` is kube-batch's configuration file as text; None is kube-batch's default."""
+    from .batch.scheduler import batch_session as run
+    return run(objects, scheduler_conf)

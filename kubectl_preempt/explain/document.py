@@ -6,6 +6,7 @@ from typing import Any
 from ..framework.status import Code, Status
 from ..model.objects import Pod
 from ..model.quantity import format_bytes, format_milli_cpu
+from ..model.rfc3339 import format_nanos
 from ..model.resources import Resource
 from ..preemption.evaluator import CHAIN_STEPS, Candidate, Evaluator, PreemptionDetails
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
@@ -141,10 +142,9 @@ def _candidate_dict(c: Candidate, details: PreemptionDetails) -> dict[str, Any]:
 
 
 def _fmt_nanos(n: int) -> str | None:
-    from datetime import datetime, timezone
     if n >= 253402300799 * 10**9:
         return None
-    return datetime.fromtimestamp(n / 1e9, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_nanos(n)
 
 
 def _tie_break(details: PreemptionDetails) -> dict[str, Any]:

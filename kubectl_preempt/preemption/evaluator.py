@@ -18,6 +18,10 @@ from ..framework.status import Code, Status
 from ..framework.types import FAR_FUTURE, NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
 
+def _unix_nanos_of(t: datetime) -> int:
+    return int(t.timestamp()) * 1_000_000_000 + t.microsecond * 1000
+
+
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
 
@@ -34,9 +38,14 @@ CHAIN_STEPS = (
 )
 
 
-def pod_start_time(pod: Pod) -> datetime:
-    # mirrors GetPodStartTime: a pod that has not started counts as starting now
-    return pod.start_time or FAR_FUTURE
+FAR_FUTURE_NANOS = _unix_nanos_of(FAR_FUTURE)
+
+
+def pod_start_time(pod: Pod) -> int:
+    """mirrors GetPodStartTime, in nanoseconds as Go's time.Time compares them: a pod that has
+    not started counts as starting after every pod that has."""
+    n = pod.start_nanos
+    return FAR_FUTURE_NANOS if n is None else n
 
 
 def more_important_pod(a: Pod, b: Pod) -> bool:
@@ -47,6 +56,8 @@ def more_important_pod(a: Pod, b: Pod) -> bool:
 
 
 def importance_key(p: Pod) -> tuple:
+    """MoreImportantPod as a sort key: sort_by_key(pods, importance_key) orders pods as
+    sort.Slice(pods, MoreImportantPod) does."""
     return (-p.priority, pod_start_time(p))
 
 
@@ -220,7 +231,7 @@ class Evaluator:
         # mirrors minSumPrioritiesScoreFunc: each priority shifted by MaxInt32+1 so all are positive
         total = sum(v.priority + 2**31 for v in c.victims)
         earliest = earliest_start_of_highest_priority(c.victims)
-        return [-c.num_pdb_violations, -highest, -total, -len(c.victims), _unix_nanos(earliest)]
+        return [-c.num_pdb_violations, -highest, -total, -len(c.victims), earliest]
 
     def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionDetails) -> str:
         remaining = list(by_name)
@@ -242,7 +253,7 @@ class Evaluator:
         return [p for p in self.handle.nominated_pods_for_node(node_name) if p.priority < pod.priority]
 
 
-def earliest_start_of_highest_priority(victims: list[Pod]) -> datetime:
+def earliest_start_of_highest_priority(victims: list[Pod]) -> int:
     # mirrors GetEarliestPodStartTime
     max_prio = victims[0].priority
     earliest = pod_start_time(victims[0])
@@ -257,5 +268,3 @@ def earliest_start_of_highest_priority(victims: list[Pod]) -> datetime:
     return earliest
 
 
-def _unix_nanos(t: datetime) -> int:
-    return int(t.timestamp()) * 1_000_000_000 + t.microsecond * 1000

@@ -520,6 +520,8 @@ class Simulation:
             elif owned:
                 self.queue.update(cur, new)
         else:
+            # nothing the scheduler reads changed, but the cache still removes and re-adds a bound pod
+            self.state.touch(cur)
             self.events_ignored += 1
 
 

@@ -8,6 +8,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import PostFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...model.gosort import sort_by_key
 from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
 from ...preemption.evaluator import Evaluator, Reprieve, VictimSelection, importance_key
 
@@ -137,7 +138,7 @@ class DefaultPreemption:
         s = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
         if not s.is_success():
             return VictimSelection([], 0, s)
-        potential.sort(key=importance_key)
+        sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
         cluster = getattr(fh, "cluster", None)
         violating, non_violating, matched = filter_pods_with_pdb_violation(
             potential, pdbs, getattr(cluster, "version", None) if cluster is not None else None)
@@ -172,7 +173,7 @@ class DefaultPreemption:
         except _DryRunError as e:
             return VictimSelection([], 0, e.status)
         if violating and non_violating:
-            victims.sort(key=importance_key)
+            sort_by_key(victims, importance_key)
         return VictimSelection(victims, num_violating, Status(), reprieves, frozenset(viol_keys), matched)
 
 
