@@ -22,7 +22,7 @@ from typing import IO, Any, Iterator, Mapping
 import orjson
 
 from ..errors import InputError
-from .snapshot import GZIP_MAGIC, STDIN, display_name, objects_from_bytes, one_line, read_raw_bytes
+from .snapshot import GZIP_MAGIC, STDIN, display_name, json_number_error, objects_from_bytes, one_line, read_raw_bytes
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "Trace"
@@ -223,6 +223,8 @@ def _first_document(data: bytes, name: str) -> Any:
         value, _ = json.JSONDecoder().raw_decode(text, len(text) - len(text.lstrip()))
     except json.JSONDecodeError as e:
         raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+    except ValueError:
+        raise json_number_error(text, 0, name) from None
     return value
 
 
@@ -252,6 +254,8 @@ def _documents(data: bytes, name: str) -> Iterator[tuple[int, Any]]:
             value, end = dec.raw_decode(text, pos)
         except json.JSONDecodeError as e:
             raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+        except ValueError:
+            raise json_number_error(text, pos, name) from None
         yield line, value
         line += text.count("\n", pos, end)
         pos = end
