@@ -1,10 +1,8 @@
 """kubectl-preempt: kube-scheduler v1.34.1's preemption decisions, offline, explained."""
 from __future__ import annotations
 
-__version__ = "0.1.0"
-KUBERNETES_VERSION = "v1.34.1"
-
-from . import api as _api  # noqa: E402
+from . import api as _api
+from .version import KUBERNETES_VERSION, __version__
 
 # bound after the api import: loading the `explain` subpackage sets an attribute of that name,
 # and the public function must win
@@ -12,6 +10,7 @@ explain = _api.explain
 explain_pods = _api.explain_pods
 replay = _api.replay
 check = _api.check
+batch_session = _api.batch_session
 
 
 def load_snapshot(path: str) -> list:
@@ -20,4 +19,4 @@ def load_snapshot(path: str) -> list:
     return load_objects(path)
 
 
-__all__ = ["explain", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]
+__all__ = ["explain", "batch_session", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]

@@ -13,7 +13,7 @@ from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
 from ..io.snapshot import load_config_document
 from ..io.trace import read_trace
 from ..render.check_junit import render_junit
-from ..render.check_report import CHECK_FORMATS, render_check
+from ..render.check_output import CHECK_FORMATS, render_check
 from . import options
 from .common import Progress, guard, note
 
@@ -145,9 +145,9 @@ def check(
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", source=junit, field="--junit") from None
     if html:
-        from ..render.html import check_page
+        from ..api import check_html
 
-        page = check_page(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed)
+        page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed)
         try:
             with open(html, "w", encoding="utf-8") as f:
                 f.write(page)

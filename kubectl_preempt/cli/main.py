@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 import typer
 
-from .. import KUBERNETES_VERSION, __version__
+from ..version import KUBERNETES_VERSION, __version__
 from ..errors import ExitCode, PreemptError
 from . import capture, explain
 from . import record, replay

@@ -102,6 +102,20 @@ def stuck() -> list[dict]:
     ]
 
 
+def guarded() -> list[dict]:
+    """node-a runs three web replicas under a PDB that allows one disruption; an api pod needs the
+    room of all three, so one victim is within the budget and two violate it. node-b is too small."""
+    objs: list[dict] = [
+        make_node("node-a").alloc(cpu="6", memory="16Gi").obj(),
+        make_node("node-b").alloc(cpu="1", memory="16Gi").obj(),
+        make_pdb("web", {"matchLabels": {"app": "web"}}, 1, namespace="shop"),
+    ]
+    objs += [make_pod(f"web-{i}").ns("shop").priority(10).label("app", "web").req(cpu="2", memory="1Gi")
+             .on("node-a").start_time(f"2026-03-01T0{i}:00:00Z").obj() for i in (1, 2, 3)]
+    objs.append(make_pod("api").ns("shop").priority(1000).req(cpu="6", memory="1Gi").obj())
+    return objs
+
+
 def queue(other_kinds: bool = True) -> list[dict]:
     """Several pending pods in two namespaces, a finished pod, and objects the scheduler does not read."""
     objs = shop()
@@ -165,6 +179,16 @@ def _() -> tuple[str, Files]:
 @scenario("preempt-json")
 def _() -> tuple[str, Files]:
     return "explain shop/checkout --snapshot snapshot.json -o json", {"snapshot.json": json_bytes(shop())}
+
+
+@scenario("preempt-pdb")
+def _() -> tuple[str, Files]:
+    return "explain shop/api --snapshot snapshot.json", {"snapshot.json": json_bytes(guarded())}
+
+
+@scenario("preempt-pdb-json")
+def _() -> tuple[str, Files]:
+    return "explain shop/api --snapshot snapshot.json -o json", {"snapshot.json": json_bytes(guarded())}
 
 
 @scenario("scheduled-table")
