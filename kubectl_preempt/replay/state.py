@@ -347,8 +347,16 @@ class ReplayState:
             raw.setdefault("kind", "Node")
             raw.setdefault("apiVersion", "v1")
             out.append(raw)
+        # bound pods node by node in the cache's order, so that explain on these objects lists
+        # each node's pods as the replay did (explain keeps a snapshot's order), then the rest
+        listed: set[str] = set()
+        for p in self.order.pods(self.pods_by_uid):
+            if self.cluster.pods.get(p.key) is p:
+                listed.add(p.uid)
+                out.append(pod_manifest(p))
         for p in self.cluster.pods.values():
-            out.append(pod_manifest(p))
+            if p.uid not in listed:
+                out.append(pod_manifest(p))
         for pdb in self.cluster.pdbs:
             out.append(pdb_manifest(pdb))
         for pc in self.cluster.priority_classes.values():
