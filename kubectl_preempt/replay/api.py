@@ -1,10 +1,11 @@
 """replay(): a trace through the offline scheduler, as plain data in and out."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError
-from ..framework.config import SchedulerConfig, parse_config
+from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
 from .follow import Follow
 from .report import follow_report
 from .runs import RunProgress, RunSpec, replay_runs, simulate_once
@@ -20,7 +21,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
            progress: Progress | None = None, listener: Listener | None = None,
            runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
-           run_progress: RunProgress | None = None) -> dict[str, Any]:
+           run_progress: RunProgress | None = None, api_latency: float | None = None,
+           feature_gates: Mapping[str, bool] | None = None) -> dict[str, Any]:
     """Replay a trace through kube-scheduler v1.34.1's offline copy; returns the report.
 
     `events`: a trace (`io.trace.read_trace`'s result, or {"header": ..., "events": [...]}) or a
@@ -33,6 +35,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     fanned out over `jobs` processes (default: the number of cores) or the Ray cluster at
     `ray_address`; the report is the run with the median number of preemptions, with
     `distribution` over all runs.
+    `feature_gates`: kube-scheduler's --feature-gates the replay honours (SchedulerAsyncPreemption,
+    on by default); `api_latency`: seconds each API call of the scheduler takes in simulate mode
+    (asynchronous preemption's victim patches and deletions; default DEFAULT_API_LATENCY).
     """
     if mode not in MODES:
         raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", field="mode")
@@ -53,6 +58,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     else:
         cfg = parse_config(config)
         cfg_raw = config
+    if feature_gates or api_latency is not None:
+        cfg = _with_gates(cfg, feature_gates or {}, api_latency)
     timeline = normalize(events)
     policy = PriorityPolicy(priority_classes, reresolve_existing=reresolve_existing)
     what_if: dict[str, Any] = {}
@@ -73,3 +80,17 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         return replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress)
     report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
     return report
+
+
+def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: float | None) -> SchedulerConfig:
+    for name, on in gates.items():
+        if name not in FEATURE_GATES:
+            raise UsageError(f"unknown feature gate {name!r}; known: {', '.join(sorted(FEATURE_GATES))}",
+                             field="--feature-gates")
+        if not isinstance(on, bool):
+            raise UsageError(f"{name} must be true or false, got {on!r}", field="--feature-gates")
+    if api_latency is not None and (isinstance(api_latency, bool) or not isinstance(api_latency, (int, float))
+                                    or api_latency < 0):
+        raise UsageError(f"must be a number of seconds, 0 or more, got {api_latency!r}", field="--api-latency")
+    return replace(cfg, feature_gates={**cfg.feature_gates, **gates},
+                   api_latency=cfg.api_latency if api_latency is None else float(api_latency))

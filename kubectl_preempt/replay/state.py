@@ -251,6 +251,18 @@ class ReplayState:
             self.nominator.delete(pod)
         return prev
 
+    def mark_disruption_target(self, pod: Pod, now: float) -> None:
+        """The scheduler's status patch on a victim (PreemptPod): the DisruptionTarget condition.
+        An update of the pod, so it moves on its node's list as the scheduler cache moves it."""
+        status = dict(pod.status)
+        conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
+        conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
+                      "message": f"{pod.scheduler_name}: preempting to accommodate a higher priority pod",
+                      "lastTransitionTime": format_time(now)})
+        status["conditions"] = conds
+        pod.status = status
+        self.touch(pod)
+
     def mark_terminating(self, pod: Pod, now: float, *, preempted: bool) -> None:
         """The pod got a deletionTimestamp; it keeps its node's resources until it is gone. An
         update of the pod, so it moves on its node's list as the scheduler cache moves it."""
