@@ -10,6 +10,7 @@ explain = _api.explain
 explain_pods = _api.explain_pods
 replay = _api.replay
 check = _api.check
+batch_session = _api.batch_session
 
 
 def load_snapshot(path: str) -> list:
@@ -18,4 +19,4 @@ def load_snapshot(path: str) -> list:
     return load_objects(path)
 
 
-__all__ = ["explain", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]
+__all__ = ["explain", "batch_session", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]

@@ -284,7 +284,8 @@ class Scenario(Listener):
         # the listener writes them into the trace at that instant
         cfg = default_config()
         cfg.feature_gates["SchedulerAsyncPreemption"] = False
-        sim = Simulation(Timeline(START, end, initial, events, {}), cfg, listener=self)
+        sim = Simulation(Timeline(START, end, initial, events, {}), cfg, listener=self,
+                         workloads=False)  # the scenario's world runs its own controllers
         self.sim = sim
         # the PDBs' status at the start as the disruption controller has it
         sim.state.recompute_pdb_status()

@@ -12,6 +12,7 @@ from ..errors import ExitCode, PreemptError
 from . import capture, explain
 from . import record, replay
 from . import check
+from . import session
 from .common import PROG, error_line
 
 HELP = f"""Which pods would kube-scheduler {KUBERNETES_VERSION} preempt for a pod, on which node, and why.
@@ -51,6 +52,7 @@ capture.register(app)
 record.register(app)
 replay.register(app)
 check.register(app)
+session.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:

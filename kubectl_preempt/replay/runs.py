@@ -79,8 +79,12 @@ class RunFacts(Listener):
         # pods a workload controller created in this run only (replay/controllers.py)
         created = getattr(sim, "created_by_replay", set())
         pending = sorted(info.pod.key for info in sim.queue.pending())
+        # a decision whose victims were all terminating already evicts no one: a re-nomination
+        renominations = sum(1 for p in sim.preemptions
+                            if all(d["alreadyTerminating"] for d in p["victimDetails"]))
         return {
-            "preemptions": len(sim.preemptions),
+            "preemptions": len(sim.preemptions) - renominations,
+            "renominations": renominations,
             "victims": [{"pod": key, "priorityClass": cls, "namespace": ns, "workload": workload_of(meta, rs),
                          "recorded": key not in created}
                         for key, cls, ns, meta in self.victims],
