@@ -7,7 +7,7 @@ from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 import typer
 
 from .. import api
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, quote
 from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects,
                            pod_key)
 from ..model.bulk import bulk_allocation
@@ -93,7 +93,9 @@ def explain(
             source = display_name(snapshot)
             objects = load_objects(snapshot)
         # Queues and PodGroups are read for the pods kube-batch schedules
-        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS])
+        # Preempted events (capture keeps them) say who preempted a pod, read below
+        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS
+                                and o.get("kind") != "Event"])
         if ignored:
             note(f"{source}: {ignored}")
         cfg = load_config(config) if config else None
@@ -106,6 +108,10 @@ def explain(
         except InputError as e:
             raise e.located(source=source) from None
     extra_keys = {pod_key(m) for m in extra}
+    if live_ctx is None and pods:
+        # a victim in a snapshot: what the snapshot recorded of its preemption (the DisruptionTarget
+        # condition, and the preemptor when a captured Preempted event names it), as live explain
+        live_ctx = live_cli.snapshot_records(objects, source, namespace, list(pods), cluster)
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
         _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
     if live_ctx is not None:
@@ -181,7 +187,7 @@ def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[
 def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespaces: bool,
              extra_keys: set[str], source: str) -> str:
     if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
-        raise UsageError(f"pod {arg!r} is neither namespace/name nor name")
+        raise UsageError(f"pod {quote(arg)} is neither namespace/name nor name")
     if arg.startswith("pod/") or arg.startswith("pods/"):
         arg = arg.split("/", 1)[1]
     if "/" in arg:
