@@ -19,6 +19,7 @@ class Code(IntEnum):
 
 
 _set = object.__setattr__
+_SUCCESS: "Status | None" = None
 
 
 class Status:
@@ -31,17 +32,27 @@ class Status:
     plugin: str
     error: str | None
 
-    def __init__(self, code: Code = Code.Success, *reasons: str, plugin: str = "", error: str | None = None) -> None:
+    def __new__(cls, code: Code = Code.Success, *reasons: str, plugin: str = "", error: str | None = None) -> "Status":
+        # a plain success is the most frequent answer (every PreFilter extension, every fitting
+        # node): being immutable, one object serves them all
+        if code is Code.Success and not reasons and not plugin and error is None and _SUCCESS is not None:
+            return _SUCCESS
+        self = object.__new__(cls)
         _set(self, "code", code)
         _set(self, "_reasons", reasons)
         _set(self, "plugin", plugin)
         _set(self, "error", error)
+        return self
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Status is immutable: {name} cannot be set")
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Status is immutable: {name} cannot be deleted")
+
+    def __reduce__(self) -> tuple:
+        # copy and pickle (runs in other processes) rebuild through the constructor
+        return (_rebuild, (self.code, self._reasons, self.plugin, self.error))
 
     @classmethod
     def as_error(cls, err: str | Exception, plugin: str = "") -> "Status":
@@ -74,3 +85,10 @@ class Status:
 
     def __repr__(self) -> str:
         return f"Status({self.code.name}, {self.reasons!r}, plugin={self.plugin!r})"
+
+
+def _rebuild(code: Code, reasons: tuple[str, ...], plugin: str, error: str | None) -> Status:
+    return Status(code, *reasons, plugin=plugin, error=error)
+
+
+_SUCCESS = Status()

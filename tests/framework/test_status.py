@@ -20,3 +20,13 @@ def test_naming_the_plugin_gives_a_new_status_and_leaves_the_first_as_it_was() -
     named = st.with_plugin("NodeUnschedulable")
     assert (named.plugin, st.plugin) == ("NodeUnschedulable", "")
     assert named.reasons == st.reasons and named.code == st.code
+
+
+def test_a_status_survives_copy_and_pickle_and_success_is_shared() -> None:
+    import copy
+    import pickle
+
+    st = Status(Code.Unschedulable, "Insufficient cpu", plugin="NodeResourcesFit")
+    for again in (copy.copy(st), copy.deepcopy(st), pickle.loads(pickle.dumps(st))):
+        assert (again.code, again.reasons, again.plugin) == (st.code, st.reasons, st.plugin)
+    assert Status() is Status() and Status().is_success() and Status(plugin="X").plugin == "X"
