@@ -1,8 +1,12 @@
-"""kubectl-preempt: kube-scheduler v1.34.1's preemption decisions, offline, explained."""
+"""kubectl-preempt: kube-scheduler's preemption decisions (v1.34.1 and v1.36.2), offline, explained."""
 from __future__ import annotations
 
 __version__ = "0.1.0"
-KUBERNETES_VERSION = "v1.34.1"
+from .framework.versions import DEFAULT as _DEFAULT, SUPPORTED as _SUPPORTED  # noqa: E402
+
+# the release imitated when nothing names one, and every release imitated
+KUBERNETES_VERSION = _DEFAULT.name
+KUBERNETES_VERSIONS = tuple(v.name for v in _SUPPORTED)
 
 from . import api as _api  # noqa: E402
 
@@ -15,9 +19,11 @@ check = _api.check
 
 
 def load_snapshot(path: str) -> list:
-    """The objects of a snapshot file in any supported form ("-" for standard input)."""
+    """The objects of a snapshot file in any supported form ("-" for standard input); a captured
+    snapshot's server version rides along (`.server_version`), so explain() imitates that release."""
     from .io.snapshot import load_objects
     return load_objects(path)
 
 
-__all__ = ["explain", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "__version__"]
+__all__ = ["explain", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION", "KUBERNETES_VERSIONS",
+           "__version__"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
+from ..framework.versions import KubernetesVersion
 from ..replay.api import replay
 from ..replay.simulate import initial_objects
 from ..replay.state import finished, format_time
@@ -103,14 +104,16 @@ def _proposed_overrides(proposed: Sequence[ProposedClass], applied: Applied,
 def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
           sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
           policy: Policy | None = None, config: SchedulerConfig | Mapping[str, Any] | None = None,
-          seed: int = 0, progress: Progress | None = None) -> dict[str, Any]:
+          seed: int = 0, progress: Progress | None = None,
+          kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
     """Check proposed PriorityClasses against recorded traces.
 
     `traces`: name -> a trace (io.trace's Trace, {"header", "events"}, or a list of events).
     `proposed`: PriorityClass objects as the change holds them (`sources`: where each is, for
     messages). `baseline`: the classes before the change; by default each trace's own, and then
     the proposal adds and replaces classes; given, it is the whole set before and `proposed` the
-    whole set after (a class it leaves out is deleted).
+    whole set after (a class it leaves out is deleted). `kubernetes_version` picks the
+    kube-scheduler release both replays imitate; by default each trace's own (replay's rule).
     """
     policy = policy or Policy()
     proposal, findings = decode_proposal(proposed, sources)
@@ -135,19 +138,21 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
         if progress is not None:
             progress(name, "baseline")
         base_rec = OutcomeRecorder()
-        base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec)
+        base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec,
+                             kubernetes_version=kubernetes_version)
         if progress is not None:
             progress(name, "proposed")
         prop_rec = OutcomeRecorder()
         overrides = _proposed_overrides(proposal, applied, base_objects)
         prop_report = replay(events, config=config, priority_classes=overrides or None, seed=seed,
-                             listener=prop_rec)
+                             listener=prop_rec, kubernetes_version=kubernetes_version)
         entries = diff_outcomes(base_rec.pods, prop_rec.pods)
         rules = evaluate_trace(policy, name, entries)
         all_rules.extend(rules)
         removed = [{"priorityClass": n, "podCount": len(_pods_using(initial, n))} for n in applied.removed]
         trace_reports.append({
             "trace": name,
+            "schedulerVersion": base_report.get("schedulerVersion"),
             "start": format_time(timeline.start), "end": format_time(timeline.end),
             "durationSeconds": round(timeline.end - timeline.start, 3),
             "recreated": _recreate_entries(applied, initial),

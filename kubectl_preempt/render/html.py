@@ -53,7 +53,7 @@ def render_html(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
     page = _asset("report.html")
     # replaced last to first so a placeholder's text inside the data can never be substituted
     parts = {
-        "{{GENERATOR}}": _html.escape(f"kubectl-preempt {__version__} (kube-scheduler {KUBERNETES_VERSION})", quote=True),
+        "{{GENERATOR}}": _html.escape(f"kubectl-preempt {__version__} (kube-scheduler {_versions(runs)})", quote=True),
         "{{TITLE}}": _html.escape(title or _title(runs[0][1])),
         "{{CSS}}": _asset("report.css"),
         "{{JS}}": _asset("report.js").replace("</", "<\\/"),
@@ -69,6 +69,12 @@ def render_html(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
         out.append(parts[key])
     out.append(rest)
     return "".join(out)
+
+
+def _versions(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> str:
+    """The kube-scheduler release(s) that replayed the page's runs."""
+    seen = dict.fromkeys(str(r.get("schedulerVersion") or KUBERNETES_VERSION) for _, r, _ in runs)
+    return ", ".join(seen)
 
 
 def _same_colours(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
@@ -97,7 +103,7 @@ def replay_html(report: Mapping[str, Any], trace: Any, activity: ActivityRecorde
 
 def check_page(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
                sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
-               config: Any = None, seed: int = 0) -> str:
+               config: Any = None, seed: int = 0, kubernetes_version: Any = None) -> str:
     """The page of a `check`: per trace, the baseline replay above the proposed one, on one time axis.
 
     check() keeps only each replay's outcome per pod, so the two replays of every trace are run
@@ -123,7 +129,8 @@ def check_page(check_report: Mapping[str, Any], traces: Mapping[str, Any], propo
         overrides = [dict(o) for o in base_objects or () if (o.get("metadata") or {}).get("name") not in names]
         overrides += [pc.as_object() for pc in accepted]
         for which, classes in (("baseline", base_objects), ("proposed", overrides or None)):
-            report = replay(events, config=config, priority_classes=classes, seed=seed)
+            report = replay(events, config=config, priority_classes=classes, seed=seed,
+                            kubernetes_version=kubernetes_version)
             view = build_view(report, events)
             if replay_summary(report) != tr.get(which):
                 view["notes"] = [f"this {which} replay differs from the check's ({replay_summary(report)} here, "
