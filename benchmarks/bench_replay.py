@@ -15,7 +15,7 @@
 Each workload runs in its own process so that its peak memory (ru_maxrss) is its own. The clock
 starts after the trace is built and stops when the replay returns (the report built).
 
-    python benchmarks/bench_replay.py [--workload NAME] [--scale F] [--profile FILE]
+    python benchmarks/bench_replay.py [--workload NAME] [--scale F] [--profile FILE] [--kubernetes-version V]
 """
 from __future__ import annotations
 
@@ -200,7 +200,8 @@ def mixed(n_nodes: int = 1000, n_events: int = 50000, seed: int = 7) -> tuple[di
 
 # --- running ------------------------------------------------------------------------------------------
 
-def run_one(name: str, scale: float, profile: str | None, preemptors: int | None) -> dict[str, Any]:
+def run_one(name: str, scale: float, profile: str | None, preemptors: int | None,
+            kubernetes_version: str | None = None) -> dict[str, Any]:
     if name == "preemption_async":
         trace, n_events = preemption_async(scale, preemptors)
     else:
@@ -210,12 +211,12 @@ def run_one(name: str, scale: float, profile: str | None, preemptors: int | None
         import cProfile
         import pstats
         prof = cProfile.Profile()
-        report = prof.runcall(replay, trace)
+        report = prof.runcall(replay, trace, kubernetes_version=kubernetes_version)
         elapsed = time.perf_counter() - start
         prof.dump_stats(profile)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     else:
-        report = replay(trace)
+        report = replay(trace, kubernetes_version=kubernetes_version)
         elapsed = time.perf_counter() - start
     s = report["summary"]
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -232,10 +233,12 @@ def main() -> int:
     ap.add_argument("--preemptors", type=int, default=None,
                     help="preemption_async: N preemptors at once instead of the churn")
     ap.add_argument("--profile", metavar="FILE", help="run under cProfile, write the stats to FILE")
+    ap.add_argument("--kubernetes-version", metavar="V", default=None,
+                    help="the kube-scheduler release to imitate (default v1.34.1)")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.workload:
-        r = run_one(args.workload, args.scale, args.profile, args.preemptors)
+        r = run_one(args.workload, args.scale, args.profile, args.preemptors, args.kubernetes_version)
         if args.json:
             print(json.dumps(r))
         else:
@@ -246,6 +249,8 @@ def main() -> int:
         cmd = [sys.executable, os.path.abspath(__file__), "--workload", name, "--scale", str(args.scale), "--json"]
         if args.preemptors is not None and name == "preemption_async":
             cmd += ["--preemptors", str(args.preemptors)]
+        if args.kubernetes_version:
+            cmd += ["--kubernetes-version", args.kubernetes_version]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         results.append(json.loads(out.strip().splitlines()[-1]))
     for r in results:

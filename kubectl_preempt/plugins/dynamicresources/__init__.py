@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
@@ -274,10 +274,11 @@ class ScoringDynamicResources(DynamicResources):
     def score(self, state: Any, pod: Pod, node_info: Any) -> tuple[int, Status]:
         # mirrors Score
         s = state.get(STATE_KEY)
-        if not isinstance(s, StateData):
+        if s.__class__ is not StateData:
             return 0, Status.as_error(ERR_STATE_NOT_FOUND)
         if not s.claims:
-            return 0, Status()
+            # every pod without claims, on every node: on the hot scoring path
+            return 0, SUCCESS
         choice = s.node_allocations.get(node_info.node.name)
         if choice is None:
             return 0, Status()
@@ -292,6 +293,12 @@ class ScoringDynamicResources(DynamicResources):
                 got, at = _first_available_score(claim, None, choice, at)
             score += got
         return score, Status()
+
+    def scores_nothing(self, state: Any, pod: Pod) -> bool:
+        """For a pod without claims Score returns 0 on every node before looking at it, and
+        NormalizeScore keeps all zeros: the framework need not ask node by node."""
+        s = state.get(STATE_KEY)
+        return s.__class__ is StateData and not s.claims
 
     def score_extensions(self) -> "ScoringDynamicResources":
         return self

@@ -22,6 +22,7 @@ from .resource_allocation import MODE_BALANCED, ResourceAllocationScorer, parse_
 
 NAME = names.NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
+_MAX_SCORE = float(MAX_NODE_SCORE)
 
 
 def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> int:
@@ -53,8 +54,16 @@ def balanced_resource_scorer_with_and_without(requested: list[int], allocated: l
                                               allocatable: list[int]) -> int:
     """mirrors balancedResourceScorer since v1.35: the balance with the pod against the balance
     without it, brought back to [50, 100] (both lie in [50, 100], their difference in [-50, 50])."""
-    with_pod = balanced_resource_scorer(requested, allocatable)
-    without_pod = balanced_resource_scorer(allocated, allocatable)
+    if len(allocatable) == 2 and allocatable[0] and allocatable[1]:
+        # the default cpu and memory, on the hot scoring path: the same float64 steps, inline
+        a0, a1 = float(allocatable[0]), float(allocatable[1])
+        f0, f1 = float(requested[0]) / a0, float(requested[1]) / a1
+        g0, g1 = float(allocated[0]) / a0, float(allocated[1]) / a1
+        with_pod = int((1 - abs(((1.0 if f0 > 1 else f0) - (1.0 if f1 > 1 else f1)) / 2)) * _MAX_SCORE)
+        without_pod = int((1 - abs(((1.0 if g0 > 1 else g0) - (1.0 if g1 > 1 else g1)) / 2)) * _MAX_SCORE)
+    else:
+        with_pod = balanced_resource_scorer(requested, allocatable)
+        without_pod = balanced_resource_scorer(allocated, allocatable)
     half = MAX_NODE_SCORE // 2
     return half + go_div(half + with_pod - without_pod, 2)
 
