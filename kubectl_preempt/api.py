@@ -123,3 +123,50 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
 
 from .replay.api import replay  # noqa: E402,F401 - replay(events, ...) -> report, see replay/api.py
 from .check.api import check  # noqa: E402,F401 - check(traces, proposed, ...) -> gate result, see check/api.py
+
+
+def replay_html(report: Mapping[str, Any], trace: Any, activity: Any = None, *, label: str = "") -> str:
+    """The HTML page of one replay: `trace` is what replay() replayed, `activity` the
+    replay.activity.ActivityRecorder it was given as listener (simulate mode)."""
+    from .render.html import render_html
+    from .replay.view import build_view
+
+    return render_html([(label, report, build_view(report, trace, activity))])
+
+
+def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Any, *,
+               sources: Any = None, baseline: Any = None, config: Any = None, seed: int = 0,
+               kubernetes_version: Any = None) -> str:
+    """The HTML page of a `check`: per trace, the baseline replay above the proposed one."""
+    from .check.page import check_page_runs
+    from .render.html import render_html
+
+    runs, title = check_page_runs(check_report, traces, proposed, sources=sources, baseline=baseline,
+                                  config=config, seed=seed, kubernetes_version=kubernetes_version)
+    return render_html(runs, title=title)
+
+
+def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *,
+                  scheduler_name: str = "kube-batch", default_queue: str = "default", seed: int = 0,
+                  conf_source: str = "scheduler configuration") -> dict[str, Any]:
+    """What one kube-batch session does to this cluster: binds, evicts, pipelined tasks, the pod
+    and PodGroup conditions it writes, and why (evictions with their action, preemptor and the
+    plugins' votes; jobs' gang state and order keys; queues' shares; pending tasks' node reasons).
+
+    `scheduler_conf` is kube-batch's configuration file as text; None is kube-batch's default.
+    `seed` draws kube-batch's random choices (ties between nodes, the start of each map range)."""
+    from .batch.scheduler import batch_session as run
+    return run(objects, scheduler_conf, scheduler_name=scheduler_name, default_queue=default_queue, seed=seed,
+               conf_source=conf_source)
+
+
+def explain_batch(objects: Iterable[Mapping[str, Any]], pods: list[str], scheduler_conf: str | None = None, *,
+                  scheduler_name: str = "kube-batch", seed: int = 0,
+                  conf_source: str = "scheduler configuration") -> list[dict[str, Any]]:
+    """The story of each pod ("namespace/name") that kube-batch schedules, from one session over
+    `objects`: what happens to it and to every task of its job, and for an evicted pod, which
+    action evicted it, for whom, and which plugins made it eligible."""
+    from .batch.scheduler import batch_session as run
+    from .batch.story import explain_task
+    result = run(objects, scheduler_conf, scheduler_name=scheduler_name, seed=seed, conf_source=conf_source)
+    return [explain_task(result, key, scheduler_name) for key in pods]

@@ -158,6 +158,21 @@ class PodBuilder:
         _set(self._o, path, value)
         return self
 
+    def group(self, name: str, scheduler: str = "kube-batch") -> "PodBuilder":
+        """A kube-batch task: the pod names its PodGroup and kube-batch as its scheduler."""
+        self._o["metadata"].setdefault("annotations", {})["scheduling.k8s.io/group-name"] = name
+        self._o["spec"]["schedulerName"] = scheduler
+        return self
+
+    def running(self, node: str) -> "PodBuilder":
+        self._o["spec"]["nodeName"] = node
+        self._o["status"]["phase"] = "Running"
+        return self
+
+    def created(self, t: str) -> "PodBuilder":
+        self._o["metadata"]["creationTimestamp"] = t
+        return self
+
     def obj(self) -> dict[str, Any]:
         return copy.deepcopy(self._o)
 
@@ -355,3 +370,17 @@ def make_storage_capacity(name: str, storage_class: str, capacity: str | None, *
     if node_labels is not None:
         o["nodeTopology"] = {"matchLabels": node_labels}
     return o
+
+
+def make_queue(name: str, weight: int = 1, group: str = "scheduling.incubator.k8s.io/v1alpha1") -> dict[str, Any]:
+    """A kube-batch Queue (or Volcano's, with group="scheduling.volcano.sh/v1beta1")."""
+    return {"apiVersion": group, "kind": "Queue", "metadata": {"name": name}, "spec": {"weight": weight}}
+
+
+def make_pod_group(name: str, min_member: int, queue: str, namespace: str = "default",
+                   priority_class: str = "", group: str = "scheduling.incubator.k8s.io/v1alpha1") -> dict[str, Any]:
+    spec: dict[str, Any] = {"minMember": min_member, "queue": queue}
+    if priority_class:
+        spec["priorityClassName"] = priority_class
+    return {"apiVersion": group, "kind": "PodGroup", "metadata": {"name": name, "namespace": namespace},
+            "spec": spec}

@@ -346,7 +346,9 @@ def test_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch, capsys: pyt
     monkeypatch.chdir(REPO)
     for code in blocks:
         exec(compile(code, "README.md", "exec"), {})
-    assert capsys.readouterr().out == "Preempted node-a ['batch/etl-1', 'batch/etl-2']\n"
+    assert capsys.readouterr().out == (
+        "Preempted node-a ['batch/etl-1', 'batch/etl-2']\n"
+        "['ml/train-0', 'ml/train-2', 'ml/train-3'] {'shop/api-0': 'node-a', 'shop/sweep-0': 'node-b'} 1.0\n")
 
 
 class _Tty:

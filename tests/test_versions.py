@@ -59,6 +59,11 @@ def test_resolution(requested: str | None, data: str | None, want: Any, note: st
     assert (got.version, got.note) == (want, note)
 
 
+def test_the_package_names_the_releases_the_framework_imitates() -> None:
+    assert kubectl_preempt.KUBERNETES_VERSIONS == ("v1.34.1", "v1.36.2")
+    assert kubectl_preempt.KUBERNETES_VERSION == V1_34_1.name
+
+
 @pytest.mark.parametrize("bad", ["latest", "v2.0", "1"])
 def test_a_flag_that_is_no_release_is_a_usage_error(bad: str) -> None:
     with pytest.raises(UsageError, match="is not a Kubernetes release such as v1.34 or v1.36"):

@@ -14,7 +14,7 @@ from ..io.snapshot import load_config_document
 from ..io.trace import read_trace
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..render.check_junit import render_junit
-from ..render.check_report import CHECK_FORMATS, render_check
+from ..render.check_output import CHECK_FORMATS, render_check
 from . import options
 from .common import Progress, guard, note
 
@@ -153,9 +153,9 @@ def check(
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", source=junit, field="--junit") from None
     if html:
-        from ..render.html import check_page
+        from ..api import check_html
 
-        page = check_page(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
+        page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
                           kubernetes_version=kubernetes_version)
         try:
             with open(html, "w", encoding="utf-8") as f:

@@ -16,6 +16,7 @@ from ..model.cluster import Cluster
 from ..render import render
 from . import live as live_cli
 from . import options
+from . import session as batch_options
 from .common import guard, note, picked_version
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
@@ -70,6 +71,8 @@ def explain(
     output: options.Output = "table",
     config: options.ConfigFile = None,
     seed: options.Seed = 0,
+    scheduler_conf: batch_options.SchedulerConf = None,
+    batch_scheduler_name: batch_options.BatchSchedulerName = "kube-batch",
     context: options.Context = None,
     kubeconfig: options.Kubeconfig = None,
     request_timeout: options.RequestTimeout = None,
@@ -96,7 +99,8 @@ def explain(
             source = display_name(snapshot)
             objects = load_objects(snapshot)
             data_version, data_source = objects.server_version, source
-        ignored = ignored_note(objects)
+        # Queues and PodGroups are read for the pods kube-batch schedules
+        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS])
         if ignored:
             note(f"{source}: {ignored}")
         version = picked_version(resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source))
@@ -116,7 +120,7 @@ def explain(
         keys = live_ctx.with_preemptors(keys, cluster.pods)
     for key in keys:
         p = cluster.pods.get(key)
-        if p is not None and p.node_name and key not in extra_keys:
+        if p is not None and p.node_name and key not in extra_keys and p.scheduler_name != batch_scheduler_name:
             note(f"{key} is bound to {p.node_name}: explained as if it were pending again, its node freed of it")
     if not keys and not extra:
         if live_ctx is not None and live_ctx.records:
@@ -128,12 +132,44 @@ def explain(
             sys.stdout.write(render([], output))
         return
 
+    # pods that kube-batch schedules get the story of its session instead of kube-scheduler's cycle
+    batch_keys = [k for k in keys if k in cluster.pods and cluster.pods[k].scheduler_name == batch_scheduler_name
+                  and k not in extra_keys]
+    if batch_keys:
+        keys = [k for k in keys if k not in batch_keys]
+        batch_docs = _explain_batch(objects, batch_keys, scheduler_conf, batch_scheduler_name, seed, source)
+        if not keys and not extra:
+            sys.stdout.write(render_batch(batch_docs, output))
+            return
     _check_requests(cluster, keys, objects, source)
     try:
         docs = _explain_all(cluster, keys, cfg, seed, extra, version)
     except InputError as e:
         raise e.located(source=source) from None
+    if batch_keys:
+        if output in ("json", "yaml"):
+            sys.stdout.write(render([*docs, *batch_docs], output))
+        else:
+            sys.stdout.write(render(docs, output) + "\n" + render_batch(batch_docs, output))
+        return
     sys.stdout.write(live_ctx.render(docs, output) if live_ctx is not None else render(docs, output))
+
+
+def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_path: Optional[str],
+                   scheduler_name: str, seed: int, source: str) -> list[dict]:
+    text, conf_name = batch_options.read_scheduler_conf(conf_path)
+    try:
+        return api.explain_batch(objects, keys, text, scheduler_name=scheduler_name, seed=seed,
+                                 conf_source=conf_name)
+    except InputError as e:
+        raise (e if e.source else e.located(source=source)) from None
+
+
+def render_batch(docs: Sequence[Mapping[str, Any]], output: str) -> str:
+    if output in ("json", "yaml"):
+        return render(docs, output)
+    from ..render.session import render_batch_explain_table
+    return render_batch_explain_table(docs)
 
 
 def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[str], all_namespaces: bool,

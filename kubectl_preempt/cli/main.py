@@ -7,11 +7,12 @@ from typing import Optional, Sequence
 
 import typer
 
-from .. import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__
+from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__
 from ..errors import ExitCode, PreemptError
 from . import capture, explain
 from . import record, replay
 from . import check
+from . import session
 from .common import PROG, error_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
@@ -52,6 +53,7 @@ capture.register(app)
 record.register(app)
 replay.register(app)
 check.register(app)
+session.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:

@@ -63,3 +63,21 @@ RequestTimeout = Annotated[Optional[str], typer.Option(
     "--request-timeout", metavar="DURATION",
     help="How long to wait for each answer of the API server (e.g. 30s, 1m; 0 waits forever), "
          "as kubectl's flag.")]
+
+Runs = Annotated[int, typer.Option(
+    "--runs", metavar="N", min=1,
+    help="Replay N times, each run with its own random choices (the node among equal scores, the "
+         "preemption candidate offset, the node among candidates tied after the choice chain), and report "
+         "distributions (p5, p50, p95, min, max; nearest-rank). Run 1 keeps the choices of a single replay; "
+         "run k draws from a seed derived from --seed.")]
+
+Jobs = Annotated[Optional[int], typer.Option(
+    "--jobs", "-j", metavar="N", min=1,
+    help="Local processes the runs fan out over (default: the number of cores); the result is the same "
+         "whatever N.", show_default=False)]
+
+Ray = Annotated[Optional[str], typer.Option(
+    "--ray", metavar="ADDRESS",
+    help="Fan the runs out over the Ray cluster at ADDRESS (host:port, ray://host:port, or 'local' to start "
+         "one here); needs the extra kubectl-preempt[ray]. The result is the same as with --jobs.",
+    show_default=False)]

@@ -36,6 +36,21 @@ What-if: --priorityclasses replaces or adds PriorityClasses (pods created during
 their priority from them; pods existing at its start keep theirs unless --reresolve-existing);
 --config replays with another KubeSchedulerConfiguration.
 
+Distributions: kube-scheduler breaks ties at random, so one replay is one draw. --runs N replays N
+times, each run with its own random choices, and reports p5/p50/p95/min/max of the preemptions and
+of the victims per PriorityClass, namespace and owning workload, each pod's probability of being
+evicted or left pending, and time to schedule; the timeline shown is the run with the median
+number of preemptions. Runs fan out over --jobs processes or a Ray cluster (--ray), with the same
+result whatever the fan-out.
+
+Workload controllers in simulate mode: a pod owned by a ReplicaSet (a Deployment's), a
+ReplicationController, a StatefulSet or a Job that the replay deletes and the recording did not is
+re-created as its controller would (ReplicaSet and ReplicationController at once, up to the
+recorded spec.replicas; StatefulSet under the same name once the old pod is gone; Job after the
+pod failure back-off, 10 s doubling per failure up to 6 min); a recorded creation that replaced a
+pod the replay kept is not applied. PodDisruptionBudgets follow the replayed pods, with the
+owners' scale as the expected count, as the disruption controller computes it.
+
 Without TRACE, the bundled demo trace is replayed."""
 
 EPILOG = """\b
@@ -54,7 +69,11 @@ Examples:
   kubectl preempt replay prod.jsonl.gz --priorityclasses proposed.yaml -o markdown
 \b
   # every preemption decision as a conformance case, to check against the reference scheduler
-  kubectl preempt replay prod.jsonl.gz --dump-decisions cases/"""
+  kubectl preempt replay prod.jsonl.gz --dump-decisions cases/
+\b
+  # 30 runs with their own random choices: distributions, on 4 processes or a Ray cluster
+  kubectl preempt replay prod.jsonl.gz --runs 30 --jobs 4
+  kubectl preempt replay prod.jsonl.gz --runs 30 --ray ray-head:6379 -o json"""
 
 
 def register(app: typer.Typer) -> None:
@@ -85,6 +104,19 @@ class _Progress:
         span = max(end - self.start, 1e-9)
         pct = min(100, int(100 * (now - self.start) / span))
         self.line(f"replaying: {pct}% of the trace, {decisions:,} scheduling decisions")
+
+    def clear(self) -> None:
+        self.line.clear()
+
+
+class _RunProgress:
+    """How many runs are done, on a terminal's status line."""
+
+    def __init__(self) -> None:
+        self.line = Progress()
+
+    def __call__(self, done: int, runs: int) -> None:
+        self.line(f"replaying: {done} of {runs} runs done")
 
     def clear(self) -> None:
         self.line.clear()
@@ -141,9 +173,17 @@ def replay(
              "timeline per node, the summary, filters, and the why of each preemption.",
         show_default=False)] = None,
     kubernetes_version: options.KubernetesVersion = None,
+    runs: options.Runs = 1,
+    jobs: options.Jobs = None,
+    ray: options.Ray = None,
 ) -> None:
     if reresolve_existing and not priorityclasses:
         raise UsageError("--reresolve-existing needs --priorityclasses")
+    if runs > 1 and follow:
+        raise UsageError("--runs needs simulate mode: --follow applies the recording as it happened, "
+                         "with nothing left to chance")
+    if runs > 1 and dump_decisions:
+        raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1")
     path = trace if trace is not None else bundled_trace()
     tr = read_trace(path)
     for n in tr.notes:
@@ -162,12 +202,19 @@ def replay(
     if dump_decisions:
         on_decision, written = _dump_writer(dump_decisions)
     progress = None
+    run_progress = None
     if sys.stderr.isatty() and tr.events:
-        progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
+        if runs > 1:
+            progress = _RunProgress()
+            run_progress = progress
+        else:
+            progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
     try:
         report = run_replay(tr, mode="follow" if follow else "simulate", config=cfg,
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
-                            on_decision=on_decision, progress=progress, kubernetes_version=version)
+                            on_decision=on_decision, progress=None if runs > 1 else progress,
+                            runs=runs, jobs=jobs, ray_address=ray, run_progress=run_progress,
+                            kubernetes_version=version)
     except InputError as e:
         raise e.located(source=tr.source) from None
     finally:
@@ -177,7 +224,7 @@ def replay(
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
     sys.stdout.write(render_replay(report, output))
     if html:
-        from ..render.html import replay_html
+        from ..api import replay_html
 
         try:
             with open(html, "w", encoding="utf-8") as f:

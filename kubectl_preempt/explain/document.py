@@ -6,6 +6,7 @@ from typing import Any
 from ..framework.status import Code, Status
 from ..model.objects import Pod
 from ..model.quantity import format_bytes, format_milli_cpu
+from ..model.rfc3339 import format_nanos
 from ..model.resources import Resource
 from ..preemption.evaluator import CHAIN_STEPS, Candidate, Evaluator, PreemptionDetails
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
@@ -106,7 +107,9 @@ def build_document(res: CycleResult, details: PreemptionDetails | None, nominate
         doc["nominatedNode"] = sel.name
         doc["nominatedNodes"] = sorted(details.tied or [sel.name])
         doc["victims"] = [v.key for v in sel.victims]
-        doc["victimDetails"] = [_victim_dict(sel, r) for r in sel.reprieves if not r.kept]
+        # in the victims' order (SelectVictimsOnNode re-sorts them when some violate a PDB)
+        evicted = {r.pod.key: r for r in sel.reprieves if not r.kept}
+        doc["victimDetails"] = [_victim_dict(sel, evicted[v.key]) for v in sel.victims]
         doc["reprieved"] = [{"pod": r.pod.key, "priority": r.pod.priority,
                              "reason": "fits back after the victims go" + (
                                  " (its PDB would have been violated)" if r.pdb_violating else "")}
@@ -119,7 +122,7 @@ def build_document(res: CycleResult, details: PreemptionDetails | None, nominate
 def _victim_dict(c: Candidate, r: Any) -> dict[str, Any]:
     v = r.pod
     return {"pod": v.key, "priority": v.priority, "requests": human_resources(v.resource.resource),
-            "terminating": v.terminating, "pdbViolation": v.key in c.pdb_violating,
+            "terminating": v.terminating, "pdbs": list(c.pdbs.get(v.key, ())), "pdbViolation": v.key in c.pdb_violating,
             "startTime": _time(v), "blocking": list(r.status.reasons) if r.status is not None else []}
 
 
@@ -139,10 +142,9 @@ def _candidate_dict(c: Candidate, details: PreemptionDetails) -> dict[str, Any]:
 
 
 def _fmt_nanos(n: int) -> str | None:
-    from datetime import datetime, timezone
     if n >= 253402300799 * 10**9:
         return None
-    return datetime.fromtimestamp(n / 1e9, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_nanos(n)
 
 
 def _tie_break(details: PreemptionDetails) -> dict[str, Any]:

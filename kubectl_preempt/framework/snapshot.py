@@ -48,13 +48,16 @@ class Snapshot:
             ni for ni in node_infos if ni.pods_with_required_anti_affinity]
 
     @classmethod
-    def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = ()) -> "Snapshot":
+    def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
+                     pods: Iterable[Pod] | None = None) -> "Snapshot":
+        """`pods`: the bound pods in the order each node's NodeInfo lists them (the scheduler
+        cache's order, kept by a replay); the cluster's own order (a snapshot file's) without."""
         excluded = set(exclude)
         infos: dict[str, NodeInfo] = {}
         ordered = node_tree_order(cluster.nodes.values())
         for node in ordered:
             infos[node.name] = NodeInfo(node)
-        for pod in cluster.pods.values():
+        for pod in (cluster.pods.values() if pods is None else pods):
             if pod.node_name and pod.key not in excluded:
                 ni = infos.get(pod.node_name)
                 if ni is not None:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,10 @@ V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_in_place_pod_level_resources_vertical_scaling=True,
     enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
 
-SUPPORTED: tuple[KubernetesVersion, ...] = (V1_34_1, V1_36_2)
-DEFAULT = V1_34_1
+# in the order of version.KUBERNETES_VERSIONS, which names them for every layer
+SUPPORTED: tuple[KubernetesVersion, ...] = tuple(
+    v for name in KUBERNETES_VERSIONS for v in (V1_34_1, V1_36_2) if v.name == name)
+DEFAULT = next(v for v in SUPPORTED if v.name == KUBERNETES_VERSION)
 
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$")
 

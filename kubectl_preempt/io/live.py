@@ -336,7 +336,7 @@ def _connect_in_cluster(cfg: Any, env: Mapping[str, str], timeout: float | None)
 def _api_client(cfg: Any) -> Any:
     from kubernetes import client
 
-    from .. import __version__
+    from ..version import __version__
 
     api_client = client.ApiClient(cfg)
     api_client.user_agent = f"kubectl-preempt/{__version__}"
@@ -915,7 +915,7 @@ def capture(kubeconfig: str | None = None, context: str | None = None, namespace
     `namespace` limits namespaced kinds to one namespace (cluster-scoped kinds are read in full).
     A required kind (nodes, pods, PDBs, PriorityClasses) that cannot be read is a ClusterError.
     """
-    from .. import __version__
+    from ..version import __version__
     from .redact import redact_objects
 
     conn = connect(kubeconfig, context, request_timeout)

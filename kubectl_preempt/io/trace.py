@@ -16,12 +16,12 @@ import os
 import sys
 import zlib
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import IO, Any, Iterator, Mapping
 
 import orjson
 
 from ..errors import InputError
+from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
 from .snapshot import GZIP_MAGIC, STDIN, display_name, objects_from_bytes, one_line, read_raw_bytes
 
 API_VERSION = "kubectl-preempt/v1"
@@ -30,40 +30,17 @@ EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK")
 # snapshot annotations that say when it was taken (written by `capture`)
 CAPTURED_AT = "kubectl-preempt/captured-at"
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 # --- time ----------------------------------------------------------------------------------------
 
 def parse_rfc3339(value: Any) -> float | None:
     """Seconds since the epoch of an RFC 3339 time (up to nanoseconds, Z or an offset), or None."""
-    if not isinstance(value, str) or len(value) < 20 or value[4] != "-" or value[10] not in "Tt":
-        return None
-    text = value
-    if text[-1] in "Zz":
-        text = text[:-1] + "+00:00"
-    dot = text.find(".", 19)
-    if dot != -1:
-        end = dot + 1
-        while end < len(text) and text[end].isdigit():
-            end += 1
-        if end == dot + 1:
-            return None
-        text = text[:dot] + "." + text[dot + 1:end][:6].ljust(6, "0") + text[end:]
-    try:
-        dt = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        return None
-    return (dt - _EPOCH).total_seconds()
+    n = parse_nanos(value)
+    return None if n is None else n / NANOS
 
 
-def format_rfc3339(t: float) -> str:
-    ms = int(round(t * 1000))
-    secs, rem = divmod(ms, 1000)
-    base = datetime.fromtimestamp(secs, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    return f"{base}.{rem:03d}Z" if rem else f"{base}Z"
+format_rfc3339 = format_seconds
 
 
 # --- the trace -------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
+from .rfc3339 import parse_datetime, parse_nanos
 from .resources import PodResource, Resource, calculate_resource, parse_resource_list
 
 SYSTEM_CLUSTER_CRITICAL = "system-cluster-critical"
@@ -22,12 +23,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def parse_time(value: Any) -> datetime | None:
-    if not value or not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
+    return parse_datetime(value)
 
 
 class _View:
@@ -91,6 +87,11 @@ class Pod(_View):
     @property
     def start_time(self) -> datetime | None:
         return parse_time(self.status.get("startTime"))
+
+    @property
+    def start_nanos(self) -> int | None:
+        """status.startTime in nanoseconds since the epoch, as Go's time.Time compares it."""
+        return parse_nanos(self.status.get("startTime"))
 
     @property
     def creation_time(self) -> datetime | None:

@@ -18,6 +18,10 @@ from ..framework.status import Code, Status
 from ..framework.types import FAR_FUTURE, NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
 
+def _unix_nanos_of(t: datetime) -> int:
+    return int(t.timestamp()) * 1_000_000_000 + t.microsecond * 1000
+
+
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
 
@@ -34,9 +38,14 @@ CHAIN_STEPS = (
 )
 
 
-def pod_start_time(pod: Pod) -> datetime:
-    # mirrors GetPodStartTime: a pod that has not started counts as starting now
-    return pod.start_time or FAR_FUTURE
+FAR_FUTURE_NANOS = _unix_nanos_of(FAR_FUTURE)
+
+
+def pod_start_time(pod: Pod) -> int:
+    """mirrors GetPodStartTime, in nanoseconds as Go's time.Time compares them: a pod that has
+    not started counts as starting after every pod that has."""
+    n = pod.start_nanos
+    return FAR_FUTURE_NANOS if n is None else n
 
 
 def more_important_pod(a: Pod, b: Pod) -> bool:
@@ -47,6 +56,8 @@ def more_important_pod(a: Pod, b: Pod) -> bool:
 
 
 def importance_key(p: Pod) -> tuple:
+    """MoreImportantPod as a sort key: sort_by_key(pods, importance_key) orders pods as
+    sort.Slice(pods, MoreImportantPod) does."""
     return (-p.priority, pod_start_time(p))
 
 
@@ -58,13 +69,26 @@ class Reprieve:
     status: Status | None = None  # the filter status that made it a victim
 
 
+@dataclass(frozen=True)
+class VictimSelection:
+    """What SelectVictimsOnNode decided on one node, with what an explanation needs beside it."""
+
+    victims: list[Pod]
+    num_pdb_violations: int
+    status: Status
+    reprieves: list[Reprieve] = field(default_factory=list)
+    pdb_violating: frozenset[str] = frozenset()  # victim keys whose PDB is violated
+    pdbs: dict[str, list[str]] = field(default_factory=dict)  # pod key -> keys of the PDBs covering it
+
+
 @dataclass
 class Candidate:
     name: str
     victims: list[Pod]
     num_pdb_violations: int
     reprieves: list[Reprieve] = field(default_factory=list)
-    pdb_violating: set[str] = field(default_factory=set)  # victim keys whose PDB is violated
+    pdb_violating: frozenset[str] = frozenset()  # victim keys whose PDB is violated
+    pdbs: dict[str, list[str]] = field(default_factory=dict)  # victim key -> keys of the PDBs covering it
 
 
 @dataclass
@@ -93,7 +117,7 @@ class PreemptionDetails:
 class PreemptionPlugin(Protocol):
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
-                               pdbs: list[PodDisruptionBudget]) -> tuple[list[Pod], int, Status, list[Reprieve], set[str]]: ...
+                               pdbs: list[PodDisruptionBudget]) -> VictimSelection: ...
     def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]: ...
 
 
@@ -167,9 +191,11 @@ class Evaluator:
             base = order[i]
             ni = base.snapshot()
             st_copy = state.clone()
-            victims, num_viol, status, reprieves, viol_keys = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
+            sel = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
+            victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
             if status.is_success() and victims:
-                c = Candidate(ni.name, victims, num_viol, reprieves, viol_keys)
+                c = Candidate(ni.name, victims, num_viol, sel.reprieves, sel.pdb_violating,
+                              {v.key: sel.pdbs[v.key] for v in victims if v.key in sel.pdbs})
                 (non_violating if num_viol == 0 else violating).append(c)
                 if non_violating and len(non_violating) + len(violating) >= num:
                     done = i + 1
@@ -205,7 +231,7 @@ class Evaluator:
         # mirrors minSumPrioritiesScoreFunc: each priority shifted by MaxInt32+1 so all are positive
         total = sum(v.priority + 2**31 for v in c.victims)
         earliest = earliest_start_of_highest_priority(c.victims)
-        return [-c.num_pdb_violations, -highest, -total, -len(c.victims), _unix_nanos(earliest)]
+        return [-c.num_pdb_violations, -highest, -total, -len(c.victims), earliest]
 
     def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionDetails) -> str:
         remaining = list(by_name)
@@ -218,13 +244,16 @@ class Evaluator:
                 details.tied = remaining
                 return remaining[0]
         details.tied = list(remaining)
-        return remaining[0]
+        # upstream returns the first survivor of a list built by ranging over a Go map, i.e. any of
+        # the tied nodes; a replay run's random source picks one, otherwise the first is kept
+        rng = getattr(self.handle, "rng", None)
+        return rng.choice(remaining) if rng is not None else remaining[0]
 
     def lower_priority_nominated_pods(self, pod: Pod, node_name: str) -> list[Pod]:
         return [p for p in self.handle.nominated_pods_for_node(node_name) if p.priority < pod.priority]
 
 
-def earliest_start_of_highest_priority(victims: list[Pod]) -> datetime:
+def earliest_start_of_highest_priority(victims: list[Pod]) -> int:
     # mirrors GetEarliestPodStartTime
     max_prio = victims[0].priority
     earliest = pod_start_time(victims[0])
@@ -239,5 +268,3 @@ def earliest_start_of_highest_priority(victims: list[Pod]) -> datetime:
     return earliest
 
 
-def _unix_nanos(t: datetime) -> int:
-    return int(t.timestamp()) * 1_000_000_000 + t.microsecond * 1000

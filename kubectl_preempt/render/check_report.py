@@ -1,8 +1,7 @@
-"""Check reports as text: `table`, `markdown` (a pull-request comment or a CI step summary),
-`json`, `yaml`; `--junit` writes JUnit XML beside them (render/check_junit.py).
+"""The wording every check report format shares (render/check_output.py picks the format), so
+that the table, markdown and HTML say the same.
 
-Renderers take the plain dict `check.api.check` returns and never compute verdicts themselves;
-the shared wording of outcomes and changes lives here so that every format says the same.
+Renderers take the plain dict `check.api.check` returns and never compute verdicts themselves.
 """
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from typing import Any, Mapping
 
 from .wording import clock, plural, short_reason  # noqa: F401 - the check renderers take them from here
 
-CHECK_FORMATS = ("table", "markdown", "json", "yaml")
 # rows of per-pod changes shown per trace; -o json has them all
 MAX_CHANGE_ROWS = 50
 MAX_VIOLATIONS_SHOWN = 20
@@ -23,26 +21,6 @@ CHANGE_WORDS = {
     "differentPreemptor": "other preemptor or node",
     "differentNode": "other node",
 }
-
-def render_check(report: Mapping[str, Any], fmt: str = "table") -> str:
-    """The text for `-o fmt`, ending in a newline."""
-    if fmt == "table":
-        from .check_table import render_table
-
-        return render_table(report)
-    if fmt == "markdown":
-        from .check_markdown import render_markdown
-
-        return render_markdown(report)
-    if fmt == "json":
-        from .json import dumps
-
-        return dumps(report)
-    if fmt == "yaml":
-        from .yaml import dumps
-
-        return dumps(report)
-    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(CHECK_FORMATS)}")
 
 
 def duration(seconds: float | None) -> str:
@@ -146,6 +124,3 @@ def recreate_text(rc: Mapping[str, Any]) -> str:
         return f"{rc['priorityClass']} ({what}): delete and re-create; {plural(n, 'pod')} at the trace's start {keep} " \
                "until re-created"
     return f"{rc['priorityClass']} ({what}): delete and re-create; no pod uses it at the trace's start"
-
-
-__all__ = ["render_check", "CHECK_FORMATS"]

@@ -2,20 +2,19 @@
 
 The page is a template with its script and styles inlined (html_assets/, shipped as package
 data) and, as JSON in script elements, the replay report exactly as `replay -o json` holds it
-(class kp-report) beside the view html_data derives from it (class kp-view). Nothing is fetched
-at view time: the page's Content-Security-Policy forbids it.
+(class kp-report) beside the view replay/view.py derives from it (class kp-view): the page only
+formats what it is given. Nothing is fetched at view time: the page's Content-Security-Policy
+forbids it.
 """
 from __future__ import annotations
 
 import html as _html
 from importlib import resources
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import orjson
 
-from .. import KUBERNETES_VERSION, __version__
-from .html_data import NO_CLASS, ActivityRecorder, build_view, class_colour
+from ..version import KUBERNETES_VERSION, __version__
 
 ASSETS = "html_assets"
 
@@ -36,14 +35,18 @@ def _title(report: Mapping[str, Any]) -> str:
     return f"Replay of {where}"
 
 
+def _versions(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> str:
+    """The kube-scheduler release(s) that replayed the page's runs."""
+    seen = dict.fromkeys(str(r.get("schedulerVersion") or KUBERNETES_VERSION) for _, r, _ in runs)
+    return ", ".join(seen)
+
+
 def render_html(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]], *, title: str | None = None) -> str:
     """The page for one replay or several side by side: (label, report, view) per replay, the
-    view from html_data.build_view. Labels name the replays ("baseline", "proposed") and may be
-    empty for a single one."""
+    view from replay.view.build_view (several: through replay.view.share_colours). Labels name
+    the replays ("baseline", "proposed") and may be empty for a single one."""
     if not runs:
         raise ValueError("render_html needs at least one replay")
-    if len(runs) > 1:
-        runs = _same_colours(runs)
     blocks = []
     for i, (label, report, view) in enumerate(runs):
         lab = _html.escape(label, quote=True)
@@ -71,78 +74,4 @@ def render_html(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
     return "".join(out)
 
 
-def _versions(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> str:
-    """The kube-scheduler release(s) that replayed the page's runs."""
-    seen = dict.fromkeys(str(r.get("schedulerVersion") or KUBERNETES_VERSION) for _, r, _ in runs)
-    return ", ".join(seen)
-
-
-def _same_colours(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
-                  ) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any]]]:
-    """One colour per PriorityClass name across every replay of a page, in the order of the
-    classes' values, as a single replay's view gives them."""
-    value: dict[str, int] = {}
-    for _, _, view in runs:
-        for c in view.get("classes") or ():
-            value.setdefault(c["name"], c["value"])
-    order = sorted(value, key=lambda n: (-value[n], n == NO_CLASS, n))
-    colour = {n: class_colour(i, n) for i, n in enumerate(order)}
-    out = []
-    for label, report, view in runs:
-        classes = [{**c, "colour": colour[c["name"]]} for c in view.get("classes") or ()]
-        out.append((label, report, {**view, "classes": classes}))
-    return out
-
-
-def replay_html(report: Mapping[str, Any], trace: Any, activity: ActivityRecorder | Mapping[str, Any] | None = None,
-                *, label: str = "") -> str:
-    """The page of one replay: `trace` is what replay() replayed, `activity` the ActivityRecorder
-    it was given as listener (simulate mode)."""
-    return render_html([(label, report, build_view(report, trace, activity))])
-
-
-def check_page(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
-               sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
-               config: Any = None, seed: int = 0, kubernetes_version: Any = None) -> str:
-    """The page of a `check`: per trace, the baseline replay above the proposed one, on one time axis.
-
-    check() keeps only each replay's outcome per pod, so the two replays of every trace are run
-    again here with the same classes, recorded for the lanes; each is compared with the summary
-    the check reported, and the page says so if they ever differ. Both carry the check's per-pod
-    changes, shown beside the preemptions they concern.
-    """
-    from ..check.diff import replay_summary
-    from ..check.validation import decode_proposal
-    from ..replay.api import replay
-
-    decoded, _ = decode_proposal(proposed, sources)
-    base_objects = [dict(o) for o in baseline] if baseline is not None else None
-    runs: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]] = []
-    for tr in check_report.get("traces") or ():
-        name = tr["trace"]
-        events = traces[name]
-        rejected = set(tr.get("rejected") or ())
-        # the classes the proposed replay resolves with, as check() gives them: the baseline's, with
-        # every proposed class the API server would accept on top
-        accepted = [pc for pc in decoded if pc.effective and pc.name not in rejected]
-        names = {pc.name for pc in accepted}
-        overrides = [dict(o) for o in base_objects or () if (o.get("metadata") or {}).get("name") not in names]
-        overrides += [pc.as_object() for pc in accepted]
-        for which, classes in (("baseline", base_objects), ("proposed", overrides or None)):
-            report = replay(events, config=config, priority_classes=classes, seed=seed,
-                            kubernetes_version=kubernetes_version)
-            view = build_view(report, events)
-            if replay_summary(report) != tr.get(which):
-                view["notes"] = [f"this {which} replay differs from the check's ({replay_summary(report)} here, "
-                                 f"{tr.get(which)} in the check)"]
-            view["changes"] = {"totals": tr.get("totals") or {}, "pods": tr.get("changes") or []}
-            runs.append((f"{name}: {which}", report, view))
-    verdict = "passes" if check_report.get("passed") else "fails"
-    return render_html(runs, title=f"PriorityClass change {verdict}: baseline vs proposed")
-
-
-def write_html(path: str | Path, page: str) -> None:
-    Path(path).write_text(page, encoding="utf-8")
-
-
-__all__ = ["ActivityRecorder", "build_view", "check_page", "render_html", "replay_html", "write_html"]
+__all__ = ["render_html"]

@@ -8,7 +8,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..model.quantity import format_bytes, format_milli_cpu
+from . import distribution
 from .wording import clock, plural, short_reason
+from .wording import columns as _columns
+from .wording import md_table as _md_table
 
 REPLAY_FORMATS = ("table", "json", "markdown")
 MAX_VICTIMS_SHOWN = 3
@@ -107,17 +110,6 @@ def _prio(p: Mapping[str, Any]) -> str:
     return f"{pr} ({cls})" if cls else str(pr)
 
 
-def _columns(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "") -> list[str]:
-    rows = [["" if c is None else str(c) for c in r] for r in rows]
-    table = [list(header)] + rows
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    out = []
-    for r in table:
-        line = "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
-        out.append(indent + line)
-    return out
-
-
 def scheduler_version(report: Mapping[str, Any]) -> str:
     """The kube-scheduler release that replayed (reports from before it was named: v1.34.1)."""
     return str(report.get("schedulerVersion") or "v1.34.1")
@@ -156,6 +148,10 @@ def _table(report: Mapping[str, Any]) -> str:
     pre = list(report.get("preemptions") or [])
     follow = report.get("mode") == "follow"
     out.append("")
+    if report.get("distribution"):
+        out[-1:] = [distribution.headline(report), ""]
+        out.extend(distribution.table_lines(report["distribution"]))
+        out.append(f"Run {(report.get('run') or {}).get('run')} (median preemptions)")
     if not pre:
         out.append("No preemptions" + (" in the recording." if follow else " in this replay."))
     else:
@@ -230,19 +226,14 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
 
 # --- markdown --------------------------------------------------------------------------------------
 
-def _md_escape(text: Any) -> str:
-    return str(text if text is not None else "").replace("|", "\\|").replace("\n", " ")
-
-
-def _md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
-    return out
-
-
 def _markdown(report: Mapping[str, Any]) -> str:
     head = _headline(report)
+    if report.get("distribution"):
+        head.append(distribution.headline(report))
     out = [f"# {head[0]}", ""] + [f"- {h.split(None, 1)[0]}: {h.split(None, 1)[1].strip()}" for h in head[1:]]
+    if report.get("distribution"):
+        out += [""] + distribution.markdown_lines(report["distribution"])
+        out.append(f"## Run {(report.get('run') or {}).get('run')} (median preemptions)")
     pre = list(report.get("preemptions") or [])
     follow = report.get("mode") == "follow"
     out += ["", f"## Preemptions ({len(pre)})", ""]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any, Sequence
 
 _AVAILABLE = re.compile(r"0/\d+ nodes are available: ")
 
@@ -32,3 +33,25 @@ def short_reason(message: str) -> str:
         return reasons
     pre = _AVAILABLE.sub("", post[i + len("preemption: "):]).strip().rstrip(".")
     return f"{reasons}; preemption: {pre}" if pre else reasons
+
+
+def columns(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "") -> list[str]:
+    """Rows under a header, each column as wide as its widest cell, two spaces apart."""
+    rows = [["" if c is None else str(c) for c in r] for r in rows]
+    table = [list(header)] + rows
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    out = []
+    for r in table:
+        line = "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+        out.append(indent + line)
+    return out
+
+
+def md_escape(text: Any) -> str:
+    return str(text if text is not None else "").replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(md_escape(c) for c in r) + " |" for r in rows]
+    return out

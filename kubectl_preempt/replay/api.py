@@ -7,9 +7,9 @@ from ..errors import UsageError
 from ..framework.config import SchedulerConfig, parse_config
 from ..framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
 from .follow import Follow
-from .report import follow_report, simulate_report
-from .activity import ActivityRecorder, Tee
-from .simulate import Listener, Progress, Simulation
+from .report import follow_report
+from .runs import RunProgress, RunSpec, replay_runs, simulate_once
+from .simulate import Listener, Progress
 from .timeline import normalize
 from .whatif import PriorityPolicy
 
@@ -45,6 +45,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            priority_classes: Iterable[Mapping[str, Any]] | None = None, reresolve_existing: bool = False,
            seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
            progress: Progress | None = None, listener: Listener | None = None,
+           runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
+           run_progress: RunProgress | None = None,
            kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
     """Replay a trace through the offline copy of kube-scheduler; returns the report.
 
@@ -58,9 +60,23 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     recording is applied as it happened; each preemption it shows is explained and checked).
     `priority_classes`: PriorityClass objects replacing or adding to the recorded ones (what-if).
     `on_decision`: called with each preemption decision as a conformance case (--dump-decisions).
+    `runs` > 1 (simulate mode): that many runs, each with its own random choices (replay/runs.py),
+    fanned out over `jobs` processes (default: the number of cores) or the Ray cluster at
+    `ray_address`; the report is the run with the median number of preemptions, with
+    `distribution` over all runs.
     """
     if mode not in MODES:
         raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", field="mode")
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise UsageError(f"must be 1 or more, got {runs!r}", field="--runs")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise UsageError(f"must be 1 or more, got {jobs!r}", field="--jobs")
+    if runs > 1 and mode == "follow":
+        raise UsageError("--runs needs simulate mode: --follow applies the recording as it happened, "
+                         "with nothing left to chance", field="--runs")
+    if runs > 1 and (on_decision is not None or listener is not None):
+        raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1",
+                         field="--runs")
     version = scheduler_version(events, kubernetes_version).version
     cfg_raw = None
     if isinstance(config, SchedulerConfig):
@@ -83,11 +99,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         f = Follow(timeline, cfg, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
         f.config_raw = cfg_raw
         return _named(follow_report(f.run(), what_if=what_if), version)
-    recorder = ActivityRecorder()
-    sim = Simulation(timeline, cfg, policy=policy, seed=seed, on_decision=on_decision, progress=progress,
-                     listener=Tee(recorder, listener))
-    sim.config_raw = cfg_raw
-    report = _named(simulate_report(sim.run(), what_if=what_if), version)
-    # the replayed scheduler's bindings and deletions, pod by pod: what a timeline draws
-    report["activity"] = recorder.activity()
-    return report
+    spec = RunSpec(timeline, cfg, cfg_raw, list(priority_classes) if priority_classes is not None else None,
+                   reresolve_existing, seed, what_if)
+    if runs > 1:
+        return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version)
+    report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
+    return _named(report, version)

@@ -25,6 +25,9 @@ from .whatif import PriorityPolicy
 
 # nomination and victims' conditions of one preemption are this close in time
 SIGNAL_WINDOW = 15.0
+# how long after a decision's first sign the bindings of pods decided before it may still come:
+# the binding goroutine's API call, a few milliseconds, and the watch's delivery
+ASSUMED_WINDOW = 0.5
 _PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)")
 
 
@@ -135,6 +138,8 @@ class Follow:
         self.decisions = 0
         self.events_applied = 0
         self.bindings = 0
+        self.added_at: dict[str, int] = {}  # uid -> index of the event that added the pod
+        self._index = -1
         self.config_raw: Mapping[str, Any] | None = None
 
     def run(self) -> "Follow":
@@ -144,14 +149,62 @@ class Follow:
             by_index.setdefault(inc.first_index, []).append(inc)
         for i, ev in enumerate(events):
             for inc in by_index.get(i, ()):
+                assumed = self._assume_bindings_decided_before(inc, i)
                 self.explain(inc, ev.time)
+                self._forget_assumed(assumed)
+            self._index = i
             self.apply(ev)
             if self.progress is not None and i % 1000 == 0:
                 self.progress(ev.time, self.timeline.end, self.decisions)
         return self
 
+    # ------------------------------------------------------------------ the scheduler's assumed pods
+    def _queue_key(self, pod: Pod) -> tuple[int, int]:
+        # mirrors PrioritySort: higher priority first, then the earlier arrival in the queue (the
+        # watch delivers pods to the scheduler in the order the recording has them)
+        return (-pod.priority, self.added_at.get(pod.uid, -1))
+
+    def _assume_bindings_decided_before(self, inc: Incident, index: int) -> list[tuple[Pod, Pod]]:
+        """Pods the scheduler had already placed when it made this decision, though their
+        binding reaches the recording only after the decision's first sign.
+
+        kube-scheduler assumes a pod on its node in its cache when it decides, then binds it
+        through the API in another goroutine; it decides pods one at a time in its queue's
+        order. A pod ahead of the preemptor in that order whose binding follows the sign within
+        ASSUMED_WINDOW was placed before the preemptor was tried. Returns (recorded, assumed)
+        pairs for _forget_assumed."""
+        pod = self._find_preemptor(inc, infer=False)
+        if pod is None or pod.node_name:
+            return []
+        mine = self._queue_key(pod)
+        events = self.timeline.events
+        t0 = events[index].time
+        out: list[tuple[Pod, Pod]] = []
+        st = self.state
+        for ev in events[index:]:
+            if ev.time - t0 > ASSUMED_WINDOW:
+                break
+            if ev.kind != "Pod" or ev.type == "DELETED" or ev.uid == pod.uid:
+                continue
+            node = (ev.obj.get("spec") or {}).get("nodeName")
+            cur = st.pods_by_uid.get(ev.uid)
+            if not node or cur is None or cur.node_name or self._queue_key(cur) >= mine:
+                continue
+            assumed = Pod(cur.raw)
+            assumed.priority, assumed.preemption_policy, assumed.has_priority = cur.priority, cur.preemption_policy, True
+            assumed.node_name = node
+            assumed.nominated_node_name = ""
+            st.replace_pod(cur, assumed)
+            out.append((cur, assumed))
+        return out
+
+    def _forget_assumed(self, assumed: list[tuple[Pod, Pod]]) -> None:
+        # in reverse: each assumed pod is the last on its node when it is taken off again
+        for cur, pod in reversed(assumed):
+            self.state.replace_pod(pod, cur)
+
     # ------------------------------------------------------------------ explaining one preemption
-    def _find_preemptor(self, inc: Incident) -> Pod | None:
+    def _find_preemptor(self, inc: Incident, infer: bool = True) -> Pod | None:
         st = self.state
         if inc.preemptor_uid:
             p = st.pods_by_uid.get(inc.preemptor_uid)
@@ -161,6 +214,8 @@ class Follow:
             p = st.cluster.pods.get(inc.preemptor_key)
             if p is not None:
                 return p
+        if not infer:
+            return None
         # inferred: the highest-priority pending pod nominated to that node
         nominated = [p for p in st.nominator.nominated_pods_for_node(inc.node) if not p.node_name]
         if nominated:
@@ -200,13 +255,18 @@ class Follow:
             sel = details.selected
             tied = sorted(details.tied or [sel.name])
             replayed.update({"node": sel.name, "tiedNodes": tied, "victims": [v.key for v in sel.victims]})
+            # the offline verdict on the node the cluster chose, when the dry run made it a candidate
+            cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
+            if cand is not None:
+                replayed["victimsOnRecordedNode"] = [v.key for v in cand.victims]
             if inc.node not in tied:
                 diffs.append(f"the replay nominates {sel.name}" + (f" (tied: {', '.join(tied)})" if len(tied) > 1 else "")
                              + f"; the cluster nominated {inc.node}")
             else:
-                cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
                 ours = sorted(v.key for v in cand.victims) if cand is not None else []
-                if inc.victims and sorted(inc.victims) != ours:
+                # a victim already terminating gets no new signal in the recording: it agrees
+                going = {v.key for v in cand.victims if v.terminating} if cand is not None else set()
+                if sorted(set(inc.victims) | going) != ours:
                     diffs.append(f"on {inc.node} the replay evicts [{', '.join(ours)}]; the cluster evicted "
                                  f"[{', '.join(sorted(inc.victims))}]")
             record["why"] = preemption_why(pod, res, details)
@@ -258,6 +318,7 @@ class Follow:
                 st.remove_pod(cur)
             return
         if cur is not None and not _relevant_change(cur, raw):
+            st.touch(cur)
             return
         new = Pod(raw)
         if cur is not None:
@@ -267,6 +328,7 @@ class Follow:
             st.replace_pod(cur, new)
         else:
             self.policy.resolve(new, st.cluster.priority_classes, existing=False)
+            self.added_at.setdefault(new.uid, self._index)
             st.add_pod(new)
 
 

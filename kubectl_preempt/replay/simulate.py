@@ -76,7 +76,8 @@ class Simulation:
 
     def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
                  seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
-                 progress: Progress | None = None, listener: Listener | None = None) -> None:
+                 progress: Progress | None = None, listener: Listener | None = None,
+                 rng: random.Random | None = None) -> None:
         self.timeline = timeline
         self.config = config
         self.policy = policy or PriorityPolicy()
@@ -85,11 +86,14 @@ class Simulation:
         self.progress = progress
         self.listener = listener
         self.engine = Engine(timeline.start)
-        self.rng = random.Random(seed) if seed else None
+        # `rng`: a run's own random source for every random choice the scheduler makes (see
+        # replay/runs.py); without it, only the host among equal scores follows the seed
+        self.rng = rng if rng is not None else (random.Random(seed) if seed else None)
 
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
         self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True)
+        self.state.scheduler.rng = rng
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
                                      max_backoff=float(config.pod_max_backoff_seconds))
@@ -460,6 +464,8 @@ class Simulation:
             elif owned:
                 self.queue.update(cur, new)
         else:
+            # nothing the scheduler reads changed, but the cache still removes and re-adds a bound pod
+            self.state.touch(cur)
             self.events_ignored += 1
 
 

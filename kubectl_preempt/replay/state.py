@@ -7,66 +7,32 @@ nominates it, marks it terminating) it changes the pod's view and copies of its 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..framework.runtime import Nominator
 from ..framework.snapshot import Snapshot
 from ..model.cluster import Cluster
+from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from ..scheduler.scheduler import Scheduler
+from .cache import PodOrder
 
 DEFAULT_TERMINATION_GRACE_PERIOD = 30
 DISRUPTION_TARGET = "DisruptionTarget"
 REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 # --- time ------------------------------------------------------------------------------------------
 
 def parse_time(value: Any) -> float | None:
     """RFC 3339 text, a datetime or a number of seconds since the epoch -> seconds since the epoch."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, datetime):
-        dt = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
-        return (dt - _EPOCH).total_seconds()
-    if isinstance(value, str):
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        # Python < 3.11 accepts at most 6 fractional digits; Kubernetes writes up to 9
-        dot = text.find(".")
-        if dot != -1:
-            end = dot + 1
-            while end < len(text) and text[end].isdigit():
-                end += 1
-            frac = text[dot + 1:end][:6]
-            text = text[:dot] + ("." + frac if frac else "") + text[end:]
-        try:
-            dt = datetime.fromisoformat(text)
-        except ValueError:
-            return None
-        if dt.tzinfo is None:
-            dt = dt.replace(tzinfo=timezone.utc)
-        return (dt - _EPOCH).total_seconds()
-    return None
+    return parse_seconds(value)
 
 
-def format_time(t: float) -> str:
-    """RFC 3339 in UTC, with milliseconds only when the time has them."""
-    ms = int(round(t * 1000))
-    secs, rem = divmod(ms, 1000)
-    dt = datetime.fromtimestamp(secs, tz=timezone.utc)
-    base = dt.strftime("%Y-%m-%dT%H:%M:%S")
-    return f"{base}.{rem:03d}Z" if rem else f"{base}Z"
+format_time = format_seconds
 
 
 # --- pods ------------------------------------------------------------------------------------------
@@ -165,7 +131,9 @@ class ReplayState:
         self.seed = seed
         self.recompute_pdbs = recompute_pdbs
         self.pods_by_uid: dict[str, Pod] = {p.uid: p for p in cluster.pods.values()}
-        self.snapshot = Snapshot.from_cluster(cluster)
+        # the scheduler cache's pod order per node, from the initial lists' order on
+        self.order = PodOrder.from_list(cluster.pods.values())
+        self.snapshot = Snapshot.from_cluster(cluster, pods=self.order.pods(self.pods_by_uid))
         self.snapshot_dirty = False
         self.scheduler = Scheduler(cluster, config, seed=seed, snapshot=self.snapshot)
         self.nominator: Nominator = self.scheduler.nominator
@@ -176,7 +144,7 @@ class ReplayState:
     def prepare(self) -> None:
         """Bring the snapshot (and recomputed PDB status) up to date before a scheduling cycle."""
         if self.snapshot_dirty:
-            self.snapshot = Snapshot.from_cluster(self.cluster)
+            self.snapshot = Snapshot.from_cluster(self.cluster, pods=self.order.pods(self.pods_by_uid))
             self.scheduler.snapshot = self.snapshot
             self.snapshot_dirty = False
         if self.pdb_dirty and self.recompute_pdbs:
@@ -220,8 +188,10 @@ class ReplayState:
         """The pod in every index the replay keeps: by key, by uid, its node's info, nominations."""
         self.cluster.pods[pod.key] = pod
         self.pods_by_uid[pod.uid] = pod
-        if pod.node_name and not self.snapshot_dirty:
-            self.snapshot.add_pod(pod)
+        if pod.node_name:
+            self.order.add(pod.node_name, pod.uid)
+            if not self.snapshot_dirty:
+                self.snapshot.add_pod(pod)
         if pod.nominated_node_name and not pod.node_name:
             self.nominator.add(pod, pod.nominated_node_name)
         self.pdb_dirty = True
@@ -231,17 +201,30 @@ class ReplayState:
         if cur is not None and cur.uid == pod.uid:
             del self.cluster.pods[pod.key]
         self.pods_by_uid.pop(pod.uid, None)
-        if pod.node_name and not self.snapshot_dirty:
-            self.snapshot.remove_pod(pod)
+        if pod.node_name:
+            self.order.remove(pod.node_name, pod.uid)
+            if not self.snapshot_dirty:
+                self.snapshot.remove_pod(pod)
         self.nominator.delete(pod)
         self.pdb_dirty = True
 
     def replace_pod(self, old: Pod, new: Pod) -> None:
         """A new view of the same pod (labels or spec changed)."""
-        if old.node_name and not self.snapshot_dirty:
-            self.snapshot.remove_pod(old)
+        if old.node_name:
+            self.order.remove(old.node_name, old.uid)
+            if not self.snapshot_dirty:
+                self.snapshot.remove_pod(old)
         self.nominator.delete(old)
         self._index_pod(new)
+
+    def touch(self, pod: Pod) -> None:
+        """An update of a bound pod that changes nothing the scheduler reads (a status patch):
+        the cache still removes and re-adds it, which moves it on its node's list."""
+        if pod.node_name:
+            self.order.update(pod.node_name, pod.uid)
+            if not self.snapshot_dirty:
+                self.snapshot.remove_pod(pod)
+                self.snapshot.add_pod(pod)
 
     def bind(self, pod: Pod, node_name: str, now: float) -> None:
         self.nominator.delete(pod)
@@ -253,6 +236,7 @@ class ReplayState:
         status["startTime"] = format_time(now)
         pod.status = status
         pod.phase = "Running"
+        self.order.add(node_name, pod.uid)
         if not self.snapshot_dirty:
             self.snapshot.add_pod(pod)
         self.pdb_dirty = True
@@ -268,7 +252,9 @@ class ReplayState:
         return prev
 
     def mark_terminating(self, pod: Pod, now: float, *, preempted: bool) -> None:
-        """The pod got a deletionTimestamp; it keeps its node's resources until it is gone."""
+        """The pod got a deletionTimestamp; it keeps its node's resources until it is gone. An
+        update of the pod, so it moves on its node's list as the scheduler cache moves it."""
+        self.touch(pod)
         md = dict(pod.metadata)
         md["deletionTimestamp"] = format_time(now)
         pod.metadata = md

@@ -17,10 +17,14 @@ from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
 
 class Scheduler:
     def __init__(self, cluster: Cluster, config: SchedulerConfig | None = None, *, seed: int = 0,
-                 snapshot: Snapshot | None = None, nominator: Nominator | None = None) -> None:
+                 snapshot: Snapshot | None = None, nominator: Nominator | None = None,
+                 rng: random.Random | None = None) -> None:
         self.cluster = cluster
         self.config = config or default_config()
         self.seed = seed
+        # one random source for every random choice v1.34.1 makes (host among equal scores, the
+        # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
+        self.rng = rng
         self.snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
         if nominator is None:
             nominator = Nominator()
@@ -44,6 +48,7 @@ class Scheduler:
                             percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score)
             fwk.seed = self.seed
             self.frameworks[name] = fwk
+        fwk.rng = self.rng
         fwk.snapshot = self.snapshot
         return fwk
 
@@ -67,7 +72,7 @@ class Scheduler:
         for pl in fwk.post_filter_plugins:
             if getattr(pl, "evaluator", None) is not None:
                 pl.evaluator.last = None
-        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng)
+        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n

@@ -10,8 +10,8 @@ import yaml
 from kubectl_preempt.check.api import check
 from kubectl_preempt.check.policy import Policy
 from kubectl_preempt.render.check_junit import render_junit
-from kubectl_preempt.render.check_report import (CHECK_FORMATS, node_suffix, outcome_text, priority_text, render_check,
-                                                 short_reason)
+from kubectl_preempt.render.check_output import CHECK_FORMATS, render_check
+from kubectl_preempt.render.check_report import node_suffix, outcome_text, priority_text, short_reason
 
 from .scenarios import cache_trace, pc, preempt_trace
 

@@ -21,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.builders import make_node, make_pdb, make_pod, make_priority_class  # noqa: E402
+from tests.builders import (make_node, make_pdb, make_pod, make_pod_group, make_priority_class,  # noqa: E402
+                            make_queue)
 
 EXAMPLES = REPO / "examples"
 
@@ -102,6 +103,20 @@ def stuck() -> list[dict]:
     ]
 
 
+def guarded() -> list[dict]:
+    """node-a runs three web replicas under a PDB that allows one disruption; an api pod needs the
+    room of all three, so one victim is within the budget and two violate it. node-b is too small."""
+    objs: list[dict] = [
+        make_node("node-a").alloc(cpu="6", memory="16Gi").obj(),
+        make_node("node-b").alloc(cpu="1", memory="16Gi").obj(),
+        make_pdb("web", {"matchLabels": {"app": "web"}}, 1, namespace="shop"),
+    ]
+    objs += [make_pod(f"web-{i}").ns("shop").priority(10).label("app", "web").req(cpu="2", memory="1Gi")
+             .on("node-a").start_time(f"2026-03-01T0{i}:00:00Z").obj() for i in (1, 2, 3)]
+    objs.append(make_pod("api").ns("shop").priority(1000).req(cpu="6", memory="1Gi").obj())
+    return objs
+
+
 def queue(other_kinds: bool = True) -> list[dict]:
     """Several pending pods in two namespaces, a finished pod, and objects the scheduler does not read."""
     objs = shop()
@@ -117,6 +132,51 @@ def queue(other_kinds: bool = True) -> list[dict]:
             {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "token", "namespace": "shop"}},
         ]
     return objs
+
+
+def batch_cluster() -> list[dict]:
+    """kube-batch's cluster: three nodes; queue analytics runs six tasks of ml/train (all 12 cpu),
+    queue serving (same weight) wants room for shop/api (a gang of 2) and shop/sweep (a gang of 3),
+    ml/etl (higher priority, analytics) waits for 2 cpu, and ml/probe (no PodGroup) asks for nothing."""
+    objs = [make_node(n).alloc(cpu="4", memory="16Gi", pods="110").obj() for n in ("node-a", "node-b", "node-c")]
+    objs += [make_queue("analytics", 1), make_queue("serving", 1), make_queue("default", 1),
+             make_priority_class("batch-low", 100), make_priority_class("batch-high", 1000)]
+    objs += [make_pod_group("train", 2, "analytics", "ml", "batch-low"),
+             make_pod_group("etl", 1, "analytics", "ml", "batch-high"),
+             make_pod_group("api", 2, "serving", "shop", "batch-high"),
+             make_pod_group("sweep", 3, "serving", "shop", "batch-low")]
+
+    def task(name: str, ns: str, group: str, cpu: str, prio: int, created: str, node: str | None = None) -> dict:
+        b = make_pod(name).ns(ns).group(group).req(cpu=cpu, memory="2Gi").priority(prio).created(created)
+        b.priority_class("batch-high" if prio == 1000 else "batch-low")
+        if node:
+            b.running(node)
+        return b.obj()
+
+    for i, n in enumerate(["node-a", "node-a", "node-b", "node-b", "node-c", "node-c"]):
+        objs.append(task(f"train-{i}", "ml", "train", "2", 100, f"2026-03-01T08:00:0{i}Z", n))
+    objs.append(task("etl-0", "ml", "etl", "2", 1000, "2026-03-01T09:00:00Z"))
+    for i in range(2):
+        objs.append(task(f"api-{i}", "shop", "api", "2", 1000, f"2026-03-01T09:10:0{i}Z"))
+    for i in range(3):
+        objs.append(task(f"sweep-{i}", "shop", "sweep", "4", 100, f"2026-03-01T09:20:0{i}Z"))
+    objs.append(make_pod("probe").ns("ml").set("spec.schedulerName", "kube-batch")
+                .created("2026-03-01T09:30:00Z").obj())
+    return objs
+
+
+KUBE_BATCH_CONF = b"""actions: "reclaim, allocate, backfill, preempt"
+tiers:
+- plugins:
+  - name: priority
+  - name: gang
+  - name: conformance
+- plugins:
+  - name: drf
+  - name: predicates
+  - name: proportion
+  - name: nodeorder
+"""
 
 
 def new_pod() -> dict:
@@ -165,6 +225,16 @@ def _() -> tuple[str, Files]:
 @scenario("preempt-json")
 def _() -> tuple[str, Files]:
     return "explain shop/checkout --snapshot snapshot.json -o json", {"snapshot.json": json_bytes(shop())}
+
+
+@scenario("preempt-pdb")
+def _() -> tuple[str, Files]:
+    return "explain shop/api --snapshot snapshot.json", {"snapshot.json": json_bytes(guarded())}
+
+
+@scenario("preempt-pdb-json")
+def _() -> tuple[str, Files]:
+    return "explain shop/api --snapshot snapshot.json -o json", {"snapshot.json": json_bytes(guarded())}
 
 
 @scenario("scheduled-table")
@@ -248,11 +318,46 @@ def _() -> tuple[str, Files]:
             {"snapshot.json": json_bytes(shop()), "deploy.yaml": yaml.safe_dump(deploy).encode()})
 
 
+@scenario("session-table")
+def _() -> tuple[str, Files]:
+    return ("session --snapshot cluster.yaml --scheduler-conf kube-batch.conf",
+            {"cluster.yaml": yaml_stream(batch_cluster()), "kube-batch.conf": KUBE_BATCH_CONF})
+
+
+@scenario("session-json")
+def _() -> tuple[str, Files]:
+    return "session --snapshot cluster.json -o json", {"cluster.json": json_bytes(batch_cluster())}
+
+
+@scenario("explain-batch")
+def _() -> tuple[str, Files]:
+    return ("explain ml/train-2 shop/api-1 --snapshot cluster.yaml --scheduler-conf kube-batch.conf",
+            {"cluster.yaml": yaml_stream(batch_cluster()), "kube-batch.conf": KUBE_BATCH_CONF})
+
+
+@scenario("error-batch-unknown-queue")
+def _() -> tuple[str, Files]:
+    objs = batch_cluster()
+    for o in objs:
+        if o["kind"] == "PodGroup" and o["metadata"]["name"] == "sweep":
+            o["spec"]["queue"] = "research"
+    return "session --snapshot cluster.yaml", {"cluster.yaml": yaml_stream(objs)}
+
+
+@scenario("error-batch-conf")
+def _() -> tuple[str, Files]:
+    return ("session --snapshot cluster.yaml --scheduler-conf kube-batch.conf",
+            {"cluster.yaml": yaml_stream(batch_cluster()),
+             "kube-batch.conf": KUBE_BATCH_CONF.replace(b"name: drf", b"name: fairshare")})
+
+
 # README's examples run against these files (tests/test_cli_explain.py checks every one)
 README_EXAMPLES: Files = {
     "cluster.json": json_bytes(queue(other_kinds=False)),
     "fraud-check.yaml": yaml.safe_dump(new_pod(), sort_keys=False).encode(),
     "broken.json": json_bytes(shop()).replace(b'"cpu": "3"', b'"cpu": "3 cores"', 1),
+    "batch-cluster.yaml": yaml_stream(batch_cluster()),
+    "kube-batch.conf": KUBE_BATCH_CONF,
 }
 
 

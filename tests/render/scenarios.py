@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_preempt.render.html_data import ActivityRecorder
+from kubectl_preempt.replay.view import ActivityRecorder
 from kubectl_preempt.replay.api import replay
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
 from tests.replay.helpers import T0, ev, trace

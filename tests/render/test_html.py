@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_preempt.render.html import _json_for_script, render_html, replay_html
-from kubectl_preempt.render.html_data import build_view
+from kubectl_preempt.api import replay_html
+from kubectl_preempt.render.html import _json_for_script, render_html
+from kubectl_preempt.replay.view import build_view
 from kubectl_preempt.render.replay import render_replay
 from tests.conftest import REPO, run_cli
 from tests.render import scenarios

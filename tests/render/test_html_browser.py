@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_preempt.render.html import replay_html
+from kubectl_preempt.api import replay_html
 from kubectl_preempt.replay.state import parse_time
 from tests.conftest import REPO, run_cli
 from tests.render import scenarios

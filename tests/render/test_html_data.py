@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from kubectl_preempt.io.trace import read_trace
-from kubectl_preempt.render.html_data import (COMPLETED, GROUP_CHUNK, NO_CLASS, PREEMPTED, RUNNING,
+from kubectl_preempt.replay.view import (COMPLETED, GROUP_CHUNK, NO_CLASS, PREEMPTED, RUNNING,
                                               ActivityRecorder, build_view, group_nodes, steps)
 from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.state import parse_time

@@ -122,3 +122,23 @@ def test_a_bound_pod_is_explained_as_if_pending_again() -> None:
     # its own node is freed of it, and spec.nodeName no longer pins it there
     assert doc["outcome"] == "Scheduled" and doc["node"] == "n1"
     assert doc["feasibleNodes"] == ["n1"]
+
+
+def test_each_victim_names_the_pdbs_covering_it_and_whether_its_eviction_violates_them() -> None:
+    objs = [node("n1", cpu="3"),
+            running("w1", "n1", 0, app="web"), running("w2", "n1", 0, app="web"), running("w3", "n1", 0, app="web"),
+            make_pdb("web", {"matchLabels": {"app": "web"}}, 1), make_pdb("other", {"matchLabels": {"app": "x"}}, 0),
+            incoming(cpu="3").obj()]
+    doc = explain(objs, "default/incoming")
+    assert sorted(doc["victims"]) == ["default/w1", "default/w2", "default/w3"]
+    details = {v["pod"]: (v["pdbs"], v["pdbViolation"]) for v in doc["victimDetails"]}
+    # one disruption allowed: the first evicted pod stays within the budget, the others break it
+    assert [v["pod"] for v in doc["victimDetails"]] == doc["victims"]
+    assert sum(1 for _, violated in details.values() if violated) == 2
+    assert {tuple(pdbs) for pdbs, _ in details.values()} == {("default/web",)}
+
+
+def test_victims_without_a_pdb_list_none() -> None:
+    objs = [node("n1", cpu="2"), running("low", "n1", 0, cpu="2"), incoming(cpu="2").obj()]
+    doc = explain(objs, "default/incoming")
+    assert doc["victimDetails"][0]["pdbs"] == []

@@ -8,8 +8,9 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import PostFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...model.gosort import sort_by_key
 from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
-from ...preemption.evaluator import Evaluator, Reprieve, importance_key
+from ...preemption.evaluator import Evaluator, Reprieve, VictimSelection, importance_key
 
 NAME = "DefaultPreemption"
 ERR_NOT_ELIGIBLE_POLICY_NEVER = "not eligible due to preemptionPolicy=Never."
@@ -85,6 +86,12 @@ class DefaultPreemption:
         return min(n, num_nodes)
 
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
+        # mirrors GetOffsetAndNumCandidates: upstream draws rand.Int31n(numNodes) every cycle. A
+        # replay run's random source (handle.rng) draws it so; without one the offset is fixed by
+        # the seed (0: no offset), which keeps explain and a single replay reproducible.
+        rng = getattr(self.handle, "rng", None)
+        if rng is not None:
+            return rng.randrange(num_nodes), self.calculate_num_candidates(num_nodes)
         seed = self.seed if self.seed is not None else getattr(self.handle, "seed", 0)
         offset = 0 if not seed else random.Random(seed).randrange(num_nodes)
         return offset, self.calculate_num_candidates(num_nodes)
@@ -114,7 +121,7 @@ class DefaultPreemption:
         return True, ""
 
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
-                               pdbs: list[PodDisruptionBudget]):
+                               pdbs: list[PodDisruptionBudget]) -> VictimSelection:
         """mirrors SelectVictimsOnNode: remove every lower-priority pod, check the fit, then
         reprieve PDB-violating and then other pods, most important first."""
         fh = self.handle
@@ -125,15 +132,15 @@ class DefaultPreemption:
                 node_info.remove_pod(p)
                 s = fh.run_pre_filter_extension_remove_pod(state, pod, p, node_info)
                 if not s.is_success():
-                    return [], 0, s, [], set()
+                    return VictimSelection([], 0, s)
         if not potential:
-            return [], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS), [], set()
+            return VictimSelection([], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
         s = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
         if not s.is_success():
-            return [], 0, s, [], set()
-        potential.sort(key=importance_key)
+            return VictimSelection([], 0, s)
+        sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
         cluster = getattr(fh, "cluster", None)
-        violating, non_violating, _ = filter_pods_with_pdb_violation(
+        violating, non_violating, matched = filter_pods_with_pdb_violation(
             potential, pdbs, getattr(cluster, "version", None) if cluster is not None else None)
         victims: list[Pod] = []
         reprieves: list[Reprieve] = []
@@ -164,10 +171,10 @@ class DefaultPreemption:
             for p in non_violating:
                 reprieve(p, False)
         except _DryRunError as e:
-            return [], 0, e.status, [], set()
+            return VictimSelection([], 0, e.status)
         if violating and non_violating:
-            victims.sort(key=importance_key)
-        return victims, num_violating, Status(), reprieves, viol_keys
+            sort_by_key(victims, importance_key)
+        return VictimSelection(victims, num_violating, Status(), reprieves, frozenset(viol_keys), matched)
 
 
 class _DryRunError(Exception):

@@ -1,4 +1,4 @@
-// kubectl-preempt replay report. Draws what kubectl_preempt/render/html_data.py derived from the
+// kubectl-preempt replay report. Draws what kubectl_preempt/replay/view.py derived from the
 // replay report (both embedded below as JSON); this script only sums the layers the filters leave
 // visible and lays them out. No network: everything it needs is in the page.
 (function () {

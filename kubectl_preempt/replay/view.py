@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..model.objects import Node, Pod
-from ..replay.activity import ActivityRecorder, pod_info
-from ..replay.report import percentile
-from ..replay.simulate import initial_objects
-from ..replay.state import finished, is_mirror_pod, parse_time, preempted_by_scheduler
-from ..replay.timeline import normalize
+from .activity import ActivityRecorder, pod_info
+from .report import percentile
+from .simulate import initial_objects
+from .state import finished, is_mirror_pod, parse_time, preempted_by_scheduler
+from .timeline import normalize
 
 VIEW_VERSION = 1
 # above this many nodes, lanes are node pools / zones, each expandable into its nodes
@@ -650,4 +650,23 @@ def _busiest_resource(runs: list[_Run], walk: _Walk, nodes: list[_NodeRec]) -> s
     return best
 
 
-__all__ = ["ActivityRecorder", "build_view", "group_nodes", "steps", "pod_info", "GROUP_THRESHOLD"]
+def share_colours(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
+                  ) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any]]]:
+    """Several replays drawn on one page, (label, report, view) each: one colour per PriorityClass
+    name across all of them, in the order of the classes' values, as a single replay's view gives them."""
+    if len(runs) < 2:
+        return list(runs)
+    value: dict[str, int] = {}
+    for _, _, view in runs:
+        for c in view.get("classes") or ():
+            value.setdefault(c["name"], c["value"])
+    order = sorted(value, key=lambda n: (-value[n], n == NO_CLASS, n))
+    colour = {n: class_colour(i, n) for i, n in enumerate(order)}
+    out = []
+    for label, report, view in runs:
+        classes = [{**c, "colour": colour[c["name"]]} for c in view.get("classes") or ()]
+        out.append((label, report, {**view, "classes": classes}))
+    return out
+
+
+__all__ = ["ActivityRecorder", "build_view", "group_nodes", "share_colours", "steps", "pod_info", "GROUP_THRESHOLD"]

@@ -1,0 +1,1 @@
+"""kube-batch's api package: tasks, jobs, nodes, queues and resources."""

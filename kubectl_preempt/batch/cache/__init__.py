@@ -1,0 +1,1 @@
+"""kube-batch's scheduler cache."""

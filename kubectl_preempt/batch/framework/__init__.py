@@ -1,0 +1,1 @@
+"""kube-batch's framework: the session, its statements and the tiers' votes."""

@@ -1,0 +1,204 @@
+"""The nodeorder plugin (pkg/scheduler/plugins/nodeorder): kube-scheduler v1.16's priorities, each
+0..10, times its weight (arguments `leastrequested.weight`, `mostrequested.weight`,
+`nodeaffinity.weight`, `podaffinity.weight`, `balancedresource.weight`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from ...model.quantity import milli_value, value
+from ...plugins.helper.nodeaffinity import PreferredSchedulingTerms
+from ..api.job_info import TaskInfo
+from ..api.node_info import NodeInfo
+from ..framework.arguments import get_int
+from .util import pod_matches_term, same_topology
+
+if TYPE_CHECKING:
+    from ..framework.session import Session
+
+PLUGIN_NAME = "nodeorder"
+LEAST_REQUESTED_WEIGHT = "leastrequested.weight"
+MOST_REQUESTED_WEIGHT = "mostrequested.weight"
+NODE_AFFINITY_WEIGHT = "nodeaffinity.weight"
+POD_AFFINITY_WEIGHT = "podaffinity.weight"
+BALANCED_RESOURCE_WEIGHT = "balancedresource.weight"
+
+MAX_PRIORITY = 10  # schedulerapi.MaxPriority in v1.16
+DEFAULT_MILLI_CPU_REQUEST = 100
+DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
+HARD_POD_AFFINITY_SYMMETRIC_WEIGHT = 1
+
+
+@dataclass
+class PriorityConfig:
+    name: str
+    # scores of the nodes, in the order given
+    function: Callable[[TaskInfo, list[NodeInfo]], list[int]]
+    weight: int
+
+
+def nonzero_request(pod: Any) -> tuple[int, int]:
+    """mirrors GetNonzeroRequests summed over the containers: 100m CPU and 200 MB of memory for
+    a container that requests none."""
+    got = pod.cache.get("batch.non0")
+    if got is None:
+        cpu = mem = 0
+        for c in pod.spec.get("containers") or ():
+            req = (c.get("resources") or {}).get("requests") or {}
+            cpu += milli_value(req["cpu"]) if "cpu" in req else DEFAULT_MILLI_CPU_REQUEST
+            mem += value(req["memory"]) if "memory" in req else DEFAULT_MEMORY_REQUEST
+        got = pod.cache["batch.non0"] = (cpu, mem)
+    return got
+
+
+def _allocatable(node: NodeInfo) -> tuple[int, int]:
+    got = node.node.cache.get("batch.alloc")
+    if got is None:
+        alloc = node.node.status.get("allocatable") or {}
+        got = (milli_value(alloc["cpu"]) if "cpu" in alloc else 0, value(alloc["memory"]) if "memory" in alloc else 0)
+        node.node.cache["batch.alloc"] = got
+    return got
+
+
+def _requested(task: TaskInfo, node: NodeInfo) -> tuple[tuple[int, int], tuple[int, int]]:
+    cpu, mem = nonzero_request(task.pod)
+    for t in node.tasks.values():
+        c, m = nonzero_request(t.pod)
+        cpu += c
+        mem += m
+    return (cpu, mem), _allocatable(node)
+
+
+def _least(requested: int, capacity: int) -> int:
+    if capacity == 0 or requested > capacity:
+        return 0
+    return ((capacity - requested) * MAX_PRIORITY) // capacity
+
+
+def _most(requested: int, capacity: int) -> int:
+    if capacity == 0 or requested > capacity:
+        return 0
+    return (requested * MAX_PRIORITY) // capacity
+
+
+def least_requested(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
+    out = []
+    for n in nodes:
+        (cpu, mem), (acpu, amem) = _requested(task, n)
+        out.append((_least(cpu, acpu) + _least(mem, amem)) // 2)
+    return out
+
+
+def most_requested(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
+    out = []
+    for n in nodes:
+        (cpu, mem), (acpu, amem) = _requested(task, n)
+        out.append((_most(cpu, acpu) + _most(mem, amem)) // 2)
+    return out
+
+
+def balanced_resource_allocation(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
+    out = []
+    for n in nodes:
+        (cpu, mem), (acpu, amem) = _requested(task, n)
+        cf = cpu / acpu if acpu else 1.0
+        mf = mem / amem if amem else 1.0
+        if cf >= 1 or mf >= 1:
+            out.append(0)
+        else:
+            out.append(int((1 - abs(cf - mf)) * MAX_PRIORITY))
+    return out
+
+
+def node_affinity(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
+    """CalculateNodeAffinityPriorityMap, then NormalizeReduce(MaxPriority, false)."""
+    na = (task.pod.spec.get("affinity") or {}).get("nodeAffinity") or {}
+    terms = PreferredSchedulingTerms.parse(na.get("preferredDuringSchedulingIgnoredDuringExecution") or ())
+    scores = [terms.score(n.node) if terms is not None else 0 for n in nodes]
+    top = max(scores, default=0)
+    if top == 0:
+        return scores
+    return [MAX_PRIORITY * s // top for s in scores]
+
+
+def _weighted_terms(pod: Any, kind: str) -> list[tuple[dict, int]]:
+    aff = (pod.spec.get("affinity") or {}).get(kind) or {}
+    return [((t.get("podAffinityTerm") or {}), int(t.get("weight") or 0))
+            for t in aff.get("preferredDuringSchedulingIgnoredDuringExecution") or ()]
+
+
+class InterPodAffinity:
+    """CalculateInterPodAffinityPriority (v1.16) over the nodes that passed the predicates."""
+
+    def __init__(self, ssn: "Session") -> None:
+        self.ssn = ssn
+
+    def _node_of(self, pod: Any) -> Any:
+        # mirrors nodeorder's cachedNodeInfo.GetNodeInfo: a pod not yet bound names no node, and
+        # kube-batch answers with the first node holding such a pod
+        name = pod.node_name
+        ni = self.ssn.nodes.get(name)
+        if ni is not None:
+            return ni.node
+        for cand in self.ssn.nodes.values():
+            if any(not p.node_name for p in cand.pods()):
+                return cand.node
+        return None
+
+    def __call__(self, task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
+        pod = task.pod
+        aff = pod.spec.get("affinity") or {}
+        has_aff = bool(aff.get("podAffinity") or aff.get("podAntiAffinity"))
+        counts = {n.name: 0 for n in nodes}
+
+        def process_term(term: dict, owner: Any, to_check: Any, fixed: Any, weight: int) -> None:
+            if fixed is None or not pod_matches_term(to_check, owner, term):
+                return
+            for n in nodes:
+                if same_topology(n.node, fixed, term.get("topologyKey") or ""):
+                    counts[n.name] += weight
+
+        for ni in nodes:
+            for existing in ni.pods():
+                eaff = existing.spec.get("affinity") or {}
+                if not has_aff and not (eaff.get("podAffinity") or eaff.get("podAntiAffinity")):
+                    continue
+                enode = self._node_of(existing)
+                if has_aff:
+                    for term, w in _weighted_terms(pod, "podAffinity"):
+                        process_term(term, pod, existing, enode, w)
+                    for term, w in _weighted_terms(pod, "podAntiAffinity"):
+                        process_term(term, pod, existing, enode, -w)
+                for term in ((eaff.get("podAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()):
+                    process_term(term, existing, pod, enode, HARD_POD_AFFINITY_SYMMETRIC_WEIGHT)
+                for term, w in _weighted_terms(existing, "podAffinity"):
+                    process_term(term, existing, pod, enode, w)
+                for term, w in _weighted_terms(existing, "podAntiAffinity"):
+                    process_term(term, existing, pod, enode, -w)
+        hi = max([0, *counts.values()])
+        lo = min([0, *counts.values()])
+        out = []
+        for n in nodes:
+            out.append(int(MAX_PRIORITY * ((counts[n.name] - lo) / (hi - lo))) if hi - lo > 0 else 0)
+        return out
+
+
+class NodeOrderPlugin:
+    name = PLUGIN_NAME
+
+    def __init__(self, arguments: dict[str, str]) -> None:
+        self.arguments = arguments
+
+    def on_session_open(self, ssn: "Session") -> None:
+        a = self.arguments
+        ssn.add_node_prioritizers(self.name, [
+            PriorityConfig("LeastRequestedPriority", least_requested, get_int(a, LEAST_REQUESTED_WEIGHT, 1)),
+            PriorityConfig("MostRequestedPriority", most_requested, get_int(a, MOST_REQUESTED_WEIGHT, 0)),
+            PriorityConfig("NodeAffinityPriority", node_affinity, get_int(a, NODE_AFFINITY_WEIGHT, 1)),
+            PriorityConfig("InterPodAffinityPriority", InterPodAffinity(ssn), get_int(a, POD_AFFINITY_WEIGHT, 1)),
+            PriorityConfig("BalancedResourceAllocation", balanced_resource_allocation,
+                           get_int(a, BALANCED_RESOURCE_WEIGHT, 1)),
+        ])
+
+    def on_session_close(self, ssn: "Session") -> None:
+        pass

@@ -1,0 +1,47 @@
+"""What the HTML page of a `check` draws: per trace, the baseline replay above the proposed one.
+
+check() keeps only each replay's outcome per pod, so the two replays of every trace are run
+again here with the same classes, each with its view (replay/view.py); each is compared with
+the summary the check reported, and the page says so if they ever differ. Both carry the check's
+per-pod changes, shown beside the preemptions they concern. render/html.py draws the result.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..replay.api import replay
+from ..replay.view import build_view, share_colours
+from .diff import replay_summary
+from .validation import decode_proposal
+
+Run = tuple[str, Mapping[str, Any], Mapping[str, Any]]
+
+
+def check_page_runs(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]],
+                    *, sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
+                    config: Any = None, seed: int = 0, kubernetes_version: Any = None) -> tuple[list[Run], str]:
+    """(label, report, view) per replay, in page order, and the page's title."""
+    decoded, _ = decode_proposal(proposed, sources)
+    base_objects = [dict(o) for o in baseline] if baseline is not None else None
+    runs: list[Run] = []
+    for tr in check_report.get("traces") or ():
+        name = tr["trace"]
+        events = traces[name]
+        rejected = set(tr.get("rejected") or ())
+        # the classes the proposed replay resolves with, as check() gives them: the baseline's, with
+        # every proposed class the API server would accept on top
+        accepted = [pc for pc in decoded if pc.effective and pc.name not in rejected]
+        names = {pc.name for pc in accepted}
+        overrides = [dict(o) for o in base_objects or () if (o.get("metadata") or {}).get("name") not in names]
+        overrides += [pc.as_object() for pc in accepted]
+        for which, classes in (("baseline", base_objects), ("proposed", overrides or None)):
+            report = replay(events, config=config, priority_classes=classes, seed=seed,
+                            kubernetes_version=kubernetes_version)
+            view = build_view(report, events)
+            if replay_summary(report) != tr.get(which):
+                view["notes"] = [f"this {which} replay differs from the check's ({replay_summary(report)} here, "
+                                 f"{tr.get(which)} in the check)"]
+            view["changes"] = {"totals": tr.get("totals") or {}, "pods": tr.get("changes") or []}
+            runs.append((f"{name}: {which}", report, view))
+    verdict = "passes" if check_report.get("passed") else "fails"
+    return share_colours(runs), f"PriorityClass change {verdict}: baseline vs proposed"

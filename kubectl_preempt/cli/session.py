@@ -1,0 +1,96 @@
+"""kubectl preempt session: what one kube-batch session does to a cluster, action by action."""
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from .. import api
+from ..errors import InputError, UsageError
+from ..io.snapshot import display_name, ignored_kinds, load_objects, read_bytes
+from ..render.json import dumps as json_dumps
+from ..render.session import render_session_table
+from ..render.yaml import dumps as yaml_dumps
+from . import options
+from .common import guard, note
+
+FORMATS = ("table", "json", "yaml")
+BATCH_KINDS = ("Queue", "PodGroup")
+
+HELP = """What one kube-batch session does to the cluster in a snapshot, action by action: the
+reclaims and preemptions (victim, job, queue, what it frees, for whom, which plugins made it
+eligible), the tasks bound or pipelined, the jobs left pending with their gang's reason, and each
+queue's weight, deserved share and allocation.
+
+kube-batch (kubernetes-sigs/kube-batch at 86b2ba21; Volcano grew from it) schedules the pods
+whose schedulerName is its own, job by job: PodGroups (scheduling.incubator.k8s.io/v1alpha1,
+v1alpha2, or Volcano's scheduling.volcano.sh/v1beta1) and Queues come from the snapshot. A pod
+without a PodGroup is a job of one in the default queue."""
+
+EPILOG = """\b
+Examples:
+  # kube-batch's default configuration (allocate, backfill)
+  kubectl preempt session --snapshot cluster.yaml
+\b
+  # your kube-batch configuration file, as data
+  kubectl preempt session --snapshot cluster.yaml --scheduler-conf kube-batch.conf -o json"""
+
+SchedulerConf = Annotated[Optional[str], typer.Option(
+    "--scheduler-conf", metavar="FILE",
+    help="kube-batch's configuration file (actions and plugin tiers); default: kube-batch's own "
+         "(allocate, backfill; priority, gang | drf, predicates, proportion, nodeorder).")]
+BatchSchedulerName = Annotated[str, typer.Option(
+    "--batch-scheduler-name", metavar="NAME", help="The schedulerName of the pods kube-batch schedules.")]
+DefaultQueue = Annotated[str, typer.Option(
+    "--default-queue", metavar="NAME", help="The queue of PodGroups that name none, and of pods without a PodGroup.")]
+BatchSeed = Annotated[int, typer.Option(
+    "--seed", metavar="N", help="Seed of kube-batch's random choices (ties between nodes, the start of each "
+                                "map range); each seed is one run kube-batch can make; 0 keeps output reproducible.")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("session", help=HELP, epilog=EPILOG, no_args_is_help=True)(session)
+
+
+def read_scheduler_conf(path: Optional[str]) -> tuple[Optional[str], str]:
+    """The configuration file's text and its name for errors (None: kube-batch's default)."""
+    if path is None:
+        return None, "kube-batch's default configuration"
+    name = display_name(path)
+    try:
+        return read_bytes(path).decode("utf-8"), name
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text", source=name) from None
+
+
+@guard
+def session(
+    snapshot: options.Snapshot = None,
+    scheduler_conf: SchedulerConf = None,
+    output: Annotated[str, options.output_option(FORMATS)] = "table",
+    batch_scheduler_name: BatchSchedulerName = "kube-batch",
+    default_queue: DefaultQueue = "default",
+    seed: BatchSeed = 0,
+) -> None:
+    if snapshot is None:
+        raise UsageError("session reads a snapshot: give --snapshot FILE (kubectl preempt capture writes one)")
+    if snapshot == "-" and scheduler_conf == "-":
+        raise UsageError("--snapshot - and --scheduler-conf - cannot both read standard input")
+    source = display_name(snapshot)
+    objects = load_objects(snapshot)
+    text, conf_name = read_scheduler_conf(scheduler_conf)
+    ignored = {k: n for k, n in ignored_kinds(objects).items() if k not in BATCH_KINDS}
+    if ignored:
+        note(f"{source}: ignored " + ", ".join(f"{k} ({n})" for k, n in ignored.items()))
+    try:
+        result = api.batch_session(objects, text, scheduler_name=batch_scheduler_name,
+                                   default_queue=default_queue, seed=seed, conf_source=conf_name)
+    except InputError as e:
+        raise (e if e.source else e.located(source=source)) from None
+    if output == "json":
+        sys.stdout.write(json_dumps(result))
+    elif output == "yaml":
+        sys.stdout.write(yaml_dumps(result))
+    else:
+        sys.stdout.write(render_session_table(result))

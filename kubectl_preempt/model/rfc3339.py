@@ -1,0 +1,91 @@
+"""RFC 3339 times, read and written in one place for the whole project.
+
+Kubernetes writes times as RFC 3339 with up to nine fractional digits (metav1.MicroTime,
+events.k8s.io eventTime) or none (metav1.Time). Go's `time.Time` compares them to the
+nanosecond, so they are read here into integer nanoseconds since the epoch, exactly: a float of
+seconds cannot hold nanoseconds in 2026, and `datetime` stops at microseconds (and, before
+Python 3.11, `fromisoformat` refuses anything but 3 or 6 fractional digits). Seconds as a float
+are derived from the nanoseconds for the replay's clock.
+"""
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import datetime, timezone
+from typing import Any
+
+NANOS = 1_000_000_000
+
+# mirrors what time.Parse(time.RFC3339Nano, ...) accepts: 'T' or 't', an optional fraction of
+# any length (digits past the ninth are dropped), 'Z'/'z' or a numeric offset
+_RFC3339 = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$")
+
+
+def parse_nanos(value: Any) -> int | None:
+    """Nanoseconds since the epoch of an RFC 3339 time, or None when it is not one."""
+    if not isinstance(value, str):
+        return None
+    m = _RFC3339.match(value.strip())
+    if m is None:
+        return None
+    year, month, day, hour, minute, sec = (int(m.group(i)) for i in range(1, 7))
+    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
+            and hour < 24 and minute < 60 and sec < 60):
+        return None
+    frac = (m.group(7) or "")[:9]
+    nanos = int(frac.ljust(9, "0")) if frac else 0
+    offset = 0
+    if m.group(9):
+        oh, om = int(m.group(10)), int(m.group(11))
+        if oh > 23 or om > 59:
+            return None
+        offset = (oh * 3600 + om * 60) * (1 if m.group(9) == "+" else -1)
+    secs = calendar.timegm((year, month, day, hour, minute, sec)) - offset
+    return secs * NANOS + nanos
+
+
+def parse_seconds(value: Any) -> float | None:
+    """Seconds since the epoch of an RFC 3339 time (a datetime or a number of seconds are taken
+    as they are), or None."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, datetime):
+        dt = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+        return dt.timestamp()
+    n = parse_nanos(value)
+    return None if n is None else n / NANOS
+
+
+def parse_datetime(value: Any) -> datetime | None:
+    """An aware datetime (microseconds) of an RFC 3339 time, or None."""
+    n = parse_nanos(value)
+    if n is None:
+        return None
+    secs, rem = divmod(n, NANOS)
+    return datetime.fromtimestamp(secs, tz=timezone.utc).replace(microsecond=rem // 1000)
+
+
+def seconds_to_nanos(t: float) -> int:
+    """The replay clock's seconds as nanoseconds, rounded to the millisecond the replay keeps."""
+    return int(round(t * 1000)) * 1_000_000
+
+
+def format_seconds(t: float) -> str:
+    """RFC 3339 in UTC with milliseconds only when the time has them (the replay's times)."""
+    ms = int(round(t * 1000))
+    secs, rem = divmod(ms, 1000)
+    base = datetime.fromtimestamp(secs, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{base}.{rem:03d}Z" if rem else f"{base}Z"
+
+
+def format_nanos(n: int, *, fraction: bool = False) -> str:
+    """RFC 3339 in UTC: whole seconds as metav1.Time writes them, or with the fraction Go's
+    RFC3339Nano writes (trailing zeros dropped) when `fraction`."""
+    secs, rem = divmod(n, NANOS)
+    base = datetime.fromtimestamp(secs, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    if fraction and rem:
+        return f"{base}.{str(rem).rjust(9, '0').rstrip('0')}Z"
+    return f"{base}Z"

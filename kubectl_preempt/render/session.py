@@ -1,0 +1,154 @@
+"""-o table for kube-batch: one session action by action (`kubectl preempt session`), and the story
+of a pod kube-batch schedules (`kubectl preempt explain`). Formats what batch_session() returns."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..model.quantity import format_bytes
+from .table import columns
+
+
+def _num(x: float) -> str:
+    return f"{x:g}" if x == int(x) else f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def _mem(b: float) -> str:
+    if b == int(b):
+        return format_bytes(int(b)) if b else "0"
+    for suffix, size in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+        if b >= size:
+            return f"{b / size:.2f}".rstrip("0").rstrip(".") + suffix
+    return f"{b:.0f}"
+
+
+def resources(r: Mapping[str, float] | None) -> str:
+    """cpu in cores, memory in binary units, other resources as counts."""
+    if not r:
+        return "-"
+    parts = []
+    for name, v in r.items():
+        parts.append(f"{name} {_mem(v) if name == 'memory' else _num(v)}")
+    return ", ".join(parts)
+
+
+def _for(ev: Mapping[str, Any]) -> str:
+    who = ev.get("preemptor") or "-"
+    if ev.get("reclaimingQueue"):
+        return f"{who} (queue {ev['reclaimingQueue']})"
+    if ev.get("preemptorJob"):
+        return f"{who} (job {ev['preemptorJob']})"
+    return who
+
+
+def render_session_table(result: Mapping[str, Any]) -> str:
+    out: list[str] = []
+    out.append(f"Session    actions: {', '.join(result.get('actions') or [])}")
+    tiers = " | ".join(", ".join(t) for t in result.get("tiers") or [])
+    out.append(f"           tiers: {tiers}")
+    out.append("")
+    evictions = result.get("evictions") or []
+    if evictions:
+        out.extend(columns([f"Evictions ({len(evictions)})"], []))
+        out.extend(columns(["  ACTION", "VICTIM", "JOB", "QUEUE", "NODE", "FREES", "FOR", "ELIGIBLE BY"],
+                           [[e["action"], e["task"], e["job"], e.get("queue") or "-", e.get("node") or "-",
+                             resources(e.get("frees")), _for(e), ", ".join(e.get("votes") or []) or "-"]
+                            for e in evictions], indent="  "))
+    else:
+        out.append("Evictions  none")
+    out.append("")
+    placed = [(k, "bound", n) for k, n in (result.get("binds") or {}).items()]
+    placed += [(k, "pipelined", n) for k, n in (result.get("pipelined") or {}).items()]
+    if placed:
+        out.extend(columns([f"Placements ({len(placed)})"], []))
+        out.extend(columns(["  TASK", "HOW", "NODE"], [[k, how, n] for k, how, n in placed], indent="  "))
+    else:
+        out.append("Placements none")
+    pending_jobs = []
+    for uid, j in (result.get("jobs") or {}).items():
+        pg = (result.get("podGroups") or {}).get(j.get("podGroup") or "")
+        waiting = [k for k in j["tasks"] if k in (result.get("podConditions") or {})]
+        if not waiting:
+            continue
+        reason = next((c["message"] for c in (pg or {}).get("conditions") or () if c.get("type") == "Unschedulable"),
+                      None) or j.get("fitError")
+        pending_jobs.append([uid, j["queue"], j["minMember"], j["readyTasks"], len(waiting), reason])
+    out.append("")
+    if pending_jobs:
+        out.extend(columns([f"Jobs left pending ({len(pending_jobs)})"], []))
+        out.extend(columns(["  JOB", "QUEUE", "MIN", "READY", "WAITING", "WHY"], pending_jobs, indent="  "))
+    else:
+        out.append("Jobs left pending  none")
+    out.append("")
+    queues = result.get("queues") or {}
+    rows = []
+    for name, q in queues.items():
+        rows.append([name, q["weight"], resources(q.get("deserved")), resources(q.get("allocated")),
+                     _num(round(q["share"], 2)) if "share" in q else "-",
+                     ("yes" if q.get("overused") else "no") if "overused" in q else "-"])
+    out.extend(columns(["Queues", "WEIGHT", "DESERVED", "ALLOCATED", "SHARE", "OVERUSED"], rows))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def render_batch_explain_table(docs: Sequence[Mapping[str, Any]]) -> str:
+    blocks = []
+    for d in docs:
+        out: list[str] = []
+        head = f"Pod        {d['pod']}   scheduler {d['scheduler']}"
+        if d.get("job"):
+            head += f"   job {d['job']}   queue {d['queue']}"
+        out.append(head)
+        outcome = d["outcome"]
+        line = {"Evicted": "EVICTED", "Bound": "BOUND", "Pipelined": "PIPELINED", "Pending": "PENDING"}.get(
+            outcome, outcome.upper())
+        if d.get("node") and outcome in ("Bound", "Pipelined"):
+            line += f" on {d['node']}" if outcome == "Bound" else \
+                f" on {d['node']}: waits there for the resources evictions release"
+        elif d.get("node") and outcome == "Evicted":
+            line += f" from {d['node']}"
+        out.append(f"Outcome    {line}")
+        ev = d.get("eviction")
+        if ev:
+            by = ev["action"]
+            if ev.get("reclaimingQueue"):
+                why = (f"{by}: queue {ev['reclaimingQueue']} takes back its deserved share for "
+                       f"{ev.get('preemptor')}")
+            elif ev.get("preemptorJob") == d.get("job"):
+                why = f"{by}: for {ev.get('preemptor')}, a pending task of its own job"
+            else:
+                why = f"{by}: for {ev.get('preemptor')} of job {ev.get('preemptorJob')}, in the same queue"
+            out.append(f"Why        {why}")
+            out.append(f"           eligible by {', '.join(ev.get('votes') or []) or '-'}; frees "
+                       f"{resources(ev.get('frees'))}")
+        if d.get("victims"):
+            out.append("")
+            out.extend(columns([f"Evicted for it ({len(d['victims'])})", "ACTION", "JOB", "NODE", "FREES",
+                                "ELIGIBLE BY"],
+                               [[v["task"], v["action"], v["job"], v.get("node") or "-", resources(v.get("frees")),
+                                 ", ".join(v.get("votes") or []) or "-"] for v in d["victims"]]))
+            out.append("")
+        if d.get("message"):
+            out.append(f"Condition  PodScheduled=False {d['message']}")
+        js = d.get("jobState")
+        if js:
+            gang = f"minMember {js['minMember']}, {js['readyTasks']} ready"
+            if "phase" in js:
+                gang += f", PodGroup {js['phase']}"
+            out.append(f"Gang       {gang}")
+            for c in js.get("conditions") or ():
+                out.append(f"           {c['type']}={c['status']} {c['reason']}: {c['message']}")
+        if d.get("tasks"):
+            out.append("")
+            out.extend(columns(["Tasks of the job", "OUTCOME", "NODE"],
+                               [[k, t["outcome"], t.get("node") or "-"] for k, t in d["tasks"].items()]))
+        if d.get("nodeReasons"):
+            out.append("")
+            out.extend(columns(["Nodes", "WHY NOT"], [[n, r] for n, r in d["nodeReasons"].items()]))
+        qs = d.get("queueState")
+        if qs and "share" in qs:
+            out.append("")
+            out.append(f"Queue      {d['queue']}: weight {qs['weight']}, deserved {resources(qs.get('deserved'))}, "
+                       f"allocated {resources(qs.get('allocated'))}, share {_num(round(qs['share'], 2))}")
+        if outcome == "NotInSession":
+            out.append(f"Why        {d['message']}")
+        blocks.append("\n".join(out))
+    return "\n\n".join(blocks) + "\n"

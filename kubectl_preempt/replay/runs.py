@@ -1,0 +1,178 @@
+"""`replay --runs N`: the same trace replayed N times, each run with its own random choices.
+
+kube-scheduler v1.34.1 makes three random choices: the host among nodes tied on score
+(selectHost's reservoir pick), the offset the preemption candidates are searched from
+(GetOffsetAndNumCandidates) and the node among candidates tied after the whole choice chain
+(the first of a list built by ranging over a Go map). Run 1 keeps the reproducible choices of a
+single replay (the first tied node, offset from --seed), so its report is the one `--runs 1`
+gives; run k >= 2 draws every choice from one `random.Random` seeded by `run_seed(seed, k)`.
+
+Runs fan out over local processes (`jobs`) or a Ray cluster (`ray_address`); each run depends on
+its seed alone and results are gathered in run order, so the answer is the same whatever the
+fan-out.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import orjson
+
+from ..framework.config import SchedulerConfig
+from ..model.objects import Pod
+from .activity import ActivityRecorder, Tee
+from .controllers import replica_set_index, workload_of
+from .distribution import distribution
+from .report import simulate_report
+from .simulate import Listener, Progress, Simulation
+from .timeline import Timeline
+from .whatif import PriorityPolicy
+
+RunProgress = Callable[[int, int], None]
+
+
+def run_seed(seed: int, run: int) -> int | None:
+    """The seed of run `run` (1-based) of a replay with base seed `seed`; None for run 1, which
+    keeps a single replay's reproducible choices."""
+    if run <= 1:
+        return None
+    digest = hashlib.sha256(f"kubectl-preempt run {seed} {run}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def run_rng(seed: int, run: int) -> random.Random | None:
+    s = run_seed(seed, run)
+    return None if s is None else random.Random(s)
+
+
+@dataclass
+class RunSpec:
+    """Everything one simulate-mode run needs; picklable, so it can travel to a worker."""
+
+    timeline: Timeline
+    config: SchedulerConfig
+    config_raw: Mapping[str, Any] | None = None
+    priority_classes: Sequence[Mapping[str, Any]] | None = None
+    reresolve_existing: bool = False
+    seed: int = 0
+    what_if: Mapping[str, Any] = field(default_factory=dict)
+
+
+class RunFacts(Listener):
+    """What a run leaves for the distribution: each pod it evicted (with its class, namespace and
+    owner's metadata as they were then) and, at the end, the pods left pending and the waits."""
+
+    def __init__(self) -> None:
+        self.victims: list[tuple[str, str, str, Mapping[str, Any]]] = []
+
+    def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None:
+        md = victim.metadata
+        meta = {"namespace": victim.namespace, "name": victim.name,
+                "ownerReferences": md.get("ownerReferences") or [], "labels": dict(victim.labels)}
+        self.victims.append((victim.key, victim.priority_class_name, victim.namespace, meta))
+
+    def facts(self, sim: Simulation) -> dict[str, Any]:
+        rs = replica_set_index(sim.state.cluster.extra.get("ReplicaSet") or ())
+        # pods a workload controller created in this run only (replay/controllers.py)
+        created = getattr(sim, "created_by_replay", set())
+        pending = sorted(info.pod.key for info in sim.queue.pending())
+        return {
+            "preemptions": len(sim.preemptions),
+            "victims": [{"pod": key, "priorityClass": cls, "namespace": ns, "workload": workload_of(meta, rs),
+                         "recorded": key not in created}
+                        for key, cls, ns, meta in self.victims],
+            "pending": pending,
+            "pendingRecorded": [p for p in pending if p not in created],
+            "waits": sorted(s["waited"] for s in sim.scheduled.values()),
+        }
+
+
+def simulate_once(spec: RunSpec, run: int = 1, *, on_decision: Callable[[dict[str, Any]], None] | None = None,
+                  progress: Progress | None = None, listener: Listener | None = None
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One simulate-mode run: its report and its facts."""
+    recorder = ActivityRecorder()
+    facts = RunFacts()
+    policy = PriorityPolicy(spec.priority_classes, reresolve_existing=spec.reresolve_existing)
+    sim = Simulation(spec.timeline, spec.config, policy=policy, seed=spec.seed, on_decision=on_decision,
+                     progress=progress, listener=Tee(recorder, facts, listener), rng=run_rng(spec.seed, run))
+    sim.config_raw = spec.config_raw
+    report = simulate_report(sim.run(), what_if=spec.what_if)
+    # the replayed scheduler's bindings and deletions, pod by pod: what a timeline draws
+    report["activity"] = recorder.activity()
+    return report, facts.facts(sim)
+
+
+# ---------------------------------------------------------------------------------- fan-out
+_SPEC: RunSpec | None = None
+
+
+def _init_worker(spec: RunSpec) -> None:
+    global _SPEC
+    _SPEC = spec
+
+
+def _run_in_worker(run: int) -> bytes:
+    assert _SPEC is not None
+    return _run_task(_SPEC, run)
+
+
+def _run_task(spec: RunSpec, run: int) -> bytes:
+    """One run as JSON bytes: what travels back from a process or a Ray task."""
+    return orjson.dumps(simulate_once(spec, run))
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def _local(spec: RunSpec, runs: int, jobs: int, progress: RunProgress | None) -> list[bytes]:
+    if jobs <= 1 or runs <= 1:
+        out = []
+        for k in range(1, runs + 1):
+            out.append(_run_task(spec, k))
+            if progress is not None:
+                progress(k, runs)
+        return out
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    methods = mp.get_all_start_methods()
+    # fork hands the trace to the workers without copying it through a pipe
+    ctx = mp.get_context("fork" if "fork" in methods else None)
+    results: dict[int, bytes] = {}
+    with cf.ProcessPoolExecutor(max_workers=min(jobs, runs), mp_context=ctx,
+                                initializer=_init_worker, initargs=(spec,)) as pool:
+        futures = {pool.submit(_run_in_worker, k): k for k in range(1, runs + 1)}
+        for fut in cf.as_completed(futures):
+            results[futures[fut]] = fut.result()
+            if progress is not None:
+                progress(len(results), runs)
+    return [results[k] for k in range(1, runs + 1)]
+
+
+def _ray(spec: RunSpec, runs: int, address: str, progress: RunProgress | None) -> list[bytes]:
+    from .ray_runner import run_on_ray
+
+    return run_on_ray(spec, runs, address, _run_task, progress)
+
+
+def replay_runs(spec: RunSpec, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
+                progress: RunProgress | None = None) -> dict[str, Any]:
+    """The report of `runs` runs: the run with the median number of preemptions as the report
+    (its `run` and `seed` said), with `distribution` over all runs."""
+    if ray_address:
+        raw = _ray(spec, runs, ray_address, progress)
+    else:
+        raw = _local(spec, runs, jobs if jobs is not None else default_jobs(), progress)
+    results = [orjson.loads(b) for b in raw]
+    facts = [f for _, f in results]
+    dist = distribution(facts)
+    k = dist["medianRun"]
+    report = results[k - 1][0]
+    report["run"] = {"run": k, "of": runs, "seed": run_seed(spec.seed, k)}
+    report["distribution"] = dist
+    return report

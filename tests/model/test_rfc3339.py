@@ -1,0 +1,50 @@
+"""One RFC 3339 reader for the project: nanoseconds exact, as Go's time.Time compares them."""
+from __future__ import annotations
+
+import pytest
+
+from kubectl_preempt.model.objects import Pod
+from kubectl_preempt.model.rfc3339 import format_nanos, format_seconds, parse_nanos, parse_seconds
+from kubectl_preempt.preemption.evaluator import more_important_pod
+
+
+@pytest.mark.parametrize("text,nanos", [
+    ("2026-11-23T14:09:48Z", 1795442988 * 10**9),
+    ("2026-11-23T14:09:48.761Z", 1795442988 * 10**9 + 761_000_000),
+    ("2026-11-23T14:09:48.123456789Z", 1795442988 * 10**9 + 123_456_789),
+    ("2026-11-23T14:09:48.1234567891Z", 1795442988 * 10**9 + 123_456_789),
+    ("2026-11-23t15:09:48.5+01:00", 1795442988 * 10**9 + 500_000_000),
+    ("2026-11-23T12:39:48-01:30", 1795442988 * 10**9),
+], ids=["whole seconds", "milliseconds", "nine fractional digits", "digits past the ninth dropped",
+        "lower-case t and a positive offset", "negative offset"])
+def test_times_read_to_the_nanosecond(text: str, nanos: int) -> None:
+    assert parse_nanos(text) == nanos
+
+
+@pytest.mark.parametrize("text", ["", "2026-11-23", "2026-11-23T14:09:48", "2026-13-01T00:00:00Z",
+                                  "2026-02-30T00:00:00Z", "2026-11-23T14:09:48.Z", "yesterday"])
+def test_what_is_not_rfc3339_is_none(text: str) -> None:
+    assert parse_nanos(text) is None
+    assert parse_seconds(text) is None
+
+
+def test_formats_round_trip() -> None:
+    assert format_seconds(parse_seconds("2026-11-23T14:09:48.761Z")) == "2026-11-23T14:09:48.761Z"
+    assert format_seconds(parse_seconds("2026-11-23T14:09:48Z")) == "2026-11-23T14:09:48Z"
+    n = parse_nanos("2026-11-23T14:09:48.000000120Z")
+    assert format_nanos(n) == "2026-11-23T14:09:48Z"
+    assert format_nanos(n, fraction=True) == "2026-11-23T14:09:48.00000012Z"
+
+
+def _pod(name: str, start: str) -> Pod:
+    return Pod({"metadata": {"name": name, "namespace": "ns"}, "spec": {"priority": 100},
+                "status": {"startTime": start}})
+
+
+def test_victims_started_within_one_microsecond_are_ordered_as_go_orders_them() -> None:
+    a = _pod("a", "2026-11-23T14:09:48.000000100Z")
+    b = _pod("b", "2026-11-23T14:09:48.000000900Z")
+    assert more_important_pod(a, b)
+    assert not more_important_pod(b, a)
+    same = _pod("c", "2026-11-23T14:09:48.000000100Z")
+    assert not more_important_pod(a, same) and not more_important_pod(same, a)
