@@ -8,7 +8,8 @@ usage() {
     cat <<'USAGE'
 usage: ./install.sh [--dev]
 
-  --dev   also install the test tools (pytest, hypothesis)
+  --dev   also install the test tools (pytest, hypothesis) and Ray (the extra [ray], which the
+          tests of --ray run against a local Ray instance)
 
 Environment: PYTHON picks the interpreter (default: the newest python3.x >= 3.10 found);
 BIN_DIR picks where the kubectl-preempt link goes (default: ~/.local/bin).
@@ -53,9 +54,9 @@ else
 fi
 
 target="."
-[ "$dev" = 1 ] && target=".[dev]"
+[ "$dev" = 1 ] && target=".[dev,ray]"
 if [ "$dev" = 1 ]; then
-    echo "Installing kubectl-preempt and the test tools into .venv"
+    echo "Installing kubectl-preempt, the test tools and Ray into .venv"
 else
     echo "Installing kubectl-preempt into .venv"
 fi

@@ -280,7 +280,8 @@ class Scenario(Listener):
         world = sorted(self.world, key=lambda w: w[0])
         events = [TraceEvent(t, typ, o, o.get("kind", ""), "world") for t, typ, o in world]
         events.append(TraceEvent(end, "BOOKMARK", {}, "", "end"))
-        sim = Simulation(Timeline(START, end, initial, events, {}), default_config(), listener=self)
+        sim = Simulation(Timeline(START, end, initial, events, {}), default_config(), listener=self,
+                         workloads=False)  # the scenario's world runs its own controllers
         self.sim = sim
         # the PDBs' status at the start as the disruption controller has it
         sim.state.recompute_pdb_status()

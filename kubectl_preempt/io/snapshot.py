@@ -18,6 +18,7 @@ import yaml
 from ..errors import InputError
 from ..model.bulk import bulk_allocation
 from ..model.cluster import KNOWN_KINDS
+from ..model.schema import basics_ok
 
 try:  # the C loader is several times faster on large YAML snapshots
     from yaml import CSafeLoader as _BaseLoader
@@ -122,6 +123,13 @@ def _decode_json(data: bytes, name: str) -> list[tuple[str, Any]]:
     raise InputError(one_line(err.msg), source=name, field=f"line {err.lineno} column {err.colno}")
 
 
+def json_number_error(text: str, pos: int, name: str) -> InputError:
+    """A JSON document whose number has too many digits to be any Kubernetes field's value."""
+    line = text.count("\n", 0, pos) + 1
+    return InputError(f"a number with more than {sys.get_int_max_str_digits()} digits: no field of a Kubernetes "
+                      "object holds one", source=name, field=f"document at line {line}")
+
+
 def _decode_json_stream(data: bytes, name: str) -> list[tuple[str, Any]]:
     try:
         text = data.decode("utf-8-sig")
@@ -139,6 +147,8 @@ def _decode_json_stream(data: bytes, name: str) -> list[tuple[str, Any]]:
             value, pos_end = dec.raw_decode(text, pos)
         except json.JSONDecodeError as e:
             raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+        except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+            raise json_number_error(text, pos, name) from None
         line = text.count("\n", 0, pos) + 1
         out.append((f"document {len(out) + 1} (line {line})", value))
         pos = pos_end
@@ -282,16 +292,9 @@ def objects_from_bytes(data: bytes, name: str) -> SnapshotObjects:
         if out.server_version is None:
             out.server_version = _server_version(doc)
         label, items = _collection(doc, where, name)
-        # the common case checked inline; the full check runs only to word the error
-        for i, obj in enumerate(items):
-            if type(obj) is dict:
-                kind = obj.get("kind")
-                md = obj.get("metadata")
-                if type(kind) is str and kind and type(md) is dict:
-                    n = md.get("name")
-                    if type(n) is str and n:
-                        continue
-            _check_object(obj, where if label is None else f"{label}[{i}]", name)
+        if not basics_ok(items):  # the whole list at C speed; the walk below only words the error
+            for i, obj in enumerate(items):
+                _check_object(obj, where if label is None else f"{label}[{i}]", name)
         out.extend(items)
     return out
 

@@ -22,7 +22,7 @@ import orjson
 
 from ..errors import InputError
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
-from .snapshot import GZIP_MAGIC, STDIN, display_name, objects_from_bytes, one_line, read_raw_bytes
+from .snapshot import GZIP_MAGIC, STDIN, display_name, json_number_error, objects_from_bytes, one_line, read_raw_bytes
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "Trace"
@@ -200,6 +200,8 @@ def _first_document(data: bytes, name: str) -> Any:
         value, _ = json.JSONDecoder().raw_decode(text, len(text) - len(text.lstrip()))
     except json.JSONDecodeError as e:
         raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+    except ValueError:
+        raise json_number_error(text, 0, name) from None
     return value
 
 
@@ -229,6 +231,8 @@ def _documents(data: bytes, name: str) -> Iterator[tuple[int, Any]]:
             value, end = dec.raw_decode(text, pos)
         except json.JSONDecodeError as e:
             raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
+        except ValueError:
+            raise json_number_error(text, pos, name) from None
         yield line, value
         line += text.count("\n", pos, end)
         pos = end

@@ -7,6 +7,7 @@ from ..errors import InputError
 from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
+from .schema import basics_ok, check_object, check_objects, object_label
 
 # kinds the scheduler's informers watch beyond nodes, pods, PDBs and classes; kept raw
 EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
@@ -33,7 +34,8 @@ class Cluster:
     def namespaces(self) -> dict[str, Mapping[str, Any]]:
         return {(ns.get("metadata") or {}).get("name"): ns for ns in self.extra["Namespace"]}
 
-    def add_object(self, obj: Mapping[str, Any], where: str = "") -> None:
+    def add_object(self, obj: Mapping[str, Any], where: str = "", *, checked: bool = False) -> None:
+        """Add one object; `checked` when schema.check_objects has already passed it."""
         if type(obj) is not dict and not isinstance(obj, Mapping):
             raise InputError("expected an object", field=where or None)
         self.version += 1
@@ -44,14 +46,15 @@ class Cluster:
         if (type(md) is not dict and not isinstance(md, Mapping)) or not md.get("name"):
             raise InputError("missing metadata.name", field=f"{where}.metadata.name" if where else "metadata.name")
         try:
+            if not checked:
+                check_object(obj)
             if kind == "Pod":
                 phase = (obj.get("status") or {}).get("phase")
                 if phase in ("Succeeded", "Failed"):
                     self.finished_pods += 1
                     return
                 pod = Pod(obj)
-                if pod.node_name:
-                    pod.resource  # noqa: B018 - bad quantities fail here, at load, naming the pod
+                pod.resource  # noqa: B018 - bad quantities fail here, at load, naming the pod
                 self.pods[pod.key] = pod
             elif kind == "Node":
                 node = Node(obj)
@@ -66,7 +69,7 @@ class Cluster:
             else:
                 self.ignored[kind] = self.ignored.get(kind, 0) + 1
         except InputError as e:
-            raise e.located(field_prefix=f"{where} ({kind} {md.get('namespace') + '/' if md.get('namespace') else ''}{md.get('name')})" if where else None)
+            raise e.located(field_prefix=f"{where} ({object_label(obj)})" if where else object_label(obj)) from None
 
     def resolve_priorities(self) -> None:
         for pod in self.pods.values():
@@ -77,8 +80,14 @@ class Cluster:
     def from_objects(cls, objects: Iterable[Mapping[str, Any]]) -> "Cluster":
         c = cls()
         with bulk_allocation():
+            objects = objects if isinstance(objects, list) else list(objects)
+            if not basics_ok(objects):
+                # kind and name first: they are what the shape check and its messages go by
+                for i, obj in enumerate(objects):
+                    c.add_object(obj, f"items[{i}]")
+            check_objects(objects)
             for i, obj in enumerate(objects):
-                c.add_object(obj, f"items[{i}]")
+                c.add_object(obj, f"items[{i}]", checked=True)
             c.resolve_priorities()
         return c
 

@@ -77,6 +77,25 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     if runs > 1 and (on_decision is not None or listener is not None):
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1",
                          field="--runs")
+    spec = run_spec(events, config=config, priority_classes=priority_classes,
+                    reresolve_existing=reresolve_existing, seed=seed, kubernetes_version=kubernetes_version)
+    version = spec.config.version
+    if mode == "follow":
+        policy = PriorityPolicy(spec.priority_classes, reresolve_existing=reresolve_existing)
+        f = Follow(spec.timeline, spec.config, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
+        f.config_raw = spec.config_raw
+        return _named(follow_report(f.run(), what_if=spec.what_if), version)
+    if runs > 1:
+        return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version)
+    report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
+    return _named(report, version)
+
+
+def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None = None,
+             priority_classes: Iterable[Mapping[str, Any]] | None = None, reresolve_existing: bool = False,
+             seed: int = 0, kubernetes_version: str | KubernetesVersion | None = None) -> RunSpec:
+    """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`;
+    its configuration carries the kube-scheduler release (scheduler_version's rule)."""
     version = scheduler_version(events, kubernetes_version).version
     cfg_raw = None
     if isinstance(config, SchedulerConfig):
@@ -86,7 +105,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         cfg = parse_config(config, version=version)
         cfg_raw = config
     timeline = normalize(events)
-    policy = PriorityPolicy(priority_classes, reresolve_existing=reresolve_existing)
+    classes = list(priority_classes) if priority_classes is not None else None
+    policy = PriorityPolicy(classes, reresolve_existing=reresolve_existing)
     what_if: dict[str, Any] = {}
     if policy.active:
         what_if["priorityClasses"] = [{"name": pc.name, "value": pc.value, "globalDefault": pc.global_default,
@@ -95,13 +115,4 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         what_if["reresolveExisting"] = reresolve_existing
     if config is not None:
         what_if["config"] = True
-    if mode == "follow":
-        f = Follow(timeline, cfg, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
-        f.config_raw = cfg_raw
-        return _named(follow_report(f.run(), what_if=what_if), version)
-    spec = RunSpec(timeline, cfg, cfg_raw, list(priority_classes) if priority_classes is not None else None,
-                   reresolve_existing, seed, what_if)
-    if runs > 1:
-        return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version)
-    report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
-    return _named(report, version)
+    return RunSpec(timeline, cfg, cfg_raw, classes, reresolve_existing, seed, what_if)

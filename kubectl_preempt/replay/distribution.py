@@ -64,7 +64,8 @@ def median_run(facts: Sequence[Mapping[str, Any]]) -> int:
 def distribution(facts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The `distribution` of a report from the facts of each run (run 1 first).
 
-    A run's facts: {"preemptions": int, "victims": [{"pod", "priorityClass", "namespace",
+    A run's facts: {"preemptions": int (decisions that evicted at least one pod), "renominations":
+    int (decisions whose victims were all terminating already), "victims": [{"pod", "priorityClass", "namespace",
     "workload", "recorded"}], "pending": [pod], "waits": [seconds]}. Per-pod probabilities are
     given for pods of the recording only: a pod a controller re-created in one run has a name of
     that run.
@@ -81,6 +82,7 @@ def distribution(facts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "percentiles": PERCENTILE_DEFINITION,
         "medianRun": median_run(facts),
         "preemptions": stat([f["preemptions"] for f in facts]),
+        "renominations": stat([f.get("renominations", 0) for f in facts]),
         "victims": stat([len(v) for v in victims]),
         "victimsByPriorityClass": _counts_stat([_count(d["priorityClass"] or "(none)" for d in v) for v in victims]),
         "victimsByNamespace": _counts_stat([_count(d["namespace"] for d in v) for v in victims]),

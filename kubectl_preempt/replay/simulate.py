@@ -20,6 +20,7 @@ from ..model.objects import Pod, PriorityClass
 from ..preemption.evaluator import CHAIN_STEPS, PreemptionDetails
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from . import hints
+from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
 from .state import (ReplayState, build_cluster, finished, format_time, grace_period,
@@ -77,7 +78,7 @@ class Simulation:
     def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
                  seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
                  progress: Progress | None = None, listener: Listener | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, workloads: bool = True) -> None:
         self.timeline = timeline
         self.config = config
         self.policy = policy or PriorityPolicy()
@@ -94,6 +95,22 @@ class Simulation:
         self.recorded_classes = self.policy.apply_initial(cluster)
         self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True)
         self.state.scheduler.rng = rng
+        # the workload controllers re-create what the replay evicts (replay/controllers.py)
+        # the workload controllers re-create what the replay evicts (replay/controllers.py), and
+        # the disruption controller updates PDB status a moment after the pods change: decisions
+        # made meanwhile see the status before the change, as the real scheduler's informer does.
+        # `workloads=False` leaves both out (a world that models them itself: traces/generate.py).
+        self.controllers = WorkloadControllers(_ControllerHost(self), cluster.pods.values(),
+                                               cluster.extra if workloads else {},
+                                               timeline.initial + timeline.events if workloads else (),
+                                               timeline.start, enabled=workloads)
+        self.created_by_replay = self.controllers.created
+        self._disruption_sync_armed = False
+        if workloads:
+            self.state.expected_scale = self.controllers.expected_scale
+            self.state.pdb_lag = DISRUPTION_CONTROLLER_DELAY
+            self.state.recompute_pdb_status()
+            self.state.pdb_dirty = False
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
                                      max_backoff=float(config.pod_max_backoff_seconds))
@@ -144,9 +161,19 @@ class Simulation:
         return self
 
     def _kick(self) -> None:
+        if self.state.pdb_dirty and not self._disruption_sync_armed and self.state.pdb_lag:
+            self._disruption_sync_armed = True
+            self.engine.schedule(self.engine.now + self.state.pdb_lag, self._disruption_sync,
+                                 priority=PRIORITY_INTERNAL, name="disruption controller sync")
         if not self._schedule_armed and self.queue.has_poppable():
             self._schedule_armed = True
             self.engine.schedule(self.engine.now, self._schedule_one, priority=PRIORITY_SCHEDULE, name="scheduleOne")
+
+    def _disruption_sync(self) -> None:
+        self._disruption_sync_armed = False
+        self.state.pdb_dirty = False
+        self.state.recompute_pdb_status()
+        self._kick()
 
     def _arm_next_trace_event(self) -> None:
         evs = self.timeline.events
@@ -268,6 +295,7 @@ class Simulation:
             if victim.terminating:
                 continue  # already going: no delete call
             self.state.mark_terminating(victim, now, preempted=True)
+            self.controllers.terminating(victim)
             self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
             if self.listener is not None:
                 self.listener.preempted(now, victim, pod, node)
@@ -324,6 +352,7 @@ class Simulation:
         nominated = pod.nominated_node_name
         state.remove_pod(pod)
         self.gone.add(pod.uid)
+        self.controllers.gone(pod, reason)
         if self.listener is not None:
             self.listener.deleted(self.engine.now, pod, reason)
         if was_bound:
@@ -349,11 +378,18 @@ class Simulation:
             if ev.type == "DELETED":
                 self.state.delete_pdb(ev.obj)
             else:
+                old = {p.key: p for p in self.state.cluster.pdbs}
                 self.state.set_pdb(ev.obj)
+                # its status is the replay's own, not the recording's: kept until the next sync
+                for p in self.state.cluster.pdbs:
+                    if p.key in old:
+                        p.disruptions_allowed = old[p.key].disruptions_allowed
         elif kind == "PriorityClass":
             apply_priority_class_event(self.state, self.policy, self.recorded_classes, ev)
         elif kind in self.state.cluster.extra:
             self.state.set_extra(ev.obj, deleted=ev.type == "DELETED")
+            if kind in OWNER_KINDS:
+                self.controllers.owner_event(kind, ev.obj, deleted=ev.type == "DELETED")
             action = {"ADDED": hints.ADD, "MODIFIED": hints.UPDATE, "DELETED": hints.DELETE}[ev.type]
             self.queue.move_all_to_active_or_backoff(hints.ClusterEvent(kind, action, f"{kind}{ev.type.title()}"),
                                                      None, ev.obj)
@@ -383,6 +419,29 @@ class Simulation:
         self.policy.resolve(pod, self.state.cluster.priority_classes, existing=False)
         return pod
 
+    def _add_new_pod(self, raw: Mapping[str, Any]) -> None:
+        pod = self._new_pod(raw)
+        if self.state.owned(pod):
+            # the replayed scheduler places it, whatever the recording says
+            pod.node_name = ""
+            pod.nominated_node_name = ""
+            self.state.add_pod(pod)
+            self._enqueue(pod)
+        elif pod.node_name:
+            self.state.add_pod(pod)
+            self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, pod)
+        else:
+            return
+        self.controllers.added(pod)
+
+    def _delete_by_controller(self, pod: Pod) -> None:
+        """A controller deletes one of its pods (a scale-down): it terminates as a deleted pod does."""
+        if pod.node_name:
+            self.state.mark_terminating(pod, self.engine.now, preempted=False)
+            self._delete_at(pod, self.engine.now + grace_period(pod), "scaled down")
+        else:
+            self._remove(pod, "scaled down")
+
     def _pod_event(self, ev: TraceEvent) -> None:
         raw = ev.obj
         uid = ev.uid
@@ -406,20 +465,16 @@ class Simulation:
         if cur is None:
             if uid in self.gone or finished(raw):
                 return
+            if not self.controllers.admit(raw):
+                # its controller made it to replace a pod the replay kept (or replaced already)
+                self.gone.add(uid)
+                self.events_ignored += 1
+                return
             prev = self.state.cluster.pods.get(ev.key)
             if prev is not None:
                 # a new pod of the same name (a StatefulSet's): the old one is gone by now
                 self._remove(prev, "replaced")
-            pod = self._new_pod(raw)
-            if self.state.owned(pod):
-                # the replayed scheduler places it, whatever the recording says
-                pod.node_name = ""
-                pod.nominated_node_name = ""
-                self.state.add_pod(pod)
-                self._enqueue(pod)
-            elif pod.node_name:
-                self.state.add_pod(pod)
-                self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, pod)
+            self._add_new_pod(raw)
             return
         # MODIFIED (or ADDED again) of a pod the replay holds
         if finished(raw):
@@ -443,6 +498,7 @@ class Simulation:
                 return
             if cur.node_name:
                 self.state.mark_terminating(cur, now, preempted=False)
+                self.controllers.recorded_deletion(cur)
             else:
                 self._remove(cur, "deleted")
             return
@@ -467,6 +523,35 @@ class Simulation:
             # nothing the scheduler reads changed, but the cache still removes and re-adds a bound pod
             self.state.touch(cur)
             self.events_ignored += 1
+
+
+class _ControllerHost:
+    """The simulation as the workload controllers see it (controllers.Host)."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+
+    def now(self) -> float:
+        return self.sim.engine.now
+
+    def at(self, t: float, fn: Callable[[], None], name: str) -> None:
+        def run() -> None:
+            fn()
+            self.sim._kick()
+
+        self.sim.engine.schedule(t, run, priority=PRIORITY_INTERNAL, name=name)
+
+    def pod_by_uid(self, uid: str) -> Pod | None:
+        return self.sim.state.pods_by_uid.get(uid)
+
+    def pod_by_key(self, key: str) -> Pod | None:
+        return self.sim.state.cluster.pods.get(key)
+
+    def create_pod(self, raw: Mapping[str, Any]) -> None:
+        self.sim._add_new_pod(raw)
+
+    def delete_pod(self, pod: Pod) -> None:
+        self.sim._delete_by_controller(pod)
 
 
 def _labels_or_spec_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:

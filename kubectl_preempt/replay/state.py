@@ -7,7 +7,7 @@ nominates it, marks it terminating) it changes the pod's view and copies of its 
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..framework.runtime import Nominator
@@ -139,6 +139,11 @@ class ReplayState:
         self.nominator: Nominator = self.scheduler.nominator
         self.pdb_dirty = True
         self.profiles = {p.scheduler_name for p in config.profiles}
+        # seconds between a change of the pods and the PDB status the scheduler sees reflecting it
+        # (0: at once); the simulation arms the disruption controller's syncs
+        self.pdb_lag = 0.0
+        # the owners' scale of a PDB's pods (replay/controllers.py), None when one has none
+        self.expected_scale: Callable[[list[Pod]], int | None] | None = None
 
     # ---------------------------------------------------------------- readiness before a cycle
     def prepare(self) -> None:
@@ -147,6 +152,8 @@ class ReplayState:
             self.snapshot = Snapshot.from_cluster(self.cluster, pods=self.order.pods(self.pods_by_uid))
             self.scheduler.snapshot = self.snapshot
             self.snapshot_dirty = False
+        if self.recompute_pdbs and self.pdb_lag:
+            return  # the disruption controller's syncs recompute it, pdb_lag after a change
         if self.pdb_dirty and self.recompute_pdbs:
             self.recompute_pdb_status()
         self.pdb_dirty = False
@@ -326,17 +333,27 @@ class ReplayState:
             if pdb.selector is None or ("minAvailable" not in spec and "maxUnavailable" not in spec):
                 continue
             matching = [p for p in by_ns.get(pdb.namespace, ()) if pdb.selector.matches(p.labels)]
-            # the controller still expects a pod that is terminating: its eviction costs a disruption
-            expected = len(matching)
             healthy = sum(1 for p in matching if p.node_name and not p.terminating)
-            if "minAvailable" in spec:
-                desired = _scaled(spec.get("minAvailable"), expected)
+            # mirrors getExpectedPodCount: an integer minAvailable against every matching pod (a
+            # terminating one included), otherwise the owners' scale (expected_scale; without it,
+            # the matching pods stand for it)
+            min_available = spec.get("minAvailable")
+            if "minAvailable" in spec and isinstance(min_available, int) and not isinstance(min_available, bool):
+                expected, desired = len(matching), min_available
             else:
-                mu = _scaled(spec.get("maxUnavailable"), expected)
-                desired = None if mu is None else expected - mu
+                scale = self.expected_scale(matching) if self.expected_scale is not None else len(matching)
+                if scale is None:
+                    pdb.disruptions_allowed = 0  # no controller with a scale: the controller's failSafe
+                    continue
+                expected = scale
+                if "minAvailable" in spec:
+                    desired = _scaled(min_available, expected)
+                else:
+                    mu = _scaled(spec.get("maxUnavailable"), expected)
+                    desired = None if mu is None else max(0, expected - mu)
             if desired is None:
                 continue
-            pdb.disruptions_allowed = max(0, healthy - desired)
+            pdb.disruptions_allowed = max(0, healthy - desired) if expected > 0 else 0
 
     # ---------------------------------------------------------------- the state as objects
     def objects(self) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
+from ..model.schema import check_objects, object_label
 from .state import parse_time
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK")
@@ -89,9 +90,13 @@ def normalize(events: Any) -> Timeline:
         kind = obj.get("kind")
         if not isinstance(kind, str) or not kind:
             raise InputError("missing kind", field=f"{where}.object.kind")
-        if not (obj.get("metadata") or {}).get("name"):
+        md = obj.get("metadata")
+        if not isinstance(md, Mapping) or not isinstance(md.get("name"), str) or not md.get("name"):
             raise InputError(f"{kind} without metadata.name", field=f"{where}.object.metadata.name")
         out.append(TraceEvent(t, typ, obj, kind, where))
+    # every object's shape, column by column (fast when all is well), before anything reads it
+    shaped = [ev for ev in out if ev.type != "BOOKMARK"]
+    check_objects([ev.obj for ev in shaped], lambda i, o: f"{shaped[i].where} ({object_label(o)})")
     # stable: events at one instant keep their order in the trace
     if any(out[i].time > out[i + 1].time for i in range(len(out) - 1)):
         out.sort(key=lambda ev: ev.time)

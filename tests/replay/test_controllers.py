@@ -1,0 +1,183 @@
+"""Workload controllers in simulate mode: what the replay evicts is re-created as its controller
+would, recorded replacements of pods the replay kept are left out, and PDB status counts the
+owners' scale."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kubectl_preempt.replay.api import replay
+from kubectl_preempt.replay.controllers import job_backoff, workload_of
+from tests.builders import make_node, make_pod
+
+from .helpers import at, ev, trace
+from .test_simulate import Log
+
+RS = "web-5d8f7c9b6"
+
+
+def replica_set(replicas: int) -> dict[str, Any]:
+    return {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": RS, "namespace": "default", "uid": "rs-uid",
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web",
+                                              "uid": "dep-uid", "controller": True}]},
+            "spec": {"replicas": replicas}}
+
+
+def owned(builder: Any, kind: str = "ReplicaSet", name: str = RS) -> dict[str, Any]:
+    pod = builder.obj()
+    md = pod["metadata"]
+    md["ownerReferences"] = [{"apiVersion": "apps/v1" if kind != "Job" else "batch/v1", "kind": kind,
+                              "name": name, "uid": f"{name}-uid", "controller": True}]
+    if kind == "ReplicaSet":
+        md["generateName"] = f"{RS}-"
+        md.setdefault("labels", {})["pod-template-hash"] = RS.rsplit("-", 1)[1]
+    return pod
+
+
+def web(name: str, node: str) -> dict[str, Any]:
+    return owned(make_pod(name).priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0)
+                 .start_time("2026-03-01T09:00:00Z").on(node))
+
+
+def blocker(node: str) -> dict[str, Any]:
+    """A pod no one can preempt, filling `node` until the trace deletes it."""
+    return make_pod("blocker").priority(100000).req(cpu="2").on(node).obj()
+
+
+def run(tr: dict[str, Any]) -> tuple[dict[str, Any], Log]:
+    log = Log()
+    return replay(tr, listener=log), log
+
+
+def rel(entry: tuple[float, str]) -> tuple[float, str]:
+    from .helpers import START
+    return (round(entry[0] - START, 3), entry[1])
+
+
+def test_a_deployment_pod_the_replay_evicts_is_re_created_by_its_replica_set_and_scheduled() -> None:
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n3").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", make_pod("filler").priority(100).req(cpu="3").on("n3").obj()),
+        ev(0, "ADDED", replica_set(2)),
+        ev(0, "ADDED", web(f"{RS}-aaaaa", "n1")),
+        ev(0, "ADDED", web(f"{RS}-bbbbb", "n2")),
+        ev(5, "ADDED", make_pod("high").priority(1000).req(cpu="2").obj()),
+        end=60)
+    report, log = run(tr)
+    [p] = report["preemptions"]
+    victim = p["victims"][0]
+    # the ReplicaSet notices its pod is terminating and creates a replacement 0.1 s later, from the
+    # same template; with no room left on n1 or n2 it has to wait (n3 has 1 CPU free)
+    new = f"default/{RS}-replay1"
+    assert victim in (f"default/{RS}-aaaaa", f"default/{RS}-bbbbb")
+    assert new not in log.binds
+    pending = {n["pod"]: n for n in report["summary"]["neverScheduled"]}
+    assert pending[new]["waitingSeconds"] == 54.9
+    # once the filler leaves n3, the replacement gets its node
+    tr["events"].append(ev(30, "DELETED", make_pod("filler").priority(100).req(cpu="3").on("n3").obj()))
+    report, log = run(tr)
+    assert rel(log.binds[new]) == (30.0, "n3")
+    assert report["summary"]["podsNeverScheduled"] == 0
+
+
+def test_a_recorded_replacement_is_not_applied_when_the_replay_kept_the_original() -> None:
+    kept = web(f"{RS}-bbbbb", "n2")
+    preempted = copy.deepcopy(kept)
+    preempted["metadata"]["deletionTimestamp"] = at(10)
+    preempted["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True",
+                                          "reason": "PreemptionByScheduler"}]
+    replacement = owned(make_pod(f"{RS}-ccccc").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0))
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n3").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", replica_set(2)),
+        ev(0, "ADDED", web(f"{RS}-aaaaa", "n1")),
+        ev(0, "ADDED", kept),
+        # the recorded scheduler preempted bbbbb for `big`; the replay finds n3 free for it
+        ev(10, "ADDED", make_pod("big").priority(1000).req(cpu="2").obj()),
+        ev(10, "MODIFIED", preempted),
+        ev(10.01, "DELETED", preempted),
+        ev(10.05, "ADDED", replacement),
+        ev(11, "MODIFIED", make_pod("big").priority(1000).req(cpu="2").on("n2").obj()),
+        end=60)
+    report, log = run(tr)
+    assert report["preemptions"] == []
+    assert rel(log.binds["default/big"]) == (10.0, "n3")
+    assert f"default/{RS}-ccccc" not in log.binds
+    assert report["summary"]["podsNeverScheduled"] == 0
+    assert f"default/{RS}-bbbbb" not in log.deletes
+
+
+def test_a_job_replaces_a_failed_pod_after_its_back_off() -> None:
+    job_pod = owned(make_pod("etl-aaaaa").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0)
+                    .start_time("2026-03-01T09:00:00Z").on("n1"), kind="Job", name="etl")
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", blocker("n2")),
+        ev(0, "ADDED", job_pod),
+        ev(5, "ADDED", make_pod("high").priority(1000).req(cpu="2").obj()),
+        ev(12, "DELETED", blocker("n2")),
+        end=60)
+    report, log = run(tr)
+    assert report["preemptions"][0]["victims"] == ["default/etl-aaaaa"]
+    assert rel(log.binds["default/etl-replay1"]) == (15.0, "n2")
+    assert [job_backoff(n) for n in (1, 2, 3, 7, 8)] == [10.0, 20.0, 40.0, 600.0, 600.0]
+
+
+def test_a_stateful_set_pod_comes_back_under_its_name_once_the_old_one_is_gone() -> None:
+    db = owned(make_pod("db-0").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 10)
+               .start_time("2026-03-01T09:00:00Z").on("n1"), kind="StatefulSet", name="db")
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", blocker("n2")),
+        ev(0, "ADDED", db),
+        ev(5, "ADDED", make_pod("high").priority(1000).req(cpu="2").obj()),
+        ev(12, "DELETED", blocker("n2")),
+        end=60)
+    report, log = run(tr)
+    assert rel(log.deletes["default/db-0"]) == (15.0, "preempted")
+    # the preemptor took n2 when the blocker left; db-0 comes back, new uid, same name, where it was
+    assert rel(log.binds["default/high"]) == (12.0, "n2")
+    assert rel(log.binds["default/db-0"]) == (15.1, "n1")
+
+
+def test_pdb_status_counts_the_owner_scale_not_the_pods_that_happen_to_exist() -> None:
+    # maxUnavailable 2 of a ReplicaSet of 3: with one pod terminating and its replacement pending,
+    # the disruption controller expects 3 pods (not the 4 that exist): 2 healthy, 1 desired, so one
+    # more disruption is allowed (counting the 4 pods would allow none)
+    pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+           "metadata": {"name": "web", "namespace": "default"},
+           "spec": {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 2},
+           "status": {"disruptionsAllowed": 1}}
+    pods = [owned(make_pod(f"{RS}-{c * 5}").label("app", "web").priority(1).req(cpu="2")
+                  .set("spec.terminationGracePeriodSeconds", 30).start_time("2026-03-01T09:00:00Z").on(f"n{i}"))
+            for i, c in enumerate("abc")]
+    tr = trace(
+        *[ev(0, "ADDED", make_node(f"n{i}").alloc(cpu="2", memory="8Gi").obj()) for i in range(3)],
+        ev(0, "ADDED", replica_set(3)),
+        ev(0, "ADDED", pdb),
+        *[ev(0, "ADDED", p) for p in pods],
+        ev(5, "ADDED", make_pod("high").priority(1000).req(cpu="2").obj()),
+        ev(10, "ADDED", make_pod("high2").priority(1000).req(cpu="2").obj()),
+        end=60)
+    report, _ = run(tr)
+    first, second = report["preemptions"]
+    assert [d["pdbViolation"] for d in first["victimDetails"]] == [False]
+    assert [d["pdbViolation"] for d in second["victimDetails"]] == [False]
+    assert len({first["node"], second["node"]}) == 2
+
+
+def test_a_pod_workload_is_its_deployment_job_or_itself() -> None:
+    rs = {("default", RS): replica_set(2)}
+    assert workload_of(web(f"{RS}-aaaaa", "n1")["metadata"], rs) == "default/web"
+    # without the ReplicaSet in the trace, its name less the pod-template-hash
+    assert workload_of(web(f"{RS}-aaaaa", "n1")["metadata"], {}) == "default/web"
+    job = owned(make_pod("etl-x"), kind="Job", name="etl")
+    assert workload_of(job["metadata"], {}) == "default/etl"
+    assert workload_of(make_pod("bare").obj()["metadata"], {}) == "default/bare"
