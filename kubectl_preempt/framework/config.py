@@ -12,6 +12,8 @@ from ..errors import InputError
 from .versions import DEFAULT, KubernetesVersion
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
+# the feature gates the replay honours, with v1.34.1's defaults (v1.36.2's are the same)
+FEATURE_GATES = {"SchedulerAsyncPreemption": True}
 
 # v1.34 default MultiPoint set; DynamicResources is on by default (DRA is GA) and sits before
 # DefaultPreemption so that PostFilter tries deallocating claims before evicting pods
@@ -80,17 +82,28 @@ class SchedulerConfig:
     percentage_of_nodes_to_score: int = 0
     pod_initial_backoff_seconds: int = 1
     pod_max_backoff_seconds: int = 10
+    # kube-scheduler's --feature-gates (not part of the configuration file), over FEATURE_GATES
+    feature_gates: dict[str, bool] = field(default_factory=dict)
+    # how long one API call of the scheduler takes in a replay (None: the replay's default)
+    api_latency: float | None = None
     # the release whose defaults were applied, and which the plugins are built for
     version: KubernetesVersion = DEFAULT
     # the configuration as written (None: the default profile), to apply another release's defaults
     raw: Mapping[str, Any] | None = None
     source: str | None = None
 
+    def enabled(self, gate: str) -> bool:
+        return self.feature_gates.get(gate, FEATURE_GATES.get(gate, False))
+
     def for_version(self, version: KubernetesVersion) -> "SchedulerConfig":
-        """The same configuration with `version`'s defaults (itself when already so)."""
+        """The same configuration with `version`'s defaults (itself when already so); the
+        --feature-gates and API latency given stay."""
         if version == self.version:
             return self
-        return parse_config(self.raw, source=self.source, version=version)
+        again = parse_config(self.raw, source=self.source, version=version)
+        again.feature_gates = dict(self.feature_gates)
+        again.api_latency = self.api_latency
+        return again
 
     def profile_for(self, scheduler_name: str) -> Profile | None:
         for p in self.profiles:
@@ -217,6 +230,6 @@ def parse_config(raw: Mapping[str, Any] | None, source: str | None = None, *,
             raise InputError("duplicate schedulerName", field="profiles")
         return SchedulerConfig(profiles, pct,
                                int(raw.get("podInitialBackoffSeconds") or 1),
-                               int(raw.get("podMaxBackoffSeconds") or 10), version, given, source)
+                               int(raw.get("podMaxBackoffSeconds") or 10), version=version, raw=given, source=source)
     except InputError as e:
         raise e.located(source=source)

@@ -1,10 +1,11 @@
 """replay(): a trace through the offline scheduler, as plain data in and out."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError
-from ..framework.config import SchedulerConfig, parse_config
+from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
 from ..framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
 from .follow import Follow
 from .report import follow_report
@@ -46,7 +47,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
            progress: Progress | None = None, listener: Listener | None = None,
            runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
-           run_progress: RunProgress | None = None,
+           run_progress: RunProgress | None = None, api_latency: float | None = None,
+           feature_gates: Mapping[str, bool] | None = None,
            kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
     """Replay a trace through the offline copy of kube-scheduler; returns the report.
 
@@ -64,6 +66,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     fanned out over `jobs` processes (default: the number of cores) or the Ray cluster at
     `ray_address`; the report is the run with the median number of preemptions, with
     `distribution` over all runs.
+    `feature_gates`: kube-scheduler's --feature-gates the replay honours (SchedulerAsyncPreemption,
+    on by default); `api_latency`: seconds each API call of the scheduler takes in simulate mode
+    (asynchronous preemption's victim patches and deletions; default DEFAULT_API_LATENCY).
     """
     if mode not in MODES:
         raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", field="mode")
@@ -78,7 +83,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1",
                          field="--runs")
     spec = run_spec(events, config=config, priority_classes=priority_classes,
-                    reresolve_existing=reresolve_existing, seed=seed, kubernetes_version=kubernetes_version)
+                    reresolve_existing=reresolve_existing, seed=seed, api_latency=api_latency,
+                    feature_gates=feature_gates, kubernetes_version=kubernetes_version)
     version = spec.config.version
     if mode == "follow":
         policy = PriorityPolicy(spec.priority_classes, reresolve_existing=reresolve_existing)
@@ -93,7 +99,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
 
 def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None = None,
              priority_classes: Iterable[Mapping[str, Any]] | None = None, reresolve_existing: bool = False,
-             seed: int = 0, kubernetes_version: str | KubernetesVersion | None = None) -> RunSpec:
+             seed: int = 0, api_latency: float | None = None,
+             feature_gates: Mapping[str, bool] | None = None,
+             kubernetes_version: str | KubernetesVersion | None = None) -> RunSpec:
     """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`;
     its configuration carries the kube-scheduler release (scheduler_version's rule)."""
     version = scheduler_version(events, kubernetes_version).version
@@ -104,6 +112,8 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
     else:
         cfg = parse_config(config, version=version)
         cfg_raw = config
+    if feature_gates or api_latency is not None:
+        cfg = _with_gates(cfg, feature_gates or {}, api_latency)
     timeline = normalize(events)
     classes = list(priority_classes) if priority_classes is not None else None
     policy = PriorityPolicy(classes, reresolve_existing=reresolve_existing)
@@ -116,3 +126,17 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
     if config is not None:
         what_if["config"] = True
     return RunSpec(timeline, cfg, cfg_raw, classes, reresolve_existing, seed, what_if)
+
+
+def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: float | None) -> SchedulerConfig:
+    for name, on in gates.items():
+        if name not in FEATURE_GATES:
+            raise UsageError(f"unknown feature gate {name!r}; known: {', '.join(sorted(FEATURE_GATES))}",
+                             field="--feature-gates")
+        if not isinstance(on, bool):
+            raise UsageError(f"{name} must be true or false, got {on!r}", field="--feature-gates")
+    if api_latency is not None and (isinstance(api_latency, bool) or not isinstance(api_latency, (int, float))
+                                    or api_latency < 0):
+        raise UsageError(f"must be a number of seconds, 0 or more, got {api_latency!r}", field="--api-latency")
+    return replace(cfg, feature_gates={**cfg.feature_gates, **gates},
+                   api_latency=cfg.api_latency if api_latency is None else float(api_latency))
