@@ -100,7 +100,9 @@ def explain(
             objects = load_objects(snapshot)
             data_version, data_source = objects.server_version, source
         # Queues and PodGroups are read for the pods kube-batch schedules
-        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS])
+        # Preempted events (capture keeps them) say who preempted a pod, read below
+        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS
+                                and o.get("kind") != "Event"])
         if ignored:
             note(f"{source}: {ignored}")
         version = picked_version(resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source))
@@ -114,6 +116,10 @@ def explain(
         except InputError as e:
             raise e.located(source=source) from None
     extra_keys = {pod_key(m) for m in extra}
+    if live_ctx is None and pods:
+        # a victim in a snapshot: what the snapshot recorded of its preemption (the DisruptionTarget
+        # condition, and the preemptor when a captured Preempted event names it), as live explain
+        live_ctx = live_cli.snapshot_records(objects, source, namespace, list(pods), cluster)
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
         _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
     if live_ctx is not None:
