@@ -125,7 +125,7 @@ def test_a_snapshot_from_a_release_not_imitated_gets_the_nearest_with_a_note(tmp
 def test_a_bad_flag_is_one_line_and_exit_2(tmp_path: Path) -> None:
     run = run_cli(["explain", "shop/checkout", "--snapshot", str(CLUSTER), "--kubernetes-version", "newest"])
     assert run.code == 2 and run.out == ""
-    assert run.err.startswith("error: kubernetes version 'newest' is not a Kubernetes release") and \
+    assert run.err.startswith('error: kubernetes version "newest" is not a Kubernetes release') and \
         run.err.count("\n") == 1
 
 

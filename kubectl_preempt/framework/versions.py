@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
 
@@ -111,7 +111,7 @@ def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
         text = str(requested).strip()
         parsed = parse_version(text)
         if parsed is None or parsed[0] != 1:
-            raise UsageError(f"kubernetes version {text!r} is not a Kubernetes release such as v1.34 or v1.36 "
+            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.34 or v1.36 "
                              f"(imitated: {', '.join(v.name for v in SUPPORTED)})")
         return _map(text, parsed, "requested")
     if data_version is None or not str(data_version).strip() or str(data_version).strip() == "unknown":
@@ -119,7 +119,7 @@ def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
     text = str(data_version).strip()
     parsed = parse_version(text)
     if parsed is None:
-        return Resolved(DEFAULT, f"note: {data_source} names server version {text!r}, which is not a Kubernetes "
+        return Resolved(DEFAULT, f"note: {data_source} names server version {quote(text)}, which is not a Kubernetes "
                                  f"release; imitating kube-scheduler {DEFAULT.name}")
     return _map(text, parsed, data_source)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
-from ...framework.status import SUCCESS, Code, Status
+from ...framework.status import Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
@@ -52,6 +52,7 @@ ERR_UNKNOWN_REQUEST = "resource claim {}, request {}: unknown request type"
 ERR_UNSUPPORTED_HERE = "kubectl-preempt cannot evaluate this claim offline: {}"
 
 RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE = 256
+_SUCCESS = Status()  # statuses are immutable: one shared answer for the hot path
 # resourceapi.FirstAvailableDeviceRequestMaxSize: subrequest i of a firstAvailable request scores 8 - i
 FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE = 8
 
@@ -278,7 +279,7 @@ class ScoringDynamicResources(DynamicResources):
             return 0, Status.as_error(ERR_STATE_NOT_FOUND)
         if not s.claims:
             # every pod without claims, on every node: on the hot scoring path
-            return 0, SUCCESS
+            return 0, _SUCCESS
         choice = s.node_allocations.get(node_info.node.name)
         if choice is None:
             return 0, Status()
