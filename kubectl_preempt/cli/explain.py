@@ -67,6 +67,7 @@ def explain(
     output: options.Output = "table",
     config: options.ConfigFile = None,
     seed: options.Seed = 0,
+    max_input_size: options.MaxInputSize = None,
     scheduler_conf: batch_options.SchedulerConf = None,
     batch_scheduler_name: batch_options.BatchSchedulerName = "kube-batch",
     context: options.Context = None,
@@ -105,6 +106,8 @@ def explain(
             cluster = Cluster.from_objects(objects)
         except InputError as e:
             raise e.located(source=source) from None
+        for text in cluster.notes:
+            note(f"note: {source}: {text}")
     extra_keys = {pod_key(m) for m in extra}
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
         _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
