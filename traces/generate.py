@@ -280,7 +280,11 @@ class Scenario(Listener):
         world = sorted(self.world, key=lambda w: w[0])
         events = [TraceEvent(t, typ, o, o.get("kind", ""), "world") for t, typ, o in world]
         events.append(TraceEvent(end, "BOOKMARK", {}, "", "end"))
-        sim = Simulation(Timeline(START, end, initial, events, {}), default_config(), listener=self,
+        # the bundled traces were made with the preemption calls at the decision (the gate off):
+        # the listener writes them into the trace at that instant
+        cfg = default_config()
+        cfg.feature_gates["SchedulerAsyncPreemption"] = False
+        sim = Simulation(Timeline(START, end, initial, events, {}), cfg, listener=self,
                          workloads=False)  # the scenario's world runs its own controllers
         self.sim = sim
         # the PDBs' status at the start as the disruption controller has it

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from .actions import ACTIONS
-from .api.types import PENDING, PIPELINED
+from .api.types import PENDING, PIPELINED, status_name
 from .cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, SchedulerCache, build_cache
 from .conf import SchedulerConf, parse_scheduler_conf
 from .framework.session import Session, close_session, open_session
@@ -53,7 +53,7 @@ def session_result(ssn: Session, conf: SchedulerConf) -> dict[str, Any]:
             "name": job.name, "namespace": job.namespace, "queue": job.queue,
             "minMember": job.min_available, "readyTasks": job.ready_task_num(),
             "ready": job.ready(), "pipelined": job.pipelined(), "priority": job.priority,
-            "tasks": {t.key: {"status": str(t.status), "node": t.node_name} for t in job.tasks.values()},
+            "tasks": {t.key: {"status": status_name(t.status), "node": t.node_name} for t in job.tasks.values()},
             "fitError": job.fit_error(),
         }
         if drf is not None and job.uid in drf.job_opts:
@@ -75,7 +75,11 @@ def session_result(ssn: Session, conf: SchedulerConf) -> dict[str, Any]:
     pending = {}
     for job in ssn.jobs.values():
         for t in job.tasks_in(PENDING):
-            pending[t.key] = dict(sorted((ssn.task_node_reasons.get(t.key) or {}).items()))
+            reasons = {}
+            for node, r in sorted((ssn.task_node_reasons.get(t.key) or {}).items()):
+                # a (template, node) pair is a reason whose text was left to be written here
+                reasons[node] = r if isinstance(r, str) else r[0].format(ns=t.namespace, name=t.name, node=r[1])
+            pending[t.key] = reasons
     out["pendingTasks"] = pending
     return out
 

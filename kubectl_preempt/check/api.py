@@ -12,12 +12,14 @@ from ..errors import InputError
 from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
-from ..replay.api import replay
+from ..errors import UsageError
+from ..replay.api import replay, run_spec
 from ..replay.simulate import initial_objects
 from ..replay.state import finished, format_time
 from ..replay.timeline import normalize
 from .diff import OutcomeRecorder, diff_outcomes, replay_summary, totals
 from .policy import Policy, RuleResult, evaluate_trace, evaluate_validation
+from .runs import PairSpec, evaluate_runs, paired_runs, pairs_report
 from .validation import (MSG_NO_CLASS, SYSTEM_PRIORITY_CLASSES, WARNING, Applied, ExistingClass, Finding,
                          ProposedClass, apply_proposal, decode_proposal)
 
@@ -105,15 +107,20 @@ def _proposed_overrides(proposed: Sequence[ProposedClass], applied: Applied,
 def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
           sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
           policy: Policy | None = None, config: SchedulerConfig | Mapping[str, Any] | None = None,
-          seed: int = 0, progress: Progress | None = None) -> dict[str, Any]:
+          seed: int = 0, progress: Progress | None = None, runs: int = 1, jobs: int | None = None,
+          ray_address: str | None = None) -> dict[str, Any]:
     """Check proposed PriorityClasses against recorded traces.
 
     `traces`: name -> a trace (io.trace's Trace, {"header", "events"}, or a list of events).
     `proposed`: PriorityClass objects as the change holds them (`sources`: where each is, for
     messages). `baseline`: the classes before the change; by default each trace's own, and then
     the proposal adds and replaces classes; given, it is the whole set before and `proposed` the
-    whole set after (a class it leaves out is deleted).
+    whole set after (a class it leaves out is deleted). `runs` > 1: both sides replayed over the
+    same `runs` seeds and the rules decided on the paired runs (check/runs.py), fanned out over
+    `jobs` processes or the Ray cluster at `ray_address`.
     """
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise UsageError(f"must be 1 or more, got {runs!r}", field="--runs")
     policy = policy or Policy()
     proposal, findings = decode_proposal(proposed, sources)
     base_objects = [dict(o) for o in baseline] if baseline is not None else None
@@ -137,18 +144,31 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
             _merge(findings, applied.findings + _recreate_findings(applied), name)
         else:
             applied = contexts[0][1]
-        if progress is not None:
-            progress(name, "baseline")
-        base_rec = OutcomeRecorder()
-        base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec)
-        if progress is not None:
-            progress(name, "proposed")
-        prop_rec = OutcomeRecorder()
         overrides = _proposed_overrides(proposal, applied, base_objects)
-        prop_report = replay(events, config=config, priority_classes=overrides or None, seed=seed,
-                             listener=prop_rec)
-        entries = diff_outcomes(base_rec.pods, prop_rec.pods)
-        rules = evaluate_trace(policy, name, entries)
+        paired: dict[str, Any] | None = None
+        if runs > 1:
+            if progress is not None:
+                progress(name, "baseline and proposed")
+            spec = PairSpec(run_spec(events, config=config, priority_classes=base_objects, seed=seed),
+                            run_spec(events, config=config, priority_classes=overrides or None, seed=seed))
+            pairs = paired_runs(spec, runs, jobs=jobs, ray_address=ray_address)
+            entries = pairs[0]["entries"]
+            base_summary, prop_summary = pairs[0]["baseline"], pairs[0]["proposed"]
+            rules = evaluate_runs(policy, name, pairs)
+            paired = pairs_report(pairs)
+        else:
+            if progress is not None:
+                progress(name, "baseline")
+            base_rec = OutcomeRecorder()
+            base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec)
+            if progress is not None:
+                progress(name, "proposed")
+            prop_rec = OutcomeRecorder()
+            prop_report = replay(events, config=config, priority_classes=overrides or None, seed=seed,
+                                 listener=prop_rec)
+            entries = diff_outcomes(base_rec.pods, prop_rec.pods)
+            base_summary, prop_summary = replay_summary(base_report), replay_summary(prop_report)
+            rules = evaluate_trace(policy, name, entries)
         all_rules.extend(rules)
         removed = [{"priorityClass": n, "podCount": len(_pods_using(initial, n))} for n in applied.removed]
         trace_reports.append({
@@ -158,10 +178,12 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
             "recreated": _recreate_entries(applied, initial),
             "rejected": list(applied.rejected),
             "removed": removed,
-            "baseline": replay_summary(base_report),
-            "proposed": replay_summary(prop_report),
+            "baseline": base_summary,
+            "proposed": prop_summary,
             "totals": totals(entries),
             "changes": entries,
+            # with --runs: run 1's changes above, the paired distributions here
+            **({"distribution": paired} if paired is not None else {}),
         })
 
     if base_objects is not None:

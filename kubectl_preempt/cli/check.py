@@ -32,6 +32,13 @@ The policy decides: --fail-on {'|'.join(FAIL_ON)} (repeatable), --protect-namesp
 victim there fails), --max-new-victims N (per trace). Without any of them: --fail-on
 {' --fail-on '.join(DEFAULT_FAIL_ON)}. A class the API server refuses always fails.
 
+With --runs N both sides are replayed N times over the same seeds (run k of the baseline and of
+the proposal make the same random choices), and each rule is decided on the p95 over the paired
+runs: --max-new-victims N fails when the p95 of the new victims per pair is above N, the other
+rules when they flag something in more than 5% of the pairs; each flagged pod is listed with the
+fraction of pairs flagging it, and -o json gives both sides' distributions and each pod's
+probability of changing outcome. Runs fan out over --jobs processes or a Ray cluster (--ray).
+
 Exit codes: 0 the change passes, 1 it fails the policy or validation, 2 bad input or usage."""
 
 EPILOG = """\b
@@ -44,6 +51,9 @@ Examples:
 \b
   # stricter: no change at all, and nothing in kube-system may become a victim
   kubectl preempt check -t prod.jsonl.gz -p pc.yaml --fail-on any-change --protect-namespace kube-system
+\b
+  # the same gate on 20 paired runs of each trace: decided on the p95, not on one draw
+  kubectl preempt check -t prod.jsonl.gz -p pc/ --runs 20 --max-new-victims 2
 \b
   # a pull-request comment and JUnit results for CI
   kubectl preempt check -t prod.jsonl.gz -p pc/ -o markdown --junit check.xml >> "$GITHUB_STEP_SUMMARY\""""
@@ -102,6 +112,9 @@ def check(
         help="Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
              "one, with the changed preemptions marked (replays each trace twice more).",
         show_default=False)] = None,
+    runs: options.Runs = 1,
+    jobs: options.Jobs = None,
+    ray: options.Ray = None,
 ) -> None:
     if not trace:
         raise UsageError("give at least one --trace", field="--trace")
@@ -135,7 +148,8 @@ def check(
     line = Progress() if sys.stderr.isatty() else None
     try:
         report = run_check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
-                           seed=seed, progress=_progress(line) if line is not None else None)
+                           seed=seed, progress=_progress(line) if line is not None else None,
+                           runs=runs, jobs=jobs, ray_address=ray)
     finally:
         if line is not None:
             line.clear()

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 from ..errors import InputError
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
+# the feature gates the replay honours, with v1.34.1's defaults
+FEATURE_GATES = {"SchedulerAsyncPreemption": True}
 
 # v1.34 default MultiPoint set; DynamicResources is on by default (DRA is GA) and sits before
 # DefaultPreemption so that PostFilter tries deallocating claims before evicting pods
@@ -66,6 +68,13 @@ class SchedulerConfig:
     percentage_of_nodes_to_score: int = 0
     pod_initial_backoff_seconds: int = 1
     pod_max_backoff_seconds: int = 10
+    # kube-scheduler's --feature-gates (not part of the configuration file), over FEATURE_GATES
+    feature_gates: dict[str, bool] = field(default_factory=dict)
+    # how long one API call of the scheduler takes in a replay (None: the replay's default)
+    api_latency: float | None = None
+
+    def enabled(self, gate: str) -> bool:
+        return self.feature_gates.get(gate, FEATURE_GATES.get(gate, False))
 
     def profile_for(self, scheduler_name: str) -> Profile | None:
         for p in self.profiles:

@@ -1,10 +1,11 @@
 """replay(): a trace through the offline scheduler, as plain data in and out."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError
-from ..framework.config import SchedulerConfig, parse_config
+from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
 from .follow import Follow
 from .report import follow_report
 from .runs import RunProgress, RunSpec, replay_runs, simulate_once
@@ -20,7 +21,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
            progress: Progress | None = None, listener: Listener | None = None,
            runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
-           run_progress: RunProgress | None = None) -> dict[str, Any]:
+           run_progress: RunProgress | None = None, api_latency: float | None = None,
+           feature_gates: Mapping[str, bool] | None = None) -> dict[str, Any]:
     """Replay a trace through kube-scheduler v1.34.1's offline copy; returns the report.
 
     `events`: a trace (`io.trace.read_trace`'s result, or {"header": ..., "events": [...]}) or a
@@ -33,6 +35,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     fanned out over `jobs` processes (default: the number of cores) or the Ray cluster at
     `ray_address`; the report is the run with the median number of preemptions, with
     `distribution` over all runs.
+    `feature_gates`: kube-scheduler's --feature-gates the replay honours (SchedulerAsyncPreemption,
+    on by default); `api_latency`: seconds each API call of the scheduler takes in simulate mode
+    (asynchronous preemption's victim patches and deletions; default DEFAULT_API_LATENCY).
     """
     if mode not in MODES:
         raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", field="mode")
@@ -46,6 +51,25 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     if runs > 1 and (on_decision is not None or listener is not None):
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1",
                          field="--runs")
+    spec = run_spec(events, config=config, priority_classes=priority_classes,
+                    reresolve_existing=reresolve_existing, seed=seed, api_latency=api_latency,
+                    feature_gates=feature_gates)
+    if mode == "follow":
+        policy = PriorityPolicy(spec.priority_classes, reresolve_existing=reresolve_existing)
+        f = Follow(spec.timeline, spec.config, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
+        f.config_raw = spec.config_raw
+        return follow_report(f.run(), what_if=spec.what_if)
+    if runs > 1:
+        return replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress)
+    report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
+    return report
+
+
+def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None = None,
+             priority_classes: Iterable[Mapping[str, Any]] | None = None, reresolve_existing: bool = False,
+             seed: int = 0, api_latency: float | None = None,
+             feature_gates: Mapping[str, bool] | None = None) -> RunSpec:
+    """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`."""
     cfg_raw = None
     if isinstance(config, SchedulerConfig):
         cfg = config
@@ -53,8 +77,11 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     else:
         cfg = parse_config(config)
         cfg_raw = config
+    if feature_gates or api_latency is not None:
+        cfg = _with_gates(cfg, feature_gates or {}, api_latency)
     timeline = normalize(events)
-    policy = PriorityPolicy(priority_classes, reresolve_existing=reresolve_existing)
+    classes = list(priority_classes) if priority_classes is not None else None
+    policy = PriorityPolicy(classes, reresolve_existing=reresolve_existing)
     what_if: dict[str, Any] = {}
     if policy.active:
         what_if["priorityClasses"] = [{"name": pc.name, "value": pc.value, "globalDefault": pc.global_default,
@@ -63,13 +90,18 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         what_if["reresolveExisting"] = reresolve_existing
     if config is not None:
         what_if["config"] = True
-    if mode == "follow":
-        f = Follow(timeline, cfg, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
-        f.config_raw = cfg_raw
-        return follow_report(f.run(), what_if=what_if)
-    spec = RunSpec(timeline, cfg, cfg_raw, list(priority_classes) if priority_classes is not None else None,
-                   reresolve_existing, seed, what_if)
-    if runs > 1:
-        return replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress)
-    report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
-    return report
+    return RunSpec(timeline, cfg, cfg_raw, classes, reresolve_existing, seed, what_if)
+
+
+def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: float | None) -> SchedulerConfig:
+    for name, on in gates.items():
+        if name not in FEATURE_GATES:
+            raise UsageError(f"unknown feature gate {name!r}; known: {', '.join(sorted(FEATURE_GATES))}",
+                             field="--feature-gates")
+        if not isinstance(on, bool):
+            raise UsageError(f"{name} must be true or false, got {on!r}", field="--feature-gates")
+    if api_latency is not None and (isinstance(api_latency, bool) or not isinstance(api_latency, (int, float))
+                                    or api_latency < 0):
+        raise UsageError(f"must be a number of seconds, 0 or more, got {api_latency!r}", field="--api-latency")
+    return replace(cfg, feature_gates={**cfg.feature_gates, **gates},
+                   api_latency=cfg.api_latency if api_latency is None else float(api_latency))

@@ -396,16 +396,17 @@ class WorkloadControllers:
         md = tpl.get("metadata") or {}
         ns = md.get("namespace") or "default"
         now = self.host.now()
+        o.created += 1
         if name is None:
             base = md.get("generateName") or f"{o.key[2]}-"
-            o.created += 1
             name = f"{base}replay{o.created}"
             while self.host.pod_by_key(f"{ns}/{name}") is not None:
                 o.created += 1
                 name = f"{base}replay{o.created}"
         new_md = {k: v for k, v in md.items()
                   if k in ("generateName", "labels", "annotations", "ownerReferences")}
-        new_md.update(name=name, namespace=ns, uid=f"replay-{ns}-{name}-{int(now * 1000)}",
+        # the same uid for the same creation in two replays of one trace (check compares by uid)
+        new_md.update(name=name, namespace=ns, uid=f"replay-{o.key[1]}-{ns}-{o.key[2]}-{o.created}",
                       creationTimestamp=format_time(now))
         # admission resolves priority and preemptionPolicy from the class, as for any new pod
         spec = {k: v for k, v in (tpl.get("spec") or {}).items()

@@ -138,7 +138,8 @@ class Follow:
         self.decisions = 0
         self.events_applied = 0
         self.bindings = 0
-        self.added_at: dict[str, int] = {}  # uid -> index of the event that added the pod
+        self.added_at: dict[str, int] = {}
+        self.victims_of: dict[str, list[str]] = {}  # preemptor uid -> uids of the victims it was seen to take  # uid -> index of the event that added the pod
         self._index = -1
         self.config_raw: Mapping[str, Any] | None = None
 
@@ -203,6 +204,36 @@ class Follow:
         for cur, pod in reversed(assumed):
             self.state.replace_pod(pod, cur)
 
+    def _victim_details(self, inc: Incident) -> list[dict[str, Any]]:
+        """The recorded victims as the recording shows them just before the preemption: their
+        priority and class are what the timeline and the summary group by."""
+        out = []
+        for key, uid in zip(inc.victims, inc.victim_uids):
+            v = self.state.pods_by_uid.get(uid) or self.state.cluster.pods.get(key)
+            out.append({"pod": key, "priority": v.priority if v is not None else None,
+                        "priorityClassName": v.priority_class_name if v is not None else "",
+                        "alreadyTerminating": bool(v is not None and v.terminating)})
+        return out
+
+    def _deletions_in_flight(self, pod: Pod) -> list[tuple[Pod, Any]]:
+        """A preemptor that preempts again while its own earlier victims on its nominated node
+        are terminating: v1.34.1 refuses that (PodEligibleToPreemptOthers: a terminating pod on
+        the nominated node), so the scheduler decided before it saw those victims' deletion. With
+        asynchronous preemption the preemptor is released before its last victim's API calls are
+        made, so it can be tried again while they are in flight. Those victims are taken as not
+        yet terminating for this decision; returns them with their deletion time, to restore."""
+        node = pod.nominated_node_name
+        mine = self.victims_of.get(pod.uid)
+        if not node or not mine:
+            return []
+        out = []
+        for uid in mine:
+            v = self.state.pods_by_uid.get(uid)
+            if v is not None and v.node_name == node and v.deletion_timestamp:
+                out.append((v, v.deletion_timestamp))
+                v.deletion_timestamp = None
+        return out
+
     # ------------------------------------------------------------------ explaining one preemption
     def _find_preemptor(self, inc: Incident, infer: bool = True) -> Pod | None:
         st = self.state
@@ -234,9 +265,12 @@ class Follow:
             "priorityClassName": pod.priority_class_name if pod is not None else "",
             "node": inc.node,
             "victims": list(inc.victims),
+            "victimDetails": self._victim_details(inc),
         }
         if inc.inferred:
             record["preemptorInferred"] = True
+        if pod is not None:
+            self.victims_of.setdefault(pod.uid, []).extend(inc.victim_uids)
         if pod is None or pod.node_name:
             record["agrees"] = None
             record["differences"] = ["the preemptor is not in the trace as a pending pod at that instant: "
@@ -246,6 +280,7 @@ class Follow:
         st.prepare()
         # explained as the pod was when the scheduler tried it: without the nomination it is about to get
         saved = pod.nominated_node_name
+        in_flight = self._deletions_in_flight(pod)
         res = st.scheduler.schedule(pod)
         self.decisions += 1
         details = st.scheduler.preemption_details(pod)
@@ -278,6 +313,8 @@ class Follow:
             replayed["message"] = res.message
             diffs.append("the replay would not preempt: " + (res.message or res.outcome))
         pod.nominated_node_name = saved
+        for victim, stamp in in_flight:
+            victim.deletion_timestamp = stamp
         record["replayed"] = replayed
         record["agrees"] = not diffs
         record["differences"] = diffs

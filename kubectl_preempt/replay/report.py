@@ -109,7 +109,7 @@ def follow_report(f: Any, *, what_if: Mapping[str, Any] | None = None) -> dict[s
     """The report of a finished Follow: the cluster's preemptions, each explained and checked."""
     victim_classes: dict[str, str] = {}
     for p in f.preemptions:
-        for d in (p.get("why") or {}).get("victimDetails") or ():
+        for d in p.get("victimDetails") or ():
             victim_classes[d["pod"]] = d.get("priorityClassName") or ""
     explained = [p for p in f.preemptions if p.get("agrees") is not None]
     summary: dict[str, Any] = {

@@ -111,17 +111,19 @@ def simulate_once(spec: RunSpec, run: int = 1, *, on_decision: Callable[[dict[st
 
 
 # ---------------------------------------------------------------------------------- fan-out
-_SPEC: RunSpec | None = None
+RunTask = Callable[[Any, int], bytes]
+_WORKER: tuple[RunTask, Any] | None = None
 
 
-def _init_worker(spec: RunSpec) -> None:
-    global _SPEC
-    _SPEC = spec
+def _init_worker(task: RunTask, spec: Any) -> None:
+    global _WORKER
+    _WORKER = (task, spec)
 
 
 def _run_in_worker(run: int) -> bytes:
-    assert _SPEC is not None
-    return _run_task(_SPEC, run)
+    assert _WORKER is not None
+    task, spec = _WORKER
+    return task(spec, run)
 
 
 def _run_task(spec: RunSpec, run: int) -> bytes:
@@ -133,11 +135,19 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-def _local(spec: RunSpec, runs: int, jobs: int, progress: RunProgress | None) -> list[bytes]:
+def fan_out(task: RunTask, spec: Any, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
+            progress: RunProgress | None = None) -> list[bytes]:
+    """`task(spec, k)` for runs k = 1..runs, over local processes or a Ray cluster, in run order.
+    `task` is a module-level function (it travels by name) returning bytes."""
+    if ray_address:
+        from .ray_runner import run_on_ray
+
+        return run_on_ray(spec, runs, ray_address, task, progress)
+    jobs = jobs if jobs is not None else default_jobs()
     if jobs <= 1 or runs <= 1:
         out = []
         for k in range(1, runs + 1):
-            out.append(_run_task(spec, k))
+            out.append(task(spec, k))
             if progress is not None:
                 progress(k, runs)
         return out
@@ -149,7 +159,7 @@ def _local(spec: RunSpec, runs: int, jobs: int, progress: RunProgress | None) ->
     ctx = mp.get_context("fork" if "fork" in methods else None)
     results: dict[int, bytes] = {}
     with cf.ProcessPoolExecutor(max_workers=min(jobs, runs), mp_context=ctx,
-                                initializer=_init_worker, initargs=(spec,)) as pool:
+                                initializer=_init_worker, initargs=(task, spec)) as pool:
         futures = {pool.submit(_run_in_worker, k): k for k in range(1, runs + 1)}
         for fut in cf.as_completed(futures):
             results[futures[fut]] = fut.result()
@@ -158,20 +168,11 @@ def _local(spec: RunSpec, runs: int, jobs: int, progress: RunProgress | None) ->
     return [results[k] for k in range(1, runs + 1)]
 
 
-def _ray(spec: RunSpec, runs: int, address: str, progress: RunProgress | None) -> list[bytes]:
-    from .ray_runner import run_on_ray
-
-    return run_on_ray(spec, runs, address, _run_task, progress)
-
-
 def replay_runs(spec: RunSpec, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
                 progress: RunProgress | None = None) -> dict[str, Any]:
     """The report of `runs` runs: the run with the median number of preemptions as the report
     (its `run` and `seed` said), with `distribution` over all runs."""
-    if ray_address:
-        raw = _ray(spec, runs, ray_address, progress)
-    else:
-        raw = _local(spec, runs, jobs if jobs is not None else default_jobs(), progress)
+    raw = fan_out(_run_task, spec, runs, jobs=jobs, ray_address=ray_address, progress=progress)
     results = [orjson.loads(b) for b in raw]
     facts = [f for _, f in results]
     dist = distribution(facts)

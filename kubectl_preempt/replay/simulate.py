@@ -19,7 +19,9 @@ from ..framework.config import SchedulerConfig
 from ..model.objects import Pod, PriorityClass
 from ..preemption.evaluator import CHAIN_STEPS, PreemptionDetails
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
+from ..plugins import names
 from . import hints
+from .async_preemption import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
 from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
@@ -134,6 +136,12 @@ class Simulation:
         self.gone: set[str] = set()               # uids the replay has deleted
         self.victims_at_start = {p.uid for p in cluster.pods.values() if p.terminating}
 
+        # asynchronous preemption: preemptors whose victims' API calls are still running
+        self.async_preemption = config.enabled(FEATURE_GATE)
+        self.api_latency = DEFAULT_API_LATENCY if config.api_latency is None else config.api_latency
+        self.preempting: set[str] = set()
+        self._deleted_by_call: dict[str, dict[str, Any] | None] = {}  # victim uid -> its victimDetails entry
+
         self._cursor = 0
         self._schedule_armed = False
         self._backoff_flush_at: set[float] = set()
@@ -211,6 +219,9 @@ class Simulation:
             self._kick()
 
     def _pre_enqueue(self, pod: Pod) -> tuple[bool, str]:
+        if pod.uid in self.preempting:
+            # mirrors DefaultPreemption.PreEnqueue: held while its preemption's calls run
+            return False, names.DEFAULT_PREEMPTION
         fwk = self.state.scheduler.framework_for(pod)
         if fwk is None:
             return False, ""
@@ -291,22 +302,56 @@ class Simulation:
             self.on_decision(self._decision_case(pod, res, details))
         record = self._preemption_record(pod, res, details, attempts)
         self.preemptions.append(record)
+        details_of = {d["pod"]: d for d in record["victimDetails"]}
         for victim in sel.victims:
             if victim.terminating:
                 continue  # already going: no delete call
-            self.state.mark_terminating(victim, now, preempted=True)
-            self.controllers.terminating(victim)
             self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
-            if self.listener is not None:
-                self.listener.preempted(now, victim, pod, node)
-            self._delete_at(victim, now + grace_period(victim), "preempted")
-        for other in details.cleared_nominations:
-            if other.nominated_node_name == node:
-                self._set_nomination(other, "")
+            self._deleted_by_call[victim.uid] = details_of.get(victim.key)
+        cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]
+        if self.async_preemption:
+            calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency)
+            if calls:
+                self.preempting.add(pod.uid)
+        else:
+            calls = plan_sync_calls(pod, sel.victims, cleared, now)
+        for call in calls:
+            if call.at <= now and not self.async_preemption:
+                self._api_call(call, pod, node, kick=False)
+            else:
+                self.engine.schedule(call.at, lambda c=call: self._api_call(c, pod, node), priority=PRIORITY_INTERNAL,
+                                     name=f"{call.what} {call.pod.key}")
         if pod.nominated_node_name != node:
             self._set_nomination(pod, node)
         if self.listener is not None:
             self.listener.nominated(now, pod, node)
+
+    def _api_call(self, call: Call, preemptor: Pod, node: str, kick: bool = True) -> None:
+        """One API call of a preemption reaches the cluster (see async_preemption)."""
+        now = self.engine.now
+        if call.what == "release":
+            self.preempting.discard(call.pod.uid)
+            return
+        cur = self.state.pods_by_uid.get(call.pod.uid)
+        if cur is None:
+            return  # gone already: the call meets NotFound
+        if call.what == "clearNomination":
+            if cur.nominated_node_name == node:
+                self._set_nomination(cur, "")
+        elif call.what == "patch":
+            self.state.mark_disruption_target(cur, now)
+        elif call.what == "delete" and not cur.terminating:
+            self.state.mark_terminating(cur, now, preempted=False)
+            self.controllers.terminating(cur)
+            detail = self._deleted_by_call.pop(cur.uid, None)
+            if detail is not None:
+                # when the delete call was made: the victim is gone its grace period later
+                detail["deletionTimestamp"] = format_time(now)
+            if self.listener is not None:
+                self.listener.preempted(now, cur, preemptor, node)
+            self._delete_at(cur, now + grace_period(cur), "preempted")
+        if kick:
+            self._kick()
 
     def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionDetails, attempts: int) -> dict[str, Any]:
         now = self.engine.now

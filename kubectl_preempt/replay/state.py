@@ -258,6 +258,18 @@ class ReplayState:
             self.nominator.delete(pod)
         return prev
 
+    def mark_disruption_target(self, pod: Pod, now: float) -> None:
+        """The scheduler's status patch on a victim (PreemptPod): the DisruptionTarget condition.
+        An update of the pod, so it moves on its node's list as the scheduler cache moves it."""
+        status = dict(pod.status)
+        conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
+        conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
+                      "message": f"{pod.scheduler_name}: preempting to accommodate a higher priority pod",
+                      "lastTransitionTime": format_time(now)})
+        status["conditions"] = conds
+        pod.status = status
+        self.touch(pod)
+
     def mark_terminating(self, pod: Pod, now: float, *, preempted: bool) -> None:
         """The pod got a deletionTimestamp; it keeps its node's resources until it is gone. An
         update of the pod, so it moves on its node's list as the scheduler cache moves it."""
@@ -364,8 +376,16 @@ class ReplayState:
             raw.setdefault("kind", "Node")
             raw.setdefault("apiVersion", "v1")
             out.append(raw)
+        # bound pods node by node in the cache's order, so that explain on these objects lists
+        # each node's pods as the replay did (explain keeps a snapshot's order), then the rest
+        listed: set[str] = set()
+        for p in self.order.pods(self.pods_by_uid):
+            if self.cluster.pods.get(p.key) is p:
+                listed.add(p.uid)
+                out.append(pod_manifest(p))
         for p in self.cluster.pods.values():
-            out.append(pod_manifest(p))
+            if p.uid not in listed:
+                out.append(pod_manifest(p))
         for pdb in self.cluster.pdbs:
             out.append(pdb_manifest(pdb))
         for pc in self.cluster.priority_classes.values():

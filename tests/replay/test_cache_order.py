@@ -90,3 +90,15 @@ def test_follow_counts_pods_the_scheduler_had_assumed_before_the_decision() -> N
     assert p["preemptor"] == "default/p2"
     assert p["replayed"]["outcome"] == "Preempted"
     assert p["agrees"] is True, p["differences"]
+
+
+def test_a_dumped_decision_lists_the_pods_in_the_replays_order_so_explain_agrees() -> None:
+    events = _node_with_three_equal_pods()
+    events.append(ev(5, "MODIFIED", _low("a", status__conditions=[{"type": "Ready", "status": "True"}])))
+    events.append(ev(10, "ADDED", HI))
+    cases: list[dict[str, Any]] = []
+    replay(trace(*events, end=20), on_decision=cases.append)
+    [case] = cases
+    assert case["expect"]["victims"] == {"n1": ["default/a"]}
+    doc = kubectl_preempt.explain(case["objects"], case["pod"])
+    assert doc["victims"] == ["default/a"]

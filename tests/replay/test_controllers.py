@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from kubectl_preempt.replay.api import replay
+from kubectl_preempt.replay.async_preemption import DEFAULT_API_LATENCY as L
 from kubectl_preempt.replay.controllers import job_backoff, workload_of
 from tests.builders import make_node, make_pod
 
@@ -75,7 +76,8 @@ def test_a_deployment_pod_the_replay_evicts_is_re_created_by_its_replica_set_and
     assert victim in (f"default/{RS}-aaaaa", f"default/{RS}-bbbbb")
     assert new not in log.binds
     pending = {n["pod"]: n for n in report["summary"]["neverScheduled"]}
-    assert pending[new]["waitingSeconds"] == 54.9
+    # evicted by its delete call at 5 + 2L (asynchronous preemption), re-created 0.1 s later
+    assert pending[new]["waitingSeconds"] == round(60 - (5 + 2 * L + 0.1), 3)
     # once the filler leaves n3, the replacement gets its node
     tr["events"].append(ev(30, "DELETED", make_pod("filler").priority(100).req(cpu="3").on("n3").obj()))
     report, log = run(tr)
@@ -125,7 +127,8 @@ def test_a_job_replaces_a_failed_pod_after_its_back_off() -> None:
         end=60)
     report, log = run(tr)
     assert report["preemptions"][0]["victims"] == ["default/etl-aaaaa"]
-    assert rel(log.binds["default/etl-replay1"]) == (15.0, "n2")
+    # gone at its delete call (5 + 2L, grace 0), replaced after the 10 s back-off
+    assert rel(log.binds["default/etl-replay1"]) == (round(15 + 2 * L, 3), "n2")
     assert [job_backoff(n) for n in (1, 2, 3, 7, 8)] == [10.0, 20.0, 40.0, 600.0, 600.0]
 
 
@@ -141,10 +144,10 @@ def test_a_stateful_set_pod_comes_back_under_its_name_once_the_old_one_is_gone()
         ev(12, "DELETED", blocker("n2")),
         end=60)
     report, log = run(tr)
-    assert rel(log.deletes["default/db-0"]) == (15.0, "preempted")
+    assert rel(log.deletes["default/db-0"]) == (round(15 + 2 * L, 3), "preempted")
     # the preemptor took n2 when the blocker left; db-0 comes back, new uid, same name, where it was
     assert rel(log.binds["default/high"]) == (12.0, "n2")
-    assert rel(log.binds["default/db-0"]) == (15.1, "n1")
+    assert rel(log.binds["default/db-0"]) == (round(15.1 + 2 * L, 3), "n1")
 
 
 def test_pdb_status_counts_the_owner_scale_not_the_pods_that_happen_to_exist() -> None:

@@ -80,3 +80,46 @@ def test_follow_applies_recorded_bindings() -> None:
     report = replay(trace(*_cluster(), *_preemption("n1", [("a", 1, "1"), ("b", 2, "2")]), end=60), mode="follow")
     assert report["summary"]["recordedBindings"] == 1
     assert report["mode"] == "follow"
+
+
+def test_follow_groups_the_victims_by_their_priority_class_as_simulate_does() -> None:
+    # the bundled demo: what the cluster evicted is batch and standard pods, never "(none)"
+    from pathlib import Path
+
+    from kubectl_preempt.io.trace import read_trace
+    demo = str(Path(__file__).resolve().parents[2] / "traces" / "demo.jsonl.gz")
+    follow = replay(read_trace(demo), mode="follow")["summary"]["victimsByPriorityClass"]
+    simulate = replay(read_trace(demo))["summary"]["victimsByPriorityClass"]
+    assert follow == [{"priorityClass": "batch", "victims": 11}, {"priorityClass": "standard", "victims": 3}]
+    assert follow == simulate
+
+
+def test_a_preemptor_released_early_by_asynchronous_preemption_decides_again_and_agrees() -> None:
+    # hi takes a on n1; released before a's deletion is made, it is tried again, preempts b on
+    # n2 and is nominated there. By the time b's condition is recorded, a's deletion is too: a
+    # scheduler that had seen it would have refused (a terminating pod on the nominated node),
+    # so the second decision was made before it, as if a were not yet terminating
+    def low(name: str, node: str, *, deleting: bool = False, disrupted: bool = False) -> dict[str, Any]:
+        b = make_pod(name).priority(1).req(cpu="2").on(node).start_time("2026-03-01T09:00:00Z")
+        if disrupted:
+            b = b.set("status.conditions", DISRUPTION)
+        if deleting:
+            b = b.set("metadata.deletionTimestamp", at(40))
+        return b.obj()
+
+    hi = make_pod("hi").priority(100).req(cpu="2")
+    events = [ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+              ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+              ev(0, "ADDED", low("a", "n1")), ev(0, "ADDED", low("b", "n2")),
+              ev(10, "ADDED", hi.obj()),
+              ev(10.1, "MODIFIED", low("a", "n1", disrupted=True)),
+              ev(10.11, "MODIFIED", make_pod("hi").priority(100).req(cpu="2").nominated("n1").obj()),
+              ev(10.2, "MODIFIED", low("a", "n1", disrupted=True, deleting=True)),
+              ev(10.3, "MODIFIED", low("b", "n2", disrupted=True)),
+              ev(10.31, "MODIFIED", make_pod("hi").priority(100).req(cpu="2").nominated("n2").obj())]
+    report = replay(trace(*events, end=20), mode="follow")
+    first, second = report["preemptions"]
+    assert (first["node"], first["victims"], first["agrees"]) == ("n1", ["default/a"], True)
+    assert (second["node"], second["victims"]) == ("n2", ["default/b"])
+    assert second["replayed"]["victimsOnRecordedNode"] == ["default/b"]
+    assert second["agrees"] is True, second["differences"]

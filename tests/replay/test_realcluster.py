@@ -19,7 +19,7 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 REAL = SHARED / "realcluster"
 TOOL = SHARED / "tools" / "realcluster_report.py"
 
-FLOOR = {"s1-rollout": 17, "s2-cordon": 14, "s3-burst": 16}
+FLOOR = {"s1-rollout": 18, "s2-cordon": 14, "s3-burst": 16}
 
 
 def _tool():

@@ -6,6 +6,7 @@ from typing import Any
 
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.replay.api import replay
+from kubectl_preempt.replay.async_preemption import DEFAULT_API_LATENCY as L
 from kubectl_preempt.replay.simulate import Listener
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
 
@@ -51,9 +52,12 @@ def test_victims_hold_their_resources_until_their_grace_period_ends_then_the_pre
     assert p["time"] == at(5)
     assert p["node"] == "n1"
     assert sorted(p["victims"]) == ["default/v1", "default/v2"]
-    assert rel(log.deletes["default/v1"], start) == (25.0, "preempted")
-    assert rel(log.binds["default/high"], start) == (25.0, "n1")
-    assert report["summary"]["timeToSchedule"]["p50Seconds"] == 20.0
+    # asynchronous preemption: v1's delete call is made at 5 + 2L, v2's at 5 + 4L (see
+    # test_async_preemption); each victim is gone its grace period later
+    assert rel(log.deletes["default/v1"], start) == (round(25 + 2 * L, 3), "preempted")
+    assert rel(log.deletes["default/v2"], start) == (round(25 + 4 * L, 3), "preempted")
+    assert rel(log.binds["default/high"], start) == (round(25 + 4 * L, 3), "n1")
+    assert report["summary"]["timeToSchedule"]["p50Seconds"] == round(20 + 4 * L, 3)
 
 
 def test_a_victim_with_no_grace_period_is_gone_at_once() -> None:
@@ -63,8 +67,9 @@ def test_a_victim_with_no_grace_period_is_gone_at_once() -> None:
         ev(3, "ADDED", make_pod("high").priority(1000).req(cpu="3").obj()),
         end=60)
     report, log, start = run(tr)
-    assert rel(log.deletes["default/v"], start) == (3.0, "preempted")
-    assert rel(log.binds["default/high"], start) == (3.0, "n1")
+    # gone at its delete call, one status patch after the decision
+    assert rel(log.deletes["default/v"], start) == (round(3 + 2 * L, 3), "preempted")
+    assert rel(log.binds["default/high"], start) == (round(3 + 2 * L, 3), "n1")
 
 
 def test_a_nominated_preemptor_keeps_its_room_from_lower_priority_pods() -> None:
@@ -78,8 +83,8 @@ def test_a_nominated_preemptor_keeps_its_room_from_lower_priority_pods() -> None
         ev(10, "ADDED", make_pod("small").priority(5).req(cpu="1").obj()),
         end=120)
     report, log, start = run(tr)
-    assert rel(log.binds["default/high"], start) == (31.0, "n1")
-    assert rel(log.binds["default/small"], start) == (31.0, "n1")
+    assert rel(log.binds["default/high"], start) == (round(31 + 2 * L, 3), "n1")
+    assert rel(log.binds["default/small"], start) == (round(31 + 2 * L, 3), "n1")
     # small fits n1 only once the victim is gone (with high counted there): as upstream, it takes
     # the already terminating victim as its own and is nominated too, with no new eviction
     high, small = report["preemptions"]
@@ -103,7 +108,7 @@ def test_a_higher_priority_preemptor_clears_lower_priority_nominations_on_its_no
     assert second["preemptor"] == "default/top"
     assert second["why"]["clearedNominations"] == ["default/mid"]
     assert second["victimDetails"][0]["alreadyTerminating"] is True
-    assert rel(log.binds["default/top"], start) == (30.0, "n1")
+    assert rel(log.binds["default/top"], start) == (round(30 + 2 * L, 3), "n1")
     assert "default/mid" not in log.binds
     never = report["summary"]["neverScheduled"]
     assert [n["pod"] for n in never] == ["default/mid"]

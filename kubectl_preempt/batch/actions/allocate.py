@@ -3,11 +3,14 @@ job (the job order of the tiers), place each pending task on the best node that 
 resources; where only releasing resources fit, pipeline it there instead."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..api.node_info import NodeError
 from ..api.types import PENDING
 from ..framework.session import Session
 from ..util.priority_queue import PriorityQueue
-from ..util.scheduler_helper import predicate_nodes, prioritize_nodes, select_best_node
+from ..util.scheduler_helper import (BestNodes, per_node_scorer, predicate_nodes, prioritize_nodes,
+                                     select_best_node, shape_key)
 
 ACTION_NAME = "allocate"
 ERR_RESOURCE_FIT = "task <{ns}/{name}> ResourceFit failed on node <{node}>"
@@ -27,10 +30,13 @@ def execute(ssn: Session) -> None:
 
     pending_tasks: dict[str, PriorityQueue] = {}
     all_nodes = ssn.ranged(ssn.nodes)
+    configs = ssn.node_prioritizer_list()
+    best_nodes: dict[str, BestNodes] = {}
 
-    def predicate(task, node) -> str | None:
+    def predicate(task, node) -> Any:
         if not task.init_resreq.less_equal(node.idle) and not task.init_resreq.less_equal(node.releasing):
-            return ERR_RESOURCE_FIT.format(ns=task.namespace, name=task.name, node=node.name)
+            # ERR_RESOURCE_FIT, written out for the task when the session's result is made
+            return (ERR_RESOURCE_FIT, node.name)
         return ssn.predicate_fn(task, node)
 
     while not queues.empty():
@@ -54,13 +60,33 @@ def execute(ssn: Session) -> None:
             task = tasks.pop()
             if job.nodes_fit_delta:
                 job.nodes_fit_delta = type(job.nodes_fit_delta)()
-            reasons: dict[str, str] = {}
-            ssn.task_node_reasons[task.key] = reasons
-            nodes = predicate_nodes(task, all_nodes, predicate, reasons)
-            if not nodes:
+            scorer = per_node_scorer(task, configs, ssn.any_pod_affinity)
+            if scorer is not None:
+                # the same draw as below, from an index of the nodes kept per task shape
+                key = shape_key(task)
+                index = best_nodes.get(key)
+                if index is None:
+                    index = best_nodes[key] = BestNodes(all_nodes, ssn.node_changes, task, predicate, scorer)
+                top = index.best(task)
+                chosen = (top[ssn.rng.randrange(len(top))] if len(top) > 1 else top[0]).name if top else None
+            else:
+                nodes = predicate_nodes(task, all_nodes, predicate)
+                chosen = select_best_node(prioritize_nodes(task, nodes, configs), ssn.rng) if nodes else None
+            if chosen is None:
+                # every node's reason, for the story of a task left pending; ResourceFit's text is
+                # written out only if the task is still pending when the session closes
+                reasons: dict[str, Any] = {}
+                if scorer is not None:
+                    # the index holds every node's refusal; a plugin's names the task it was
+                    # asked for, so it is asked again for this one
+                    for i, err in index.refusals.items():
+                        n = all_nodes[i]
+                        reasons[n.name] = err if isinstance(err, tuple) else predicate(task, n)
+                else:
+                    predicate_nodes(task, all_nodes, predicate, reasons)
+                ssn.task_node_reasons[task.key] = reasons
                 break
-            priority_list = prioritize_nodes(task, nodes, ssn.node_prioritizer_list())
-            node = ssn.nodes[select_best_node(priority_list, ssn.rng)]
+            node = ssn.nodes[chosen]
             if task.init_resreq.less_equal(node.idle):
                 try:
                     ssn.allocate(task, node.name)

@@ -8,10 +8,10 @@ from typing import Callable
 from ..api.job_info import JobInfo, TaskInfo
 from ..api.resource_info import Resource
 from ..api.types import PENDING, RUNNING
-from ..framework.session import Session
+from ..framework.session import Session, range_start
 from ..framework.statement import Statement
 from ..util.priority_queue import PriorityQueue
-from ..util.scheduler_helper import predicate_nodes, prioritize_nodes, sort_nodes
+from ..util.scheduler_helper import per_node_scorer, predicate_nodes, prioritize_nodes, sort_nodes
 
 ACTION_NAME = "preempt"
 
@@ -21,11 +21,14 @@ def execute(ssn: Session) -> None:
     preemptor_tasks: dict[str, PriorityQueue] = {}
     under_request: list[JobInfo] = []
     queues = {}
+    # the jobs of each queue, to know cheaply whether any task could be a victim
+    queue_jobs: dict[str, list[JobInfo]] = {}
     for job in ssn.ranged(ssn.jobs):
         queue = ssn.queues.get(job.queue)
         if queue is None:
             continue
         queues.setdefault(queue.uid, queue)
+        queue_jobs.setdefault(queue.uid, []).append(job)
         if job.count(PENDING):
             if job.queue not in preemptors_map:
                 preemptors_map[job.queue] = PriorityQueue(ssn.job_order_fn)
@@ -35,6 +38,11 @@ def execute(ssn: Session) -> None:
             for task in job.tasks_in(PENDING):
                 preemptor_tasks[job.uid].push(task)
 
+    # Preemptable's victims are among what every plugin of the deciding tier returns, and only the
+    # first tier with a preemptable function can decide (a later one intersects with nothing). When
+    # priority is in that tier, a victim's job has a lower priority than the preemptor's: tasks of
+    # other jobs are left out of the walk over the nodes, and a job never preempts its own tasks.
+    by_priority = _in_deciding_tier(ssn, "priority")
     for queue in ssn.ranged(queues):
         # preemption between jobs of the same queue
         while True:
@@ -55,9 +63,12 @@ def execute(ssn: Session) -> None:
                     job = ssn.jobs.get(task.job)
                     if job is None:
                         return False
-                    return job.queue == preemptor_job.queue and preemptor.job != task.job
+                    return (job.queue == preemptor_job.queue and preemptor.job != task.job
+                            and (not by_priority or job.priority < preemptor_job.priority))
 
-                if preempt(ssn, stmt, preemptor, other_job_same_queue):
+                others_running = any(j.count(RUNNING) for j in queue_jobs[queue.uid] if j.uid != preemptor.job
+                                     and (not by_priority or j.priority < preemptor_job.priority))
+                if preempt(ssn, stmt, preemptor, other_job_same_queue, others_running):
                     assigned = True
                 if ssn.job_pipelined(preemptor_job):
                     _commit(ssn, stmt)
@@ -80,7 +91,7 @@ def execute(ssn: Session) -> None:
                 def same_job(task: TaskInfo, preemptor=preemptor) -> bool:
                     return task.status == RUNNING and preemptor.job == task.job
 
-                assigned = preempt(ssn, stmt, preemptor, same_job)
+                assigned = preempt(ssn, stmt, preemptor, same_job, job.count(RUNNING) > 0 and not by_priority)
                 _commit(ssn, stmt)
                 if not assigned:
                     break
@@ -99,17 +110,33 @@ def _commit(ssn: Session, stmt: Statement) -> None:
                                "node": host})
 
 
-def preempt(ssn: Session, stmt: Statement, preemptor: TaskInfo, filter_fn: Callable[[TaskInfo], bool]) -> bool:
+def preempt(ssn: Session, stmt: Statement, preemptor: TaskInfo, filter_fn: Callable[[TaskInfo], bool],
+            candidates: bool = True) -> bool:
     """mirrors preempt(): on the nodes in score order, evict the preemptable victims (lowest task
-    order first) until the preemptor's request is covered, and pipeline it there."""
-    all_nodes = ssn.ranged(ssn.nodes)
-    reasons: dict[str, str] = {}
-    nodes = predicate_nodes(preemptor, all_nodes, ssn.predicate_fn, reasons)
-    ssn.task_node_reasons.setdefault(preemptor.key, reasons)
-    priority_list = prioritize_nodes(preemptor, nodes, ssn.node_prioritizer_list())
+    order first) until the preemptor's request is covered, and pipeline it there.
+
+    `candidates` False says no task anywhere passes the filter: every node then has no victims and
+    kube-batch's walk over the nodes changes nothing, so it is skipped."""
+    start = range_start(len(ssn.nodes), ssn.rng)
+    if not candidates:
+        return False
+    all_nodes = list(ssn.nodes.values())
+    all_nodes = all_nodes[start:] + all_nodes[:start]
+    configs = ssn.node_prioritizer_list()
+    scorer = per_node_scorer(preemptor, configs, ssn.any_pod_affinity)
+    if scorer is not None:
+        priority_list = [(n.name, s) for n, s in
+                         ssn.node_cache.feasible(ACTION_NAME, preemptor, all_nodes, ssn.predicate_fn, scorer)]
+    else:
+        nodes = predicate_nodes(preemptor, all_nodes, ssn.predicate_fn)
+        priority_list = prioritize_nodes(preemptor, nodes, configs)
     why = stmt.__dict__.setdefault("why", {})
     for node in sort_nodes(priority_list, ssn.nodes):
-        preemptees = [t.clone() for t in ssn.ranged(node.tasks) if filter_fn(t)]
+        # node.Tasks is ranged in Go's order; the victims are ordered by the task order below,
+        # so slot order is as good as any
+        preemptees = [t.clone() for t in node.tasks.values() if filter_fn(t)]
+        if not preemptees:
+            continue
         victims = ssn.preemptable(preemptor, preemptees)
         votes = ssn.last_votes
         resreq = preemptor.init_resreq.clone()
@@ -131,6 +158,14 @@ def preempt(ssn: Session, stmt: Statement, preemptor: TaskInfo, filter_fn: Calla
         if preemptor.init_resreq.less_equal(preempted):
             stmt.pipeline(preemptor, node.name)
             return True
+    return False
+
+
+def _in_deciding_tier(ssn: Session, name: str) -> bool:
+    for tier in ssn.tiers:
+        names = [p.name for p in tier if p.on("enablePreemptable") and p.name in ssn.preemptable_fns]
+        if names:
+            return name in names
     return False
 
 

@@ -23,9 +23,9 @@ def pod_resource_without_init_containers(pod: Pod) -> Resource:
     return r
 
 
-def pod_resource_request(pod: Pod) -> Resource:
+def pod_resource_request(pod: Pod, without_init: Resource | None = None) -> Resource:
     """mirrors GetPodResourceRequest: containers' sum, raised to any init container's request."""
-    r = pod_resource_without_init_containers(pod)
+    r = without_init.clone() if without_init is not None else pod_resource_without_init_containers(pod)
     for i, c in enumerate(pod.spec.get("initContainers") or ()):
         r.set_max_resource(Resource.from_list((c.get("resources") or {}).get("requests"),
                                               f"spec.initContainers[{i}].resources.requests"))
@@ -56,7 +56,7 @@ class TaskInfo:
         self.priority: int = prio if isinstance(prio, int) and not isinstance(prio, bool) else 1
         self.pod = pod
         self.resreq = pod_resource_without_init_containers(pod)
-        self.init_resreq = pod_resource_request(pod)
+        self.init_resreq = pod_resource_request(pod, self.resreq)
 
     def clone(self) -> "TaskInfo":
         t = TaskInfo()
@@ -98,7 +98,7 @@ class PodGroup:
 class JobInfo:
     __slots__ = ("uid", "name", "namespace", "queue", "priority", "min_available", "nodes_fit_delta",
                  "task_status_index", "tasks", "allocated", "total_request", "creation_timestamp",
-                 "pod_group")
+                 "pod_group", "ready_count")
 
     def __init__(self, uid: str) -> None:
         self.uid = uid
@@ -114,6 +114,8 @@ class JobInfo:
         self.total_request = Resource()
         self.creation_timestamp = ""
         self.pod_group: PodGroup | None = None
+        # tasks in an allocated status or succeeded: ReadyTaskNum, kept as tasks come and go
+        self.ready_count = 0
 
     def set_pod_group(self, pg: PodGroup) -> None:
         self.name = pg.name
@@ -132,6 +134,9 @@ class JobInfo:
         self.total_request.add(ti.resreq)
         if allocated_status(ti.status):
             self.allocated.add(ti.resreq)
+            self.ready_count += 1
+        elif ti.status == SUCCEEDED:
+            self.ready_count += 1
 
     def delete_task_info(self, ti: TaskInfo) -> None:
         task = self.tasks.get(ti.uid)
@@ -140,6 +145,9 @@ class JobInfo:
         self.total_request.sub(task.resreq)
         if allocated_status(task.status):
             self.allocated.sub(task.resreq)
+            self.ready_count -= 1
+        elif task.status == SUCCEEDED:
+            self.ready_count -= 1
         del self.tasks[task.uid]
         idx = self.task_status_index.get(task.status)
         if idx is not None and task.uid in idx:
@@ -187,11 +195,7 @@ class JobInfo:
         return f"0/{len(self.nodes_fit_delta)} nodes are available, {', '.join(hist)}."
 
     def ready_task_num(self) -> int:
-        n = 0
-        for status, tasks in self.task_status_index.items():
-            if allocated_status(status) or status == SUCCEEDED:
-                n += len(tasks)
-        return n
+        return self.ready_count
 
     def waiting_task_num(self) -> int:
         return self.count(PIPELINED)
@@ -204,7 +208,7 @@ class JobInfo:
         return n
 
     def ready(self) -> bool:
-        return self.ready_task_num() >= self.min_available
+        return self.ready_count >= self.min_available
 
     def pipelined(self) -> bool:
         return self.waiting_task_num() + self.ready_task_num() >= self.min_available

@@ -7,6 +7,7 @@ from typing import Any, Callable
 from ...model.objects import Node
 from ..util.gomap import GoMap
 from .job_info import TaskInfo
+from .pod_info import nonzero_request
 from .resource_info import Resource
 from .types import PIPELINED, RELEASING
 
@@ -19,12 +20,19 @@ class NodeError(Exception):
 
 class NodeInfo:
     __slots__ = ("name", "node", "phase", "reason", "releasing", "idle", "used", "allocatable", "capability",
-                 "tasks")
+                 "tasks", "gen", "non0_cpu", "non0_mem", "log")
 
     def __init__(self, node: Node | None) -> None:
         self.releasing = Resource()
         self.used = Resource()
         self.tasks: GoMap[str, TaskInfo] = GoMap()
+        # bumped whenever the node's tasks change: what was computed for a node holds while it holds
+        self.gen = 0
+        # the session's log of changed nodes (None outside a session)
+        self.log: list[str] | None = None
+        # the v1.16 priorities' requested sums (non-zero defaults) over the pods on the node
+        self.non0_cpu = 0
+        self.non0_mem = 0
         if node is None:
             self.name = ""
             self.node = None
@@ -64,6 +72,7 @@ class NodeInfo:
         self.capability = Resource.from_list(node.status.get("capacity"))
         self.idle = Resource.from_list(alloc)
         self.used = Resource()
+        self.gen += 1
         for task in self.tasks.values():
             if task.status == RELEASING:
                 self.releasing.add(task.resreq)
@@ -101,6 +110,12 @@ class NodeInfo:
         task.node_name = self.name
         ti.node_name = self.name
         self.tasks[key] = ti
+        self.gen += 1
+        if self.log is not None:
+            self.log.append(self.name)
+        c, m = nonzero_request(ti.pod)
+        self.non0_cpu += c
+        self.non0_mem += m
 
     def remove_task(self, ti: TaskInfo) -> None:
         task = self.tasks.get(ti.key)
@@ -116,6 +131,12 @@ class NodeInfo:
                 self.idle.add(task.resreq)
             self.used.sub(task.resreq)
         del self.tasks[ti.key]
+        self.gen += 1
+        if self.log is not None:
+            self.log.append(self.name)
+        c, m = nonzero_request(task.pod)
+        self.non0_cpu -= c
+        self.non0_mem -= m
 
     def update_task(self, ti: TaskInfo) -> None:
         self.remove_task(ti)

@@ -13,6 +13,10 @@ MIN_MILLI_SCALAR = 10.0
 MIN_MEMORY = 10.0 * 1024 * 1024
 
 
+# resource lists repeat (every task of a job asks the same): each distinct one is parsed once
+_FROM_LIST: dict[tuple, "Resource"] = {}
+
+
 class InsufficientResource(RuntimeError):
     """Resource.Sub on a resource smaller than what is taken away: kube-batch panics here."""
 
@@ -32,7 +36,16 @@ class Resource:
         """mirrors NewResource: cpu in milli, memory in bytes, pods as the task limit, scalar
         resources in milli; other names (ephemeral-storage) are not counted."""
         r = cls()
-        for name, q in (rl or {}).items():
+        if not rl:
+            return r
+        try:
+            key = tuple(rl.items())
+            got = _FROM_LIST.get(key)
+        except TypeError:
+            key, got = None, None
+        if got is not None:
+            return got.clone()
+        for name, q in rl.items():
             f = f"{field}.{name}" if field else name
             if name == "cpu":
                 r.milli_cpu += float(milli_value(q, field=f))
@@ -42,6 +55,8 @@ class Resource:
                 r.max_task_num += int(value(q, field=f))
             elif is_scalar_resource_name(name):
                 r.add_scalar(name, float(milli_value(q, field=f)))
+        if key is not None and len(_FROM_LIST) < 10_000:
+            _FROM_LIST[key] = r.clone()
         return r
 
     def clone(self) -> "Resource":

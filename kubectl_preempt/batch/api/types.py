@@ -1,35 +1,24 @@
 """Task statuses and the small types of kube-batch's api package (pkg/scheduler/api/types.go)."""
 from __future__ import annotations
 
-from enum import IntFlag
-
-
-class TaskStatus(IntFlag):
-    PENDING = 1 << 0
-    ALLOCATED = 1 << 1
-    PIPELINED = 1 << 2
-    BINDING = 1 << 3
-    BOUND = 1 << 4
-    RUNNING = 1 << 5
-    RELEASING = 1 << 6
-    SUCCEEDED = 1 << 7
-    FAILED = 1 << 8
-    UNKNOWN = 1 << 9
-
-    def __str__(self) -> str:
-        return (self.name or "Unknown").capitalize()
-
+# statuses are plain ints (as Go's TaskStatus), compared and hashed at C speed
+TaskStatus = int
 
 PENDING, ALLOCATED, PIPELINED, BINDING, BOUND, RUNNING, RELEASING, SUCCEEDED, FAILED, UNKNOWN = (
-    TaskStatus.PENDING, TaskStatus.ALLOCATED, TaskStatus.PIPELINED, TaskStatus.BINDING, TaskStatus.BOUND,
-    TaskStatus.RUNNING, TaskStatus.RELEASING, TaskStatus.SUCCEEDED, TaskStatus.FAILED, TaskStatus.UNKNOWN)
+    1 << i for i in range(10))
 
-_ALLOCATED = BOUND | BINDING | RUNNING | ALLOCATED
+_NAMES = {PENDING: "Pending", ALLOCATED: "Allocated", PIPELINED: "Pipelined", BINDING: "Binding", BOUND: "Bound",
+          RUNNING: "Running", RELEASING: "Releasing", SUCCEEDED: "Succeeded", FAILED: "Failed", UNKNOWN: "Unknown"}
+_ALLOCATED = frozenset((BOUND, BINDING, RUNNING, ALLOCATED))
+
+
+def status_name(status: TaskStatus) -> str:
+    return _NAMES.get(status, "Unknown")
 
 
 def allocated_status(status: TaskStatus) -> bool:
     """mirrors AllocatedStatus: the task holds resources on a node."""
-    return bool(status & _ALLOCATED)
+    return status in _ALLOCATED
 
 
 def task_status_of(phase: str | None, node_name: str, deleting: bool) -> TaskStatus:

@@ -11,7 +11,8 @@ from ..api.job_info import (GROUP_MIN_MEMBER_ANNOTATION_KEY, GROUP_NAME_ANNOTATI
                             PodGroupStatus, TaskInfo, job_id_of)
 from ..api.node_info import NodeError, NodeInfo
 from ..api.queue_info import QueueInfo
-from ..api.types import ALLOCATED, BINDING, FAILED, PENDING, POD_REASON_UNSCHEDULABLE, RELEASING, SUCCEEDED
+from ..api.types import (ALLOCATED, BINDING, FAILED, PENDING, POD_REASON_UNSCHEDULABLE, RELEASING, SUCCEEDED,
+                         status_name)
 from ..util.gomap import GoMap
 
 DEFAULT_SCHEDULER_NAME = "kube-batch"
@@ -171,7 +172,7 @@ class SchedulerCache:
             raise LookupError(f"failed to find Job {task.job} for Task {task.uid}")
         t = job.tasks.get(task.uid)
         if t is None:
-            raise LookupError(f"failed to find task in status {task.status} by id {task.uid}")
+            raise LookupError(f"failed to find task in status {status_name(task.status)} by id {task.uid}")
         return job, t
 
     def bind(self, task_info: TaskInfo, hostname: str) -> None:

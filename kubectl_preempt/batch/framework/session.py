@@ -3,6 +3,7 @@ pass over a snapshot of the cache; plugins register their functions on it, and t
 configuration decide how their votes combine."""
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Callable
 
@@ -16,27 +17,32 @@ from ..cache.cache import SchedulerCache
 from ..conf import PluginOption
 from ..util.gomap import GoMap
 from .statement import Statement
+from ..util.scheduler_helper import NodeScoreCache
 
 SESSION_UID = "session-0"
 
 
+@functools.lru_cache(maxsize=65536)
 def time_key(ts: str) -> float:
     t = parse_time(ts)
     return t.timestamp() if t is not None else float("-inf")
 
 
-def go_range(m: Any, rng: random.Random) -> list:
-    """mirrors Go's map iteration start: a random slot of eight, wrapping around (see Session.ranged)."""
-    vals = list(m.values())
-    n = len(vals)
+def range_start(n: int, rng: random.Random) -> int:
+    """Where Go starts ranging over a map of n entries: a random slot of eight, wrapping around
+    to the first entry (see Session.ranged)."""
     if n <= 1:
-        return vals
+        return 0
     if n <= 8:
         off = rng.randrange(8)
-        start = off if off < n else 0
-    else:
-        start = rng.randrange(n)
-    return vals[start:] + vals[:start]
+        return off if off < n else 0
+    return rng.randrange(n)
+
+
+def go_range(m: Any, rng: random.Random) -> list:
+    vals = list(m.values())
+    start = range_start(len(vals), rng)
+    return vals[start:] + vals[:start] if start else vals
 
 
 class EventHandler:
@@ -77,6 +83,12 @@ class Session:
         self.last_votes: dict[str, set[str]] = {}
         self.task_node_reasons: dict[str, dict[str, str]] = {}
         self._task_times: dict[str, float] = {}
+        # node results kept per task shape while a node is unchanged (scheduler_helper)
+        self.node_cache = NodeScoreCache()
+        self.any_pod_affinity = False
+        # names of the nodes whose tasks changed, in order (NodeInfo.add_task / remove_task)
+        self.node_changes: list[str] = []
+        self._flat: dict[tuple[int, str], list[Callable]] = {}
 
     def ranged(self, m: Any) -> list:
         """The values of a map in an order Go's `range` may give: Go starts each range at a random
@@ -139,14 +151,20 @@ class Session:
                     return True
         return False
 
+    def _enabled(self, fns: dict[str, Callable], switch: str) -> list[Callable]:
+        """The plugins' functions for one extension point, tier by tier, plugin by plugin; kept
+        once asked (plugins register theirs when the session opens, before any action)."""
+        key = (id(fns), switch)
+        got = self._flat.get(key)
+        if got is None:
+            got = self._flat[key] = [fns[p.name] for tier in self.tiers for p in tier
+                                     if p.on(switch) and p.name in fns]
+        return got
+
     def _all_true(self, fns: dict[str, Callable], switch: str, obj: Any) -> bool:
-        for tier in self.tiers:
-            for p in tier:
-                if not p.on(switch):
-                    continue
-                fn = fns.get(p.name)
-                if fn is not None and not fn(obj):
-                    return False
+        for fn in self._enabled(fns, switch):
+            if not fn(obj):
+                return False
         return True
 
     def job_ready(self, job: JobInfo) -> bool:
@@ -156,45 +174,30 @@ class Session:
         return self._all_true(self.job_pipelined_fns, "enableJobPipelined", job)
 
     def job_order_fn(self, l: JobInfo, r: JobInfo) -> bool:
-        for tier in self.tiers:
-            for p in tier:
-                if not p.on("enableJobOrder"):
-                    continue
-                fn = self.job_order_fns.get(p.name)
-                if fn is not None:
-                    j = fn(l, r)
-                    if j != 0:
-                        return j < 0
+        for fn in self._enabled(self.job_order_fns, "enableJobOrder"):
+            j = fn(l, r)
+            if j != 0:
+                return j < 0
         lt, rt = time_key(l.creation_timestamp), time_key(r.creation_timestamp)
         if lt == rt:
             return l.uid < r.uid
         return lt < rt
 
     def queue_order_fn(self, l: QueueInfo, r: QueueInfo) -> bool:
-        for tier in self.tiers:
-            for p in tier:
-                if not p.on("enableQueueOrder"):
-                    continue
-                fn = self.queue_order_fns.get(p.name)
-                if fn is not None:
-                    j = fn(l, r)
-                    if j != 0:
-                        return j < 0
+        for fn in self._enabled(self.queue_order_fns, "enableQueueOrder"):
+            j = fn(l, r)
+            if j != 0:
+                return j < 0
         lt, rt = time_key(l.creation_timestamp), time_key(r.creation_timestamp)
         if lt == rt:
             return l.uid < r.uid
         return lt < rt
 
     def task_compare_fns(self, l: TaskInfo, r: TaskInfo) -> int:
-        for tier in self.tiers:
-            for p in tier:
-                if not p.on("enableTaskOrder"):
-                    continue
-                fn = self.task_order_fns.get(p.name)
-                if fn is not None:
-                    j = fn(l, r)
-                    if j != 0:
-                        return j
+        for fn in self._enabled(self.task_order_fns, "enableTaskOrder"):
+            j = fn(l, r)
+            if j != 0:
+                return j
         return 0
 
     def _pod_time(self, t: TaskInfo) -> float:
@@ -214,16 +217,10 @@ class Session:
 
     def predicate_fn(self, task: TaskInfo, node: NodeInfo) -> str | None:
         """The first plugin's refusal (its error text), or None when the node fits."""
-        for tier in self.tiers:
-            for p in tier:
-                if not p.on("enablePredicate"):
-                    continue
-                fn = self.predicate_fns.get(p.name)
-                if fn is None:
-                    continue
-                err = fn(task, node)
-                if err is not None:
-                    return err
+        for fn in self._enabled(self.predicate_fns, "enablePredicate"):
+            err = fn(task, node)
+            if err is not None:
+                return err
         return None
 
     def node_prioritizer_list(self) -> list:
@@ -303,6 +300,11 @@ def job_status(ssn: Session, job: JobInfo) -> None:
     status.succeeded = job.count(SUCCEEDED)
 
 
+def _has_pod_affinity(pod: Any) -> bool:
+    aff = pod.spec.get("affinity")
+    return bool(aff) and bool(aff.get("podAffinity") or aff.get("podAntiAffinity"))
+
+
 def open_session(cache: SchedulerCache, tiers: list[list[PluginOption]],
                  builders: dict[str, Callable[[dict[str, str]], Any]], seed: int = 0) -> Session:
     """mirrors OpenSession: the snapshot, then each configured plugin's OnSessionOpen.
@@ -311,6 +313,10 @@ def open_session(cache: SchedulerCache, tiers: list[list[PluginOption]],
     ssn = Session(cache, tiers, seed)
     # the snapshot copies the cache's maps in slot order, one of the orders Go ranges them in
     ssn.jobs, ssn.nodes, ssn.queues = cache.snapshot()
+    for n in ssn.nodes.values():
+        n.log = ssn.node_changes
+    ssn.any_pod_affinity = any(_has_pod_affinity(t.pod) for n in ssn.nodes.values() for t in n.tasks.values()) \
+        or any(_has_pod_affinity(t.pod) for j in ssn.jobs.values() for t in j.tasks.values())
     for tier in tiers:
         for p in tier:
             ssn.plugins[p.name] = builders[p.name](p.arguments)

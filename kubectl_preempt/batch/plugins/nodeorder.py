@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from ...model.quantity import milli_value, value
+from ..api.pod_info import nonzero_request
 from ...plugins.helper.nodeaffinity import PreferredSchedulingTerms
 from ..api.job_info import TaskInfo
 from ..api.node_info import NodeInfo
@@ -24,8 +25,6 @@ POD_AFFINITY_WEIGHT = "podaffinity.weight"
 BALANCED_RESOURCE_WEIGHT = "balancedresource.weight"
 
 MAX_PRIORITY = 10  # schedulerapi.MaxPriority in v1.16
-DEFAULT_MILLI_CPU_REQUEST = 100
-DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 HARD_POD_AFFINITY_SYMMETRIC_WEIGHT = 1
 
 
@@ -35,20 +34,10 @@ class PriorityConfig:
     # scores of the nodes, in the order given
     function: Callable[[TaskInfo, list[NodeInfo]], list[int]]
     weight: int
-
-
-def nonzero_request(pod: Any) -> tuple[int, int]:
-    """mirrors GetNonzeroRequests summed over the containers: 100m CPU and 200 MB of memory for
-    a container that requests none."""
-    got = pod.cache.get("batch.non0")
-    if got is None:
-        cpu = mem = 0
-        for c in pod.spec.get("containers") or ():
-            req = (c.get("resources") or {}).get("requests") or {}
-            cpu += milli_value(req["cpu"]) if "cpu" in req else DEFAULT_MILLI_CPU_REQUEST
-            mem += value(req["memory"]) if "memory" in req else DEFAULT_MEMORY_REQUEST
-        got = pod.cache["batch.non0"] = (cpu, mem)
-    return got
+    # the score of one node, for priorities that read that node alone
+    node_function: Callable[[TaskInfo, NodeInfo], int] | None = None
+    # 0 on every node when neither the pod nor any pod in the cluster has affinity
+    zero_without_affinity: bool = False
 
 
 def _allocatable(node: NodeInfo) -> tuple[int, int]:
@@ -62,11 +51,7 @@ def _allocatable(node: NodeInfo) -> tuple[int, int]:
 
 def _requested(task: TaskInfo, node: NodeInfo) -> tuple[tuple[int, int], tuple[int, int]]:
     cpu, mem = nonzero_request(task.pod)
-    for t in node.tasks.values():
-        c, m = nonzero_request(t.pod)
-        cpu += c
-        mem += m
-    return (cpu, mem), _allocatable(node)
+    return (node.non0_cpu + cpu, node.non0_mem + mem), _allocatable(node)
 
 
 def _least(requested: int, capacity: int) -> int:
@@ -81,33 +66,35 @@ def _most(requested: int, capacity: int) -> int:
     return (requested * MAX_PRIORITY) // capacity
 
 
+def least_requested_node(task: TaskInfo, n: NodeInfo) -> int:
+    (cpu, mem), (acpu, amem) = _requested(task, n)
+    return (_least(cpu, acpu) + _least(mem, amem)) // 2
+
+
+def most_requested_node(task: TaskInfo, n: NodeInfo) -> int:
+    (cpu, mem), (acpu, amem) = _requested(task, n)
+    return (_most(cpu, acpu) + _most(mem, amem)) // 2
+
+
+def balanced_resource_allocation_node(task: TaskInfo, n: NodeInfo) -> int:
+    (cpu, mem), (acpu, amem) = _requested(task, n)
+    cf = cpu / acpu if acpu else 1.0
+    mf = mem / amem if amem else 1.0
+    if cf >= 1 or mf >= 1:
+        return 0
+    return int((1 - abs(cf - mf)) * MAX_PRIORITY)
+
+
 def least_requested(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
-    out = []
-    for n in nodes:
-        (cpu, mem), (acpu, amem) = _requested(task, n)
-        out.append((_least(cpu, acpu) + _least(mem, amem)) // 2)
-    return out
+    return [least_requested_node(task, n) for n in nodes]
 
 
 def most_requested(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
-    out = []
-    for n in nodes:
-        (cpu, mem), (acpu, amem) = _requested(task, n)
-        out.append((_most(cpu, acpu) + _most(mem, amem)) // 2)
-    return out
+    return [most_requested_node(task, n) for n in nodes]
 
 
 def balanced_resource_allocation(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
-    out = []
-    for n in nodes:
-        (cpu, mem), (acpu, amem) = _requested(task, n)
-        cf = cpu / acpu if acpu else 1.0
-        mf = mem / amem if amem else 1.0
-        if cf >= 1 or mf >= 1:
-            out.append(0)
-        else:
-            out.append(int((1 - abs(cf - mf)) * MAX_PRIORITY))
-    return out
+    return [balanced_resource_allocation_node(task, n) for n in nodes]
 
 
 def node_affinity(task: TaskInfo, nodes: list[NodeInfo]) -> list[int]:
@@ -192,12 +179,16 @@ class NodeOrderPlugin:
     def on_session_open(self, ssn: "Session") -> None:
         a = self.arguments
         ssn.add_node_prioritizers(self.name, [
-            PriorityConfig("LeastRequestedPriority", least_requested, get_int(a, LEAST_REQUESTED_WEIGHT, 1)),
-            PriorityConfig("MostRequestedPriority", most_requested, get_int(a, MOST_REQUESTED_WEIGHT, 0)),
-            PriorityConfig("NodeAffinityPriority", node_affinity, get_int(a, NODE_AFFINITY_WEIGHT, 1)),
-            PriorityConfig("InterPodAffinityPriority", InterPodAffinity(ssn), get_int(a, POD_AFFINITY_WEIGHT, 1)),
+            PriorityConfig("LeastRequestedPriority", least_requested, get_int(a, LEAST_REQUESTED_WEIGHT, 1),
+                           least_requested_node),
+            PriorityConfig("MostRequestedPriority", most_requested, get_int(a, MOST_REQUESTED_WEIGHT, 0),
+                           most_requested_node),
+            PriorityConfig("NodeAffinityPriority", node_affinity, get_int(a, NODE_AFFINITY_WEIGHT, 1),
+                           zero_without_affinity=True),
+            PriorityConfig("InterPodAffinityPriority", InterPodAffinity(ssn), get_int(a, POD_AFFINITY_WEIGHT, 1),
+                           zero_without_affinity=True),
             PriorityConfig("BalancedResourceAllocation", balanced_resource_allocation,
-                           get_int(a, BALANCED_RESOURCE_WEIGHT, 1)),
+                           get_int(a, BALANCED_RESOURCE_WEIGHT, 1), balanced_resource_allocation_node),
         ])
 
     def on_session_close(self, ssn: "Session") -> None:

@@ -23,8 +23,10 @@ def allocated_pods(ssn: "Session") -> Iterator[tuple[Any, str]]:
 
 
 def _terms(pod: Any, kind: str, mode: str) -> list:
-    aff = (pod.spec.get("affinity") or {}).get(kind) or {}
-    return list(aff.get(mode) or ())
+    aff = pod.spec.get("affinity")
+    if not aff:
+        return []
+    return list((aff.get(kind) or {}).get(mode) or ())
 
 
 def required_affinity_terms(pod: Any) -> list:
@@ -57,20 +59,31 @@ def same_topology(a: Any, b: Any, key: str) -> bool:
     return av is not None and bv is not None and av == bv
 
 
+def _anti_affinity_holders(ssn: "Session") -> list[tuple[str, str]]:
+    # (job, task) of every task whose pod has required anti-affinity: pods never change, so the
+    # list is made once per session; their status and node are read at each check
+    got = getattr(ssn, "_anti_affinity_holders", None)
+    if got is None:
+        got = [(job.uid, t.uid) for job in ssn.jobs.values() for t in job.tasks.values()
+               if required_anti_affinity_terms(t.pod)]
+        ssn._anti_affinity_holders = got
+    return got
+
+
 def pod_affinity_fits(ssn: "Session", pod: Any, node: NodeInfo) -> bool:
     """mirrors the v1.16 InterPodAffinityMatches without metadata: no existing pod's required
     anti-affinity forbids this node, and the pod's own required terms hold."""
-    pods = None
     n = node.node
     # satisfiesExistingPodsAntiAffinity
-    for existing, node_name in (pods := list(allocated_pods(ssn))):
-        terms = required_anti_affinity_terms(existing)
-        if not terms:
+    for job_uid, task_uid in _anti_affinity_holders(ssn):
+        t = ssn.jobs[job_uid].tasks.get(task_uid)
+        if t is None or not allocated_status(t.status):
             continue
-        other = ssn.nodes.get(node_name)
+        existing = t.pod
+        other = ssn.nodes.get(t.node_name)
         if other is None:
             continue
-        for term in terms:
+        for term in required_anti_affinity_terms(existing):
             key = term.get("topologyKey") or ""
             if (pod_matches_term(pod, existing, term) and key in other.node.labels
                     and n.labels.get(key) == other.node.labels[key]):
@@ -78,6 +91,8 @@ def pod_affinity_fits(ssn: "Session", pod: Any, node: NodeInfo) -> bool:
     aff, anti = required_affinity_terms(pod), required_anti_affinity_terms(pod)
     if not aff and not anti:
         return True
+    pods = list(allocated_pods(ssn))
+
     # satisfiesPodsAffinityAntiAffinity
     def any_match(term: dict) -> tuple[bool, bool]:
         exists = False

@@ -1,8 +1,10 @@
 """util/scheduler_helper.go: filter nodes, score them, sort them, pick the best."""
 from __future__ import annotations
 
+import bisect
+import heapq
 import random
-from typing import Callable
+from typing import Any, Callable
 
 from ..api.job_info import TaskInfo
 from ..api.node_info import NodeInfo
@@ -52,3 +54,132 @@ def select_best_node(priority_list: list[tuple[str, float]], rng: random.Random)
 
 def get_node_list(nodes) -> list[NodeInfo]:
     return list(nodes.values())
+
+
+def shape_key(task: TaskInfo) -> str:
+    """What the predicates and the per-node priorities read of a task, as one key: tasks of one
+    shape pass and score alike on a node in a given state."""
+    pod = task.pod
+    key = pod.cache.get("batch.shape")
+    if key is None:
+        spec = pod.spec
+        def reqs(cs: Any) -> tuple:
+            return tuple(tuple(sorted(((c.get("resources") or {}).get("requests") or {}).items())) for c in cs or ())
+        ports = tuple((p.get("hostIP"), p.get("protocol"), p.get("hostPort"))
+                      for c in spec.get("containers") or () for p in c.get("ports") or ())
+        key = pod.cache["batch.shape"] = repr((reqs(spec.get("containers")), reqs(spec.get("initContainers")), ports,
+                                               spec.get("nodeSelector"), spec.get("affinity"),
+                                               spec.get("tolerations")))
+    return key
+
+
+class NodeScoreCache:
+    """Per task shape and node: whether the node passes and its score, kept while the node's
+    tasks are unchanged (NodeInfo.gen). Used only where every priority's score of a node reads
+    that node alone (see nodeorder.PER_NODE); the result is what predicate_nodes and
+    prioritize_nodes give."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, str], dict[str, tuple[int, bool, float]]] = {}
+
+    def feasible(self, kind: str, task: TaskInfo, nodes: list[NodeInfo],
+                 fn: Callable[[TaskInfo, NodeInfo], str | None],
+                 score: Callable[[TaskInfo, NodeInfo], float]) -> list[tuple[NodeInfo, float]]:
+        entries = self.entries.setdefault((kind, shape_key(task)), {})
+        out = []
+        append = out.append
+        get = entries.get
+        for n in nodes:
+            e = get(n.name)
+            if e is None or e[0] != n.gen:
+                ok = fn(task, n) is None
+                e = entries[n.name] = (n.gen, ok, score(task, n) if ok else 0.0)
+            if e[1]:
+                append((n, e[2]))
+        return out
+
+
+def per_node_scorer(task: TaskInfo, configs: list, any_pod_affinity: bool
+                    ) -> Callable[[TaskInfo, NodeInfo], float] | None:
+    """The score of one node as prioritize_nodes sums it, when every configured priority reads
+    that node alone: no pod in the session has pod (anti-)affinity and this pod prefers no nodes.
+    None otherwise."""
+    if any_pod_affinity:
+        return None
+    na = (task.pod.spec.get("affinity") or {}).get("nodeAffinity") or {}
+    if na.get("preferredDuringSchedulingIgnoredDuringExecution"):
+        return None
+    parts = []
+    for cfg in configs:
+        fn = getattr(cfg, "node_function", None)
+        if fn is not None:
+            parts.append((fn, cfg.weight))
+        elif not getattr(cfg, "zero_without_affinity", False):
+            return None
+
+    def score(t: TaskInfo, n: NodeInfo) -> float:
+        total = 0.0
+        for f, w in parts:
+            total += float(f(t, n) * w)
+        return total
+    return score
+
+
+class BestNodes:
+    """For one task shape over one ordered node list: the nodes that pass and their scores, kept up
+    to date from the session's log of changed nodes, with the passing nodes grouped by score in
+    list order. best() gives what SelectBestNode draws from: the top-scored nodes, in the order
+    prioritize_nodes would list them, without walking every node for every task."""
+
+    def __init__(self, nodes: list[NodeInfo], log: list[str], task: TaskInfo,
+                 fn: Callable[[TaskInfo, NodeInfo], str | None],
+                 score: Callable[[TaskInfo, NodeInfo], float]) -> None:
+        self.nodes = nodes
+        self.pos = {n.name: i for i, n in enumerate(nodes)}
+        self.log = log
+        self.fn, self.score = fn, score
+        self.state: dict[int, float | None] = {}
+        # the refusal of each node that does not pass, as the predicate gave it
+        self.refusals: dict[int, Any] = {}
+        self.by_score: dict[float, list[int]] = {}
+        self.heap: list[float] = []
+        self.seen = len(log)
+        for i, n in enumerate(nodes):
+            self._set(i, task)
+
+    def _set(self, i: int, task: TaskInfo) -> None:
+        n = self.nodes[i]
+        old = self.state.get(i)
+        if old is not None:
+            lst = self.by_score[old]
+            del lst[bisect.bisect_left(lst, i)]
+        err = self.fn(task, n)
+        new = self.score(task, n) if err is None else None
+        if err is None:
+            self.refusals.pop(i, None)
+        else:
+            self.refusals[i] = err
+        self.state[i] = new
+        if new is not None:
+            lst = self.by_score.get(new)
+            if lst is None:
+                lst = self.by_score[new] = []
+                heapq.heappush(self.heap, -new)
+            elif not lst:
+                heapq.heappush(self.heap, -new)
+            bisect.insort(lst, i)
+
+    def best(self, task: TaskInfo) -> list[NodeInfo]:
+        log, pos = self.log, self.pos
+        if self.seen < len(log):
+            for name in set(log[self.seen:]):
+                i = pos.get(name)
+                if i is not None:
+                    self._set(i, task)
+            self.seen = len(log)
+        heap, by_score = self.heap, self.by_score
+        while heap and not by_score.get(-heap[0]):
+            heapq.heappop(heap)
+        if not heap:
+            return []
+        return [self.nodes[i] for i in by_score[-heap[0]]]

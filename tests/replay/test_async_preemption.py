@@ -1,0 +1,98 @@
+"""Asynchronous preemption (SchedulerAsyncPreemption, on by default in v1.34.1): the victims' API
+calls take time, the preemptor is held until just before its last victim's calls and may then be
+tried again while that victim still runs."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubectl_preempt.framework.config import parse_config
+from kubectl_preempt.replay.api import replay
+from kubectl_preempt.replay.async_preemption import DEFAULT_API_LATENCY, plan_calls
+from kubectl_preempt.model.objects import Pod
+from tests.builders import make_node, make_pod
+
+from .helpers import ev, trace
+
+STARTED = "2026-03-01T09:00:00Z"
+L = DEFAULT_API_LATENCY
+
+
+def _low(name: str, node: str, cpu: str, grace: int, prio: int = 1) -> dict[str, Any]:
+    return (make_pod(name).priority(prio).req(cpu=cpu).on(node).start_time(STARTED)
+            .set("spec.terminationGracePeriodSeconds", grace).obj())
+
+
+def _cluster() -> list[dict[str, Any]]:
+    # n1: v1 (grace 0) and v2 (grace 30), priority 1; n2: w, priority 2; n3 too small for hi
+    return [ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+            ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+            ev(0, "ADDED", make_node("n3").alloc(cpu="1", memory="8Gi").obj()),
+            ev(0, "ADDED", _low("v1", "n1", "1", 0)),
+            ev(0, "ADDED", _low("v2", "n1", "1", 30)),
+            ev(0, "ADDED", _low("w", "n2", "2", 30, prio=2))]
+
+
+def _events() -> list[dict[str, Any]]:
+    # hi preempts v1 and v2 on n1 at 10 s. v1's calls run while hi is held; hi is released at
+    # 10 + 2L, then v2's patch and delete follow at +3L and +4L. v1 (grace 0) vanishes at its
+    # delete call: that deletion requeues hi while v2 still runs
+    return [*_cluster(), ev(10, "ADDED", make_pod("hi").priority(100).req(cpu="2").obj())]
+
+
+def _hi_preemptions(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for p in report["preemptions"] if p["preemptor"] == "default/hi"]
+
+
+def test_the_preemptor_released_before_its_last_victims_calls_decides_again() -> None:
+    first, second = _hi_preemptions(replay(trace(*_events(), end=60)))
+    assert (first["node"], sorted(first["victims"])) == ("n1", ["default/v1", "default/v2"])
+    # tried again on v1's deletion: v1 is gone, v2 not yet deleted, so hi preempts again
+    assert (second["time"], second["node"], second["victims"]) == ("2026-03-01T10:00:10.090Z", "n1", ["default/v2"])
+
+
+@pytest.mark.parametrize("how", ["the feature gate off", "an API latency of 0"])
+def test_without_asynchronous_calls_the_preemptor_decides_once(how: str) -> None:
+    cfg = parse_config(None)
+    if how == "the feature gate off":
+        cfg.feature_gates["SchedulerAsyncPreemption"] = False
+    else:
+        cfg.api_latency = 0.0
+    [only] = _hi_preemptions(replay(trace(*_events(), end=60), config=cfg))
+    assert sorted(only["victims"]) == ["default/v1", "default/v2"]
+
+
+def test_calls_are_timed_as_prepare_candidate_async_makes_them() -> None:
+    pods = [Pod(_low(n, "n1", "1", 30)) for n in ("a", "b", "c")]
+    hi = Pod(make_pod("hi").priority(100).obj())
+    other = Pod(make_pod("o").priority(1).nominated("n1").obj())
+    calls = [(round(c.at, 6), c.what, c.pod.name) for c in plan_calls(hi, pods, [other], 0.0, 1.0)]
+    assert calls == [(1.0, "clearNomination", "o"),
+                     (2.0, "patch", "a"), (2.0, "patch", "b"), (3.0, "delete", "a"), (3.0, "delete", "b"),
+                     (3.0, "release", "hi"), (4.0, "patch", "c"), (5.0, "delete", "c")]
+    # victims already terminating get no call, and with none to call the preemptor is not held
+    going = [Pod(make_pod("t").priority(1).on("n1").terminating().obj())]
+    assert plan_calls(hi, going, [], 0.0, 1.0) == []
+
+
+def test_the_cli_turns_the_gate_off_and_sets_the_latency(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from kubectl_preempt.cli.main import main
+    from kubectl_preempt.io.trace import write_trace
+
+    tr = trace(*_events(), end=60)
+    path = str(tmp_path / "t.jsonl")
+    write_trace(path, {**tr["header"], "apiVersion": "kubectl-preempt/v1", "kind": "Trace"}, tr["events"])
+
+    def hi_decisions(*args: str) -> int:
+        assert main(["replay", path, "-o", "json", *args]) == 0
+        return len(_hi_preemptions(json.loads(capsys.readouterr().out)))
+
+    assert hi_decisions() == 2
+    assert hi_decisions("--feature-gates", "SchedulerAsyncPreemption=false") == 1
+    assert hi_decisions("--api-latency", "0") == 1
+    assert main(["replay", path, "--feature-gates", "SchedulerAsyncPreemtion=false"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --feature-gates: unknown feature gate 'SchedulerAsyncPreemtion'"), err
