@@ -1,6 +1,6 @@
-"""Replay throughput on two workloads; the last two lines are machine-readable, one per workload:
+"""Replay throughput on three workloads; the last three lines are machine-readable, one per workload:
 
-    workload=<name> decisions_per_s=<float> events_per_s=<float> peak_mib=<int>
+    workload=<name> decisions_per_s=<float> events_per_s=<float> peak_mib=<int> [runs_per_s=<float>]
 
 1. preemption_async: the shape of kube-scheduler's scheduler_perf PreemptionAsync/5000Nodes
    (test/integration/scheduler_perf/default_preemption/performance-config.yaml): 5,000 nodes
@@ -12,10 +12,14 @@
    as arrive, the cluster about 70% full): pods of three classes created and deleted, jobs
    completing, status updates, nodes cordoned and uncordoned, nodes added.
 
+3. realcluster: each trace of ../shared/realcluster (a real control plane, 16 nodes, about 400
+   events each) replayed with `--runs 20` (`--jobs`, default 1: one core's throughput), the
+   distributions built; runs_per_s counts runs of any trace.
+
 Each workload runs in its own process so that its peak memory (ru_maxrss) is its own. The clock
 starts after the trace is built and stops when the replay returns (the report built).
 
-    python benchmarks/bench_replay.py [--workload NAME] [--scale F] [--profile FILE]
+    python benchmarks/bench_replay.py [--workload NAME] [--scale F] [--profile FILE] [--jobs N]
 """
 from __future__ import annotations
 
@@ -34,7 +38,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from kubectl_preempt.replay.api import replay  # noqa: E402
 
 T0 = 1_772_359_200.0  # 2026-03-01T10:00:00Z
-WORKLOADS = ("preemption_async", "mixed_1000")
+WORKLOADS = ("preemption_async", "mixed_1000", "realcluster")
+REALCLUSTER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "realcluster")
+REALCLUSTER_RUNS = 20
 
 
 def _ts(t: float) -> str:
@@ -200,7 +206,41 @@ def mixed(n_nodes: int = 1000, n_events: int = 50000, seed: int = 7) -> tuple[di
 
 # --- running ------------------------------------------------------------------------------------------
 
-def run_one(name: str, scale: float, profile: str | None, preemptors: int | None) -> dict[str, Any]:
+def realcluster(scale: float, jobs: int) -> dict[str, Any]:
+    """Every real-cluster trace replayed REALCLUSTER_RUNS times (fewer with --scale)."""
+    import glob
+
+    from kubectl_preempt.io.trace import read_trace
+
+    paths = sorted(glob.glob(os.path.join(REALCLUSTER, "*.jsonl.gz")))
+    if not paths:
+        raise SystemExit(f"no traces in {REALCLUSTER}")
+    import orjson
+
+    from kubectl_preempt.replay.api import run_spec
+    from kubectl_preempt.replay.distribution import distribution
+    from kubectl_preempt.replay.runs import _run_task, fan_out
+
+    traces = [read_trace(p) for p in paths]
+    runs = max(2, round(REALCLUSTER_RUNS * scale))
+    start = time.perf_counter()
+    preemptions = decisions = 0
+    for tr in traces:
+        # what replay(tr, runs=runs) does, keeping every run's decision count
+        facts = [orjson.loads(b)[1] for b in fan_out(_run_task, run_spec(tr), runs, jobs=jobs)]
+        preemptions += distribution(facts)["preemptions"]["p50"]
+        decisions += sum(f["decisions"] for f in facts)
+    elapsed = time.perf_counter() - start
+    n_events = sum(len(tr.events) for tr in traces) * runs
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"workload": "realcluster", "seconds": elapsed, "decisions": decisions, "events": n_events,
+            "runs": runs * len(traces), "traces": len(traces), "scheduled": 0, "preemptions": preemptions,
+            "victims": 0, "unschedulable": 0, "never": 0, "peak_mib": peak_kib // 1024}
+
+
+def run_one(name: str, scale: float, profile: str | None, preemptors: int | None, jobs: int = 1) -> dict[str, Any]:
+    if name == "realcluster":
+        return realcluster(scale, jobs)
     if name == "preemption_async":
         trace, n_events = preemption_async(scale, preemptors)
     else:
@@ -232,10 +272,11 @@ def main() -> int:
     ap.add_argument("--preemptors", type=int, default=None,
                     help="preemption_async: N preemptors at once instead of the churn")
     ap.add_argument("--profile", metavar="FILE", help="run under cProfile, write the stats to FILE")
+    ap.add_argument("--jobs", type=int, default=1, help="realcluster: processes the runs fan out over")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.workload:
-        r = run_one(args.workload, args.scale, args.profile, args.preemptors)
+        r = run_one(args.workload, args.scale, args.profile, args.preemptors, args.jobs)
         if args.json:
             print(json.dumps(r))
         else:
@@ -246,9 +287,15 @@ def main() -> int:
         cmd = [sys.executable, os.path.abspath(__file__), "--workload", name, "--scale", str(args.scale), "--json"]
         if args.preemptors is not None and name == "preemption_async":
             cmd += ["--preemptors", str(args.preemptors)]
+        if name == "realcluster":
+            cmd += ["--jobs", str(args.jobs)]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         results.append(json.loads(out.strip().splitlines()[-1]))
     for r in results:
+        if r["workload"] == "realcluster":
+            print(f"# realcluster: {r['runs']} runs of {r['traces']} traces, {r['events']:,} events in "
+                  f"{r['seconds']:.1f}s")
+            continue
         print(f"# {r['workload']}: {r['decisions']:,} decisions ({r['scheduled']:,} bound, {r['preemptions']:,} "
               f"preemptions, {r['unschedulable']:,} failed attempts), {r['events']:,} events in {r['seconds']:.1f}s")
     for r in results:
@@ -257,8 +304,9 @@ def main() -> int:
 
 
 def _print(r: dict[str, Any]) -> None:
+    extra = f" runs_per_s={r['runs'] / r['seconds']:.2f}" if "runs" in r else ""
     print(f"workload={r['workload']} decisions_per_s={r['decisions'] / r['seconds']:.1f} "
-          f"events_per_s={r['events'] / r['seconds']:.1f} peak_mib={r['peak_mib']}")
+          f"events_per_s={r['events'] / r['seconds']:.1f} peak_mib={r['peak_mib']}{extra}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ import orjson
 from ..replay.distribution import distribution, stat
 from ..replay.runs import RunProgress, RunSpec, fan_out, simulate_once
 from .diff import NEWLY_PREEMPTED, OutcomeRecorder, diff_outcomes, replay_summary
-from .policy import MAX_NEW_VICTIMS, Policy, RuleResult, evaluate_trace
+from .policy import (MAX_NEW_VICTIMS, NEW_VICTIMS, PROTECT_NAMESPACE, UNSCHEDULABLE, Policy, RuleResult,
+                     evaluate_trace)
 
 
 @dataclass
@@ -70,7 +71,7 @@ def evaluate_runs(policy: Policy, trace: str, pairs: Sequence[Mapping[str, Any]]
         else:
             counts = [len(x.violations) for x in results]
             st = stat(counts)
-            r.summary = f"{first.summary.split(' ', 1)[-1]} per paired run: p5 {st['p5']}, p50 {st['p50']}, " \
+            r.summary = f"{_flagged(first.rule)} per paired run: p5 {st['p5']}, p50 {st['p50']}, " \
                         f"p95 {st['p95']} ({runs} runs)"
             if st["p95"] > 0:
                 seen: dict[str, tuple[dict[str, Any], int]] = {}
@@ -84,6 +85,13 @@ def evaluate_runs(policy: Policy, trace: str, pairs: Sequence[Mapping[str, Any]]
                                          "message": f"{v['message']} ({100 * n / runs:.0f}% of runs)"})
         out.append(r)
     return out
+
+
+def _flagged(rule: str) -> str:
+    """What a rule counts, in words."""
+    if rule.startswith(PROTECT_NAMESPACE):
+        return "new victims in " + rule[len(PROTECT_NAMESPACE):].strip()
+    return {NEW_VICTIMS: "new victims", UNSCHEDULABLE: "newly unschedulable pods"}.get(rule, "pods changed")
 
 
 def _pods_flagged(per_run: Sequence[Sequence[Mapping[str, Any]]]) -> list[tuple[str, float]]:

@@ -94,7 +94,9 @@ def explain(
             source = display_name(snapshot)
             objects = load_objects(snapshot)
         # Queues and PodGroups are read for the pods kube-batch schedules
-        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS])
+        # Preempted events (capture keeps them) say who preempted a pod, read below
+        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS
+                                and o.get("kind") != "Event"])
         if ignored:
             note(f"{source}: {ignored}")
         cfg = load_config(config) if config else None
@@ -109,6 +111,10 @@ def explain(
         for text in cluster.notes:
             note(f"note: {source}: {text}")
     extra_keys = {pod_key(m) for m in extra}
+    if live_ctx is None and pods:
+        # a victim in a snapshot: what the snapshot recorded of its preemption (the DisruptionTarget
+        # condition, and the preemptor when a captured Preempted event names it), as live explain
+        live_ctx = live_cli.snapshot_records(objects, source, namespace, list(pods), cluster)
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
         _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
     if live_ctx is not None:

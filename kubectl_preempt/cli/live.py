@@ -128,6 +128,28 @@ def preemption_records(session: live.LiveSession, keys: Sequence[str]) -> dict[s
     return out
 
 
+def snapshot_records(objects: list[dict], source: str, namespace: Optional[str], pods: list[str],
+                     cluster: Any) -> Optional[LiveExplain]:
+    """For pods named on the command line and found in a snapshot: what it recorded about the
+    scheduler preempting them (condition, captured Preempted events). None when nothing was."""
+    events = [o for o in objects if o.get("kind") == "Event"
+              and o.get("reason") == live.EVENT_REASON_PREEMPTED]
+    records: dict[str, dict[str, Any]] = {}
+    for arg in pods:
+        key = _key(arg, namespace) or arg
+        pod = cluster.pods.get(key)
+        if pod is None:
+            continue
+        mine = [e for e in events if live.pod_key({"metadata": e.get("involvedObject") or e.get("regarding") or {}})
+                == key]
+        rec = live.preemption_record(pod.raw, mine, objects)
+        if rec is not None:
+            records[key] = rec
+    if not records:
+        return None
+    return LiveExplain(objects, source, namespace, pods, records, {}, None)
+
+
 def preemptors_to_explain(records: Mapping[str, Mapping[str, Any]], already: Sequence[str]) -> list[str]:
     """Preemptors still pending or nominated: what the scheduler decides for them now is the rest
     of the answer to "who preempted my pod"."""

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import orjson
 import yaml
 
+from ..model.rfc3339 import parse_seconds
 from ..errors import ClusterError, InputError
 from ..model.bulk import bulk_allocation
 
@@ -62,6 +63,7 @@ class ListSpec:
     required: bool  # capture fails without it; explain says what it could not read
     api: str        # the generated API class
     stem: str       # list_<stem>, list_<stem>_for_all_namespaces, list_namespaced_<stem>
+    field_selector: str = ""  # lists and watches only the objects it selects
 
     @property
     def group(self) -> str:
@@ -114,6 +116,15 @@ class KindList:
     version: str              # the list's resourceVersion: where a watch of the kind continues
     namespace: str | None     # where it was read: None for every namespace (or a cluster-scoped kind)
 _EVENT_SPEC = ListSpec("Event", "v1", "events", True, False, "CoreV1Api", "event")
+# the scheduler's Preempted events ("Preempted by pod <uid> on node <node>"): record and capture
+# keep them so that follow mode and explain attribute each victim to its preemptor. The scheduler
+# writes them through events.k8s.io/v1; the API server serves the same objects as core/v1 Events,
+# where `reason` can be selected on. Not read by explain against a live cluster (it asks for one
+# pod's events when it needs them).
+PREEMPTED_EVENTS = ListSpec("Event", "v1", "events", True, False, "CoreV1Api", "event",
+                            field_selector=f"reason={EVENT_REASON_PREEMPTED}")
+# kinds read only when asked for by name (record, capture)
+EXTRA_SPECS = (PREEMPTED_EVENTS,)
 
 
 # --- errors ------------------------------------------------------------------------------------
@@ -509,8 +520,8 @@ class LiveCluster:
             kwargs: dict[str, Any] = {"limit": self.chunk_size}
             if token:
                 kwargs["_continue"] = token
-            if field_selector:
-                kwargs["field_selector"] = field_selector
+            if field_selector or spec.field_selector:
+                kwargs["field_selector"] = field_selector or spec.field_selector
             try:
                 body = self._call(fn, "list", spec.plural, ns, spec.api_version, *args, **kwargs)
             except ClusterError as e:
@@ -576,7 +587,8 @@ class LiveCluster:
         minor: dict[str, list[str]] = {}  # refusals that change no verdict here, said in one line each
         self.scope = {}
         self.skipped = {}
-        for spec in LIST_SPECS:
+        extra = tuple(s for s in EXTRA_SPECS if wanted is not None and s.kind in wanted)
+        for spec in LIST_SPECS + extra:
             if wanted is not None and spec.kind not in wanted:
                 continue
             ns = namespace if spec.namespaced else None
@@ -665,6 +677,8 @@ class LiveCluster:
         fn, args = self._list_call(spec, namespace if spec.namespaced else None)
         kwargs: dict[str, Any] = {"watch": True, "resource_version": resource_version,
                                   "allow_watch_bookmarks": True}
+        if spec.field_selector:
+            kwargs["field_selector"] = spec.field_selector
         if timeout_seconds:
             kwargs["timeout_seconds"] = timeout_seconds
         what = f"watch {spec.plural}"
@@ -906,6 +920,17 @@ def open_session(kubeconfig: str | None = None, context: str | None = None,
     return LiveSession(conn, LiveCluster(conn, progress=progress, chunk_size=chunk_size))
 
 
+# capture: every kind the scheduler reads, and the Preempted events of the last hour (the API
+# server's default event TTL is one hour too; older ones say nothing a snapshot shows)
+CAPTURED_KINDS = tuple(s.kind for s in LIST_SPECS) + ("Event",)
+EVENTS_KEPT_SECONDS = 3600
+
+
+def _within(event: Mapping[str, Any], now: datetime, seconds: float) -> bool:
+    t = parse_seconds(_event_time(event))
+    return t is None or t >= now.timestamp() - seconds
+
+
 def capture(kubeconfig: str | None = None, context: str | None = None, namespace: str | None = None,
             request_timeout: str | float | None = None, *, redact: bool = True,
             progress: Progress | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
@@ -922,12 +947,14 @@ def capture(kubeconfig: str | None = None, context: str | None = None, namespace
     try:
         reader = LiveCluster(conn, progress=progress, chunk_size=chunk_size)
         version = reader.server_version()
-        objects, notes = reader.read_all(namespace, strict=True)
+        objects, notes = reader.read_all(namespace, strict=True, kinds=CAPTURED_KINDS)
     finally:
         conn.close()
+    taken = now or datetime.now(timezone.utc)
+    objects = [o for o in objects if o.get("kind") != "Event" or _within(o, taken, EVENTS_KEPT_SECONDS)]
     if redact:
         redact_objects(objects, in_place=True)
-    when = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    when = taken.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     annotations = {
         ANN_CONTEXT: conn.context or "in-cluster",
         ANN_SERVER_VERSION: version,

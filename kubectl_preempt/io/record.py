@@ -28,7 +28,9 @@ from . import live
 from .redact import redact_object
 from .trace import TraceWriter, trace_header
 
-WATCHED_KINDS = tuple(s.kind for s in live.LIST_SPECS)
+# every kind a verdict depends on, and the scheduler's Preempted events (follow mode attributes
+# each victim to its preemptor by them)
+WATCHED_KINDS = tuple(s.kind for s in live.LIST_SPECS) + tuple(s.kind for s in live.EXTRA_SPECS)
 DEFAULT_WATCH_TIMEOUT = 300  # seconds the API server keeps one watch open before we renew it
 _POLL = 0.2
 MAX_WATCH_RETRIES = 5  # consecutive dropped connections before a watch gives up

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
-                           node_suffix, outcome_text, plural, priority_text, recreate_text, totals_text, verdict_text)
+                           node_suffix, outcome_text, plural, priority_text, recreate_text, runs_text, totals_text,
+                           verdict_text)
 
 
 def _cell(text: Any) -> str:
@@ -98,6 +99,8 @@ def _trace(t: Mapping[str, Any], max_rows: int = MAX_CHANGE_ROWS) -> list[str]:
                   [[label, b.get(k, 0), p.get(k, 0)]
                    for label, k in (("Scheduling decisions", "decisions"), ("Preemptions", "preemptions"),
                                     ("Victims", "victims"), ("Pods never scheduled", "podsNeverScheduled"))])
+    if runs_text(t):
+        out += ["", runs_text(t)[0].upper() + runs_text(t)[1:] + "."]
     changes = t.get("changes") or []
     out.append("")
     if not changes:

@@ -124,3 +124,14 @@ def recreate_text(rc: Mapping[str, Any]) -> str:
         return f"{rc['priorityClass']} ({what}): delete and re-create; {plural(n, 'pod')} at the trace's start {keep} " \
                "until re-created"
     return f"{rc['priorityClass']} ({what}): delete and re-create; no pod uses it at the trace's start"
+
+
+def runs_text(t: Mapping[str, Any]) -> str:
+    """check --runs: the paired distributions of one trace in a sentence, or "" for one run."""
+    d = t.get("distribution")
+    if not d:
+        return ""
+    nv, dv = d["newVictims"], d["victimsDifference"]
+    return (f"over {d['runs']} paired runs: new victims p5 {nv['p5']}, p50 {nv['p50']}, p95 {nv['p95']}; "
+            f"victims proposed minus baseline p5 {dv['p5']}, p50 {dv['p50']}, p95 {dv['p95']} "
+            f"(the figures and changes shown are run 1's)")

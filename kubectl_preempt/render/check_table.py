@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
-                           node_suffix, outcome_text, plural, priority_text, recreate_text, totals_text, verdict_text)
+                           node_suffix, outcome_text, plural, priority_text, recreate_text, runs_text, totals_text,
+                           verdict_text)
 from .table import columns
 
 
@@ -89,6 +90,8 @@ def _trace_lines(t: Mapping[str, Any]) -> list[str]:
             for label, k in (("scheduling decisions", "decisions"), ("preemptions", "preemptions"),
                              ("victims", "victims"), ("pods never scheduled", "podsNeverScheduled"))]
     out.extend(columns(["", "BASELINE", "PROPOSED", "CHANGE"], rows, "  "))
+    if runs_text(t):
+        out.append(f"  {runs_text(t)}")
     tot = t.get("totals") or {}
     changes = t.get("changes") or []
     if not changes:

@@ -85,12 +85,24 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
     incidents: list[Incident] = []
     used: set[int] = set()
     seen_victims: set[str] = set()
-    for idx, t, uid, key, node in nominations:
+    # a victim the scheduler's Preempted event names is attributed by it alone; a victim known
+    # only by its condition goes to the nomination on its node closest in time
+    by_event = {vuid for (_, _, vuid, _, _, puid) in victims if puid is not None}
+    closest: dict[int, int] = {}
+    for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
+        if puid is None and vuid not in by_event:
+            near = [(abs(vt - t), n) for n, (_, t, _, _, node) in enumerate(nominations)
+                    if node == vnode and abs(vt - t) <= SIGNAL_WINDOW]
+            if near:
+                closest[j] = min(near)[1]
+    for n_idx, (idx, t, uid, key, node) in enumerate(nominations):
         inc = Incident(t, node, idx, uid, key)
         for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
             if j in used or vnode != node or abs(vt - t) > SIGNAL_WINDOW:
                 continue
             if puid is not None and puid != uid:
+                continue
+            if puid is None and (vuid in by_event or closest.get(j) != n_idx):
                 continue
             used.add(j)
             if vuid not in seen_victims:

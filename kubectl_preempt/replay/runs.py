@@ -83,6 +83,7 @@ class RunFacts(Listener):
         renominations = sum(1 for p in sim.preemptions
                             if all(d["alreadyTerminating"] for d in p["victimDetails"]))
         return {
+            "decisions": sim.decisions,
             "preemptions": len(sim.preemptions) - renominations,
             "renominations": renominations,
             "victims": [{"pod": key, "priorityClass": cls, "namespace": ns, "workload": workload_of(meta, rs),

@@ -20,7 +20,9 @@ from tests.builders import (make_node, make_pod, make_pv, make_pvc, make_storage
                             make_volume_attachment)
 from tests.live.fakeapi import FakeAPIServer
 
-ALL_KINDS = [s.kind for s in live.LIST_SPECS]
+# every kind a verdict depends on, and the scheduler's Preempted events
+ALL_KINDS = [s.kind for s in live.LIST_SPECS] + [s.kind for s in live.EXTRA_SPECS]
+ALL_PLURALS = {s.plural for s in live.LIST_SPECS} | {s.plural for s in live.EXTRA_SPECS}
 
 
 def _bare(obj: dict[str, Any], rv: str) -> dict[str, Any]:
@@ -60,7 +62,7 @@ def test_every_kind_a_verdict_depends_on_is_listed_at_the_start_and_watched(
     t = threading.Thread(target=lambda: result.update(stats=record(str(path), stop=stop, watch_timeout=1)))
     t.start()
     deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and _watched(api) != {s.plural for s in live.LIST_SPECS}:
+    while time.monotonic() < deadline and _watched(api) != ALL_PLURALS:
         time.sleep(0.05)
     stop.set()
     t.join(timeout=10)
@@ -75,8 +77,12 @@ def test_every_kind_a_verdict_depends_on_is_listed_at_the_start_and_watched(
     # the initial objects are redacted as capture redacts them
     sc = next(e["object"] for e in tr.events if e["object"].get("kind") == "StorageClass")
     assert "parameters" not in sc
-    assert _watched(api) == {s.plural for s in live.LIST_SPECS}
+    assert _watched(api) == ALL_PLURALS
     assert api.methods == {"GET"}
+    # of the events, the scheduler's Preempted ones only, listed and watched with that selector
+    events = [e["object"] for e in tr.events if e["object"].get("kind") == "Event"]
+    assert {e["reason"] for e in events} == {"Preempted"} and len(events) == 2
+    assert all(r.query.get("fieldSelector") == "reason=Preempted" for r in api.requests if r.resource == "events")
 
 
 def test_an_optional_kind_refused_or_not_served_is_skipped_with_a_note_and_recording_goes_on(

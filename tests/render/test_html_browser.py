@@ -217,6 +217,27 @@ def test_a_snapshot_replayed_as_one_instant_still_draws_its_nodes(browser: Chrom
     _assert_clean(browser, page)
 
 
+def test_a_report_of_many_runs_draws_the_median_run_and_a_band_for_the_spread(browser: Chromium, tmp_path: Path) -> None:
+    page = tmp_path / "runs.html"
+    run = run_cli(["replay", str(DEMO), "--runs", "4", "--jobs", "1", "--html", str(page), "-o", "json"])
+    assert run.code == 0, run.err
+    report = json.loads(run.out)
+    _open(browser, page)
+    title = browser.evaluate("document.querySelector('.spread-wrap .chart-title').textContent")
+    assert f"drawn below: run {report['run']['run']}," in title
+    rows = browser.evaluate("Array.from(document.querySelectorAll('#spread-0 text.lane-label:not(.sub)'))"
+                            ".map(t => t.textContent)")
+    workloads = report["distribution"]["victimsByWorkload"]
+    assert rows[:3] == ["preemptions", "victims", "pods never scheduled"]
+    assert sorted(rows[3:]) == sorted(f"victims of {w}" for w in workloads)
+    # one p5..p95 band per figure, as wide as its spread
+    bands = browser.evaluate("document.querySelectorAll('#spread-0 rect.spread-band').length")
+    assert bands == len(rows)
+    # the timeline is the median run's: as many marks as its preemptions
+    assert browser.evaluate("document.querySelectorAll('.mark[data-mark]').length") >= len(report["preemptions"]) > 0
+    _assert_clean(browser, page)
+
+
 def test_a_check_report_marks_what_the_change_does(browser: Chromium, tmp_path: Path) -> None:
     rollout = REPO / "traces" / "priorityclass-rollout.jsonl.gz"
     proposed = REPO / "traces" / "proposed-platform-critical.yaml"

@@ -123,3 +123,37 @@ def test_a_preemptor_released_early_by_asynchronous_preemption_decides_again_and
     assert (second["node"], second["victims"]) == ("n2", ["default/b"])
     assert second["replayed"]["victimsOnRecordedNode"] == ["default/b"]
     assert second["agrees"] is True, second["differences"]
+
+
+def test_the_schedulers_preempted_events_attribute_each_victim_to_its_preemptor() -> None:
+    # two preemptions on n1 within a second; b's condition is recorded closer to hi1's
+    # nomination than to hi2's, but the Preempted event says hi2 took it
+    def low(name: str, disrupted: bool = False) -> dict[str, Any]:
+        b = make_pod(name).priority(1).req(cpu="2").on("n1").start_time("2026-03-01T09:00:00Z")
+        return (b.set("status.conditions", DISRUPTION) if disrupted else b).obj()
+
+    def event(victim: str, preemptor: str, t: float) -> dict[str, Any]:
+        return ev(t, "ADDED", {"apiVersion": "v1", "kind": "Event",
+                               "metadata": {"name": f"{victim}.1", "namespace": "default"},
+                               "reason": "Preempted", "message": f"Preempted by pod uid-{preemptor} on node n1",
+                               "involvedObject": {"kind": "Pod", "namespace": "default", "name": victim,
+                                                  "uid": f"uid-{victim}"}})
+
+    hi = lambda name: make_pod(name).priority(100).req(cpu="2")  # noqa: E731
+    base = [ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+            ev(0, "ADDED", low("a")), ev(0, "ADDED", low("b")),
+            ev(10, "ADDED", hi("hi1").obj()), ev(10, "ADDED", hi("hi2").obj()),
+            ev(10.8, "MODIFIED", low("a", disrupted=True)),
+            ev(10.9, "MODIFIED", hi("hi1").nominated("n1").obj()),
+            ev(10.95, "MODIFIED", low("b", disrupted=True)),
+            ev(12, "MODIFIED", hi("hi2").nominated("n1").obj())]
+    with_events = base + [event("a", "hi1", 10.8), event("b", "hi2", 10.95)]
+    tl = normalize(trace(*with_events, end=30))
+    incs = find_incidents(initial_objects(tl.initial), tl.events)
+    assert sorted((i.preemptor_key, i.victims) for i in incs) == [("default/hi1", ["default/a"]),
+                                                                 ("default/hi2", ["default/b"])]
+    # without the events, timing alone gives b to the nomination closest to its condition
+    tl = normalize(trace(*base, end=30))
+    incs = find_incidents(initial_objects(tl.initial), tl.events)
+    assert sorted((i.preemptor_key, i.victims) for i in incs) == [("default/hi1", ["default/a", "default/b"]),
+                                                                 ("default/hi2", [])]

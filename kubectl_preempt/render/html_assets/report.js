@@ -448,6 +448,7 @@
       if (runs.length > 1) append(sec, h("div", { "class": "hint", text: traceLine(run.report) }));
     }
     append(sec, cards(run));
+    if (run.report.distribution) append(sec, spreadChart(run));
     var w = plotWidth(), x = xScale(w);
     append(sec, h("div", { "class": "chart-title", text: "Preemptions per " + (run.view.bucketSeconds === 60 ? "minute" : duration(run.view.bucketSeconds)) +
       ", by the preemptor's PriorityClass" }));
@@ -461,6 +462,36 @@
     append(sec, h("div", { "class": "timeline-wrap" }, timeline(run, w, x)));
     append(sec, h("div", { "class": "tables" }, preemptionTable(run), neverTable(run)));
     container.appendChild(sec);
+  }
+
+  // replay --runs N: the timeline drawn is the run with the median number of preemptions; this
+  // band chart shows the spread over all runs (light: min to max, dark: p5 to p95, tick: p50)
+  function spreadChart(run) {
+    var d = run.report.distribution, which = run.report.run || {};
+    var rows = [["preemptions", d.preemptions], ["victims", d.victims], ["pods never scheduled", d.podsNeverScheduled]];
+    var byW = d.victimsByWorkload || {};
+    Object.keys(byW).sort(function (a, b) { return byW[b].p50 - byW[a].p50 || (a < b ? -1 : 1); }).forEach(function (k) {
+      rows.push(["victims of " + k, byW[k]]);
+    });
+    var max = 1;
+    rows.forEach(function (r) { max = Math.max(max, r[1].max); });
+    var LW = 260, W = 360, RH = 18, H = rows.length * RH + 20;
+    var el = s("svg", { width: LW + W + 160, height: H, "class": "chart spread", id: "spread-" + run.id });
+    var x = function (v) { return LW + (v / max) * W; };
+    rows.forEach(function (r, i) {
+      var y = 14 + i * RH, st = r[1];
+      el.appendChild(s("text", { x: LW - 8, y: y + 4, "text-anchor": "end", "class": "lane-label", text: r[0] }));
+      el.appendChild(s("line", { x1: LW, x2: LW + W, y1: y, y2: y, stroke: "#ddd" }));
+      el.appendChild(s("rect", { x: x(st.min), y: y - 5, width: Math.max(2, x(st.max) - x(st.min)), height: 10, fill: "#c9d8ee", "class": "spread-range" }));
+      el.appendChild(s("rect", { x: x(st.p5), y: y - 5, width: Math.max(2, x(st.p95) - x(st.p5)), height: 10, fill: "#5b84c4", "class": "spread-band" }));
+      el.appendChild(s("line", { x1: x(st.p50), x2: x(st.p50), y1: y - 7, y2: y + 7, stroke: "#102a52", "stroke-width": 2 }));
+      el.appendChild(s("text", { x: LW + W + 8, y: y + 4, "class": "lane-label sub",
+        text: "p5 " + st.p5 + ", p50 " + st.p50 + ", p95 " + st.p95 + " (" + st.min + " to " + st.max + ")" }));
+    });
+    return h("div", { "class": "spread-wrap" },
+      h("div", { "class": "chart-title", text: d.runs + " runs, each with its own random choices; drawn below: run " + which.run +
+        ", the one with the median number of preemptions. Light: min to max over the runs; dark: p5 to p95 (" + d.percentiles + "); tick: p50" }),
+      el);
   }
 
   function cards(run) {
