@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from .errors import InputError
+from .errors import InputError, quote
 from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
@@ -61,7 +61,7 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
     out = []
     for key in pods:
         if "/" not in key:
-            raise InputError(f"pod {key!r} must be namespace/name", field="pod")
+            raise InputError(f"pod {quote(key)} must be namespace/name", field="pod")
         pod = cluster.pod(key)
         if pod.node_name:
             # a bound pod is explained as if it were pending again: its node is freed of it and

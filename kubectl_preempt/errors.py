@@ -1,7 +1,34 @@
 """Errors that end a command, and the one mapping from error to exit code."""
 from __future__ import annotations
 
+import json
 from enum import IntEnum
+from typing import Any
+
+_GO_ESCAPES = {'"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+               "\t": "\\t", "\v": "\\v"}
+
+
+def quote(value: Any) -> str:
+    """A value in a message as Go's %q prints a string (strconv.Quote: double quotes, Go escapes),
+    so our errors read as kube-scheduler's; a value that is not a string as JSON writes it."""
+    if not isinstance(value, str):
+        return json.dumps(value, default=str)
+    out = ['"']
+    for ch in value:
+        esc = _GO_ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x80:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    out.append('"')
+    return "".join(out)
 
 
 class ExitCode(IntEnum):

@@ -87,11 +87,11 @@ BAD_SNAPSHOTS = [
     ("an item without kind names the item", as_list([{"metadata": {"name": "x"}}]), ["items[0].kind", "missing kind"]),
     ("an item that is not an object names the item", as_list([make_node("n").obj(), 7]), ["items[1]", "got a number"]),
     ("a bad quantity on a node names item, node and field", _with_bad_node_cpu(),
-     ["items[1] (Node node-1).status.allocatable.cpu", "'two'"]),
+     ["items[1] (Node node-1).status.allocatable.cpu", '"two"']),
     ("a bad quantity in a bound pod names item, pod and field", _with_bad_bound_pod_request(),
-     ["items[4] (Pod default/low-1).spec.containers[0].resources.requests.memory", "'1Gb'"]),
+     ["items[4] (Pod default/low-1).spec.containers[0].resources.requests.memory", '"1Gb"']),
     ("a bad quantity in the explained pod names item, pod and field", _with_bad_pending_pod_request(),
-     ["items[6] (Pod default/urgent).spec.containers[0].resources.requests.cpu", "'1 core'"]),
+     ["items[6] (Pod default/urgent).spec.containers[0].resources.requests.cpu", '"1 core"']),
     ("a truncated gzip file says so", _truncated_gz(), ["truncated gzip data"]),
 ]
 
@@ -124,7 +124,7 @@ def test_a_directory_is_not_a_snapshot(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text,needles", [
-    ("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", ["sched.yaml: kind: kind 'Pod' is not KubeSchedulerConfiguration"]),
+    ("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", ["sched.yaml: kind: kind \"Pod\" is not KubeSchedulerConfiguration"]),
     ("kind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    filters: {}\n",
      ["sched.yaml: profiles[0].plugins.filters: unknown extension point"]),
     ("kind: [\n", ["sched.yaml: line 2", "malformed YAML"]),
@@ -138,7 +138,7 @@ def test_a_bad_scheduler_config_names_file_and_field(snap: Path, text: str, need
 @pytest.mark.parametrize("manifest,needles", [
     ({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {}},
      ["new.yaml: kind: kind Deployment cannot be explained: give a Pod manifest"]),
-    (make_pod("new").req(cpu="1x").obj(), ["new.yaml: spec.containers[0].resources.requests.cpu", "'1x'"]),
+    (make_pod("new").req(cpu="1x").obj(), ["new.yaml: spec.containers[0].resources.requests.cpu", '"1x"']),
 ], ids=["a Deployment is refused by kind", "a bad quantity names the field"])
 def test_bad_manifests_name_file_and_field(snap: Path, manifest: dict, needles: list[str]) -> None:
     (snap.parent / "new.yaml").write_text(yaml.safe_dump(manifest))
@@ -149,7 +149,7 @@ def test_bad_manifests_name_file_and_field(snap: Path, manifest: dict, needles: 
 @pytest.mark.parametrize("args,needle", [
     (["explain", "default/urgent", "-n", "a", "-A"], "do not go together"),
     (["explain", "--snapshot", "{snap}"], "name the pods to explain, or give -f MANIFEST, -n NAMESPACE or -A"),
-    (["explain", "default/urgent", "--snapshot", "{snap}", "-o", "html"], "'html' is not one of table, wide, json, yaml"),
+    (["explain", "default/urgent", "--snapshot", "{snap}", "-o", "html"], '"html" is not one of table, wide, json, yaml'),
     (["explain", "default/urgent", "--snapshot", "{snap}", "--bogus"], "No such option: --bogus"),
     (["explain", "a/b/c", "--snapshot", "{snap}"], "neither namespace/name nor name"),
     (["explain", "x", "--snapshot", "{snap}", "--context", "prod"], "do not apply to --snapshot"),

@@ -207,7 +207,7 @@ def test_a_scheduler_configuration_file_is_parsed_with_defaults(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("text,expected", [
-    ("kind: Pod\nmetadata: {name: a}\n", "kind: kind 'Pod' is not KubeSchedulerConfiguration"),
+    ("kind: Pod\nmetadata: {name: a}\n", "kind: kind \"Pod\" is not KubeSchedulerConfiguration"),
     (CONFIG.replace("scheduler.config.k8s.io/v1", "scheduler.config.k8s.io/v1beta3"), "apiVersion"),
     (CONFIG + "---\n" + CONFIG, "expected one KubeSchedulerConfiguration, found 2 documents"),
     ("", "empty file"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from .diff import (DIFFERENT_NODE, DIFFERENT_PREEMPTOR, NEWLY_PREEMPTED, NEWLY_SCHEDULED, NEWLY_UNSCHEDULABLE,
                    NO_LONGER_PREEMPTED)
 
@@ -50,7 +50,7 @@ class Policy:
             for part in str(r).split(","):
                 part = part.strip()
                 if part not in FAIL_ON:
-                    raise UsageError(f"{part!r} is not one of {', '.join(FAIL_ON)}", field="--fail-on")
+                    raise UsageError(f"{quote(part)} is not one of {', '.join(FAIL_ON)}", field="--fail-on")
                 if part not in rules:
                     rules.append(part)
         namespaces = tuple(dict.fromkeys(ns for ns in (protect_namespaces or ()) if ns))

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 import typer
 
 from .. import api
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, quote
 from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects,
                            pod_key)
 from ..model.bulk import bulk_allocation
@@ -190,7 +190,7 @@ def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[
 def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespaces: bool,
              extra_keys: set[str], source: str) -> str:
     if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
-        raise UsageError(f"pod {arg!r} is neither namespace/name nor name")
+        raise UsageError(f"pod {quote(arg)} is neither namespace/name nor name")
     if arg.startswith("pod/") or arg.startswith("pods/"):
         arg = arg.split("/", 1)[1]
     if "/" in arg:

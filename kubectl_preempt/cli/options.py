@@ -6,6 +6,7 @@ from typing import Annotated, Callable, Optional, Sequence
 
 import typer
 
+from ..errors import quote
 from ..model import limits
 from ..render import FORMATS
 
@@ -13,7 +14,7 @@ from ..render import FORMATS
 def _choice(choices: Sequence[str]) -> Callable[[str], str]:
     def check(value: str) -> str:
         if value not in choices:
-            raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
+            raise typer.BadParameter(f"{quote(value)} is not one of {', '.join(choices)}")
         return value
     return check
 

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from ..io import live
 from ..io.record import record as run_record
 from . import options
@@ -61,7 +61,7 @@ def record(
     if duration is not None:
         seconds = live.parse_request_timeout(duration)
         if seconds is None:
-            raise UsageError(f"--duration {duration!r} must be longer than 0")
+            raise UsageError(f"--duration {quote(duration)} must be longer than 0")
     stop = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:

@@ -8,7 +8,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..errors import InputError
+from ..errors import InputError, quote
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 # the feature gates the replay honours, with v1.34.1's defaults
@@ -94,7 +94,7 @@ def _plugin_set(raw: Mapping[str, Any] | None, where: str) -> PluginSet:
             raise InputError("plugin needs a name", field=f"{where}.enabled[{i}].name")
         w = p.get("weight") or 0
         if not isinstance(w, int) or w < 0:
-            raise InputError(f"weight {w!r} must be a non-negative integer", field=f"{where}.enabled[{i}].weight")
+            raise InputError(f"weight {quote(w)} must be a non-negative integer", field=f"{where}.enabled[{i}].weight")
         en.append(PluginRef(p["name"], w))
     dis = []
     for i, p in enumerate(raw.get("disabled") or []):
@@ -158,7 +158,7 @@ def _profile(raw: Mapping[str, Any], where: str, global_pct: int | None) -> Prof
               for ep in EXTENSION_POINTS}
     for ep in plugins:
         if ep != "multiPoint" and ep not in EXTENSION_POINTS:
-            raise InputError(f"unknown extension point {ep!r}", field=f"{where}.plugins.{ep}")
+            raise InputError(f"unknown extension point {quote(ep)}", field=f"{where}.plugins.{ep}")
     args: dict[str, dict[str, Any]] = {}
     for i, pc in enumerate(raw.get("pluginConfig") or []):
         if not isinstance(pc, Mapping) or not pc.get("name"):
@@ -185,12 +185,12 @@ def parse_config(raw: Mapping[str, Any] | None, source: str | None = None) -> Sc
         if not isinstance(raw, Mapping):
             raise InputError("expected a KubeSchedulerConfiguration object")
         if raw.get("kind") not in (None, "KubeSchedulerConfiguration"):
-            raise InputError(f"kind {raw.get('kind')!r} is not KubeSchedulerConfiguration", field="kind")
+            raise InputError(f"kind {quote(raw.get('kind'))} is not KubeSchedulerConfiguration", field="kind")
         if raw.get("apiVersion") not in (None, API_VERSION):
-            raise InputError(f"apiVersion {raw.get('apiVersion')!r} is not {API_VERSION}", field="apiVersion")
+            raise InputError(f"apiVersion {quote(raw.get('apiVersion'))} is not {API_VERSION}", field="apiVersion")
         pct = raw.get("percentageOfNodesToScore") or 0
         if not isinstance(pct, int) or not 0 <= pct <= 100:
-            raise InputError(f"{pct!r} is not between 0 and 100", field="percentageOfNodesToScore")
+            raise InputError(f"{quote(pct)} is not between 0 and 100", field="percentageOfNodesToScore")
         profiles_raw = raw.get("profiles") or [{"schedulerName": "default-scheduler"}]
         profiles = [_profile(p, f"profiles[{i}]", pct) for i, p in enumerate(profiles_raw)]
         names = [p.scheduler_name for p in profiles]

@@ -9,7 +9,7 @@ from itertools import compress
 
 import orjson
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..model.objects import Pod
 from .config import Profile
 from .cycle_state import CycleState
@@ -136,7 +136,7 @@ class Framework:
         for name in needed:
             factory = registry.get(name)
             if factory is None:
-                raise InputError(f"plugin {name!r} does not exist", field=f"profiles[{profile.scheduler_name}].plugins")
+                raise InputError(f"plugin {quote(name)} does not exist", field=f"profiles[{profile.scheduler_name}].plugins")
             self.plugins[name] = factory(profile.plugin_args.get(name, {}), self)
         # mirrors getScoreWeights: Score.Enabled weights first, then MultiPoint; 0 means 1
         for ref in list(profile.points["score"].enabled) + list(profile.multi_point.enabled):
@@ -207,13 +207,13 @@ class Framework:
                     skip.add(pl.name)
                     continue
                 if not s.is_success():
-                    s.plugin = pl.name
+                    s = s.with_plugin(pl.name)
                     if s.code == Code.UnschedulableAndUnresolvable:
                         return None, s, set()
                     if s.code == Code.Unschedulable:
                         return_status = s
                         continue
-                    err = Status.as_error(f"running PreFilter plugin {pl.name!r}: {s.message()}", plugin=pl.name)
+                    err = Status.as_error(f"running PreFilter plugin {quote(pl.name)}: {s.message()}", plugin=pl.name)
                     return None, err, set()
                 if r is not None and not r.all_nodes():
                     plugins_with_nodes.append(pl.name)
@@ -241,7 +241,7 @@ class Framework:
                 continue
             s = getattr(ext, method)(state, pod, other, node_info)
             if s.code != Code.Success:
-                return Status.as_error(f"running {verb} on PreFilter plugin {name!r}: {s.message()}", name)
+                return Status.as_error(f"running {verb} on PreFilter plugin {quote(name)}: {s.message()}", name)
         return Status()
 
     # ------------------------------------------------------------------ equivalence caches
@@ -278,11 +278,9 @@ class Framework:
             s = pl.filter(state, pod, node_info)
             if s.code != Code.Success:
                 if not s.is_rejected():
-                    s = Status.as_error(f"running {pl.name!r} filter plugin: {s.message()}")
-                else:
-                    s = Status(s.code, *s.reasons)
-                s.plugin = pl.name
-                return s
+                    msg = f"running {quote(pl.name)} filter plugin: {s.message()}"
+                    return Status(Code.Error, msg, plugin=pl.name, error=msg)
+                return s.with_plugin(pl.name)
         return Status()
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod, info: NodeInfo) -> Status:
@@ -353,7 +351,7 @@ class Framework:
                 continue
             if not s.is_success():
                 state.skip_score_plugins = skip
-                return Status.as_error(f"running PreScore plugin {pl.name!r}: {s.message()}", pl.name)
+                return Status.as_error(f"running PreScore plugin {quote(pl.name)}: {s.message()}", pl.name)
         state.skip_score_plugins = skip
         return Status()
 
@@ -383,7 +381,7 @@ class Framework:
                     sc, s = plugins[i].score(state, pod, ni)
                     if s.code != Code.Success:
                         return ScoreTable([], names, [], []), Status.as_error(
-                            f"plugin {names[i]!r} failed with: {s.message()}", names[i])
+                            f"plugin {quote(names[i])} failed with: {s.message()}", names[i])
                     computed.append(sc)
                 vals = tuple(computed)
                 if cache is not None:
@@ -399,7 +397,7 @@ class Framework:
                 sc, s = pl.score(state, pod, ni)
                 if s.code != Code.Success:
                     return ScoreTable([], names, [], []), Status.as_error(
-                        f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
+                        f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
                 col[j] = sc
         for i, pl in enumerate(plugins):
             ext = pl.score_extensions() if hasattr(pl, "score_extensions") else None
@@ -408,14 +406,14 @@ class Framework:
             ns = [NodeScore(n, sc) for n, sc in zip(node_names, raw[i])]
             s = ext.normalize_score(state, pod, ns)
             if not s.is_success():
-                return ScoreTable([], names, [], []), Status.as_error(f"plugin {pl.name!r} failed with: {s.message()}", pl.name)
+                return ScoreTable([], names, [], []), Status.as_error(f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
             raw[i] = [x.score for x in ns]
         weights = [self.score_weights.get(n, 1) for n in names]
         for i, col in enumerate(raw):
             if col and (max(col) > MAX_NODE_SCORE or min(col) < 0):
                 sc = next(x for x in col if x > MAX_NODE_SCORE or x < 0)
                 return ScoreTable([], names, [], []), Status.as_error(
-                    f"plugin {names[i]!r} returns an invalid score {sc}, it should in the range of "
+                    f"plugin {quote(names[i])} returns an invalid score {sc}, it should in the range of "
                     f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
         weighted = [col if w == 1 else [sc * w for sc in col] for col, w in zip(raw, weights)]
         totals = list(weighted[0]) if weighted else [0] * len(nodes)

@@ -18,22 +18,44 @@ class Code(IntEnum):
     Pending = 6
 
 
+_set = object.__setattr__
+
+
 class Status:
-    __slots__ = ("code", "reasons", "plugin", "error")
+    """Immutable, as a plugin's answer is shared: caches hand the same object to many nodes and
+    cycles. `with_plugin` returns a copy naming the plugin."""
+
+    __slots__ = ("code", "_reasons", "plugin", "error")
+    code: Code
+    _reasons: tuple[str, ...]
+    plugin: str
+    error: str | None
 
     def __init__(self, code: Code = Code.Success, *reasons: str, plugin: str = "", error: str | None = None) -> None:
-        self.code = code
-        self.reasons = list(reasons)
-        self.plugin = plugin
-        self.error = error
+        _set(self, "code", code)
+        _set(self, "_reasons", reasons)
+        _set(self, "plugin", plugin)
+        _set(self, "error", error)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Status is immutable: {name} cannot be set")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Status is immutable: {name} cannot be deleted")
 
     @classmethod
     def as_error(cls, err: str | Exception, plugin: str = "") -> "Status":
         return cls(Code.Error, str(err), plugin=plugin, error=str(err))
 
+    @property
+    def reasons(self) -> list[str]:
+        """The reasons, as a new list: changing it changes no Status."""
+        return list(self._reasons)
+
     def with_plugin(self, plugin: str) -> "Status":
-        self.plugin = plugin
-        return self
+        if plugin == self.plugin:
+            return self
+        return Status(self.code, *self._reasons, plugin=plugin, error=self.error)
 
     def is_success(self) -> bool:
         return self.code == Code.Success
@@ -45,13 +67,10 @@ class Status:
         return self.code in (Code.Unschedulable, Code.UnschedulableAndUnresolvable, Code.Pending)
 
     def message(self) -> str:
-        return ", ".join(self.reasons)
+        return ", ".join(self._reasons)
 
     def to_dict(self) -> dict:
-        return {"code": self.code.name, "plugin": self.plugin, "reasons": list(self.reasons)}
+        return {"code": self.code.name, "plugin": self.plugin, "reasons": list(self._reasons)}
 
     def __repr__(self) -> str:
         return f"Status({self.code.name}, {self.reasons!r}, plugin={self.plugin!r})"
-
-
-SUCCESS = Status()  # shared; never mutate

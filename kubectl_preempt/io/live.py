@@ -23,8 +23,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import orjson
 import yaml
 
+from ..errors import ClusterError, InputError, quote
 from ..model.rfc3339 import parse_seconds
-from ..errors import ClusterError, InputError
 from ..model.bulk import bulk_allocation
 
 Progress = Callable[[str], None]
@@ -176,7 +176,7 @@ def parse_request_timeout(value: str | float | int | None) -> float | None:
         else:
             parts = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", text)
             if not parts or "".join(n + u for n, u in parts) != text:
-                raise InputError(f"invalid duration {value!r} (use e.g. 30s, 1m, 500ms or 0 for none)",
+                raise InputError(f"invalid duration {quote(value)} (use e.g. 30s, 1m, 500ms or 0 for none)",
                                  field="--request-timeout")
             unit = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
             seconds = sum(float(n) * unit[u] for n, u in parts)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import orjson
 import yaml
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..model.bulk import bulk_allocation
 from ..model import limits
 from ..model.cluster import KNOWN_KINDS
@@ -330,7 +330,7 @@ def _type_name(v: Any) -> str:
     if isinstance(v, (int, float)):
         return f"a number ({v})"
     if isinstance(v, str):
-        return f"a string ({v[:40]!r})" if v else "an empty string"
+        return f"a string ({quote(v[:40])})" if v else "an empty string"
     if isinstance(v, list):
         return "a list"
     if isinstance(v, Mapping):

@@ -20,7 +20,7 @@ from typing import IO, Any, Iterator, Mapping
 
 import orjson
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
 from .snapshot import GZIP_MAGIC, STDIN, display_name, gunzip, json_number_error, objects_from_bytes, one_line, read_raw_bytes
 
@@ -123,9 +123,9 @@ def _parse_header(raw: bytes, name: str) -> dict[str, Any]:
     if not isinstance(h, dict):
         raise _line_error(name, 1, "the header must be an object")
     if h.get("apiVersion") != API_VERSION:
-        raise _line_error(name, 1, f"header apiVersion {h.get('apiVersion')!r} is not {API_VERSION}")
+        raise _line_error(name, 1, f"header apiVersion {quote(h.get('apiVersion'))} is not {API_VERSION}")
     if parse_rfc3339(h.get("startTime")) is None:
-        raise _line_error(name, 1, f"header startTime {h.get('startTime')!r} is not an RFC 3339 time")
+        raise _line_error(name, 1, f"header startTime {quote(h.get('startTime'))} is not an RFC 3339 time")
     return h
 
 
@@ -151,10 +151,10 @@ def _parse_jsonl(data: bytes, name: str) -> Trace:
             raise _line_error(name, n, "an event must be an object with time, type and object")
         typ = ev.get("type")
         if typ not in EVENT_TYPES:
-            raise _line_error(name, n, f"type {typ!r} is not one of {', '.join(EVENT_TYPES)}")
+            raise _line_error(name, n, f"type {quote(typ)} is not one of {', '.join(EVENT_TYPES)}")
         ts = parse_rfc3339(ev.get("time"))
         if ts is None:
-            raise _line_error(name, n, f"time {ev.get('time')!r} is not an RFC 3339 time")
+            raise _line_error(name, n, f"time {quote(ev.get('time'))} is not an RFC 3339 time")
         if ts < prev:
             what = "the trace's startTime" if prev == start and not events else "the previous event's"
             raise _line_error(name, n, f"time {ev['time']} is before {what} ({format_rfc3339(prev)}): "
@@ -257,7 +257,7 @@ def _parse_watch(data: bytes, name: str) -> Trace:
             obj = doc.get("object") or {}
             raise _line_error(name, line, f"the watch reported an error: {obj.get('message') or obj}")
         if typ not in EVENT_TYPES:
-            raise _line_error(name, line, f"type {typ!r} is not one of {', '.join(EVENT_TYPES)}")
+            raise _line_error(name, line, f"type {quote(typ)} is not one of {', '.join(EVENT_TYPES)}")
         obj = doc.get("object")
         if typ != "BOOKMARK":
             _check_object(obj, name, line)
@@ -360,7 +360,7 @@ class TraceWriter:
 
     def event(self, t: float, typ: str, obj: Mapping[str, Any]) -> None:
         if typ not in EVENT_TYPES:
-            raise ValueError(f"event type {typ!r}")
+            raise ValueError(f"event type {quote(typ)}")
         # a trace is in time order even if a clock steps back
         t = max(t, self.last_time)
         self.last_time = t

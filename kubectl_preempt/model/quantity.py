@@ -9,7 +9,7 @@ import math
 import re
 from fractions import Fraction
 
-from ..errors import InputError
+from ..errors import InputError, quote
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": Fraction(1),
@@ -30,7 +30,7 @@ def parse_quantity(value: object, *, field: str | None = None) -> Fraction:
     except (KeyError, TypeError):
         pass
     if isinstance(value, bool):
-        raise InputError(f"quantity {value!r} is not a number", field=field)
+        raise InputError(f"quantity {quote(value)} is not a number", field=field)
     if isinstance(value, int):
         q = Fraction(value)
     elif isinstance(value, float):
@@ -39,7 +39,7 @@ def parse_quantity(value: object, *, field: str | None = None) -> Fraction:
         m = _QUANTITY.match(value.strip())
         if not m:
             raise InputError(f"quantities must match the regular expression "
-                             f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {value!r}", field=field)
+                             f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {quote(value)}", field=field)
         sign, number, suffix = m.groups()
         if len(number) > 64 or (suffix and suffix[0] in "eE" and len(suffix) > 5):
             # apimachinery keeps at most int64 with a scale; a number this long or an exponent of
@@ -56,7 +56,7 @@ def parse_quantity(value: object, *, field: str | None = None) -> Fraction:
         if sign == "-":
             q = -q
     else:
-        raise InputError(f"quantity {value!r} is not a string or number", field=field)
+        raise InputError(f"quantity {quote(value)} is not a string or number", field=field)
     if len(_cache) < 100_000:
         _cache[value] = q
     return q

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..errors import InputError
+from ..errors import InputError, quote
 
 
 class LabelSelector:
@@ -22,7 +22,7 @@ class LabelSelector:
         for e in sel.get("matchExpressions") or ():
             op = e.get("operator")
             if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
-                raise InputError(f"{op!r} is not a valid label selector operator", field="matchExpressions.operator")
+                raise InputError(f"{quote(op)} is not a valid label selector operator", field="matchExpressions.operator")
             exprs.append((e.get("key"), op, frozenset(e.get("values") or ())))
         self.exprs = tuple(exprs)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..errors import quote
+
 FORMATS = ("table", "wide", "json", "yaml")
 LIST_API_VERSION = "kubectl-preempt/v1"
 LIST_KIND = "ExplanationList"
@@ -32,4 +34,4 @@ def render(docs: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
         from .yaml import dumps
 
         return dumps(as_document(docs))
-    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    raise ValueError(f"unknown output format {quote(fmt)}; expected one of {', '.join(FORMATS)}")

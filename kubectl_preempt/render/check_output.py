@@ -8,6 +8,7 @@ from . import json as _json
 from . import yaml as _yaml
 from .check_markdown import render_markdown
 from .check_table import render_table
+from ..errors import quote
 
 CHECK_FORMATS = ("table", "markdown", "json", "yaml")
 
@@ -22,4 +23,4 @@ def render_check(report: Mapping[str, Any], fmt: str = "table") -> str:
         return _json.dumps(report)
     if fmt == "yaml":
         return _yaml.dumps(report)
-    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(CHECK_FORMATS)}")
+    raise ValueError(f"unknown output format {quote(fmt)}; expected one of {', '.join(CHECK_FORMATS)}")

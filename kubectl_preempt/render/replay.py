@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..errors import quote
 from ..model.quantity import format_bytes, format_milli_cpu
 from . import distribution
 from .wording import clock, plural, short_reason
@@ -28,7 +29,7 @@ def render_replay(report: Mapping[str, Any], fmt: str = "table") -> str:
         return _markdown(report)
     if fmt == "table":
         return _table(report)
-    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(REPLAY_FORMATS)}")
+    raise ValueError(f"unknown output format {quote(fmt)}; expected one of {', '.join(REPLAY_FORMATS)}")
 
 
 # --- shared wording ---------------------------------------------------------------------------------

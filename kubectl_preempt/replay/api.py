@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
 from .follow import Follow
 from .report import follow_report
@@ -40,11 +40,11 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     (asynchronous preemption's victim patches and deletions; default DEFAULT_API_LATENCY).
     """
     if mode not in MODES:
-        raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", field="mode")
+        raise UsageError(f"mode {quote(mode)} is not one of {', '.join(MODES)}", field="mode")
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise UsageError(f"must be 1 or more, got {runs!r}", field="--runs")
+        raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise UsageError(f"must be 1 or more, got {jobs!r}", field="--jobs")
+        raise UsageError(f"must be 1 or more, got {quote(jobs)}", field="--jobs")
     if runs > 1 and mode == "follow":
         raise UsageError("--runs needs simulate mode: --follow applies the recording as it happened, "
                          "with nothing left to chance", field="--runs")

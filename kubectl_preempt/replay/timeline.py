@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..model import limits
 from ..model.schema import check_objects, object_label
 from ..model.rfc3339 import format_seconds
@@ -93,12 +93,12 @@ def normalize(events: Any) -> Timeline:
             continue
         typ = _get(e, "type")
         if typ not in EVENT_TYPES:
-            raise InputError(f"type {typ!r} is not one of {', '.join(EVENT_TYPES)}", field=f"{where}.type")
+            raise InputError(f"type {quote(typ)} is not one of {', '.join(EVENT_TYPES)}", field=f"{where}.type")
         t = _get(e, "ts")
         if t is None:
             t = parse_time(_get(e, "time"))
         if t is None:
-            raise InputError(f"time {_get(e, 'time')!r} is not an RFC 3339 time", field=f"{where}.time")
+            raise InputError(f"time {quote(_get(e, 'time'))} is not an RFC 3339 time", field=f"{where}.time")
         obj = _get(e, "object") or {}
         if typ == "BOOKMARK":
             out.append(TraceEvent(t, typ, obj, obj.get("kind") or "", where))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..model.cluster import Cluster
 from ..model.objects import Pod, PriorityClass
 from ..model.priority import class_priority
@@ -89,12 +89,12 @@ def _priority_class(raw: Mapping[str, Any], index: int) -> PriorityClass:
         raise InputError("PriorityClass without metadata.name", field=f"{where}.metadata.name")
     v = raw.get("value")
     if isinstance(v, bool) or not isinstance(v, int):
-        raise InputError(f"value must be an integer, got {v!r}", field=f"{where} ({name}).value")
+        raise InputError(f"value must be an integer, got {quote(v)}", field=f"{where} ({name}).value")
     if v > MAX_USER_PRIORITY and not name.startswith("system-"):
         raise InputError(f"value {v} is above {MAX_USER_PRIORITY}, the highest a user-defined class may have",
                          field=f"{where} ({name}).value")
     policy = raw.get("preemptionPolicy")
     if policy not in (None, "PreemptLowerPriority", "Never"):
-        raise InputError(f"preemptionPolicy {policy!r} is not PreemptLowerPriority or Never",
+        raise InputError(f"preemptionPolicy {quote(policy)} is not PreemptLowerPriority or Never",
                          field=f"{where} ({name}).preemptionPolicy")
     return PriorityClass(raw)

@@ -64,13 +64,13 @@ def test_a_cut_short_gzip_trace_is_read_up_to_its_last_complete_line(tmp_path: P
 
 
 @pytest.mark.parametrize("lines, where, message", [
-    ([json.dumps({**HEADER, "apiVersion": "v1"})], "line 1", "header apiVersion 'v1' is not kubectl-preempt/v1"),
-    ([json.dumps({**HEADER, "startTime": "yesterday"})], "line 1", "header startTime 'yesterday' is not an RFC 3339 time"),
+    ([json.dumps({**HEADER, "apiVersion": "v1"})], "line 1", "header apiVersion \"v1\" is not kubectl-preempt/v1"),
+    ([json.dumps({**HEADER, "startTime": "yesterday"})], "line 1", "header startTime \"yesterday\" is not an RFC 3339 time"),
     ([json.dumps(HEADER), "{not json"], "line 2", "not JSON"),
     ([json.dumps(HEADER), json.dumps({"time": T0, "type": "CHANGED", "object": {}})], "line 2",
-     "type 'CHANGED' is not one of ADDED, MODIFIED, DELETED, BOOKMARK"),
+     "type \"CHANGED\" is not one of ADDED, MODIFIED, DELETED, BOOKMARK"),
     ([json.dumps(HEADER), json.dumps({"time": "10:00", "type": "ADDED", "object": {}})], "line 2",
-     "time '10:00' is not an RFC 3339 time"),
+     "time \"10:00\" is not an RFC 3339 time"),
     ([json.dumps(HEADER), json.dumps({"time": T0, "type": "ADDED", "object": {"metadata": {"name": "a"}}})], "line 2",
      "object.kind is missing"),
     ([json.dumps(HEADER), json.dumps({"time": T0, "type": "ADDED", "object": {"kind": "Pod", "metadata": {}}})], "line 2",

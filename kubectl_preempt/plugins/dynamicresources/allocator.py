@@ -20,6 +20,7 @@ import re
 from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
+from ...errors import quote
 from ...model.quantity import parse_quantity
 from ..helper.nodeaffinity import NodeSelector
 
@@ -54,7 +55,7 @@ def _tokens(expr: str) -> list[tuple[str, str]]:
     while pos < len(expr):
         m = _TOKEN.match(expr, pos)
         if not m or m.end() == pos:
-            raise Unsupported(f"cannot parse CEL expression {expr!r}")
+            raise Unsupported(f"cannot parse CEL expression {quote(expr)}")
         pos = m.end()
         kind = m.lastgroup or ""
         out.append((kind, m.group(kind)))
@@ -73,14 +74,14 @@ class _Parser:
     def take(self, value: str | None = None, kind: str | None = None) -> str:
         t = self.peek()
         if t is None or (value is not None and t[1] != value) or (kind is not None and t[0] != kind):
-            raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+            raise Unsupported(f"unsupported CEL expression {quote(self.expr)}")
         self.i += 1
         return t[1]
 
     def parse(self) -> Any:
         node = self.or_()
         if self.peek() is not None:
-            raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+            raise Unsupported(f"unsupported CEL expression {quote(self.expr)}")
         return node
 
     def or_(self) -> Any:
@@ -111,7 +112,7 @@ class _Parser:
     def operand(self) -> Any:
         t = self.peek()
         if t is None:
-            raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+            raise Unsupported(f"unsupported CEL expression {quote(self.expr)}")
         if t == ("op", "("):
             self.take()
             node = self.or_()
@@ -134,7 +135,7 @@ class _Parser:
                 return self.methods(("lit", parse_quantity(s[1:-1])))
             if name == "device":
                 return self.methods(self.device())
-        raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+        raise Unsupported(f"unsupported CEL expression {quote(self.expr)}")
 
     def device(self) -> Any:
         self.take(".")
@@ -153,14 +154,14 @@ class _Parser:
                 self.take(".")
                 name = self.take(kind="id")
             return (field, domain, name)
-        raise Unsupported(f"unsupported CEL expression {self.expr!r}")
+        raise Unsupported(f"unsupported CEL expression {quote(self.expr)}")
 
     def methods(self, node: Any) -> Any:
         while self.peek() == ("op", "."):
             self.take()
             method = self.take(kind="id")
             if method not in ("compareTo", "isGreaterThan", "isLessThan"):
-                raise Unsupported(f"unsupported CEL method {method!r} in {self.expr!r}")
+                raise Unsupported(f"unsupported CEL method {quote(method)} in {quote(self.expr)}")
             self.take("(")
             arg = self.operand()
             self.take(")")
@@ -217,7 +218,7 @@ def _eval(node: Any, dev: Device, expr: str) -> Any:
         if v is None:
             raise AllocationError(f"CEL runtime error: no such key: {node[2]}")
         if v[0] == "version":
-            raise Unsupported(f"version attributes are not supported in {expr!r}")
+            raise Unsupported(f"version attributes are not supported in {quote(expr)}")
         return v[1]
     if op == "capacity":
         v = dev.capacity.get((node[1], node[2]))
@@ -227,7 +228,7 @@ def _eval(node: Any, dev: Device, expr: str) -> Any:
     if op in ("compareTo", "isGreaterThan", "isLessThan"):
         a, b = _eval(node[1], dev, expr), _eval(node[2], dev, expr)
         if not isinstance(a, Fraction) or not isinstance(b, Fraction):
-            raise Unsupported(f"unsupported CEL expression {expr!r}")
+            raise Unsupported(f"unsupported CEL expression {quote(expr)}")
         c = (a > b) - (a < b)
         return c if op == "compareTo" else (c > 0 if op == "isGreaterThan" else c < 0)
     if op == "not":
@@ -249,12 +250,12 @@ def _eval(node: Any, dev: Device, expr: str) -> Any:
         if isinstance(a, bool):
             raise AllocationError(f"CEL runtime error: no such overload: {expr}")
         return {">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b}[o]
-    raise Unsupported(f"unsupported CEL expression {expr!r}")
+    raise Unsupported(f"unsupported CEL expression {quote(expr)}")
 
 
 def _bool(v: Any, expr: str) -> bool:
     if not isinstance(v, bool):
-        raise AllocationError(f"CEL runtime error: expression {expr!r} does not evaluate to a bool")
+        raise AllocationError(f"CEL runtime error: expression {quote(expr)} does not evaluate to a bool")
     return v
 
 

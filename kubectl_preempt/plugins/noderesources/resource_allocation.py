@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
-from ...errors import InputError
+from ...errors import InputError, quote
 from ...framework.status import Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
@@ -44,7 +44,7 @@ def parse_resource_specs(raw: Any, where: str) -> list[ResourceSpec]:
             raise InputError("resource needs a name", field=f"{where}[{i}].name")
         w = r.get("weight") or 0
         if not isinstance(w, int) or isinstance(w, bool):
-            raise InputError(f"weight {w!r} is not an integer", field=f"{where}[{i}].weight")
+            raise InputError(f"weight {quote(w)} is not an integer", field=f"{where}[{i}].weight")
         out.append(ResourceSpec(r["name"], w or 1))
     return out
 

@@ -8,6 +8,7 @@ import copy
 from typing import Any, Mapping
 from urllib.parse import urlparse
 
+from ...errors import quote
 from .helpers import MIGRATED_PLUGINS_ANNOTATION, annotations
 
 GCE_PD = "kubernetes.io/gce-pd"
@@ -129,7 +130,7 @@ def inline_volume_handle(volume: Mapping[str, Any]) -> tuple[str, str]:
     makes them for the plugins whose migration the scheduler counts."""
     src = _source_of(volume)
     if src is None:
-        raise TranslationError(f"could not find in-tree plugin translation logic for {volume.get('name')!r}")
+        raise TranslationError(f"could not find in-tree plugin translation logic for {quote(volume.get('name'))}")
     s = volume[src] or {}
     driver = IN_TREE_SOURCES[src][1]
     if src == "gcePersistentDisk":
