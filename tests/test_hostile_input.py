@@ -65,11 +65,11 @@ def _mutate(objs: list[dict], kind: str, name: str, path: str, value: object) ->
     ("Pod", "web", "spec.priorityClassName", 42, "(Pod default/web).spec.priorityClassName: must be a string"),
     ("Pod", "low-1", "spec.priority", 2**31, "spec.priority: must be between -2147483648 and 2147483647"),
     ("Pod", "low-1", "spec.containers", [{"name": "c", "resources": {"requests": {"cpu": "-1"}}}],
-     "spec.containers[0].resources.requests.cpu: Invalid value: '-1': must be greater than or equal to 0"),
+     "spec.containers[0].resources.requests.cpu: Invalid value: \"-1\": must be greater than or equal to 0"),
     ("Node", "node-a", "status.allocatable", {"cpu": "-4"},
-     "(Node node-a).status.allocatable.cpu: Invalid value: '-4': must be greater than or equal to 0"),
+     "(Node node-a).status.allocatable.cpu: Invalid value: \"-4\": must be greater than or equal to 0"),
     ("Pod", "low-1", "spec.containers", [{"name": "c", "resources": {"requests": {"cpu": "1e999999999"}}}],
-     "requests.cpu: quantity '1e999999999' is out of range"),
+     "requests.cpu: quantity \"1e999999999\" is out of range"),
 ])
 def test_a_wrong_field_names_file_object_and_field(tmp_path: Path, kind: str, name: str, path: str,
                                                    value: object, field: str) -> None:
@@ -210,7 +210,7 @@ def test_trace_span_and_event_count_limits_have_their_flags(tmp_path: Path) -> N
     one_line_error(run_cli(["replay", DEMO, "--max-trace-events", "10"]), "297 events, more than 10")
     one_line_error(run_cli(["replay", DEMO, "--max-trace-span", "10m"]), "more than 10m (--max-trace-span")
     assert run_cli(["replay", DEMO, "--max-trace-span", "1h", "--max-trace-events", "300", "-o", "json"]).code == 0
-    one_line_error(run_cli(["replay", DEMO, "--max-trace-span", "ten"]), "--max-trace-span: 'ten' is not a duration")
+    one_line_error(run_cli(["replay", DEMO, "--max-trace-span", "ten"]), "--max-trace-span: \"ten\" is not a duration")
 
 
 def test_the_limits_are_stated_in_help() -> None:

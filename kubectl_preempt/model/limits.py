@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 
 # deeper YAML crashes libyaml's composer (a C recursion without a limit); orjson stops JSON at 1024
 MAX_DEPTH = 512
@@ -54,14 +54,14 @@ _SPAN_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 def parse_size(text: str, flag: str) -> int:
     m = _SIZE.match(text.strip())
     if not m:
-        raise UsageError(f"{text!r} is not a size such as 4Gi or 500M", field=flag)
+        raise UsageError(f"{quote(text)} is not a size such as 4Gi or 500M", field=flag)
     return int(m.group(1)) * _SIZE_UNITS[m.group(2)]
 
 
 def parse_span(text: str, flag: str) -> float:
     m = _SPAN.match(text.strip())
     if not m:
-        raise UsageError(f"{text!r} is not a duration such as 90d, 12h or 30m", field=flag)
+        raise UsageError(f"{quote(text)} is not a duration such as 90d, 12h or 30m", field=flag)
     return float(int(m.group(1)) * _SPAN_UNITS[m.group(2)])
 
 

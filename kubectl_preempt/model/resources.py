@@ -4,7 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from .quantity import parse_quantity
 
 CPU = "cpu"
@@ -125,7 +125,7 @@ def parse_resource_list(rl: Mapping[str, Any] | None, field: str = "") -> dict[s
     out = {k: parse_quantity(v, field=f"{field}.{k}" if field else k) for k, v in rl.items()}
     if min(out.values()) < 0:
         k = next(k for k, q in out.items() if q < 0)
-        raise InputError(f"Invalid value: {rl[k]!r}: must be greater than or equal to 0",
+        raise InputError(f"Invalid value: {quote(rl[k])}: must be greater than or equal to 0",
                          field=f"{field}.{k}" if field else k)
     return out
 
