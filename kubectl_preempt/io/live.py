@@ -64,11 +64,16 @@ class ListSpec:
     api: str        # the generated API class
     stem: str       # list_<stem>, list_<stem>_for_all_namespaces, list_namespaced_<stem>
     field_selector: str = ""  # lists and watches only the objects it selects
+    # a custom resource most clusters lack (kube-batch's Queues and PodGroups): not served or
+    # refused, it is left out without a note
+    quiet: bool = False
 
     @property
     def group(self) -> str:
         return self.api_version.rpartition("/")[0]
 
+
+CUSTOM_OBJECTS_API = "CustomObjectsApi"
 
 # every kind a scheduling decision reads (DESIGN.md, issue 6); order = order in the snapshot
 LIST_SPECS: tuple[ListSpec, ...] = (
@@ -99,8 +104,17 @@ LIST_SPECS: tuple[ListSpec, ...] = (
     ListSpec("DeviceClass", "resource.k8s.io/v1", "deviceclasses", False, False, "ResourceV1Api", "device_class"),
     ListSpec("ResourceSlice", "resource.k8s.io/v1", "resourceslices", False, False, "ResourceV1Api",
              "resource_slice"),
+    # kube-batch's Queues and PodGroups, and Volcano's (same fields), for `session` and the pods
+    # kube-batch schedules (issue 15)
+    ListSpec("Queue", "scheduling.incubator.k8s.io/v1alpha1", "queues", False, False, CUSTOM_OBJECTS_API, "",
+             quiet=True),
+    ListSpec("PodGroup", "scheduling.incubator.k8s.io/v1alpha1", "podgroups", True, False, CUSTOM_OBJECTS_API, "",
+             quiet=True),
+    ListSpec("Queue", "scheduling.volcano.sh/v1beta1", "queues", False, False, CUSTOM_OBJECTS_API, "", quiet=True),
+    ListSpec("PodGroup", "scheduling.volcano.sh/v1beta1", "podgroups", True, False, CUSTOM_OBJECTS_API, "",
+             quiet=True),
 )
-SPECS_BY_KIND = {s.kind: s for s in LIST_SPECS}
+SPECS_BY_KIND = {s.kind: s for s in LIST_SPECS if not s.quiet}
 
 # why LiveCluster.skipped names an optional kind
 SKIPPED_FORBIDDEN = "forbidden"
@@ -492,6 +506,11 @@ class LiveCluster:
         if api is None:
             raise NotServed(spec.plural, spec.api_version + " (not known to the installed kubernetes client)",
                             self.conn.server)
+        if spec.api == CUSTOM_OBJECTS_API:
+            group, version = spec.api_version.split("/")
+            if spec.namespaced and namespace is not None:
+                return api.list_namespaced_custom_object, (group, version, namespace, spec.plural)
+            return api.list_cluster_custom_object, (group, version, spec.plural)
         if not spec.namespaced:
             return getattr(api, f"list_{spec.stem}"), ()
         if namespace is None:
@@ -600,6 +619,8 @@ class LiveCluster:
                 refused: ClusterError = e
             except NotServed as e:
                 refused = e
+            if spec.quiet:
+                continue
             if isinstance(refused, NotServed):
                 if spec.required:
                     raise refused

@@ -38,6 +38,9 @@ ANNOTATION_ALLOW_LIST = frozenset({
     "resource.kubernetes.io/extended-resource-claim",
     "storageclass.kubernetes.io/is-default-class",
     "kubernetes.io/config.mirror",
+    # kube-batch reads a pod's PodGroup, and a shadow group's minMember, from these
+    "scheduling.k8s.io/group-name",
+    "scheduling.k8s.io/group-min-member",
     "kubernetes.io/config.source",
     "controller.kubernetes.io/pod-deletion-cost",
 })

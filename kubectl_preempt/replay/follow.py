@@ -281,6 +281,10 @@ class Follow:
         }
         if inc.inferred:
             record["preemptorInferred"] = True
+        if not inc.victims:
+            # a nomination with no new victim: the scheduler decided again and counted only victims
+            # already terminating (a re-nomination), which is no new preemption
+            record["renomination"] = True
         if pod is not None:
             self.victims_of.setdefault(pod.uid, []).extend(inc.victim_uids)
         if pod is None or pod.node_name:

@@ -119,6 +119,7 @@ def follow_report(f: Any, *, what_if: Mapping[str, Any] | None = None) -> dict[s
         "agree": sum(1 for p in explained if p["agrees"]),
         "differ": sum(1 for p in explained if not p["agrees"]),
         "notExplained": len(f.preemptions) - len(explained),
+        "renominations": sum(1 for p in f.preemptions if p.get("renomination")),
         "decisions": f.decisions,
         "recordedBindings": f.bindings,
         **summarize(f.preemptions, victim_classes=victim_classes),

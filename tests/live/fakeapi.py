@@ -49,8 +49,15 @@ RESOURCES: dict[tuple[str, str], tuple[str, bool]] = {
     ("resource.k8s.io/v1", "resourceclaims"): ("ResourceClaim", True),
     ("resource.k8s.io/v1", "deviceclasses"): ("DeviceClass", False),
     ("resource.k8s.io/v1", "resourceslices"): ("ResourceSlice", False),
+    # kube-batch's and Volcano's custom resources
+    ("scheduling.incubator.k8s.io/v1alpha1", "queues"): ("Queue", False),
+    ("scheduling.incubator.k8s.io/v1alpha1", "podgroups"): ("PodGroup", True),
+    ("scheduling.volcano.sh/v1beta1", "queues"): ("Queue", False),
+    ("scheduling.volcano.sh/v1beta1", "podgroups"): ("PodGroup", True),
 }
-KIND_TO_RESOURCE = {kind: (gv, plural) for (gv, plural), (kind, _) in RESOURCES.items()}
+KIND_TO_RESOURCE: dict[str, tuple[str, str]] = {}
+for (_gv, _plural), (_kind, _) in RESOURCES.items():
+    KIND_TO_RESOURCE.setdefault(_kind, (_gv, _plural))
 
 VERSION_INFO = {"major": "1", "minor": "34", "gitVersion": "v1.34.1", "gitCommit": "0" * 40,
                 "gitTreeState": "clean", "buildDate": "2025-09-09T00:00:00Z", "goVersion": "go1.24.6",
@@ -181,6 +188,9 @@ class FakeAPIServer:
     def add(self, obj: Mapping[str, Any]) -> None:
         kind = obj["kind"]
         gv, plural = KIND_TO_RESOURCE[kind]
+        # a kind served by several groups (Queue, PodGroup) goes where its apiVersion says
+        if (obj.get("apiVersion"), plural) in RESOURCES:
+            gv = obj["apiVersion"]
         o = copy.deepcopy(dict(obj))
         md = o.setdefault("metadata", {})
         self.resource_version += 1

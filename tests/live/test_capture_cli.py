@@ -202,3 +202,38 @@ def test_a_hidden_version_endpoint_is_recorded_as_unknown(cli, api: FakeAPIServe
     code, out, err = cli("capture", "-o", "-")
     assert code == 0
     assert json.loads(out)["metadata"]["annotations"][live.ANN_SERVER_VERSION] == "unknown"
+
+
+def test_capture_reads_kube_batch_and_volcano_queues_and_podgroups_when_served(cli, api: FakeAPIServer,
+                                                                               tmp_path: Path) -> None:
+    api.add({"apiVersion": "scheduling.incubator.k8s.io/v1alpha1", "kind": "Queue", "metadata": {"name": "research"},
+             "spec": {"weight": 2}})
+    api.add({"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": "train", "namespace": "team-a"}, "spec": {"minMember": 2, "queue": "research"}})
+    path = tmp_path / "s.json"
+    code, _, err = cli("capture", "-o", str(path))
+    assert code == 0
+    items = orjson.loads(path.read_bytes())["items"]
+    batch = {(i["apiVersion"], i["kind"], i["metadata"]["name"]) for i in items if i["kind"] in ("Queue", "PodGroup")}
+    assert batch == {("scheduling.incubator.k8s.io/v1alpha1", "Queue", "research"),
+                     ("scheduling.volcano.sh/v1beta1", "PodGroup", "train")}
+    assert next(i for i in items if i["kind"] == "PodGroup")["spec"] == {"minMember": 2, "queue": "research"}
+
+
+def test_a_cluster_without_kube_batch_is_captured_without_a_word_about_it(cli, api: FakeAPIServer,
+                                                                          tmp_path: Path) -> None:
+    api.disabled_groups.update({"scheduling.incubator.k8s.io/v1alpha1", "scheduling.volcano.sh/v1beta1"})
+    code, _, err = cli("capture", "-o", str(tmp_path / "s.json"))
+    assert code == 0 and "queues" not in err and "podgroups" not in err
+
+
+def test_redaction_keeps_the_pod_group_a_kube_batch_pod_names(cli, api: FakeAPIServer, tmp_path: Path) -> None:
+    api.add({"apiVersion": "v1", "kind": "Pod",
+             "metadata": {"name": "train-0", "namespace": "team-a",
+                          "annotations": {"scheduling.k8s.io/group-name": "train", "secret/token": SECRET}},
+             "spec": {"schedulerName": "kube-batch", "containers": [{"name": "c", "image": "x"}]},
+             "status": {"phase": "Pending"}})
+    path = tmp_path / "s.json"
+    assert cli("capture", "-o", str(path))[0] == 0
+    pod = next(i for i in orjson.loads(path.read_bytes())["items"] if i["metadata"]["name"] == "train-0")
+    assert pod["metadata"]["annotations"] == {"scheduling.k8s.io/group-name": "train"}

@@ -47,6 +47,10 @@ def _add_the_kinds_the_fixture_lacks(api: FakeAPIServer) -> None:
              "spec": {"driver": "gpu.example.com", "nodeName": "node-1",
                       "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
                       "devices": [{"name": "gpu-0"}]}})
+    for group in ("scheduling.incubator.k8s.io/v1alpha1", "scheduling.volcano.sh/v1beta1"):
+        api.add({"apiVersion": group, "kind": "Queue", "metadata": {"name": "research"}, "spec": {"weight": 2}})
+        api.add({"apiVersion": group, "kind": "PodGroup", "metadata": {"name": "train", "namespace": "team-a"},
+                 "spec": {"minMember": 2, "queue": "research"}})
 
 
 def _watched(api: FakeAPIServer) -> set[str]:

@@ -103,7 +103,9 @@ def test_other_kinds(obj: dict, kept: Any) -> None:
 
 def test_the_allow_list_is_short_and_only_names_annotations_kubernetes_reads_or_people_use() -> None:
     assert len(ANNOTATION_ALLOW_LIST) <= 16
-    assert all("kubernetes.io/" in a for a in ANNOTATION_ALLOW_LIST)
+    # kubernetes' own, and the two kube-batch reads to find a pod's PodGroup (issue 15)
+    assert all("kubernetes.io/" in a or a in ("scheduling.k8s.io/group-name", "scheduling.k8s.io/group-min-member")
+               for a in ANNOTATION_ALLOW_LIST)
 
 
 # --- verdicts ------------------------------------------------------------------------------------

@@ -157,3 +157,25 @@ def test_the_schedulers_preempted_events_attribute_each_victim_to_its_preemptor(
     incs = find_incidents(initial_objects(tl.initial), tl.events)
     assert sorted((i.preemptor_key, i.victims) for i in incs) == [("default/hi1", ["default/a", "default/b"]),
                                                                  ("default/hi2", [])]
+
+
+def test_a_nomination_with_only_already_terminating_victims_is_reported_as_a_renomination() -> None:
+    # hi preempted a on n1 and was nominated there; later it is nominated to n1 again with no new
+    # victim: the scheduler decided again, counting a (terminating) as its victim
+    hi = make_pod("hi").priority(100).req(cpu="2")
+    a = make_pod("a").priority(1).req(cpu="2").on("n1").start_time("2026-03-01T09:00:00Z")
+    events = [ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+              ev(0, "ADDED", a.obj()),
+              ev(10, "ADDED", hi.obj()),
+              ev(10.1, "MODIFIED", a.set("status.conditions", DISRUPTION).obj()),
+              ev(10.15, "MODIFIED", hi.nominated("n1").obj()),
+              ev(10.2, "MODIFIED", a.set("metadata.deletionTimestamp", at(40)).obj()),
+              ev(30, "MODIFIED", make_pod("hi").priority(100).req(cpu="2").obj()),
+              ev(30.1, "MODIFIED", make_pod("hi").priority(100).req(cpu="2").nominated("n1").obj())]
+    report = replay(trace(*events, end=60), mode="follow")
+    first, again = report["preemptions"]
+    assert "renomination" not in first and first["victims"] == ["default/a"]
+    assert again["renomination"] is True and again["victims"] == []
+    assert again["replayed"]["victimsOnRecordedNode"] == ["default/a"]
+    assert again["agrees"] is True, again["differences"]
+    assert report["summary"]["renominations"] == 1
