@@ -85,6 +85,19 @@ from .replay.api import replay  # noqa: E402,F401 - replay(events, ...) -> repor
 from .check.api import check  # noqa: E402,F401 - check(traces, proposed, ...) -> gate result, see check/api.py
 
 
+def who_preempted(objects: Iterable[Mapping[str, Any]], pod: str, *,
+                  events: Iterable[Mapping[str, Any]] | None = None) -> dict[str, Any] | None:
+    """Who preempted `pod` ("namespace/name"), from what the cluster recorded: its DisruptionTarget
+    condition and the scheduler's Preempted events (taken from `objects` unless given). None when
+    nothing says the scheduler preempted it. See model/who_preempted.py for the record's fields."""
+    from .model.who_preempted import events_about, pod_key, preemption_record
+
+    objects = list(objects)
+    found = next((o for o in objects if o.get("kind") == "Pod" and pod_key(o) == pod), None)
+    mine = events_about(pod, objects if events is None else events)
+    return preemption_record(found, mine, objects)
+
+
 def replay_html(report: Mapping[str, Any], trace: Any, activity: Any = None, *, label: str = "") -> str:
     """The HTML page of one replay: `trace` is what replay() replayed, `activity` the
     replay.activity.ActivityRecorder it was given as listener (simulate mode)."""

@@ -11,6 +11,7 @@ import re
 import sys
 from typing import Any, Mapping, Optional, Sequence
 
+from .. import api
 from ..errors import ClusterError
 from ..io import live
 from ..render.table import INDENT, columns, short_time
@@ -132,17 +133,12 @@ def snapshot_records(objects: list[dict], source: str, namespace: Optional[str],
                      cluster: Any) -> Optional[LiveExplain]:
     """For pods named on the command line and found in a snapshot: what it recorded about the
     scheduler preempting them (condition, captured Preempted events). None when nothing was."""
-    events = [o for o in objects if o.get("kind") == "Event"
-              and o.get("reason") == live.EVENT_REASON_PREEMPTED]
     records: dict[str, dict[str, Any]] = {}
     for arg in pods:
         key = _key(arg, namespace) or arg
-        pod = cluster.pods.get(key)
-        if pod is None:
+        if key not in cluster.pods:
             continue
-        mine = [e for e in events if live.pod_key({"metadata": e.get("involvedObject") or e.get("regarding") or {}})
-                == key]
-        rec = live.preemption_record(pod.raw, mine, objects)
+        rec = api.who_preempted(objects, key)
         if rec is not None:
             records[key] = rec
     if not records:

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from kubectl_preempt.io import live
+from kubectl_preempt.model import who_preempted
 from tests.live.conftest import GONE_PREEMPTOR_UID, PREEMPTOR_UID, cluster_objects
 from tests.live.fakeapi import FakeAPIServer
 
@@ -171,11 +172,11 @@ def test_live_flags_do_not_apply_to_a_snapshot(cli, tmp_path: Path) -> None:
 def test_the_event_message_matches_what_kube_scheduler_writes() -> None:
     # preemption.go: Eventf(victim, preemptor, Normal, "Preempted", "Preempting",
     #                        "Preempted by pod %v on node %v", preemptor.UID, c.Name())
-    m = live._PREEMPTED_BY.match("Preempted by pod 1f0c-7a on node ip-10-0-1-2.ec2.internal")
+    m = who_preempted.PREEMPTED_BY.match("Preempted by pod 1f0c-7a on node ip-10-0-1-2.ec2.internal")
     assert m and m.group("uid") == "1f0c-7a" and m.group("node") == "ip-10-0-1-2.ec2.internal"
-    assert live.EVENT_REASON_PREEMPTED == "Preempted"
-    assert (live.DISRUPTION_TARGET, live.REASON_PREEMPTION_BY_SCHEDULER) == ("DisruptionTarget",
-                                                                              "PreemptionByScheduler")
+    assert who_preempted.EVENT_REASON_PREEMPTED == "Preempted"
+    assert (who_preempted.DISRUPTION_TARGET, who_preempted.REASON_PREEMPTION_BY_SCHEDULER) == (
+        "DisruptionTarget", "PreemptionByScheduler")
 
 
 def test_a_recreated_pod_of_the_same_name_reports_the_earlier_pods_record() -> None:
@@ -186,3 +187,24 @@ def test_a_recreated_pod_of_the_same_name_reports_the_earlier_pods_record() -> N
     rec = live.preemption_record(pod, [event], [pod])
     assert rec is not None and rec["earlierPodUID"] == "old" and rec["node"] == "n1"
     assert rec["preemptorState"] == "Gone" and rec["preemptor"] is None
+
+
+def test_who_preempted_reads_a_snapshot_with_the_victims_condition_and_the_schedulers_event() -> None:
+    from kubectl_preempt.api import who_preempted as api_who_preempted
+
+    victim = {"kind": "Pod", "metadata": {"name": "etl-1", "namespace": "batch", "uid": "v1"},
+              "spec": {"nodeName": "node-a"},
+              "status": {"conditions": [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler",
+                                         "lastTransitionTime": "2026-03-01T10:00:00Z",
+                                         "message": "shop/checkout: preempting to accommodate a higher priority pod"}]}}
+    preemptor = {"kind": "Pod", "metadata": {"name": "checkout", "namespace": "shop", "uid": "p1"},
+                 "spec": {"priority": 1000}, "status": {"nominatedNodeName": "node-a"}}
+    event = {"kind": "Event", "reason": "Preempted", "message": "Preempted by pod p1 on node node-a",
+             "involvedObject": {"kind": "Pod", "name": "etl-1", "namespace": "batch", "uid": "v1"},
+             "lastTimestamp": "2026-03-01T10:00:00Z"}
+    rec = api_who_preempted([victim, preemptor, event], "batch/etl-1")
+    assert rec is not None
+    assert (rec["preemptor"], rec["preemptorState"], rec["preemptorNode"], rec["node"]) == (
+        "shop/checkout", "Nominated", "node-a", "node-a")
+    assert rec["sources"] == ["condition", "event"]
+    assert api_who_preempted([preemptor, event], "shop/checkout") is None

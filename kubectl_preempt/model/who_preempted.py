@@ -1,0 +1,132 @@
+"""Who preempted my pod: what the cluster recorded about the scheduler preempting a pod.
+
+kube-scheduler v1.34.1 leaves two traces (framework/preemption/preemption.go, prepareCandidate):
+the victim's status gets a DisruptionTarget condition with reason PreemptionByScheduler while it
+terminates, and a Preempted event "Preempted by pod <preemptor UID> on node <node>" is recorded
+(kept about an hour by the API server, also after the pod is gone). This module reads them from
+plain objects, wherever they came from: a live cluster, a snapshot, a trace.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Iterable, Mapping
+
+DISRUPTION_TARGET = "DisruptionTarget"
+REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
+EVENT_REASON_PREEMPTED = "Preempted"
+PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
+
+
+def event_time(ev: Mapping[str, Any]) -> str:
+    series = ev.get("series") or {}
+    return (series.get("lastObservedTime") or ev.get("lastTimestamp") or ev.get("eventTime")
+            or ev.get("firstTimestamp") or (ev.get("metadata") or {}).get("creationTimestamp") or "")
+
+
+def _pods_by_uid(objects: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    out: dict[str, Mapping[str, Any]] = {}
+    for o in objects:
+        if o.get("kind") == "Pod":
+            uid = (o.get("metadata") or {}).get("uid")
+            if uid:
+                out[uid] = o
+    return out
+
+
+def pod_key(obj: Mapping[str, Any]) -> str:
+    """namespace/name of an object."""
+    md = obj.get("metadata") or {}
+    return f"{md.get('namespace') or 'default'}/{md.get('name')}"
+
+
+def preemption_record(pod: Mapping[str, Any] | None, events: list[Mapping[str, Any]],
+                      objects: Iterable[Mapping[str, Any]],
+                      pods_visible: Callable[[str], bool] | None = None) -> dict[str, Any] | None:
+    """What the cluster recorded about the scheduler preempting this pod, or None.
+
+    Two traces exist (kube-scheduler v1.34.1, preemption.go): the victim's status gets a
+    DisruptionTarget condition with reason PreemptionByScheduler (while it terminates), and a
+    Preempted event "Preempted by pod <preemptor UID> on node <node>" (kept about an hour,
+    also after the pod is gone). The UID is resolved to the preemptor's name when that pod is
+    still in `objects`, else taken from the event's `related` reference. `pods_visible(ns)` says
+    whether `objects` holds every pod of a namespace: a preemptor not found there is gone only
+    then (default: `objects` holds every pod).
+    """
+    condition = None
+    uid = None
+    if pod is not None:
+        uid = (pod.get("metadata") or {}).get("uid")
+        for c in (pod.get("status") or {}).get("conditions") or ():
+            if c.get("type") == DISRUPTION_TARGET and c.get("reason") == REASON_PREEMPTION_BY_SCHEDULER \
+                    and c.get("status", "True") == "True":
+                condition = c
+    # events of this very pod first; an earlier pod of the same name (a StatefulSet replica,
+    # recreated) is reported as such
+    own = [e for e in events if uid is None or (e.get("involvedObject") or {}).get("uid") in (None, "", uid)]
+    earlier = [e for e in events if e not in own]
+    event = own[-1] if own else (earlier[-1] if earlier else None)
+    if condition is None and event is None:
+        return None
+
+    record: dict[str, Any] = {"preempted": True, "sources": []}
+    if condition is not None:
+        record["sources"].append("condition")
+        record["time"] = condition.get("lastTransitionTime")
+        record["conditionMessage"] = condition.get("message") or ""
+        if pod is not None and (pod.get("spec") or {}).get("nodeName"):
+            record["node"] = pod["spec"]["nodeName"]
+    if event is not None:
+        record["sources"].append("event")
+        msg = event.get("message") or event.get("note") or ""
+        record["eventMessage"] = msg
+        record["time"] = record.get("time") or event_time(event) or None
+        m = PREEMPTED_BY.match(msg.strip())
+        if m:
+            record["node"] = m.group("node")
+            record["preemptorUID"] = m.group("uid")
+        record["reportingController"] = event.get("reportingComponent") or (event.get("source") or {}).get("component") or ""
+        if event in earlier:
+            record["earlierPodUID"] = (event.get("involvedObject") or {}).get("uid")
+        related = event.get("related") or {}
+        if related.get("name"):
+            record["preemptorFromEvent"] = f"{related.get('namespace') or 'default'}/{related['name']}"
+            record.setdefault("preemptorUID", related.get("uid"))
+    record.setdefault("node", None)
+    record.setdefault("time", None)
+
+    preemptor_uid = record.get("preemptorUID")
+    preemptor = _pods_by_uid(objects).get(preemptor_uid) if preemptor_uid else None
+    if preemptor is not None:
+        record["preemptor"] = pod_key(preemptor)
+        spec = preemptor.get("spec") or {}
+        status = preemptor.get("status") or {}
+        if spec.get("nodeName"):
+            record["preemptorState"] = "Scheduled"
+            record["preemptorNode"] = spec["nodeName"]
+        elif status.get("phase") in ("Succeeded", "Failed"):
+            record["preemptorState"] = status["phase"]
+        elif status.get("nominatedNodeName"):
+            record["preemptorState"] = "Nominated"
+            record["preemptorNode"] = status["nominatedNodeName"]
+        else:
+            record["preemptorState"] = "Pending"
+        record["preemptorPriority"] = spec.get("priority")
+    else:
+        record["preemptor"] = record.get("preemptorFromEvent")
+        ns = (record["preemptor"] or "").partition("/")[0] or None
+        if not preemptor_uid:
+            record["preemptorState"] = "Unknown"
+        elif pods_visible is None or pods_visible(ns or ""):  # "": every namespace was read
+            record["preemptorState"] = "Gone"
+        else:
+            record["preemptorState"] = "Unknown"
+            record["preemptorUnreadable"] = f"pods of namespace {ns} could not be read" if ns else \
+                "pods of other namespaces could not be read"
+    return record
+
+
+def events_about(key: str, objects: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The scheduler's Preempted events among `objects` whose pod is `key`, oldest first."""
+    out = [o for o in objects if o.get("kind") == "Event" and o.get("reason") == EVENT_REASON_PREEMPTED
+           and pod_key({"metadata": o.get("involvedObject") or o.get("regarding") or {}}) == key]
+    return sorted(out, key=event_time)
