@@ -45,11 +45,12 @@ result whatever the fan-out.
 
 Workload controllers in simulate mode: a pod owned by a ReplicaSet (a Deployment's), a
 ReplicationController, a StatefulSet or a Job that the replay deletes and the recording did not is
-re-created as its controller would (ReplicaSet and ReplicationController at once, up to the
-recorded spec.replicas; StatefulSet under the same name once the old pod is gone; Job after the
-pod failure back-off, 10 s doubling per failure up to 6 min); a recorded creation that replaced a
-pod the replay kept is not applied. PodDisruptionBudgets follow the replayed pods, with the
-owners' scale as the expected count, as the disruption controller computes it.
+re-created as its controller would (ReplicaSet and ReplicationController 0.1 s after the pod gets
+its deletionTimestamp, keeping the recorded spec.replicas; StatefulSet under the same name 0.1 s
+after the old pod is gone; Job after the pod failure back-off, 10 s doubling per failure up to 10
+min); a recorded creation that replaced a pod the replay kept is not applied. PodDisruptionBudget
+status follows the replayed pods 0.08 s after they change, with the owners' scale as the expected
+count, as the disruption controller computes it (delays measured on a real cluster).
 
 Without TRACE, the bundled demo trace is replayed."""
 
