@@ -62,7 +62,9 @@ class TaskInfo:
         t = TaskInfo()
         t.uid, t.job, t.name, t.namespace, t.key = self.uid, self.job, self.name, self.namespace, self.key
         t.node_name, t.status, t.priority, t.pod = self.node_name, self.status, self.priority, self.pod
-        t.resreq, t.init_resreq = self.resreq.clone(), self.init_resreq.clone()
+        # a task's requests are never changed in place (they are only ever added to or taken
+        # from other resources), so clones share them
+        t.resreq, t.init_resreq = self.resreq, self.init_resreq
         return t
 
     def __repr__(self) -> str:

@@ -15,14 +15,16 @@ V = TypeVar("V")
 
 
 class GoMap(Generic[K, V]):
-    __slots__ = ("_index", "_slots", "_free")
+    __slots__ = ("_index", "_slots", "_free", "_values")
 
     def __init__(self) -> None:
         self._index: dict[K, int] = {}
         self._slots: list[tuple[K, V] | None] = []
         self._free: list[int] = []
+        self._values: list[V] | None = None  # values() in slot order, until the map changes
 
     def __setitem__(self, key: K, value: V) -> None:
+        self._values = None
         i = self._index.get(key)
         if i is not None:
             self._slots[i] = (key, value)
@@ -46,6 +48,7 @@ class GoMap(Generic[K, V]):
         return key in self._index
 
     def __delitem__(self, key: K) -> None:
+        self._values = None
         i = self._index.pop(key)
         self._slots[i] = None
         if i == len(self._slots) - 1:
@@ -73,8 +76,12 @@ class GoMap(Generic[K, V]):
     def items(self) -> Iterator[tuple[K, V]]:
         return (s for s in list(self._slots) if s is not None)
 
-    def values(self) -> Iterator[V]:
-        return (s[1] for s in list(self._slots) if s is not None)
+    def values(self) -> list[V]:
+        """A list, safe to keep while the map changes (the map makes a new one then)."""
+        v = self._values
+        if v is None:
+            v = self._values = [s[1] for s in self._slots if s is not None]
+        return v
 
     def keys(self) -> Iterator[K]:
         return (s[0] for s in list(self._slots) if s is not None)
