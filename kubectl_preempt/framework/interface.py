@@ -20,7 +20,7 @@ looks for each method with getattr, as upstream type-asserts each interface.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .status import Status
 
@@ -120,6 +120,80 @@ class PostFilterResult:
 
 class Plugin(Protocol):
     name: str
+
+
+# One Protocol per extension point (framework/interface.go's PreEnqueuePlugin, QueueSortPlugin, ...).
+# The framework checks a plugin against the Protocol of each point it is enabled at, as upstream
+# type-asserts each interface; tests check every in-tree plugin's methods against them.
+
+@runtime_checkable
+class PreEnqueuePlugin(Plugin, Protocol):
+    def pre_enqueue(self, pod: Any) -> Status: ...
+
+
+@runtime_checkable
+class QueueSortPlugin(Plugin, Protocol):
+    def less(self, a: Any, b: Any) -> bool: ...
+
+
+@runtime_checkable
+class PreFilterPlugin(Plugin, Protocol):
+    def pre_filter(self, state: Any, pod: Any, nodes: Any) -> tuple[PreFilterResult | None, Status]: ...
+
+
+@runtime_checkable
+class FilterPlugin(Plugin, Protocol):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Status: ...
+
+
+@runtime_checkable
+class PostFilterPlugin(Plugin, Protocol):
+    def post_filter(self, state: Any, pod: Any, node_to_status: Any) -> tuple[PostFilterResult | None, Status]: ...
+
+
+@runtime_checkable
+class PreScorePlugin(Plugin, Protocol):
+    def pre_score(self, state: Any, pod: Any, nodes: Any) -> Status: ...
+
+
+@runtime_checkable
+class ScorePlugin(Plugin, Protocol):
+    def score(self, state: Any, pod: Any, node_info: Any) -> tuple[int, Status]: ...
+
+
+@runtime_checkable
+class ReservePlugin(Plugin, Protocol):
+    def reserve(self, state: Any, pod: Any, node_name: str) -> Status: ...
+
+
+@runtime_checkable
+class PermitPlugin(Plugin, Protocol):
+    def permit(self, state: Any, pod: Any, node_name: str) -> Status: ...
+
+
+@runtime_checkable
+class PreBindPlugin(Plugin, Protocol):
+    def pre_bind(self, state: Any, pod: Any, node_name: str) -> Status: ...
+
+
+@runtime_checkable
+class BindPlugin(Plugin, Protocol):
+    def bind(self, state: Any, pod: Any, node_name: str) -> Status: ...
+
+
+@runtime_checkable
+class PostBindPlugin(Plugin, Protocol):
+    def post_bind(self, state: Any, pod: Any, node_name: str) -> None: ...
+
+
+# configuration's extension point -> (its Protocol, the method that implements it)
+EXTENSION_POINT_PROTOCOLS: dict[str, tuple[type, str]] = {
+    "preEnqueue": (PreEnqueuePlugin, "pre_enqueue"), "queueSort": (QueueSortPlugin, "less"),
+    "preFilter": (PreFilterPlugin, "pre_filter"), "filter": (FilterPlugin, "filter"),
+    "postFilter": (PostFilterPlugin, "post_filter"), "preScore": (PreScorePlugin, "pre_score"),
+    "score": (ScorePlugin, "score"), "reserve": (ReservePlugin, "reserve"), "permit": (PermitPlugin, "permit"),
+    "preBind": (PreBindPlugin, "pre_bind"), "bind": (BindPlugin, "bind"), "postBind": (PostBindPlugin, "post_bind"),
+}
 
 
 class Handle(Protocol):

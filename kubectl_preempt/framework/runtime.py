@@ -13,16 +13,13 @@ from ..errors import InputError, quote
 from ..model.objects import Pod
 from .config import Profile
 from .cycle_state import CycleState
-from .interface import MAX_NODE_SCORE, NodeScore, PostFilterResult, PreFilterResult, ScoreTable
+from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, NodeScore, PostFilterResult, PreFilterResult,
+                        ScoreTable)
 from .status import Code, Status
 from .types import NodeInfo
 
-# extension point -> the method that marks a plugin as implementing it
-_METHODS = {
-    "preEnqueue": "pre_enqueue", "queueSort": "less", "preFilter": "pre_filter", "filter": "filter",
-    "postFilter": "post_filter", "preScore": "pre_score", "score": "score", "reserve": "reserve",
-    "permit": "permit", "preBind": "pre_bind", "bind": "bind", "postBind": "post_bind",
-}
+# extension point -> the method that marks a plugin as implementing it (its Protocol's method)
+_METHODS = {ep: method for ep, (_, method) in EXTENSION_POINT_PROTOCOLS.items()}
 
 Factory = Callable[[Mapping[str, Any], "Framework"], Any]
 
@@ -158,9 +155,14 @@ class Framework:
 
     def _expand(self, ep: str) -> list[Any]:
         # mirrors expandMultiPointPlugins
-        method = _METHODS[ep]
+        protocol, method = EXTENSION_POINT_PROTOCOLS[ep]
         ps = self.profile.points[ep]
         enabled = [p.name for p in ps.enabled]
+        for n in enabled:
+            # mirrors updatePluginList: a plugin named at a point must implement that point's interface
+            if not isinstance(self.plugins[n], protocol):
+                raise InputError(f"plugin {quote(n)} does not extend {protocol.__name__} plugin",
+                                 field=f"profiles[{self.profile_name}].plugins.{ep}.enabled")
         disabled = set(ps.disabled)
         if "*" in disabled:
             return [self.plugins[n] for n in enabled]
