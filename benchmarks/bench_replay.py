@@ -238,7 +238,8 @@ def realcluster(scale: float, jobs: int) -> dict[str, Any]:
             "victims": 0, "unschedulable": 0, "never": 0, "peak_mib": peak_kib // 1024}
 
 
-def run_one(name: str, scale: float, profile: str | None, preemptors: int | None, jobs: int = 1) -> dict[str, Any]:
+def run_one(name: str, scale: float, profile: str | None, preemptors: int | None, jobs: int = 1,
+            kubernetes_version: str | None = None) -> dict[str, Any]:
     if name == "realcluster":
         return realcluster(scale, jobs)
     if name == "preemption_async":
@@ -250,12 +251,12 @@ def run_one(name: str, scale: float, profile: str | None, preemptors: int | None
         import cProfile
         import pstats
         prof = cProfile.Profile()
-        report = prof.runcall(replay, trace)
+        report = prof.runcall(replay, trace, kubernetes_version=kubernetes_version)
         elapsed = time.perf_counter() - start
         prof.dump_stats(profile)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     else:
-        report = replay(trace)
+        report = replay(trace, kubernetes_version=kubernetes_version)
         elapsed = time.perf_counter() - start
     s = report["summary"]
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -273,10 +274,12 @@ def main() -> int:
                     help="preemption_async: N preemptors at once instead of the churn")
     ap.add_argument("--profile", metavar="FILE", help="run under cProfile, write the stats to FILE")
     ap.add_argument("--jobs", type=int, default=1, help="realcluster: processes the runs fan out over")
+    ap.add_argument("--kubernetes-version", metavar="V", default=None,
+                    help="the kube-scheduler release the synthetic workloads imitate (default v1.34.1)")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.workload:
-        r = run_one(args.workload, args.scale, args.profile, args.preemptors, args.jobs)
+        r = run_one(args.workload, args.scale, args.profile, args.preemptors, args.jobs, args.kubernetes_version)
         if args.json:
             print(json.dumps(r))
         else:
@@ -287,6 +290,8 @@ def main() -> int:
         cmd = [sys.executable, os.path.abspath(__file__), "--workload", name, "--scale", str(args.scale), "--json"]
         if args.preemptors is not None and name == "preemption_async":
             cmd += ["--preemptors", str(args.preemptors)]
+        if args.kubernetes_version:
+            cmd += ["--kubernetes-version", args.kubernetes_version]
         if name == "realcluster":
             cmd += ["--jobs", str(args.jobs)]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout

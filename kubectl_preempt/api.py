@@ -7,24 +7,60 @@ from .errors import InputError, quote
 from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
+from .io.snapshot import ANN_SERVER_VERSION
+from .framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
 from .model.cluster import Cluster
 from .model.admission import admit
 from .model.objects import Pod
 from .scheduler.scheduler import Scheduler
 
 
+def data_server_version(objects: Any) -> str | None:
+    """The server version the objects were read from, where they say it: a captured List's
+    `kubectl-preempt/server-version` annotation (the List itself, or load_snapshot's result)."""
+    v = getattr(objects, "server_version", None)
+    if v is not None:
+        return str(v)
+    if isinstance(objects, Mapping):
+        ann = (objects.get("metadata") or {}).get("annotations") or {}
+        v = ann.get(ANN_SERVER_VERSION)
+        return str(v) if v is not None else None
+    return None
+
+
+def scheduler_version(objects: Any = None, kubernetes_version: str | KubernetesVersion | None = None) -> Resolved:
+    """Which kube-scheduler release decides (and a note when it is not the one the data names)."""
+    return resolve_kubernetes_version(kubernetes_version, data_server_version(objects),
+                                      data_source="the snapshot")
+
+
+def _items(objects: Any) -> Any:
+    if isinstance(objects, Mapping):
+        if "items" in objects:
+            return objects.get("items") or []
+        if "objects" in objects:  # a conformance case
+            return objects.get("objects") or []
+    return objects
+
+
 def _cluster(objects: Cluster | Iterable[Mapping[str, Any]]) -> Cluster:
-    return objects if isinstance(objects, Cluster) else Cluster.from_objects(objects)
+    return objects if isinstance(objects, Cluster) else Cluster.from_objects(_items(objects))
 
 
-def _config(config: SchedulerConfig | Mapping[str, Any] | None) -> SchedulerConfig:
-    return config if isinstance(config, SchedulerConfig) else parse_config(config)
+def _config(config: SchedulerConfig | Mapping[str, Any] | None, version: KubernetesVersion) -> SchedulerConfig:
+    if isinstance(config, SchedulerConfig):
+        return config.for_version(version)
+    return parse_config(config, version=version)
 
 
-def explain(objects: Cluster | Iterable[Mapping[str, Any]], pod: str, config: Any = None, *,
-            seed: int = 0) -> dict[str, Any]:
-    """What kube-scheduler v1.34.1 decides for `pod` ("namespace/name") in this cluster, and why."""
-    return explain_pods(objects, [pod], config, seed=seed)[0]
+def explain(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], pod: str, config: Any = None, *,
+            seed: int = 0, kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
+    """What kube-scheduler decides for `pod` ("namespace/name") in this cluster, and why.
+
+    `kubernetes_version` ("v1.34", "v1.36", ...) picks the release imitated; by default the one
+    the objects name (a captured List's server-version annotation), else v1.34.1. The document's
+    `schedulerVersion` says which decided."""
+    return explain_pods(objects, [pod], config, seed=seed, kubernetes_version=kubernetes_version)[0]
 
 
 def pending_pods(cluster: Cluster, namespace: str | None = None) -> list[str]:
@@ -41,16 +77,19 @@ def _as_pending(pod: Pod) -> Pod:
     return pending
 
 
-def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str], config: Any = None, *,
-                 seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = (),
-                 progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], pods: list[str],
+                 config: Any = None, *, seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = (),
+                 progress: Callable[[int], None] | None = None,
+                 kubernetes_version: str | KubernetesVersion | None = None) -> list[dict[str, Any]]:
     """Explain several pods against the same state; each as if it were the next one scheduled.
 
     `extra_pods` are manifests not in the cluster (what would happen if they were created); their
     priority is resolved from the cluster's PriorityClasses as admission would.
+    `kubernetes_version` as for explain().
     """
+    version = scheduler_version(objects, kubernetes_version).version
     cluster = _cluster(objects)
-    cfg = _config(config)
+    cfg = _config(config, version)
     pods = list(pods)
     for raw in extra_pods:
         p = admit(raw, cluster.priority_classes)
@@ -75,7 +114,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]], pods: list[str]
         res = sched.schedule(pod)
         details = sched.preemption_details(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
-        out.append(build_document(res, details, nominated))
+        doc = build_document(res, details, nominated)
+        out.append({"pod": doc.pop("pod"), "schedulerVersion": version.name, **doc})
         if progress is not None:
             progress(1)
     return out
@@ -108,13 +148,14 @@ def replay_html(report: Mapping[str, Any], trace: Any, activity: Any = None, *, 
 
 
 def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Any, *,
-               sources: Any = None, baseline: Any = None, config: Any = None, seed: int = 0) -> str:
+               sources: Any = None, baseline: Any = None, config: Any = None, seed: int = 0,
+               kubernetes_version: Any = None) -> str:
     """The HTML page of a `check`: per trace, the baseline replay above the proposed one."""
     from .check.page import check_page_runs
     from .render.html import render_html
 
     runs, title = check_page_runs(check_report, traces, proposed, sources=sources, baseline=baseline,
-                                  config=config, seed=seed)
+                                  config=config, seed=seed, kubernetes_version=kubernetes_version)
     return render_html(runs, title=title)
 
 

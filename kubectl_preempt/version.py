@@ -2,5 +2,7 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-# the kube-scheduler whose decisions the core reproduces (conformance corpus recorded against it)
+# the kube-scheduler whose decisions the core reproduces when nothing names a release (conformance
+# corpus recorded against it), and every release imitated (framework/versions.py: their features)
 KUBERNETES_VERSION = "v1.34.1"
+KUBERNETES_VERSIONS = ("v1.34.1", "v1.36.2")

@@ -379,7 +379,8 @@ def test_many_pods_on_a_terminal_get_a_progress_bar_on_stderr(tmp_path: Path, mo
     (tmp_path / "s.json").write_bytes(as_list([make_node("n").obj()] + pods))
     seen: list[int] = []
 
-    def fake_explain_pods(objects, keys, config=None, *, seed=0, extra_pods=(), progress=None):  # noqa: ANN001
+    def fake_explain_pods(objects, keys, config=None, *, seed=0, extra_pods=(), progress=None,  # noqa: ANN001
+                          kubernetes_version=None):
         for k in keys:
             seen.append(1)
             progress(1)

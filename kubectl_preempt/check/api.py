@@ -13,7 +13,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
 from ..errors import UsageError
+from ..framework.versions import KubernetesVersion
 from ..replay.api import replay, run_spec
+from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.simulate import initial_objects
 from ..replay.state import finished, format_time
 from ..replay.timeline import normalize
@@ -108,7 +110,8 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
           sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
           policy: Policy | None = None, config: SchedulerConfig | Mapping[str, Any] | None = None,
           seed: int = 0, progress: Progress | None = None, runs: int = 1, jobs: int | None = None,
-          ray_address: str | None = None) -> dict[str, Any]:
+          ray_address: str | None = None, kubernetes_version: str | KubernetesVersion | None = None
+          ) -> dict[str, Any]:
     """Check proposed PriorityClasses against recorded traces.
 
     `traces`: name -> a trace (io.trace's Trace, {"header", "events"}, or a list of events).
@@ -117,7 +120,8 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
     the proposal adds and replaces classes; given, it is the whole set before and `proposed` the
     whole set after (a class it leaves out is deleted). `runs` > 1: both sides replayed over the
     same `runs` seeds and the rules decided on the paired runs (check/runs.py), fanned out over
-    `jobs` processes or the Ray cluster at `ray_address`.
+    `jobs` processes or the Ray cluster at `ray_address`. `kubernetes_version` picks the
+    kube-scheduler release both sides imitate; by default each trace's own (replay's rule).
     """
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise UsageError(f"must be 1 or more, got {runs!r}", field="--runs")
@@ -145,12 +149,15 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
         else:
             applied = contexts[0][1]
         overrides = _proposed_overrides(proposal, applied, base_objects)
+        version = replay_scheduler_version(events, kubernetes_version).version
         paired: dict[str, Any] | None = None
         if runs > 1:
             if progress is not None:
                 progress(name, "baseline and proposed")
-            spec = PairSpec(run_spec(events, config=config, priority_classes=base_objects, seed=seed),
-                            run_spec(events, config=config, priority_classes=overrides or None, seed=seed))
+            spec = PairSpec(run_spec(events, config=config, priority_classes=base_objects, seed=seed,
+                                     kubernetes_version=version),
+                            run_spec(events, config=config, priority_classes=overrides or None, seed=seed,
+                                     kubernetes_version=version))
             pairs = paired_runs(spec, runs, jobs=jobs, ray_address=ray_address)
             entries = pairs[0]["entries"]
             base_summary, prop_summary = pairs[0]["baseline"], pairs[0]["proposed"]
@@ -160,12 +167,13 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
             if progress is not None:
                 progress(name, "baseline")
             base_rec = OutcomeRecorder()
-            base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec)
+            base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec,
+                                 kubernetes_version=version)
             if progress is not None:
                 progress(name, "proposed")
             prop_rec = OutcomeRecorder()
             prop_report = replay(events, config=config, priority_classes=overrides or None, seed=seed,
-                                 listener=prop_rec)
+                                 listener=prop_rec, kubernetes_version=version)
             entries = diff_outcomes(base_rec.pods, prop_rec.pods)
             base_summary, prop_summary = replay_summary(base_report), replay_summary(prop_report)
             rules = evaluate_trace(policy, name, entries)
@@ -173,6 +181,7 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
         removed = [{"priorityClass": n, "podCount": len(_pods_using(initial, n))} for n in applied.removed]
         trace_reports.append({
             "trace": name,
+            "schedulerVersion": version.name,
             "start": format_time(timeline.start), "end": format_time(timeline.end),
             "durationSeconds": round(timeline.end - timeline.start, 3),
             "recreated": _recreate_entries(applied, initial),

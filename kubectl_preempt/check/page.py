@@ -19,7 +19,7 @@ Run = tuple[str, Mapping[str, Any], Mapping[str, Any]]
 
 def check_page_runs(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]],
                     *, sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
-                    config: Any = None, seed: int = 0) -> tuple[list[Run], str]:
+                    config: Any = None, seed: int = 0, kubernetes_version: Any = None) -> tuple[list[Run], str]:
     """(label, report, view) per replay, in page order, and the page's title."""
     decoded, _ = decode_proposal(proposed, sources)
     base_objects = [dict(o) for o in baseline] if baseline is not None else None
@@ -35,7 +35,8 @@ def check_page_runs(check_report: Mapping[str, Any], traces: Mapping[str, Any], 
         overrides = [dict(o) for o in base_objects or () if (o.get("metadata") or {}).get("name") not in names]
         overrides += [pc.as_object() for pc in accepted]
         for which, classes in (("baseline", base_objects), ("proposed", overrides or None)):
-            report = replay(events, config=config, priority_classes=classes, seed=seed)
+            report = replay(events, config=config, priority_classes=classes, seed=seed,
+                            kubernetes_version=kubernetes_version)
             view = build_view(report, events)
             if replay_summary(report) != tr.get(which):
                 view["notes"] = [f"this {which} replay differs from the check's ({replay_summary(report)} here, "

@@ -12,6 +12,7 @@ from ..errors import ExitCode, InputError, UsageError
 from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
 from ..io.snapshot import load_config_document
 from ..io.trace import read_trace
+from ..replay.api import scheduler_version as replay_scheduler_version
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from . import options
@@ -24,7 +25,8 @@ Each proposed class is validated as the API server and its Priority admission pl
 (value above 1000000000, the reserved system- prefix, a second globalDefault, an unknown
 preemptionPolicy), in their words; a changed value or preemptionPolicy is reported as the delete
 and re-create it takes, with the pods that keep their old priority. Every TRACE is then replayed
-twice through kube-scheduler v1.34.1's offline copy, with the baseline classes and with the
+twice through kube-scheduler's offline copy (the release the trace was recorded from, or
+--kubernetes-version; v1.34.1 when neither says), with the baseline classes and with the
 proposed ones, and the two are compared pod by pod: newly preempted, no longer preempted, newly
 unschedulable or newly scheduled, another preemptor or node.
 
@@ -112,6 +114,7 @@ def check(
         help="Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
              "one, with the changed preemptions marked (replays each trace twice more).",
         show_default=False)] = None,
+    kubernetes_version: options.KubernetesVersion = None,
     runs: options.Runs = 1,
     jobs: options.Jobs = None,
     ray: options.Ray = None,
@@ -128,6 +131,10 @@ def check(
         tr = read_trace(path)
         notes += [f"note: {n}" for n in tr.notes]
         traces[tr.source or path] = tr
+        # each trace is replayed by the release it was recorded from, unless one is asked for
+        picked = replay_scheduler_version(tr, kubernetes_version)
+        if picked.note:
+            notes.append(f"{tr.source or path}: {picked.note}")
 
     classes, sources, skipped = load_priority_classes(proposed)
     others = ", ".join(f"{k} ({n})" for k, n in skipped.items())
@@ -149,7 +156,7 @@ def check(
     try:
         report = run_check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
                            seed=seed, progress=_progress(line) if line is not None else None,
-                           runs=runs, jobs=jobs, ray_address=ray)
+                           runs=runs, jobs=jobs, ray_address=ray, kubernetes_version=kubernetes_version)
     finally:
         if line is not None:
             line.clear()
@@ -164,7 +171,8 @@ def check(
     if html:
         from ..api import check_html
 
-        page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed)
+        page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
+                          kubernetes_version=kubernetes_version)
         try:
             with open(html, "w", encoding="utf-8") as f:
                 f.write(page)

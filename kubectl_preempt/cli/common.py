@@ -8,6 +8,7 @@ from typing import Any, Callable, TypeVar
 import typer
 
 from ..errors import PreemptError
+from ..framework.versions import KubernetesVersion, Resolved
 
 PROG = "kubectl-preempt"
 
@@ -36,6 +37,13 @@ def guard(func: F) -> F:
             raise typer.Exit(int(err.exit_code)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def picked_version(resolved: Resolved, prefix: str = "") -> KubernetesVersion:
+    """The release a command imitates; when it is not the one the data names, a note says so."""
+    if resolved.note:
+        note(prefix + resolved.note)
+    return resolved.version
 
 
 class Progress:

@@ -8,6 +8,7 @@ import typer
 
 from .. import api
 from ..errors import InputError, UsageError, quote
+from ..framework.versions import KubernetesVersion, resolve_kubernetes_version
 from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects,
                            pod_key)
 from ..model.bulk import bulk_allocation
@@ -16,7 +17,7 @@ from ..render import render
 from . import live as live_cli
 from . import options
 from . import session as batch_options
-from .common import guard, note
+from .common import guard, note, picked_version
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
 PROGRESS_MIN_PODS = 20
@@ -46,7 +47,10 @@ Examples:
   kubectl preempt explain -f big-job.yaml --snapshot prod.json
 \b
   # with your scheduler's configuration, showing every node's and plugin's detail
-  kubectl preempt explain batch/etl-0 --snapshot prod.json --config scheduler.yaml -o wide"""
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --config scheduler.yaml -o wide
+\b
+  # as kube-scheduler v1.36 decides (default: the version the snapshot or server names)
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --kubernetes-version v1.36"""
 
 
 def register(app: typer.Typer) -> None:
@@ -73,6 +77,7 @@ def explain(
     context: options.Context = None,
     kubeconfig: options.Kubeconfig = None,
     request_timeout: options.RequestTimeout = None,
+    kubernetes_version: options.KubernetesVersion = None,
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
@@ -82,9 +87,10 @@ def explain(
         live_ctx = None
         if snapshot is None:
             live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
-                                          pods or [], manifests)
+                                          pods or [], manifests, server_version=not kubernetes_version)
             live_ctx.require_nodes(output)
             objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
+            data_version, data_source = live_ctx.server_version, "the API server"
         else:
             if context is not None or kubeconfig is not None or request_timeout is not None:
                 raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
@@ -93,12 +99,14 @@ def explain(
                 raise UsageError("--snapshot - and -f - cannot both read standard input")
             source = display_name(snapshot)
             objects = load_objects(snapshot)
+            data_version, data_source = objects.server_version, source
         # Queues and PodGroups are read for the pods kube-batch schedules
         # Preempted events (capture keeps them) say who preempted a pod, read below
         ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS
                                 and o.get("kind") != "Event"])
         if ignored:
             note(f"{source}: {ignored}")
+        version = picked_version(resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source))
         cfg = load_config(config) if config else None
         extra: list[dict] = []
         for path in manifests:
@@ -144,7 +152,7 @@ def explain(
             return
     _check_requests(cluster, keys, objects, source)
     try:
-        docs = _explain_all(cluster, keys, cfg, seed, extra)
+        docs = _explain_all(cluster, keys, cfg, seed, extra, version)
     except InputError as e:
         raise e.located(source=source) from None
     if batch_keys:
@@ -228,11 +236,12 @@ def _check_requests(cluster: Cluster, keys: Sequence[str], objects: Sequence[Map
             raise e.located(source=source, field_prefix=where) from None
 
 
-def _explain_all(cluster: Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict]) -> list[Mapping[str, Any]]:
+def _explain_all(cluster: Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict],
+                 version: KubernetesVersion) -> list[Mapping[str, Any]]:
     total = len(keys) + len(extra)
     if not (total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):
-        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra)
+        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra, kubernetes_version=version)
     with typer.progressbar(length=total, label="explaining", file=sys.stderr) as bar:
         step: Callable[[int], None] = bar.update
-        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra,
+        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra, kubernetes_version=version,
                                 progress=lambda n=1: step(n))

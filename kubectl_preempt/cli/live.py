@@ -35,6 +35,7 @@ class LiveExplain:
         self.record_only = record_only
         self.nodes_refused = nodes_refused
         self.all_gone = bool(record_only) and not pods
+        self.server_version: Optional[str] = None   # the API server's gitVersion, when asked for
 
     def with_preemptors(self, keys: list[str], present: Mapping[str, Any]) -> list[str]:
         extra = [k for k in preemptors_to_explain(self.records, keys) if k in present]
@@ -80,8 +81,9 @@ def _key(arg: str, namespace: Optional[str]) -> Optional[str]:
 
 def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout: Optional[str],
               namespace: Optional[str], all_namespaces: bool, pods: Sequence[str],
-              manifests: Sequence[str]) -> LiveExplain:
+              manifests: Sequence[str], *, server_version: bool = False) -> LiveExplain:
     """Read the cluster and the preemption records of the named pods, then close the connection.
+    With `server_version`, also the server's version (which kube-scheduler release to imitate).
 
     Refusals (403) and kinds the server does not serve become notes on stderr; an unreachable
     server, rejected credentials or a timeout end the command (exit 3)."""
@@ -114,7 +116,10 @@ def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout
         if not session.has_nodes() and refused:
             nodes_refused = f"{session.conn.server}: {refused.split(';')[0].split(':')[0]}"
         source = f"context {session.conn.context}" if session.conn.context else "in-cluster"
-    return LiveExplain(objects, source, namespace, kept, records, record_only, nodes_refused)
+        out = LiveExplain(objects, source, namespace, kept, records, record_only, nodes_refused)
+        if server_version:
+            out.server_version = session.cluster.server_version()
+    return out
 
 
 def preemption_records(session: live.LiveSession, keys: Sequence[str]) -> dict[str, dict[str, Any]]:

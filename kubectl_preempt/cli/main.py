@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 import typer
 
-from ..version import KUBERNETES_VERSION, __version__
+from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__
 from ..errors import ExitCode, PreemptError
 from ..model import limits
 from . import capture, explain
@@ -16,7 +16,7 @@ from . import check
 from . import session
 from .common import PROG, error_line
 
-HELP = f"""Which pods would kube-scheduler {KUBERNETES_VERSION} preempt for a pod, on which node, and why.
+HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
 
 Offline and reproducible: the scheduler's own PreFilter, Filter, Score and DefaultPreemption
 logic, reimplemented and held to the real scheduler's verdicts.
@@ -38,7 +38,8 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"{PROG} {__version__} (kube-scheduler {KUBERNETES_VERSION})")
+        typer.echo(f"{PROG} {__version__} (kube-scheduler {', '.join(KUBERNETES_VERSIONS)}; "
+                   f"default {KUBERNETES_VERSION})")
         raise typer.Exit(0)
 
 

@@ -55,6 +55,12 @@ Seed = Annotated[int, typer.Option(
     "--seed", metavar="N", help="Seed of the scheduler's random choices (the preemption candidate offset); "
                                 "0 keeps output reproducible.")]
 
+KubernetesVersion = Annotated[Optional[str], typer.Option(
+    "--kubernetes-version", metavar="VERSION",
+    help="The kube-scheduler release to imitate: v1.34 (v1.34.1) or v1.36 (v1.36.2); others map to the "
+         "nearest, with a note. Default: the version the data names (a captured snapshot's, a trace's, the "
+         "live server's), else v1.34.1.")]
+
 RequestTimeout = Annotated[Optional[str], typer.Option(
     "--request-timeout", metavar="DURATION",
     help="How long to wait for each answer of the API server (e.g. 30s, 1m; 0 waits forever), "

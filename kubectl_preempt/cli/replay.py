@@ -15,14 +15,16 @@ from ..io.snapshot import load_config_document, load_objects
 from ..io.trace import read_trace
 from ..render.replay import REPLAY_FORMATS, render_replay
 from ..replay.api import replay as run_replay
+from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.async_preemption import DEFAULT_API_LATENCY
 from . import options
-from .common import Progress, guard, note
+from .common import Progress, guard, note, picked_version
 
 DEMO_TRACE = "demo.jsonl.gz"
 
 HELP = """Replay a trace (from `kubectl preempt record`, a `kubectl get --watch --output-watch-events
--o json` stream, or a snapshot) through kube-scheduler v1.34.1's offline copy, on a virtual clock,
+-o json` stream, or a snapshot) through kube-scheduler's offline copy (the release the trace was
+recorded from, or --kubernetes-version; v1.34.1 when neither says), on a virtual clock,
 much faster than real time. Prints a timeline of preemptions (when, who, on which node, whom it
 evicted and why there) and a summary: preemptions by PriorityClass and namespace, pods never
 scheduled, time to schedule.
@@ -193,6 +195,7 @@ def replay(
         help="Also write the replay as one self-contained HTML page (no network needed to view it): a "
              "timeline per node, the summary, filters, and the why of each preemption.",
         show_default=False)] = None,
+    kubernetes_version: options.KubernetesVersion = None,
     runs: options.Runs = 1,
     jobs: options.Jobs = None,
     ray: options.Ray = None,
@@ -223,6 +226,7 @@ def replay(
     tr = read_trace(path)
     for n in tr.notes:
         note(f"note: {n}")
+    version = picked_version(replay_scheduler_version(tr, kubernetes_version))
     classes: list[dict] = []
     for f in priorityclasses or ():
         objs = load_objects(f)
@@ -248,7 +252,7 @@ def replay(
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
                             on_decision=on_decision, progress=None if runs > 1 else progress,
                             runs=runs, jobs=jobs, ray_address=ray, run_progress=run_progress,
-                            api_latency=api_latency, feature_gates=gates)
+                            api_latency=api_latency, feature_gates=gates, kubernetes_version=version)
     except InputError as e:
         raise e.located(source=tr.source) from None
     finally:

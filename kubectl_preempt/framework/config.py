@@ -9,20 +9,34 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import InputError, quote
+from .versions import DEFAULT, KubernetesVersion
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
-# the feature gates the replay honours, with v1.34.1's defaults
+# the feature gates the replay honours, with v1.34.1's defaults (v1.36.2's are the same)
 FEATURE_GATES = {"SchedulerAsyncPreemption": True}
 
 # v1.34 default MultiPoint set; DynamicResources is on by default (DRA is GA) and sits before
 # DefaultPreemption so that PostFilter tries deallocating claims before evicting pods
-DEFAULT_MULTIPOINT: list[tuple[str, int]] = [
+DEFAULT_MULTIPOINT_V1_34: list[tuple[str, int]] = [
     ("SchedulingGates", 0), ("PrioritySort", 0), ("NodeUnschedulable", 0), ("NodeName", 0),
     ("TaintToleration", 3), ("NodeAffinity", 2), ("NodePorts", 0), ("NodeResourcesFit", 1),
     ("VolumeRestrictions", 0), ("NodeVolumeLimits", 0), ("VolumeBinding", 0), ("VolumeZone", 0),
     ("PodTopologySpread", 2), ("InterPodAffinity", 2), ("DynamicResources", 0), ("DefaultPreemption", 0),
     ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), ("DefaultBinder", 0),
 ]
+DEFAULT_MULTIPOINT = DEFAULT_MULTIPOINT_V1_34
+
+
+def default_multi_point(version: KubernetesVersion) -> list[tuple[str, int]]:
+    """mirrors getDefaultPlugins + applyFeatureGates of the release: since v1.35 DynamicResources
+    scores (weight 2), and the NodeDeclaredFeatures gate appends its plugin after DefaultBinder.
+    GangScheduling and TopologyAwareWorkloadScheduling (pod groups, PlacementScore) are alpha, off."""
+    out = list(DEFAULT_MULTIPOINT_V1_34)
+    if version.features.enable_dra_prioritized_list and version.at_least(35):
+        out = [(n, 2 if n == "DynamicResources" else w) for n, w in out]
+    if version.features.enable_node_declared_features:
+        out.append(("NodeDeclaredFeatures", 0))
+    return out
 
 EXTENSION_POINTS = ("preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
                     "reserve", "permit", "preBind", "bind", "postBind")
@@ -72,9 +86,24 @@ class SchedulerConfig:
     feature_gates: dict[str, bool] = field(default_factory=dict)
     # how long one API call of the scheduler takes in a replay (None: the replay's default)
     api_latency: float | None = None
+    # the release whose defaults were applied, and which the plugins are built for
+    version: KubernetesVersion = DEFAULT
+    # the configuration as written (None: the default profile), to apply another release's defaults
+    raw: Mapping[str, Any] | None = None
+    source: str | None = None
 
     def enabled(self, gate: str) -> bool:
         return self.feature_gates.get(gate, FEATURE_GATES.get(gate, False))
+
+    def for_version(self, version: KubernetesVersion) -> "SchedulerConfig":
+        """The same configuration with `version`'s defaults (itself when already so); the
+        --feature-gates and API latency given stay."""
+        if version == self.version:
+            return self
+        again = parse_config(self.raw, source=self.source, version=version)
+        again.feature_gates = dict(self.feature_gates)
+        again.api_latency = self.api_latency
+        return again
 
     def profile_for(self, scheduler_name: str) -> Profile | None:
         for p in self.profiles:
@@ -147,12 +176,12 @@ def _merge_args(name: str, args: Mapping[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def _profile(raw: Mapping[str, Any], where: str, global_pct: int | None) -> Profile:
+def _profile(raw: Mapping[str, Any], where: str, global_pct: int | None, version: KubernetesVersion) -> Profile:
     name = raw.get("schedulerName") or "default-scheduler"
     plugins = raw.get("plugins") or {}
     if not isinstance(plugins, Mapping):
         raise InputError("expected an object", field=f"{where}.plugins")
-    default_mp = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTIPOINT])
+    default_mp = PluginSet([PluginRef(n, w) for n, w in default_multi_point(version)])
     mp = _merge_plugin_set(default_mp, _plugin_set(plugins.get("multiPoint"), f"{where}.plugins.multiPoint"))
     points = {ep: _merge_plugin_set(PluginSet(), _plugin_set(plugins.get(ep), f"{where}.plugins.{ep}"))
               for ep in EXTENSION_POINTS}
@@ -173,12 +202,15 @@ def _profile(raw: Mapping[str, Any], where: str, global_pct: int | None) -> Prof
     return Profile(name, mp, points, args, pct if isinstance(pct, int) else None)
 
 
-def default_config() -> SchedulerConfig:
-    return parse_config(None)
+def default_config(version: KubernetesVersion = DEFAULT) -> SchedulerConfig:
+    return parse_config(None, version=version)
 
 
-def parse_config(raw: Mapping[str, Any] | None, source: str | None = None) -> SchedulerConfig:
-    """A KubeSchedulerConfiguration with v1 defaults applied; None gives the default profile."""
+def parse_config(raw: Mapping[str, Any] | None, source: str | None = None, *,
+                 version: KubernetesVersion = DEFAULT) -> SchedulerConfig:
+    """A KubeSchedulerConfiguration with `version`'s v1 defaults applied; None gives the default
+    profile."""
+    given = raw
     try:
         if raw is None:
             raw = {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"}
@@ -192,12 +224,12 @@ def parse_config(raw: Mapping[str, Any] | None, source: str | None = None) -> Sc
         if not isinstance(pct, int) or not 0 <= pct <= 100:
             raise InputError(f"{quote(pct)} is not between 0 and 100", field="percentageOfNodesToScore")
         profiles_raw = raw.get("profiles") or [{"schedulerName": "default-scheduler"}]
-        profiles = [_profile(p, f"profiles[{i}]", pct) for i, p in enumerate(profiles_raw)]
+        profiles = [_profile(p, f"profiles[{i}]", pct, version) for i, p in enumerate(profiles_raw)]
         names = [p.scheduler_name for p in profiles]
         if len(set(names)) != len(names):
             raise InputError("duplicate schedulerName", field="profiles")
         return SchedulerConfig(profiles, pct,
                                int(raw.get("podInitialBackoffSeconds") or 1),
-                               int(raw.get("podMaxBackoffSeconds") or 10))
+                               int(raw.get("podMaxBackoffSeconds") or 10), version=version, raw=given, source=source)
     except InputError as e:
         raise e.located(source=source)

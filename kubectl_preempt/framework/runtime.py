@@ -391,8 +391,13 @@ class Framework:
                 append(vals)
             for i, col in zip(local, zip(*rows)):
                 raw[i] = list(col)
+        # a plugin may know that for this pod every node scores 0 and normalizing keeps 0
+        # (DynamicResources for a pod without claims): its column stays zeros, nothing to call
+        zero = {i for i, pl in enumerate(plugins)
+                if i not in local and (nothing := getattr(pl, "scores_nothing", None)) is not None
+                and nothing(state, pod)}
         for i, pl in enumerate(plugins):
-            if i in local:
+            if i in local or i in zero:
                 continue
             col = raw[i]
             for j, ni in enumerate(nodes):
@@ -402,7 +407,7 @@ class Framework:
                         f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
                 col[j] = sc
         for i, pl in enumerate(plugins):
-            ext = pl.score_extensions() if hasattr(pl, "score_extensions") else None
+            ext = pl.score_extensions() if hasattr(pl, "score_extensions") and i not in zero else None
             if ext is None:
                 continue
             ns = [NodeScore(n, sc) for n, sc in zip(node_names, raw[i])]

@@ -350,9 +350,30 @@ def _check_object(obj: Any, where: str, name: str) -> None:
         raise InputError(f"{kind} without metadata.name", source=name, field=_join(where, "metadata.name"))
 
 
-def objects_from_bytes(data: bytes, name: str) -> list[dict]:
-    out: list[dict] = []
+# the List annotation `capture` writes with the API server's version (live.ANN_SERVER_VERSION)
+ANN_SERVER_VERSION = "kubectl-preempt/server-version"
+
+
+class SnapshotObjects(list):
+    """The objects of a snapshot, and the server version it names (a captured List's
+    kubectl-preempt/server-version annotation), None when it names none."""
+
+    server_version: str | None = None
+
+
+def _server_version(doc: Any) -> str | None:
+    if isinstance(doc, Mapping) and isinstance(doc.get("kind"), str) and doc["kind"].endswith("List"):
+        ann = (doc.get("metadata") or {}).get("annotations") or {}
+        if isinstance(ann, Mapping) and isinstance(ann.get(ANN_SERVER_VERSION), str):
+            return ann[ANN_SERVER_VERSION]
+    return None
+
+
+def objects_from_bytes(data: bytes, name: str) -> SnapshotObjects:
+    out = SnapshotObjects()
     for where, doc in decode_documents(data, name):
+        if out.server_version is None:
+            out.server_version = _server_version(doc)
         label, items = _collection(doc, where, name)
         if not basics_ok(items):  # the whole list at C speed; the walk below only words the error
             for i, obj in enumerate(items):
@@ -361,8 +382,9 @@ def objects_from_bytes(data: bytes, name: str) -> list[dict]:
     return out
 
 
-def load_objects(path: str) -> list[dict]:
-    """Every Kubernetes object in a snapshot file ("-" for standard input), in file order."""
+def load_objects(path: str) -> SnapshotObjects:
+    """Every Kubernetes object in a snapshot file ("-" for standard input), in file order; its
+    `server_version` is the version a captured snapshot names."""
     data = read_bytes(path)
     with bulk_allocation():
         objects = objects_from_bytes(data, display_name(path))

@@ -1,12 +1,15 @@
 """The in-tree registry: plugin name -> factory(args, handle), as upstream's plugins/registry.go.
 
 Factories are imported on first use so that a profile pays only for the plugins it enables.
+Plugins whose behaviour depends on the release get the KubernetesVersion they are built for (its
+`features` are upstream's feature.Features), as upstream wraps them in FactoryAdapter(fts, New).
 """
 from __future__ import annotations
 
 import importlib
 from typing import Any, Callable, Mapping
 
+from ..framework.versions import DEFAULT, KubernetesVersion
 from . import names
 
 _FACTORIES: dict[str, str] = {
@@ -29,15 +32,23 @@ _FACTORIES: dict[str, str] = {
     names.DEFAULT_PREEMPTION: "defaultpreemption",
     names.IMAGE_LOCALITY: "imagelocality",
     names.DEFAULT_BINDER: "defaultbinder",
+    names.NODE_DECLARED_FEATURES: "nodedeclaredfeatures",
 }
 
+# modules whose new(args, handle, version) differs between the imitated releases
+_VERSIONED = frozenset({"tainttoleration", "noderesources.balanced_allocation", "dynamicresources",
+                        "nodedeclaredfeatures"})
 
-def _factory(module: str) -> Callable[[Mapping[str, Any], Any], Any]:
+
+def _factory(module: str, version: KubernetesVersion) -> Callable[[Mapping[str, Any], Any], Any]:
     def make(args: Mapping[str, Any], handle: Any) -> Any:
         mod = importlib.import_module(f"{__package__}.{module}")
+        if module in _VERSIONED:
+            return mod.new(args, handle, version)
         return mod.new(args, handle)
     return make
 
 
-def in_tree_registry() -> dict[str, Callable[[Mapping[str, Any], Any], Any]]:
-    return {name: _factory(mod) for name, mod in _FACTORIES.items()}
+def in_tree_registry(version: KubernetesVersion = DEFAULT) -> dict[str, Callable[[Mapping[str, Any], Any], Any]]:
+    """Every in-tree plugin, built as `version` builds it."""
+    return {name: _factory(mod, version) for name, mod in _FACTORIES.items()}

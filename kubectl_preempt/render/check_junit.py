@@ -33,10 +33,15 @@ def render_junit(report: Mapping[str, Any]) -> str:
     for r in rules:
         key = (True, r["trace"]) if r.get("trace") else (False, VALIDATION_SUITE)
         groups.setdefault(key, []).append(r)
-    for (_, name), group in groups.items():
+    versions = {t.get("trace"): t.get("schedulerVersion") for t in report.get("traces") or ()}
+    for (is_trace, name), group in groups.items():
         suite = ET.SubElement(root, "testsuite", {
             "name": name, "tests": str(len(group)), "failures": str(sum(1 for r in group if not r["passed"])),
             "errors": "0", "skipped": "0", "time": "0"})
+        if is_trace and versions.get(name):
+            # which scheduler release replayed the trace
+            props = ET.SubElement(suite, "properties")
+            ET.SubElement(props, "property", {"name": "kube-scheduler", "value": str(versions[name])})
         for r in group:
             _case(suite, name, r)
     ET.indent(root)

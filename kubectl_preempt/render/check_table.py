@@ -77,7 +77,8 @@ def _where(f: Mapping[str, Any]) -> str:
 
 
 def _trace_lines(t: Mapping[str, Any]) -> list[str]:
-    out = [f"Trace {t['trace']}   {t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))})"]
+    by = f", replayed by kube-scheduler {t['schedulerVersion']}" if t.get("schedulerVersion") else ""
+    out = [f"Trace {t['trace']}   {t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))}){by}"]
     for rc in t.get("recreated") or []:
         out.append(f"  re-created: {recreate_text(rc)}")
     for name in t.get("rejected") or []:

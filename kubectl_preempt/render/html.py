@@ -35,6 +35,12 @@ def _title(report: Mapping[str, Any]) -> str:
     return f"Replay of {where}"
 
 
+def _versions(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> str:
+    """The kube-scheduler release(s) that replayed the page's runs."""
+    seen = dict.fromkeys(str(r.get("schedulerVersion") or KUBERNETES_VERSION) for _, r, _ in runs)
+    return ", ".join(seen)
+
+
 def render_html(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]], *, title: str | None = None) -> str:
     """The page for one replay or several side by side: (label, report, view) per replay, the
     view from replay.view.build_view (several: through replay.view.share_colours). Labels name
@@ -50,7 +56,7 @@ def render_html(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]
     page = _asset("report.html")
     # replaced last to first so a placeholder's text inside the data can never be substituted
     parts = {
-        "{{GENERATOR}}": _html.escape(f"kubectl-preempt {__version__} (kube-scheduler {KUBERNETES_VERSION})", quote=True),
+        "{{GENERATOR}}": _html.escape(f"kubectl-preempt {__version__} (kube-scheduler {_versions(runs)})", quote=True),
         "{{TITLE}}": _html.escape(title or _title(runs[0][1])),
         "{{CSS}}": _asset("report.css"),
         "{{JS}}": _asset("report.js").replace("</", "<\\/"),

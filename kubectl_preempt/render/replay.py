@@ -111,6 +111,11 @@ def _prio(p: Mapping[str, Any]) -> str:
     return f"{pr} ({cls})" if cls else str(pr)
 
 
+def scheduler_version(report: Mapping[str, Any]) -> str:
+    """The kube-scheduler release that replayed (reports from before it was named: v1.34.1)."""
+    return str(report.get("schedulerVersion") or "v1.34.1")
+
+
 def _headline(report: Mapping[str, Any]) -> list[str]:
     tr = report.get("trace") or {}
     src = tr.get("source") or {}
@@ -121,10 +126,10 @@ def _headline(report: Mapping[str, Any]) -> list[str]:
              f"{tr.get('events', 0)} events after it"]
     if mode == "follow":
         lines.append("Mode      follow: the recording applied as it happened; each preemption the cluster made "
-                     "is explained at that instant")
+                     f"is explained at that instant by the offline kube-scheduler {scheduler_version(report)}")
     else:
-        lines.append("Mode      simulate: the offline kube-scheduler v1.34.1 places every pending pod; "
-                     "recorded bindings and preemptions are left out")
+        lines.append(f"Mode      simulate: the offline kube-scheduler {scheduler_version(report)} places every "
+                     "pending pod; recorded bindings and preemptions are left out")
     wi = report.get("whatIf") or {}
     if wi.get("priorityClasses"):
         cls = ", ".join(f"{c['name']}={c['value']}" + (" (default)" if c.get("globalDefault") else "")

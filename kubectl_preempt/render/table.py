@@ -183,7 +183,8 @@ def _outcome_lines(doc: Mapping[str, Any]) -> list[str]:
         if doc.get("preFilterRejection") and msg == "not found":
             # the v1.34.1 quirk: DynamicResources' PostFilter reads PreFilter state that was never written
             text += (" (DynamicResources' PostFilter finds no PreFilter state when an earlier PreFilter "
-                     "plugin rejected the pod; kube-scheduler v1.34.1 says the same)")
+                     f"plugin rejected the pod; kube-scheduler {doc.get('schedulerVersion') or 'v1.34.1'} "
+                     "says the same)")
         lines.append(_label("", text))
     elif doc.get("postFilterMessage"):
         msg = str(doc["postFilterMessage"]).removeprefix("preemption: ")
@@ -435,6 +436,12 @@ def _cleared_lines(doc: Mapping[str, Any]) -> list[str]:
     return columns([f"Nominations cleared on {doc.get('nominatedNode')} (lower priority)"], [[p] for p in cleared])
 
 
+def _decided_by(doc: Mapping[str, Any]) -> list[str]:
+    # last: the outcome comes first, and which release decided is worth a glance at the end
+    v = doc.get("schedulerVersion")
+    return [f"Decided by kube-scheduler {v}"] if v else []
+
+
 def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
     """One pod's explanation as text."""
     sections: list[list[str]] = [[_pod_line(doc)] + _outcome_lines(doc)]
@@ -465,6 +472,7 @@ def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
         sections.append(["Scheduler error", INDENT + str(doc["error"])])
     if outcome != "Scheduled" and doc.get("message"):
         sections.append(["Scheduler message", INDENT + str(doc["message"])])
+    sections.append(_decided_by(doc))
     return "\n\n".join("\n".join(s) for s in sections if s) + "\n"
 
 
@@ -480,7 +488,9 @@ def _summary(docs: Sequence[Mapping[str, Any]]) -> str:
             where, victims = "-", ""
         rows.append([d.get("pod", "?"), outcome, where or "-", victims or "-"])
     lines = columns(["POD", "OUTCOME", "NODE", "VICTIMS"], rows, indent="")
-    lines.append(f"({_plural(len(docs), 'pod')}, each explained alone against the same cluster state)")
+    versions = ", ".join(dict.fromkeys(str(d["schedulerVersion"]) for d in docs if d.get("schedulerVersion")))
+    by = f", by kube-scheduler {versions}" if versions else ""
+    lines.append(f"({_plural(len(docs), 'pod')}, each explained alone against the same cluster state{by})")
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
+from ..framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
 from .follow import Follow
 from .report import follow_report
 from .runs import RunProgress, RunSpec, replay_runs, simulate_once
@@ -16,14 +17,44 @@ from .whatif import PriorityPolicy
 MODES = ("simulate", "follow")
 
 
+def trace_server_version(events: Any) -> str | None:
+    """The server version a trace was recorded from: its header's source.serverVersion."""
+    header: Any = None
+    if isinstance(events, Mapping):
+        header = events.get("header")
+    elif not isinstance(events, (list, tuple)):
+        header = getattr(events, "header", None)
+    if not isinstance(header, Mapping):
+        return None
+    v = (header.get("source") or {}).get("serverVersion")
+    return str(v) if v is not None else None
+
+
+def scheduler_version(events: Any, kubernetes_version: str | KubernetesVersion | None = None) -> Resolved:
+    """Which kube-scheduler release replays the trace: `kubernetes_version` if given, else the one
+    the trace was recorded from (nearest imitated, with a note), else v1.34.1."""
+    return resolve_kubernetes_version(kubernetes_version, trace_server_version(events), data_source="the trace")
+
+
+def _named(report: dict[str, Any], version: KubernetesVersion) -> dict[str, Any]:
+    """The report with the release that replayed it, right after its apiVersion and kind."""
+    head = {k: report.pop(k) for k in ("apiVersion", "kind") if k in report}
+    return {**head, "schedulerVersion": version.name, **report}
+
+
 def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Mapping[str, Any] | None = None,
            priority_classes: Iterable[Mapping[str, Any]] | None = None, reresolve_existing: bool = False,
            seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
            progress: Progress | None = None, listener: Listener | None = None,
            runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
            run_progress: RunProgress | None = None, api_latency: float | None = None,
-           feature_gates: Mapping[str, bool] | None = None) -> dict[str, Any]:
-    """Replay a trace through kube-scheduler v1.34.1's offline copy; returns the report.
+           feature_gates: Mapping[str, bool] | None = None,
+           kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
+    """Replay a trace through the offline copy of kube-scheduler; returns the report.
+
+    `kubernetes_version` ("v1.34", "v1.36") picks the release imitated; by default the trace
+    header's source.serverVersion decides (see scheduler_version), else v1.34.1. The report's
+    `schedulerVersion` says which replayed.
 
     `events`: a trace (`io.trace.read_trace`'s result, or {"header": ..., "events": [...]}) or a
     list of {"time", "type", "object"} events; the events at the trace's start form the initial
@@ -53,29 +84,33 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
                          field="--runs")
     spec = run_spec(events, config=config, priority_classes=priority_classes,
                     reresolve_existing=reresolve_existing, seed=seed, api_latency=api_latency,
-                    feature_gates=feature_gates)
+                    feature_gates=feature_gates, kubernetes_version=kubernetes_version)
+    version = spec.config.version
     if mode == "follow":
         policy = PriorityPolicy(spec.priority_classes, reresolve_existing=reresolve_existing)
         f = Follow(spec.timeline, spec.config, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
         f.config_raw = spec.config_raw
-        return follow_report(f.run(), what_if=spec.what_if)
+        return _named(follow_report(f.run(), what_if=spec.what_if), version)
     if runs > 1:
-        return replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress)
+        return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version)
     report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
-    return report
+    return _named(report, version)
 
 
 def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None = None,
              priority_classes: Iterable[Mapping[str, Any]] | None = None, reresolve_existing: bool = False,
              seed: int = 0, api_latency: float | None = None,
-             feature_gates: Mapping[str, bool] | None = None) -> RunSpec:
-    """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`."""
+             feature_gates: Mapping[str, bool] | None = None,
+             kubernetes_version: str | KubernetesVersion | None = None) -> RunSpec:
+    """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`;
+    its configuration carries the kube-scheduler release (scheduler_version's rule)."""
+    version = scheduler_version(events, kubernetes_version).version
     cfg_raw = None
     if isinstance(config, SchedulerConfig):
-        cfg = config
+        cfg = config.for_version(version)
         cfg_raw = getattr(config, "raw", None)
     else:
-        cfg = parse_config(config)
+        cfg = parse_config(config, version=version)
         cfg_raw = config
     if feature_gates or api_latency is not None:
         cfg = _with_gates(cfg, feature_gates or {}, api_latency)

@@ -32,7 +32,7 @@ class Scheduler:
                 if not p.node_name and p.nominated_node_name:
                     nominator.add(p, p.nominated_node_name)
         self.nominator = nominator
-        self.registry = in_tree_registry()
+        self.registry = in_tree_registry(self.config.version)
         self.frameworks: dict[str, Framework] = {}
         self.next_start_node_index = 0
 

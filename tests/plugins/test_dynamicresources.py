@@ -7,8 +7,10 @@ from typing import Any
 import pytest
 
 from kubectl_preempt.framework.cycle_state import CycleState
+from kubectl_preempt.framework.interface import NodeScore
 from kubectl_preempt.framework.snapshot import Snapshot
 from kubectl_preempt.framework.status import Code
+from kubectl_preempt.framework.versions import V1_34_1, V1_36_2
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.plugins import dynamicresources as dra
 from tests.builders import make_node, make_pod
@@ -180,3 +182,46 @@ def test_a_selector_beyond_the_supported_cel_is_an_error_not_a_guess() -> None:
                resource_slice("node-a", [gpu("gpu-0")])], make_pod("p").resource_claim("gpu", claim="gpu-1"))
     assert got["node-a"][0] == Code.Error
     assert got["node-a"][1].startswith("kubectl-preempt cannot evaluate this claim offline")
+
+
+# --- Score, since v1.35 ------------------------------------------------------------------------------
+def _scores(objects: list[dict[str, Any]], pod: Any, version: Any) -> dict[str, Any]:
+    cluster = Cluster.from_objects([make_node("node-a").obj(), make_node("node-b").obj()] + objects + [pod.obj()])
+    snap = Snapshot.from_cluster(cluster)
+    pl = dra.new({}, SimpleNamespace(snapshot=snap, cluster=cluster), version)
+    p = cluster.pod("default/p")
+    state = CycleState()
+    pl.pre_filter(state, p, snap.list())
+    feasible = [ni for ni in snap.list() if pl.filter(state, p, ni).is_success()]
+    raw = {ni.name: pl.score(state, p, ni) for ni in feasible}
+    assert all(st.is_success() for _, st in raw.values())
+    scores = [NodeScore(n, s) for n, (s, _) in raw.items()]
+    assert pl.score_extensions().normalize_score(state, p, scores).is_success()
+    return {s.name: s.score for s in scores}
+
+
+FIRST_AVAILABLE = {"name": "gpu", "firstAvailable": [
+    {"name": "big", "deviceClassName": "gpu", "selectors": [
+        {"cel": {"expression": f'device.attributes["{DRIVER}"].model == "a100"'}}]},
+    {"name": "small", "deviceClassName": "gpu"}]}
+
+
+def test_v1_34_has_no_score_and_v1_36_scores_every_pod() -> None:
+    assert not hasattr(dra.new({}, None, V1_34_1), "score")
+    assert _scores([], make_pod("p"), V1_36_2) == {"node-a": 0, "node-b": 0}
+
+
+def test_an_earlier_first_available_subrequest_scores_higher() -> None:
+    objects = [device_class(), claim("gpu-1", request=FIRST_AVAILABLE),
+               resource_slice("node-a", [gpu("gpu-0", model="a100")]),
+               resource_slice("node-b", [gpu("gpu-0", model="t4")])]
+    # node-a gets the first subrequest (8 - 0), node-b the second (8 - 1); normalized to 100
+    assert _scores(objects, make_pod("p").resource_claim("gpu", claim="gpu-1"), V1_36_2) == \
+        {"node-a": 100, "node-b": 87}
+
+
+def test_exactly_requests_and_allocated_claims_without_subrequests_score_nothing() -> None:
+    objects = [device_class(), claim("gpu-1"), resource_slice("node-a", [gpu("gpu-0")]),
+               resource_slice("node-b", [gpu("gpu-0")])]
+    assert _scores(objects, make_pod("p").resource_claim("gpu", claim="gpu-1"), V1_36_2) == \
+        {"node-a": 0, "node-b": 0}

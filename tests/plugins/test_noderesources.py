@@ -4,11 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kubectl_preempt.errors import InputError
 from kubectl_preempt.framework.cycle_state import CycleState
 from kubectl_preempt.framework.status import Code
 from kubectl_preempt.framework.types import NodeInfo
+from kubectl_preempt.framework.versions import V1_36_2
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins.noderesources import balanced_allocation as ba
 from kubectl_preempt.plugins.noderesources import fit
@@ -262,3 +265,64 @@ def test_balanced_allocation_skips_best_effort_pods() -> None:
 def test_balanced_allocation_weights_must_be_one() -> None:
     with pytest.raises(InputError):
         ba.new({"resources": [{"name": "cpu", "weight": 2}]}, None)
+
+
+# --- BalancedAllocation since v1.35: the balance with the pod against the balance without it --------
+def _balanced_v1_36(pod: Any, ni: NodeInfo, args: dict | None = None) -> int:
+    pl = ba.new(args or {}, None, V1_36_2)
+    p = Pod(pod.obj())
+    state = CycleState()
+    assert pl.pre_score(state, p, [ni]).code == Code.Success
+    s, st = pl.score(state, p, ni)
+    assert st.code == Code.Success
+    return s
+
+
+@pytest.mark.parametrize("pod,node,existing,want", [
+    (make_pod("p").req(cpu="1", memory="1Gi"), make_node("n").alloc(cpu="4", memory="8Gi"),
+     [make_pod("e").req(cpu="1", memory="1Gi")], 72),
+    (make_pod("p").req(cpu="1", memory="2Gi"), make_node("n").alloc(cpu="4", memory="8Gi"),
+     [make_pod("e").req(cpu="1", memory="2Gi")], 75),
+    (make_pod("p").req(cpu="1", memory="4Gi"), make_node("n").alloc(cpu="4", memory="8Gi"),
+     [make_pod("e").req(cpu="2", memory="1Gi")], 81),
+    (make_pod("p").req(cpu="8"), make_node("n").alloc(cpu="4", memory="8Gi"), [], 50),
+    (make_pod("p").req(cpu="1", memory="1Gi", ephemeral_storage="10Gi"),
+     make_node("n").alloc(cpu="4", memory="8Gi", ephemeral_storage="100Gi"), [make_pod("e").req(cpu="1", memory="1Gi")], 72),
+], ids=["unbalancing a node scores below 75: with 87, without 93, 50 + (50 + 87 - 93) / 2 = 72",
+        "keeping a perfect balance scores the middle, 75",
+        "improving the balance scores above 75: with 93, without 81, 50 + (50 + 93 - 81) / 2 = 81",
+        "a fraction over 1 counts as 1, the empty node was balanced: 50 + (50 + 50 - 100) / 2 = 50",
+        "three resources use the population standard deviation: with 83, without 89, 72"])
+def test_balanced_allocation_scores_the_improvement_in_v1_36(pod: Any, node: Any, existing: list, want: int) -> None:
+    ni = _ni(node, *existing)
+    args = ({"resources": [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1},
+                           {"name": "ephemeral-storage", "weight": 1}]}
+            if "ephemeral-storage" in str(pod.obj()) else None)
+    with_pod = _balanced(args or {}, pod, _ni(node, *existing))[0]
+    without_pod = ba.balanced_resource_scorer(*_without(ni, args))
+    assert _balanced_v1_36(pod, ni, args) == want == 50 + (50 + with_pod - without_pod) // 2
+
+
+def _without(ni: NodeInfo, args: dict | None) -> tuple[list[int], list[int]]:
+    names = [r["name"] for r in (args or {}).get("resources") or [{"name": "cpu"}, {"name": "memory"}]]
+    req = {"cpu": ni.requested.milli_cpu, "memory": ni.requested.memory,
+           "ephemeral-storage": ni.requested.ephemeral_storage}
+    alloc = {"cpu": ni.allocatable.milli_cpu, "memory": ni.allocatable.memory,
+             "ephemeral-storage": ni.allocatable.ephemeral_storage}
+    return [req[n] for n in names], [alloc[n] for n in names]
+
+
+@given(st.lists(st.tuples(st.integers(0, 64_000), st.integers(0, 64_000), st.integers(0, 64_000)),
+                min_size=2, max_size=2),
+       st.integers(0, 1 << 40), st.integers(0, 1 << 40))
+def test_the_inline_two_resource_path_equals_the_general_one(rows: list, extra_req: int, extra_alloc: int) -> None:
+    requested = [r[0] + r[1] for r in rows]
+    allocated = [r[0] for r in rows]
+    allocatable = [r[2] or 1 for r in rows]
+    allocatable[1] += extra_alloc
+    requested[1] += extra_req
+    allocated[1] += extra_req // 2
+    fast = ba.balanced_resource_scorer_with_and_without(requested, allocated, allocatable)
+    general = 50 + (50 + ba.balanced_resource_scorer(requested, allocatable)
+                    - ba.balanced_resource_scorer(allocated, allocatable)) // 2
+    assert fast == general

@@ -7,6 +7,7 @@ from kubectl_preempt.framework.cycle_state import CycleState
 from kubectl_preempt.framework.interface import NodeScore
 from kubectl_preempt.framework.status import Code
 from kubectl_preempt.framework.types import NodeInfo
+from kubectl_preempt.framework.versions import V1_34_1, V1_36_2
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins import tainttoleration as tt
 from tests.builders import make_node, make_pod
@@ -72,3 +73,14 @@ def test_score_counts_untolerated_prefer_no_schedule_taints_and_normalizes_in_re
 def test_score_without_pre_score_is_an_error() -> None:
     _, st = tt.new({}, None).score(CycleState(), _pod(), _ni())
     assert st.code == Code.Error
+
+
+@pytest.mark.parametrize("version,reason", [
+    (V1_34_1, "node(s) had untolerated taint {dedicated: gpu}"),
+    (V1_36_2, "node(s) had untolerated taint(s)"),
+], ids=["v1.34.1 names the taint", "v1.36.2 does not, so different taints count together"])
+def test_the_filter_reason_follows_the_release(version, reason: str) -> None:
+    st = tt.new({}, None, version).filter(CycleState(), _pod(), _ni(("dedicated", "gpu", "NoSchedule")))
+    assert (st.code, st.reasons) == (Code.UnschedulableAndUnresolvable, [reason])
+    assert tt.new({}, None, version).filter(CycleState(), _pod({"operator": "Exists"}),
+                                            _ni(("dedicated", "gpu", "NoSchedule"))).code == Code.Success

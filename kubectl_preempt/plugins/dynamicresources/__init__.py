@@ -11,14 +11,21 @@ v1.34 behaviour that every pod sees, claims or not:
 For pods with claims: claim lookup and ownership, "in use", allocated claims' node selectors,
 device class checks, and an allocator for unallocated claims that understands a subset of CEL
 (see allocator.py); beyond that subset the Filter reports an error instead of guessing.
+
+Since v1.35 (kubernetes/kubernetes#134711) the plugin also scores (weight 2 in the default
+profile): a node where a claim's firstAvailable request gets an earlier subrequest scores higher.
+Every pod gets the score, 0 for a pod without claims.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework.interface import MAX_NODE_SCORE, NodeScore
 from ...framework.status import Code, Status
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
+from ..helper.normalize_score import default_normalize_score
 from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
 
@@ -45,6 +52,9 @@ ERR_UNKNOWN_REQUEST = "resource claim {}, request {}: unknown request type"
 ERR_UNSUPPORTED_HERE = "kubectl-preempt cannot evaluate this claim offline: {}"
 
 RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE = 256
+_SUCCESS = Status()  # statuses are immutable: one shared answer for the hot path
+# resourceapi.FirstAvailableDeviceRequestMaxSize: subrequest i of a firstAvailable request scores 8 - i
+FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE = 8
 
 
 def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -62,13 +72,15 @@ class _Rejected(Exception):
 class StateData:
     """Shared across clones, as upstream's Clone returns the same pointer."""
 
-    __slots__ = ("claims", "available_on", "unavailable_claims", "allocator")
+    __slots__ = ("claims", "available_on", "unavailable_claims", "allocator", "node_allocations")
 
     def __init__(self) -> None:
         self.claims: list[Mapping[str, Any]] = []
         self.available_on: list[NodeSelector | None] = []
         self.unavailable_claims: set[int] = set()
         self.allocator: Allocator | None = None
+        # node name -> the alternative each pending claim's requests got there (Filter's result)
+        self.node_allocations: dict[str, list[int]] = {}
 
 
 class DynamicResources:
@@ -216,6 +228,8 @@ class DynamicResources:
         if unavailable:
             s.unavailable_claims.update(unavailable)
             return Status(Code.UnschedulableAndUnresolvable, ERR_CLAIM_NOT_AVAILABLE)
+        if s.allocator is not None:
+            s.node_allocations[node.name] = list(s.allocator.last_choice or ())
         return Status()
 
     # ------------------------------------------------------------------ PostFilter
@@ -233,5 +247,73 @@ class DynamicResources:
         return None, Status(Code.Unschedulable, ERR_STILL_NOT_SCHEDULABLE)
 
 
-def new(args: Mapping[str, Any], handle: Any) -> DynamicResources:
+def _first_available_score(claim: Mapping[str, Any], allocated_subrequests: set[str] | None,
+                           choice: list[int], at: int) -> tuple[int, int]:
+    """(score, next index into `choice`) of one claim, as computeScore: an allocated claim's
+    results name their subrequests ("request/subrequest"); a claim allocated in this cycle
+    has the allocator's choice for each of its requests."""
+    score = 0
+    for req in ((claim.get("spec") or {}).get("devices") or {}).get("requests") or ():
+        subs = req.get("firstAvailable") or []
+        if allocated_subrequests is None:
+            i = choice[at] if at < len(choice) else None
+            at += 1
+            if req.get("exactly") is None and subs and i is not None:
+                score += FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE - i
+            continue
+        if req.get("exactly") is not None:
+            continue
+        for i, sub in enumerate(subs):
+            if f"{req.get('name') or ''}/{sub.get('name') or ''}" in allocated_subrequests:
+                score += FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE - i
+    return score, at
+
+
+class ScoringDynamicResources(DynamicResources):
+    """DynamicResources as v1.35 and later build it: with Score and NormalizeScore."""
+
+    def score(self, state: Any, pod: Pod, node_info: Any) -> tuple[int, Status]:
+        # mirrors Score
+        s = state.get(STATE_KEY)
+        if s.__class__ is not StateData:
+            return 0, Status.as_error(ERR_STATE_NOT_FOUND)
+        if not s.claims:
+            # every pod without claims, on every node: on the hot scoring path
+            return 0, _SUCCESS
+        choice = s.node_allocations.get(node_info.node.name)
+        if choice is None:
+            return 0, Status()
+        score = at = 0
+        for claim in s.claims:
+            allocation = _status(claim).get("allocation")
+            if allocation is not None:
+                results = (allocation.get("devices") or {}).get("results") or ()
+                subs = {r.get("request") or "" for r in results if "/" in (r.get("request") or "")}
+                got, at = _first_available_score(claim, subs, choice, at)
+            else:
+                got, at = _first_available_score(claim, None, choice, at)
+            score += got
+        return score, Status()
+
+    def scores_nothing(self, state: Any, pod: Pod) -> bool:
+        """For a pod without claims Score returns 0 on every node before looking at it, and
+        NormalizeScore keeps all zeros: the framework need not ask node by node."""
+        s = state.get(STATE_KEY)
+        return s.__class__ is StateData and not s.claims
+
+    def score_extensions(self) -> "ScoringDynamicResources":
+        return self
+
+    def normalize_score(self, state: Any, pod: Pod, scores: list[NodeScore]) -> Status:
+        return default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+
+def scores_nodes(version: KubernetesVersion) -> bool:
+    """Whether the release's DynamicResources has a Score extension (kubernetes/kubernetes#134711)."""
+    return version.at_least(35) and version.features.enable_dra_prioritized_list
+
+
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DynamicResources:
+    if scores_nodes(version):
+        return ScoringDynamicResources(handle)
     return DynamicResources(handle)

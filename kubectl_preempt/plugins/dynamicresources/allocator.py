@@ -333,6 +333,8 @@ class Allocator:
             return [request]  # v1beta1 shape
         raise Unsupported("a request with neither exactly nor firstAvailable")
 
+    last_choice: list[int] | None = None
+
     def allocate(self, node: Any, claims: list[Mapping[str, Any]]) -> bool:
         """Whether every claim can be allocated on the node together."""
         devices = self.devices_for(node)
@@ -361,22 +363,28 @@ class Allocator:
                             if (admin or mode == "All" or d.key not in self.allocated) and selectors_match(sels, d)])
             cands.append(per)
         steps = [0]
-        return self._search(requests, cands, 0, set(), steps)
+        chosen = [0] * len(requests)
+        ok = self._search(requests, cands, 0, set(), steps, chosen)
+        # which alternative (firstAvailable subrequest) each request got, claim by claim and
+        # request by request: what DynamicResources' Score reads (v1.35+)
+        self.last_choice = chosen if ok else None
+        return ok
 
-    def _search(self, requests: list, cands: list, i: int, used: set, steps: list[int]) -> bool:
+    def _search(self, requests: list, cands: list, i: int, used: set, steps: list[int], chosen: list[int]) -> bool:
         if i == len(requests):
             return True
-        for (sels, mode, count, admin), devs in zip(requests[i], cands[i]):
+        for alt, ((sels, mode, count, admin), devs) in enumerate(zip(requests[i], cands[i])):
+            chosen[i] = alt
             free = [d for d in devs if d.key not in used]
             if mode == "All":
                 if not devs or len(free) != len(devs) or (
                         not admin and any(d.key in self.allocated for d in devs)):
                     continue
-                if self._search(requests, cands, i + 1, used | {d.key for d in devs}, steps):
+                if self._search(requests, cands, i + 1, used | {d.key for d in devs}, steps, chosen):
                     return True
                 continue
-            for chosen in _combinations(free, count, steps):
-                if self._search(requests, cands, i + 1, used | {d.key for d in chosen}, steps):
+            for picked in _combinations(free, count, steps):
+                if self._search(requests, cands, i + 1, used | {d.key for d in picked}, steps, chosen):
                     return True
         return False
 

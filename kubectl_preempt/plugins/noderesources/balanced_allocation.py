@@ -1,5 +1,9 @@
 """NodeResourcesBalancedAllocation: favour nodes whose resources would be used in even
-proportions (mirrors noderesources/balanced_allocation.go)."""
+proportions (mirrors noderesources/balanced_allocation.go).
+
+v1.34.1 scores the balance with the pod added. Since kubernetes/kubernetes#135573 (v1.35) the score
+is how much the pod improves the balance: 50 + (50 + with - without) / 2, so a node the pod would
+unbalance scores lower than one whose balance it keeps, even if that node ends more balanced."""
 from __future__ import annotations
 
 import math
@@ -10,17 +14,20 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
+from ..helper.gomath import go_div
 from .. import names
 from .resource_allocation import MODE_BALANCED, ResourceAllocationScorer, parse_resource_specs
 
 NAME = names.NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
+_MAX_SCORE = float(MAX_NODE_SCORE)
 
 
 def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> int:
-    """mirrors balancedResourceScorer: 100 x (1 - standard deviation of the used fractions),
-    in float64 as upstream, truncated."""
+    """mirrors balancedResourceScorer (v1.34.1) and balancedResourceScore (v1.35+): 100 x (1 -
+    standard deviation of the used fractions), in float64 as upstream, truncated."""
     fractions: list[float] = []
     total = 0.0
     for i, alloc in enumerate(allocatable):
@@ -41,6 +48,29 @@ def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> in
             acc = acc + (f - mean) * (f - mean)
         std = math.sqrt(acc / float(len(fractions)))
     return int((1 - std) * float(MAX_NODE_SCORE))
+
+
+def balanced_resource_scorer_with_and_without(requested: list[int], allocated: list[int],
+                                              allocatable: list[int]) -> int:
+    """mirrors balancedResourceScorer since v1.35: the balance with the pod against the balance
+    without it, brought back to [50, 100] (both lie in [50, 100], their difference in [-50, 50])."""
+    if len(allocatable) == 2 and allocatable[0] and allocatable[1]:
+        # the default cpu and memory, on the hot scoring path: the same float64 steps, inline
+        a0, a1 = float(allocatable[0]), float(allocatable[1])
+        f0, f1 = float(requested[0]) / a0, float(requested[1]) / a1
+        g0, g1 = float(allocated[0]) / a0, float(allocated[1]) / a1
+        with_pod = int((1 - abs(((1.0 if f0 > 1 else f0) - (1.0 if f1 > 1 else f1)) / 2)) * _MAX_SCORE)
+        without_pod = int((1 - abs(((1.0 if g0 > 1 else g0) - (1.0 if g1 > 1 else g1)) / 2)) * _MAX_SCORE)
+    else:
+        with_pod = balanced_resource_scorer(requested, allocatable)
+        without_pod = balanced_resource_scorer(allocated, allocatable)
+    half = MAX_NODE_SCORE // 2
+    return half + go_div(half + with_pod - without_pod, 2)
+
+
+def scores_improvement(version: KubernetesVersion) -> bool:
+    """Whether the release scores the improvement of the balance (kubernetes/kubernetes#135573)."""
+    return version.at_least(35)
 
 
 class _PreScoreState:
@@ -77,7 +107,7 @@ class BalancedAllocation:
         return None
 
 
-def new(args: Mapping[str, Any], handle: Any) -> BalancedAllocation:
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> BalancedAllocation:
     """mirrors NewBalancedAllocation with ValidateNodeResourcesBalancedAllocationArgs"""
     where = "pluginConfig[NodeResourcesBalancedAllocation].args.resources"
     resources = parse_resource_specs((args or {}).get("resources"), where)
@@ -88,5 +118,9 @@ def new(args: Mapping[str, Any], handle: Any) -> BalancedAllocation:
         seen.add(r.name)
         if r.weight != 1:
             raise InputError(f"{r.weight}: must be 1", field=f"{where}[{i}].weight")
+    if scores_improvement(version):
+        return BalancedAllocation(ResourceAllocationScorer(NAME, balanced_resource_scorer_with_and_without, resources,
+                                                           use_requested=True, mode=MODE_BALANCED,
+                                                           with_allocated=True))
     return BalancedAllocation(ResourceAllocationScorer(NAME, balanced_resource_scorer, resources,
                                                        use_requested=True, mode=MODE_BALANCED))

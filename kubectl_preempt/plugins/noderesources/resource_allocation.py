@@ -99,13 +99,17 @@ def _requests(pod: Pod, mode: str) -> dict[str, Fraction]:
 class ResourceAllocationScorer:
     """mirrors resourceAllocationScorer"""
 
-    def __init__(self, name: str, scorer: Callable[[list[int], list[int]], int],
-                 resources: Sequence[ResourceSpec], use_requested: bool, mode: str) -> None:
+    def __init__(self, name: str, scorer: Callable[..., int],
+                 resources: Sequence[ResourceSpec], use_requested: bool, mode: str,
+                 with_allocated: bool = False) -> None:
         self.name = name
+        # scorer(requested, allocatable), or with `with_allocated` scorer(requested, allocated,
+        # allocatable) as since v1.35, where `allocated` is the node's requests without the pod
         self.scorer = scorer
         self.resources = list(resources)
         self.use_requested = use_requested
         self.mode = mode
+        self.with_allocated = with_allocated
 
     def pod_request_list(self, pod: Pod) -> list[int]:
         """mirrors calculatePodResourceRequestList"""
@@ -118,6 +122,17 @@ class ResourceAllocationScorer:
         n = len(self.resources)
         requested = [0] * n
         allocatable = [0] * n
+        if self.with_allocated:
+            # mirrors calculateNodeAllocatableRequest (v1.35+): requested = allocated + the pod's
+            allocated = [0] * n
+            for i, r in enumerate(self.resources):
+                alloc, req = self.allocatable_and_request(node_info, r.name, pod_requests_list[i])
+                if alloc == 0:
+                    continue
+                allocatable[i] = alloc
+                requested[i] = req
+                allocated[i] = req - pod_requests_list[i]
+            return self.scorer(requested, allocated, allocatable), Status()
         for i, r in enumerate(self.resources):
             alloc, req = self.allocatable_and_request(node_info, r.name, pod_requests_list[i])
             if alloc == 0:

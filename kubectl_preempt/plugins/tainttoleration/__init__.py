@@ -3,6 +3,10 @@
 Filter: a node with a NoSchedule or NoExecute taint the pod does not tolerate is out, and
 preemption cannot change that. Score: the number of PreferNoSchedule taints the pod does not
 tolerate, normalized in reverse (fewer is better).
+
+The Filter's reason names the taint in v1.34.1; since kubernetes/kubernetes#134740 (v1.35, and
+the 1.34 line after v1.34.1) it does not, so nodes with different taints count together in the
+FitError message.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
 from ..helper.normalize_score import default_normalize_score
@@ -21,11 +26,18 @@ from ..helper.taint import (TAINT_EFFECT_PREFER_NO_SCHEDULE, do_not_schedule_tai
 NAME = names.TAINT_TOLERATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate"
-ERR_REASON_UNTOLERATED_TAINT = "node(s) had untolerated taint {%s: %s}"
+ERR_REASON_UNTOLERATED_TAINT = "node(s) had untolerated taint {%s: %s}"  # v1.34.1
+ERR_REASON_UNTOLERATED_TAINTS = "node(s) had untolerated taint(s)"        # since v1.35
 
 
 def untolerated_taint_reason(taint: Mapping[str, Any]) -> str:
+    """v1.34.1's reason, naming the taint."""
     return ERR_REASON_UNTOLERATED_TAINT % (taint.get("key") or "", taint.get("value") or "")
+
+
+def names_taint_in_reason(version: KubernetesVersion) -> bool:
+    """Whether the release's Filter names the taint (kubernetes/kubernetes#134740 removed it)."""
+    return not version.at_least(35)
 
 
 def _prefer_no_schedule_tolerations(pod: Pod) -> list:
@@ -59,6 +71,9 @@ class _PreScoreState:
 class TaintToleration:
     name = NAME
 
+    def __init__(self, version: KubernetesVersion = DEFAULT) -> None:
+        self.names_taint = names_taint_in_reason(version)
+
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         taints = node_info.node.taints
         if not taints:
@@ -66,7 +81,8 @@ class TaintToleration:
         taint = find_matching_untolerated_taint(taints, pod.tolerations, do_not_schedule_taints_filter)
         if taint is None:
             return Status()
-        return Status(Code.UnschedulableAndUnresolvable, untolerated_taint_reason(taint))
+        reason = untolerated_taint_reason(taint) if self.names_taint else ERR_REASON_UNTOLERATED_TAINTS
+        return Status(Code.UnschedulableAndUnresolvable, reason)
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(_prefer_no_schedule_tolerations(pod)))
@@ -86,5 +102,5 @@ class TaintToleration:
         return default_normalize_score(MAX_NODE_SCORE, True, scores)
 
 
-def new(args: Mapping[str, Any], handle: Any) -> TaintToleration:
-    return TaintToleration()
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> TaintToleration:
+    return TaintToleration(version)

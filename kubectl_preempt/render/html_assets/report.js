@@ -232,8 +232,8 @@
     var tr = r.trace || {};
     return (tr.start || "") + " to " + (tr.end || "") + " (" + duration(tr.durationSeconds) + "), " +
       (tr.initialObjects || 0) + " objects at the start, " + (tr.events || 0) + " events after it; " +
-      (r.mode === "follow" ? "follow mode: the recording as it happened, each preemption explained at its instant"
-                           : "simulate mode: the offline kube-scheduler v1.34.1 places every pending pod");
+      (r.mode === "follow" ? "follow mode: the recording as it happened, each preemption explained at its instant by the offline kube-scheduler " + (r.schedulerVersion || "v1.34.1")
+                           : "simulate mode: the offline kube-scheduler " + (r.schedulerVersion || "v1.34.1") + " places every pending pod");
   }
 
   function renderFilters() {

@@ -1,0 +1,143 @@
+"""The kube-scheduler releases imitated, their feature gates, and how a version is picked.
+
+Upstream builds every plugin with `feature.Features` (plugins/feature/feature.go), the gates the
+plugins read, copied from the feature gate's defaults of that release (pkg/features). A release's
+other differences sit in the plugin they belong to, keyed by the `KubernetesVersion` the plugin
+is built for; nothing outside the plugins and the default profile asks which version runs.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import UsageError, quote
+from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
+
+
+@dataclass(frozen=True)
+class Features:
+    """The scheduler-relevant gates of plugins/feature.Features, at one release's defaults.
+
+    Only gates whose value differs between the imitated releases, or which a plugin reads, are
+    listed; every other gate has the same default in both."""
+
+    # DRA: the Score extension of DynamicResources and firstAvailable requests
+    enable_dra_prioritized_list: bool = True
+    # DRA: extended resources (example.com/gpu) served by DeviceClasses instead of device plugins
+    enable_dra_extended_resource: bool = False
+    enable_dra_consumable_capacity: bool = False
+    enable_dra_device_binding_conditions: bool = False
+    enable_dra_device_taints: bool = False
+    enable_dra_partitionable_devices: bool = False
+    # the NodeDeclaredFeatures plugin joins the default profile (default_plugins.go, applyFeatureGates)
+    enable_node_declared_features: bool = False
+    enable_in_place_pod_level_resources_vertical_scaling: bool = False
+    enable_nominated_node_name_for_expectation: bool = False
+    enable_opportunistic_batching: bool = False
+    # alpha in v1.36, off: pod groups and their PlacementScore step, toleration operators Lt/Gt
+    enable_gang_scheduling: bool = False
+    enable_topology_aware_workload_scheduling: bool = False
+    enable_taint_toleration_comparison_operators: bool = False
+
+
+@dataclass(frozen=True)
+class KubernetesVersion:
+    """One imitated kube-scheduler release."""
+
+    name: str                    # "v1.36.2"
+    major: int
+    minor: int
+    patch: int
+    features: Features
+
+    @property
+    def short(self) -> str:
+        return f"v{self.major}.{self.minor}"
+
+    def at_least(self, minor: int, patch: int = 0) -> bool:
+        return (self.minor, self.patch) >= (minor, patch)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+V1_34_1 = KubernetesVersion("v1.34.1", 1, 34, 1, Features())
+V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
+    enable_dra_extended_resource=True, enable_dra_consumable_capacity=True,
+    enable_dra_device_binding_conditions=True, enable_dra_device_taints=True,
+    enable_dra_partitionable_devices=True, enable_node_declared_features=True,
+    enable_in_place_pod_level_resources_vertical_scaling=True,
+    enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
+
+# in the order of version.KUBERNETES_VERSIONS, which names them for every layer
+SUPPORTED: tuple[KubernetesVersion, ...] = tuple(
+    v for name in KUBERNETES_VERSIONS for v in (V1_34_1, V1_36_2) if v.name == name)
+DEFAULT = next(v for v in SUPPORTED if v.name == KUBERNETES_VERSION)
+
+_VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$")
+
+
+def parse_version(text: str) -> tuple[int, int, int | None] | None:
+    """(major, minor, patch or None) of "v1.36", "1.35.0", "v1.34.3-eks-1234", else None."""
+    m = _VERSION.match(text.strip())
+    if not m:
+        return None
+    return int(m.group(1)), int(m.group(2)), (int(m.group(3)) if m.group(3) is not None else None)
+
+
+def nearest(major: int, minor: int) -> KubernetesVersion:
+    """The imitated release closest to a server's: 1.35 and later follow v1.36.2 (1.35 already has
+    TaintToleration's new wording and DynamicResources' Score), 1.34 and older v1.34.1."""
+    if major > 1 or minor >= 35:
+        return V1_36_2
+    return V1_34_1
+
+
+@dataclass(frozen=True)
+class Resolved:
+    version: KubernetesVersion
+    note: str | None = None      # a line for stderr when the version is not the one named
+
+
+def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
+                               data_version: str | None = None, *, data_source: str = "the data") -> Resolved:
+    """The release to imitate: `requested` (--kubernetes-version) if given, else the version the
+    data names (a snapshot's server-version annotation, a trace's source.serverVersion, the live
+    server's /version), else v1.34.1. A version that is not imitated maps to the nearest one, with
+    a note saying so. An unreadable `requested` is a usage error."""
+    if isinstance(requested, KubernetesVersion):
+        return Resolved(requested)
+    if requested is not None and str(requested).strip():
+        text = str(requested).strip()
+        parsed = parse_version(text)
+        if parsed is None or parsed[0] != 1:
+            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.34 or v1.36 "
+                             f"(imitated: {', '.join(v.name for v in SUPPORTED)})")
+        return _map(text, parsed, "requested")
+    if data_version is None or not str(data_version).strip() or str(data_version).strip() == "unknown":
+        return Resolved(DEFAULT)
+    text = str(data_version).strip()
+    parsed = parse_version(text)
+    if parsed is None:
+        return Resolved(DEFAULT, f"note: {data_source} names server version {quote(text)}, which is not a Kubernetes "
+                                 f"release; imitating kube-scheduler {DEFAULT.name}")
+    return _map(text, parsed, data_source)
+
+
+def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolved:
+    major, minor, patch = parsed
+    for v in SUPPORTED:
+        if (major, minor) == (v.major, v.minor) and (patch is None or patch == v.patch):
+            return Resolved(v)
+    v = nearest(major, minor)
+    who = "requested" if source == "requested" else f"{source} names server"
+    if (major, minor) == (v.major, v.minor):
+        why = f"the nearest imitated release of {v.short}"
+    else:
+        why = f"the nearest imitated release to {major}.{minor}"
+    return Resolved(v, f"note: {who} version {text}: imitating kube-scheduler {v.name}, {why}")
+
+
+def by_name(name: str) -> KubernetesVersion:
+    """An imitated release by its name or short name ("v1.36.2", "v1.36")."""
+    return resolve_kubernetes_version(name).version

@@ -1,0 +1,100 @@
+"""NodeDeclaredFeatures (v1.35+, mirrors nodedeclaredfeatures/nodedeclaredfeatures.go): a pod
+that needs a node feature the kubelet must declare (status.declaredFeatures) goes only to nodes
+declaring it; preemption cannot change that.
+
+Which features a pod needs is inferred as component-helpers/nodedeclaredfeatures does for
+scheduling (InferForPodScheduling over features.AllFeatures): a container or init container
+with a restartPolicyRules action RestartAllContainers needs RestartAllContainersOnContainerExits;
+a pod on the host network without host users (hostUsers: false) needs
+UserNamespacesHostNetworkSupport. The registry's other features are inferred only for updates.
+In v1.34.1 the plugin does not exist; with the gate off it skips every pod.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...framework.cycle_state import CycleState
+from ...framework.status import Code, Status
+from ...framework.types import NodeInfo
+from ...framework.versions import DEFAULT, KubernetesVersion
+from ...model.objects import Pod
+from .. import names
+
+NAME = names.NODE_DECLARED_FEATURES
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+ERR_REASON_UNSATISFIED_REQUIREMENTS = "node(s) didn't match Pod's required features"
+
+# feature names, as the node declares them
+RESTART_ALL_CONTAINERS_ON_CONTAINER_EXITS = "RestartAllContainersOnContainerExits"
+USER_NAMESPACES_HOST_NETWORK_SUPPORT = "UserNamespacesHostNetworkSupport"
+CONTAINER_RESTART_RULE_ACTION_RESTART_ALL_CONTAINERS = "RestartAllContainers"
+
+
+def _restarts_all_containers(spec: Mapping[str, Any]) -> bool:
+    # mirrors restartAllContainersFeature.InferForScheduling
+    for group in ("containers", "initContainers"):
+        for c in spec.get(group) or ():
+            for rule in c.get("restartPolicyRules") or ():
+                if rule.get("action") == CONTAINER_RESTART_RULE_ACTION_RESTART_ALL_CONTAINERS:
+                    return True
+    return False
+
+
+def _user_namespaces_host_network(spec: Mapping[str, Any]) -> bool:
+    # mirrors userNamespacesHostNetworkFeature.InferForScheduling
+    return bool(spec.get("hostNetwork")) and spec.get("hostUsers") is False
+
+
+def required_features(pod: Pod) -> frozenset[str]:
+    """The node features the pod needs to be scheduled (InferForPodScheduling)."""
+    got = pod.cache.get("nodedeclaredfeatures.required")
+    if got is None:
+        need = set()
+        if _restarts_all_containers(pod.spec):
+            need.add(RESTART_ALL_CONTAINERS_ON_CONTAINER_EXITS)
+        if _user_namespaces_host_network(pod.spec):
+            need.add(USER_NAMESPACES_HOST_NETWORK_SUPPORT)
+        got = pod.cache["nodedeclaredfeatures.required"] = frozenset(need)
+    return got
+
+
+def declared_features(node: Any) -> frozenset[str]:
+    """status.declaredFeatures of the node (names the framework does not know cannot be required)."""
+    got = node.cache.get("nodedeclaredfeatures.declared")
+    if got is None:
+        got = node.cache["nodedeclaredfeatures.declared"] = frozenset(
+            f for f in (node.status.get("declaredFeatures") or ()) if isinstance(f, str))
+    return got
+
+
+class NodeDeclaredFeatures:
+    name = NAME
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[None, Status]:
+        if not self.enabled:
+            return None, Status(Code.Skip)
+        reqs = required_features(pod)
+        if not reqs:
+            return None, Status(Code.Skip)
+        state.write(PRE_FILTER_STATE_KEY, reqs)
+        return None, Status()
+
+    def pre_filter_extensions(self) -> None:
+        return None
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        if not self.enabled:
+            return Status()
+        reqs = state.get(PRE_FILTER_STATE_KEY)
+        if reqs is None:
+            return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycle-state: not found')
+        if reqs <= declared_features(node_info.node):
+            return Status()
+        return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSATISFIED_REQUIREMENTS)
+
+
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodeDeclaredFeatures:
+    return NodeDeclaredFeatures(version.features.enable_node_declared_features)
