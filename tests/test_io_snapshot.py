@@ -99,9 +99,14 @@ def test_yaml_keeps_timestamps_and_yes_no_words_as_strings(tmp_path: Path) -> No
     assert node["metadata"]["labels"] == {"feature": "on", "gpu": "no", "ready": True}
 
 
-def test_an_empty_list_is_an_empty_snapshot(tmp_path: Path) -> None:
-    assert load_objects(_write(tmp_path, "e.json", b'{"kind": "List", "apiVersion": "v1", "items": []}')) == []
-    assert load_objects(_write(tmp_path, "e.yaml", b"kind: List\nitems:\n")) == []
+@pytest.mark.parametrize("content", [b'{"kind": "List", "apiVersion": "v1", "items": []}', b"kind: List\nitems:\n",
+                                     b"", b"\n---\n"], ids=["json-list", "yaml-list", "empty", "empty-yaml"])
+def test_an_empty_snapshot_is_an_error_not_an_empty_cluster(tmp_path: Path, content: bytes) -> None:
+    # a failed `kubectl get ... > snapshot.json` must not read as a cluster with nothing in it
+    path = _write(tmp_path, "e.json", content)
+    with pytest.raises(InputError, match="no Kubernetes objects in the file") as err:
+        load_objects(path)
+    assert str(err.value).startswith(f"{path}: ")
 
 
 def test_ignored_kinds_are_counted_most_first() -> None:

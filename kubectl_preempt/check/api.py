@@ -7,6 +7,8 @@ decides whether the differences fail the change.
 """
 from __future__ import annotations
 
+from ..errors import InputError
+
 from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
@@ -136,7 +138,10 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
     trace_reports = []
     all_rules: list[RuleResult] = []
     for name, events in traces.items():
-        timeline = normalize(events)
+        try:
+            timeline = normalize(events)
+        except InputError as e:
+            raise e.located(source=name) from None
         initial = initial_objects(timeline.initial)
         if base_objects is None:
             applied = apply_proposal(proposal, _existing(initial))

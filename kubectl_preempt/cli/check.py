@@ -106,6 +106,9 @@ def check(
         show_default=False)] = None,
     config: options.ConfigFile = None,
     seed: options.Seed = 0,
+    max_input_size: options.MaxInputSize = None,
+    max_trace_span: options.MaxTraceSpan = None,
+    max_trace_events: options.MaxTraceEvents = None,
     html: Annotated[Optional[str], typer.Option(
         "--html", metavar="FILE",
         help="Also write one self-contained HTML page: per trace, the baseline replay above the proposed "

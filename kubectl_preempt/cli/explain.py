@@ -71,6 +71,7 @@ def explain(
     output: options.Output = "table",
     config: options.ConfigFile = None,
     seed: options.Seed = 0,
+    max_input_size: options.MaxInputSize = None,
     scheduler_conf: batch_options.SchedulerConf = None,
     batch_scheduler_name: batch_options.BatchSchedulerName = "kube-batch",
     context: options.Context = None,
@@ -115,6 +116,8 @@ def explain(
             cluster = Cluster.from_objects(objects)
         except InputError as e:
             raise e.located(source=source) from None
+        for text in cluster.notes:
+            note(f"note: {source}: {text}")
     extra_keys = {pod_key(m) for m in extra}
     if live_ctx is None and pods:
         # a victim in a snapshot: what the snapshot recorded of its preemption (the DisruptionTarget

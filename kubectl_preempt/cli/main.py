@@ -9,6 +9,7 @@ import typer
 
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__
 from ..errors import ExitCode, PreemptError
+from ..model import limits
 from . import capture, explain
 from . import record, replay
 from . import check
@@ -66,6 +67,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the console script; returns the exit code."""
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
+    limits.set_current(limits.DEFAULT)  # each command starts from the default limits; its flags raise them
     try:
         rv = command.main(args=args, prog_name=PROG, standalone_mode=False)
     except PreemptError as err:

@@ -7,6 +7,7 @@ from typing import Annotated, Callable, Optional, Sequence
 import typer
 
 from ..errors import quote
+from ..model import limits
 from ..render import FORMATS
 
 
@@ -82,3 +83,39 @@ Ray = Annotated[Optional[str], typer.Option(
     help="Fan the runs out over the Ray cluster at ADDRESS (host:port, ray://host:port, or 'local' to start "
          "one here); needs the extra kubectl-preempt[ray]. The result is the same as with --jobs.",
     show_default=False)]
+
+
+# --- limits on input (model/limits.py): each raises one limit for the rest of the command ----------
+
+def _max_input_size(value: Optional[str]) -> Optional[str]:
+    if value is not None:
+        limits.override(max_input_bytes=limits.parse_size(value, "--max-input-size"))
+    return value
+
+
+def _max_trace_span(value: Optional[str]) -> Optional[str]:
+    if value is not None:
+        limits.override(max_trace_span=limits.parse_span(value, "--max-trace-span"))
+    return value
+
+
+def _max_trace_events(value: Optional[int]) -> Optional[int]:
+    if value is not None:
+        limits.override(max_trace_events=value)
+    return value
+
+
+MaxInputSize = Annotated[Optional[str], typer.Option(
+    "--max-input-size", metavar="SIZE", callback=_max_input_size, show_default=False,
+    help=f"Refuse an input file larger than SIZE once gunzipped (default "
+         f"{limits.format_size(limits.DEFAULT.max_input_bytes)}; e.g. 4Gi). YAML deeper than "
+         f"{limits.MAX_DEPTH} levels or with more than {limits.MAX_ALIASES:,} aliases is always refused.")]
+
+MaxTraceSpan = Annotated[Optional[str], typer.Option(
+    "--max-trace-span", metavar="DURATION", callback=_max_trace_span, show_default=False,
+    help=f"Refuse a trace whose last event is more than DURATION after its start (default "
+         f"{limits.format_span(limits.DEFAULT.max_trace_span)}; e.g. 90d): a replay's work grows with the span.")]
+
+MaxTraceEvents = Annotated[Optional[int], typer.Option(
+    "--max-trace-events", metavar="N", min=1, callback=_max_trace_events, show_default=False,
+    help=f"Refuse a trace of more than N events (default {limits.DEFAULT.max_trace_events:,}).")]

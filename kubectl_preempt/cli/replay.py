@@ -187,6 +187,9 @@ def replay(
         help="Write every preemption decision as a conformance case file (the cluster at that instant "
              "plus the preemptor) into DIR.", show_default=False)] = None,
     seed: options.Seed = 0,
+    max_input_size: options.MaxInputSize = None,
+    max_trace_span: options.MaxTraceSpan = None,
+    max_trace_events: options.MaxTraceEvents = None,
     html: Annotated[Optional[str], typer.Option(
         "--html", metavar="FILE",
         help="Also write the replay as one self-contained HTML page (no network needed to view it): a "

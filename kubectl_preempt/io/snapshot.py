@@ -6,8 +6,8 @@ problem with a file becomes one InputError that names the file and where in it.
 """
 from __future__ import annotations
 
-import gzip
 import json
+import re
 import sys
 import zlib
 from typing import Any, Mapping
@@ -17,6 +17,7 @@ import yaml
 
 from ..errors import InputError, quote
 from ..model.bulk import bulk_allocation
+from ..model import limits
 from ..model.cluster import KNOWN_KINDS
 from ..model.schema import basics_ok
 
@@ -62,15 +63,22 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
+def _too_big(name: str, what: str) -> InputError:
+    limit = limits.format_size(limits.current().max_input_bytes)
+    return InputError(f"{what} more than {limit}, the most this reads (--max-input-size raises it)", source=name)
+
+
 def read_raw_bytes(path: str) -> bytes:
-    """The file's bytes as stored ("-": standard input); one that cannot be read is an InputError."""
+    """The file's bytes as stored ("-": standard input); one that cannot be read is an InputError,
+    and so is one larger than the input limit (read no further than the limit)."""
     name = display_name(path)
+    limit = limits.current().max_input_bytes
     try:
         if path == STDIN:
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(limit + 1)
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(limit + 1)
     except FileNotFoundError:
         raise InputError("no such file", source=name) from None
     except IsADirectoryError:
@@ -79,20 +87,52 @@ def read_raw_bytes(path: str) -> bytes:
         raise InputError("permission denied", source=name) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", source=name) from None
+    if len(data) > limit:
+        raise _too_big(name, "holds")
     return data
+
+
+def gunzip(data: bytes, name: str, notes: list[str] | None = None) -> bytes:
+    """Inflate gzip data (every member of it), a megabyte at a time, refusing to go past the input
+    limit: a small file that inflates to gigabytes fails early with bounded memory. With `notes`,
+    a stream cut short (a recorder killed mid-write) keeps what was flushed, up to its last
+    complete line, and says so; without, it is an error."""
+    limit = limits.current().max_input_bytes
+    out = bytearray()
+    rest = data
+    while True:
+        d = zlib.decompressobj(wbits=31)
+        buf = rest
+        try:
+            while True:
+                chunk = d.decompress(buf, 1 << 20)
+                out += chunk
+                if len(out) > limit:
+                    raise _too_big(name, "inflates to")
+                buf = d.unconsumed_tail
+                if d.eof or not (buf or chunk):
+                    break
+        except zlib.error as e:
+            raise InputError(f"corrupt gzip data: {one_line(str(e))}", source=name) from None
+        if not d.eof:
+            if notes is None:
+                raise InputError("truncated gzip data (the compressed stream ends early)", source=name)
+            cut = out.rfind(b"\n")
+            del out[cut + 1 if cut != -1 else 0:]
+            notes.append(f"{name}: the gzip stream ends early (the recording was cut short); read up to its last "
+                         "complete line")
+            break
+        rest = d.unused_data
+        if rest[:2] != GZIP_MAGIC:  # gzip allows several members one after another; padding is ignored
+            break
+    return bytes(out)
 
 
 def read_bytes(path: str) -> bytes:
     """The file's bytes, gunzipped when they start with gzip's magic number."""
     data = read_raw_bytes(path)
     if data[:2] == GZIP_MAGIC:
-        name = display_name(path)
-        try:
-            data = gzip.decompress(data)
-        except EOFError:
-            raise InputError("truncated gzip data (the compressed stream ends early)", source=name) from None
-        except (gzip.BadGzipFile, zlib.error, OSError) as e:
-            raise InputError(f"corrupt gzip data: {one_line(str(e))}", source=name) from None
+        data = gunzip(data, display_name(path))
     return data
 
 
@@ -154,11 +194,54 @@ def _decode_json_stream(data: bytes, name: str) -> list[tuple[str, Any]]:
         pos = pos_end
 
 
+_DEEP_BLOCK = re.compile(r"^[ \t?:-]{%d}" % (limits.MAX_DEPTH // 2), re.M)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_ANCHOR = re.compile(r"(?:^|[\s\[{,:-])&[^\s]")
+
+
+def _bracket_depth(text: str) -> int:
+    depth = most = 0
+    for c in _NOT_BRACKETS.sub("", text):  # an upper bound: brackets inside strings count too
+        depth = depth + 1 if c in "[{" else max(depth - 1, 0)
+        most = max(most, depth)
+    return most
+
+
+def _check_yaml_depth(text: str, name: str) -> None:
+    """Refuse YAML nested deeper than limits.MAX_DEPTH, or with more aliases than MAX_ALIASES,
+    before it is composed: libyaml composes by C recursion, and a document 30,000 levels deep
+    crashes the process. Block nesting needs a column of indentation (or a "- ") per level and
+    flow nesting a bracket, so most files are cleared by two scans in C; a file that might be
+    deep (or uses anchors) is walked event by event, which the parser does without recursion."""
+    half = limits.MAX_DEPTH // 2
+    if not (_DEEP_BLOCK.search(text) or _bracket_depth(text) > half or _ANCHOR.search(text)):
+        return
+    depth = aliases = 0
+    try:
+        for ev in yaml.parse(text, Loader=_Loader):
+            if isinstance(ev, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > limits.MAX_DEPTH:
+                    line = ev.start_mark.line + 1 if ev.start_mark else 0
+                    raise InputError(f"nested more than {limits.MAX_DEPTH} levels deep (no Kubernetes object is)",
+                                     source=name, field=f"line {line}")
+            elif isinstance(ev, yaml.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(ev, yaml.AliasEvent):
+                aliases += 1
+                if aliases > limits.MAX_ALIASES:
+                    raise InputError(f"more than {limits.MAX_ALIASES} YAML aliases (*name): refused, as the API "
+                                     "server refuses excessive aliasing", source=name)
+    except yaml.YAMLError:
+        return  # malformed: the loader words the error, naming the line
+
+
 def _decode_yaml(data: bytes, name: str) -> list[tuple[str, Any]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text ({e.reason} at byte {e.start})", source=name) from None
+    _check_yaml_depth(text, name)
     loader = _Loader(text)
     out: list[tuple[str, Any]] = []
     try:
@@ -304,7 +387,12 @@ def load_objects(path: str) -> SnapshotObjects:
     `server_version` is the version a captured snapshot names."""
     data = read_bytes(path)
     with bulk_allocation():
-        return objects_from_bytes(data, display_name(path))
+        objects = objects_from_bytes(data, display_name(path))
+    if not objects:
+        # a failed `kubectl get ... > snapshot.json` leaves an empty file, not an empty cluster
+        raise InputError("no Kubernetes objects in the file (an empty snapshot: did the command that wrote it fail?)",
+                         source=display_name(path))
+    return objects
 
 
 def ignored_kinds(objects: list[Mapping[str, Any]]) -> dict[str, int]:

@@ -22,7 +22,7 @@ import orjson
 
 from ..errors import InputError, quote
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
-from .snapshot import GZIP_MAGIC, STDIN, display_name, json_number_error, objects_from_bytes, one_line, read_raw_bytes
+from .snapshot import GZIP_MAGIC, STDIN, display_name, gunzip, json_number_error, objects_from_bytes, one_line, read_raw_bytes
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "Trace"
@@ -60,26 +60,10 @@ class Trace:
         return parse_rfc3339(self.header.get("startTime"))
 
 
-def _gunzip_tolerant(data: bytes, name: str, notes: list[str]) -> bytes:
-    """A gzipped trace, also when it was cut short (a recorder killed mid-write): what was flushed
-    is kept, up to the last complete line."""
-    d = zlib.decompressobj(wbits=31)
-    try:
-        out = d.decompress(data)
-    except zlib.error as e:
-        raise InputError(f"corrupt gzip data: {one_line(str(e))}", source=name) from None
-    if not d.eof:
-        cut = out.rfind(b"\n")
-        out = out[:cut + 1] if cut != -1 else b""
-        notes.append(f"{name}: the gzip stream ends early (the recording was cut short); read up to its last "
-                     "complete line")
-    return out
-
-
 def _read_raw(path: str, notes: list[str]) -> bytes:
     data = read_raw_bytes(path)
     if data[:2] == GZIP_MAGIC:
-        data = _gunzip_tolerant(data, display_name(path), notes)
+        data = gunzip(data, display_name(path), notes)
     return data
 
 
@@ -306,6 +290,8 @@ def _parse_watch(data: bytes, name: str) -> Trace:
 
 def _parse_snapshot(data: bytes, name: str) -> Trace:
     objects = objects_from_bytes(data, name)
+    if not objects:
+        raise InputError("no Kubernetes objects in the file: expected a trace or a snapshot", source=name)
     start = None
     try:
         doc = orjson.loads(data)

@@ -16,6 +16,13 @@ EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "Replication
 KNOWN_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass") + EXTRA_KINDS
 
 
+# kinds whose objects the scheduler keys by name: a second one of the same name is a broken
+# snapshot (two `kubectl get` outputs concatenated, a hand edit), not a second object
+_UNIQUE = frozenset(("Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace", "PersistentVolumeClaim",
+                     "PersistentVolume", "StorageClass", "CSINode", "CSIDriver"))
+_NAMESPACED = frozenset(("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"))
+
+
 class Cluster:
     """Nodes in their listed order, pods that the scheduler sees, PDBs, classes and the rest."""
 
@@ -29,6 +36,10 @@ class Cluster:
         # bumped by every change, so that derived indexes (the snapshot) know when to rebuild
         self.version = 0
         self.finished_pods = 0
+        # things the API server accepts but that change what a verdict can say; the CLI prints them
+        self.notes: list[str] = []
+        # where each object was listed, to name both places of a duplicate (snapshots only)
+        self._seen: dict[tuple[str, str], str] | None = None
 
     @property
     def namespaces(self) -> dict[str, Mapping[str, Any]]:
@@ -48,6 +59,13 @@ class Cluster:
         try:
             if not checked:
                 check_object(obj)
+            if self._seen is not None and kind in _UNIQUE:
+                ns = md.get("namespace") or "default" if kind in _NAMESPACED else ""
+                key = (kind, f"{ns}/{md['name']}" if ns else md["name"])
+                first = self._seen.setdefault(key, where)
+                if first is not where:
+                    raise InputError(f"listed twice: {first} is the same {kind} (a namespace holds one object of a "
+                                     "kind by a name)")
             if kind == "Pod":
                 phase = (obj.get("status") or {}).get("phase")
                 if phase in ("Succeeded", "Failed"):
@@ -71,6 +89,19 @@ class Cluster:
         except InputError as e:
             raise e.located(field_prefix=f"{where} ({object_label(obj)})" if where else object_label(obj)) from None
 
+    def note_unknown_nodes(self) -> None:
+        """The API server binds a pod to any node name; a pod on a node the snapshot lacks holds
+        room on no node the scheduler sees, so the verdict cannot count it."""
+        missing: dict[str, list[str]] = {}
+        nodes = self.nodes
+        for p in self.pods.values():
+            if p.node_name and p.node_name not in nodes:
+                missing.setdefault(p.node_name, []).append(p.key)
+        for node, keys in missing.items():
+            more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
+            self.notes.append(f"{keys[0]}{more} bound to node {node}, which is not in the snapshot: "
+                              "what they request counts on no node")
+
     def resolve_priorities(self) -> None:
         for pod in self.pods.values():
             if not pod.has_priority:
@@ -79,6 +110,7 @@ class Cluster:
     @classmethod
     def from_objects(cls, objects: Iterable[Mapping[str, Any]]) -> "Cluster":
         c = cls()
+        c._seen = {}
         with bulk_allocation():
             objects = objects if isinstance(objects, list) else list(objects)
             if not basics_ok(objects):
@@ -88,6 +120,8 @@ class Cluster:
             check_objects(objects)
             for i, obj in enumerate(objects):
                 c.add_object(obj, f"items[{i}]", checked=True)
+            c._seen = None
+            c.note_unknown_nodes()
             c.resolve_priorities()
         return c
 

@@ -41,6 +41,10 @@ def parse_quantity(value: object, *, field: str | None = None) -> Fraction:
             raise InputError(f"quantities must match the regular expression "
                              f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {quote(value)}", field=field)
         sign, number, suffix = m.groups()
+        if len(number) > 64 or (suffix and suffix[0] in "eE" and len(suffix) > 5):
+            # apimachinery keeps at most int64 with a scale; a number this long or an exponent of
+            # more than three digits is no amount of anything (and 10**huge would never finish)
+            raise InputError(f"quantity {quote(value[:40] + ('...' if len(value) > 40 else ''))} is out of range", field=field)
         q = Fraction(number if not number.endswith(".") else number[:-1] or "0")
         if suffix:
             if suffix in _BINARY:

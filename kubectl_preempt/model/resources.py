@@ -4,6 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
+from ..errors import InputError, quote
 from .quantity import parse_quantity
 
 CPU = "cpu"
@@ -117,9 +118,16 @@ class Resource:
 
 
 def parse_resource_list(rl: Mapping[str, Any] | None, field: str = "") -> dict[str, Fraction]:
+    """A ResourceList; the API server refuses a negative amount in any of them (requests, limits,
+    overhead, capacity, allocatable): ValidateResourceQuantityValue."""
     if not rl:
         return {}
-    return {k: parse_quantity(v, field=f"{field}.{k}" if field else k) for k, v in rl.items()}
+    out = {k: parse_quantity(v, field=f"{field}.{k}" if field else k) for k, v in rl.items()}
+    if min(out.values()) < 0:
+        k = next(k for k, q in out.items() if q < 0)
+        raise InputError(f"Invalid value: {quote(rl[k])}: must be greater than or equal to 0",
+                         field=f"{field}.{k}" if field else k)
+    return out
 
 
 def _add(into: dict[str, Fraction], rl: Mapping[str, Fraction]) -> None:

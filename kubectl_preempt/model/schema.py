@@ -22,7 +22,7 @@ from operator import methodcaller
 
 import orjson
 
-from ..errors import InputError
+from ..errors import InputError, quote
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -50,7 +50,7 @@ def describe(v: Any) -> str:
     if isinstance(v, float):
         return f"a number ({v!r})"
     if isinstance(v, str):
-        return f"a string ({v[:40]!r}{'...' if len(v) > 40 else ''})" if v else "an empty string"
+        return f"a string ({quote(v[:40] + ('...' if len(v) > 40 else ''))})" if v else "an empty string"
     if isinstance(v, list):
         return "a list"
     if isinstance(v, Mapping):

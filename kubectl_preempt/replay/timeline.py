@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError, quote
+from ..model import limits
 from ..model.schema import check_objects, object_label
+from ..model.rfc3339 import format_seconds
 from .state import parse_time
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK")
@@ -56,6 +58,18 @@ def _get(e: Any, name: str) -> Any:
     return getattr(e, name, None)
 
 
+def _when(t: float) -> str:
+    try:
+        return format_seconds(t)
+    except (OverflowError, ValueError, OSError):  # beyond the years datetime knows
+        return f"{t:g} seconds after 1970"
+
+
+def _span(seconds: float) -> str:
+    days = seconds / 86400
+    return f"{days / 365.25:,.0f} years" if days > 3 * 365 else f"{days:,.1f} days" if days >= 2 else f"{seconds / 3600:,.1f} hours"
+
+
 def normalize(events: Any) -> Timeline:
     """A Timeline from a trace (an object with .header and .events, a {"header", "events"} dict)
     or a plain list of events. Events at the start time form the initial state."""
@@ -66,6 +80,10 @@ def normalize(events: Any) -> Timeline:
     elif not isinstance(events, (list, tuple)) and hasattr(events, "events"):
         header = getattr(events, "header", None) or {}
         events = events.events
+    lim = limits.current()
+    if hasattr(events, "__len__") and len(events) > lim.max_trace_events:
+        raise InputError(f"{len(events):,} events, more than {lim.max_trace_events:,}, the most a replay takes "
+                         "(--max-trace-events raises it)")
     out: list[TraceEvent] = []
     for i, e in enumerate(events):
         line = _get(e, "line")
@@ -107,4 +125,12 @@ def normalize(events: Any) -> Timeline:
     while n < len(out) and out[n].time <= start:
         n += 1
     end = max(out[-1].time if out else start, start)
+    if end - start > lim.max_trace_span:
+        # the virtual clock's work grows with the span (backoff and flush timers): one event dated
+        # far away would make a replay run for hours
+        late = next(ev for ev in out if ev.time - start > lim.max_trace_span)
+        raise InputError(f"{late.kind} {late.key if late.kind != 'Node' else late.name} at {_when(late.time)} is "
+                         f"{_span(late.time - start)} after the trace's start, more than "
+                         f"{limits.format_span(lim.max_trace_span)} (--max-trace-span raises it)",
+                         field=late.where)
     return Timeline(start, end, out[:n], out[n:], header)

@@ -1,0 +1,79 @@
+"""How much input a command accepts before it refuses, so that a hostile or broken file ends in
+one line and exit 2 instead of a crash, gigabytes of memory or hours of replay.
+
+Each limit has its own error; the CLI's --max-input-size, --max-trace-span and --max-trace-events
+raise the ones a user may legitimately need more of. The nesting depth is fixed: no Kubernetes
+object is nested anywhere near it, and deeper documents crash YAML parsers.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ..errors import UsageError, quote
+
+# deeper YAML crashes libyaml's composer (a C recursion without a limit); orjson stops JSON at 1024
+MAX_DEPTH = 512
+# YAML aliases expand to copies when walked: a few kilobytes of anchors can stand for billions of values
+MAX_ALIASES = 10_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_input_bytes: int = 2**30  # a file as read, after gunzip (150,000 pods are about 130 MB)
+    max_trace_span: float = 31 * 86400.0  # seconds from a trace's start to its last event
+    max_trace_events: int = 5_000_000
+
+
+DEFAULT = Limits()
+_current = DEFAULT
+
+
+def current() -> Limits:
+    """The limits in force: the defaults, or what the command line set."""
+    return _current
+
+
+def set_current(limits: Limits) -> None:
+    global _current
+    _current = limits
+
+
+def override(**changes: object) -> None:
+    """Raise some limits for the rest of the process (the CLI's --max-* flags)."""
+    set_current(replace(_current, **{k: v for k, v in changes.items() if v is not None}))
+
+
+_SIZE = re.compile(r"^(\d+)(Ki|Mi|Gi|Ti|K|M|G|T)?B?$")
+_SIZE_UNITS = {None: 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12,
+               "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
+_SPAN = re.compile(r"^(\d+)(s|m|h|d)$")
+_SPAN_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_size(text: str, flag: str) -> int:
+    m = _SIZE.match(text.strip())
+    if not m:
+        raise UsageError(f"{quote(text)} is not a size such as 4Gi or 500M", field=flag)
+    return int(m.group(1)) * _SIZE_UNITS[m.group(2)]
+
+
+def parse_span(text: str, flag: str) -> float:
+    m = _SPAN.match(text.strip())
+    if not m:
+        raise UsageError(f"{quote(text)} is not a duration such as 90d, 12h or 30m", field=flag)
+    return float(int(m.group(1)) * _SPAN_UNITS[m.group(2)])
+
+
+def format_size(n: int) -> str:
+    for unit in ("Ti", "Gi", "Mi", "Ki", "T", "G", "M", "K"):
+        if n >= _SIZE_UNITS[unit] and n % _SIZE_UNITS[unit] == 0:
+            return f"{n // _SIZE_UNITS[unit]}{unit}"
+    return str(n)
+
+
+def format_span(seconds: float) -> str:
+    for unit in ("d", "h", "m"):
+        if seconds >= _SPAN_UNITS[unit] and seconds % _SPAN_UNITS[unit] == 0:
+            return f"{int(seconds // _SPAN_UNITS[unit])}{unit}"
+    return f"{int(seconds)}s"
