@@ -219,3 +219,16 @@ def test_the_limits_are_stated_in_help() -> None:
         for flag in ("--max-input-size", "--max-trace-span", "--max-trace-events"):
             assert flag in text
     assert "--max-input-size" in run_cli(["explain", "--help"]).out
+
+
+def test_a_pipe_closed_early_ends_quietly_with_0() -> None:
+    # `kubectl preempt replay | head -1`: the reader leaves after one line
+    proc = subprocess.run(f"{sys.executable} -m kubectl_preempt.cli.main replay -o json | head -c 10",
+                          shell=True, capture_output=True, text=True, cwd=REPO, timeout=120,
+                          executable="/bin/bash")
+    assert proc.stdout.startswith("{") and len(proc.stdout) == 10
+    code = subprocess.run(f"set -o pipefail; {sys.executable} -m kubectl_preempt.cli.main replay -o json | head -c 10 "
+                          ">/dev/null", shell=True, executable="/bin/bash", cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert code.returncode == 0, code.stderr
+    assert "Traceback" not in code.stderr and "Broken pipe" not in code.stderr

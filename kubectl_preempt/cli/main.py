@@ -76,10 +76,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # the reader of stdout went away (| head): stop quietly
+        # the reader of stdout went away (| head): it had what it wanted, so stop quietly and
+        # successfully, and let nothing flush into the closed pipe at exit
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        return 0
     except Exception as err:  # noqa: BLE001 - only click's usage errors are handled here
         if not _is_click_exception(err):
             raise
