@@ -65,9 +65,13 @@ def record(
     stop = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
+        # Ctrl-C ends the recording as SIGTERM does, by the stop event: a KeyboardInterrupt raised
+        # in the middle of a queue wait or a write could leave a lock held and the process hung.
+        # A second Ctrl-C interrupts at once.
         stop.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
-    previous = signal.signal(signal.SIGTERM, on_signal)
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     progress = Progress() if sys.stderr.isatty() else None
 
     def notice(text: str) -> None:
@@ -80,7 +84,8 @@ def record(
                            duration=seconds, max_events=max_events, redact=not no_redact, namespace=namespace,
                            stop=stop, progress=progress, notice=notice)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         if progress is not None:
             progress.clear()
     where = "standard output" if output_file == "-" else output_file
