@@ -70,6 +70,8 @@ def _required_terms(pod: Pod) -> Any:
 
 class NodeAffinity:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter", "score"})
 
     def __init__(self, added_node_selector: NodeSelector | None,
                  added_pref_sched_terms: PreferredSchedulingTerms | None) -> None:

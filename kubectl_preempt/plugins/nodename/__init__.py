@@ -20,6 +20,8 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodeName:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter"})
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not fits(pod, node_info):

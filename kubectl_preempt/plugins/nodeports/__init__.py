@@ -36,6 +36,8 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodePorts:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter"})
 
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         ports = host_ports(pod)

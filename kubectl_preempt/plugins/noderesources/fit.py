@@ -152,6 +152,8 @@ class _PreScoreState:
 
 class Fit:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter", "score"})
 
     def __init__(self, ignored_resources: frozenset[str], ignored_resource_groups: frozenset[str],
                  scorer: ResourceAllocationScorer) -> None:

@@ -20,6 +20,8 @@ _UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_
 
 class NodeUnschedulable:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter"})
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not node_info.node.unschedulable:

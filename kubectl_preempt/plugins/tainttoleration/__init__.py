@@ -70,6 +70,8 @@ class _PreScoreState:
 
 class TaintToleration:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter", "score"})
 
     def __init__(self, version: KubernetesVersion = DEFAULT) -> None:
         self.names_taint = names_taint_in_reason(version)
