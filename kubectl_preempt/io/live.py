@@ -206,11 +206,17 @@ def kubeconfig_paths(kubeconfig: str | None = None, environ: Mapping[str, str] |
 
 
 def _load_yaml_file(path: str) -> Mapping[str, Any]:
+    from ..model.limits import check_yaml_depth
+
     try:
         with open(path) as f:
-            data = yaml.safe_load(f)
+            text = f.read()
+        check_yaml_depth(text, path)
+        data = yaml.safe_load(text)
     except yaml.YAMLError as e:
         raise InputError(f"not a valid kubeconfig: {e}", source=path) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"not a valid kubeconfig: not UTF-8 text ({e.reason} at byte {e.start})", source=path) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", source=path) from None
     if data is None:
