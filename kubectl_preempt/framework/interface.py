@@ -15,7 +15,7 @@ looks for each method with getattr, as upstream type-asserts each interface.
         normalize_score(state, pod, scores: list[NodeScore]) -> Status
     less(a: QueuedPodInfo, b: QueuedPodInfo)    -> bool    (QueueSort)
     pre_enqueue(pod)                            -> Status
-    events_to_register()                        -> list of ClusterEvent names (for the replay queue)
+    events_to_register()                        -> list[ClusterEventWithHint] (EnqueueExtensions)
 """
 from __future__ import annotations
 
@@ -122,6 +122,28 @@ class Plugin(Protocol):
     name: str
 
 
+# A plugin declares, next to its name, the extension points where it reads nothing but the pod
+# and the NodeInfo it is given (`node_local = frozenset({"filter", "score"})`): there the
+# scheduler's equivalence cache may answer for it while the node is unchanged.
+NODE_LOCAL_POINTS = frozenset({"filter", "score"})
+
+
+def is_node_local(plugin: Any, point: str) -> bool:
+    return point in getattr(plugin, "node_local", ())
+
+
+class NodeAnswers(Protocol):
+    """One pod shape's remembered answers of one group of node-local plugins."""
+
+    def get(self, nodes: Any, compute: Any) -> list: ...
+
+
+class EquivalenceAnswers(Protocol):
+    """The scheduler's equivalence cache as one cycle sees it (scheduler/equivalence.py)."""
+
+    def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers: ...
+
+
 # One Protocol per extension point (framework/interface.go's PreEnqueuePlugin, QueueSortPlugin, ...).
 # The framework checks a plugin against the Protocol of each point it is enabled at, as upstream
 # type-asserts each interface; tests check every in-tree plugin's methods against them.
@@ -184,6 +206,16 @@ class BindPlugin(Plugin, Protocol):
 @runtime_checkable
 class PostBindPlugin(Plugin, Protocol):
     def post_bind(self, state: Any, pod: Any, node_name: str) -> None: ...
+
+
+@runtime_checkable
+class EnqueueExtensions(Plugin, Protocol):
+    """The events that may make a pod this plugin rejected schedulable again, each with its
+    queueing hint (framework/events.py). Only PreEnqueue, PreFilter, Filter, Reserve and Permit
+    plugins are asked; one of those without it is registered for every event (upstream's
+    defaultEnqueueExtension)."""
+
+    def events_to_register(self) -> list[Any]: ...
 
 
 # configuration's extension point -> (its Protocol, the method that implements it)

@@ -3,41 +3,62 @@ nominator, ready to run cycles. Used by explain (one instant) and by replay (ove
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig, default_config
+from ..framework.events import QueueingHintMap, unroll_wildcard_resource
+from ..framework.interface import EnqueueExtensions
 from ..framework.runtime import Framework, Nominator
 from ..framework.snapshot import Snapshot
 from ..framework.status import Status
 from ..model.cluster import Cluster
 from ..model.objects import Pod
 from ..plugins.registry import in_tree_registry
+from .equivalence import EquivalenceCache
 from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
 
 
 class Scheduler:
     def __init__(self, cluster: Cluster, config: SchedulerConfig | None = None, *, seed: int = 0,
                  snapshot: Snapshot | None = None, nominator: Nominator | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
+                 equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
+        # the one equivalence cache (scheduler/equivalence.py); None: every answer afresh
+        self.equivalence = equivalence
         self.config = config or default_config()
         self.seed = seed
         # one random source for every random choice v1.34.1 makes (host among equal scores, the
         # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
         self.rng = rng
-        self.snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
+        self._snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():
                 if not p.node_name and p.nominated_node_name:
                     nominator.add(p, p.nominated_node_name)
         self.nominator = nominator
-        self.registry = in_tree_registry(self.config.version)
+        # mirrors WithFrameworkOutOfTreeRegistry: plugins of one's own beside the in-tree ones
+        self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
         self.next_start_node_index = 0
 
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    @snapshot.setter
+    def snapshot(self, snapshot: Snapshot) -> None:
+        """A replaced snapshot (the replay rebuilds it) starts a new epoch of the equivalence cache."""
+        if snapshot is not self._snapshot and self.equivalence is not None:
+            self.equivalence.new_epoch()
+        self._snapshot = snapshot
+
     def framework_for(self, pod: Pod) -> Framework | None:
-        name = pod.scheduler_name
+        return self.framework_for_profile(pod.scheduler_name)
+
+    def framework_for_profile(self, name: str) -> Framework | None:
         fwk = self.frameworks.get(name)
         if fwk is None:
             profile = self.config.profile_for(name)
@@ -51,6 +72,23 @@ class Scheduler:
         fwk.rng = self.rng
         fwk.snapshot = self.snapshot
         return fwk
+
+    def queueing_hints(self) -> dict[str, QueueingHintMap]:
+        """Per profile (schedulerName), the events and hints its plugins registered (mirrors the
+        queueingHintsPerProfile NewScheduler builds)."""
+        out = {}
+        for profile in self.config.profiles:
+            fwk = self.framework_for_profile(profile.scheduler_name)
+            assert fwk is not None
+            out[profile.scheduler_name] = build_queueing_hint_map(fwk)
+        return out
+
+    def queue_sort_less(self) -> Callable[[Any, Any], bool]:
+        """The QueueSort plugin's Less, which orders the scheduling queue (every profile must
+        enable the same QueueSort plugin, so the first profile's serves all)."""
+        fwk = self.framework_for_profile(self.config.profiles[0].scheduler_name)
+        assert fwk is not None and fwk.points["queueSort"]
+        return fwk.points["queueSort"][0].less
 
     def pre_enqueue(self, fwk: Framework, pod: Pod) -> Status:
         for pl in fwk.points["preEnqueue"]:
@@ -72,7 +110,9 @@ class Scheduler:
         for pl in fwk.post_filter_plugins:
             if getattr(pl, "evaluator", None) is not None:
                 pl.evaluator.last = None
-        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng)
+        answers = self.equivalence.for_pod(fwk.profile_name, pod) if self.equivalence is not None else None
+        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng,
+                           equivalence=answers)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
@@ -87,3 +127,30 @@ class Scheduler:
             if ev is not None:
                 return ev.last
         return None
+
+
+# the extension points whose plugins can reject a pod and so tell the queue what may help it
+# (upstream's shouldHaveEnqueueExtensions)
+_ENQUEUE_POINTS = ("preEnqueue", "preFilter", "filter", "reserve", "permit")
+
+
+def enqueue_extensions(fwk: Framework) -> list[Any]:
+    """The profile's plugins that have a say on requeueing: those at a rejecting point, in the
+    profile's order, then those that declare events anyway (DefaultPreemption, whose
+    PreEnqueue the replay runs itself)."""
+    out: list[Any] = []
+    for ep in _ENQUEUE_POINTS:
+        out += [pl for pl in fwk.points[ep] if pl not in out]
+    out += [pl for _, pl in sorted(fwk.plugins.items()) if pl not in out and isinstance(pl, EnqueueExtensions)]
+    return out
+
+
+def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
+    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint; a plugin at
+    a rejecting point that declares nothing is registered for every event of every resource."""
+    hints = QueueingHintMap()
+    for pl in enqueue_extensions(fwk):
+        events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
+        for e in events:
+            hints.register(pl.name, e.event, e.hint)
+    return hints
