@@ -23,7 +23,7 @@ from ..plugins import names
 from .async_preemption import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
 from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
-from .eventhandlers import EventHandler, apply_priority_class_event
+from .eventhandlers import EventHandler
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
 from .state import (ReplayState, build_cluster, finished, format_time, grace_period,
                     preempted_by_scheduler)
