@@ -50,13 +50,16 @@ class EventHandler:
     replay's own until the disruption controller's next sync (simulate).
     `on_node_deleted(name)`: what happens to a deleted node's pods before the queue hears of the
     deletion (simulate: the pod garbage collector). `on_object(kind, obj, deleted)`: an object of
-    another kind changed (simulate: the workload controllers read their owners' scale)."""
+    another kind changed (simulate: the workload controllers read their owners' scale).
+    `claim(event)`: True when another scheduler beside this one takes the event for itself
+    (simulate: kube-batch's informers, its Queues and PodGroups)."""
 
     def __init__(self, state: ReplayState, policy: PriorityPolicy, recorded_classes: dict[str, PriorityClass],
                  pod_event: Callable[[TraceEvent], None], *, queue: SchedulingQueue | None = None,
                  pdb_status_from_trace: bool = True, declared_features: bool = False,
                  on_node_deleted: Callable[[str], None] | None = None,
-                 on_object: Callable[[str, Mapping[str, Any], bool], None] | None = None) -> None:
+                 on_object: Callable[[str, Mapping[str, Any], bool], None] | None = None,
+                 claim: Callable[[TraceEvent], bool] | None = None) -> None:
         self.state = state
         self.policy = policy
         self.recorded_classes = recorded_classes
@@ -66,6 +69,7 @@ class EventHandler:
         self.declared_features = declared_features
         self.on_node_deleted = on_node_deleted
         self.on_object = on_object
+        self.claim = claim
         self.applied = 0  # events of a kind the scheduler watches
         self.ignored = 0  # events of other kinds
 
@@ -75,6 +79,8 @@ class EventHandler:
         if event.type == "BOOKMARK":
             return
         self.applied += 1
+        if self.claim is not None and self.claim(event):
+            return
         if kind == "Pod":
             self.pod_event(event)
         elif kind == "Node":

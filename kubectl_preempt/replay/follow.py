@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from ..scheduler.schedule_one import PREEMPTED
+from .cache import PodOrder, status_delay_of
 from .eventhandlers import EventHandler
 from .simulate import Progress, decision_case, initial_objects, preemption_why
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
@@ -145,7 +146,9 @@ class Follow:
         initial = initial_objects(timeline.initial)
         cluster = build_cluster(initial)
         self.recorded_classes = self.policy.apply_initial(cluster)
-        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False)
+        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False,
+                                 order=PodOrder.from_history(cluster.pods.values(),
+                                                             status_delay=status_delay_of(timeline.events)))
         # the trace's events reach the cache through the handler simulate uses too; follow has no
         # queue, and applies the recorded bindings and nominations (its _pod_event)
         self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event)
