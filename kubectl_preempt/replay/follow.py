@@ -162,17 +162,42 @@ class Follow:
         events = self.timeline.events
         by_index: dict[int, list[Incident]] = {}
         for inc in self.incidents:
-            by_index.setdefault(inc.first_index, []).append(inc)
+            by_index.setdefault(self._decided_before(inc), []).append(inc)
+        applied: set[int] = set()  # pod events of a backlog applied ahead of its other writes
         for i, ev in enumerate(events):
             for inc in by_index.get(i, ()):
+                for j in range(i, inc.first_index):
+                    if events[j].kind == "Pod" and j not in applied:
+                        self._index = j
+                        self.apply(events[j])
+                        applied.add(j)
                 assumed = self._assume_bindings_decided_before(inc, i)
                 self.explain(inc, ev.time)
                 self._forget_assumed(assumed)
+            if i in applied:
+                continue
             self._index = i
             self.apply(ev)
             if self.progress is not None and i % 1000 == 0:
                 self.progress(ev.time, self.timeline.end, self.decisions)
         return self
+
+    def _decided_before(self, inc: Incident) -> int:
+        """Where the decision goes among the events: before the backlog its first sign is in.
+
+        The recorder stamps each event when it writes it, so events stamped with one instant are
+        a backlog written at once: they arrived at any time since the previous stamp. The decision
+        came before its first sign was written; another component's write delivered in the same
+        backlog (a PDB status the disruption controller computed from the pod changes beside it,
+        a node's update) may have come after the decision as well, and is applied after it. The
+        backlog's pod events stay before the decision (run applies them first): the preemptor,
+        the bindings and the scheduler's own earlier nominations and victims are what it knew."""
+        events = self.timeline.events
+        start = inc.first_index
+        t = events[start].time
+        while start > 0 and events[start - 1].time == t:
+            start -= 1
+        return start
 
     # ------------------------------------------------------------------ the scheduler's assumed pods
     def _queue_key(self, pod: Pod) -> tuple[int, int]:
