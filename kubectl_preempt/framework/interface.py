@@ -13,6 +13,8 @@ looks for each method with getattr, as upstream type-asserts each interface.
     score(state, pod, node_info)                -> (int, Status)
     score_extensions()                          -> object with normalize_score, or None
         normalize_score(state, pod, scores: list[NodeScore]) -> Status
+        normalize_values(state, pod, values: list[int]) -> list[int]   (optional: the same on
+                                                   the plain scores in node order, no NodeScore per node)
     less(a: QueuedPodInfo, b: QueuedPodInfo)    -> bool    (QueueSort)
     pre_enqueue(pod)                            -> Status
     events_to_register()                        -> list[ClusterEventWithHint] (EnqueueExtensions)

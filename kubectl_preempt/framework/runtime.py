@@ -317,6 +317,10 @@ class Framework:
             ext = pl.score_extensions() if hasattr(pl, "score_extensions") and i not in zero else None
             if ext is None:
                 continue
+            fast = getattr(ext, "normalize_values", None)
+            if fast is not None:
+                raw[i] = fast(state, pod, raw[i])
+                continue
             ns = [NodeScore(n, sc) for n, sc in zip(node_names, raw[i])]
             s = ext.normalize_score(state, pod, ns)
             if not s.is_success():

@@ -185,7 +185,7 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
         if feasible:
             res = CycleResult(pod, SCHEDULED, n, diagnosis=diagnosis, evaluated_nominated_node=nominated_fit,
                               processed_nodes=processed)
-            res.feasible_nodes = [ni.name for ni in feasible]
+            res.feasible_nodes = list(map(_NODE_NAME, feasible))
             if len(feasible) == 1:
                 res.suggested_host = feasible[0].name
                 res.best_nodes = [feasible[0].name]
@@ -197,7 +197,7 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
             else:
                 totals, names = [s.total_score for s in scores], [s.name for s in scores]
             top = max(totals)
-            res.best_nodes = [n for n, t in zip(names, totals) if t == top]
+            res.best_nodes = list(compress(names, map(top.__eq__, totals)))
             # upstream picks one of the best at random (reservoir sampling); the first is ours by default
             res.suggested_host = (rng.choice(res.best_nodes) if rng is not None else res.best_nodes[0])
             return res

@@ -27,7 +27,7 @@ from ...framework.status import Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
-from ..helper.normalize_score import default_normalize_score
+from ..helper.normalize_score import default_normalize_score, default_normalize_values
 from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
 
@@ -317,6 +317,9 @@ class ScoringDynamicResources(DynamicResources):
 
     def normalize_score(self, state: Any, pod: Pod, scores: list[NodeScore]) -> Status:
         return default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+    def normalize_values(self, state: Any, pod: Pod, values: list[int]) -> list[int]:
+        return default_normalize_values(MAX_NODE_SCORE, False, values)
 
 
 def scores_nodes(version: KubernetesVersion) -> bool:

@@ -13,18 +13,17 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: Sequence[N
 
     When every score is 0 the scores stay 0, or all become max_priority when reversed.
     """
-    max_count = 0
-    for s in scores:
-        if s.score > max_count:
-            max_count = s.score
-    if max_count == 0:
-        if reverse:
-            for s in scores:
-                s.score = max_priority
-        return Status()
-    for s in scores:
-        score = go_div(max_priority * s.score, max_count)
-        if reverse:
-            score = max_priority - score
-        s.score = score
+    for s, v in zip(scores, default_normalize_values(max_priority, reverse, [s.score for s in scores])):
+        s.score = v
     return Status()
+
+
+def default_normalize_values(max_priority: int, reverse: bool, values: list[int]) -> list[int]:
+    """DefaultNormalizeScore on the plain scores, in node order (the framework's fast form of
+    NormalizeScore, without a NodeScore object per node)."""
+    max_count = max(0, max(values, default=0))
+    if max_count == 0:
+        return [max_priority] * len(values) if reverse else list(values)
+    if reverse:
+        return [max_priority - go_div(max_priority * v, max_count) for v in values]
+    return [go_div(max_priority * v, max_count) for v in values]

@@ -20,7 +20,7 @@ from ...model.objects import Pod
 from .. import names
 from ..helper.nodeaffinity import (OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
                                    RequiredNodeAffinity, required_node_affinity)
-from ..helper.normalize_score import default_normalize_score
+from ..helper.normalize_score import default_normalize_score, default_normalize_values
 
 NAME = names.NODE_AFFINITY
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -154,6 +154,9 @@ class NodeAffinity:
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         return default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+    def normalize_values(self, state: Any, pod: Pod, values: list[int]) -> list[int]:
+        return default_normalize_values(MAX_NODE_SCORE, False, values)
 
 
 

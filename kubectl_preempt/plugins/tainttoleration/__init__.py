@@ -21,7 +21,7 @@ from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
-from ..helper.normalize_score import default_normalize_score
+from ..helper.normalize_score import default_normalize_score, default_normalize_values
 from ..helper.taint import (TAINT_EFFECT_PREFER_NO_SCHEDULE, do_not_schedule_taints_filter,
                             find_matching_untolerated_taint, tolerations_tolerate_taint)
 
@@ -109,6 +109,9 @@ class TaintToleration:
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         return default_normalize_score(MAX_NODE_SCORE, True, scores)
+
+    def normalize_values(self, state: Any, pod: Pod, values: list[int]) -> list[int]:
+        return default_normalize_values(MAX_NODE_SCORE, True, values)
 
 
 
