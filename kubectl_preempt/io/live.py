@@ -390,11 +390,14 @@ class LiveCluster:
         # watch streams being read, so that a recording can end them instead of leaving threads
         # blocked in a read while the interpreter shuts down
         self._streams: set[Any] = set()
+        self._streams_closed = False
         self._streams_lock = threading.Lock()
 
     def close_streams(self) -> None:
-        """End every open watch stream: its reader sees the stream end."""
+        """End every open watch stream: its reader sees the stream end; a watch whose request is
+        still on its way ends as soon as its answer comes."""
         with self._streams_lock:
+            self._streams_closed = True
             streams = list(self._streams)
         for resp in streams:
             try:
@@ -716,6 +719,12 @@ class LiveCluster:
         buf = b""
         with self._streams_lock:
             self._streams.add(resp)
+            closed = self._streams_closed
+        if closed:  # the recording ended while this request was on its way
+            with self._streams_lock:
+                self._streams.discard(resp)
+            resp.close()
+            return
         try:
             for chunk in resp.stream(65536):
                 buf += chunk
