@@ -21,6 +21,7 @@ from ..model.objects import Pod, PriorityClass
 from ..preemption.evaluator import CHAIN_STEPS, PreemptionDetails
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
+from .cache import PodOrder, status_delay_of
 from .async_preemption import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
 from .batch import BATCH_KINDS, KUBE_SCHEDULER_ACTION, BatchOptions, BatchScheduler, schedules_any
 from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
@@ -97,7 +98,9 @@ class Simulation:
 
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
-        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True)
+        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True,
+                                 order=PodOrder.from_history(cluster.pods.values(),
+                                                             status_delay=status_delay_of(timeline.events)))
         self.state.scheduler.rng = rng
         # the workload controllers re-create what the replay evicts (replay/controllers.py)
         # the workload controllers re-create what the replay evicts (replay/controllers.py), and
