@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 
 from ..errors import InputError, quote
-from ..model import limits
+from ..model.limits import check_yaml_depth
 
 DEFAULT_SCHEDULER_CONF = """
 actions: "allocate, backfill"
@@ -59,8 +59,7 @@ def parse_scheduler_conf(text: str | None, source: str = "scheduler configuratio
     wrong shape, an action or plugin kube-batch does not know."""
     if text is None:
         text = DEFAULT_SCHEDULER_CONF
-    # nesting and aliases bounded before parsing, as for every YAML file the project reads
-    limits.check_yaml_nesting(text, source)
+    check_yaml_depth(text, source)  # before libyaml composes: a 30,000-deep document crashes it
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:

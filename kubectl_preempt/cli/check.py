@@ -9,6 +9,7 @@ import typer
 from ..check.api import check as run_check
 from ..check.policy import DEFAULT_FAIL_ON, FAIL_ON, Policy
 from ..errors import ExitCode, InputError, UsageError
+from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
 from ..io.snapshot import load_config_document
 from ..io.trace import read_trace
@@ -112,7 +113,8 @@ def check(
     html: Annotated[Optional[str], typer.Option(
         "--html", metavar="FILE",
         help="Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
-             "one, with the changed preemptions marked (replays each trace twice more).",
+             "one, with the changed preemptions marked (replays each trace twice more). - writes the page to "
+             "standard output instead of the usual output.",
         show_default=False)] = None,
     kubernetes_version: options.KubernetesVersion = None,
     runs: options.Runs = 1,
@@ -124,6 +126,9 @@ def check(
     if not proposed:
         raise UsageError("give the proposed PriorityClasses with --proposed", field="--proposed")
     policy = Policy.from_options(fail_on, protect_namespace, max_new_victims)
+    for flag, out_path in (("--html", html), ("--junit", junit)):
+        if out_path and out_path != STDOUT:
+            refuse_link(out_path, flag)  # before the replays, not after them
 
     notes: list[str] = []
     traces = {}
@@ -161,23 +166,19 @@ def check(
         if line is not None:
             line.clear()
 
-    sys.stdout.write(render_check(report, output))
+    if html != STDOUT:
+        sys.stdout.write(render_check(report, output))
+    # what is made from a private trace (readable by its owner only, or unredacted) is private too
+    private = any(is_private(p) or tr.header.get("redacted") is False for p, tr in traces.items())
     if junit:
-        try:
-            with open(junit, "w", encoding="utf-8") as f:
-                f.write(render_junit(report))
-        except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=junit, field="--junit") from None
+        write_atomic(junit, render_junit(report), private=private, field="--junit")
     if html:
         from ..api import check_html
 
         page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
                           kubernetes_version=kubernetes_version)
-        try:
-            with open(html, "w", encoding="utf-8") as f:
-                f.write(page)
-        except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=html, field="--html") from None
-        note(f"wrote the HTML report to {html}")
+        write_atomic(html, page, private=private, field="--html")
+        if html != STDOUT:
+            note(f"wrote the HTML report to {html}")
     if not report["passed"]:
         raise typer.Exit(int(ExitCode.POLICY_VIOLATION))

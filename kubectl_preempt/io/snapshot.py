@@ -7,7 +7,6 @@ problem with a file becomes one InputError that names the file and where in it.
 from __future__ import annotations
 
 import json
-import re
 import sys
 import zlib
 from typing import Any, Mapping
@@ -199,7 +198,7 @@ def _decode_yaml(data: bytes, name: str) -> list[tuple[str, Any]]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text ({e.reason} at byte {e.start})", source=name) from None
-    limits.check_yaml_nesting(text, name, _Loader)
+    limits.check_yaml_depth(text, name)
     loader = _Loader(text)
     out: list[tuple[str, Any]] = []
     try:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 import yaml
 
 from ..errors import InputError, UsageError, quote
+
+try:  # the C parser: events without recursion, and fast
+    from yaml import CSafeLoader as _EventLoader
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    from yaml import SafeLoader as _EventLoader  # type: ignore[assignment]
 
 # deeper YAML crashes libyaml's composer (a C recursion without a limit); orjson stops JSON at 1024
 MAX_DEPTH = 512
@@ -82,6 +86,9 @@ def format_span(seconds: float) -> str:
     return f"{int(seconds)}s"
 
 
+# --- YAML depth and aliases, for every YAML reader (snapshots, traces, manifests, configurations,
+# kubeconfigs, kube-batch's scheduler configuration) ---------------------------------------------
+
 _DEEP_BLOCK = re.compile(r"^[ \t?:-]{%d}" % (MAX_DEPTH // 2), re.M)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _ANCHOR = re.compile(r"(?:^|[\s\[{,:-])&[^\s]")
@@ -95,20 +102,18 @@ def _bracket_depth(text: str) -> int:
     return most
 
 
-def check_yaml_nesting(text: str, name: str, loader: Any = None) -> None:
-    """Refuse YAML nested deeper than MAX_DEPTH, or with more aliases than MAX_ALIASES,
-    before it is composed: libyaml composes by C recursion, and a document 30,000 levels deep
-    crashes the process. Block nesting needs a column of indentation (or a "- ") per level and
-    flow nesting a bracket, so most files are cleared by two scans in C; a file that might be
-    deep (or uses anchors) is walked event by event, which the parser does without recursion.
-    `loader`: the yaml Loader class the text will be read with (default SafeLoader); `name` the
-    file, for the error."""
+def check_yaml_depth(text: str, name: str) -> None:
+    """Refuse YAML nested deeper than MAX_DEPTH, or with more aliases than MAX_ALIASES, before it
+    is composed: libyaml composes by C recursion, and a document 30,000 levels deep crashes the
+    process. Block nesting needs a column of indentation (or a "- ") per level and flow nesting a
+    bracket, so most files are cleared by two scans in C; a file that might be deep (or uses
+    anchors) is walked event by event, which the parser does without recursion."""
     half = MAX_DEPTH // 2
     if not (_DEEP_BLOCK.search(text) or _bracket_depth(text) > half or _ANCHOR.search(text)):
         return
     depth = aliases = 0
     try:
-        for ev in yaml.parse(text, Loader=loader or yaml.SafeLoader):
+        for ev in yaml.parse(text, Loader=_EventLoader):
             if isinstance(ev, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
