@@ -9,7 +9,7 @@ import operator
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message
@@ -25,7 +25,6 @@ def _unix_nanos_of(t: datetime) -> int:
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
 
-_LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
 _NODE_NAME = operator.attrgetter("node.name")
 
 CHAIN_STEPS = (
@@ -114,11 +113,25 @@ class PreemptionDetails:
         return [ni.node.name for ni in self.potential]
 
 
-class PreemptionPlugin(Protocol):
-    def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
+class PreemptionPlugin:
+    """mirrors preemption.Interface, the methods a preemption plugin gives the Evaluator; the
+    last one has a default."""
+
+    def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
+        raise NotImplementedError
+
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
-                               pdbs: list[PodDisruptionBudget]) -> VictimSelection: ...
-    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]: ...
+                               pdbs: list[PodDisruptionBudget]) -> VictimSelection:
+        raise NotImplementedError
+
+    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def nodes_with_possible_victims(self, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[list[bool], Status] | None:
+        """Without a dry run: for each node whether SelectVictimsOnNode could find any victim
+        there, and the status it would give the nodes where it cannot. None (the default):
+        every node gets its dry run."""
+        return None
 
 
 class Evaluator:
@@ -176,13 +189,11 @@ class Evaluator:
         statuses = NodeToStatus()
         errs: list[str] = []
         n = len(potential)
-        lowest = getattr(self.interface, "lowest_victim_priority_below", None)
         order = [potential[(offset + i) % n] for i in range(n)] if offset else potential
-        if lowest is not None:
-            # SelectVictimsOnNode finds nothing to remove where no pod has a lower priority: that
-            # answer needs no copies. Priority alone decides (IsEligiblePod admits every pod).
-            no_victims = self.interface.no_victims_status()
-            has = list(map(pod.priority.__gt__, map(_LOWEST_PRIORITY, order)))
+        # nodes where the plugin knows no victim can be found need no copies nor a dry run
+        screen = self.interface.nodes_with_possible_victims(pod, order)
+        if screen is not None:
+            has, no_victims = screen
             with_victims = list(compress(range(n), has))
         else:
             no_victims, with_victims = None, list(range(n))
