@@ -24,6 +24,7 @@ import orjson
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
+from .report import evicts
 from .batch import BatchOptions
 from .controllers import replica_set_index, workload_of
 from .distribution import distribution
@@ -81,10 +82,13 @@ class RunFacts(Listener):
         rs = replica_set_index(sim.state.cluster.extra.get("ReplicaSet") or ())
         # pods a workload controller created in this run only (replay/controllers.py)
         created = getattr(sim, "created_by_replay", set())
-        pending = sorted(info.pod.key for info in sim.queue.pending())
-        # a decision whose victims were all terminating already evicts no one: a re-nomination
-        renominations = sum(1 for p in sim.preemptions
-                            if all(d["alreadyTerminating"] for d in p["victimDetails"]))
+        pending = [info.pod.key for info in sim.queue.pending()]
+        if getattr(sim, "batch", None) is not None:
+            pending += [n["pod"] for n in sim.batch.never_scheduled(sim.timeline.end)]  # kube-batch's own
+        pending.sort()
+        # a decision whose victims were all terminating or being evicted already evicts no one:
+        # a re-nomination (the real cluster's record counts it with the preemption before it)
+        renominations = sum(1 for p in sim.preemptions if not any(evicts(d) for d in p["victimDetails"]))
         return {
             "decisions": sim.decisions,
             "preemptions": len(sim.preemptions) - renominations,
