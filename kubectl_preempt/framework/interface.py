@@ -111,11 +111,10 @@ class ScoreTable:
 
 @dataclass
 class PostFilterResult:
-    """What PostFilter decided: the node nominated for the pod (empty for none), and the why."""
+    """What PostFilter decided: the node nominated for the pod (empty for none)."""
 
     nominated_node_name: str = ""
     mode: str = "Override"  # ModeOverride; "Noop" leaves the nomination alone
-    details: Any = None
 
 
 class Plugin(Protocol):

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod, PriorityClass
-from ..preemption.evaluator import CHAIN_STEPS, PreemptionDetails
+from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
 from . import hints
@@ -252,8 +252,8 @@ class Simulation:
             self.queue.done(pod)
             self._bind(pod, res.suggested_host, p.attempts)
         else:
-            details = state.scheduler.preemption_details(pod)
-            if res.outcome == PREEMPTED and details is not None and details.selected is not None:
+            details = res.preempted
+            if details is not None:
                 self.outcomes[PREEMPTED] += 1
                 self._preempt(pod, res, details, p.attempts)
             else:
@@ -293,7 +293,7 @@ class Simulation:
             self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, _as_nominated(pod, prev), None,
                                                      lambda q: q.priority <= prio)
 
-    def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionDetails, attempts: int) -> None:
+    def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> None:
         now = self.engine.now
         sel = details.selected
         assert sel is not None
@@ -353,14 +353,14 @@ class Simulation:
         if kick:
             self._kick()
 
-    def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionDetails, attempts: int) -> dict[str, Any]:
+    def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> dict[str, Any]:
         now = self.engine.now
         rec = preemption_summary(pod, res, details, now)
         rec["attempt"] = attempts
         rec["waitedSeconds"] = round(now - self.enqueued_at.get(pod.uid, now), 3)
         return rec
 
-    def _decision_case(self, pod: Pod, res: CycleResult, details: PreemptionDetails) -> dict[str, Any]:
+    def _decision_case(self, pod: Pod, res: CycleResult, details: PreemptionRecord) -> dict[str, Any]:
         return decision_case(self.state, self.config_raw, pod, res, details, len(self.preemptions) + 1,
                              self.engine.now)
 
@@ -618,23 +618,10 @@ def _as_nominated(pod: Pod, node: str) -> Pod:
     return p
 
 
-def preemption_why(pod: Pod, res: CycleResult, details: PreemptionDetails) -> dict[str, Any]:
+def preemption_why(pod: Pod, res: CycleResult, details: PreemptionRecord) -> dict[str, Any]:
     """Why this node and these victims, in a few fields a timeline can show."""
     sel = details.selected
     assert sel is not None
-    decided, runner_up = None, None
-    prev = [c.name for c in details.candidates]
-    for step, survivors in enumerate(details.chain_survivors):
-        if len(survivors) < len(prev) and len(survivors) == 1:
-            decided = CHAIN_STEPS[step]
-            dropped = [n for n in prev if n not in survivors]
-            runner_up = dropped[0] if dropped else None
-        prev = survivors
-    tied = sorted(details.tied or [sel.name])
-    if len(details.candidates) == 1:
-        decided = "the only candidate"
-    elif decided is None:
-        decided = "tied after the whole chain; the first candidate is taken"
     req = pod.resource.resource
     return {
         "message": res.message,
@@ -642,16 +629,16 @@ def preemption_why(pod: Pod, res: CycleResult, details: PreemptionDetails) -> di
                      **{k: v for k, v in sorted(req.scalar.items()) if v}},
         "candidates": len(details.candidates),
         "pdbViolations": sel.num_pdb_violations,
-        "decidedBy": decided,
-        "runnerUp": runner_up,
-        "tiedNodes": tied,
+        "decidedBy": details.decided_by,
+        "runnerUp": details.runner_up,
+        "tiedNodes": details.tied_nodes,
         "clearedNominations": sorted(p.key for p in details.cleared_nominations),
         "freedMilliCPU": sum(v.resource.resource.milli_cpu for v in sel.victims),
         "freedMemory": sum(v.resource.resource.memory for v in sel.victims),
     }
 
 
-def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionDetails, now: float) -> dict[str, Any]:
+def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionRecord, now: float) -> dict[str, Any]:
     """One entry of the preemption timeline."""
     sel = details.selected
     assert sel is not None
@@ -670,12 +657,12 @@ def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionDetails, n
 
 
 def decision_case(state: ReplayState, config_raw: Mapping[str, Any] | None, pod: Pod, res: CycleResult,
-                  details: PreemptionDetails, n: int, now: float) -> dict[str, Any]:
+                  details: PreemptionRecord, n: int, now: float) -> dict[str, Any]:
     """A preemption decision as a conformance case: the cluster at that instant (before the
     decision's effects), the preemptor, and what the replay decided in the corpus's `expect`."""
     sel = details.selected
     assert sel is not None
-    tied = sorted(details.tied or [sel.name])
+    tied = details.tied_nodes
     expect: dict[str, Any] = {
         "outcome": PREEMPTED,
         "nominatedNodes": tied,

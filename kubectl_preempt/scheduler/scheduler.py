@@ -3,8 +3,6 @@ nominator, ready to run cycles. Used by explain (one instant) and by replay (ove
 from __future__ import annotations
 
 import random
-from typing import Any
-
 from ..framework.config import SchedulerConfig, default_config
 from ..framework.runtime import Framework, Nominator
 from ..framework.snapshot import Snapshot
@@ -66,24 +64,10 @@ class Scheduler:
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=msg, error=msg)
         gate = self.pre_enqueue(fwk, pod)
         if not gate.is_success():
-            r = CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message())
-            r.post_filter_status = gate
-            return r
-        for pl in fwk.post_filter_plugins:
-            if getattr(pl, "evaluator", None) is not None:
-                pl.evaluator.last = None
+            return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
+                               post_filter_status=gate)
         res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
         return res
-
-    def preemption_details(self, pod: Pod) -> Any:
-        fwk = self.framework_for(pod)
-        if fwk is None:
-            return None
-        for pl in fwk.post_filter_plugins:
-            ev = getattr(pl, "evaluator", None)
-            if ev is not None:
-                return ev.last
-        return None

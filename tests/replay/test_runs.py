@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from kubectl_preempt.errors import UsageError
-from kubectl_preempt.preemption.evaluator import Candidate, Evaluator, PreemptionDetails
+from kubectl_preempt.preemption.decision import Candidate
+from kubectl_preempt.preemption.evaluator import Evaluator, PreemptionRun
 from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.distribution import nearest_rank, stat
 from kubectl_preempt.replay.runs import run_seed
@@ -54,9 +55,9 @@ def test_the_node_among_candidates_tied_after_the_chain_comes_from_the_run_rando
     from kubectl_preempt.model.objects import Pod
 
     cands = {n: Candidate(n, [Pod(victim)], 0) for n in ("a", "b", "c", "d")}
-    assert ev_.pick_one_node_for_preemption(dict(cands), PreemptionDetails()) == "a"
+    assert ev_.pick_one_node_for_preemption(dict(cands), PreemptionRun()) == "a"
     ev_.handle.rng = random.Random(1)
-    picks = {ev_.pick_one_node_for_preemption(dict(cands), PreemptionDetails()) for _ in range(50)}
+    picks = {ev_.pick_one_node_for_preemption(dict(cands), PreemptionRun()) for _ in range(50)}
     assert picks == {"a", "b", "c", "d"}
 
 
