@@ -9,7 +9,7 @@ from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
 from ..framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
 from .follow import Follow
 from .report import follow_report
-from .runs import RunProgress, RunSpec, replay_runs, simulate_once
+from .runs import RunProgress, RunSpec, replay_runs, run_seed, simulate_once
 from .simulate import Listener, Progress
 from .timeline import normalize
 from .whatif import PriorityPolicy
@@ -49,7 +49,7 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
            run_progress: RunProgress | None = None, api_latency: float | None = None,
            feature_gates: Mapping[str, bool] | None = None,
-           kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
+           kubernetes_version: str | KubernetesVersion | None = None, run: int = 1) -> dict[str, Any]:
     """Replay a trace through the offline copy of kube-scheduler; returns the report.
 
     `kubernetes_version` ("v1.34", "v1.36") picks the release imitated; by default the trace
@@ -69,6 +69,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     `feature_gates`: kube-scheduler's --feature-gates the replay honours (SchedulerAsyncPreemption,
     on by default); `api_latency`: seconds each API call of the scheduler takes in simulate mode
     (asynchronous preemption's victim patches and deletions; default DEFAULT_API_LATENCY).
+    `run` (simulate mode, `runs` 1): replay run `run` of a `--runs` replay alone, with its random
+    choices (its seed, replay/runs.py); the report says which in `run`. Run 1 is the single replay.
     """
     if mode not in MODES:
         raise UsageError(f"mode {quote(mode)} is not one of {', '.join(MODES)}", field="mode")
@@ -79,6 +81,10 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     if runs > 1 and mode == "follow":
         raise UsageError("--runs needs simulate mode: --follow applies the recording as it happened, "
                          "with nothing left to chance", field="--runs")
+    if isinstance(run, bool) or not isinstance(run, int) or run < 1:
+        raise UsageError(f"must be 1 or more, got {quote(run)}", field="run")
+    if run > 1 and (runs > 1 or mode == "follow"):
+        raise UsageError("a run of its own is one simulate-mode run: give runs=1", field="run")
     if runs > 1 and (on_decision is not None or listener is not None):
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1",
                          field="--runs")
@@ -93,7 +99,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         return _named(follow_report(f.run(), what_if=spec.what_if), version)
     if runs > 1:
         return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version)
-    report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
+    report, _ = simulate_once(spec, run, on_decision=on_decision, progress=progress, listener=listener)
+    if run > 1:
+        report["run"] = {"run": run, "seed": run_seed(seed, run)}
     return _named(report, version)
 
 
