@@ -15,7 +15,7 @@ looks for each method with getattr, as upstream type-asserts each interface.
         normalize_score(state, pod, scores: list[NodeScore]) -> Status
     less(a: QueuedPodInfo, b: QueuedPodInfo)    -> bool    (QueueSort)
     pre_enqueue(pod)                            -> Status
-    events_to_register()                        -> list of ClusterEvent names (for the replay queue)
+    events_to_register()                        -> list[ClusterEventWithHint] (EnqueueExtensions)
 """
 from __future__ import annotations
 
@@ -183,6 +183,16 @@ class BindPlugin(Plugin, Protocol):
 @runtime_checkable
 class PostBindPlugin(Plugin, Protocol):
     def post_bind(self, state: Any, pod: Any, node_name: str) -> None: ...
+
+
+@runtime_checkable
+class EnqueueExtensions(Plugin, Protocol):
+    """The events that may make a pod this plugin rejected schedulable again, each with its
+    queueing hint (framework/events.py). Only PreEnqueue, PreFilter, Filter, Reserve and Permit
+    plugins are asked; one of those without it is registered for every event (upstream's
+    defaultEnqueueExtension)."""
+
+    def events_to_register(self) -> list[Any]: ...
 
 
 # configuration's extension point -> (its Protocol, the method that implements it)

@@ -2,13 +2,14 @@
 
 Three places a pending pod can wait:
 
-- activeQ: ordered by the QueueSort plugin (PrioritySort: higher priority first, then the pod
-  queued earlier); the scheduler pops its head.
+- activeQ: ordered by the profiles' QueueSort plugin's Less (the default PrioritySort: higher
+  priority first, then the pod queued earlier); the scheduler pops its head.
 - backoffQ: pods that failed and wait out a backoff of 1 s doubling per failed attempt up to
   10 s, aligned to whole seconds. SchedulerPopFromBackoffQ is on by default in v1.34: when activeQ
   is empty the scheduler pops the backoffQ's head without waiting.
 - the unschedulable pool: pods that failed and wait for a cluster event one of the plugins that
-  rejected them registered for (QueueingHints are GA in v1.34), or for 5 minutes at most.
+  rejected them registered for with a hint that says Queue (QueueingHints are GA in v1.34; each
+  plugin declares its events, the scheduler gathers them per profile), or for 5 minutes at most.
 
 Pods that failed with an error and no rejecting plugin go to a separate error backoff queue that
 the scheduler never pops early.
@@ -17,14 +18,15 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..model.objects import Pod
-from .hints import (BACKOFF_COMPLETE, EVENT_FORCE_ACTIVATE, EVENT_UNSCHEDULABLE_TIMEOUT, POD,
-                    SCHEDULE_ATTEMPT_FAILURE, UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE,
-                    UPDATE_POD_LABEL, UPDATE_POD_SCALE_DOWN, UPDATE_POD_SCHEDULING_GATES_ELIMINATED,
-                    UPDATE_POD_TOLERATION, UPDATE_POD_OTHER, ClusterEvent, plugin_cares, worth_requeuing,
-                    REGISTRATIONS)
+from ..framework.config import default_config
+from ..framework.events import (BACKOFF_COMPLETE, EVENT_FORCE_ACTIVATE, EVENT_UNSCHEDULABLE_TIMEOUT,
+                                SCHEDULE_ATTEMPT_FAILURE, UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE,
+                                ClusterEvent, QueueingHintMap, unscheduled_pod_update_events)
+from ..model.cluster import Cluster
+from ..scheduler.scheduler import Scheduler
 
 DEFAULT_POD_INITIAL_BACKOFF = 1.0
 DEFAULT_POD_MAX_BACKOFF = 10.0
@@ -73,26 +75,6 @@ class QueuedPodInfo:
         return f"QueuedPodInfo({self.pod.key}, {self.where}, attempts={self.attempts})"
 
 
-def unscheduled_pod_update_events(old: Pod, new: Pod) -> list[ClusterEvent]:
-    """mirrors PodSchedulingPropertiesChange for a pod that is not bound."""
-    action = 0
-    if dict(old.labels) != dict(new.labels):
-        action |= UPDATE_POD_LABEL
-    o, n = old.resource.resource, new.resource.resource
-    if n.milli_cpu < o.milli_cpu or n.memory < o.memory or n.ephemeral_storage < o.ephemeral_storage or any(
-            n.scalar.get(k, 0) < v for k, v in o.scalar.items()):
-        action |= UPDATE_POD_SCALE_DOWN
-    if (old.spec.get("schedulingGates") or []) and not (new.spec.get("schedulingGates") or []):
-        action |= UPDATE_POD_SCHEDULING_GATES_ELIMINATED
-    if old.tolerations != new.tolerations:
-        action |= UPDATE_POD_TOLERATION
-    events = []
-    for bit in (UPDATE_POD_LABEL, UPDATE_POD_SCALE_DOWN, UPDATE_POD_SCHEDULING_GATES_ELIMINATED, UPDATE_POD_TOLERATION):
-        if action & bit:
-            events.append(ClusterEvent(POD, bit, UNSCHEDULED_POD_UPDATE))
-    return events or [ClusterEvent(POD, UPDATE_POD_OTHER, UNSCHEDULED_POD_UPDATE)]
-
-
 def pod_updated(old: Pod, new: Pod) -> bool:
     """mirrors isPodUpdated: anything but status, resourceVersion, generation, managedFields changed."""
     def strip(p: Pod) -> tuple:
@@ -102,23 +84,98 @@ def pod_updated(old: Pod, new: Pod) -> bool:
     return strip(old) != strip(new)
 
 
+# QueueSort's Less over two queued pods (anything with .pod and .timestamp)
+LessFunc = Callable[[Any, Any], bool]
+
+
+class _Entry:
+    """A pod's place in activeQ: the pod and its queue timestamp as they were when it was queued,
+    so a later change of the QueuedPodInfo never reorders the heap under it. Ordered by the
+    QueueSort plugin's Less; pods neither orders before the other keep their queueing order."""
+
+    __slots__ = ("pod", "timestamp", "seq", "token", "info", "less")
+
+    def __init__(self, info: "QueuedPodInfo", less: LessFunc) -> None:
+        self.pod = info.pod
+        self.timestamp = info.timestamp
+        self.seq = info.seq
+        self.token = info.token
+        self.info = info
+        self.less = less
+
+    def __lt__(self, other: "_Entry") -> bool:
+        if self.less(self, other):
+            return True
+        if self.less(other, self):
+            return False
+        return self.seq < other.seq
+
+
+class _BackoffEntry(_Entry):
+    """A pod's place in backoffQ: the end of its backoff first, then activeQ's order (mirrors
+    lessBackoffCompletedWithPriority)."""
+
+    __slots__ = ("backoff",)
+
+    def __init__(self, info: "QueuedPodInfo", less: LessFunc, backoff: float) -> None:
+        super().__init__(info, less)
+        self.backoff = backoff
+
+    def __lt__(self, other: "_Entry") -> bool:
+        if self.backoff != other.backoff:  # type: ignore[attr-defined]
+            return self.backoff < other.backoff  # type: ignore[attr-defined]
+        return _Entry.__lt__(self, other)
+
+
+class _ErrorBackoffEntry:
+    """A pod's place in the error backoff queue: the end of its backoff, then queueing order."""
+
+    __slots__ = ("backoff", "seq", "token", "info")
+
+    def __init__(self, info: "QueuedPodInfo", backoff: float) -> None:
+        self.backoff = backoff
+        self.seq = info.seq
+        self.token = info.token
+        self.info = info
+
+    def __lt__(self, other: "_ErrorBackoffEntry") -> bool:
+        return (self.backoff, self.seq) < (other.backoff, other.seq)
+
+
+def default_queue_setup() -> tuple[dict[str, QueueingHintMap], LessFunc]:
+    """The default profile's hints and QueueSort, for a queue built without a scheduler."""
+    sched = Scheduler(Cluster(), default_config())
+    return sched.queueing_hints(), sched.queue_sort_less()
+
+
 class SchedulingQueue:
-    """PriorityQueue of scheduling_queue.go, driven by a virtual clock (`clock()` gives now)."""
+    """PriorityQueue of scheduling_queue.go, driven by a virtual clock (`clock()` gives now).
+
+    `queueing_hints`: per profile (schedulerName), the events and hints its plugins registered
+    (Scheduler.queueing_hints); `less`: the QueueSort plugin's Less (Scheduler.queue_sort_less).
+    Without them, the default profile's."""
 
     def __init__(self, clock: Callable[[], float], *, pre_enqueue: PreEnqueue | None = None,
                  initial_backoff: float = DEFAULT_POD_INITIAL_BACKOFF, max_backoff: float = DEFAULT_POD_MAX_BACKOFF,
                  max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
-                 pop_from_backoff: bool = True) -> None:
+                 pop_from_backoff: bool = True, queueing_hints: Mapping[str, QueueingHintMap] | None = None,
+                 less: LessFunc | None = None) -> None:
         self.clock = clock
+        if queueing_hints is None or less is None:
+            default_hints, default_less = default_queue_setup()
+            queueing_hints = default_hints if queueing_hints is None else queueing_hints
+            less = default_less if less is None else less
+        self.queueing_hints = queueing_hints
+        self.less = less
         self.pre_enqueue = pre_enqueue
         self.initial_backoff = initial_backoff
         self.max_backoff = max_backoff
         self.max_in_unschedulable = max_in_unschedulable
         self.pop_from_backoff = pop_from_backoff
         self.infos: dict[str, QueuedPodInfo] = {}  # by pod uid, wherever it waits
-        self._active: list[tuple] = []
-        self._backoff: list[tuple] = []
-        self._error_backoff: list[tuple] = []
+        self._active: list[_Entry] = []
+        self._backoff: list[_BackoffEntry] = []
+        self._error_backoff: list[_ErrorBackoffEntry] = []
         self.unschedulable: dict[str, QueuedPodInfo] = {}
         self.counts = {ACTIVE: 0, BACKOFF: 0, ERROR_BACKOFF: 0}
         self._seq = 0
@@ -145,8 +202,7 @@ class SchedulingQueue:
         p.where = ACTIVE
         p.token += 1
         p.seq = self._next_seq()
-        # mirrors PrioritySort.Less: higher priority, then earlier timestamp
-        heapq.heappush(self._active, (-p.pod.priority, p.timestamp, p.seq, p.token, p))
+        heapq.heappush(self._active, _Entry(p, self.less))
         self.counts[ACTIVE] += 1
 
     def _push_backoff(self, p: QueuedPodInfo) -> None:
@@ -156,12 +212,11 @@ class SchedulingQueue:
         bo = self.backoff_time(p)
         if not p.unschedulable_plugins and not p.pending_plugins:
             p.where = ERROR_BACKOFF
-            heapq.heappush(self._error_backoff, (bo, p.seq, p.token, p))
+            heapq.heappush(self._error_backoff, _ErrorBackoffEntry(p, bo))
             self.counts[ERROR_BACKOFF] += 1
         else:
             p.where = BACKOFF
-            # mirrors lessBackoffCompletedWithPriority: backoff end, then activeQ's order
-            heapq.heappush(self._backoff, (bo, -p.pod.priority, p.timestamp, p.seq, p.token, p))
+            heapq.heappush(self._backoff, _BackoffEntry(p, self.less, bo))
             self.counts[BACKOFF] += 1
         if self.on_backoff_change is not None:
             self.on_backoff_change(bo + BACKOFF_ORDERING_WINDOW)
@@ -173,14 +228,28 @@ class SchedulingQueue:
             self.unschedulable[p.pod.uid] = p
 
     @staticmethod
-    def _head(heap: list[tuple], where: str) -> QueuedPodInfo | None:
+    def _head(heap: list[Any], where: str) -> QueuedPodInfo | None:
         while heap:
             entry = heap[0]
-            p = entry[-1]
-            if p.where == where and p.token == entry[-2]:
+            p = entry.info
+            if p.where == where and p.token == entry.token:
                 return p
             heapq.heappop(heap)
         return None
+
+    # ------------------------------------------------------------------ queueing hints
+    def _registered(self, p: QueuedPodInfo, plugin: str, event: ClusterEvent) -> bool:
+        """Whether `plugin` of the pod's profile registered for `event`."""
+        hints = self.queueing_hints.get(p.pod.scheduler_name)
+        return True if hints is None else hints.registered(plugin, event)
+
+    def _worth_requeuing(self, p: QueuedPodInfo, event: ClusterEvent, old: Any, new: Any) -> bool:
+        """mirrors isPodWorthRequeuing: the hints of the plugins that rejected the pod, from the
+        map of the pod's profile (a pod of no known profile is always worth it)."""
+        hints = self.queueing_hints.get(p.pod.scheduler_name)
+        if hints is None:
+            return True
+        return hints.worth_requeuing(p.pod, p.unschedulable_plugins | p.pending_plugins, event, old, new)
 
     # ------------------------------------------------------------------ backoff
     def backoff_duration(self, count: int) -> float:
@@ -335,9 +404,9 @@ class SchedulingQueue:
         # in the unschedulable pool: ask the rejectors whether this change could help
         rejectors = p.unschedulable_plugins | p.pending_plugins
         for ev in unscheduled_pod_update_events(old, new):
-            if rejectors and not any(plugin_cares(pl, ev) for pl in rejectors):
+            if rejectors and not any(self._registered(p, pl, ev) for pl in rejectors):
                 continue
-            if p.gated and not plugin_cares(p.gating_plugin, ev):
+            if p.gated and not self._registered(p, p.gating_plugin, ev):
                 continue
             self._requeue_after_backoff(p, UNSCHEDULED_POD_UPDATE)
             if p.where != UNSCHEDULABLE:
@@ -361,9 +430,9 @@ class SchedulingQueue:
         for p in pods:
             if pre_check is not None and not pre_check(p.pod):
                 continue
-            if p.gated and not event.wildcard and not plugin_cares(p.gating_plugin, event):
+            if p.gated and not event.wildcard and not self._registered(p, p.gating_plugin, event):
                 continue
-            if not worth_requeuing(p.pod, p.unschedulable_plugins | p.pending_plugins, event, old, new):
+            if not self._worth_requeuing(p, event, old, new):
                 continue
             where = self._requeue_after_backoff(p, event.label)
             if where != UNSCHEDULABLE:
@@ -422,13 +491,12 @@ class SchedulingQueue:
 
     def active_pods(self) -> list[Pod]:
         """activeQ in pop order."""
-        entries = sorted(e for e in self._active if e[-1].where == ACTIVE and e[-1].token == e[-2])
-        return [e[-1].pod for e in entries]
+        entries = sorted(e for e in self._active if e.info.where == ACTIVE and e.info.token == e.token)
+        return [e.info.pod for e in entries]
 
     def backoff_pods(self) -> list[Pod]:
-        entries = sorted((e for e in self._backoff if e[-1].where == BACKOFF and e[-1].token == e[-2]),
-                         key=lambda e: e[:-1])
-        return [e[-1].pod for e in entries]
+        entries = sorted(e for e in self._backoff if e.info.where == BACKOFF and e.info.token == e.token)
+        return [e.info.pod for e in entries]
 
     def unschedulable_pods(self) -> list[Pod]:
         return [p.pod for p in self.unschedulable.values()]
@@ -438,4 +506,4 @@ class SchedulingQueue:
 
 
 __all__ = ["SchedulingQueue", "QueuedPodInfo", "ACTIVE", "BACKOFF", "ERROR_BACKOFF", "UNSCHEDULABLE",
-           "IN_FLIGHT", "REGISTRATIONS", "unscheduled_pod_update_events", "pod_updated"]
+           "IN_FLIGHT", "pod_updated"]

@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
+from ..framework import events as hints
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod, PriorityClass
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
-from . import hints
 from .async_preemption import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
 from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
@@ -115,7 +115,9 @@ class Simulation:
             self.state.pdb_dirty = False
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
-                                     max_backoff=float(config.pod_max_backoff_seconds))
+                                     max_backoff=float(config.pod_max_backoff_seconds),
+                                     queueing_hints=self.state.scheduler.queueing_hints(),
+                                     less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush
 
         # what the replay found, for the report
@@ -455,7 +457,8 @@ class Simulation:
         if old is None:
             self.queue.move_all_to_active_or_backoff(hints.EVENT_NODE_ADD, None, new)
         else:
-            e = hints.node_update_event(old, new)
+            e = hints.node_scheduling_properties_change(
+                old, new, declared_features=self.config.version.features.enable_node_declared_features)
             if e is not None:
                 self.queue.move_all_to_active_or_backoff(e, old, new)
 

@@ -3,7 +3,11 @@ nominator, ready to run cycles. Used by explain (one instant) and by replay (ove
 from __future__ import annotations
 
 import random
+from typing import Any, Callable, Mapping
+
 from ..framework.config import SchedulerConfig, default_config
+from ..framework.events import QueueingHintMap, unroll_wildcard_resource
+from ..framework.interface import EnqueueExtensions
 from ..framework.runtime import Framework, Nominator
 from ..framework.snapshot import Snapshot
 from ..framework.status import Status
@@ -16,7 +20,8 @@ from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
 class Scheduler:
     def __init__(self, cluster: Cluster, config: SchedulerConfig | None = None, *, seed: int = 0,
                  snapshot: Snapshot | None = None, nominator: Nominator | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None) -> None:
         self.cluster = cluster
         self.config = config or default_config()
         self.seed = seed
@@ -30,12 +35,15 @@ class Scheduler:
                 if not p.node_name and p.nominated_node_name:
                     nominator.add(p, p.nominated_node_name)
         self.nominator = nominator
-        self.registry = in_tree_registry(self.config.version)
+        # mirrors WithFrameworkOutOfTreeRegistry: plugins of one's own beside the in-tree ones
+        self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
         self.next_start_node_index = 0
 
     def framework_for(self, pod: Pod) -> Framework | None:
-        name = pod.scheduler_name
+        return self.framework_for_profile(pod.scheduler_name)
+
+    def framework_for_profile(self, name: str) -> Framework | None:
         fwk = self.frameworks.get(name)
         if fwk is None:
             profile = self.config.profile_for(name)
@@ -49,6 +57,23 @@ class Scheduler:
         fwk.rng = self.rng
         fwk.snapshot = self.snapshot
         return fwk
+
+    def queueing_hints(self) -> dict[str, QueueingHintMap]:
+        """Per profile (schedulerName), the events and hints its plugins registered (mirrors the
+        queueingHintsPerProfile NewScheduler builds)."""
+        out = {}
+        for profile in self.config.profiles:
+            fwk = self.framework_for_profile(profile.scheduler_name)
+            assert fwk is not None
+            out[profile.scheduler_name] = build_queueing_hint_map(fwk)
+        return out
+
+    def queue_sort_less(self) -> Callable[[Any, Any], bool]:
+        """The QueueSort plugin's Less, which orders the scheduling queue (every profile must
+        enable the same QueueSort plugin, so the first profile's serves all)."""
+        fwk = self.framework_for_profile(self.config.profiles[0].scheduler_name)
+        assert fwk is not None and fwk.points["queueSort"]
+        return fwk.points["queueSort"][0].less
 
     def pre_enqueue(self, fwk: Framework, pod: Pod) -> Status:
         for pl in fwk.points["preEnqueue"]:
@@ -71,3 +96,30 @@ class Scheduler:
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
         return res
+
+
+# the extension points whose plugins can reject a pod and so tell the queue what may help it
+# (upstream's shouldHaveEnqueueExtensions)
+_ENQUEUE_POINTS = ("preEnqueue", "preFilter", "filter", "reserve", "permit")
+
+
+def enqueue_extensions(fwk: Framework) -> list[Any]:
+    """The profile's plugins that have a say on requeueing: those at a rejecting point, in the
+    profile's order, then those that declare events anyway (DefaultPreemption, whose
+    PreEnqueue the replay runs itself)."""
+    out: list[Any] = []
+    for ep in _ENQUEUE_POINTS:
+        out += [pl for pl in fwk.points[ep] if pl not in out]
+    out += [pl for _, pl in sorted(fwk.plugins.items()) if pl not in out and isinstance(pl, EnqueueExtensions)]
+    return out
+
+
+def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
+    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint; a plugin at
+    a rejecting point that declares nothing is registered for every event of every resource."""
+    hints = QueueingHintMap()
+    for pl in enqueue_extensions(fwk):
+        events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
+        for e in events:
+            hints.register(pl.name, e.event, e.hint)
+    return hints

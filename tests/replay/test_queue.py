@@ -6,7 +6,7 @@ import pytest
 
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins import names
-from kubectl_preempt.replay import hints
+from kubectl_preempt.framework import events as hints
 from kubectl_preempt.replay.queue import (ACTIVE, BACKOFF, ERROR_BACKOFF, UNSCHEDULABLE, SchedulingQueue)
 from tests.builders import make_node, make_pod
 
@@ -172,7 +172,7 @@ def test_untainting_a_node_moves_a_pod_rejected_by_its_taint() -> None:
     clock.t += 5
     old = Node(make_node("n1").taint("dedicated", "gpu").obj())
     new = Node(make_node("n1").obj())
-    event = hints.node_update_event(old, new)
+    event = hints.node_scheduling_properties_change(old, new)
     assert event is not None and event.action & hints.UPDATE_NODE_TAINT
     assert q.move_all_to_active_or_backoff(event, old, new) == 1
 

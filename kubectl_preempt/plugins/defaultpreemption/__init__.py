@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import PostFilterResult
 from ...framework.status import Code, Status
@@ -61,6 +63,12 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
 
 class DefaultPreemption:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors DefaultPreemption.EventsToRegister with SchedulerAsyncPreemption: registered so the
+        # queue hears of deletions, but isPodSchedulableAfterPodDeletion always says QueueSkip (a pod
+        # held while its preemption's API calls run is released when those calls end)
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), ev.never)]
 
     def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
         self.handle = handle

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
 from ...framework.status import Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
@@ -85,6 +87,15 @@ class StateData:
 
 class DynamicResources:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors DynamicResources.EventsToRegister (SchedulerQueueingHints on); its hints are not
+        # modelled: every registered event requeues
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_ALLOCATABLE)),
+                ClusterEventWithHint(ClusterEvent(ev.RESOURCE_CLAIM, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_GENERATED_RESOURCE_CLAIM)),
+                ClusterEventWithHint(ClusterEvent(ev.DEVICE_CLASS, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.RESOURCE_SLICE, ev.ADD | ev.UPDATE))]
 
     def __init__(self, handle: Any) -> None:
         self.handle = handle

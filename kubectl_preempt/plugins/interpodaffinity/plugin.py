@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import NodeScore, PreFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
+from ...model.selectors import LabelSelector
 from .. import names
 from . import filtering, scoring
 from .terms import merge_namespaces, namespace_labels, pod_terms
@@ -30,6 +33,13 @@ def _namespaces(handle: Any) -> Mapping[str, Mapping[str, Any]]:
 
 class InterPodAffinity:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors InterPodAffinity.EventsToRegister (SchedulerQueueingHints on); a node added or
+        # relabelled always requeues (upstream's isSchedulableAfterNodeChange is not modelled)
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.DELETE),
+                                     is_schedulable_after_pod_change),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL))]
 
     def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
         self.handle = handle
@@ -128,6 +138,38 @@ class InterPodAffinity:
             return Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
         scoring.normalize(s, scores)
         return Status()
+
+
+
+def _selectors(pod: Pod) -> list[LabelSelector]:
+    sels = pod.cache.get("replay.hint.selectors")
+    if sels is None:
+        sels = []
+        aff = pod.spec.get("affinity") or {}
+        for kind in ("podAffinity", "podAntiAffinity"):
+            a = aff.get(kind) or {}
+            terms = list(a.get("requiredDuringSchedulingIgnoredDuringExecution") or ())
+            terms += [w.get("podAffinityTerm") or {} for w in a.get("preferredDuringSchedulingIgnoredDuringExecution") or ()]
+            for t in terms:
+                try:
+                    sels.append(LabelSelector(t.get("labelSelector")))
+                except Exception:  # noqa: BLE001 - a bad selector is the plugin's error to report
+                    continue
+        pod.cache["replay.hint.selectors"] = sels
+    return sels
+
+
+def is_schedulable_after_pod_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterPodChange, coarsely: the changed pod matches one of the pod's
+    (anti-)affinity selectors, or a deleted pod had a required anti-affinity that kept it away."""
+    other = new if new is not None else old
+    if other is None:
+        return False
+    if new is None and old is not None:
+        anti = ((old.spec.get("affinity") or {}).get("podAntiAffinity") or {})
+        if anti.get("requiredDuringSchedulingIgnoredDuringExecution"):
+            return True
+    return any(s.matches(other.labels) for s in _selectors(pod))
 
 
 def new(args: Mapping[str, Any], handle: Any) -> InterPodAffinity:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...errors import InputError
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, NodeScore, PreFilterResult
 from ...framework.status import Code, Status
@@ -70,6 +72,10 @@ def _required_terms(pod: Pod) -> Any:
 
 class NodeAffinity:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors NodeAffinity.EventsToRegister (SchedulerQueueingHints on)
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL), is_schedulable_after_node_change)]
 
     def __init__(self, added_node_selector: NodeSelector | None,
                  added_pref_sched_terms: PreferredSchedulingTerms | None) -> None:
@@ -146,6 +152,18 @@ class NodeAffinity:
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         return default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+
+
+def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterNodeChange: the pod's required node affinity matches the new node
+    and did not match the old one."""
+    if new is None:
+        return False
+    req = required_node_affinity(pod)
+    if not req.matches(new):
+        return False
+    return old is None or not req.matches(old)
 
 
 def new(args: Mapping[str, Any], handle: Any) -> NodeAffinity:

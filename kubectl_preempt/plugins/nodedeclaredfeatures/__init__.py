@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ...framework import events as ev
 from ...framework.cycle_state import CycleState
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
@@ -73,6 +75,14 @@ class NodeDeclaredFeatures:
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
 
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """mirrors NodeDeclaredFeatures.EventsToRegister (v1.35+)."""
+        if not self.enabled:
+            return []
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_DECLARED_FEATURE),
+                                     is_schedulable_after_node_change),
+                ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE), is_schedulable_after_pod_update)]
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[None, Status]:
         if not self.enabled:
             return None, Status(Code.Skip)
@@ -94,6 +104,20 @@ class NodeDeclaredFeatures:
         if reqs <= declared_features(node_info.node):
             return Status()
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSATISFIED_REQUIREMENTS)
+
+
+def is_schedulable_after_pod_update(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterPodUpdate: the pod itself changed the features it requires."""
+    if new is None or old is None or new.uid != pod.uid:
+        return False
+    return required_features(old) != required_features(new)
+
+
+def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterNodeChange: a new node, or one whose declared features changed."""
+    if new is None:
+        return False
+    return old is None or list(old.status.get("declaredFeatures") or ()) != list(new.status.get("declaredFeatures") or ())
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodeDeclaredFeatures:

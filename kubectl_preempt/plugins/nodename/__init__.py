@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
@@ -20,6 +22,10 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodeName:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors NodeName.EventsToRegister (SchedulerQueueingHints on): no hint, a new node may be the one
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD))]
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not fits(pod, node_info):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import PreFilterResult
 from ...framework.status import Code, Status
@@ -37,6 +39,11 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 class NodePorts:
     name = NAME
 
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors NodePorts.EventsToRegister (SchedulerQueueingHints on): a node added needs no hint
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), is_schedulable_after_pod_deleted),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD))]
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         ports = host_ports(pod)
         if not ports:
@@ -55,6 +62,24 @@ class NodePorts:
         if not fits_ports(want, node_info):
             return Status(Code.Unschedulable, ERR_REASON)
         return Status()
+
+
+
+def _pod_host_ports(pod: Pod) -> set[tuple[str, int]]:
+    out = set()
+    for c in list(pod.spec.get("initContainers") or ()) + list(pod.spec.get("containers") or ()):
+        for p in c.get("ports") or ():
+            if p.get("hostPort"):
+                out.add((p.get("protocol") or "TCP", int(p["hostPort"])))
+    return out
+
+
+def is_schedulable_after_pod_deleted(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterPodDeleted: only a bound pod holding one of the pod's host ports helps."""
+    if old is None or new is not None or not old.node_name:
+        return False
+    mine = _pod_host_ports(pod)
+    return bool(mine) and bool(mine & _pod_host_ports(old))
 
 
 def new(args: Mapping[str, Any], handle: Any) -> NodePorts:

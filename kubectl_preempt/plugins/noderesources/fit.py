@@ -14,11 +14,13 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from ...errors import InputError
+from ...framework import events as ev
 from ...framework.cycle_state import CycleState
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import PreFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
-from ...model.objects import Pod
+from ...model.objects import Node, Pod
 from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_extended_resource_name,
                                 is_scalar_resource_name, pod_requests)
 from .. import names
@@ -153,6 +155,13 @@ class _PreScoreState:
 class Fit:
     name = NAME
 
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors Fit.EventsToRegister with SchedulerQueueingHints (GA in v1.34): no preCheck, so
+        # no UpdateNodeTaint/UpdateNodeLabel; InPlacePodVerticalScaling's scale-down is not modelled
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), is_schedulable_after_pod_event),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_ALLOCATABLE),
+                                     is_schedulable_after_node_change)]
+
     def __init__(self, ignored_resources: frozenset[str], ignored_resource_groups: frozenset[str],
                  scorer: ResourceAllocationScorer) -> None:
         self.ignored_resources = ignored_resources
@@ -223,6 +232,52 @@ def _strategy_scorer(args: Mapping[str, Any]) -> ResourceAllocationScorer:
         shape = parse_shape(rtcr.get("shape"), f"{where}.shape")
         fn = requested_to_capacity_ratio_scorer(resources, shape)
     return ResourceAllocationScorer(strategy, fn, resources, use_requested=False, mode=MODE_FIT_SCORE)
+
+
+
+# --- queueing hints ---------------------------------------------------------------------------
+
+def _fits_allocatable(pod: Pod, node: Node) -> bool:
+    # mirrors isFit: the pod's requests against the node's allocatable, ignoring other pods
+    req = pod.resource.resource
+    a = node.allocatable
+    if req.milli_cpu > a.milli_cpu or req.memory > a.memory or req.ephemeral_storage > a.ephemeral_storage:
+        return False
+    for k, v in req.scalar.items():
+        if v > a.scalar.get(k, 0):
+            return False
+    return True
+
+
+def _any_request_increased(pod: Pod, old: Node, new: Node) -> bool:
+    req = pod.resource.resource
+    o, n = old.allocatable, new.allocatable
+    if req.milli_cpu and n.milli_cpu > o.milli_cpu:
+        return True
+    if req.memory and n.memory > o.memory:
+        return True
+    if req.ephemeral_storage and n.ephemeral_storage > o.ephemeral_storage:
+        return True
+    if n.allowed_pod_number > o.allowed_pod_number:
+        return True
+    return any(v and n.scalar.get(k, 0) > o.scalar.get(k, 0) for k, v in req.scalar.items())
+
+
+def is_schedulable_after_pod_event(pod: Pod, old: Pod | None, new: Pod | None) -> bool:
+    """mirrors isSchedulableAfterPodEvent: a deleted pod frees resources if it was bound or nominated."""
+    if new is None and old is not None:
+        return bool(old.node_name or old.nominated_node_name)
+    return False
+
+
+def is_schedulable_after_node_change(pod: Pod, old: Node | None, new: Node | None) -> bool:
+    """mirrors isSchedulableAfterNodeChange: the pod fits the node's allocatable now, and (for an
+    update) an allocatable the pod requests grew."""
+    if new is None or not _fits_allocatable(pod, new):
+        return False
+    if old is None:
+        return True
+    return _any_request_increased(pod, old, new)
 
 
 def new(args: Mapping[str, Any], handle: Any) -> Fit:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
@@ -21,12 +23,32 @@ _UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_
 class NodeUnschedulable:
     name = NAME
 
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors NodeUnschedulable.EventsToRegister (SchedulerQueueingHints on)
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change)]
+
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not node_info.node.unschedulable:
             return Status()
         if tolerations_tolerate_taint(pod.tolerations, _UNSCHEDULABLE_TAINT):
             return Status()
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSCHEDULABLE)
+
+
+
+def _unschedulable_blocks(pod: Pod, node: Any) -> bool:
+    if not node.unschedulable:
+        return False
+    return not tolerations_tolerate_taint(pod.tolerations, {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_NO_SCHEDULE})
+
+
+def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterNodeChange: the node became schedulable for the pod (uncordoned,
+    or the pod tolerates the unschedulable taint)."""
+    if new is None:
+        return False
+    was = old is None or _unschedulable_blocks(pod, old)
+    return was and not _unschedulable_blocks(pod, new)
 
 
 def new(args: Mapping[str, Any], handle: Any) -> NodeUnschedulable:

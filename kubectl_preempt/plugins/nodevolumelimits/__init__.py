@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
 from ...model.objects import Pod
 from .. import names
@@ -66,6 +68,13 @@ def volume_limits(csi_node: Mapping[str, Any] | None) -> dict[str, int]:
 
 class CSILimits:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors CSILimits.EventsToRegister; its hints are not modelled: every registered event requeues
+        return [ClusterEventWithHint(ClusterEvent(ev.CSI_NODE, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
+                ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD)),
+                ClusterEventWithHint(ClusterEvent(ev.VOLUME_ATTACHMENT, ev.DELETE))]
 
     def __init__(self, handle: Any) -> None:
         self.handle = handle

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...errors import InputError
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import NodeScore, PreFilterResult
 from ...framework.status import Code, Status
@@ -34,6 +36,13 @@ _POD_CONSTRAINTS_CACHE = "podtopologyspread.constraints."
 
 class PodTopologySpread:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors PodTopologySpread.EventsToRegister (SchedulerQueueingHints on); a node's change
+        # always requeues (upstream's isSchedulableAfterNodeChange is not modelled)
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.UPDATE_POD_TOLERATION | ev.DELETE),
+                                     is_schedulable_after_pod_change),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.DELETE | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_TAINT))]
 
     def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
         self.handle = handle
@@ -165,6 +174,26 @@ class PodTopologySpread:
             return Status.as_error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
         scoring.normalize(s, scores)
         return Status()
+
+
+
+def is_schedulable_after_pod_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterPodChange, coarsely: a pod of the same namespace that one of the
+    pod's constraints selects (with only the system default constraints, any pod of the namespace)."""
+    other = new if new is not None else old
+    if other is None or other.namespace != pod.namespace:
+        return False
+    constraints = pod.spec.get("topologySpreadConstraints") or ()
+    if not constraints:
+        # system default constraints select by the pod's own services and controllers: stay coarse
+        return True
+    for c in constraints:
+        try:
+            if LabelSelector(c.get("labelSelector")).matches(other.labels):
+                return True
+        except Exception:  # noqa: BLE001
+            return True
+    return False
 
 
 def new(args: Mapping[str, Any], handle: Any) -> PodTopologySpread:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
 from ...model.objects import Pod
 from .. import names
@@ -14,6 +16,10 @@ ERR_REASON_WAITING = "waiting for scheduling gates: [%s]"  # Go's %v of a []stri
 
 class SchedulingGates:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors SchedulingGates.EventsToRegister (SchedulerQueueingHints on)
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_SCHEDULING_GATES_ELIMINATED))]
 
     def pre_enqueue(self, pod: Pod) -> Status:
         gates = pod.spec.get("schedulingGates") or ()

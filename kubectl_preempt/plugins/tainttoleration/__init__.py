@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
 from ...framework.status import Code, Status
@@ -71,6 +73,11 @@ class _PreScoreState:
 class TaintToleration:
     name = NAME
 
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors TaintToleration.EventsToRegister (SchedulerQueueingHints on); the pod's own
+        # toleration update is left to the queue's update of an unscheduled pod
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change)]
+
     def __init__(self, version: KubernetesVersion = DEFAULT) -> None:
         self.names_taint = names_taint_in_reason(version)
 
@@ -100,6 +107,20 @@ class TaintToleration:
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         return default_normalize_score(MAX_NODE_SCORE, True, scores)
+
+
+
+def _untolerated(pod: Pod, node: Any) -> bool:
+    return find_matching_untolerated_taint(node.taints, pod.tolerations, do_not_schedule_taints_filter) is not None
+
+
+def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterNodeChange: the new node has no untolerated NoSchedule/NoExecute
+    taint where the old one had (or there was no old one)."""
+    if new is None:
+        return False
+    was = old is None or _untolerated(pod, old)
+    return was and not _untolerated(pod, new)
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> TaintToleration:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
 from ...model.objects import Pod
 from ...model.quantity import parse_quantity
@@ -117,6 +119,17 @@ def _storage_quantity(obj: Mapping[str, Any], field: str) -> Fraction | None:
 
 class VolumeBinding:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors VolumeBinding.EventsToRegister (SchedulerQueueingHints on); its hints are not
+        # modelled: every registered event requeues
+        return [ClusterEventWithHint(ClusterEvent(ev.STORAGE_CLASS, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL)),
+                ClusterEventWithHint(ClusterEvent(ev.CSI_NODE, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.CSI_DRIVER, ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.CSI_STORAGE_CAPACITY, ev.ADD | ev.UPDATE))]
 
     def __init__(self, handle: Any) -> None:
         self.handle = handle

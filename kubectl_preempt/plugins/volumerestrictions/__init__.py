@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
 from ...model.objects import Pod
 from .. import names
@@ -112,6 +114,13 @@ def _pvc_used_by_pods(snapshot: Any, key: str) -> bool:
 
 class VolumeRestrictions:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors VolumeRestrictions.EventsToRegister (SchedulerQueueingHints on); its hints are not
+        # modelled: every registered event requeues
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD)),
+                ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD))]
 
     def __init__(self, handle: Any) -> None:
         self.handle = handle

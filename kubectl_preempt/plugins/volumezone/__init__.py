@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...framework import events as ev
+from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
 from ...model.objects import Pod
 from .. import names
@@ -67,6 +69,14 @@ def pv_topologies(pv: Mapping[str, Any]) -> list[PVTopology]:
 
 class VolumeZone:
     name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors VolumeZone.EventsToRegister (SchedulerQueueingHints on); its hints are not
+        # modelled: every registered event requeues
+        return [ClusterEventWithHint(ClusterEvent(ev.STORAGE_CLASS, ev.ADD)),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL)),
+                ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD | ev.UPDATE)),
+                ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME, ev.ADD | ev.UPDATE))]
 
     def __init__(self, handle: Any) -> None:
         self.handle = handle
