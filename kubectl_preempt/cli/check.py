@@ -16,7 +16,7 @@ from ..replay.api import scheduler_version as replay_scheduler_version
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from . import options
-from .common import Progress, guard, note
+from .common import Progress, guard, note, write_file
 
 HELP = f"""Check proposed PriorityClasses before they merge: would the API server take them, and what
 would change on recorded traffic?
@@ -98,9 +98,7 @@ def check(
     max_new_victims: Annotated[Optional[int], typer.Option(
         "--max-new-victims", metavar="N", help="Fail when a trace has more than N new victims.",
         show_default=False)] = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="|".join(CHECK_FORMATS), callback=options._choice(CHECK_FORMATS),
-        help="Output format: " + ", ".join(CHECK_FORMATS) + ".")] = "table",
+    output: Annotated[str, options.output_option(CHECK_FORMATS)] = "table",
     junit: Annotated[Optional[str], typer.Option(
         "--junit", metavar="FILE", help="Also write JUnit XML: a testsuite per trace, a testcase per rule.",
         show_default=False)] = None,
@@ -109,11 +107,9 @@ def check(
     max_input_size: options.MaxInputSize = None,
     max_trace_span: options.MaxTraceSpan = None,
     max_trace_events: options.MaxTraceEvents = None,
-    html: Annotated[Optional[str], typer.Option(
-        "--html", metavar="FILE",
-        help="Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
-             "one, with the changed preemptions marked (replays each trace twice more).",
-        show_default=False)] = None,
+    html: Annotated[Optional[str], options.html_option(
+        "Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
+        "one, with the changed preemptions marked (replays each trace twice more).")] = None,
     kubernetes_version: options.KubernetesVersion = None,
     runs: options.Runs = 1,
     jobs: options.Jobs = None,
@@ -163,21 +159,12 @@ def check(
 
     sys.stdout.write(render_check(report, output))
     if junit:
-        try:
-            with open(junit, "w", encoding="utf-8") as f:
-                f.write(render_junit(report))
-        except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=junit, field="--junit") from None
+        write_file(junit, render_junit(report), "--junit")
     if html:
         from ..api import check_html
 
-        page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
-                          kubernetes_version=kubernetes_version)
-        try:
-            with open(html, "w", encoding="utf-8") as f:
-                f.write(page)
-        except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=html, field="--html") from None
+        write_file(html, check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
+                                    kubernetes_version=kubernetes_version), "--html")
         note(f"wrote the HTML report to {html}")
     if not report["passed"]:
         raise typer.Exit(int(ExitCode.POLICY_VIOLATION))

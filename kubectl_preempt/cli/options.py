@@ -26,6 +26,10 @@ def output_option(choices: Sequence[str] = FORMATS) -> typer.models.OptionInfo:
 
 Output = Annotated[str, output_option()]
 
+
+def html_option(help: str) -> typer.models.OptionInfo:
+    return typer.Option("--html", metavar="FILE", help=help, show_default=False)
+
 Namespace = Annotated[Optional[str], typer.Option(
     "--namespace", "-n", metavar="NS",
     help="Namespace of POD names given without one (default: default); without PODs, explain every "

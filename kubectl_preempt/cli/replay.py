@@ -18,7 +18,7 @@ from ..replay.api import replay as run_replay
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.async_preemption import DEFAULT_API_LATENCY
 from . import options
-from .common import Progress, guard, note, picked_version
+from .common import Progress, guard, note, picked_version, write_file
 
 DEMO_TRACE = "demo.jsonl.gz"
 
@@ -179,9 +179,7 @@ def replay(
         "--reresolve-existing",
         help="With --priorityclasses: give pods that exist at the trace's start the new priorities too.")] = False,
     config: options.ConfigFile = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="|".join(REPLAY_FORMATS), callback=options._choice(REPLAY_FORMATS),
-        help="Output format: " + ", ".join(REPLAY_FORMATS) + ".")] = "table",
+    output: Annotated[str, options.output_option(REPLAY_FORMATS)] = "table",
     dump_decisions: Annotated[Optional[str], typer.Option(
         "--dump-decisions", metavar="DIR",
         help="Write every preemption decision as a conformance case file (the cluster at that instant "
@@ -190,11 +188,9 @@ def replay(
     max_input_size: options.MaxInputSize = None,
     max_trace_span: options.MaxTraceSpan = None,
     max_trace_events: options.MaxTraceEvents = None,
-    html: Annotated[Optional[str], typer.Option(
-        "--html", metavar="FILE",
-        help="Also write the replay as one self-contained HTML page (no network needed to view it): a "
-             "timeline per node, the summary, filters, and the why of each preemption.",
-        show_default=False)] = None,
+    html: Annotated[Optional[str], options.html_option(
+        "Also write the replay as one self-contained HTML page (no network needed to view it): a "
+        "timeline per node, the summary, filters, and the why of each preemption.")] = None,
     kubernetes_version: options.KubernetesVersion = None,
     runs: options.Runs = 1,
     jobs: options.Jobs = None,
@@ -264,11 +260,7 @@ def replay(
     if html:
         from ..api import replay_html
 
-        try:
-            with open(html, "w", encoding="utf-8") as f:
-                f.write(replay_html(report, tr))
-        except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=html, field="--html") from None
+        write_file(html, replay_html(report, tr), "--html")
         note(f"wrote the HTML report to {html}")
     if dump_decisions:
         note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")

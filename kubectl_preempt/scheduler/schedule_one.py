@@ -50,11 +50,6 @@ class CycleResult:
     processed_nodes: int = 0
 
     @property
-    def nominated_node(self) -> str:
-        r = self.post_filter_result
-        return r.nominated_node_name if r is not None else ""
-
-    @property
     def preempted(self) -> PreemptionRecord | None:
         """The preemption record when the cycle nominated a node by preempting, else None."""
         p = self.preemption
