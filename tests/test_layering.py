@@ -27,7 +27,8 @@ ALLOWED: dict[str, set[str]] = {
     "plugins": {"model", "framework", "preemption"},
     "scheduler": {"model", "framework", "preemption", "plugins"},
     "explain": _CORE,
-    "replay": _CORE,
+    # replay runs kube-batch beside kube-scheduler for the pods that name it
+    "replay": _CORE | {"batch"},
     "check": _CORE | {"replay"},
     # kube-batch's session beside kube-scheduler's core; nothing in that core imports it
     "batch": {"model", "framework", "plugins"},

@@ -18,6 +18,7 @@ from ..replay.api import replay as run_replay
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.async_preemption import DEFAULT_API_LATENCY
 from . import options
+from .session import BatchSchedulerName, read_scheduler_conf
 from .common import Progress, guard, note, picked_version, write_file
 
 DEMO_TRACE = "demo.jsonl.gz"
@@ -209,6 +210,14 @@ def replay(
         help="kube-scheduler feature gates the replay honours: SchedulerAsyncPreemption (default true; false "
              "makes a preemption's API calls at the decision, as the scheduler does with the gate off).",
         show_default=False)] = None,
+    batch_scheduler_name: BatchSchedulerName = "kube-batch",
+    batch_scheduler_conf: Annotated[Optional[str], typer.Option(
+        "--batch-scheduler-conf", metavar="FILE",
+        help="kube-batch's configuration file (actions and plugin tiers) for the pods it schedules; default: "
+             "kube-batch's own (allocate, backfill), which evicts nobody.", show_default=False)] = None,
+    schedule_period: Annotated[float, typer.Option(
+        "--schedule-period", metavar="SECONDS",
+        help="Seconds between kube-batch's sessions (its --schedule-period).")] = 1.0,
 ) -> None:
     if reresolve_existing and not priorityclasses:
         raise UsageError("--reresolve-existing needs --priorityclasses")
@@ -231,6 +240,9 @@ def replay(
             raise InputError(f"expected PriorityClass objects only, found {bad[0]}", source=f)
         classes.extend(objs)
     cfg = load_config_document(config) if config else None
+    if batch_scheduler_conf == "-" and (trace == "-" or "-" in (priorityclasses or ())):
+        raise UsageError("--batch-scheduler-conf - and another input cannot both read standard input")
+    batch_conf, batch_conf_name = read_scheduler_conf(batch_scheduler_conf)
     on_decision = None
     written: list[str] = []
     if dump_decisions:
@@ -248,7 +260,9 @@ def replay(
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
                             on_decision=on_decision, progress=None if runs > 1 else progress,
                             runs=runs, jobs=jobs, ray_address=ray, run_progress=run_progress,
-                            api_latency=api_latency, feature_gates=gates, kubernetes_version=version)
+                            api_latency=api_latency, feature_gates=gates, kubernetes_version=version,
+                            batch_scheduler_name=batch_scheduler_name, batch_scheduler_conf=batch_conf,
+                            batch_scheduler_conf_source=batch_conf_name, schedule_period=schedule_period)
     except InputError as e:
         raise e.located(source=tr.source) from None
     finally:

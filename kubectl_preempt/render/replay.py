@@ -51,6 +51,8 @@ def duration(seconds: float | None) -> str:
 
 def why_text(p: Mapping[str, Any]) -> str:
     why = p.get("why") or {}
+    if "eligibleBy" in why:
+        return _batch_why(p, why)
     parts = []
     req = why.get("requests") or {}
     needs = []
@@ -83,6 +85,32 @@ def why_text(p: Mapping[str, Any]) -> str:
     if why.get("clearedNominations"):
         parts.append("clears the nomination of " + ", ".join(why["clearedNominations"]))
     return "; ".join(parts)
+
+
+def _batch_why(p: Mapping[str, Any], why: Mapping[str, Any]) -> str:
+    """Why kube-batch evicted: for whom (the queue under its share, or the job within its queue),
+    which plugins' votes made the victims eligible, what they free."""
+    job = why.get("preemptorJob") or "?"
+    if why.get("action") == "reclaim":
+        parts = [f"queue {why.get('reclaimingQueue') or '?'} reclaims for job {job}"]
+    else:
+        parts = [f"job {job} preempts within its queue"]
+    if why.get("eligibleBy"):
+        parts.append("eligible by " + ", ".join(why["eligibleBy"]))
+    frees = why.get("frees") or {}
+    freed = []
+    if frees.get("cpu"):
+        freed.append(f"cpu {format_milli_cpu(round(frees['cpu'] * 1000))}")
+    if frees.get("memory"):
+        freed.append(f"memory {format_bytes(round(frees['memory']))}")
+    if freed:
+        parts.append("frees " + ", ".join(freed))
+    return "; ".join(parts)
+
+
+def by_text(p: Mapping[str, Any]) -> str:
+    """Which scheduler evicted, and which of its parts (a kube-batch action, or DefaultPreemption)."""
+    return f"{p.get('scheduler') or '?'} {p.get('action') or ''}".strip()
 
 
 def victim_labels(p: Mapping[str, Any]) -> list[str]:
@@ -130,6 +158,10 @@ def _headline(report: Mapping[str, Any]) -> list[str]:
     else:
         lines.append(f"Mode      simulate: the offline kube-scheduler {scheduler_version(report)} places every "
                      "pending pod; recorded bindings and preemptions are left out")
+    kb = (report.get("summary") or {}).get("kubeBatch")
+    if kb:
+        lines.append(f"Batch     kube-batch places the pods named {kb.get('schedulerName')}: a session every "
+                     f"{duration(kb.get('schedulePeriodSeconds'))} ({', '.join(kb.get('actions') or [])})")
     wi = report.get("whatIf") or {}
     if wi.get("priorityClasses"):
         cls = ", ".join(f"{c['name']}={c['value']}" + (" (default)" if c.get("globalDefault") else "")
@@ -157,11 +189,13 @@ def _table(report: Mapping[str, Any]) -> str:
         out.append("No preemptions" + (" in the recording." if follow else " in this replay."))
     else:
         out.append(f"Preemptions ({len(pre)})")
-        header = ["TIME", "PREEMPTOR", "PRIORITY", "NODE", "VICTIMS"] + (["VERDICT"] if follow else []) + ["WHY"]
+        by = any(p.get("scheduler") for p in pre)
+        header = ["TIME"] + (["BY"] if by else []) + ["PREEMPTOR", "PRIORITY", "NODE", "VICTIMS"] + \
+            (["VERDICT"] if follow else []) + ["WHY"]
         rows = []
         for p in pre[:MAX_ROWS]:
-            row = [clock(p.get("time", "")), p.get("preemptor") or "?", _prio(p), p.get("node") or "",
-                   _victims_text(victim_labels(p))]
+            row = [clock(p.get("time", ""))] + ([by_text(p)] if by else []) + \
+                [p.get("preemptor") or "?", _prio(p), p.get("node") or "", _victims_text(victim_labels(p))]
             if follow:
                 row.append({True: "agrees", False: "DIFFERS", None: "not explained"}[p.get("agrees")])
             row.append(why_text(p))
@@ -188,10 +222,27 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
         out.append(f"  Preemptions in the recording  {s.get('preemptions', 0)} ({plural(s.get('victims', 0), 'victim')}); "
                    f"explained {s.get('explained', 0)}: {s.get('agree', 0)} agree, {s.get('differ', 0)} differ"
                    + (f", {s['notExplained']} could not be explained" if s.get("notExplained") else ""))
+    elif s.get("kubeBatch"):
+        # two schedulers: each one's own count
+        kb = s["kubeBatch"]
+        mine = [p for p in report.get("preemptions") or () if p.get("scheduler") != kb.get("schedulerName")]
+        victims = sum(1 for p in mine for d in p.get("victimDetails") or () if not d.get("alreadyTerminating"))
+        out.append(f"  kube-scheduler        {s.get('decisions', 0):,} decisions: {s.get('scheduled', 0):,} bound, "
+                   f"{plural(len(mine), 'preemption')} ({plural(victims, 'victim')}), "
+                   f"{plural(s.get('unschedulableAttempts', 0), 'failed attempt')}")
+        by_action: dict[str, int] = {}
+        for p in report.get("preemptions") or ():
+            if p.get("scheduler") == kb.get("schedulerName"):
+                by_action[p.get("action") or "?"] = by_action.get(p.get("action") or "?", 0) + 1
+        actions = ", ".join(f"{a} {n}" for a, n in by_action.items())
+        out.append(f"  kube-batch            {plural(kb.get('sessions', 0), 'session')}: {kb.get('binds', 0):,} bound, "
+                   f"{plural(sum(by_action.values()), 'eviction')}{f' ({actions})' if actions else ''}, "
+                   f"{plural(kb.get('evictions', 0), 'victim')}")
     else:
         out.append(f"  Scheduling decisions  {s.get('decisions', 0):,}: {s.get('scheduled', 0):,} bound, "
                    f"{plural(s.get('preemptions', 0), 'preemption')} ({plural(s.get('victims', 0), 'victim')}), "
                    f"{plural(s.get('unschedulableAttempts', 0), 'failed attempt')}")
+    if report.get("mode") != "follow":
         tts = s.get("timeToSchedule") or {}
         if tts.get("pods"):
             out.append(f"  Time to schedule      p50 {duration(tts.get('p50Seconds'))}, p99 "
@@ -239,11 +290,14 @@ def _markdown(report: Mapping[str, Any]) -> str:
     follow = report.get("mode") == "follow"
     out += ["", f"## Preemptions ({len(pre)})", ""]
     if pre:
-        header = ["Time", "Preemptor", "Priority", "Node", "Victims"] + (["Verdict"] if follow else []) + ["Why"]
+        by = any(p.get("scheduler") for p in pre)
+        header = ["Time"] + (["By"] if by else []) + ["Preemptor", "Priority", "Node", "Victims"] + \
+            (["Verdict"] if follow else []) + ["Why"]
         rows = []
         for p in pre:
-            row = [p.get("time"), f"`{p.get('preemptor') or '?'}`", _prio(p), f"`{p.get('node')}`",
-                   ", ".join(f"`{v}`" for v in victim_labels(p))]
+            row = [p.get("time")] + ([by_text(p)] if by else []) + \
+                [f"`{p.get('preemptor') or '?'}`", _prio(p), f"`{p.get('node')}`",
+                 ", ".join(f"`{v}`" for v in victim_labels(p))]
             if follow:
                 verdict = {True: "agrees", False: "**differs**", None: "not explained"}[p.get("agrees")]
                 if p.get("differences"):
@@ -256,7 +310,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
         out.append("None.")
     out += ["", "## Summary", ""]
     s = report.get("summary") or {}
-    for line in _summary_lines(report)[1:2]:
+    for line in _summary_lines(report)[1:3 if s.get("kubeBatch") else 2]:
         out.append(line.strip())
     if not follow:
         tts = s.get("timeToSchedule") or {}

@@ -7,6 +7,8 @@ from typing import Any, Callable, Iterable, Mapping
 from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
 from ..framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
+from ..batch.cache.cache import DEFAULT_SCHEDULER_NAME
+from .batch import DEFAULT_SCHEDULE_PERIOD, BatchOptions
 from .follow import Follow
 from .report import follow_report
 from .runs import RunProgress, RunSpec, replay_runs, run_seed, simulate_once
@@ -49,7 +51,10 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
            run_progress: RunProgress | None = None, api_latency: float | None = None,
            feature_gates: Mapping[str, bool] | None = None,
-           kubernetes_version: str | KubernetesVersion | None = None, run: int = 1) -> dict[str, Any]:
+           kubernetes_version: str | KubernetesVersion | None = None,
+           batch_scheduler_name: str = DEFAULT_SCHEDULER_NAME, batch_scheduler_conf: str | None = None,
+           batch_scheduler_conf_source: str | None = None,
+           schedule_period: float = DEFAULT_SCHEDULE_PERIOD, run: int = 1) -> dict[str, Any]:
     """Replay a trace through the offline copy of kube-scheduler; returns the report.
 
     `kubernetes_version` ("v1.34", "v1.36") picks the release imitated; by default the trace
@@ -69,6 +74,10 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     `feature_gates`: kube-scheduler's --feature-gates the replay honours (SchedulerAsyncPreemption,
     on by default); `api_latency`: seconds each API call of the scheduler takes in simulate mode
     (asynchronous preemption's victim patches and deletions; default DEFAULT_API_LATENCY).
+    Pods whose schedulerName is `batch_scheduler_name` are kube-batch's (simulate mode): a session
+    every `schedule_period` seconds with `batch_scheduler_conf` (kube-batch's configuration file
+    as text, named `batch_scheduler_conf_source` in errors; None: its default) places them and
+    may evict (replay/batch.py); each preemption then says its `scheduler` and `action`.
     `run` (simulate mode, `runs` 1): replay run `run` of a `--runs` replay alone, with its random
     choices (its seed, replay/runs.py); the report says which in `run`. Run 1 is the single replay.
     """
@@ -90,7 +99,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
                          field="--runs")
     spec = run_spec(events, config=config, priority_classes=priority_classes,
                     reresolve_existing=reresolve_existing, seed=seed, api_latency=api_latency,
-                    feature_gates=feature_gates, kubernetes_version=kubernetes_version)
+                    feature_gates=feature_gates, kubernetes_version=kubernetes_version,
+                    batch=batch_options(batch_scheduler_name, batch_scheduler_conf, batch_scheduler_conf_source,
+                                        schedule_period))
     version = spec.config.version
     if mode == "follow":
         policy = PriorityPolicy(spec.priority_classes, reresolve_existing=reresolve_existing)
@@ -109,7 +120,8 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
              priority_classes: Iterable[Mapping[str, Any]] | None = None, reresolve_existing: bool = False,
              seed: int = 0, api_latency: float | None = None,
              feature_gates: Mapping[str, bool] | None = None,
-             kubernetes_version: str | KubernetesVersion | None = None) -> RunSpec:
+             kubernetes_version: str | KubernetesVersion | None = None,
+             batch: BatchOptions | None = None) -> RunSpec:
     """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`;
     its configuration carries the kube-scheduler release (scheduler_version's rule)."""
     version = scheduler_version(events, kubernetes_version).version
@@ -133,7 +145,23 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
         what_if["reresolveExisting"] = reresolve_existing
     if config is not None:
         what_if["config"] = True
-    return RunSpec(timeline, cfg, cfg_raw, classes, reresolve_existing, seed, what_if)
+    if batch is not None:
+        batch.parsed()  # a bad configuration fails here, before any run
+    return RunSpec(timeline, cfg, cfg_raw, classes, reresolve_existing, seed, what_if, batch)
+
+
+def batch_options(scheduler_name: str = DEFAULT_SCHEDULER_NAME, conf: str | None = None, conf_source: str | None = None,
+                  schedule_period: float = DEFAULT_SCHEDULE_PERIOD) -> BatchOptions:
+    """BatchOptions from the replay's arguments, or UsageError naming the option."""
+    if not isinstance(scheduler_name, str) or not scheduler_name:
+        raise UsageError(f"must be a schedulerName, got {quote(scheduler_name)}", field="--batch-scheduler-name")
+    if isinstance(schedule_period, bool) or not isinstance(schedule_period, (int, float)) or not schedule_period > 0 \
+            or schedule_period == float("inf"):
+        raise UsageError(f"must be a number of seconds above 0, got {quote(schedule_period)}", field="--schedule-period")
+    return BatchOptions(scheduler_name=scheduler_name, conf=conf,
+                        conf_source=conf_source or ("kube-batch's default configuration" if conf is None
+                                                    else "kube-batch configuration"),
+                        schedule_period=float(schedule_period))
 
 
 def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: float | None) -> SchedulerConfig:

@@ -7,12 +7,18 @@ an order that depends on the history of the node: the cache appends a pod when i
 turns every update of an assigned pod into a removal and an add (updatePod), whatever changed.
 A replay keeps that order from the trace's initial lists and every event after them; the
 snapshot of each cycle lists the pods in it.
+
+The order the recorded scheduler had when the trace starts comes from its history before the
+trace, which the trace does not hold. `PodOrder.from_history` rebuilds that history from what the
+initial pods carry (see there) and plays it through the same rules.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Mapping
+import statistics
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..model.objects import Pod
+from ..model.rfc3339 import parse_seconds
 
 
 class PodOrder:
@@ -31,6 +37,59 @@ class PodOrder:
         for p in pods:
             if p.node_name:
                 order.add(p.node_name, p.uid)
+        return order
+
+    @classmethod
+    def from_history(cls, pods: Iterable[Pod], *, status_delay: float | None = None) -> "PodOrder":
+        """The order of a scheduler that saw these pods bound and started before the trace.
+
+        Each bound pod was added to its node when the scheduler bound it, and moved (an update)
+        when its last write came in: the kubelet's status update, the write the pod's
+        resourceVersion names. What the objects tell about when:
+        - the last write: its second is the latest time in the status (startTime, conditions'
+          lastTransitionTime, containers' startedAt); within a second, resourceVersions are the
+          API server's own order of writes, so a pod's place in its second is read from where its
+          resourceVersion falls between the first of that second and the first of the next;
+        - the binding: `status_delay` before the last write (the kubelets' delay from binding to
+          status, measured on the pods bound during the trace: `status_delay_of`), never before
+          the pod's creation second nor after its PodScheduled condition's second when that is
+          earlier than the last write's.
+        Played in time order (an add before an update at the same instant), this gives the order
+        pods bound in one burst end in, which neither the list order nor a sort gives: a status
+        update in the middle of a burst moves the node's last pod into the hole.
+        Without a resourceVersion on every bound pod, nothing says when: the list's order."""
+        pods = [p for p in pods if p.node_name]
+        marks = [_last_write(p) for p in pods]
+        if not pods or any(m is None for m in marks):
+            return cls.from_list(pods)
+        delay = max(status_delay or 0.0, 0.0)
+        first_rv: dict[int, int] = {}
+        for sec, rv in marks:  # type: ignore[misc]
+            if sec not in first_rv or rv < first_rv[sec]:
+                first_rv[sec] = rv
+        seconds = sorted(first_rv)
+        next_rv = {sec: first_rv[seconds[i + 1]] for i, sec in enumerate(seconds[:-1])}
+        last_rv = max(rv for _, rv in marks)  # type: ignore[misc]
+        events: list[tuple[float, int, int, int, Pod]] = []
+        for i, (p, (sec, rv)) in enumerate(zip(pods, marks)):  # type: ignore[misc]
+            lo, hi = first_rv[sec], next_rv.get(sec, last_rv + 1)
+            written = sec + min((rv - lo) / max(hi - lo, 1), 0.999)
+            bound = written - delay
+            scheduled = _second(_condition_time(p, "PodScheduled"))
+            if scheduled is not None and scheduled < sec:
+                bound = min(max(bound, scheduled), scheduled + 0.999)
+            created = _second(p.metadata.get("creationTimestamp"))
+            if created is not None:
+                bound = max(bound, created)
+            events.append((bound, 0, rv, i, p))
+            events.append((written, 1, rv, i, p))
+        events.sort(key=lambda e: e[:4])
+        order = cls()
+        for _, kind, _, _, p in events:
+            if kind == 0:
+                order.add(p.node_name, p.uid)
+            else:
+                order.update(p.node_name, p.uid)
         return order
 
     def add(self, node: str, uid: str) -> None:
@@ -64,3 +123,58 @@ class PodOrder:
     def on_node(self, node: str) -> list[str]:
         return list(self.by_node.get(node, ()))
 
+
+
+def _second(value: Any) -> int | None:
+    t = parse_seconds(value) if isinstance(value, str) else None
+    return None if t is None else int(t)
+
+
+def _condition_time(pod: Pod, kind: str) -> Any:
+    for c in pod.status.get("conditions") or ():
+        if isinstance(c, Mapping) and c.get("type") == kind:
+            return c.get("lastTransitionTime")
+    return None
+
+
+def _last_write(pod: Pod) -> tuple[int, int] | None:
+    """(second, resourceVersion) of the pod's last write, as far as the object tells."""
+    rv = pod.metadata.get("resourceVersion")
+    if not isinstance(rv, str) or not rv.isdigit():
+        return None
+    times = [pod.status.get("startTime")]
+    times += [c.get("lastTransitionTime") for c in pod.status.get("conditions") or () if isinstance(c, Mapping)]
+    for cs in pod.status.get("containerStatuses") or ():
+        state = cs.get("state") if isinstance(cs, Mapping) else None
+        for st in (state or {}).values():
+            if isinstance(st, Mapping):
+                times += [st.get("startedAt"), st.get("finishedAt")]
+    seconds = [s for s in (_second(t) for t in times) if s is not None]
+    if not seconds:
+        seconds = [s for s in (_second(pod.metadata.get("creationTimestamp")),) if s is not None]
+    return (max(seconds), int(rv)) if seconds else None
+
+
+def status_delay_of(events: Iterable[Any]) -> float | None:
+    """The median seconds from a pod's binding to the status write that shows it Running, over the
+    pods bound during the trace (events with .time, .type, .kind and .obj), or None."""
+    bound_at: dict[str, float] = {}
+    delays: list[float] = []
+    seen: set[str] = set()
+    for ev in events:
+        if ev.kind != "Pod" or ev.type != "MODIFIED":
+            if ev.kind == "Pod" and ev.type == "ADDED" and not (ev.obj.get("spec") or {}).get("nodeName"):
+                seen.add((ev.obj.get("metadata") or {}).get("uid") or "")
+            continue
+        md = ev.obj.get("metadata") or {}
+        uid = md.get("uid") or ""
+        node = (ev.obj.get("spec") or {}).get("nodeName")
+        if uid not in seen:
+            continue  # bound before the trace, or its creation is not in it
+        if node and uid not in bound_at:
+            bound_at[uid] = ev.time
+        elif node and uid in bound_at and (ev.obj.get("status") or {}).get("phase") == "Running" \
+                and not md.get("deletionTimestamp"):
+            delays.append(ev.time - bound_at.pop(uid))
+            seen.discard(uid)
+    return statistics.median(delays) if delays else None

@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
+from .cache import PodOrder, status_delay_of
 from .simulate import Progress, apply_priority_class_event, decision_case, initial_objects, preemption_why
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent
@@ -143,7 +144,9 @@ class Follow:
         initial = initial_objects(timeline.initial)
         cluster = build_cluster(initial)
         self.recorded_classes = self.policy.apply_initial(cluster)
-        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False)
+        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False,
+                                 order=PodOrder.from_history(cluster.pods.values(),
+                                                             status_delay=status_delay_of(timeline.events)))
         self.incidents = find_incidents(initial, timeline.events)
         self.preemptions: list[dict[str, Any]] = []
         self.decisions = 0

@@ -69,6 +69,9 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
                       "nominatedNode": pod.nominated_node_name or None,
                       "waitingSeconds": round(tl.end - enq, 3), "attempts": info.attempts,
                       "queue": info.where, "lastMessage": sim.last_failure.get(pod.uid, "")})
+    batch = getattr(sim, "batch", None)
+    if batch is not None:
+        never.extend(batch.never_scheduled(tl.end))
     never.sort(key=lambda d: (-d["priority"], -d["waitingSeconds"], d["pod"]))
     summary: dict[str, Any] = {
         "decisions": sim.decisions,
@@ -84,6 +87,8 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         **summarize(sim.preemptions, victim_classes=victim_classes),
         "neverScheduled": never[:MAX_NEVER_SCHEDULED],
     }
+    if batch is not None:
+        summary["kubeBatch"] = batch.summary()
     return {
         "apiVersion": API_VERSION,
         "kind": KIND,

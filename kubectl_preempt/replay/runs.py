@@ -24,6 +24,7 @@ import orjson
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
+from .batch import BatchOptions
 from .controllers import replica_set_index, workload_of
 from .distribution import distribution
 from .report import simulate_report
@@ -59,6 +60,8 @@ class RunSpec:
     reresolve_existing: bool = False
     seed: int = 0
     what_if: Mapping[str, Any] = field(default_factory=dict)
+    # kube-batch for the trace's pods that name it (replay/batch.py); None: kube-scheduler alone
+    batch: BatchOptions | None = None
 
 
 class RunFacts(Listener):
@@ -103,7 +106,8 @@ def simulate_once(spec: RunSpec, run: int = 1, *, on_decision: Callable[[dict[st
     facts = RunFacts()
     policy = PriorityPolicy(spec.priority_classes, reresolve_existing=spec.reresolve_existing)
     sim = Simulation(spec.timeline, spec.config, policy=policy, seed=spec.seed, on_decision=on_decision,
-                     progress=progress, listener=Tee(recorder, facts, listener), rng=run_rng(spec.seed, run))
+                     progress=progress, listener=Tee(recorder, facts, listener), rng=run_rng(spec.seed, run),
+                     batch=spec.batch)
     sim.config_raw = spec.config_raw
     report = simulate_report(sim.run(), what_if=spec.what_if)
     # the replayed scheduler's bindings and deletions, pod by pod: what a timeline draws

@@ -21,7 +21,9 @@ from ..model.objects import Pod, PriorityClass
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
+from .cache import PodOrder, status_delay_of
 from .async_preemption import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
+from .batch import BATCH_KINDS, KUBE_SCHEDULER_ACTION, BatchOptions, BatchScheduler, schedules_any
 from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
@@ -80,7 +82,8 @@ class Simulation:
     def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
                  seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
                  progress: Progress | None = None, listener: Listener | None = None,
-                 rng: random.Random | None = None, workloads: bool = True) -> None:
+                 rng: random.Random | None = None, workloads: bool = True,
+                 batch: BatchOptions | None = None) -> None:
         self.timeline = timeline
         self.config = config
         self.policy = policy or PriorityPolicy()
@@ -95,7 +98,9 @@ class Simulation:
 
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
-        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True)
+        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True,
+                                 order=PodOrder.from_history(cluster.pods.values(),
+                                                             status_delay=status_delay_of(timeline.events)))
         self.state.scheduler.rng = rng
         # the workload controllers re-create what the replay evicts (replay/controllers.py)
         # the workload controllers re-create what the replay evicts (replay/controllers.py), and
@@ -153,14 +158,23 @@ class Simulation:
             if pod.node_name:
                 st = pod.start_time
                 self.recorded_bind[pod.uid] = st.timestamp() if st is not None else timeline.start
+        # kube-batch beside kube-scheduler, when the trace has pods of its (replay/batch.py); its
+        # random draws come from a stream of its own
+        self.batch: BatchScheduler | None = None
+        if batch is not None and schedules_any(timeline.initial + timeline.events, batch.scheduler_name):
+            self.batch = BatchScheduler(self, batch, random.Random(self.rng.getrandbits(64) if self.rng else seed))
         for pod in list(cluster.pods.values()):
             if not pod.node_name and not pod.terminating and self.state.owned(pod):
                 self._enqueue(pod)
+            elif not pod.node_name and self.batch is not None and self.batch.owns(pod):
+                self.enqueued_at.setdefault(pod.uid, timeline.start)
 
     # ------------------------------------------------------------------ running
     def run(self) -> "Simulation":
         eng = self.engine
         self._arm_next_trace_event()
+        if self.batch is not None:
+            self.batch.start()
         t = self.timeline.start + UNSCHEDULABLE_FLUSH_PERIOD
         # flushUnschedulablePodsLeftover ticks every 30 s over the trace
         while t <= self.timeline.end:
@@ -358,6 +372,9 @@ class Simulation:
     def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> dict[str, Any]:
         now = self.engine.now
         rec = preemption_summary(pod, res, details, now)
+        if self.batch is not None:
+            # beside kube-batch's evictions: which scheduler, which of its parts
+            rec = {"time": rec.pop("time"), "scheduler": pod.scheduler_name, "action": KUBE_SCHEDULER_ACTION, **rec}
         rec["attempt"] = attempts
         rec["waitedSeconds"] = round(now - self.enqueued_at.get(pod.uid, now), 3)
         return rec
@@ -417,6 +434,8 @@ class Simulation:
         if ev.type == "BOOKMARK":
             return
         self.events_applied += 1
+        if kind in BATCH_KINDS and self.batch is not None and self.batch.observe(ev):
+            return
         if kind == "Pod":
             self._pod_event(ev)
         elif kind == "Node":
@@ -469,12 +488,17 @@ class Simulation:
 
     def _add_new_pod(self, raw: Mapping[str, Any]) -> None:
         pod = self._new_pod(raw)
-        if self.state.owned(pod):
-            # the replayed scheduler places it, whatever the recording says
+        owned = self.state.owned(pod)
+        if owned or (self.batch is not None and self.batch.owns(pod)):
+            # the replayed scheduler places it, whatever the recording says (kube-batch's pods at
+            # its next session)
             pod.node_name = ""
             pod.nominated_node_name = ""
             self.state.add_pod(pod)
-            self._enqueue(pod)
+            if owned:
+                self._enqueue(pod)
+            else:
+                self.enqueued_at.setdefault(pod.uid, self.engine.now)
         elif pod.node_name:
             self.state.add_pod(pod)
             self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, pod)
@@ -535,7 +559,7 @@ class Simulation:
                 self.runtime[uid] = ran
             return
         owned = self.state.owned(cur)
-        if not owned:
+        if not owned and not (self.batch is not None and self.batch.owns(cur)):
             if node_name and not cur.node_name:
                 self.state.bind(cur, node_name, now)
                 self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, cur)

@@ -125,14 +125,15 @@ class ReplayState:
     """Objects, snapshot, nominator and the scheduler over them."""
 
     def __init__(self, cluster: Cluster, config: SchedulerConfig, *, seed: int = 0,
-                 recompute_pdbs: bool = False) -> None:
+                 recompute_pdbs: bool = False, order: PodOrder | None = None) -> None:
         self.cluster = cluster
         self.config = config
         self.seed = seed
         self.recompute_pdbs = recompute_pdbs
         self.pods_by_uid: dict[str, Pod] = {p.uid: p for p in cluster.pods.values()}
-        # the scheduler cache's pod order per node, from the initial lists' order on
-        self.order = PodOrder.from_list(cluster.pods.values())
+        # the scheduler cache's pod order per node: the one given (a trace's reconstructed
+        # history, PodOrder.from_history), else the initial lists' order
+        self.order = order if order is not None else PodOrder.from_list(cluster.pods.values())
         self.snapshot = Snapshot.from_cluster(cluster, pods=self.order.pods(self.pods_by_uid))
         self.snapshot_dirty = False
         self.scheduler = Scheduler(cluster, config, seed=seed, snapshot=self.snapshot)

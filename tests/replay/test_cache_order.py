@@ -102,3 +102,90 @@ def test_a_dumped_decision_lists_the_pods_in_the_replays_order_so_explain_agrees
     assert case["expect"]["victims"] == {"n1": ["default/a"]}
     doc = kubectl_preempt.explain(case["objects"], case["pod"])
     assert doc["victims"] == ["default/a"]
+
+
+# --- the order before the trace: rebuilt from what the initial pods carry --------------------------
+
+BURST = "2026-03-01T09:00:00Z"   # a, b, c created and bound in this second
+RUNNING = "2026-03-01T09:00:01Z"  # and their kubelet's status writes in the next, in rv order a, b, c
+
+
+def _burst_pod(name: str, rv: int | None, node: str = "n1") -> dict[str, Any]:
+    b = (make_pod(name).priority(1).req(cpu="1").on(node).start_time(RUNNING).set("status.phase", "Running")
+         .set("metadata.creationTimestamp", BURST)
+         .set("status.conditions", [{"type": "Ready", "status": "True", "lastTransitionTime": RUNNING}]))
+    if rv is not None:
+        b = b.set("metadata.resourceVersion", str(rv))
+    return b.obj()
+
+
+def _order(pods: list[dict[str, Any]], delay: float | None) -> list[str]:
+    from kubectl_preempt.model.objects import Pod
+    from kubectl_preempt.replay.cache import PodOrder
+    by_uid = {Pod(p).uid: Pod(p).name for p in pods}
+    return [by_uid[u] for u in PodOrder.from_history([Pod(p) for p in pods], status_delay=delay).on_node("n1")]
+
+
+def test_the_history_before_the_trace_is_played_through_the_caches_rules() -> None:
+    pods = [_burst_pod("a", 10), _burst_pod("b", 11), _burst_pod("c", 12)]
+    # bound a, b, c a second before their status writes: added a, b, c; a's update moves c into
+    # its place (c, b, a), b's moves a (c, a, b), c's moves b (b, a, c)
+    assert _order(pods, 1.0) == ["b", "a", "c"]
+    # each status written right after its binding: the order of the writes
+    assert _order(pods, 0.0) == ["a", "b", "c"]
+    assert _order(pods, None) == ["a", "b", "c"]
+    # resourceVersions, not names, order the writes
+    assert _order([_burst_pod("a", 12), _burst_pod("b", 10), _burst_pod("c", 11)], 1.0) == ["c", "b", "a"]
+    # no resourceVersion: nothing tells when; the list's order
+    assert _order([_burst_pod("c", None), _burst_pod("a", None), _burst_pod("b", None)], 1.0) == ["c", "a", "b"]
+
+
+def test_the_kubelets_delay_is_measured_on_pods_bound_during_the_trace() -> None:
+    from kubectl_preempt.replay.cache import status_delay_of
+    from kubectl_preempt.replay.timeline import normalize
+    w = make_pod("w").priority(1).req(cpu="1")
+    x = make_pod("x").priority(1).req(cpu="1")
+    events = [ev(5, "ADDED", w.obj()), ev(5.1, "MODIFIED", w.on("n2").obj()),
+              ev(6.1, "MODIFIED", w.on("n2").set("status.phase", "Running").obj()),
+              ev(7, "ADDED", x.obj()), ev(7.2, "MODIFIED", x.on("n2").obj()),
+              ev(8.4, "MODIFIED", x.on("n2").set("status.phase", "Running").obj()),
+              # bound before the trace: no binding seen, not measured
+              ev(9, "MODIFIED", _burst_pod("a", 20))]
+    assert status_delay_of(normalize(trace(*events)).events) == pytest.approx(1.1)
+    assert status_delay_of(normalize(trace(*events[-1:])).events) is None
+
+
+def _preempted(name: str, rv: int) -> dict[str, Any]:
+    pod = _burst_pod(name, rv)
+    pod["status"]["conditions"] = pod["status"]["conditions"] + DISRUPTION
+    return pod
+
+
+def _burst_trace(*later: dict[str, Any]) -> list[dict[str, Any]]:
+    # n1: 4 CPUs and a, b, c from the burst; hi needs 3 CPUs, so one of them is reprieved: the
+    # first in the cache's order (b), where the name order and the rv order would keep a. n2 is
+    # full with w, bound during the trace: its status came a second after its binding, which is
+    # what this cluster's kubelets take
+    w = make_pod("w").priority(1).req(cpu="1")
+    return [ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+            ev(0, "ADDED", make_node("n2").alloc(cpu="1", memory="8Gi").obj()),
+            ev(0, "ADDED", _burst_pod("a", 10)), ev(0, "ADDED", _burst_pod("b", 11)),
+            ev(0, "ADDED", _burst_pod("c", 12)),
+            ev(2, "ADDED", w.obj()), ev(2.1, "MODIFIED", w.on("n2").obj()),
+            ev(3.1, "MODIFIED", w.on("n2").set("status.phase", "Running").obj()),
+            ev(10, "ADDED", make_pod("hi").priority(100).req(cpu="3").obj()), *later]
+
+
+def test_simulate_reprieves_the_pod_the_rebuilt_history_puts_first() -> None:
+    report = replay(trace(*_burst_trace(), end=20))
+    [p] = report["preemptions"]
+    assert sorted(p["victims"]) == ["default/a", "default/c"]
+
+
+def test_follow_agrees_with_victims_only_the_rebuilt_history_explains() -> None:
+    events = _burst_trace(ev(10.2, "MODIFIED", _preempted("a", 30)), ev(10.25, "MODIFIED", _preempted("c", 31)),
+                          ev(10.3, "MODIFIED", make_pod("hi").priority(100).req(cpu="3").nominated("n1").obj()))
+    report = replay(trace(*events, end=20), mode="follow")
+    [p] = report["preemptions"]
+    assert sorted(p["replayed"]["victimsOnRecordedNode"]) == ["default/a", "default/c"]
+    assert p["agrees"] is True, p["differences"]

@@ -2,8 +2,11 @@
 shared report tool's own rule (tools/realcluster_report.py follow_agreement).
 
 FLOOR is what follow mode reaches today, trace by trace; the goal is 97% on every trace. The
-misses left and their causes are in the note on issue 13 (the cache's pod order from before a
-trace starts is not in the trace; re-decisions of asynchronous preemption)."""
+misses left and their causes are in the note on issue 13: three are equal victims whose order in
+the cache comes from the history before the trace, which the replay rebuilds from the initial
+pods (replay/cache.py PodOrder.from_history) but which the objects do not pin down to the tens of
+milliseconds that decide these (s1 qjmvz and s2lmx, s3 6jfvs); one is a PDB status written after
+the decision and delivered with its first sign (s1 fdvnf)."""
 from __future__ import annotations
 
 import importlib.util
@@ -19,7 +22,7 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 REAL = SHARED / "realcluster"
 TOOL = SHARED / "tools" / "realcluster_report.py"
 
-FLOOR = {"s1-rollout": 18, "s2-cordon": 14, "s3-burst": 16}
+FLOOR = {"s1-rollout": 20, "s2-cordon": 15, "s3-burst": 15}
 
 
 def _tool():
