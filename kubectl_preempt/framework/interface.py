@@ -113,6 +113,28 @@ class Plugin(Protocol):
     name: str
 
 
+# A plugin declares, next to its name, the extension points where it reads nothing but the pod
+# and the NodeInfo it is given (`node_local = frozenset({"filter", "score"})`): there the
+# scheduler's equivalence cache may answer for it while the node is unchanged.
+NODE_LOCAL_POINTS = frozenset({"filter", "score"})
+
+
+def is_node_local(plugin: Any, point: str) -> bool:
+    return point in getattr(plugin, "node_local", ())
+
+
+class NodeAnswers(Protocol):
+    """One pod shape's remembered answers of one group of node-local plugins."""
+
+    def get(self, nodes: Any, compute: Any) -> list: ...
+
+
+class EquivalenceAnswers(Protocol):
+    """The scheduler's equivalence cache as one cycle sees it (scheduler/equivalence.py)."""
+
+    def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers: ...
+
+
 # One Protocol per extension point (framework/interface.go's PreEnqueuePlugin, QueueSortPlugin, ...).
 # The framework checks a plugin against the Protocol of each point it is enabled at, as upstream
 # type-asserts each interface; tests check every in-tree plugin's methods against them.

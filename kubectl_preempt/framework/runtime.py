@@ -5,16 +5,13 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 import operator
-from itertools import compress
-
-import orjson
 
 from ..errors import InputError, quote
 from ..model.objects import Pod
 from .config import Profile
 from .cycle_state import CycleState
-from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, NodeScore, PostFilterResult, PreFilterResult,
-                        ScoreTable)
+from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EquivalenceAnswers, NodeScore, PostFilterResult,
+                        PreFilterResult, ScoreTable, is_node_local)
 from .status import Code, Status
 from .types import NodeInfo
 
@@ -23,68 +20,9 @@ _METHODS = {ep: method for ep, (_, method) in EXTENSION_POINT_PROTOCOLS.items()}
 
 Factory = Callable[[Mapping[str, Any], "Framework"], Any]
 
-# Plugins whose Filter, or whose Score, reads nothing but the pod and the one NodeInfo (and, for
-# ImageLocality, the number of nodes). While a node keeps its generation, their answer for an
-# identical pod cannot change, so a replay need not ask again for every pod of a ReplicaSet.
-NODE_LOCAL_FILTERS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
-                                "NodePorts", "NodeResourcesFit"})
-NODE_LOCAL_SCORES = frozenset({"NodeResourcesFit", "NodeResourcesBalancedAllocation", "TaintToleration",
-                               "NodeAffinity", "ImageLocality"})
-_CACHED_POD_SHAPES = 64
-
-
-def equivalence_key(pod: Pod) -> bytes | None:
-    """What makes two pods the same to node-local plugins: namespace, priority and the whole spec."""
-    try:
-        return orjson.dumps((pod.namespace, pod.priority, pod.preemption_policy, pod.spec))
-    except TypeError:
-        return None
-
-
-def _bounded(cache: dict, key: Any, factory: Callable[[], Any] = dict) -> Any:
-    entry = cache.get(key)
-    if entry is None:
-        if len(cache) >= _CACHED_POD_SHAPES:
-            del cache[next(iter(cache))]
-        entry = cache[key] = factory()
-    return entry
-
-
-class FilterMemo:
-    """Filter answers of one pod shape, aligned with one list of NodeInfos, each valid for the
-    generation it was computed at. Only nodes whose generation moved are filtered again."""
-
-    __slots__ = ("nodes", "names", "gens", "statuses", "ok", "index")
-
-    def __init__(self) -> None:
-        self.nodes: list[NodeInfo] | None = None
-        self.names: list[str] = []
-        self.gens: list[int] = []
-        self.statuses: list[Status | None] = []
-        self.ok: list[bool] = []  # statuses[i] is a success
-        self.index: dict[str, int] = {}
-
-    def align(self, nodes: list[NodeInfo]) -> None:
-        n = len(nodes)
-        if self.nodes is not nodes or len(self.gens) != n:
-            self.nodes = nodes
-            self.names = [ni.node.name for ni in nodes]
-            self.index = {name: i for i, name in enumerate(self.names)}
-            self.gens = [-1] * n
-            self.statuses = [None] * n
-            self.ok = [False] * n
-
-    def refresh(self, fwk: "Framework", state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> None:
-        """Every node's answer brought up to date (for a walk that visits them all)."""
-        self.align(nodes)
-        n = len(nodes)
-        cur = [ni.generation for ni in nodes]
-        if cur != self.gens:
-            sts, ok = self.statuses, self.ok
-            for i in compress(range(n), map(operator.ne, cur, self.gens)):
-                st = sts[i] = fwk.intern_status(fwk.run_filter_plugins(state, pod, nodes[i]))
-                ok[i] = st.code == Code.Success
-            self.gens = cur
+class _ScoreFailed(Exception):
+    def __init__(self, plugin: str, status: Status) -> None:
+        self.plugin, self.status = plugin, status
 
 
 class Nominator:
@@ -147,9 +85,6 @@ class Framework:
             if (ext := (pl.pre_filter_extensions() if hasattr(pl, "pre_filter_extensions") else None)) is not None]
         self.filter_plugins = self.points["filter"]
         self.post_filter_plugins = self.points["postFilter"]
-        self._filter_cache: dict[Any, FilterMemo] = {}
-        self._statuses: dict[tuple, Status] = {}
-        self._score_cache: dict[Any, dict[str, tuple[int, tuple[int, ...]]]] = {}
         self.pre_score_plugins = self.points["preScore"]
         self.score_plugins = self.points["score"]
 
@@ -246,31 +181,6 @@ class Framework:
                 return Status.as_error(f"running {verb} on PreFilter plugin {quote(name)}: {s.message()}", name)
         return Status()
 
-    # ------------------------------------------------------------------ equivalence caches
-    def filter_cache(self, state: CycleState, pod: Pod) -> FilterMemo | None:
-        """Per-node filter answers for pods like this one, or None when an active filter reads
-        more than the node (inter-pod affinity, spreading, volumes)."""
-        active = tuple(pl.name for pl in self.filter_plugins if pl.name not in state.skip_filter_plugins)
-        if not all(n in NODE_LOCAL_FILTERS for n in active):
-            return None
-        key = equivalence_key(pod)
-        if key is None:
-            return None
-        return _bounded(self._filter_cache, (key, active), FilterMemo)
-
-    def intern_status(self, st: Status) -> Status:
-        """One shared object per distinct filter answer kept in the cache, so that counting reasons
-        over thousands of nodes counts a few objects. Cached statuses are never changed."""
-        if st.code == Code.Success:
-            return st
-        key = (st.code, st.plugin, tuple(st.reasons))
-        got = self._statuses.get(key)
-        if got is None:
-            if len(self._statuses) > 10_000:
-                self._statuses.clear()
-            got = self._statuses[key] = st
-        return got
-
     # ------------------------------------------------------------------ filter
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         skip = state.skip_filter_plugins
@@ -357,38 +267,35 @@ class Framework:
         state.skip_score_plugins = skip
         return Status()
 
-    def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[ScoreTable, Status]:
+    def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo],
+                          equivalence: EquivalenceAnswers | None = None) -> tuple[ScoreTable, Status]:
+        """mirrors RunScorePlugins; node-local plugins' raw scores come from `equivalence` (the
+        scheduler's cache) for nodes it remembers unchanged."""
         plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
         names = tuple(pl.name for pl in plugins)
-        local = [i for i, pl in enumerate(plugins) if pl.name in NODE_LOCAL_SCORES]
+        local = [i for i, pl in enumerate(plugins) if is_node_local(pl, "score")]
         raw: list[list[int]] = [[0] * len(nodes) for _ in plugins]
-        cache = None
-        if local:
-            key = equivalence_key(pod)
-            if key is not None:
-                cache = _bounded(self._score_cache, (key, tuple(names[i] for i in local), self.snapshot.num_nodes()))
         node_names = [ni.node.name for ni in nodes]
         if local:
-            # one row of node-local scores per node, remembered per generation; columns at the end
-            rows: list[tuple[int, ...]] = []
-            append = rows.append
-            get = cache.get if cache is not None else None
-            for name, ni in zip(node_names, nodes):
-                hit = get(name) if get is not None else None
-                if hit is not None and hit[0] == ni.generation:
-                    append(hit[1])
-                    continue
-                computed = []
-                for i in local:
-                    sc, s = plugins[i].score(state, pod, ni)
+            local_plugins = [plugins[i] for i in local]
+
+            def row(ni: NodeInfo) -> tuple[int, ...]:
+                out = []
+                for pl in local_plugins:
+                    sc, s = pl.score(state, pod, ni)
                     if s.code != Code.Success:
-                        return ScoreTable([], names, [], []), Status.as_error(
-                            f"plugin {quote(names[i])} failed with: {s.message()}", names[i])
-                    computed.append(sc)
-                vals = tuple(computed)
-                if cache is not None:
-                    cache[name] = (ni.generation, vals)
-                append(vals)
+                        raise _ScoreFailed(pl.name, s)
+                    out.append(sc)
+                return tuple(out)
+
+            try:
+                if equivalence is not None:
+                    rows = equivalence.answers("score", tuple(pl.name for pl in local_plugins)).get(nodes, row)
+                else:
+                    rows = list(map(row, nodes))
+            except _ScoreFailed as e:
+                return ScoreTable([], names, [], []), Status.as_error(
+                    f"plugin {quote(e.plugin)} failed with: {e.status.message()}", e.plugin)
             for i, col in zip(local, zip(*rows)):
                 raw[i] = list(col)
         # a plugin may know that for this pod every node scores 0 and normalizing keeps 0

@@ -7,22 +7,26 @@ from __future__ import annotations
 
 import operator
 import random
-from itertools import compress
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from itertools import compress
+from typing import Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, fit_error_message
-from ..framework.interface import NodePluginScores, PostFilterResult, ScoreTable
+from ..framework.interface import NodePluginScores, PostFilterResult, ScoreTable, is_node_local
 from ..framework.runtime import Framework
 from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
 from ..preemption.evaluator import RECORD_KEY
+from .equivalence import PodAnswers
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+
+_CODE = operator.attrgetter("code")
+_NODE_NAME = operator.attrgetter("node.name")
 
 SCHEDULED = "Scheduled"
 PREEMPTED = "Preempted"
@@ -72,122 +76,54 @@ def num_feasible_nodes_to_find(fwk: Framework, num_all_nodes: int) -> int:
 
 
 def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis,
-                                 nodes: list[NodeInfo], start_index: int = 0) -> list[NodeInfo]:
+                                 nodes: list[NodeInfo], start_index: int = 0,
+                                 equivalence: PodAnswers | None = None) -> list[NodeInfo]:
+    """mirrors findNodesThatPassFilters: nodes are visited from start_index on, wrapping around,
+    until enough feasible ones are found; each visited node's status is taken from the
+    equivalence cache when its node-local filters answered for this pod shape on the unchanged
+    node, else computed, and the rejections are recorded through the diagnosis in one place.
+
+    A node with pods nominated to it is always filtered with them (both passes), never from the
+    cache. The walk goes in steps of as many nodes as feasible ones are still missing: each of
+    them must be visited anyway, so every step visits exactly the nodes upstream's walk visits."""
     num_all = len(nodes)
     if num_all == 0:
         return []
     to_find = num_feasible_nodes_to_find(fwk, num_all)
     if not fwk.has_score_plugins():
         to_find = 1
+    start = start_index % num_all
+    order = nodes[start:] + nodes[:start] if start else nodes
     if not fwk.has_filter_plugins():
-        return [nodes[(start_index + i) % num_all] for i in range(to_find)]
-    cache = fwk.filter_cache(state, pod)
-    if cache is not None:
-        return _pass_filters_memoized(fwk, cache, state, pod, diagnosis, nodes, start_index, to_find)
+        return order[:to_find]
+    answers = None
+    if equivalence is not None:
+        active = [pl for pl in fwk.filter_plugins if pl.name not in state.skip_filter_plugins]
+        if all(is_node_local(pl, "filter") for pl in active):
+            answers = equivalence.answers("filter", tuple(pl.name for pl in active))
+    nominated = fwk.nominator.by_node
+    with_nominated = fwk.run_filter_plugins_with_nominated_pods
     feasible: list[NodeInfo] = []
-    nominated = fwk.nominator.by_node
-    status_map = diagnosis.node_to_status.statuses
-    unschedulable = diagnosis.unschedulable_plugins
-    for i in range(num_all):
-        ni = nodes[(start_index + i) % num_all]
-        st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
-        code = st.code
-        if code == Code.Success:
-            feasible.append(ni)
-            if len(feasible) >= to_find:
-                break
-        elif code == Code.Error:
-            raise SchedulingError(st.message())
+    visited = 0
+    while visited < num_all and len(feasible) < to_find:
+        step = order[visited:visited + to_find - len(feasible)]
+        visited += len(step)
+        if answers is None:
+            statuses = [with_nominated(state, pod, ni) for ni in step]
         else:
-            status_map[ni.node.name] = st
-            if st.plugin:  # mirrors Diagnosis.AddPluginStatus for a rejection
-                unschedulable.add(st.plugin)
-                if code == Code.Pending:
-                    diagnosis.pending_plugins.add(st.plugin)
-    return feasible
-
-
-def _pass_filters_memoized(fwk: Framework, memo: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
-                           nodes: list[NodeInfo], start_index: int, to_find: int) -> list[NodeInfo]:
-    """The same walk as find_nodes_that_pass_filters, over answers remembered per node generation.
-
-    Every active filter reads only the pod and one NodeInfo, so a node whose generation has not
-    moved answers as before. A node with pods nominated to it is filtered afresh, both passes.
-    """
-    n = len(nodes)
-    memo.align(nodes)
-    # a walk that will stop early visits only some nodes; one that will not (too few feasible
-    # last time) is faster over all of them at once. Either way the answers are the same.
-    if to_find < n and memo.ok.count(True) >= to_find:
-        return _walk_until_enough(fwk, memo, state, pod, diagnosis, nodes, start_index % n, to_find)
-    memo.refresh(fwk, state, pod, nodes)
-    statuses, ok_flags = memo.statuses, memo.ok
-    nominated = fwk.nominator.by_node
-    if nominated:
-        statuses, ok_flags = list(statuses), list(ok_flags)
-        for name in nominated:
-            i = memo.index.get(name)
-            if i is not None:
-                st = statuses[i] = fwk.run_filter_plugins_with_nominated_pods(state, pod, nodes[i])
-                ok_flags[i] = st.code == Code.Success
-    start_index %= n
-    order = list(range(start_index, n)) + list(range(start_index)) if start_index else range(n)
-    ok = list(compress(order, map(ok_flags.__getitem__, order)))
-    if len(ok) > to_find:
-        ok = ok[:to_find]
-        # the walk stops at the last feasible node it needs: nodes after it are not visited
-        order = order[:(ok[-1] - start_index) % n + 1]
-    failed = list(compress(order, map(operator.not_, map(ok_flags.__getitem__, order))))
-    distinct = set(map(statuses.__getitem__, failed))
-    for st in distinct:
-        if st.code == Code.Error:
-            first = next(i for i in failed if statuses[i].code == Code.Error)
-            raise SchedulingError(statuses[first].message())
-    names = memo.names
-    diagnosis.node_to_status.statuses.update(zip(map(names.__getitem__, failed), map(statuses.__getitem__, failed)))
-    for st in distinct:
-        if st.plugin:  # mirrors Diagnosis.AddPluginStatus for a rejection
-            diagnosis.unschedulable_plugins.add(st.plugin)
-            if st.code == Code.Pending:
-                diagnosis.pending_plugins.add(st.plugin)
-    return list(map(nodes.__getitem__, ok))
-
-
-def _walk_until_enough(fwk: Framework, memo: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
-                       nodes: list[NodeInfo], start_index: int, to_find: int) -> list[NodeInfo]:
-    """The walk that may stop early (fewer feasible nodes wanted than there are nodes): only the
-    nodes it visits are brought up to date."""
-    nominated = fwk.nominator.by_node
-    names, gens, statuses, ok_flags = memo.names, memo.gens, memo.statuses, memo.ok
-    n = len(nodes)
-    feasible: list[NodeInfo] = []
-    status_map = diagnosis.node_to_status.statuses
-    unschedulable = diagnosis.unschedulable_plugins
-    for k in range(n):
-        i = (start_index + k) % n
-        ni = nodes[i]
-        name = names[i]
-        if name in nominated:
-            st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)
-        elif gens[i] == ni.generation:
-            st = statuses[i]
+            statuses = answers.get(step, lambda ni: fwk.run_filter_plugins(state, pod, ni))
+            if nominated:
+                for k, ni in enumerate(step):
+                    if ni.node.name in nominated:
+                        statuses[k] = with_nominated(state, pod, ni)
+        codes = list(map(_CODE, statuses))
+        if any(codes):
+            if Code.Error in codes:
+                raise SchedulingError(statuses[codes.index(Code.Error)].message())
+            feasible.extend(compress(step, map(operator.not_, codes)))
+            diagnosis.add_filter_rejections(map(_NODE_NAME, compress(step, codes)), compress(statuses, codes))
         else:
-            st = statuses[i] = fwk.intern_status(fwk.run_filter_plugins(state, pod, ni))
-            ok_flags[i] = st.code == Code.Success
-            gens[i] = ni.generation
-        code = st.code
-        if code == Code.Success:
-            feasible.append(ni)
-            if len(feasible) >= to_find:
-                break
-        elif code == Code.Error:
-            raise SchedulingError(st.message())
-        else:
-            status_map[name] = st
-            if st.plugin:  # mirrors Diagnosis.AddPluginStatus for a rejection
-                unschedulable.add(st.plugin)
-                if code == Code.Pending:
-                    diagnosis.pending_plugins.add(st.plugin)
+            feasible.extend(step)
     return feasible
 
 
@@ -195,8 +131,8 @@ class SchedulingError(Exception):
     """A plugin returned Error: the cycle stops, as upstream's does."""
 
 
-def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_index: int = 0
-                            ) -> tuple[list[NodeInfo], Diagnosis, bool]:
+def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_index: int = 0,
+                            equivalence: PodAnswers | None = None) -> tuple[list[NodeInfo], Diagnosis, bool]:
     """mirrors findNodesThatFitPod; the flag says the nominated node was tried first and fit."""
     diagnosis = Diagnosis()
     all_nodes = fwk.snapshot.list()
@@ -212,7 +148,7 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
     if pod.nominated_node_name:
         ni = fwk.snapshot.get(pod.nominated_node_name)
         if ni is not None:
-            feasible = find_nodes_that_pass_filters(fwk, state, pod, diagnosis, [ni])
+            feasible = find_nodes_that_pass_filters(fwk, state, pod, diagnosis, [ni], 0, equivalence)
             if feasible:
                 return feasible, diagnosis, True
     nodes = all_nodes
@@ -224,32 +160,34 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
         names = "[" + " ".join(sorted(unsched_plugins)) + "]"
         diagnosis.node_to_status.absent = Status(Code.UnschedulableAndUnresolvable,
                                                  f"node(s) didn't satisfy plugin(s) {names}")
-    feasible = find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, start_index)
+    feasible = find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, start_index, equivalence)
     return feasible, diagnosis, False
 
 
-def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Sequence[NodePluginScores]:
+def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo],
+                     equivalence: PodAnswers | None = None) -> Sequence[NodePluginScores]:
     if not fwk.has_score_plugins():
         return [NodePluginScores(ni.name, (), [], 1) for ni in nodes]
     s = fwk.run_pre_score_plugins(state, pod, nodes)
     if not s.is_success():
         raise SchedulingError(s.message())
-    scores, s = fwk.run_score_plugins(state, pod, nodes)
+    scores, s = fwk.run_score_plugins(state, pod, nodes, equivalence)
     if not s.is_success():
         raise SchedulingError(s.message())
     return scores
 
 
 def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.Random | None = None,
-                 run_post_filter: bool = True) -> CycleResult:
-    """Run one scheduling cycle: filter, score, select; on failure, PostFilter (preemption)."""
+                 run_post_filter: bool = True, equivalence: PodAnswers | None = None) -> CycleResult:
+    """Run one scheduling cycle: filter, score, select; on failure, PostFilter (preemption).
+    `equivalence`: the scheduler's equivalence cache for this pod (None: every answer afresh)."""
     n = fwk.snapshot.num_nodes()
     state = CycleState()
     if n == 0:
         return CycleResult(pod, UNSCHEDULABLE, 0, message="no nodes available to schedule pods",
                            error="no nodes available to schedule pods")
     try:
-        feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index)
+        feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index, equivalence)
         processed = len(feasible) + len(diagnosis.node_to_status)
         if feasible:
             names = [ni.name for ni in feasible]
@@ -257,7 +195,7 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
                 return CycleResult(pod, SCHEDULED, n, suggested_host=names[0], feasible_nodes=names,
                                    best_nodes=names[:1], diagnosis=diagnosis,
                                    evaluated_nominated_node=nominated_fit, processed_nodes=processed)
-            scores = prioritize_nodes(fwk, state, pod, feasible)
+            scores = prioritize_nodes(fwk, state, pod, feasible, equivalence)
             if isinstance(scores, ScoreTable):
                 totals, scored = scores.totals, scores.node_names
             else:

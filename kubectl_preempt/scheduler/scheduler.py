@@ -14,6 +14,7 @@ from ..framework.status import Status
 from ..model.cluster import Cluster
 from ..model.objects import Pod
 from ..plugins.registry import in_tree_registry
+from .equivalence import EquivalenceCache
 from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
 
 
@@ -21,14 +22,17 @@ class Scheduler:
     def __init__(self, cluster: Cluster, config: SchedulerConfig | None = None, *, seed: int = 0,
                  snapshot: Snapshot | None = None, nominator: Nominator | None = None,
                  rng: random.Random | None = None,
-                 out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None) -> None:
+                 out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
+                 equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
+        # the one equivalence cache (scheduler/equivalence.py); None: every answer afresh
+        self.equivalence = equivalence
         self.config = config or default_config()
         self.seed = seed
         # one random source for every random choice v1.34.1 makes (host among equal scores, the
         # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
         self.rng = rng
-        self.snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
+        self._snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():
@@ -39,6 +43,17 @@ class Scheduler:
         self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
         self.next_start_node_index = 0
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    @snapshot.setter
+    def snapshot(self, snapshot: Snapshot) -> None:
+        """A replaced snapshot (the replay rebuilds it) starts a new epoch of the equivalence cache."""
+        if snapshot is not self._snapshot and self.equivalence is not None:
+            self.equivalence.new_epoch()
+        self._snapshot = snapshot
 
     def framework_for(self, pod: Pod) -> Framework | None:
         return self.framework_for_profile(pod.scheduler_name)
@@ -91,7 +106,9 @@ class Scheduler:
         if not gate.is_success():
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
                                post_filter_status=gate)
-        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng)
+        answers = self.equivalence.for_pod(fwk.profile_name, pod) if self.equivalence is not None else None
+        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng,
+                           equivalence=answers)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.model.objects import Pod
+from kubectl_preempt.scheduler.equivalence import EquivalenceCache
 from kubectl_preempt.scheduler.scheduler import Scheduler
 from tests.builders import make_node, make_pod
 
 
 def _sched(*objs):
     c = Cluster.from_objects([o.obj() for o in objs])
-    return c, Scheduler(c)
+    return c, Scheduler(c, equivalence=EquivalenceCache())
 
 
 def _pod(name, cpu="2"):
@@ -49,8 +50,8 @@ def test_a_node_with_a_nominated_pod_is_always_filtered_with_it() -> None:
 
 
 def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None:
-    """Random clusters, shapes, start indexes and node changes: the memoized walks (the one that
-    stops early and the one over all nodes) find the same feasible nodes and statuses, in the
+    """Random clusters, shapes, start indexes and node changes: the walk over remembered answers
+    (stopping early or visiting every node) finds the same feasible nodes and statuses, in the
     same order, as filtering every node afresh."""
     import random
 
@@ -73,13 +74,9 @@ def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None
         fwk_to_find = so.num_feasible_nodes_to_find
         so.num_feasible_nodes_to_find = lambda f, n, k=to_find: k  # type: ignore[assignment]
         try:
-            got = so.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start)
-            memo = fwk.filter_cache
-            fwk.filter_cache = lambda st, p: None  # type: ignore[assignment]
-            try:
-                want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start)
-            finally:
-                fwk.filter_cache = memo  # type: ignore[assignment]
+            answers = s.equivalence.for_pod(fwk.profile_name, pod)
+            got = so.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start, answers)
+            want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start, None)
         finally:
             so.num_feasible_nodes_to_find = fwk_to_find  # type: ignore[assignment]
         assert [ni.name for ni in got] == [ni.name for ni in want]

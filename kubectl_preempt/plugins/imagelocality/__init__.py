@@ -56,6 +56,9 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
 
 class ImageLocality:
     name = NAME
+    # besides the pod and its NodeInfo it reads the node count, which moves only with the
+    # scheduler cache's epoch (a rebuilt snapshot)
+    node_local = frozenset({"score"})
 
     def __init__(self, handle: Any) -> None:
         self.handle = handle

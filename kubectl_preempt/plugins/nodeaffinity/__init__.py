@@ -72,6 +72,8 @@ def _required_terms(pod: Pod) -> Any:
 
 class NodeAffinity:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors NodeAffinity.EventsToRegister (SchedulerQueueingHints on)

@@ -22,6 +22,8 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodeName:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors NodeName.EventsToRegister (SchedulerQueueingHints on): no hint, a new node may be the one

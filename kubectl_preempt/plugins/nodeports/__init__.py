@@ -38,6 +38,8 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodePorts:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors NodePorts.EventsToRegister (SchedulerQueueingHints on): a node added needs no hint

@@ -82,6 +82,8 @@ class _PreScoreState:
 
 class BalancedAllocation:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"score"})
 
     def __init__(self, scorer: ResourceAllocationScorer) -> None:
         self.scorer = scorer

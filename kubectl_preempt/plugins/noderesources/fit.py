@@ -154,6 +154,8 @@ class _PreScoreState:
 
 class Fit:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors Fit.EventsToRegister with SchedulerQueueingHints (GA in v1.34): no preCheck, so

@@ -22,6 +22,8 @@ _UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_
 
 class NodeUnschedulable:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors NodeUnschedulable.EventsToRegister (SchedulerQueueingHints on)

@@ -72,6 +72,8 @@ class _PreScoreState:
 
 class TaintToleration:
     name = NAME
+    # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
+    node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors TaintToleration.EventsToRegister (SchedulerQueueingHints on); the pod's own
