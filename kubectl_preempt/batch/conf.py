@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
+from ..model.limits import check_yaml_depth
 
 DEFAULT_SCHEDULER_CONF = """
 actions: "allocate, backfill"
@@ -58,6 +59,7 @@ def parse_scheduler_conf(text: str | None, source: str = "scheduler configuratio
     wrong shape, an action or plugin kube-batch does not know."""
     if text is None:
         text = DEFAULT_SCHEDULER_CONF
+    check_yaml_depth(text, source)  # before libyaml composes: a 30,000-deep document crashes it
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:

@@ -18,9 +18,10 @@ scheduling decision depends on (nodes, pods, PodDisruptionBudgets, PriorityClass
 Services and workload owners, volumes and storage), listed page by page with GET requests only.
 
 The snapshot is redacted unless --no-redact is given: environment values, envFrom, command and
-args, probes and lifecycle hooks, annotations outside a short allow-list, managedFields and
-free-form driver parameters are removed; everything the scheduler reads stays, so verdicts on the
-redacted snapshot equal those on the full one.
+args, probes and lifecycle hooks, annotations outside a short allow-list (in nested templates too),
+managedFields, credentials in gitRepo URLs, mount options and free-form driver parameters are
+removed (README's redaction table lists each place); everything the scheduler reads stays, so
+verdicts on the redacted snapshot equal those on the full one.
 
 Written atomically (a temporary file, then a rename); gzipped when FILE ends in .gz; YAML when it
 ends in .yaml or .yml; to standard output with -o -."""

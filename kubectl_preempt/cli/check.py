@@ -9,6 +9,7 @@ import typer
 from ..check.api import check as run_check
 from ..check.policy import DEFAULT_FAIL_ON, FAIL_ON, Policy
 from ..errors import ExitCode, InputError, UsageError
+from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
 from ..io.snapshot import load_config_document
 from ..io.trace import read_trace
@@ -16,7 +17,7 @@ from ..replay.api import scheduler_version as replay_scheduler_version
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from . import options
-from .common import Progress, guard, note, write_file
+from .common import Progress, guard, note
 
 HELP = f"""Check proposed PriorityClasses before they merge: would the API server take them, and what
 would change on recorded traffic?
@@ -120,6 +121,9 @@ def check(
     if not proposed:
         raise UsageError("give the proposed PriorityClasses with --proposed", field="--proposed")
     policy = Policy.from_options(fail_on, protect_namespace, max_new_victims)
+    for flag, out_path in (("--html", html), ("--junit", junit)):
+        if out_path and out_path != STDOUT:
+            refuse_link(out_path, flag)  # before the replays, not after them
 
     notes: list[str] = []
     traces = {}
@@ -157,14 +161,19 @@ def check(
         if line is not None:
             line.clear()
 
-    sys.stdout.write(render_check(report, output))
+    if html != STDOUT:
+        sys.stdout.write(render_check(report, output))
+    # what is made from a private trace (readable by its owner only, or unredacted) is private too
+    private = any(is_private(p) or tr.header.get("redacted") is False for p, tr in traces.items())
     if junit:
-        write_file(junit, render_junit(report), "--junit")
+        write_atomic(junit, render_junit(report), private=private, field="--junit")
     if html:
         from ..api import check_html
 
-        write_file(html, check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
-                                    kubernetes_version=kubernetes_version), "--html")
-        note(f"wrote the HTML report to {html}")
+        page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
+                          kubernetes_version=kubernetes_version)
+        write_atomic(html, page, private=private, field="--html")
+        if html != STDOUT:
+            note(f"wrote the HTML report to {html}")
     if not report["passed"]:
         raise typer.Exit(int(ExitCode.POLICY_VIOLATION))

@@ -7,7 +7,7 @@ from typing import Any, Callable, TypeVar
 
 import typer
 
-from ..errors import InputError, PreemptError
+from ..errors import PreemptError
 from ..framework.versions import KubernetesVersion, Resolved
 
 PROG = "kubectl-preempt"
@@ -23,15 +23,6 @@ def error_line(err: BaseException) -> str:
 def note(text: str) -> None:
     """A remark for the person at the terminal, never mixed into the output on stdout."""
     print(text, file=sys.stderr)
-
-
-def write_file(path: str, text: str, flag: str) -> None:
-    """Write a report file a flag (`flag`) names; a file that cannot be written is bad input."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise InputError(f"cannot write: {e.strerror or e}", source=path, field=flag) from None
 
 
 def guard(func: F) -> F:

@@ -28,7 +28,9 @@ Output = Annotated[str, output_option()]
 
 
 def html_option(help: str) -> typer.models.OptionInfo:
-    return typer.Option("--html", metavar="FILE", help=help, show_default=False)
+    """--html FILE, with what `-` does (the page on standard output instead of the usual output)."""
+    return typer.Option("--html", metavar="FILE", show_default=False,
+                        help=help + " - writes the page to standard output instead of the usual output.")
 
 Namespace = Annotated[Optional[str], typer.Option(
     "--namespace", "-n", metavar="NS",

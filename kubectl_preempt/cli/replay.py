@@ -11,6 +11,7 @@ import typer
 
 from ..errors import InputError, UsageError
 from ..framework.config import FEATURE_GATES
+from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.snapshot import load_config_document, load_objects
 from ..io.trace import read_trace
 from ..render.replay import REPLAY_FORMATS, render_replay
@@ -19,7 +20,7 @@ from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.async_preemption import DEFAULT_API_LATENCY
 from . import options
 from .session import BatchSchedulerName, read_scheduler_conf
-from .common import Progress, guard, note, picked_version, write_file
+from .common import Progress, guard, note, picked_version
 
 DEMO_TRACE = "demo.jsonl.gz"
 
@@ -126,23 +127,16 @@ class _RunProgress:
         self.line.clear()
 
 
-def _dump_writer(directory: str):
+def _dump_writer(directory: str, *, overwrite: bool, private: bool):
+    from ..io.files import prepare_directory, write_atomic
     from ..io.live import serialize
 
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot create: {e.strerror or e}", source=directory, field="--dump-decisions") from None
+    prepare_directory(directory, overwrite=overwrite, private=private, field="--dump-decisions")
     written: list[str] = []
 
     def write(case: dict[str, Any]) -> None:
         path = os.path.join(directory, f"{case['name']}.json")
-        data = serialize(case, path)
-        try:
-            with open(path, "wb") as f:
-                f.write(data)
-        except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
+        write_atomic(path, serialize(case, path), private=private, field="--dump-decisions")
         written.append(path)
 
     return write, written
@@ -184,7 +178,11 @@ def replay(
     dump_decisions: Annotated[Optional[str], typer.Option(
         "--dump-decisions", metavar="DIR",
         help="Write every preemption decision as a conformance case file (the cluster at that instant "
-             "plus the preemptor) into DIR.", show_default=False)] = None,
+             "plus the preemptor) into DIR, which must be empty or new (see --overwrite).",
+        show_default=False)] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Let --dump-decisions write into a directory that is not empty (cases of the same "
+                            "name are replaced, others stay).")] = False,
     seed: options.Seed = 0,
     max_input_size: options.MaxInputSize = None,
     max_trace_span: options.MaxTraceSpan = None,
@@ -245,8 +243,14 @@ def replay(
     batch_conf, batch_conf_name = read_scheduler_conf(batch_scheduler_conf)
     on_decision = None
     written: list[str] = []
+    if overwrite and not dump_decisions:
+        raise UsageError("--overwrite goes with --dump-decisions", field="--overwrite")
+    # what is made from a private trace (readable by its owner only, or unredacted) is private too
+    private = is_private(tr.source) or tr.header.get("redacted") is False
     if dump_decisions:
-        on_decision, written = _dump_writer(dump_decisions)
+        on_decision, written = _dump_writer(dump_decisions, overwrite=overwrite, private=private)
+    if html and html != STDOUT:
+        refuse_link(html, "--html")
     progress = None
     run_progress = None
     if sys.stderr.isatty() and tr.events:
@@ -270,11 +274,13 @@ def replay(
             progress.clear()
     if trace is None:
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
-    sys.stdout.write(render_replay(report, output))
+    if html != STDOUT:
+        sys.stdout.write(render_replay(report, output))
     if html:
         from ..api import replay_html
 
-        write_file(html, replay_html(report, tr), "--html")
-        note(f"wrote the HTML report to {html}")
+        write_atomic(html, replay_html(report, tr), private=private, field="--html")
+        if html != STDOUT:
+            note(f"wrote the HTML report to {html}")
     if dump_decisions:
         note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")

@@ -168,11 +168,20 @@ def node_scheduling_properties_change(old: Node, new: Node, *, declared_features
     return ClusterEvent(NODE, action, "NodeUpdate")
 
 
+def _scaled_down(old: Pod, new: Pod) -> bool:
+    # mirrors extractPodScaleDown: a request of the pod went down (or away)
+    o, n = old.resource.resource, new.resource.resource
+    return (n.milli_cpu < o.milli_cpu or n.memory < o.memory or n.ephemeral_storage < o.ephemeral_storage
+            or any(n.scalar.get(k, 0) < v for k, v in o.scalar.items()))
+
+
 def assigned_pod_update_event(old: Pod, new: Pod) -> ClusterEvent | None:
-    """mirrors PodSchedulingPropertiesChange for a bound pod (labels, tolerations)."""
+    """mirrors PodSchedulingPropertiesChange for a bound pod (labels, scale-down, tolerations)."""
     action = 0
     if dict(old.labels) != dict(new.labels):
         action |= UPDATE_POD_LABEL
+    if _scaled_down(old, new):
+        action |= UPDATE_POD_SCALE_DOWN
     if old.tolerations != new.tolerations:
         action |= UPDATE_POD_TOLERATION
     if not action:
@@ -185,9 +194,7 @@ def unscheduled_pod_update_events(old: Pod, new: Pod) -> list[ClusterEvent]:
     action = 0
     if dict(old.labels) != dict(new.labels):
         action |= UPDATE_POD_LABEL
-    o, n = old.resource.resource, new.resource.resource
-    if n.milli_cpu < o.milli_cpu or n.memory < o.memory or n.ephemeral_storage < o.ephemeral_storage or any(
-            n.scalar.get(k, 0) < v for k, v in o.scalar.items()):
+    if _scaled_down(old, new):
         action |= UPDATE_POD_SCALE_DOWN
     if (old.spec.get("schedulingGates") or []) and not (new.spec.get("schedulingGates") or []):
         action |= UPDATE_POD_SCHEDULING_GATES_ELIMINATED

@@ -14,7 +14,6 @@ import logging
 import os
 import re
 import sys
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -207,11 +206,17 @@ def kubeconfig_paths(kubeconfig: str | None = None, environ: Mapping[str, str] |
 
 
 def _load_yaml_file(path: str) -> Mapping[str, Any]:
+    from ..model.limits import check_yaml_depth
+
     try:
         with open(path) as f:
-            data = yaml.safe_load(f)
+            text = f.read()
+        check_yaml_depth(text, path)
+        data = yaml.safe_load(text)
     except yaml.YAMLError as e:
         raise InputError(f"not a valid kubeconfig: {e}", source=path) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"not a valid kubeconfig: not UTF-8 text ({e.reason} at byte {e.start})", source=path) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", source=path) from None
     if data is None:
@@ -883,32 +888,9 @@ def serialize(doc: Mapping[str, Any], path: str) -> bytes:
 
 
 def write_document(doc: Mapping[str, Any], path: str, *, private: bool = False) -> None:
-    """Write atomically: a temporary file beside the target, then a rename, so a reader never
-    sees half a snapshot and an interrupted capture leaves the old file as it was.
+    """Write atomically (files.write_atomic), so a reader never sees half a snapshot and an
+    interrupted capture leaves the old file as it was; a symbolic link is refused.
     `private` (an unredacted snapshot) makes the file readable by its owner only."""
-    data = serialize(doc, path)
-    if path == STDOUT:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    except OSError as e:
-        raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if not private:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
+    from .files import write_atomic
+
+    write_atomic(path, serialize(doc, path), private=private)

@@ -1,19 +1,9 @@
-"""Redaction: what `capture` removes so that a snapshot can be shared.
+"""Redaction: what `capture` and `record` remove so that a snapshot or a trace can be shared.
 
 The rule: keep every field kube-scheduler v1.34.1 reads (so verdicts on a redacted snapshot equal
-those on the full one; a test holds this), drop the places a secret can hide that it never reads:
-
-- metadata.managedFields, and every annotation except ANNOTATION_ALLOW_LIST (this removes
-  kubectl.kubernetes.io/last-applied-configuration, which repeats the whole manifest);
-- in every container (init, ephemeral, and in the pod templates of ReplicaSets, StatefulSets and
-  ReplicationControllers): env values and valueFrom (names stay), envFrom, command, args,
-  lifecycle hooks and probes (exec commands, HTTP headers);
-- container termination messages in pod status (a termination log can hold anything);
-- free-form driver parameters: CSI volumeAttributes and FlexVolume options (in pods and
-  PersistentVolumes), StorageClass parameters, opaque device configuration in ResourceClaims
-  and DeviceClasses, ResourceClaim device data, VolumeAttachment attachment metadata;
-- Secret and ConfigMap payloads, should such objects ever be passed in.
-
+those on the full one; a test holds this), drop the places a secret can hide that it never reads.
+REMOVED lists them, place by place, and README's redaction table is written from it (a test
+plants a secret in each place, through `capture` and `record`, and finds none in the output).
 Everything else (labels, requests, images, affinity, tolerations, volumes' claim names and
 in-tree disk identities, owners, conditions) is what decisions are made of, and stays.
 """
@@ -21,7 +11,32 @@ from __future__ import annotations
 
 from typing import Any, Iterable, MutableMapping
 
+import re
+
 import orjson
+
+# (where, what is removed, what stays): README's redaction table, row by row
+REMOVED: tuple[tuple[str, str, str], ...] = (
+    ("metadata of every object, and of every nested template (pod templates, a pod's ephemeral "
+     "volume claim template, a StatefulSet's volumeClaimTemplates)",
+     "every annotation but the allow-list (so `kubectl.kubernetes.io/last-applied-configuration`), "
+     "`managedFields`", "name, namespace, uid, labels, owners, times, allow-listed annotations"),
+    ("containers, init and ephemeral containers (pods, and the pod templates of Deployments, "
+     "ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationControllers)",
+     "`env` values and `valueFrom`, `envFrom`, `command`, `args`, probes, `lifecycle` hooks",
+     "name, image, resources, ports, `env` names, `restartPolicy`"),
+    ("pod status", "container state messages (termination logs)", "phase, conditions, container states"),
+    ("pod volumes", "CSI `volumeAttributes`, FlexVolume `options`, the `user:password@` of a `gitRepo` URL",
+     "claim names, drivers, in-tree disk identities, the rest of the URL"),
+    ("PersistentVolumes (and a VolumeAttachment's inline volume)",
+     "CSI `volumeAttributes`, FlexVolume `options`, `mountOptions`",
+     "capacity, access modes, class, claim, node affinity, volume identity"),
+    ("StorageClasses", "`parameters`, `mountOptions`", "provisioner, binding mode, allowed topologies"),
+    ("VolumeAttachments", "`status.attachmentMetadata`", "attacher, node, volume, attached"),
+    ("ResourceClaims and DeviceClasses", "opaque device configuration `parameters`, allocated devices' `data`",
+     "requests, selectors, allocation results"),
+    ("Secrets and ConfigMaps (should one be passed in)", "`data`, `stringData`, `binaryData`", "metadata"),
+)
 
 # annotations the scheduler reads (component-helpers/storage/volume, csi-translation, DRA),
 # and a few a person reading an explanation uses; every other annotation is dropped
@@ -48,7 +63,10 @@ ANNOTATION_ALLOW_LIST = frozenset({
 _CONTAINER_DROP = ("envFrom", "command", "args", "lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 _CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 _STATUS_LISTS = ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")
-_TEMPLATED = ("ReplicaSet", "StatefulSet", "ReplicationController", "Deployment", "DaemonSet", "Job")
+_TEMPLATED = ("ReplicaSet", "StatefulSet", "ReplicationController", "Deployment", "DaemonSet", "Job", "CronJob",
+              "PodTemplate")
+# a URL's user information (`https://user:password@host/...`), or scp-like `user@host:path`
+_URL_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)?[^/@]*@")
 
 
 def _metadata(md: Any) -> None:
@@ -75,8 +93,16 @@ def _container(c: Any) -> None:
 
 
 def _inline_volume(v: Any) -> None:
+    """A volume source: a pod's volume, or a PersistentVolume's spec (inline or not)."""
     if not isinstance(v, dict):
         return
+    v.pop("mountOptions", None)  # CIFS and others take `password=...` here
+    git = v.get("gitRepo")
+    if isinstance(git, dict) and isinstance(git.get("repository"), str):
+        git["repository"] = _URL_USERINFO.sub(r"\1", git["repository"], count=1)
+    eph = v.get("ephemeral")
+    if isinstance(eph, dict) and isinstance(eph.get("volumeClaimTemplate"), dict):
+        _metadata(eph["volumeClaimTemplate"].get("metadata"))
     csi = v.get("csi")
     if isinstance(csi, dict):
         csi.pop("volumeAttributes", None)
@@ -116,14 +142,30 @@ def _opaque_configs(configs: Any) -> None:
             cfg["opaque"].pop("parameters", None)
 
 
-def _template(obj: MutableMapping[str, Any]) -> None:
-    spec = obj.get("spec")
-    if not isinstance(spec, dict):
-        return
-    tmpl = spec.get("template")
+def _pod_template(tmpl: Any) -> None:
     if isinstance(tmpl, dict):
         _metadata(tmpl.get("metadata"))
         redact_pod_spec(tmpl.get("spec"))
+
+
+def _template(obj: MutableMapping[str, Any]) -> None:
+    """The pod template of a workload (a CronJob's inside its jobTemplate; a PodTemplate's at the top)."""
+    if obj.get("kind") == "PodTemplate":
+        _pod_template(obj.get("template"))
+        return
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return
+    job = spec.get("jobTemplate")
+    if isinstance(job, dict):
+        _metadata(job.get("metadata"))
+        spec = job.get("spec")
+        if not isinstance(spec, dict):
+            return
+    _pod_template(spec.get("template"))
+    for claim in spec.get("volumeClaimTemplates") or ():  # StatefulSet
+        if isinstance(claim, dict):
+            _metadata(claim.get("metadata"))
 
 
 def redact_object(obj: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
@@ -147,6 +189,7 @@ def redact_object(obj: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
             status.pop("attachmentMetadata", None)
     elif kind == "StorageClass":
         obj.pop("parameters", None)
+        obj.pop("mountOptions", None)
     elif kind == "ResourceClaim":
         if isinstance(spec, dict):
             _opaque_configs((spec.get("devices") or {}).get("config"))

@@ -7,7 +7,6 @@ problem with a file becomes one InputError that names the file and where in it.
 from __future__ import annotations
 
 import json
-import re
 import sys
 import zlib
 from typing import Any, Mapping
@@ -194,54 +193,12 @@ def _decode_json_stream(data: bytes, name: str) -> list[tuple[str, Any]]:
         pos = pos_end
 
 
-_DEEP_BLOCK = re.compile(r"^[ \t?:-]{%d}" % (limits.MAX_DEPTH // 2), re.M)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_ANCHOR = re.compile(r"(?:^|[\s\[{,:-])&[^\s]")
-
-
-def _bracket_depth(text: str) -> int:
-    depth = most = 0
-    for c in _NOT_BRACKETS.sub("", text):  # an upper bound: brackets inside strings count too
-        depth = depth + 1 if c in "[{" else max(depth - 1, 0)
-        most = max(most, depth)
-    return most
-
-
-def _check_yaml_depth(text: str, name: str) -> None:
-    """Refuse YAML nested deeper than limits.MAX_DEPTH, or with more aliases than MAX_ALIASES,
-    before it is composed: libyaml composes by C recursion, and a document 30,000 levels deep
-    crashes the process. Block nesting needs a column of indentation (or a "- ") per level and
-    flow nesting a bracket, so most files are cleared by two scans in C; a file that might be
-    deep (or uses anchors) is walked event by event, which the parser does without recursion."""
-    half = limits.MAX_DEPTH // 2
-    if not (_DEEP_BLOCK.search(text) or _bracket_depth(text) > half or _ANCHOR.search(text)):
-        return
-    depth = aliases = 0
-    try:
-        for ev in yaml.parse(text, Loader=_Loader):
-            if isinstance(ev, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > limits.MAX_DEPTH:
-                    line = ev.start_mark.line + 1 if ev.start_mark else 0
-                    raise InputError(f"nested more than {limits.MAX_DEPTH} levels deep (no Kubernetes object is)",
-                                     source=name, field=f"line {line}")
-            elif isinstance(ev, yaml.CollectionEndEvent):
-                depth -= 1
-            elif isinstance(ev, yaml.AliasEvent):
-                aliases += 1
-                if aliases > limits.MAX_ALIASES:
-                    raise InputError(f"more than {limits.MAX_ALIASES} YAML aliases (*name): refused, as the API "
-                                     "server refuses excessive aliasing", source=name)
-    except yaml.YAMLError:
-        return  # malformed: the loader words the error, naming the line
-
-
 def _decode_yaml(data: bytes, name: str) -> list[tuple[str, Any]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text ({e.reason} at byte {e.start})", source=name) from None
-    _check_yaml_depth(text, name)
+    limits.check_yaml_depth(text, name)
     loader = _Loader(text)
     out: list[tuple[str, Any]] = []
     try:

@@ -7,7 +7,7 @@ from ..errors import InputError
 from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
-from .schema import basics_ok, check_object, check_objects, object_label
+from .schema import check_object, object_label, objects_ok
 
 # kinds the scheduler's informers watch beyond nodes, pods, PDBs and classes; kept raw
 EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
@@ -113,11 +113,12 @@ class Cluster:
         c._seen = {}
         with bulk_allocation():
             objects = objects if isinstance(objects, list) else list(objects)
-            if not basics_ok(objects):
-                # kind and name first: they are what the shape check and its messages go by
+            if not objects_ok(objects):
+                # something is wrong (or only unusual: a Mapping that is not a dict): the walk
+                # that names it, object by object, kind and name first, on a cluster thrown away
+                probe = cls()
                 for i, obj in enumerate(objects):
-                    c.add_object(obj, f"items[{i}]")
-            check_objects(objects)
+                    probe.add_object(obj, f"items[{i}]")
             for i, obj in enumerate(objects):
                 c.add_object(obj, f"items[{i}]", checked=True)
             c._seen = None

@@ -10,7 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..errors import UsageError, quote
+import yaml
+
+from ..errors import InputError, UsageError, quote
+
+try:  # the C parser: events without recursion, and fast
+    from yaml import CSafeLoader as _EventLoader
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    from yaml import SafeLoader as _EventLoader  # type: ignore[assignment]
 
 # deeper YAML crashes libyaml's composer (a C recursion without a limit); orjson stops JSON at 1024
 MAX_DEPTH = 512
@@ -77,3 +84,48 @@ def format_span(seconds: float) -> str:
         if seconds >= _SPAN_UNITS[unit] and seconds % _SPAN_UNITS[unit] == 0:
             return f"{int(seconds // _SPAN_UNITS[unit])}{unit}"
     return f"{int(seconds)}s"
+
+
+# --- YAML depth and aliases, for every YAML reader (snapshots, traces, manifests, configurations,
+# kubeconfigs, kube-batch's scheduler configuration) ---------------------------------------------
+
+_DEEP_BLOCK = re.compile(r"^[ \t?:-]{%d}" % (MAX_DEPTH // 2), re.M)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_ANCHOR = re.compile(r"(?:^|[\s\[{,:-])&[^\s]")
+
+
+def _bracket_depth(text: str) -> int:
+    depth = most = 0
+    for c in _NOT_BRACKETS.sub("", text):  # an upper bound: brackets inside strings count too
+        depth = depth + 1 if c in "[{" else max(depth - 1, 0)
+        most = max(most, depth)
+    return most
+
+
+def check_yaml_depth(text: str, name: str) -> None:
+    """Refuse YAML nested deeper than MAX_DEPTH, or with more aliases than MAX_ALIASES, before it
+    is composed: libyaml composes by C recursion, and a document 30,000 levels deep crashes the
+    process. Block nesting needs a column of indentation (or a "- ") per level and flow nesting a
+    bracket, so most files are cleared by two scans in C; a file that might be deep (or uses
+    anchors) is walked event by event, which the parser does without recursion."""
+    half = MAX_DEPTH // 2
+    if not (_DEEP_BLOCK.search(text) or _bracket_depth(text) > half or _ANCHOR.search(text)):
+        return
+    depth = aliases = 0
+    try:
+        for ev in yaml.parse(text, Loader=_EventLoader):
+            if isinstance(ev, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = ev.start_mark.line + 1 if ev.start_mark else 0
+                    raise InputError(f"nested more than {MAX_DEPTH} levels deep (no Kubernetes object is)",
+                                     source=name, field=f"line {line}")
+            elif isinstance(ev, yaml.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(ev, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    raise InputError(f"more than {MAX_ALIASES} YAML aliases (*name): refused, as the API "
+                                     "server refuses excessive aliasing", source=name)
+    except yaml.YAMLError:
+        return  # malformed: the loader words the error, naming the line

@@ -18,7 +18,8 @@ from typing import Any, Callable, Mapping
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from .cache import PodOrder, status_delay_of
-from .simulate import Progress, apply_priority_class_event, decision_case, initial_objects, preemption_why
+from .eventhandlers import EventHandler
+from .simulate import Progress, decision_case, initial_objects, preemption_why
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent
 from .whatif import PriorityPolicy
@@ -147,10 +148,12 @@ class Follow:
         self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False,
                                  order=PodOrder.from_history(cluster.pods.values(),
                                                              status_delay=status_delay_of(timeline.events)))
+        # the trace's events reach the cache through the handler simulate uses too; follow has no
+        # queue, and applies the recorded bindings and nominations (its _pod_event)
+        self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event)
         self.incidents = find_incidents(initial, timeline.events)
         self.preemptions: list[dict[str, Any]] = []
         self.decisions = 0
-        self.events_applied = 0
         self.bindings = 0
         self.added_at: dict[str, int] = {}
         self.victims_of: dict[str, list[str]] = {}  # preemptor uid -> uids of the victims it was seen to take  # uid -> index of the event that added the pod
@@ -161,17 +164,42 @@ class Follow:
         events = self.timeline.events
         by_index: dict[int, list[Incident]] = {}
         for inc in self.incidents:
-            by_index.setdefault(inc.first_index, []).append(inc)
+            by_index.setdefault(self._decided_before(inc), []).append(inc)
+        applied: set[int] = set()  # pod events of a backlog applied ahead of its other writes
         for i, ev in enumerate(events):
             for inc in by_index.get(i, ()):
+                for j in range(i, inc.first_index):
+                    if events[j].kind == "Pod" and j not in applied:
+                        self._index = j
+                        self.apply(events[j])
+                        applied.add(j)
                 assumed = self._assume_bindings_decided_before(inc, i)
                 self.explain(inc, ev.time)
                 self._forget_assumed(assumed)
+            if i in applied:
+                continue
             self._index = i
             self.apply(ev)
             if self.progress is not None and i % 1000 == 0:
                 self.progress(ev.time, self.timeline.end, self.decisions)
         return self
+
+    def _decided_before(self, inc: Incident) -> int:
+        """Where the decision goes among the events: before the backlog its first sign is in.
+
+        The recorder stamps each event when it writes it, so events stamped with one instant are
+        a backlog written at once: they arrived at any time since the previous stamp. The decision
+        came before its first sign was written; another component's write delivered in the same
+        backlog (a PDB status the disruption controller computed from the pod changes beside it,
+        a node's update) may have come after the decision as well, and is applied after it. The
+        backlog's pod events stay before the decision (run applies them first): the preemptor,
+        the bindings and the scheduler's own earlier nominations and victims are what it knew."""
+        events = self.timeline.events
+        start = inc.first_index
+        t = events[start].time
+        while start > 0 and events[start - 1].time == t:
+            start -= 1
+        return start
 
     # ------------------------------------------------------------------ the scheduler's assumed pods
     def _queue_key(self, pod: Pod) -> tuple[int, int]:
@@ -340,29 +368,11 @@ class Follow:
 
     # ------------------------------------------------------------------ applying the recording
     def apply(self, ev: TraceEvent) -> None:
-        if ev.type == "BOOKMARK":
-            return
-        st = self.state
-        kind = ev.kind
-        self.events_applied += 1
-        if kind == "Pod":
-            self._pod_event(ev)
-        elif kind == "Node":
-            if ev.type == "DELETED":
-                st.delete_node(ev.name)
-            else:
-                st.set_node(ev.obj)
-        elif kind == "PodDisruptionBudget":
-            if ev.type == "DELETED":
-                st.delete_pdb(ev.obj)
-            else:
-                st.set_pdb(ev.obj)
-        elif kind == "PriorityClass":
-            apply_priority_class_event(st, self.policy, self.recorded_classes, ev)
-        elif kind in st.cluster.extra:
-            st.set_extra(ev.obj, deleted=ev.type == "DELETED")
-        else:
-            self.events_applied -= 1
+        self.handler.apply(ev)
+
+    @property
+    def events_applied(self) -> int:
+        return self.handler.applied
 
     def _pod_event(self, ev: TraceEvent) -> None:
         st = self.state
@@ -370,21 +380,21 @@ class Follow:
         cur = st.pods_by_uid.get(ev.uid)
         if ev.type == "DELETED" or finished(raw):
             if cur is not None:
-                st.remove_pod(cur)
+                self.handler.delete_pod(cur)
             return
         if cur is not None and not _relevant_change(cur, raw):
-            st.touch(cur)
+            self.handler.touch_pod(cur)
             return
         new = Pod(raw)
         if cur is not None:
             new.priority, new.preemption_policy, new.has_priority = cur.priority, cur.preemption_policy, True
             if new.node_name and not cur.node_name:
-                self.bindings += 1
-            st.replace_pod(cur, new)
+                self.bindings += 1  # a recorded binding (or nomination, below) as it happened
+            self.handler.update_pod(cur, new)
         else:
             self.policy.resolve(new, st.cluster.priority_classes, existing=False)
             self.added_at.setdefault(new.uid, self._index)
-            st.add_pod(new)
+            self.handler.add_pod(new)
 
 
 def _relevant_change(cur: Pod, raw: Mapping[str, Any]) -> bool:

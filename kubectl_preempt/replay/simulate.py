@@ -15,9 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from ..framework import events as hints
 from ..framework.config import SchedulerConfig
-from ..model.objects import Pod, PriorityClass
+from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
@@ -26,6 +25,7 @@ from .async_preemption import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_call
 from .batch import BATCH_KINDS, KUBE_SCHEDULER_ACTION, BatchOptions, BatchScheduler, schedules_any
 from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
+from .eventhandlers import EventHandler
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
 from .state import (ReplayState, build_cluster, finished, format_time, grace_period,
                     preempted_by_scheduler)
@@ -59,21 +59,6 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
             store.pop(k, None)
             store[k] = ev.obj
     return list(store.values())
-
-
-def apply_priority_class_event(state: ReplayState, policy: PriorityPolicy,
-                               recorded: dict[str, PriorityClass], ev: TraceEvent) -> None:
-    """A recorded PriorityClass change: kept in `recorded`, then merged with the proposed classes."""
-    name = ev.name
-    if name in policy.overrides:
-        return  # the proposal replaces this class for the whole replay
-    if ev.type == "DELETED":
-        state.delete_priority_class(ev.obj)
-        recorded.pop(name, None)
-    else:
-        state.set_priority_class(ev.obj)
-        recorded[name] = state.cluster.priority_classes[name]
-    state.cluster.priority_classes = policy.merged(recorded)
 
 
 class Simulation:
@@ -124,6 +109,11 @@ class Simulation:
                                      queueing_hints=self.state.scheduler.queueing_hints(),
                                      less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush
+        # the trace's events reach the cache and the queue through the one handler follow uses too
+        self.handler = EventHandler(
+            self.state, self.policy, self.recorded_classes, self._pod_event, queue=self.queue,
+            pdb_status_from_trace=False, declared_features=config.version.features.enable_node_declared_features,
+            on_node_deleted=self._node_deleted, on_object=self._object_changed, claim=self._batch_claims)
 
         # what the replay found, for the report
         self.decisions = 0
@@ -133,8 +123,6 @@ class Simulation:
         self.scheduled: dict[str, dict[str, Any]] = {}
         self.last_failure: dict[str, str] = {}
         self.evicted: dict[str, dict[str, Any]] = {}
-        self.events_applied = 0
-        self.events_ignored = 0
 
         # what the recording says about pods, for the parts of it the replay keeps
         self.recorded_bind: dict[str, float] = {}
@@ -288,7 +276,7 @@ class Simulation:
         now = self.engine.now
         if pod.nominated_node_name:
             self._set_nomination(pod, "", event=False)
-        self.state.bind(pod, node, now)
+        self.handler.bind_pod(pod, node, now, requeue=False)
         enq = self.enqueued_at.get(pod.uid, now)
         self.scheduled[pod.uid] = {"pod": pod.key, "node": node, "time": now, "waited": now - enq,
                                    "attempts": attempts, "created": enq > self.timeline.start}
@@ -298,16 +286,10 @@ class Simulation:
         run = self.runtime.get(pod.uid)
         if run is not None:
             self._complete_at(pod, now + run)
-        self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, pod)
+        self.handler.pod_bound(pod)
 
     def _set_nomination(self, pod: Pod, node: str, *, event: bool = True) -> None:
-        prev = self.state.nominate(pod, node)
-        if event and prev and prev != node:
-            # mirrors updatePodInSchedulingQueue: a pod leaving its nominated node frees room there
-            # for pods of lower or equal priority
-            prio = pod.priority
-            self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, _as_nominated(pod, prev), None,
-                                                     lambda q: q.priority <= prio)
+        self.handler.nominate_pod(pod, node, requeue=event)
 
     def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> None:
         now = self.engine.now
@@ -411,75 +393,37 @@ class Simulation:
 
     def _remove(self, pod: Pod, reason: str) -> None:
         """A pod is gone: out of the queue, off its node, its nomination dropped."""
-        state = self.state
-        was_bound = bool(pod.node_name)
-        nominated = pod.nominated_node_name
-        state.remove_pod(pod)
-        self.gone.add(pod.uid)
-        self.controllers.gone(pod, reason)
-        if self.listener is not None:
-            self.listener.deleted(self.engine.now, pod, reason)
-        if was_bound:
-            self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, pod, None)
-        else:
-            self.queue.delete(pod)
-            if nominated:
-                prio = pod.priority
-                self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, pod, None,
-                                                         lambda q: q.priority <= prio)
+        def removed() -> None:
+            self.gone.add(pod.uid)
+            self.controllers.gone(pod, reason)
+            if self.listener is not None:
+                self.listener.deleted(self.engine.now, pod, reason)
+
+        self.handler.delete_pod(pod, removed)
 
     # ------------------------------------------------------------------ applying the recording
     def apply(self, ev: TraceEvent) -> None:
-        kind = ev.kind
-        if ev.type == "BOOKMARK":
-            return
-        self.events_applied += 1
-        if kind in BATCH_KINDS and self.batch is not None and self.batch.observe(ev):
-            return
-        if kind == "Pod":
-            self._pod_event(ev)
-        elif kind == "Node":
-            self._node_event(ev)
-        elif kind == "PodDisruptionBudget":
-            if ev.type == "DELETED":
-                self.state.delete_pdb(ev.obj)
-            else:
-                old = {p.key: p for p in self.state.cluster.pdbs}
-                self.state.set_pdb(ev.obj)
-                # its status is the replay's own, not the recording's: kept until the next sync
-                for p in self.state.cluster.pdbs:
-                    if p.key in old:
-                        p.disruptions_allowed = old[p.key].disruptions_allowed
-        elif kind == "PriorityClass":
-            apply_priority_class_event(self.state, self.policy, self.recorded_classes, ev)
-        elif kind in self.state.cluster.extra:
-            self.state.set_extra(ev.obj, deleted=ev.type == "DELETED")
-            if kind in OWNER_KINDS:
-                self.controllers.owner_event(kind, ev.obj, deleted=ev.type == "DELETED")
-            action = {"ADDED": hints.ADD, "MODIFIED": hints.UPDATE, "DELETED": hints.DELETE}[ev.type]
-            self.queue.move_all_to_active_or_backoff(hints.ClusterEvent(kind, action, f"{kind}{ev.type.title()}"),
-                                                     None, ev.obj)
-        else:
-            self.events_ignored += 1
-            self.events_applied -= 1
+        self.handler.apply(ev)
 
-    def _node_event(self, ev: TraceEvent) -> None:
-        if ev.type == "DELETED":
-            old = self.state.delete_node(ev.name)
-            if old is not None:
-                # the pod garbage collector deletes what the replay had placed there
-                for p in [p for p in self.state.cluster.pods.values() if p.node_name == ev.name]:
-                    self._remove(p, "node deleted")
-                self.queue.move_all_to_active_or_backoff(hints.EVENT_NODE_DELETE, old, None)
-            return
-        old, new = self.state.set_node(ev.obj)
-        if old is None:
-            self.queue.move_all_to_active_or_backoff(hints.EVENT_NODE_ADD, None, new)
-        else:
-            e = hints.node_scheduling_properties_change(
-                old, new, declared_features=self.config.version.features.enable_node_declared_features)
-            if e is not None:
-                self.queue.move_all_to_active_or_backoff(e, old, new)
+    @property
+    def events_applied(self) -> int:
+        return self.handler.applied
+
+    @property
+    def events_ignored(self) -> int:
+        return self.handler.ignored
+
+    def _batch_claims(self, ev: TraceEvent) -> bool:
+        return ev.kind in BATCH_KINDS and self.batch is not None and self.batch.observe(ev)
+
+    def _node_deleted(self, name: str) -> None:
+        # the pod garbage collector deletes what the replay had placed there
+        for p in [p for p in self.state.cluster.pods.values() if p.node_name == name]:
+            self._remove(p, "node deleted")
+
+    def _object_changed(self, kind: str, obj: Mapping[str, Any], deleted: bool) -> None:
+        if kind in OWNER_KINDS:
+            self.controllers.owner_event(kind, obj, deleted=deleted)
 
     def _new_pod(self, raw: Mapping[str, Any]) -> Pod:
         pod = Pod(raw)
@@ -494,14 +438,10 @@ class Simulation:
             # its next session)
             pod.node_name = ""
             pod.nominated_node_name = ""
-            self.state.add_pod(pod)
-            if owned:
-                self._enqueue(pod)
-            else:
-                self.enqueued_at.setdefault(pod.uid, self.engine.now)
+            self.enqueued_at.setdefault(pod.uid, self.engine.now)
+            self.handler.add_pod(pod)  # queued when one of this scheduler's profiles owns it
         elif pod.node_name:
-            self.state.add_pod(pod)
-            self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, pod)
+            self.handler.add_pod(pod)
         else:
             return
         self.controllers.added(pod)
@@ -530,7 +470,7 @@ class Simulation:
             if uid in self.completed_in_recording and uid in self._completion_events:
                 return  # it completes in the replay when its replayed run ends
             if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
-                self.events_ignored += 1
+                self.handler.ignored += 1
                 return  # the recorded scheduler's deletion: the replay makes its own
             self._remove(cur, "deleted")
             return
@@ -540,7 +480,7 @@ class Simulation:
             if not self.controllers.admit(raw):
                 # its controller made it to replace a pod the replay kept (or replaced already)
                 self.gone.add(uid)
-                self.events_ignored += 1
+                self.handler.ignored += 1
                 return
             prev = self.state.cluster.pods.get(ev.key)
             if prev is not None:
@@ -561,12 +501,11 @@ class Simulation:
         owned = self.state.owned(cur)
         if not owned and not (self.batch is not None and self.batch.owns(cur)):
             if node_name and not cur.node_name:
-                self.state.bind(cur, node_name, now)
-                self.queue.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_ADD, None, cur)
+                self.handler.bind_pod(cur, node_name, now)
                 return
         if md.get("deletionTimestamp") and not cur.deletion_timestamp:
             if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
-                self.events_ignored += 1
+                self.handler.ignored += 1
                 return
             if cur.node_name:
                 self.state.mark_terminating(cur, now, preempted=False)
@@ -584,17 +523,11 @@ class Simulation:
             if cur.deletion_timestamp:
                 new.metadata = {**new.metadata, "deletionTimestamp": cur.deletion_timestamp}
                 new.deletion_timestamp = cur.deletion_timestamp
-            self.state.replace_pod(cur, new)
-            if new.node_name:
-                e = hints.assigned_pod_update_event(cur, new)
-                if e is not None:
-                    self.queue.move_all_to_active_or_backoff(e, cur, new)
-            elif owned:
-                self.queue.update(cur, new)
+            self.handler.update_pod(cur, new)
         else:
             # nothing the scheduler reads changed, but the cache still removes and re-adds a bound pod
-            self.state.touch(cur)
-            self.events_ignored += 1
+            self.handler.touch_pod(cur)
+            self.handler.ignored += 1
 
 
 class _ControllerHost:
@@ -636,13 +569,6 @@ def _labels_or_spec_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:
     a = {k: v for k, v in spec.items() if k != "nodeName"}
     b = {k: v for k, v in cur.spec.items() if k != "nodeName"}
     return a != b
-
-
-def _as_nominated(pod: Pod, node: str) -> Pod:
-    p = Pod(pod.raw)
-    p.priority = pod.priority
-    p.nominated_node_name = node
-    return p
 
 
 def preemption_why(pod: Pod, res: CycleResult, details: PreemptionRecord) -> dict[str, Any]:

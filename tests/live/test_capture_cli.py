@@ -237,3 +237,14 @@ def test_redaction_keeps_the_pod_group_a_kube_batch_pod_names(cli, api: FakeAPIS
     assert cli("capture", "-o", str(path))[0] == 0
     pod = next(i for i in orjson.loads(path.read_bytes())["items"] if i["metadata"]["name"] == "train-0")
     assert pod["metadata"]["annotations"] == {"scheduling.k8s.io/group-name": "train"}
+
+
+def test_capture_refuses_to_write_through_a_symbolic_link(cli, tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    link = tmp_path / "snap.json.gz"
+    link.symlink_to(victim)
+    code, out, err = cli("capture", "-o", str(link))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"error: {link}: is a symbolic link" in err
+    assert victim.read_text() == "precious"

@@ -7,7 +7,7 @@ from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.follow import find_incidents
 from kubectl_preempt.replay.timeline import normalize
 from kubectl_preempt.replay.simulate import initial_objects
-from tests.builders import make_node, make_pod
+from tests.builders import make_node, make_pdb, make_pod
 
 from .helpers import at, ev, trace
 
@@ -179,3 +179,42 @@ def test_a_nomination_with_only_already_terminating_victims_is_reported_as_a_ren
     assert again["replayed"]["victimsOnRecordedNode"] == ["default/a"]
     assert again["agrees"] is True, again["differences"]
     assert report["summary"]["renominations"] == 1
+
+
+# --- writes delivered in one backlog with a decision's first sign ----------------------------------
+
+def _backlog_trace(pdb_at: float) -> dict:
+    """n1 holds `guarded` (covered by PDB web, 1 disruption allowed), n2 holds `free`, started
+    earlier: without a PDB violation anywhere the scheduler takes n1, whose victim started later.
+    The disruption controller writes the PDB down to 0 at `pdb_at`; the first sign of the
+    decision (guarded's DisruptionTarget) is written at 10.3."""
+    guarded = (make_pod("guarded").priority(1).req(cpu="2").on("n1").label("app", "web")
+               .start_time("2026-03-01T09:59:00Z"))
+    free = make_pod("free").priority(1).req(cpu="2").on("n2").start_time("2026-03-01T09:00:00Z")
+    hi = make_pod("hi").priority(100).req(cpu="2")
+    sel = {"matchLabels": {"app": "web"}}
+    target = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]
+    return trace(ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+                 ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+                 ev(0, "ADDED", guarded.obj()), ev(0, "ADDED", free.obj()),
+                 ev(0, "ADDED", make_pdb("web", sel, 1)),
+                 ev(10, "ADDED", hi.obj()),
+                 ev(pdb_at, "MODIFIED", make_pdb("web", sel, 0)),
+                 ev(10.3, "MODIFIED", guarded.set("status.conditions", target).obj()),
+                 ev(10.35, "MODIFIED", hi.nominated("n1").obj()), end=20)
+
+
+def test_a_pdb_status_delivered_with_the_first_sign_is_taken_as_written_after_the_decision() -> None:
+    # the recorder wrote the PDB update and the sign at one instant (a backlog): the update may
+    # have come after the decision, and the decision that took `guarded` says it did
+    [p] = replay(_backlog_trace(10.3), mode="follow")["preemptions"]
+    assert p["replayed"]["node"] == "n1"
+    assert p["agrees"] is True, p["differences"]
+
+
+def test_a_pdb_status_recorded_before_the_sign_is_what_the_decision_saw() -> None:
+    # stamped on its own before the sign: the scheduler had it, and with no disruption left on
+    # n1 the replay takes n2; the recorded n1 is a difference
+    [p] = replay(_backlog_trace(10.2), mode="follow")["preemptions"]
+    assert p["replayed"]["node"] == "n2"
+    assert p["agrees"] is False

@@ -250,3 +250,48 @@ def test_the_queue_pops_in_the_order_of_the_profiles_queue_sort_plugin() -> None
     clock = Clock()
     q = SchedulingQueue(clock, queueing_hints=default.queueing_hints(), less=default.queue_sort_less())
     assert _pop_order(q, clock) == ["high-late", "mid-later", "low-early"]  # PrioritySort
+
+
+# --- a pending pod's own update -------------------------------------------------------------------
+
+def _own_update_cases() -> list[tuple[str, list[dict], dict, dict, bool]]:
+    n1 = node().obj()
+    tainted = node().taint("dedicated", "gpu").obj()
+    cordoned = node().unschedulable().obj()
+    tolerates_gpu = make_pod("p").req(cpu="2").toleration("dedicated", "gpu", "NoSchedule")
+    tolerates_cordon = make_pod("p").req(cpu="2").toleration("node.kubernetes.io/unschedulable", "", "NoSchedule",
+                                                            operator="Exists")
+    return [
+        ("TaintToleration: the pod gets the toleration", [tainted], make_pod("p").req(cpu="2").obj(),
+         tolerates_gpu.obj(), True),
+        ("TaintToleration: only the pod's labels change", [tainted], make_pod("p").req(cpu="2").obj(),
+         make_pod("p").req(cpu="2").label("a", "b").obj(), False),
+        ("NodeUnschedulable: the pod tolerates the cordon", [cordoned], make_pod("p").req(cpu="2").obj(),
+         tolerates_cordon.obj(), True),
+        ("NodeResourcesFit: the pod asks for less", [n1, make_pod("hog").req(cpu="3").on("n1").obj()],
+         make_pod("p").req(cpu="2").obj(), make_pod("p").req(cpu="1").obj(), True),
+        ("NodeResourcesFit: only the pod's labels change", [n1, make_pod("hog").req(cpu="3").on("n1").obj()],
+         make_pod("p").req(cpu="2").obj(), make_pod("p").req(cpu="2").label("a", "b").obj(), False),
+    ]
+
+
+OWN = _own_update_cases()
+
+
+@pytest.mark.parametrize("objects, before, after, requeued", [c[1:] for c in OWN], ids=[c[0] for c in OWN])
+def test_a_pending_pods_own_update_requeues_it_when_its_rejecting_plugin_registered_that_change(
+        objects: list[dict], before: dict, after: dict, requeued: bool) -> None:
+    sched, pod, res = _schedule(objects + [before], V1_34_1)
+    assert res.outcome != SCHEDULED
+    _, _, res_after = _schedule(objects + [after], V1_34_1)
+    assert (res_after.outcome == SCHEDULED) is requeued  # the update really helps, or really does not
+    clock = Clock()
+    q = SchedulingQueue(clock, queueing_hints=sched.queueing_hints(), less=sched.queue_sort_less())
+    q.add(pod)
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, res.diagnosis.unschedulable_plugins, res.diagnosis.pending_plugins)
+    clock.t += 30
+    new = Pod(after)
+    new.priority = pod.priority
+    q.update(pod, new)
+    assert q.where(new) == (ACTIVE if requeued else UNSCHEDULABLE)

@@ -158,9 +158,11 @@ class Fit:
     node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # mirrors Fit.EventsToRegister with SchedulerQueueingHints (GA in v1.34): no preCheck, so
-        # no UpdateNodeTaint/UpdateNodeLabel; InPlacePodVerticalScaling's scale-down is not modelled
-        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), is_schedulable_after_pod_event),
+        # mirrors Fit.EventsToRegister with SchedulerQueueingHints (GA in v1.34: no preCheck, so no
+        # UpdateNodeTaint/UpdateNodeLabel) and InPlacePodVerticalScaling (on by default since v1.33:
+        # a pod scaled down may free room)
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE | ev.UPDATE_POD_SCALE_DOWN),
+                                     is_schedulable_after_pod_event),
                 ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_ALLOCATABLE),
                                      is_schedulable_after_node_change)]
 
@@ -266,10 +268,25 @@ def _any_request_increased(pod: Pod, old: Node, new: Node) -> bool:
 
 
 def is_schedulable_after_pod_event(pod: Pod, old: Pod | None, new: Pod | None) -> bool:
-    """mirrors isSchedulableAfterPodEvent: a deleted pod frees resources if it was bound or nominated."""
-    if new is None and old is not None:
-        return bool(old.node_name or old.nominated_node_name)
-    return False
+    """mirrors isSchedulableAfterPodEvent: a deleted pod frees resources if it was bound or
+    nominated; a scaled-down pod if it is the pod itself, or a bound pod whose requests of a
+    resource the pod asks for went down (isSchedulableAfterPodScaleDown)."""
+    if new is None:
+        return old is not None and bool(old.node_name or old.nominated_node_name)
+    if old is None:
+        return False
+    if new.uid == pod.uid:
+        return True
+    if not new.node_name:
+        return False
+    want, o, n = pod.resource.resource, old.resource.resource, new.resource.resource
+    if want.milli_cpu and o.milli_cpu > n.milli_cpu:
+        return True
+    if want.memory and o.memory > n.memory:
+        return True
+    if want.ephemeral_storage and o.ephemeral_storage > n.ephemeral_storage:
+        return True
+    return any(v and o.scalar.get(k, 0) > n.scalar.get(k, 0) for k, v in want.scalar.items())
 
 
 def is_schedulable_after_node_change(pod: Pod, old: Node | None, new: Node | None) -> bool:

@@ -27,7 +27,8 @@ class NodeUnschedulable:
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors NodeUnschedulable.EventsToRegister (SchedulerQueueingHints on)
-        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change)]
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change),
+                ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_TOLERATION), is_schedulable_after_pod_toleration_change)]
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not node_info.node.unschedulable:
@@ -51,6 +52,14 @@ def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
         return False
     was = old is None or _unschedulable_blocks(pod, old)
     return was and not _unschedulable_blocks(pod, new)
+
+
+def is_schedulable_after_pod_toleration_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterPodTolerationChange: the pod itself now tolerates the
+    unschedulable taint."""
+    if new is None or new.uid != pod.uid:
+        return False
+    return tolerations_tolerate_taint(new.tolerations, {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_NO_SCHEDULE})
 
 
 def new(args: Mapping[str, Any], handle: Any) -> NodeUnschedulable:

@@ -76,9 +76,9 @@ class TaintToleration:
     node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # mirrors TaintToleration.EventsToRegister (SchedulerQueueingHints on); the pod's own
-        # toleration update is left to the queue's update of an unscheduled pod
-        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change)]
+        # mirrors TaintToleration.EventsToRegister (SchedulerQueueingHints on)
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change),
+                ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_TOLERATION), is_schedulable_after_pod_toleration_change)]
 
     def __init__(self, version: KubernetesVersion = DEFAULT) -> None:
         self.names_taint = names_taint_in_reason(version)
@@ -123,6 +123,11 @@ def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
         return False
     was = old is None or _untolerated(pod, old)
     return was and not _untolerated(pod, new)
+
+
+def is_schedulable_after_pod_toleration_change(pod: Pod, old: Any, new: Any) -> bool:
+    """mirrors isSchedulableAfterPodTolerationChange: the pod itself got a new toleration."""
+    return new is not None and new.uid == pod.uid
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> TaintToleration:

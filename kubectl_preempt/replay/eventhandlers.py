@@ -1,0 +1,227 @@
+"""The trace's events applied to the replayed scheduler's cache and queue (eventhandlers.go).
+
+A trace is the stream kube-scheduler's informers would deliver. One EventHandler applies it for
+both replay modes: objects go into the cache (ReplayState: objects, snapshot, nominator, the
+cache's pod order), and, when the replay has a scheduling queue (simulate mode), each change is
+told to the queue as upstream's handlers tell it (addPodToSchedulingQueue, updatePodInCache, the
+MoveAllToActiveOrBackoffQueue calls with the event's objects for the plugins' queueing hints).
+
+What the modes let the recording say about pods differs, and stays with them: simulate leaves out
+what the recorded scheduler did (its bindings, nominations and preemptions; the replayed scheduler
+makes its own) and runs the workload controllers; follow has no queue and applies the recorded
+bindings and nominations as they happened. Both hand their pod changes to the handler's pod
+methods, so the cache and the queue see them the same way.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ..framework import events as ev
+from ..model.objects import Node, Pod, PriorityClass
+from .queue import SchedulingQueue
+from .state import ReplayState
+from .timeline import TraceEvent
+from .whatif import PriorityPolicy
+
+
+def apply_priority_class_event(state: ReplayState, policy: PriorityPolicy,
+                               recorded: dict[str, PriorityClass], event: TraceEvent) -> None:
+    """A recorded PriorityClass change: kept in `recorded`, then merged with the proposed classes."""
+    name = event.name
+    if name in policy.overrides:
+        return  # the proposal replaces this class for the whole replay
+    if event.type == "DELETED":
+        state.delete_priority_class(event.obj)
+        recorded.pop(name, None)
+    else:
+        state.set_priority_class(event.obj)
+        recorded[name] = state.cluster.priority_classes[name]
+    state.cluster.priority_classes = policy.merged(recorded)
+
+
+_ACTIONS = {"ADDED": ev.ADD, "MODIFIED": ev.UPDATE, "DELETED": ev.DELETE}
+
+
+class EventHandler:
+    """Applies trace events to `state` and, when given, `queue`.
+
+    `pod_event(event)`: the mode's reading of a Pod event, which calls back the pod methods below.
+    `pdb_status_from_trace`: take a PodDisruptionBudget's status as recorded (follow), or keep the
+    replay's own until the disruption controller's next sync (simulate).
+    `on_node_deleted(name)`: what happens to a deleted node's pods before the queue hears of the
+    deletion (simulate: the pod garbage collector). `on_object(kind, obj, deleted)`: an object of
+    another kind changed (simulate: the workload controllers read their owners' scale).
+    `claim(event)`: True when another scheduler beside this one takes the event for itself
+    (simulate: kube-batch's informers, its Queues and PodGroups)."""
+
+    def __init__(self, state: ReplayState, policy: PriorityPolicy, recorded_classes: dict[str, PriorityClass],
+                 pod_event: Callable[[TraceEvent], None], *, queue: SchedulingQueue | None = None,
+                 pdb_status_from_trace: bool = True, declared_features: bool = False,
+                 on_node_deleted: Callable[[str], None] | None = None,
+                 on_object: Callable[[str, Mapping[str, Any], bool], None] | None = None,
+                 claim: Callable[[TraceEvent], bool] | None = None) -> None:
+        self.state = state
+        self.policy = policy
+        self.recorded_classes = recorded_classes
+        self.pod_event = pod_event
+        self.queue = queue
+        self.pdb_status_from_trace = pdb_status_from_trace
+        self.declared_features = declared_features
+        self.on_node_deleted = on_node_deleted
+        self.on_object = on_object
+        self.claim = claim
+        self.applied = 0  # events of a kind the scheduler watches
+        self.ignored = 0  # events of other kinds
+
+    # ------------------------------------------------------------------ one event of the trace
+    def apply(self, event: TraceEvent) -> None:
+        kind = event.kind
+        if event.type == "BOOKMARK":
+            return
+        self.applied += 1
+        if self.claim is not None and self.claim(event):
+            return
+        if kind == "Pod":
+            self.pod_event(event)
+        elif kind == "Node":
+            if event.type == "DELETED":
+                self.delete_node(event.name)
+            else:
+                self.add_or_update_node(event.obj)
+        elif kind == "PodDisruptionBudget":
+            if event.type == "DELETED":
+                self.state.delete_pdb(event.obj)
+            else:
+                self.set_pdb(event.obj)
+        elif kind == "PriorityClass":
+            apply_priority_class_event(self.state, self.policy, self.recorded_classes, event)
+        elif kind in self.state.cluster.extra:
+            self.set_object(kind, event)
+        else:
+            self.ignored += 1
+            self.applied -= 1
+
+    # ------------------------------------------------------------------ nodes
+    def add_or_update_node(self, raw: Mapping[str, Any]) -> None:
+        """mirrors addNodeToCache / updateNodeInCache."""
+        old, new = self.state.set_node(raw)
+        if self.queue is None:
+            return
+        if old is None:
+            self.queue.move_all_to_active_or_backoff(ev.EVENT_NODE_ADD, None, new)
+        else:
+            e = ev.node_scheduling_properties_change(old, new, declared_features=self.declared_features)
+            if e is not None:
+                self.queue.move_all_to_active_or_backoff(e, old, new)
+
+    def delete_node(self, name: str) -> Node | None:
+        """mirrors deleteNodeFromCache."""
+        old = self.state.delete_node(name)
+        if old is not None:
+            if self.on_node_deleted is not None:
+                self.on_node_deleted(name)
+            if self.queue is not None:
+                self.queue.move_all_to_active_or_backoff(ev.EVENT_NODE_DELETE, old, None)
+        return old
+
+    # ------------------------------------------------------------------ pods
+    def add_pod(self, pod: Pod) -> None:
+        """A pod appears: mirrors addPodToCache for a bound pod (then AssignedPodAdd), and
+        addPodToSchedulingQueue for a pending one of this scheduler's profiles."""
+        self.state.add_pod(pod)
+        if self.queue is None:
+            return
+        if pod.node_name:
+            self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_ADD, None, pod)
+        elif self.state.owned(pod):
+            self.queue.add(pod)
+
+    def bind_pod(self, pod: Pod, node_name: str, now: float, *, requeue: bool = True) -> None:
+        """A pending pod is bound to `node_name` (by the replayed scheduler, or by another one):
+        it joins its node in the cache, then the queue hears AssignedPodAdd (`requeue=False`: the
+        caller calls pod_bound itself, after what the binding sets off)."""
+        self.state.bind(pod, node_name, now)
+        if requeue:
+            self.pod_bound(pod)
+
+    def pod_bound(self, pod: Pod) -> None:
+        """The queue hears that `pod` was bound (AssignedPodAdd)."""
+        if self.queue is not None:
+            self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_ADD, None, pod)
+
+    def update_pod(self, old: Pod, new: Pod) -> None:
+        """A new view of a pod: mirrors updatePodInCache for a bound pod (the kinds of change as
+        AssignedPodUpdate) and updatePodInSchedulingQueue for a pending one."""
+        self.state.replace_pod(old, new)
+        if self.queue is None:
+            return
+        if new.node_name:
+            e = ev.assigned_pod_update_event(old, new)
+            if e is not None:
+                self.queue.move_all_to_active_or_backoff(e, old, new)
+        elif self.state.owned(old):
+            self.queue.update(old, new)
+
+    def touch_pod(self, pod: Pod) -> None:
+        """An update that changes nothing the scheduler reads: the cache still re-adds the pod."""
+        self.state.touch(pod)
+
+    def nominate_pod(self, pod: Pod, node_name: str, *, requeue: bool = True) -> None:
+        """The pod's nominated node set (or cleared with ""). Leaving a nominated node frees room
+        there for pods of lower or equal priority (updatePodInSchedulingQueue's requeue)."""
+        prev = self.state.nominate(pod, node_name)
+        if requeue and self.queue is not None and prev and prev != node_name:
+            prio = pod.priority
+            self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, _as_nominated(pod, prev), None,
+                                                     lambda q: q.priority <= prio)
+
+    def delete_pod(self, pod: Pod, on_removed: Callable[[], None] | None = None) -> None:
+        """A pod is gone: mirrors deletePodFromCache for a bound pod (then AssignedPodDelete) and
+        deletePodFromSchedulingQueue for a pending one (a nominated one frees its node's room for
+        pods of lower or equal priority). `on_removed` runs once it is out of the cache, before
+        the queue hears of it."""
+        was_bound = bool(pod.node_name)
+        nominated = pod.nominated_node_name
+        self.state.remove_pod(pod)
+        if on_removed is not None:
+            on_removed()
+        if self.queue is None:
+            return
+        if was_bound:
+            self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, pod, None)
+        else:
+            self.queue.delete(pod)
+            if nominated:
+                prio = pod.priority
+                self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, pod, None,
+                                                         lambda q: q.priority <= prio)
+
+    # ------------------------------------------------------------------ other kinds
+    def set_pdb(self, raw: Mapping[str, Any]) -> None:
+        if self.pdb_status_from_trace:
+            self.state.set_pdb(raw)
+            return
+        old = {p.key: p for p in self.state.cluster.pdbs}
+        self.state.set_pdb(raw)
+        # its status is the replay's own, not the recording's: kept until the next sync
+        for p in self.state.cluster.pdbs:
+            if p.key in old:
+                p.disruptions_allowed = old[p.key].disruptions_allowed
+
+    def set_object(self, kind: str, event: TraceEvent) -> None:
+        """An object of another kind the cluster keeps (a claim, a volume, a ReplicaSet...); the
+        queue hears of it as an event of that resource."""
+        deleted = event.type == "DELETED"
+        self.state.set_extra(event.obj, deleted=deleted)
+        if self.on_object is not None:
+            self.on_object(kind, event.obj, deleted)
+        if self.queue is not None:
+            self.queue.move_all_to_active_or_backoff(
+                ev.ClusterEvent(kind, _ACTIONS[event.type], f"{kind}{event.type.title()}"), None, event.obj)
+
+
+def _as_nominated(pod: Pod, node: str) -> Pod:
+    p = Pod(pod.raw)
+    p.priority = pod.priority
+    p.nominated_node_name = node
+    return p
