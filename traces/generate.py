@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from kubectl_preempt.framework.config import default_config  # noqa: E402
 from kubectl_preempt.io.trace import TraceWriter, format_rfc3339, parse_rfc3339, trace_header  # noqa: E402
 from kubectl_preempt.model.objects import Pod  # noqa: E402
+from kubectl_preempt.replay.batch import BatchOptions  # noqa: E402
 from kubectl_preempt.replay.simulate import Listener, Simulation  # noqa: E402
 from kubectl_preempt.replay.state import format_time, pdb_manifest, pod_manifest  # noqa: E402
 from kubectl_preempt.replay.timeline import Timeline, TraceEvent  # noqa: E402
@@ -150,6 +151,7 @@ class Scenario(Listener):
     name = ""
     title = ""
     duration = 1800.0
+    batch: BatchOptions | None = None  # kube-batch beside kube-scheduler (replay/batch.py)
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -285,7 +287,7 @@ class Scenario(Listener):
         cfg = default_config()
         cfg.feature_gates["SchedulerAsyncPreemption"] = False
         sim = Simulation(Timeline(START, end, initial, events, {}), cfg, listener=self,
-                         workloads=False)  # the scenario's world runs its own controllers
+                         workloads=False, batch=self.batch)  # the scenario's world runs its own controllers
         self.sim = sim
         # the PDBs' status at the start as the disruption controller has it
         sim.state.recompute_pdb_status()
@@ -577,6 +579,129 @@ class PriorityClassRollout(Scenario):
             self.at(t, "ADDED", p)
 
 
+# --- scenario 4: kube-batch and kube-scheduler share a cluster -------------------------------------------
+
+BATCH_API = "scheduling.incubator.k8s.io/v1alpha1"
+KUBE_BATCH_CONF = """# kube-batch's configuration for traces/two-schedulers.jsonl.gz (kube-batch --scheduler-conf):
+# reclaim and preempt on, the plugins of kube-batch's own examples
+actions: "reclaim, allocate, backfill, preempt"
+tiers:
+- plugins:
+  - name: priority
+  - name: gang
+  - name: conformance
+- plugins:
+  - name: drf
+  - name: predicates
+  - name: proportion
+  - name: nodeorder
+"""
+
+
+def batch_queue(name: str, weight: int) -> dict[str, Any]:
+    return {"apiVersion": BATCH_API, "kind": "Queue", "metadata": {"name": name, "uid": f"queue-{name}"},
+            "spec": {"weight": weight}}
+
+
+class BatchJob:
+    """A gang of `tasks` identical pods that kube-batch schedules, and its PodGroup."""
+
+    def __init__(self, name: str, ns: str, queue: str, min_member: int, pclass: str, priority: int,
+                 cpu: str, memory: str, *, grace: int = 30) -> None:
+        self.name, self.ns, self.queue, self.min_member = name, ns, queue, min_member
+        self.pclass, self.priority, self.cpu, self.memory, self.grace = pclass, priority, cpu, memory, grace
+
+    def pod_group(self, t: float, phase: str = "Pending") -> dict[str, Any]:
+        return {"apiVersion": BATCH_API, "kind": "PodGroup",
+                "metadata": {"name": self.name, "namespace": self.ns, "uid": f"pg-{self.ns}-{self.name}",
+                             "creationTimestamp": format_rfc3339(t)},
+                "spec": {"minMember": self.min_member, "queue": self.queue, "priorityClassName": self.pclass},
+                "status": {"phase": phase}}
+
+    def pod(self, i: int, t: float, *, node_name: str = "") -> dict[str, Any]:
+        name = f"{self.name}-{i}"
+        res = {"cpu": self.cpu, "memory": self.memory}
+        spec: dict[str, Any] = {
+            "containers": [{"name": "worker", "image": f"registry.example.com/{self.ns}/{self.name}:2.1.0",
+                            "resources": {"requests": dict(res), "limits": {"memory": self.memory}}}],
+            "schedulerName": "kube-batch", "priorityClassName": self.pclass, "priority": self.priority,
+            "preemptionPolicy": "PreemptLowerPriority", "terminationGracePeriodSeconds": self.grace,
+            "restartPolicy": "Never"}
+        status: dict[str, Any] = {"phase": "Pending", "qosClass": "Burstable"}
+        if node_name:
+            spec["nodeName"] = node_name
+            status = {"phase": "Running", "startTime": format_rfc3339(t), "qosClass": "Burstable",
+                      "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}]}
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": self.ns, "uid": f"{self.ns}-{name}",
+                             "labels": {"job": self.name}, "creationTimestamp": format_rfc3339(t),
+                             "annotations": {"scheduling.k8s.io/group-name": self.name}},
+                "spec": spec, "status": status}
+
+
+class TwoSchedulers(Scenario):
+    name = "two-schedulers"
+    title = ("kube-batch (reclaim, allocate, backfill, preempt) and kube-scheduler share 6 nodes; a research "
+             "sweep in kube-batch's queue research holds most of them. At 09:01 a fine-tuning gang of 4 arrives "
+             "in queue production: kube-batch reclaims two sweep pods at each of four sessions, 8 where 4 would "
+             "have made room, because a session counts only running pods as reclaimable (those evicted a second "
+             "earlier are still terminating) and remembers no pipelined task; it stops at the sweep's minMember. "
+             "At 09:04 the storefront scales up and kube-scheduler, which knows no queues, preempts pods of a "
+             "second sweep. At 09:06 an urgent job preempts within queue research, at the sixth session after "
+             "it arrives: in the five before, kube-batch's preempt ranged over queue production first, and its "
+             "step within each job used up the urgent job's pending tasks.")
+    duration = 600.0
+    batch = BatchOptions(conf=KUBE_BATCH_CONF, conf_source="traces/kube-batch.conf")
+
+    def build(self) -> None:
+        rng = self.rng
+        zones = ["eu-west-1a", "eu-west-1b"]
+        nodes = [node(f"node-{z[-1]}{i}", z, cpu="16", memory="64Gi") for z in zones for i in range(1, 4)]
+        names = [n["metadata"]["name"] for n in nodes]
+        self.initial += nodes
+        self.initial += [priority_class("serving", 10000, description="customer-facing traffic"),
+                         priority_class("standard", 1000, default=True, description="everything else"),
+                         priority_class("training-urgent", 800, description="batch jobs on a deadline"),
+                         priority_class("training", 100, description="batch jobs that can wait")]
+        self.initial += [batch_queue("research", 1), batch_queue("production", 1)]
+        store = Workload("storefront", "shop", "serving", 10000, "2", "4Gi", spread=True, grace=30)
+        self.workloads["storefront"] = store
+        started = START - 1800
+        for n in names:
+            self.initial.append(store.pod(started + rng.uniform(0, 600), rng, node_name=n))
+        sweep = BatchJob("sweep", "research", "research", 2, "training", 100, "6", "16Gi", grace=5)
+        self.initial.append(sweep.pod_group(started, "Running"))
+        for i, n in enumerate([0, 0, 1, 1, 2, 2, 3, 3, 4, 5]):
+            p = sweep.pod(i, started + 60, node_name=names[n])
+            self.finish(p, rng.uniform(1500, 2400))
+            self.initial.append(p)
+        # 09:01 the fine-tuning gang: 4 workers of 8 CPUs, all or none
+        tune = BatchJob("finetune", "production", "production", 4, "training", 100, "8", "24Gi", grace=5)
+        self.at(60, "ADDED", tune.pod_group(START + 60))
+        for i in range(4):
+            p = tune.pod(i, START + 60)
+            self.durations[p["metadata"]["name"]] = 900.0
+            self.at(60, "ADDED", p)
+        # 09:02 a second sweep fills the room the first one lost
+        sweep2 = BatchJob("sweep-b", "research", "research", 2, "training", 100, "6", "16Gi", grace=5)
+        self.at(120, "ADDED", sweep2.pod_group(START + 120))
+        for i in range(6):
+            p = sweep2.pod(i, START + 120)
+            self.durations[p["metadata"]["name"]] = 1200.0
+            self.at(120, "ADDED", p)
+        # 09:04 the storefront doubles
+        for i in range(6):
+            t = 240 + 5 * i
+            self.at(t, "ADDED", store.pod(START + t, rng))
+        # 09:06 an urgent job in the research queue
+        urgent = BatchJob("urgent-eval", "research", "research", 2, "training-urgent", 800, "6", "16Gi", grace=5)
+        self.at(360, "ADDED", urgent.pod_group(START + 360))
+        for i in range(2):
+            p = urgent.pod(i, START + 360)
+            self.durations[p["metadata"]["name"]] = 120.0
+            self.at(360, "ADDED", p)
+
+
 PROPOSED = """# What-if for traces/priorityclass-rollout.jsonl.gz: platform-critical below the applications'
 # "standard" (1000): platform pods then preempt batch only, and wait for room otherwise.
 apiVersion: scheduling.k8s.io/v1
@@ -593,6 +718,7 @@ SCENARIOS: dict[str, tuple[Callable[[int], Scenario], str]] = {
     "demo": (ServingVsBatch, "demo.jsonl.gz"),
     "gpu": (GpuTrainingVsInference, "gpu-training-vs-inference.jsonl.gz"),
     "rollout": (PriorityClassRollout, "priorityclass-rollout.jsonl.gz"),
+    "two-schedulers": (TwoSchedulers, "two-schedulers.jsonl.gz"),
 }
 
 
@@ -606,6 +732,8 @@ def generate(out: str, only: list[str] | None = None) -> list[tuple[str, int]]:
         written.append((filename, scenario.write(os.path.join(out, filename))))
     with open(os.path.join(out, "proposed-platform-critical.yaml"), "w") as f:
         f.write(PROPOSED)
+    with open(os.path.join(out, "kube-batch.conf"), "w") as f:
+        f.write(KUBE_BATCH_CONF)
     return written
 
 

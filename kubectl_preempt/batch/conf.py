@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..model.limits import check_yaml_depth
 
 DEFAULT_SCHEDULER_CONF = """
@@ -72,14 +72,14 @@ def parse_scheduler_conf(text: str | None, source: str = "scheduler configuratio
         raise InputError("must be a mapping with actions and tiers", source=source)
     actions_raw = doc.get("actions")
     if actions_raw is not None and not isinstance(actions_raw, str):
-        raise InputError(f"must be a string of comma-separated action names, got {actions_raw!r}",
+        raise InputError(f"must be a string of comma-separated action names, got {quote(actions_raw)}",
                          source=source, field="actions")
     actions = []
     # mirrors loadSchedulerConf: split on commas, each name trimmed, every name must be known
     for name in (actions_raw or "").split(","):
         name = name.strip()
         if name not in ACTION_NAMES:
-            raise InputError(f"unknown action {name!r} (known: {', '.join(ACTION_NAMES)})",
+            raise InputError(f"unknown action {quote(name)} (known: {', '.join(ACTION_NAMES)})",
                              source=source, field="actions")
         actions.append(name)
     tiers_raw = doc.get("tiers") or []
@@ -98,13 +98,13 @@ def parse_scheduler_conf(text: str | None, source: str = "scheduler configuratio
                 raise InputError("must be a mapping with a name", source=source, field=where)
             name = _go_string(p.get("name"))
             if name not in PLUGIN_NAMES:
-                raise InputError(f"unknown plugin {name!r} (known: {', '.join(sorted(PLUGIN_NAMES))})",
+                raise InputError(f"unknown plugin {quote(name)} (known: {', '.join(sorted(PLUGIN_NAMES))})",
                                  source=source, field=f"{where}.name")
             enabled = {}
             for s in SWITCHES:
                 if s in p and p[s] is not None:
                     if not isinstance(p[s], bool):
-                        raise InputError(f"must be true or false, got {p[s]!r}", source=source, field=f"{where}.{s}")
+                        raise InputError(f"must be true or false, got {quote(p[s])}", source=source, field=f"{where}.{s}")
                     enabled[s] = p[s]
             args = p.get("arguments") or {}
             if not isinstance(args, dict):

@@ -53,8 +53,21 @@ def check_page_runs(check_report: Mapping[str, Any], traces: Mapping[str, Any], 
                                  f"{tr.get(which)} in the check)"]
             view["changes"] = {"totals": tr.get("totals") or {}, "pods": tr.get("changes") or []}
             runs.append((f"{name}: {which}", report, view))
-    verdict = "passes" if check_report.get("passed") else "fails"
-    return share_colours(runs), f"PriorityClass change {verdict}: baseline vs proposed"
+    return share_colours(runs), f"PriorityClass change {page_verdict(check_report)}: baseline vs proposed"
+
+
+def page_verdict(check_report: Mapping[str, Any]) -> str:
+    """"passes", or "fails" with the rules that failed, as the page's title says it: the page
+    alone (a CI artifact) tells which rule to look at."""
+    if check_report.get("passed"):
+        return "passes"
+    failed: list[str] = []
+    for r in check_report.get("rules") or ():
+        if not r.get("passed", True):
+            name = f"{r.get('rule')} ({r['trace']})" if r.get("trace") else str(r.get("rule"))
+            if name not in failed:
+                failed.append(name)
+    return "fails " + ("rule " if len(failed) == 1 else "rules ") + ", ".join(failed) if failed else "fails"
 
 
 def _runs_of_pair(name: str, events: Any, paired: Mapping[str, Any], baseline: Any, proposed: Any, *,

@@ -11,6 +11,8 @@ from ..errors import PreemptError
 from ..framework.versions import KubernetesVersion, Resolved
 
 PROG = "kubectl-preempt"
+# as a user types it (a kubectl plugin): what usage lines and usage errors show
+USAGE_NAME = "kubectl preempt"
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -14,7 +14,7 @@ from . import capture, explain
 from . import record, replay
 from . import check
 from . import session
-from .common import PROG, error_line
+from .common import PROG, USAGE_NAME, error_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
 
@@ -63,13 +63,23 @@ def _is_click_exception(err: BaseException) -> bool:
     return hasattr(err, "format_message") and hasattr(err, "exit_code") and not isinstance(err, PreemptError)
 
 
+def _kubectl_style(command: typer.core.TyperGroup) -> None:
+    """Help as kubectl's: arguments shown by their metavar (POD...), not with Python's types
+    (`POD <list[str]>`)."""
+    for sub in command.commands.values():
+        for param in sub.params:
+            if isinstance(param, typer.core.TyperArgument):
+                param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the console script; returns the exit code."""
     command = typer.main.get_command(app)
+    _kubectl_style(command)  # type: ignore[arg-type]
     args = list(sys.argv[1:] if argv is None else argv)
     limits.set_current(limits.DEFAULT)  # each command starts from the default limits; its flags raise them
     try:
-        rv = command.main(args=args, prog_name=PROG, standalone_mode=False)
+        rv = command.main(args=args, prog_name=USAGE_NAME, standalone_mode=False)
     except PreemptError as err:
         print(error_line(err), file=sys.stderr)
         return int(err.exit_code)
@@ -88,7 +98,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(err.format_message(), file=sys.stderr)
             return int(ExitCode.BAD_INPUT)
         ctx = getattr(err, "ctx", None)
-        where = ctx.command_path if ctx is not None else PROG
+        where = ctx.command_path if ctx is not None else USAGE_NAME
         print(f"error: {where}: " + " ".join(err.format_message().split())
               + f" (see {where} --help)", file=sys.stderr)
         code = getattr(err, "exit_code", 2)

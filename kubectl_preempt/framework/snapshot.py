@@ -1,6 +1,7 @@
 """The scheduler's view of the cluster for one cycle (backend/cache/snapshot.go)."""
 from __future__ import annotations
 
+import operator
 from typing import Iterable
 
 from ..model.cluster import Cluster, bulk_allocation
@@ -37,6 +38,10 @@ def node_tree_order(nodes: Iterable[Node]) -> list[Node]:
         i += 1
 
 
+def _image_key(states: dict[str, ImageStateSummary]) -> dict[str, tuple[int, int]]:
+    return {name: (st.size, st.num_nodes) for name, st in states.items()}
+
+
 class Snapshot:
     """NodeInfos in node-tree order, and the lists InterPodAffinity reads."""
 
@@ -46,24 +51,50 @@ class Snapshot:
         self.have_pods_with_affinity_list = [ni for ni in node_infos if ni.pods_with_affinity]
         self.have_pods_with_required_anti_affinity_list = [
             ni for ni in node_infos if ni.pods_with_required_anti_affinity]
+        # the snapshot this one carries on from (from_cluster's `previous`): its unchanged
+        # NodeInfos, generations included, are this one's; the scheduler reads it once
+        self.continues: Snapshot | None = None
 
     @classmethod
     def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
-                     pods: Iterable[Pod] | None = None) -> "Snapshot":
+                     pods: Iterable[Pod] | None = None, previous: "Snapshot | None" = None) -> "Snapshot":
         """`pods`: the bound pods in the order each node's NodeInfo lists them (the scheduler
-        cache's order, kept by a replay); the cluster's own order (a snapshot file's) without."""
+        cache's order, kept by a replay); the cluster's own order (a snapshot file's) without.
+
+        `previous`: the snapshot this one replaces (a replay rebuilding after a node came, went
+        or moved in the node tree). A node whose Node object and pods are the same objects in
+        the same order keeps its NodeInfo and generation, as upstream's cache keeps a NodeInfo
+        across snapshots; a NodeInfo whose image summaries change (the count of nodes holding
+        an image, or of all nodes when it holds any) gets a new generation."""
         excluded = set(exclude)
-        infos: dict[str, NodeInfo] = {}
         ordered = node_tree_order(cluster.nodes.values())
-        for node in ordered:
-            infos[node.name] = NodeInfo(node)
+        on_node: dict[str, list[Pod]] = {}
         for pod in (cluster.pods.values() if pods is None else pods):
             if pod.node_name and pod.key not in excluded:
-                ni = infos.get(pod.node_name)
-                if ni is not None:
+                on_node.setdefault(pod.node_name, []).append(pod)
+        old = previous.node_info_map if previous is not None else {}
+        infos: list[NodeInfo] = []
+        kept: list[NodeInfo] = []
+        for node in ordered:
+            want = on_node.get(node.name, ())
+            ni = old.get(node.name)
+            if (ni is not None and ni.node is node and len(ni.pods) == len(want)
+                    and all(map(operator.is_, ni.pods, want))):
+                kept.append(ni)
+            else:
+                ni = NodeInfo(node)
+                for pod in want:
                     ni.add_pod(pod)
-        snap = cls([infos[n.name] for n in ordered])
+            infos.append(ni)
+        before = {id(ni): ni.image_states for ni in kept}
+        snap = cls(infos)
         snap.compute_image_states(cluster.nodes.values())
+        count_moved = previous is not None and previous.num_nodes() != len(infos)
+        for ni in kept:
+            was = before[id(ni)]
+            if (was or ni.image_states) and (count_moved or _image_key(was) != _image_key(ni.image_states)):
+                ni.changed()
+        snap.continues = previous
         return snap
 
     @classmethod
@@ -126,6 +157,12 @@ class Snapshot:
             had_aff, had_anti = bool(ni.pods_with_affinity), bool(ni.pods_with_required_anti_affinity)
             ni.remove_pod(pod)
             self._refresh_lists(ni, had_aff, had_anti)
+
+    def requeue_pod(self, pod: Pod) -> None:
+        """An update of a bound pod that changes nothing the node counts (NodeInfo.requeue_pod)."""
+        ni = self.node_info_map.get(pod.node_name)
+        if ni is not None:
+            ni.requeue_pod(pod)
 
     def _refresh_lists(self, ni: NodeInfo, had_aff: bool, had_anti: bool) -> None:
         if had_aff != bool(ni.pods_with_affinity) or had_anti != bool(ni.pods_with_required_anti_affinity):

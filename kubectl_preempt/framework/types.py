@@ -149,6 +149,11 @@ class NodeInfo:
         c.lowest_priority = self.lowest_priority
         return c
 
+    def changed(self) -> None:
+        """Something a plugin reads of this node changed outside add/remove/set_node (its image
+        summaries): a new generation."""
+        self.generation = next(_generations)
+
     def set_node(self, node: Node) -> None:
         """Swap in a changed Node object (labels, taints, allocatable) in place."""
         self.node = node
@@ -192,6 +197,24 @@ class NodeInfo:
                     self.lowest_priority = min((q.priority for q in pods), default=NO_PODS)
                 return True
         return False
+
+    def requeue_pod(self, pod: Pod) -> bool:
+        """An update of a pod that changes nothing counted here (a status patch): upstream's
+        cache removes and re-adds it, which moves it in the pod lists exactly so; nothing a
+        plugin reads of the node changes, so the generation holds."""
+        uid = pod.uid
+        for lst in (self.pods, self.pods_with_affinity, self.pods_with_required_anti_affinity):
+            for i in range(len(lst) - 1, -1, -1):
+                p = lst[i]
+                if p.uid == uid:
+                    lst[i] = lst[-1]
+                    lst.pop()
+                    lst.append(p)
+                    break
+            else:
+                if lst is self.pods:
+                    return False
+        return True
 
     def _update(self, pod: Pod, sign: int, props: tuple) -> None:
         res = pod.resource

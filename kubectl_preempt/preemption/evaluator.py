@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from itertools import compress, repeat
-from typing import Any, Protocol
+from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message
@@ -25,7 +25,6 @@ NO_CANDIDATE = "no candidate node for preemption"
 # where preempt() leaves its record in the cycle's state
 RECORD_KEY = "kubectl-preempt/preemption-record"
 
-_LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
 _NODE_NAME = operator.attrgetter("node.name")
 
 
@@ -81,11 +80,25 @@ class PreemptionRun:
             cleared_nominations=tuple(self.cleared_nominations), message=self.message)
 
 
-class PreemptionPlugin(Protocol):
-    def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
+class PreemptionPlugin:
+    """mirrors preemption.Interface, the methods a preemption plugin gives the Evaluator; the
+    last one has a default."""
+
+    def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
+        raise NotImplementedError
+
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
-                               pdbs: list[PodDisruptionBudget]) -> VictimSelection: ...
-    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]: ...
+                               pdbs: list[PodDisruptionBudget]) -> VictimSelection:
+        raise NotImplementedError
+
+    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def nodes_with_possible_victims(self, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[list[bool], Status] | None:
+        """Without a dry run: for each node whether SelectVictimsOnNode could find any victim
+        there, and the status it would give the nodes where it cannot. None (the default):
+        every node gets its dry run."""
+        return None
 
 
 class Evaluator:
@@ -149,13 +162,11 @@ class Evaluator:
         statuses = NodeToStatus()
         errs: list[str] = []
         n = len(potential)
-        lowest = getattr(self.interface, "lowest_victim_priority_below", None)
         order = [potential[(offset + i) % n] for i in range(n)] if offset else potential
-        if lowest is not None:
-            # SelectVictimsOnNode finds nothing to remove where no pod has a lower priority: that
-            # answer needs no copies. Priority alone decides (IsEligiblePod admits every pod).
-            no_victims = self.interface.no_victims_status()
-            has = list(map(pod.priority.__gt__, map(_LOWEST_PRIORITY, order)))
+        # nodes where the plugin knows no victim can be found need no copies nor a dry run
+        screen = self.interface.nodes_with_possible_victims(pod, order)
+        if screen is not None:
+            has, no_victims = screen
             with_victims = list(compress(range(n), has))
         else:
             no_victims, with_victims = None, list(range(n))

@@ -5,6 +5,7 @@ GitHub-flavoured: the verdict and the rules first, the per-pod changes of each t
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
@@ -17,9 +18,26 @@ def _cell(text: Any) -> str:
 
 
 def _code(text: Any) -> str:
-    s = str(text)
-    # a backtick inside needs a longer fence
-    return f"`` {s} ``" if "`" in s else f"`{s}`"
+    """A name or a message as inline code: nothing in it is markdown or HTML (a proposed class's
+    name is whatever the pull request says). The fence is longer than any run of backticks inside,
+    and a line break, which would end the span, is a space."""
+    s = " ".join(str(text).splitlines())
+    runs = [len(r) for r in re.findall(r"`+", s)]
+    if not runs:
+        return f"`{s}`"
+    fence = "`" * (max(runs) + 1)
+    return f"{fence} {s} {fence}"
+
+
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+!|~>])")
+
+
+def _text(text: Any) -> str:
+    """Prose that may quote names (a violation, a note): markdown's punctuation escaped, HTML's
+    angle brackets and ampersands as entities, on one line."""
+    s = " ".join(str("" if text is None else text).splitlines())
+    s = s.replace("&", "&amp;").replace("<", "&lt;")
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", s)
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
@@ -63,7 +81,7 @@ def _render(report: Mapping[str, Any], max_rows: int) -> str:
             src = f" ({_code(f['source'])})" if f.get("source") else ""
             out.append(f"- {tag}: {_code(f['priorityClass'])}{src}: {_code(f['message'])}"
                        if f.get("severity") == "error" else
-                       f"- {tag}: {_code(f['priorityClass'])}{src}: {f['message']}")
+                       f"- {tag}: {_code(f['priorityClass'])}{src}: {_text(f['message'])}")
     out.append("")
 
     for t in report.get("traces") or []:
@@ -75,11 +93,11 @@ def _render(report: Mapping[str, Any], max_rows: int) -> str:
         out += ["### Violations", ""]
         for r in failing:
             where = f" on {_code(r['trace'])}" if r.get("trace") else ""
-            out.append(f"- {_code(r['rule'])}{where}: {r.get('summary', '')}")
+            out.append(f"- {_code(r['rule'])}{where}: {_text(r.get('summary', ''))}")
             vs = r.get("violations") or []
             shown = MAX_VIOLATIONS_SHOWN if max_rows == MAX_CHANGE_ROWS else 5
             for viol in vs[:shown]:
-                out.append(f"  - {_cell(viol['message'])}")
+                out.append(f"  - {_text(viol['message'])}")
             if len(vs) > shown:
                 out.append(f"  - ... {len(vs) - shown} more")
         out.append("")

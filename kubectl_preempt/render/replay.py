@@ -14,7 +14,7 @@ from .wording import clock, plural, short_reason
 from .wording import columns as _columns
 from .wording import md_table as _md_table
 
-REPLAY_FORMATS = ("table", "json", "markdown")
+REPLAY_FORMATS = ("table", "json", "yaml", "markdown")
 MAX_VICTIMS_SHOWN = 3
 MAX_ROWS = 500
 MAX_NEVER_SCHEDULED_SHOWN = 15
@@ -25,6 +25,15 @@ def render_replay(report: Mapping[str, Any], fmt: str = "table") -> str:
         from .json import dumps
 
         return dumps(report)
+    if fmt == "yaml":
+        import orjson
+
+        from .json import dumps as json_dumps
+        from .yaml import dumps as yaml_dumps
+
+        # the JSON document, key for key: whatever -o json turns into JSON (tuples, non-string
+        # keys) is turned so here too
+        return yaml_dumps(orjson.loads(json_dumps(report)))
     if fmt == "markdown":
         return _markdown(report)
     if fmt == "table":

@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..batch.api.types import PIPELINED
-from ..batch.cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, build_cache, is_batch_kind
+from ..batch.cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, build_cache, check_batch_object, is_batch_kind
 from ..batch.framework.session import SESSION_UID
 from ..batch.conf import SchedulerConf, parse_scheduler_conf
 from ..batch.scheduler import run_once
 from ..model.objects import Pod
+from ..model.schema import object_label
 from .engine import PRIORITY_SCHEDULE
 from .state import format_time, grace_period, is_mirror_pod, pod_manifest
 
@@ -75,6 +76,10 @@ class BatchScheduler:
         self.rng = rng
         # Queues and PodGroups as kube-batch's informers hold them: (kind, namespace/name) -> object
         self.store: dict[tuple[str, str], Mapping[str, Any]] = {}
+        for ev in sim.timeline.initial + sim.timeline.events:
+            # a Queue or PodGroup kube-batch's informers could not decode: bad input, before any session
+            if ev.type != "BOOKMARK" and any(is_batch_kind(ev.obj, k) for k in BATCH_KINDS):
+                check_batch_object(ev.obj, f"{ev.where} ({object_label(ev.obj)})")
         for ev in sim.timeline.initial:
             self.observe(ev)
         self.sessions = 0

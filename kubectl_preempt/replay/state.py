@@ -153,7 +153,10 @@ class ReplayState:
     def prepare(self) -> None:
         """Bring the snapshot (and recomputed PDB status) up to date before a scheduling cycle."""
         if self.snapshot_dirty:
-            self.snapshot = Snapshot.from_cluster(self.cluster, pods=self.order.pods(self.pods_by_uid))
+            # the unchanged nodes keep their NodeInfos and generations (and the scheduler's
+            # equivalence cache what it knows of them)
+            self.snapshot = Snapshot.from_cluster(self.cluster, pods=self.order.pods(self.pods_by_uid),
+                                                  previous=self.snapshot)
             self.scheduler.snapshot = self.snapshot
             self.snapshot_dirty = False
         if self.recompute_pdbs and self.pdb_lag:
@@ -234,8 +237,7 @@ class ReplayState:
         if pod.node_name:
             self.order.update(pod.node_name, pod.uid)
             if not self.snapshot_dirty:
-                self.snapshot.remove_pod(pod)
-                self.snapshot.add_pod(pod)
+                self.snapshot.requeue_pod(pod)
 
     def bind(self, pod: Pod, node_name: str, now: float) -> None:
         self.nominator.delete(pod)

@@ -1,10 +1,11 @@
 """The scheduler's one equivalence cache: what node-local plugins answered for a pod shape on a node.
 
 One rule decides validity: an answer computed for a pod shape on a node is reused while that
-node's generation holds (NodeInfo.generation moves on every change of its node or pods) and the
-cluster epoch has not moved. The epoch moves when the snapshot is replaced (the replay rebuilds it
-after a node is added, removed or moved in the node tree): the node list, the image spread that
-ImageLocality reads and the node count change together then.
+node's generation holds (NodeInfo.generation moves on every change of its node, of its pods'
+requests, ports and volumes, and of its image summaries) and the cluster epoch has not moved. The
+epoch moves when the scheduler is handed a snapshot that does not carry on from its last one; a
+replay's rebuilt snapshot (a node added, removed or moved in the node tree) carries the unchanged
+NodeInfos over, generations included (Snapshot.from_cluster's `previous`).
 
 Only plugins that declare themselves node-local for an extension point (`node_local` next to
 their `name`) are answered from here; tests/scheduler/test_node_local.py holds each declaration to

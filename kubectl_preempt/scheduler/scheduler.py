@@ -50,9 +50,11 @@ class Scheduler:
 
     @snapshot.setter
     def snapshot(self, snapshot: Snapshot) -> None:
-        """A replaced snapshot (the replay rebuilds it) starts a new epoch of the equivalence cache."""
-        if snapshot is not self._snapshot and self.equivalence is not None:
+        """A replaced snapshot starts a new epoch of the equivalence cache, unless it carries on
+        from the one it replaces (Snapshot.from_cluster's `previous`: the node generations hold)."""
+        if snapshot is not self._snapshot and self.equivalence is not None and snapshot.continues is not self._snapshot:
             self.equivalence.new_epoch()
+        snapshot.continues = None  # read once; no chain of old snapshots kept alive
         self._snapshot = snapshot
 
     def framework_for(self, pod: Pod) -> Framework | None:

@@ -163,3 +163,42 @@ def test_resource_comparisons_tolerate_kube_batchs_minimal_quantities() -> None:
     assert a.less_equal(b)  # within 10 milli-CPU and 10 MiB
     assert not Resource(milli_cpu=1010).less_equal(b)
     assert Resource(milli_cpu=5).is_empty() and not Resource(milli_cpu=10).is_empty()
+
+
+def _queue_with(**spec: object) -> dict:
+    q = make_queue("default")
+    return {**q, "spec": {**q.get("spec", {}), **spec}}
+
+
+@pytest.mark.parametrize("obj, field, detail", [
+    (_queue_with(weight="2"), "Queue default: spec.weight", 'must be an integer, got a string ("2")'),
+    (_queue_with(weight=2**40), "Queue default: spec.weight", "must be an integer, got a number (1099511627776)"),
+    ({**make_pod_group("g", 1, "default"), "spec": "x"}, "PodGroup default/g: spec", 'must be an object, got a string ("x")'),
+    ({**make_pod_group("g", 1, "default"), "status": {"conditions": [{"type": 3}]}},
+     "PodGroup default/g: status.conditions[0].type", "must be a string, got a number (3)"),
+], ids=["a weight that is a string", "a weight beyond int32", "a spec that is a string", "a condition's type"])
+def test_a_queue_or_group_kube_batch_could_not_decode_is_bad_input(obj: dict, field: str, detail: str) -> None:
+    objs = [make_queue("default"), obj] if obj["kind"] == "PodGroup" else [obj]
+    with pytest.raises(InputError) as e:
+        kubectl_preempt.batch_session(objs)
+    assert (e.value.field, e.value.detail) == (field, detail)
+
+
+def test_error_values_are_quoted_as_go_quotes_them() -> None:
+    with pytest.raises(InputError) as e:
+        kubectl_preempt.batch_session([], 'actions: "allocate, shu\\tffle"')
+    assert e.value.detail == 'unknown action "shu\\tffle" (known: reclaim, allocate, backfill, preempt)'
+    with pytest.raises(InputError) as e:
+        kubectl_preempt.batch_session([make_queue("default"), make_pod_group("g", 1, "it's")])
+    assert e.value.detail == 'names queue "it\'s", which is not in the snapshot'
+
+
+@pytest.mark.parametrize("conf, detail", [
+    ("actions: " + "[" * 600 + "]" * 600, "nested more than 512 levels deep (no Kubernetes object is)"),
+    ("a: &a [1]\n" + "".join(f"b{i}: *a\n" for i in range(10_001)),
+     "more than 10000 YAML aliases (*name): refused, as the API server refuses excessive aliasing"),
+], ids=["nested too deep", "too many aliases"])
+def test_the_configuration_reader_bounds_nesting_and_aliases(conf: str, detail: str) -> None:
+    with pytest.raises(InputError) as e:
+        kubectl_preempt.batch_session([], conf, conf_source="kb.conf")
+    assert (e.value.source, e.value.detail) == ("kb.conf", detail)

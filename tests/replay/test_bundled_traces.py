@@ -15,12 +15,15 @@ from kubectl_preempt.cli.main import main
 ROOT = Path(__file__).resolve().parents[2]
 TRACES = ROOT / "traces"
 BUNDLED = ["demo.jsonl.gz", "gpu-training-vs-inference.jsonl.gz", "priorityclass-rollout.jsonl.gz"]
+# kube-batch beside kube-scheduler: its evictions are plain deletions in a recording, so follow
+# sees kube-scheduler's preemptions only (tested on its own below)
+TWO_SCHEDULERS = "two-schedulers.jsonl.gz"
 
 
 def test_the_generator_writes_the_bundled_files_byte_for_byte(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(TRACES / "generate.py"), "--out", str(tmp_path)], check=True,
                    capture_output=True)
-    for name in BUNDLED + ["proposed-platform-critical.yaml"]:
+    for name in BUNDLED + [TWO_SCHEDULERS, "proposed-platform-critical.yaml", "kube-batch.conf"]:
         assert hashlib.sha256((tmp_path / name).read_bytes()).hexdigest() == \
             hashlib.sha256((TRACES / name).read_bytes()).hexdigest(), name
 
@@ -88,3 +91,36 @@ def test_priorityclasses_must_hold_priority_classes(tmp_path: Path, capsys: pyte
     bad.write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n")
     assert main(["replay", "--priorityclasses", str(bad)]) == 2
     assert capsys.readouterr().err == f"error: {bad}: expected PriorityClass objects only, found Pod\n"
+
+
+def _two_schedulers(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
+    assert main(["replay", str(TRACES / TWO_SCHEDULERS), "--batch-scheduler-conf", str(TRACES / "kube-batch.conf"),
+                 "-o", "json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_two_schedulers_follow_agrees_with_kube_schedulers_preemptions(capsys: pytest.CaptureFixture[str]) -> None:
+    s = _two_schedulers(capsys, "--follow")["summary"]
+    assert s["preemptions"] == s["agree"] == 2
+
+
+def test_two_schedulers_simulate_reproduces_what_both_schedulers_did(capsys: pytest.CaptureFixture[str]) -> None:
+    from kubectl_preempt.io.trace import read_trace
+
+    recorded = _two_schedulers(capsys, "--follow")["preemptions"]
+    replayed = _two_schedulers(capsys)["preemptions"]
+    by_kube_scheduler = [p for p in replayed if p["scheduler"] == "default-scheduler"]
+    fresh = [p for p in by_kube_scheduler if not all(d["alreadyTerminating"] for d in p["victimDetails"])]
+    assert [(p["preemptor"], p["node"], sorted(p["victims"])) for p in fresh] == \
+        [(p["preemptor"], p["node"], sorted(p["victims"])) for p in recorded]
+    # kube-batch's victims: the pods the recording shows deleted without kube-scheduler's DisruptionTarget
+    deleted_by_batch = set()
+    for e in read_trace(str(TRACES / TWO_SCHEDULERS)).events:
+        o = e["object"]
+        md, conds = o.get("metadata") or {}, (o.get("status") or {}).get("conditions") or []
+        if o.get("kind") == "Pod" and md.get("deletionTimestamp") and \
+                not any(c.get("type") == "DisruptionTarget" for c in conds):
+            deleted_by_batch.add(f"{md['namespace']}/{md['name']}")
+    by_batch = [p for p in replayed if p["scheduler"] == "kube-batch"]
+    assert {v for p in by_batch for v in p["victims"]} == deleted_by_batch
+    assert [p["action"] for p in by_batch] == ["reclaim"] * 4 + ["preempt"] * 2

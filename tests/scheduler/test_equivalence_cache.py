@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from kubectl_preempt.model.cluster import Cluster
-from kubectl_preempt.model.objects import Pod
+from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.scheduler.equivalence import EquivalenceCache
 from kubectl_preempt.scheduler.scheduler import Scheduler
 from tests.builders import make_node, make_pod
@@ -88,3 +88,43 @@ def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None
             ni = rnd.choice(s.snapshot.list())
             s.snapshot.add_pod(Pod(make_pod(f"x{step}-{ni.name}").uid(f"x{step}-{ni.name}").req(cpu="500m")
                                    .on(ni.name).obj()))
+
+
+def test_a_rebuilt_snapshot_keeps_unchanged_nodes_and_their_answers() -> None:
+    """A replay rebuilds the snapshot when a node comes: the nodes it did not touch keep their
+    NodeInfo and generation (the cache keeps answering for them), a node whose pods changed
+    meanwhile is built afresh, and nodes holding images get a new generation because
+    ImageLocality's spread counts all nodes."""
+    from kubectl_preempt.framework.snapshot import Snapshot
+
+    objs = [make_node(f"n{i}").alloc(cpu="4", memory="8Gi") for i in range(3)]
+    objs[0].image("app:1", 500 * 1024 * 1024)
+    c, s = _sched(*objs)
+    pod = Pod(make_pod("a").priority(0).req(cpu="1").image("app:1").obj())
+    s.schedule(pod)
+    before = {ni.name: (ni, ni.generation) for ni in s.snapshot.list()}
+    c.nodes["n3"] = Node(make_node("n3").alloc(cpu="4", memory="8Gi").obj())
+    filler = Pod(make_pod("filler").req(cpu="3").on("n2").obj())
+    c.pods[filler.key] = filler
+    s.snapshot = Snapshot.from_cluster(c, previous=s.snapshot)
+    after = {ni.name: ni for ni in s.snapshot.list()}
+    assert after["n1"] is before["n1"][0] and after["n1"].generation == before["n1"][1]
+    assert after["n0"] is before["n0"][0] and after["n0"].generation != before["n0"][1]  # holds the image
+    assert after["n2"] is not before["n2"][0]  # its pods changed
+    epoch = s.equivalence.epoch
+    got = s.schedule(Pod(make_pod("b").priority(0).req(cpu="1").image("app:1").obj()))
+    assert s.equivalence.epoch == epoch  # the rebuilt snapshot carried on
+    fresh = Scheduler(c, snapshot=Snapshot.from_cluster(c))
+    want = fresh.schedule(Pod(make_pod("b").priority(0).req(cpu="1").image("app:1").obj()))
+    assert ({n.name: n.total_score for n in got.node_scores} == {n.name: n.total_score for n in want.node_scores})
+    assert got.feasible_nodes == want.feasible_nodes
+
+
+def test_a_snapshot_that_does_not_carry_on_starts_a_new_epoch() -> None:
+    from kubectl_preempt.framework.snapshot import Snapshot
+
+    c, s = _sched(make_node("n1").alloc(cpu="4", memory="8Gi"))
+    s.schedule(_pod("a"))
+    epoch = s.equivalence.epoch
+    s.snapshot = Snapshot.from_cluster(c)
+    assert s.equivalence.epoch == epoch + 1

@@ -4,7 +4,8 @@ and the NodeInfo it is given: the equivalence cache answers for it while the nod
 Each declaration is held against random clusters: the plugin answers in the whole cluster (its
 PreFilter/PreScore seeing every node, the framework as its handle), then a fresh instance
 answers with a handle that fails on any use but the node count (ImageLocality's only outside
-read, which only a new cache epoch changes), a PreFilter/PreScore that saw this node alone and a
+read: a snapshot rebuilt with another count moves the generation of nodes holding images), a
+PreFilter/PreScore that saw this node alone and a
 copy of the NodeInfo. Both answers must be equal, and no plugin may reach anything else."""
 from __future__ import annotations
 

@@ -142,3 +142,35 @@ def test_victims_without_a_pdb_list_none() -> None:
     objs = [node("n1", cpu="2"), running("low", "n1", 0, cpu="2"), incoming(cpu="2").obj()]
     doc = explain(objs, "default/incoming")
     assert doc["victimDetails"][0]["pdbs"] == []
+
+
+def test_the_no_possible_victims_shortcut_answers_as_the_dry_run_would() -> None:
+    """DefaultPreemption tells the Evaluator which nodes cannot hold a victim (no pod of lower
+    priority) so they get no dry run; the preemption interface's default (None) dry-runs every
+    node, and both give the same decision and the same status per node."""
+    from kubectl_preempt.model.cluster import Cluster
+    from kubectl_preempt.model.objects import Pod
+    from kubectl_preempt.preemption.evaluator import PreemptionPlugin
+    from kubectl_preempt.scheduler.scheduler import Scheduler
+
+    objs = [node(f"n{i}") for i in range(6)]
+    for i in range(6):
+        objs.append(running(f"p{i}", f"n{i}", 5000 if i % 2 else 0, cpu="3"))
+    pod = Pod(incoming(prio=1000, cpu="3").obj())
+
+    def outcome(screen: bool):
+        sched = Scheduler(Cluster.from_objects(objs))
+        fwk = sched.framework_for(pod)
+        plugin = fwk.plugins["DefaultPreemption"]
+        if not screen:
+            plugin.nodes_with_possible_victims = lambda p, nodes: PreemptionPlugin.nodes_with_possible_victims(
+                plugin, p, nodes)
+        res = sched.schedule(pod)
+        details = sched.preemption_details(pod)
+        return (res.nominated_node, res.message, res.post_filter_status.message(),
+                sorted((n, st.code, st.reasons) for n, st in details.node_statuses.statuses.items()))
+
+    with_screen, without = outcome(True), outcome(False)
+    assert with_screen[0] == "n0"
+    assert with_screen == without
+    assert ("n1", 3, ["No preemption victims found for incoming pod"]) in with_screen[3]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from ...errors import InputError
+from ...errors import InputError, quote
 from ...model.objects import Node, Pod
+from ...model.schema import describe, object_label
 from ..api.job_info import (GROUP_MIN_MEMBER_ANNOTATION_KEY, GROUP_NAME_ANNOTATION_KEY, JobInfo, PodGroup,
                             PodGroupStatus, TaskInfo, job_id_of)
 from ..api.node_info import NodeError, NodeInfo
@@ -38,8 +39,61 @@ def _min_member(raw: Any, where: str) -> int:
     if raw is None:
         return 0
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise InputError(f"minMember must be an integer, got {raw!r}", field=where)
+        raise InputError(f"minMember must be an integer, got {quote(raw)}", field=where)
     return raw
+
+
+# what kube-batch's informers decode of a Queue and a PodGroup (v1alpha1 / v1alpha2 / Volcano's
+# v1beta1): a value of another JSON type fails the decode, as it would there
+_STR, _INT, _MAP, _LIST = "a string", "an integer", "an object", "a list"
+_BATCH_FIELDS: dict[str, dict[tuple[str, ...], str]] = {
+    "Queue": {("spec",): _MAP, ("spec", "weight"): _INT},
+    "PodGroup": {("spec",): _MAP, ("spec", "minMember"): _INT, ("spec", "queue"): _STR,
+                 ("spec", "priorityClassName"): _STR, ("spec", "minResources"): _MAP,
+                 ("status",): _MAP, ("status", "phase"): _STR, ("status", "running"): _INT,
+                 ("status", "succeeded"): _INT, ("status", "failed"): _INT, ("status", "conditions"): _LIST},
+}
+_META_FIELDS: dict[tuple[str, ...], str] = {
+    ("metadata", "namespace"): _STR, ("metadata", "uid"): _STR, ("metadata", "creationTimestamp"): _STR,
+    ("metadata", "resourceVersion"): _STR, ("metadata", "labels"): _MAP, ("metadata", "annotations"): _MAP,
+}
+_CONDITION_FIELDS = ("type", "status", "reason", "message", "transitionID", "lastTransitionTime")
+
+
+def _is(value: Any, want: str) -> bool:
+    if want == _STR:
+        return isinstance(value, str)
+    if want == _INT:  # int32 in the Go types
+        return isinstance(value, int) and not isinstance(value, bool) and -2**31 <= value < 2**31
+    if want == _MAP:
+        return isinstance(value, Mapping)
+    return isinstance(value, list)
+
+
+def check_batch_object(obj: Mapping[str, Any], where: str | None = None) -> None:
+    """InputError naming the field when a Queue or PodGroup holds a value of the wrong type;
+    `where` names the object (default: its kind and name, as `Queue research`)."""
+    kind = obj.get("kind") or ""
+    # "line 3 (Queue research).spec.weight" as the schema check words it, or, without a place in a
+    # file, "Queue research: spec.weight" as this package's other errors
+    where = f"{where}." if where else f"{object_label(obj)}: "
+    md = obj.get("metadata")
+    if not isinstance(md, Mapping):
+        raise InputError(f"must be {_MAP}, got {describe(md)}", field=f"{where}metadata")
+    for path, want in {**_META_FIELDS, **_BATCH_FIELDS.get(kind, {})}.items():
+        value: Any = obj
+        for step in path:
+            value = value.get(step) if isinstance(value, Mapping) else None
+        if value is not None and not _is(value, want):
+            raise InputError(f"must be {want}, got {describe(value)}", field=f"{where}{'.'.join(path)}")
+    if kind != "PodGroup":
+        return
+    for i, c in enumerate((obj.get("status") or {}).get("conditions") or ()):
+        if not isinstance(c, Mapping):
+            raise InputError(f"must be {_MAP}, got {describe(c)}", field=f"{where}status.conditions[{i}]")
+        for k in _CONDITION_FIELDS:
+            if c.get(k) is not None and not isinstance(c[k], str):
+                raise InputError(f"must be {_STR}, got {describe(c[k])}", field=f"{where}status.conditions[{i}].{k}")
 
 
 class SchedulerCache:
@@ -66,11 +120,9 @@ class SchedulerCache:
             self.nodes[node.name] = NodeInfo(node)
 
     def add_queue(self, raw: Mapping[str, Any]) -> None:
+        check_batch_object(raw)
         md = raw.get("metadata") or {}
         weight = (raw.get("spec") or {}).get("weight") or 0
-        if isinstance(weight, bool) or not isinstance(weight, int):
-            raise InputError(f"weight must be an integer, got {weight!r}",
-                             field=f"Queue {md.get('name')}: spec.weight")
         q = QueueInfo(md.get("name") or "", weight, md.get("creationTimestamp") or "", dict(raw))
         self.queues[q.uid] = q
 
@@ -83,6 +135,7 @@ class SchedulerCache:
 
     def add_pod_group(self, raw: Mapping[str, Any]) -> None:
         """mirrors setPodGroup: the job "namespace/name" takes the group's spec."""
+        check_batch_object(raw)
         md = raw.get("metadata") or {}
         spec = raw.get("spec") or {}
         name, ns = md.get("name") or "", md.get("namespace") or "default"
@@ -235,11 +288,12 @@ def build_cache(objects: Iterable[Mapping[str, Any]], scheduler_name: str = DEFA
     groups = set()
     for o in objects:
         if is_batch_kind(o, "PodGroup"):
+            check_batch_object(o)
             md = o.get("metadata") or {}
             ns, name = md.get("namespace") or "default", md.get("name") or ""
             queue = (o.get("spec") or {}).get("queue") or ""
             if strict and queue and queue not in cache.queues:
-                raise InputError(f"names queue {queue!r}, which is not in the snapshot",
+                raise InputError(f"names queue {quote(queue)}, which is not in the snapshot",
                                  field=f"PodGroup {ns}/{name}: spec.queue")
             cache.add_pod_group(o)
             groups.add(f"{ns}/{name}")
@@ -249,7 +303,7 @@ def build_cache(objects: Iterable[Mapping[str, Any]], scheduler_name: str = DEFA
             if strict and pod.scheduler_name == scheduler_name:
                 jid = job_id_of(pod)
                 if jid and jid not in groups:
-                    raise InputError(f"names PodGroup {jid!r}, which is not in the snapshot",
+                    raise InputError(f"names PodGroup {quote(jid)}, which is not in the snapshot",
                                      field=f"Pod {pod.key}: metadata.annotations[{GROUP_NAME_ANNOTATION_KEY}]")
             cache.add_pod(pod)
     return cache

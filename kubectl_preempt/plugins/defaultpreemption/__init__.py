@@ -1,8 +1,9 @@
 """DefaultPreemption: the PostFilter plugin that evicts lower-priority pods to make room."""
 from __future__ import annotations
 
+import operator
 import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
@@ -12,7 +13,7 @@ from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
 from ...model.gosort import sort_by_key
 from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
-from ...preemption.evaluator import Evaluator, Reprieve, VictimSelection, importance_key
+from ...preemption.evaluator import Evaluator, PreemptionPlugin, Reprieve, VictimSelection, importance_key
 
 NAME = "DefaultPreemption"
 ERR_NOT_ELIGIBLE_POLICY_NEVER = "not eligible due to preemptionPolicy=Never."
@@ -61,7 +62,10 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
     return violating, non_violating, matched
 
 
-class DefaultPreemption:
+_LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
+
+
+class DefaultPreemption(PreemptionPlugin):
     name = NAME
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -107,12 +111,12 @@ class DefaultPreemption:
     def is_preemption_allowed(self, node_info: NodeInfo, victim: Pod, preemptor: Pod) -> bool:
         return victim.priority < preemptor.priority
 
-    # is_preemption_allowed is priority alone (IsEligiblePod admits every pod): the evaluator may
-    # skip nodes whose lowest pod priority is not below the preemptor's
-    lowest_victim_priority_below = True
-
-    def no_victims_status(self) -> Status:
-        return Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS)
+    def nodes_with_possible_victims(self, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[list[bool], Status]:
+        # is_preemption_allowed is priority alone (IsEligiblePod admits every pod): a node whose
+        # lowest pod priority is not below the preemptor's has no victim, and select_victims_on_node
+        # would answer it so
+        return (list(map(pod.priority.__gt__, map(_LOWEST_PRIORITY, nodes))),
+                Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
 
     def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status) -> tuple[bool, str]:
         if pod.preemption_policy == PREEMPT_NEVER:

@@ -56,8 +56,8 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
 
 class ImageLocality:
     name = NAME
-    # besides the pod and its NodeInfo it reads the node count, which moves only with the
-    # scheduler cache's epoch (a rebuilt snapshot)
+    # besides the pod and its NodeInfo it reads the node count: a snapshot rebuilt with another
+    # count gives every node holding images a new generation (Snapshot.from_cluster)
     node_local = frozenset({"score"})
 
     def __init__(self, handle: Any) -> None:
