@@ -24,7 +24,7 @@ class LiveExplain:
 
     def __init__(self, objects: list[dict], source: str, namespace: Optional[str], pods: list[str],
                  records: dict[str, dict[str, Any]], record_only: dict[str, bool],
-                 nodes_refused: Optional[str]) -> None:
+                 nodes_refused: Optional[ClusterError]) -> None:
         self.objects = objects
         self.source = source
         self.namespace = namespace      # -n, else the context's when pods are named, as kubectl
@@ -59,13 +59,12 @@ class LiveExplain:
 
     def require_nodes(self, output: str) -> None:
         """No verdict is possible without nodes: show what was recorded, then say which read was
-        refused (exit 3)."""
+        refused (exit 3), in the words `capture` uses for the same refusal."""
         if self.nodes_refused is None:
             return
         if self.records:
             sys.stdout.write(self.render([], output))
-        raise ClusterError(f"{self.nodes_refused}: no verdict is possible without nodes (deploy/rbac.yaml "
-                           "has the read-only role the plugin needs)")
+        raise self.nodes_refused
 
 
 def _key(arg: str, namespace: Optional[str]) -> Optional[str]:
@@ -100,10 +99,9 @@ def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout
         finally:
             if progress is not None:
                 progress.clear()
-        for n in notes:
-            note(f"note: {n}")
+        heard = [f"note: {n}" for n in notes]
         by_key = {live.pod_key(o): o for o in objects if o.get("kind") == "Pod"}
-        records = preemption_records(session, list(dict.fromkeys(k for k in keys.values() if k)))
+        records = preemption_records(session, list(dict.fromkeys(k for k in keys.values() if k)), heard)
         record_only: dict[str, bool] = {}
         for k in records:
             pod = by_key.get(k)
@@ -111,10 +109,12 @@ def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout
                     (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
                 record_only[k] = pod is not None
         kept = [arg for arg, k in keys.items() if k not in record_only]
-        refused = next((n for n in notes if n.startswith("cannot list nodes")), None)
-        nodes_refused = None
-        if not session.has_nodes() and refused:
-            nodes_refused = f"{session.conn.server}: {refused.split(';')[0].split(':')[0]}"
+        nodes_refused = session.nodes_refused()
+        # without nodes there is no verdict: the notes on what else could not be read qualify
+        # nothing unless a preemption record is shown; the refusal alone is the answer
+        if nodes_refused is None or records:
+            for n in heard:
+                note(n)
         source = f"context {session.conn.context}" if session.conn.context else "in-cluster"
         out = LiveExplain(objects, source, namespace, kept, records, record_only, nodes_refused)
         if server_version:
@@ -122,13 +122,14 @@ def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout
     return out
 
 
-def preemption_records(session: live.LiveSession, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """key -> what the cluster recorded about the scheduler preempting that pod (only those it did)."""
+def preemption_records(session: live.LiveSession, keys: Sequence[str],
+                       heard: list[str]) -> dict[str, dict[str, Any]]:
+    """key -> what the cluster recorded about the scheduler preempting that pod (only those it did);
+    notes on what could not be read go to `heard`."""
     out: dict[str, dict[str, Any]] = {}
     for key in keys:
         record, notes = session.who_preempted(key)
-        for n in notes:
-            note(f"note: {key}: {n}")
+        heard.extend(f"note: {key}: {n}" for n in notes)
         if record is not None:
             out[key] = record
     return out

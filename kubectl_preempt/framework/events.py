@@ -100,6 +100,12 @@ def unroll_wildcard_resource() -> list[ClusterEventWithHint]:
         STORAGE_CLASS, RESOURCE_CLAIM, DEVICE_CLASS)]
 
 
+# the queueing strategies isPodWorthRequeuing decides between
+QUEUE_SKIP = 0           # stay in the unschedulable pool
+QUEUE_AFTER_BACKOFF = 1  # to backoffQ while the pod backs off, else activeQ
+QUEUE_IMMEDIATELY = 2    # to activeQ at once (a Pending plugin's wait may be over)
+
+
 class QueueingHintMap:
     """One profile's registrations: per event resource, (actions, plugin, hint) in the order the
     plugins registered them (upstream's QueueingHintMap, keyed by resource for the lookup)."""
@@ -125,18 +131,27 @@ class QueueingHintMap:
         anything = self.by_resource.get(WILDCARD)
         return own + anything if anything else own
 
-    def worth_requeuing(self, pod: Pod, rejectors: Iterable[str], event: ClusterEvent, old: Any, new: Any) -> bool:
-        """mirrors isPodWorthRequeuing for a pod without pending plugins: Queue (True) or Skip.
-        The hint of each rejecting plugin registered for the event is asked until one says Queue."""
-        rejectors = set(rejectors)
+    def worth_requeuing(self, pod: Pod, unschedulable: Iterable[str], pending: Iterable[str], event: ClusterEvent,
+                        old: Any, new: Any) -> int:
+        """mirrors isPodWorthRequeuing: QUEUE_SKIP, QUEUE_AFTER_BACKOFF, or QUEUE_IMMEDIATELY when
+        a plugin that left the pod Pending says Queue. The hint of each rejecting plugin registered
+        for the event is asked."""
+        pending = set(pending)
+        rejectors = set(unschedulable) | pending
         if not rejectors or event.wildcard:
-            return True
+            return QUEUE_AFTER_BACKOFF
+        strategy = QUEUE_SKIP
         for actions, plugin, hint in self._matching(event):
             if plugin not in rejectors or not actions & event.action:
                 continue
-            if hint is None or hint(pod, old, new):
-                return True
-        return False
+            if hint is not None and not hint(pod, old, new):
+                continue
+            if plugin in pending:
+                return QUEUE_IMMEDIATELY
+            if not pending:
+                return QUEUE_AFTER_BACKOFF
+            strategy = QUEUE_AFTER_BACKOFF
+        return strategy
 
 
 # --- which kind of update an object went through ------------------------------------------------

@@ -387,14 +387,19 @@ class LiveCluster:
         self.scope: dict[str, str | None | bool] = {}
         # per optional kind the last read_all could not read at all: "forbidden" or "not served"
         self.skipped: dict[str, str] = {}
+        # per kind the last read_all was refused (403), the refusal as the server gave it
+        self.refusals: dict[str, Forbidden] = {}
         # watch streams being read, so that a recording can end them instead of leaving threads
         # blocked in a read while the interpreter shuts down
         self._streams: set[Any] = set()
+        self._streams_closed = False
         self._streams_lock = threading.Lock()
 
     def close_streams(self) -> None:
-        """End every open watch stream: its reader sees the stream end."""
+        """End every open watch stream: its reader sees the stream end; a watch whose request is
+        still on its way ends as soon as its answer comes."""
         with self._streams_lock:
+            self._streams_closed = True
             streams = list(self._streams)
         for resp in streams:
             try:
@@ -608,6 +613,7 @@ class LiveCluster:
         minor: dict[str, list[str]] = {}  # refusals that change no verdict here, said in one line each
         self.scope = {}
         self.skipped = {}
+        self.refusals = {}
         extra = tuple(s for s in EXTRA_SPECS if wanted is not None and s.kind in wanted)
         for spec in LIST_SPECS + extra:
             if wanted is not None and spec.kind not in wanted:
@@ -632,6 +638,7 @@ class LiveCluster:
                 continue
             # 403: a namespaced kind may still be readable in the fallback namespace
             assert isinstance(refused, Forbidden)
+            self.refusals[spec.kind] = refused
             fallback = self.conn.namespace
             if strict and spec.required:
                 if spec.namespaced and ns is None and fallback:
@@ -716,6 +723,12 @@ class LiveCluster:
         buf = b""
         with self._streams_lock:
             self._streams.add(resp)
+            closed = self._streams_closed
+        if closed:  # the recording ended while this request was on its way
+            with self._streams_lock:
+                self._streams.discard(resp)
+            resp.close()
+            return
         try:
             for chunk in resp.stream(65536):
                 buf += chunk
@@ -782,6 +795,10 @@ class LiveSession:
 
     def has_nodes(self) -> bool:
         return any(o.get("kind") == "Node" for o in self.objects)
+
+    def nodes_refused(self) -> Forbidden | None:
+        """The refusal to list nodes, when the last fetch read none because of it."""
+        return None if self.has_nodes() else self.cluster.refusals.get("Node")
 
     def who_preempted(self, key: str) -> tuple[dict[str, Any] | None, list[str]]:
         """The preemption record of `key` ("namespace/name") and notes; reads the pod itself

@@ -325,8 +325,11 @@ class Recorder:
         close = getattr(self.reader, "close_streams", None)
         if close is not None:
             close()
+        # one second for all of them, not one each: twenty watches blocked in a request would
+        # otherwise hold a `--duration 1s` recording for twenty seconds (the threads are daemons)
+        deadline = time.monotonic() + 1.0
         for t in self._threads:
-            t.join(timeout=1.0)
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 def record(path: str, *, kubeconfig: str | None = None, context: str | None = None,

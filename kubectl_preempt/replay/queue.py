@@ -24,7 +24,8 @@ from ..model.objects import Pod
 from ..framework.config import default_config
 from ..framework.events import (BACKOFF_COMPLETE, EVENT_FORCE_ACTIVATE, EVENT_UNSCHEDULABLE_TIMEOUT,
                                 SCHEDULE_ATTEMPT_FAILURE, UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE,
-                                ClusterEvent, QueueingHintMap, unscheduled_pod_update_events)
+                                QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, QUEUE_SKIP, ClusterEvent,
+                                QueueingHintMap, unscheduled_pod_update_events)
 from ..model.cluster import Cluster
 from ..scheduler.scheduler import Scheduler
 
@@ -243,13 +244,13 @@ class SchedulingQueue:
         hints = self.queueing_hints.get(p.pod.scheduler_name)
         return True if hints is None else hints.registered(plugin, event)
 
-    def _worth_requeuing(self, p: QueuedPodInfo, event: ClusterEvent, old: Any, new: Any) -> bool:
+    def _worth_requeuing(self, p: QueuedPodInfo, event: ClusterEvent, old: Any, new: Any) -> int:
         """mirrors isPodWorthRequeuing: the hints of the plugins that rejected the pod, from the
         map of the pod's profile (a pod of no known profile is always worth it)."""
         hints = self.queueing_hints.get(p.pod.scheduler_name)
         if hints is None:
-            return True
-        return hints.worth_requeuing(p.pod, p.unschedulable_plugins | p.pending_plugins, event, old, new)
+            return QUEUE_AFTER_BACKOFF
+        return hints.worth_requeuing(p.pod, p.unschedulable_plugins, p.pending_plugins, event, old, new)
 
     # ------------------------------------------------------------------ backoff
     def backoff_duration(self, count: int) -> float:
@@ -432,9 +433,14 @@ class SchedulingQueue:
                 continue
             if p.gated and not event.wildcard and not self._registered(p, p.gating_plugin, event):
                 continue
-            if not self._worth_requeuing(p, event, old, new):
+            strategy = self._worth_requeuing(p, event, old, new)
+            if strategy == QUEUE_SKIP:
                 continue
-            where = self._requeue_after_backoff(p, event.label)
+            if strategy == QUEUE_IMMEDIATELY:
+                # mirrors requeuePodWithQueueingStrategy: no wait for the backoff
+                where = ACTIVE if self._move_to_active(p, event.label) else UNSCHEDULABLE
+            else:
+                where = self._requeue_after_backoff(p, event.label)
             if where != UNSCHEDULABLE:
                 moved += 1
         return moved

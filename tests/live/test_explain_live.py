@@ -131,9 +131,10 @@ def test_namespace_only_access_shows_the_record_and_says_what_it_could_not_read(
     assert notes[0] == ("note: cannot list nodes at the cluster scope (forbidden): none read; no node can be "
                         "considered, so there is no verdict")
     assert 'note: cannot list pods at the cluster scope (forbidden): read pods in namespace "batch" only' in err
+    # the refusal in capture's words (issue 12): the same 403 reads the same in every command
     assert err.splitlines()[-1] == (
-        f"error: {api.url}: cannot list nodes at the cluster scope (forbidden): no verdict is possible without "
-        "nodes (deploy/rbac.yaml has the read-only role the plugin needs)")
+        f'error: {api.url}: forbidden: cannot list nodes at the cluster scope (nodes is forbidden: User "jane" '
+        'cannot list resource "nodes" in API group "" at the cluster scope)')
     assert api.methods == {"GET"}
 
 

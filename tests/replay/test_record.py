@@ -132,3 +132,17 @@ def test_the_command_ends_cleanly_on_a_signal(api: FakeAPIServer, tmp_path: Path
     assert proc.returncode == 0, err
     assert "wrote " in err and "3 objects at the start" in err
     assert len(read_trace(str(path)).events) == 3
+
+
+def test_a_duration_ends_the_recording_promptly_while_watches_are_blocked_in_reads(api: FakeAPIServer,
+                                                                                  tmp_path: Path) -> None:
+    # the server holds every watch open without a word, as a quiet real cluster does for minutes
+    late = make_pod("late").ns("team-a").obj()
+    late["metadata"]["resourceVersion"] = "9999"
+    for plural in ("pods", "nodes", "poddisruptionbudgets", "priorityclasses", "namespaces", "services",
+                   "events", "persistentvolumeclaims", "persistentvolumes", "storageclasses"):
+        api.script_watch(plural, [(60, "ADDED", late)])
+    stats = record(str(tmp_path / "t.jsonl"), duration=1.0)
+    stopped_after = time.time() - (stats.started + 1.0)
+    assert stats.reason == "duration reached"
+    assert stopped_after < 2.0, f"stopped {stopped_after:.1f}s after the duration"

@@ -16,7 +16,7 @@ from kubectl_preempt.framework.versions import V1_34_1, V1_36_2
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins import names
-from kubectl_preempt.replay.queue import ACTIVE, UNSCHEDULABLE, SchedulingQueue
+from kubectl_preempt.replay.queue import ACTIVE, BACKOFF, UNSCHEDULABLE, SchedulingQueue
 from kubectl_preempt.scheduler.schedule_one import SCHEDULED
 from kubectl_preempt.scheduler.scheduler import Scheduler, build_queueing_hint_map, enqueue_extensions
 from tests.builders import make_node, make_pod
@@ -295,3 +295,38 @@ def test_a_pending_pods_own_update_requeues_it_when_its_rejecting_plugin_registe
     new.priority = pod.priority
     q.update(pod, new)
     assert q.where(new) == (ACTIVE if requeued else UNSCHEDULABLE)
+
+
+# --- a plugin that left the pod Pending ---------------------------------------------------------------
+
+class Waiter:
+    """A plugin of one's own that makes pods wait (Pending) for an assigned pod to appear."""
+
+    name = "Waiter"
+
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
+        return Status()
+
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [ev.ClusterEventWithHint(ev.ClusterEvent(ev.POD, ev.ADD))]
+
+
+@pytest.mark.parametrize("pending, where", [(True, ACTIVE), (False, BACKOFF)],
+                         ids=["a pod a plugin left Pending goes to activeQ at once, backoff or not",
+                              "a pod the same plugin found unschedulable waits out its backoff"])
+def test_a_queue_from_a_plugin_that_left_the_pod_pending_skips_the_backoff(pending: bool, where: str) -> None:
+    cfg = parse_config({"profiles": [{"schedulerName": "default-scheduler",
+                                      "plugins": {"filter": {"enabled": [{"name": "Waiter"}]}}}]})
+    sched = Scheduler(Cluster(), cfg, out_of_tree_registry={"Waiter": lambda args, handle: Waiter()})
+    clock = Clock()
+    q = SchedulingQueue(clock, queueing_hints=sched.queueing_hints(), less=sched.queue_sort_less())
+    pod = Pod(make_pod("p").obj())
+    q.add(pod)
+    p = q.pop()
+    if pending:
+        q.add_unschedulable_if_not_present(p, (), {"Waiter"})
+    else:
+        q.add_unschedulable_if_not_present(p, {"Waiter"})
+    clock.t += 0.5  # still backing off (1 s after its first failure)
+    assert q.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_ADD, None, Pod(make_pod("b").on("n1").obj())) == 1
+    assert q.where(pod) == where
