@@ -81,7 +81,10 @@ class RunFacts(Listener):
         rs = replica_set_index(sim.state.cluster.extra.get("ReplicaSet") or ())
         # pods a workload controller created in this run only (replay/controllers.py)
         created = getattr(sim, "created_by_replay", set())
-        pending = sorted(info.pod.key for info in sim.queue.pending())
+        pending = [info.pod.key for info in sim.queue.pending()]
+        if getattr(sim, "batch", None) is not None:
+            pending += [n["pod"] for n in sim.batch.never_scheduled(sim.timeline.end)]  # kube-batch's own
+        pending.sort()
         # a decision whose victims were all terminating already evicts no one: a re-nomination
         renominations = sum(1 for p in sim.preemptions
                             if all(d["alreadyTerminating"] for d in p["victimDetails"]))

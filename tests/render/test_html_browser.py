@@ -289,3 +289,23 @@ def test_write_the_readme_screenshot(browser: Chromium, tmp_path: Path) -> None:
     out.parent.mkdir(exist_ok=True)
     browser.screenshot(out, full_page=True)
     assert out.stat().st_size < 500_000
+
+
+def test_a_kube_batch_eviction_says_which_scheduler_and_action_and_why(browser: Chromium, tmp_path: Path) -> None:
+    trace = REPO / "traces" / "two-schedulers.jsonl.gz"
+    page = tmp_path / "two.html"
+    run = run_cli(["replay", str(trace), "--batch-scheduler-conf", str(REPO / "traces" / "kube-batch.conf"),
+                   "--html", str(page)])
+    assert run.code == 0, run.err
+    _open(browser, page)
+    report = _embedded(browser, "kp-report")
+    first = next(i for i, p in enumerate(report["preemptions"]) if p.get("action") == "reclaim")
+    _click_mark(browser, first)
+    assert browser.evaluate("document.getElementById('detail-by').innerText") == "by kube-batch reclaim"
+    detail = browser.evaluate("document.getElementById('detail').innerText")
+    assert "Queue production is under its deserved share: it reclaims for job production/finetune" in detail
+    assert "Eligible by conformance, gang" in detail
+    other = next(i for i, p in enumerate(report["preemptions"]) if p.get("scheduler") == "default-scheduler")
+    _click_mark(browser, other)
+    assert browser.evaluate("document.getElementById('detail-by').innerText") == "by default-scheduler DefaultPreemption"
+    _assert_clean(browser, page)

@@ -197,3 +197,10 @@ def test_cli_table_says_who_evicted(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["replay", str(trace), "--batch-scheduler-conf", str(conf)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {conf}") and err.count("\n") == 1
+
+
+def test_runs_count_kube_batchs_pending_pods_too() -> None:
+    # kube-batch's default configuration never evicts: etl (kube-batch's) and web (kube-scheduler's) wait
+    dist = replay(two_queues_trace(), runs=2, jobs=1)["distribution"]
+    assert dist["pendingProbability"] == {"shop/web-0": 1.0, "shop/web-1": 1.0, "team-a/etl-0": 1.0, "team-a/etl-1": 1.0}
+    assert dist["podsNeverScheduled"]["p50"] == 4

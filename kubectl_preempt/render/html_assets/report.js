@@ -886,6 +886,8 @@
     d.setAttribute("data-mark", m.i);
     append(d, h("h3", { text: (run.label ? run.label + ": " : "") + "Preemption " + (m.i + 1) + " of " + run.marks.length }));
     append(d, h("div", null, h("b", { text: wall(run, m.t) }), " (" + duration(m.t) + " into the trace) on node ", h("b", { "class": "pod", id: "detail-node", text: p.node || "?" })));
+    // beside kube-batch: which scheduler evicted, and which of its parts
+    if (p.scheduler) append(d, h("div", { id: "detail-by" }, "by ", h("b", { text: p.scheduler + " " + (p.action || "") })));
     // the preemptor
     append(d, h("h4", { text: "Preemptor" }));
     var req = why.requests || {};
@@ -937,6 +939,12 @@
       else chain.push(why.candidates + " candidate nodes; " + p.node + " won on " + (why.decidedBy || "?") + (why.runnerUp ? " over " + why.runnerUp : "") + ".");
     }
     if (why.pdbViolations) chain.push("Evicting these victims violates " + why.pdbViolations + " PodDisruptionBudget(s): no candidate did better.");
+    if (why.eligibleBy) {
+      // kube-batch: decided per queue and per job, not by kube-scheduler's choice chain
+      if (why.action === "reclaim") chain.push("Queue " + (why.reclaimingQueue || "?") + " is under its deserved share: it reclaims for job " + (why.preemptorJob || "?") + " from running tasks of other queues.");
+      else chain.push("Job " + (why.preemptorJob || "?") + " preempts lower-priority jobs of its own queue.");
+      chain.push("Eligible by " + why.eligibleBy.join(", ") + " (the plugins of the first tier that decided).");
+    }
     if ((why.clearedNominations || []).length) chain.push("Clears the nomination of " + why.clearedNominations.join(", ") + " on this node.");
     chain.forEach(function (c) { append(d, h("div", { text: c })); });
     if (why.message) {
