@@ -412,10 +412,15 @@ _GENERIC = obj(metadata=OBJECT_META)
 # sends the caller to check_object, which names the field (and has the last word: the fast pass
 # may refuse a Mapping that is not a dict, which check_object accepts).
 
+_STRING = object()  # a dispatch entry: the field is a string
+
+
 class _Gen:
     def __init__(self) -> None:
-        self.env: dict[str, Any] = {"_dumps": orjson.dumps}
+        self.env: dict[str, Any] = {"_dumps": orjson.dumps, "_STRING": _STRING}
         self.functions: list[str] = []
+        # (dispatch table, field, function name): filled in once the function is compiled
+        self.fills: list[tuple[dict[str, Any], str, str]] = []
         self.memo_fns: dict[int, str] = {}
         self.n = 0
 
@@ -473,18 +478,22 @@ class _Gen:
             out.append(f"{pad}    if len({good}) < 100000: {good}.add({k})\n")
             return
         if isinstance(c, _Obj):
-            out.append(f"{pad}if type({var}) is not dict: return False\n")
-            if c.strings:
-                names, blanks = self.const("_S", c.strings), self.const("_B", c.blanks)
-                out.append(f"{pad}try:\n{pad}    ''.join(map({var}.get, {names}, {blanks}))\n"
-                           f"{pad}except TypeError:\n{pad}    return False\n")
-            for k in sorted(c.others):
-                sub = c.table[k]
-                if isinstance(sub, _Any):
-                    continue
-                x = self.name("x")
-                out.append(f"{pad}{x} = {var}.get({k!r})\n{pad}if {x} is not None:\n")
-                self.emit(sub, x, out, ind + 1)
+            # a walk over the fields present (an object holds a few of the many its table
+            # names): a string field is checked here, any other by its function
+            dispatch: dict[str, Any] = {}
+            for k, sub in c.table.items():
+                if sub is STR or sub is TIME:
+                    dispatch[k] = _STRING
+                elif not isinstance(sub, _Any):
+                    self.fills.append((dispatch, k, self.function(sub)))
+            d, k, x, f = self.const("_D", dispatch), self.name("k"), self.name("x"), self.name("f")
+            out.append(f"{pad}if type({var}) is not dict: return False\n"
+                       f"{pad}for {k}, {x} in {var}.items():\n"
+                       f"{pad}    {f} = {d}.get({k})\n"
+                       f"{pad}    if {f} is None or {x} is None: continue\n"
+                       f"{pad}    if {f} is _STRING:\n"
+                       f"{pad}        if type({x}) is not str: return False\n"
+                       f"{pad}    elif not {f}({x}): return False\n")
             return
         if isinstance(c, _List):
             out.append(f"{pad}if type({var}) is not list: return False\n")
@@ -514,6 +523,9 @@ class _Gen:
             code = compile("\n".join(self.functions), "<schema fast pass>", "exec")
             self.functions = []
             exec(code, self.env)  # noqa: S102 - source generated above from the tables only
+            for table, field, name in self.fills:
+                table[field] = self.env[name]
+            self.fills = []
         return self.env[fn]
 
 

@@ -129,6 +129,7 @@ def victim_labels(p: Mapping[str, Any]) -> list[str]:
     for v in p.get("victims") or ():
         d = details.get(v) or {}
         marks = [m for m, on in (("already terminating", d.get("alreadyTerminating")),
+                                 ("already being evicted", d.get("alreadyEvicting")),
                                  ("PDB violated", d.get("pdbViolation"))) if on]
         out.append(v + (f" ({', '.join(marks)})" if marks else ""))
     return out
@@ -235,7 +236,8 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
         # two schedulers: each one's own count
         kb = s["kubeBatch"]
         mine = [p for p in report.get("preemptions") or () if p.get("scheduler") != kb.get("schedulerName")]
-        victims = sum(1 for p in mine for d in p.get("victimDetails") or () if not d.get("alreadyTerminating"))
+        victims = sum(1 for p in mine for d in p.get("victimDetails") or ()
+                      if not (d.get("alreadyTerminating") or d.get("alreadyEvicting")))
         out.append(f"  kube-scheduler        {s.get('decisions', 0):,} decisions: {s.get('scheduled', 0):,} bound, "
                    f"{plural(len(mine), 'preemption')} ({plural(victims, 'victim')}), "
                    f"{plural(s.get('unschedulableAttempts', 0), 'failed attempt')}")

@@ -24,6 +24,12 @@ def _round(v: float | None) -> float | None:
     return None if v is None else round(v, 3)
 
 
+def evicts(victim: Mapping[str, Any]) -> bool:
+    """A victim of a decision (one of its victimDetails) that this decision evicts: not one
+    already terminating nor one an earlier decision's delete call is already on its way to."""
+    return not (victim.get("alreadyTerminating") or victim.get("alreadyEvicting"))
+
+
 def summarize(preemptions: list[Mapping[str, Any]], *, victim_classes: Mapping[str, str],
               victim_namespaces: Iterable[str] = ()) -> dict[str, Any]:
     """Preemptions grouped by the preemptor's PriorityClass and by namespace (preemptors and
@@ -35,7 +41,7 @@ def summarize(preemptions: list[Mapping[str, Any]], *, victim_classes: Mapping[s
         cls = p.get("priorityClassName") or "(none)"
         c = by_class.setdefault(cls, {"preemptions": 0, "victims": 0})
         c["preemptions"] += 1
-        again = {d["pod"] for d in p.get("victimDetails") or () if d.get("alreadyTerminating")}
+        again = {d["pod"] for d in p.get("victimDetails") or () if not evicts(d)}
         new = [v for v in p.get("victims") or () if v not in again]
         c["victims"] += len(new)
         ns = (p.get("preemptor") or "/").split("/")[0]
@@ -77,8 +83,9 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         "decisions": sim.decisions,
         "scheduled": sim.outcomes.get("Scheduled", 0),
         "preemptions": len(sim.preemptions),
-        # pods evicted: a victim already terminating is taken over, not evicted again
-        "victims": sum(1 for p in sim.preemptions for d in p["victimDetails"] if not d["alreadyTerminating"]),
+        # pods evicted: a victim already terminating, or already being evicted by an earlier
+        # decision, is taken over, not evicted again
+        "victims": sum(1 for p in sim.preemptions for d in p["victimDetails"] if evicts(d)),
         "unschedulableAttempts": sim.outcomes.get("Unschedulable", 0),
         "podsNeverScheduled": len(never),
         "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),

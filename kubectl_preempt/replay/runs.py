@@ -24,6 +24,7 @@ import orjson
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
+from .report import evicts
 from .batch import BatchOptions
 from .controllers import replica_set_index, workload_of
 from .distribution import distribution
@@ -85,9 +86,9 @@ class RunFacts(Listener):
         if getattr(sim, "batch", None) is not None:
             pending += [n["pod"] for n in sim.batch.never_scheduled(sim.timeline.end)]  # kube-batch's own
         pending.sort()
-        # a decision whose victims were all terminating already evicts no one: a re-nomination
-        renominations = sum(1 for p in sim.preemptions
-                            if all(d["alreadyTerminating"] for d in p["victimDetails"]))
+        # a decision whose victims were all terminating or being evicted already evicts no one:
+        # a re-nomination (the real cluster's record counts it with the preemption before it)
+        renominations = sum(1 for p in sim.preemptions if not any(evicts(d) for d in p["victimDetails"]))
         return {
             "decisions": sim.decisions,
             "preemptions": len(sim.preemptions) - renominations,

@@ -304,6 +304,11 @@ class Simulation:
         for victim in sel.victims:
             if victim.terminating:
                 continue  # already going: no delete call
+            if victim.uid in self.evicted:
+                # an earlier decision's delete call for it is still in flight (asynchronous
+                # preemption released the preemptor before it): this decision evicts no one new
+                details_of[victim.key]["alreadyEvicting"] = True
+                continue
             self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
             self._deleted_by_call[victim.uid] = details_of.get(victim.key)
         cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]

@@ -418,8 +418,9 @@ def _same_topology(a: Node, b: Node) -> bool:
 
 
 def build_cluster(objects: Iterable[Mapping[str, Any]]) -> Cluster:
-    """A cluster from objects, without resolving priorities (the replay decides how)."""
+    """A cluster from a timeline's objects, without resolving priorities (the replay decides how).
+    Their shapes were checked when the timeline was made (timeline.normalize): not again here."""
     c = Cluster()
     for i, obj in enumerate(objects):
-        c.add_object(obj, f"items[{i}]")
+        c.add_object(obj, f"items[{i}]", checked=True)
     return c

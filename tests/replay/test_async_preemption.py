@@ -52,6 +52,19 @@ def test_the_preemptor_released_before_its_last_victims_calls_decides_again() ->
     assert (second["time"], second["node"], second["victims"]) == ("2026-03-01T10:00:10.090Z", "n1", ["default/v2"])
 
 
+def test_a_decision_again_on_a_victim_already_being_evicted_evicts_no_one_new() -> None:
+    report = replay(trace(*_events(), end=60))
+    first, second = _hi_preemptions(report)
+    assert [d.get("alreadyEvicting", False) for d in first["victimDetails"]] == [False, False]
+    # v2's delete call from the first decision is still on its way: the same eviction, not a new one
+    assert [(d["pod"], d.get("alreadyEvicting")) for d in second["victimDetails"]] == [("default/v2", True)]
+    assert report["summary"]["victims"] == 2
+    # counted with its first decision, as the real cluster's record of it counts it
+    dist = replay(trace(*_events(), end=60), runs=2, jobs=1)["distribution"]
+    assert dist["preemptions"]["max"] == 1 and dist["renominations"]["max"] == 1
+    assert dist["victims"]["max"] == 2
+
+
 @pytest.mark.parametrize("how", ["the feature gate off", "an API latency of 0"])
 def test_without_asynchronous_calls_the_preemptor_decides_once(how: str) -> None:
     cfg = parse_config(None)

@@ -1,7 +1,9 @@
-"""Distributions held to a real cluster: on ../shared/realcluster's s2-cordon trace (a real
+"""Distributions held to a real cluster: on every trace in ../shared/realcluster (a real
 kube-scheduler v1.34.1 with its controllers), the real number of preemptions and of victims of each
-workload fall within the replay's p5..p95 over paired runs. The other two traces are measured by
-../shared/tools/realcluster_report.py --runs 30 (too long for every test run)."""
+workload fall within the replay's p5..p95 over 30 runs (`replay --runs 30`) in at least 90% of the
+checks over all traces, as issue 14 asks. 30 runs, not fewer: with fewer runs the nearest-rank p5
+and p95 widen to the min and max, a looser check. The three traces take about a minute on two
+processes."""
 from __future__ import annotations
 
 import json
@@ -14,16 +16,24 @@ from kubectl_preempt.io.trace import read_trace
 from kubectl_preempt.replay.api import replay
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "realcluster"
-SCENARIO = "s2-cordon"
+TRUTHS = sorted(REAL.glob("*.truth.json")) if REAL.is_dir() else []
+RUNS = 30
+INSIDE = 0.90
 
 
-@pytest.mark.skipif(not (REAL / f"{SCENARIO}.truth.json").exists() and not os.environ.get("CI"),
-                    reason="../shared/realcluster is not beside this clone")
-def test_the_real_counts_fall_within_the_replay_p5_to_p95() -> None:
-    truth = json.loads((REAL / f"{SCENARIO}.truth.json").read_text())
-    dist = replay(read_trace(str(REAL / truth["trace"])), runs=12, jobs=2)["distribution"]
-    checks = [("preemptions", len(truth["preemptions"]), dist["preemptions"])]
-    checks += [(w, n, dist["victimsByWorkload"].get(w)) for w, n in truth["victimsByWorkload"].items()]
-    outside = [f"{what}: real {real}, replay {st}" for what, real, st in checks
-               if st is None or not st["p5"] <= real <= st["p95"]]
-    assert not outside, "; ".join(outside)
+@pytest.mark.skipif(not TRUTHS and not os.environ.get("CI"), reason="../shared/realcluster is not beside this clone")
+def test_the_real_counts_fall_within_the_replay_p5_to_p95_on_every_trace() -> None:
+    assert TRUTHS, "no truth files in ../shared/realcluster"
+    rows: list[tuple[str, str, int, dict | None]] = []
+    for f in TRUTHS:
+        truth = json.loads(f.read_text())
+        dist = replay(read_trace(str(REAL / truth["trace"])), runs=RUNS, jobs=2)["distribution"]
+        assert dist["runs"] == RUNS
+        rows.append((truth["scenario"], "preemptions", len(truth["preemptions"]), dist["preemptions"]))
+        rows += [(truth["scenario"], w, n, dist["victimsByWorkload"].get(w)) for w, n in truth["victimsByWorkload"].items()]
+    inside = [st is not None and st["p5"] <= real <= st["p95"] for _, _, real, st in rows]
+    table = "\n".join(f"{sc} {what}: real {real}, replay p5/p50/p95 "
+                      f"{'-' if st is None else '/'.join(str(st[k]) for k in ('p5', 'p50', 'p95'))}"
+                      f"{'' if ok else '  OUTSIDE'}" for (sc, what, real, st), ok in zip(rows, inside))
+    assert len(rows) >= 3 * len(TRUTHS)
+    assert sum(inside) >= INSIDE * len(rows), f"{sum(inside)}/{len(rows)} inside p5..p95:\n{table}"

@@ -914,6 +914,7 @@
       var notes = [];
       if (v.pdbViolation) notes.push(h("b", { text: "violates its PodDisruptionBudget" }));
       if (v.alreadyTerminating) notes.push("already terminating (no delete call)");
+      if (v.alreadyEvicting) notes.push("already being evicted by an earlier decision");
       if (r && r.end !== null) notes.push("gone at " + wall(run, r.end) + (v.gracePeriodSeconds !== undefined ? " after its " + duration(v.gracePeriodSeconds) + " grace period" : ""));
       else if (r) notes.push("still terminating at the end");
       if (run.changes[key]) notes.push(h("b", { "class": "change", text: changeText(run.changes[key]) }));
