@@ -112,9 +112,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
                 base = Scheduler(cluster, cfg, seed=seed)
             sched = base
         res = sched.schedule(pod)
-        details = sched.preemption_details(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
-        doc = build_document(res, details, nominated)
+        doc = build_document(res, nominated)
         out.append({"pod": doc.pop("pod"), "schedulerVersion": version.name, **doc})
         if progress is not None:
             progress(1)

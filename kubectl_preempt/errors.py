@@ -79,7 +79,3 @@ class ClusterError(PreemptError):
     exit_code = ExitCode.CLUSTER
 
 
-def exit_code_for(err: BaseException) -> ExitCode:
-    if isinstance(err, PreemptError):
-        return err.exit_code
-    return ExitCode.BAD_INPUT

@@ -4,6 +4,11 @@ check() keeps only each replay's outcome per pod, so the two replays of every tr
 again here with the same classes, each with its view (replay/view.py); each is compared with
 the summary the check reported, and the page says so if they ever differ. Both carry the check's
 per-pod changes, shown beside the preemptions they concern. render/html.py draws the result.
+
+With `--runs N` each side is drawn as the replay page draws `replay --runs N`: one run on the
+timeline (the pair of the proposal's median run, both sides with that run's seed, and that pair's
+per-pod changes) above the band chart of the side's distribution over the N runs, as check()
+reported it.
 """
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from ..replay.api import replay
 from ..replay.view import build_view, share_colours
-from .diff import replay_summary
+from .diff import OutcomeRecorder, diff_outcomes, replay_summary, totals
 from .validation import decode_proposal
 
 Run = tuple[str, Mapping[str, Any], Mapping[str, Any]]
@@ -34,6 +39,11 @@ def check_page_runs(check_report: Mapping[str, Any], traces: Mapping[str, Any], 
         names = {pc.name for pc in accepted}
         overrides = [dict(o) for o in base_objects or () if (o.get("metadata") or {}).get("name") not in names]
         overrides += [pc.as_object() for pc in accepted]
+        paired = tr.get("distribution")
+        if paired:
+            runs.extend(_runs_of_pair(name, events, paired, base_objects, overrides or None, config=config, seed=seed,
+                                      kubernetes_version=kubernetes_version))
+            continue
         for which, classes in (("baseline", base_objects), ("proposed", overrides or None)):
             report = replay(events, config=config, priority_classes=classes, seed=seed,
                             kubernetes_version=kubernetes_version)
@@ -58,3 +68,26 @@ def page_verdict(check_report: Mapping[str, Any]) -> str:
             if name not in failed:
                 failed.append(name)
     return "fails " + ("rule " if len(failed) == 1 else "rules ") + ", ".join(failed) if failed else "fails"
+
+
+def _runs_of_pair(name: str, events: Any, paired: Mapping[str, Any], baseline: Any, proposed: Any, *,
+                  config: Any, seed: int, kubernetes_version: Any) -> list[Run]:
+    """Both sides of `check --runs N` for one trace: pair k (k the proposal's median run) drawn,
+    each side with its distribution over the N runs."""
+    k = int(paired["proposed"]["medianRun"])
+    n = int(paired["runs"])
+    drawn: list[tuple[str, dict[str, Any], OutcomeRecorder]] = []
+    for which, classes in (("baseline", baseline), ("proposed", proposed)):
+        rec = OutcomeRecorder()
+        report = replay(events, config=config, priority_classes=classes, seed=seed, listener=rec,
+                        kubernetes_version=kubernetes_version, run=k)
+        report["run"] = {**(report.get("run") or {"run": 1, "seed": None}), "of": n}
+        report["distribution"] = paired[which]
+        drawn.append((which, report, rec))
+    entries = diff_outcomes(drawn[0][2].pods, drawn[1][2].pods)
+    out: list[Run] = []
+    for which, report, _ in drawn:
+        view = build_view(report, events)
+        view["changes"] = {"totals": totals(entries), "pods": entries}
+        out.append((f"{name}: {which}", report, view))
+    return out

@@ -99,9 +99,7 @@ def check(
     max_new_victims: Annotated[Optional[int], typer.Option(
         "--max-new-victims", metavar="N", help="Fail when a trace has more than N new victims.",
         show_default=False)] = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="|".join(CHECK_FORMATS), callback=options._choice(CHECK_FORMATS),
-        help="Output format: " + ", ".join(CHECK_FORMATS) + ".")] = "table",
+    output: Annotated[str, options.output_option(CHECK_FORMATS)] = "table",
     junit: Annotated[Optional[str], typer.Option(
         "--junit", metavar="FILE", help="Also write JUnit XML: a testsuite per trace, a testcase per rule.",
         show_default=False)] = None,
@@ -110,12 +108,9 @@ def check(
     max_input_size: options.MaxInputSize = None,
     max_trace_span: options.MaxTraceSpan = None,
     max_trace_events: options.MaxTraceEvents = None,
-    html: Annotated[Optional[str], typer.Option(
-        "--html", metavar="FILE",
-        help="Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
-             "one, with the changed preemptions marked (replays each trace twice more). - writes the page to "
-             "standard output instead of the usual output.",
-        show_default=False)] = None,
+    html: Annotated[Optional[str], options.html_option(
+        "Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
+        "one, with the changed preemptions marked (replays each trace twice more).")] = None,
     kubernetes_version: options.KubernetesVersion = None,
     runs: options.Runs = 1,
     jobs: options.Jobs = None,

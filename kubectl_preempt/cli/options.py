@@ -26,6 +26,12 @@ def output_option(choices: Sequence[str] = FORMATS) -> typer.models.OptionInfo:
 
 Output = Annotated[str, output_option()]
 
+
+def html_option(help: str) -> typer.models.OptionInfo:
+    """--html FILE, with what `-` does (the page on standard output instead of the usual output)."""
+    return typer.Option("--html", metavar="FILE", show_default=False,
+                        help=help + " - writes the page to standard output instead of the usual output.")
+
 Namespace = Annotated[Optional[str], typer.Option(
     "--namespace", "-n", metavar="NS",
     help="Namespace of POD names given without one (default: default); without PODs, explain every "

@@ -56,6 +56,12 @@ min); a recorded creation that replaced a pod the replay kept is not applied. Po
 status follows the replayed pods 0.08 s after they change, with the owners' scale as the expected
 count, as the disruption controller computes it (delays measured on a real cluster).
 
+kube-batch beside kube-scheduler (simulate mode): pods whose schedulerName is kube-batch's
+(--batch-scheduler-name) are placed by kube-batch's session, run every --schedule-period (1 s)
+with --batch-scheduler-conf while any of them is pending; its reclaim and preempt evictions are
+preemptions that say the scheduler and the action, for whom, and which plugins made each victim
+eligible.
+
 Without TRACE, the bundled demo trace is replayed."""
 
 EPILOG = """\b
@@ -78,7 +84,10 @@ Examples:
 \b
   # 30 runs with their own random choices: distributions, on 4 processes or a Ray cluster
   kubectl preempt replay prod.jsonl.gz --runs 30 --jobs 4
-  kubectl preempt replay prod.jsonl.gz --runs 30 --ray ray-head:6379 -o json"""
+  kubectl preempt replay prod.jsonl.gz --runs 30 --ray ray-head:6379 -o json
+\b
+  # kube-batch and kube-scheduler sharing the bundled cluster
+  kubectl preempt replay traces/two-schedulers.jsonl.gz --batch-scheduler-conf traces/kube-batch.conf"""
 
 
 def register(app: typer.Typer) -> None:
@@ -174,9 +183,7 @@ def replay(
         "--reresolve-existing",
         help="With --priorityclasses: give pods that exist at the trace's start the new priorities too.")] = False,
     config: options.ConfigFile = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="|".join(REPLAY_FORMATS), callback=options._choice(REPLAY_FORMATS),
-        help="Output format: " + ", ".join(REPLAY_FORMATS) + ".")] = "table",
+    output: Annotated[str, options.output_option(REPLAY_FORMATS)] = "table",
     dump_decisions: Annotated[Optional[str], typer.Option(
         "--dump-decisions", metavar="DIR",
         help="Write every preemption decision as a conformance case file (the cluster at that instant "
@@ -189,12 +196,9 @@ def replay(
     max_input_size: options.MaxInputSize = None,
     max_trace_span: options.MaxTraceSpan = None,
     max_trace_events: options.MaxTraceEvents = None,
-    html: Annotated[Optional[str], typer.Option(
-        "--html", metavar="FILE",
-        help="Also write the replay as one self-contained HTML page (no network needed to view it): a "
-             "timeline per node, the summary, filters, and the why of each preemption. - writes the page "
-             "to standard output instead of the usual output.",
-        show_default=False)] = None,
+    html: Annotated[Optional[str], options.html_option(
+        "Also write the replay as one self-contained HTML page (no network needed to view it): a "
+        "timeline per node, the summary, filters, and the why of each preemption.")] = None,
     kubernetes_version: options.KubernetesVersion = None,
     runs: options.Runs = 1,
     jobs: options.Jobs = None,

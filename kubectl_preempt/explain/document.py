@@ -1,15 +1,17 @@
-"""Turns one scheduling cycle's decisions into the explanation document (plain data)."""
+"""Turns one scheduling cycle's decision record into the explanation document (plain data).
+
+The document is explain's public format (`-o json`): requests as Kubernetes quantities, times in
+RFC 3339. Everything about the preemption comes from the cycle's PreemptionRecord as it is.
+"""
 from __future__ import annotations
 
 from typing import Any
 
 from ..framework.status import Code, Status
-from ..model.objects import Pod
 from ..model.quantity import format_bytes, format_milli_cpu
-from ..model.rfc3339 import format_nanos
 from ..model.resources import Resource
-from ..preemption.evaluator import CHAIN_STEPS, Candidate, Evaluator, PreemptionDetails
-from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
+from ..preemption.decision import CHAIN_STEPS, Candidate, PreemptionRecord, Victim
+from ..scheduler.schedule_one import SCHEDULED, CycleResult
 
 
 def human_resources(r: Resource, *, pods: bool = False) -> dict[str, str]:
@@ -26,15 +28,11 @@ def human_resources(r: Resource, *, pods: bool = False) -> dict[str, str]:
     return out
 
 
-def _time(p: Pod) -> str | None:
-    return p.status.get("startTime")
-
-
 def _status_dict(st: Status) -> dict[str, Any]:
     return {"code": st.code.name, "plugin": st.plugin, "reasons": list(st.reasons)}
 
 
-def _preemption_note(node: str, st: Status, details: PreemptionDetails | None,
+def _preemption_note(node: str, st: Status, details: PreemptionRecord | None,
                      candidates: dict[str, Candidate], potential: set[str]) -> str:
     if st.code == Code.UnschedulableAndUnresolvable:
         return "preemption cannot help: removing pods does not change this"
@@ -46,16 +44,17 @@ def _preemption_note(node: str, st: Status, details: PreemptionDetails | None,
     if c is not None:
         return f"candidate: {len(c.victims)} victim(s)"
     ns = details.node_statuses
-    if ns is not None and node in ns.statuses:
-        s = ns.statuses[node]
+    if node in ns:
+        s = ns[node]
         return "preemption: " + (s.message() or s.code.name)
     if node in potential:
         return "preemption: not evaluated (enough candidates found before this node)"
     return ""
 
 
-def build_document(res: CycleResult, details: PreemptionDetails | None, nominated: dict[str, list[str]]) -> dict[str, Any]:
+def build_document(res: CycleResult, nominated: dict[str, list[str]]) -> dict[str, Any]:
     pod = res.pod
+    details = res.preemption
     doc: dict[str, Any] = {
         "pod": pod.key,
         "priority": pod.priority,
@@ -101,63 +100,26 @@ def build_document(res: CycleResult, details: PreemptionDetails | None, nominate
         doc["preemptionIneligible"] = details.ineligible_reason
     if details is None:
         return doc
-    doc["candidates"] = [_candidate_dict(c, details) for c in details.candidates]
-    if res.outcome == PREEMPTED and details.selected is not None:
-        sel = details.selected
-        doc["nominatedNode"] = sel.name
-        doc["nominatedNodes"] = sorted(details.tied or [sel.name])
+    doc["candidates"] = details.candidate_dicts()
+    sel = res.preempted
+    if sel is not None:
+        doc["nominatedNode"] = sel.node
+        doc["nominatedNodes"] = sel.tied_nodes
         doc["victims"] = [v.key for v in sel.victims]
         # in the victims' order (SelectVictimsOnNode re-sorts them when some violate a PDB)
-        evicted = {r.pod.key: r for r in sel.reprieves if not r.kept}
-        doc["victimDetails"] = [_victim_dict(sel, evicted[v.key]) for v in sel.victims]
+        doc["victimDetails"] = [_victim_dict(v) for v in sel.victims]
         doc["reprieved"] = [{"pod": r.pod.key, "priority": r.pod.priority,
                              "reason": "fits back after the victims go" + (
                                  " (its PDB would have been violated)" if r.pdb_violating else "")}
-                            for r in sel.reprieves if r.kept]
-        doc["clearedNominations"] = sorted(p.key for p in details.cleared_nominations)
-        doc["tieBreak"] = _tie_break(details)
+                            for r in sel.selected.reprieves if r.kept]
+        doc["clearedNominations"] = sorted(p.key for p in sel.cleared_nominations)
+        doc["tieBreak"] = {"steps": list(CHAIN_STEPS), "decidedAt": sel.decided_at, "winner": sel.node,
+                           "runnerUp": sel.runner_up, "tied": sorted(sel.tied)}
     return doc
 
 
-def _victim_dict(c: Candidate, r: Any) -> dict[str, Any]:
-    v = r.pod
-    return {"pod": v.key, "priority": v.priority, "requests": human_resources(v.resource.resource),
-            "terminating": v.terminating, "pdbs": list(c.pdbs.get(v.key, ())), "pdbViolation": v.key in c.pdb_violating,
-            "startTime": _time(v), "blocking": list(r.status.reasons) if r.status is not None else []}
-
-
-def _candidate_dict(c: Candidate, details: PreemptionDetails) -> dict[str, Any]:
-    scores = Evaluator.chain_scores(c)
-    eliminated = None
-    for step, survivors in enumerate(details.chain_survivors, start=1):
-        if c.name not in survivors:
-            eliminated = step
-            break
-    return {"node": c.name, "pdbViolations": c.num_pdb_violations,
-            "highestVictimPriority": c.victims[0].priority,
-            "victimPrioritySum": sum(v.priority for v in c.victims),
-            "victimCount": len(c.victims),
-            "latestStartTime": _fmt_nanos(scores[4]),
-            "victims": [v.key for v in c.victims], "eliminatedAt": eliminated}
-
-
-def _fmt_nanos(n: int) -> str | None:
-    if n >= 253402300799 * 10**9:
-        return None
-    return format_nanos(n)
-
-
-def _tie_break(details: PreemptionDetails) -> dict[str, Any]:
-    sel = details.selected
-    decided = None
-    runner_up = None
-    prev = [c.name for c in details.candidates]
-    for step, survivors in enumerate(details.chain_survivors, start=1):
-        if len(survivors) < len(prev):
-            dropped = [n for n in prev if n not in survivors]
-            if len(survivors) == 1:
-                decided = step
-                runner_up = dropped[0] if dropped else None
-        prev = survivors
-    return {"steps": list(CHAIN_STEPS), "decidedAt": decided, "winner": sel.name if sel else None,
-            "runnerUp": runner_up, "tied": sorted(details.tied)}
+def _victim_dict(v: Victim) -> dict[str, Any]:
+    p = v.pod
+    return {"pod": p.key, "priority": p.priority, "requests": human_resources(v.requests),
+            "terminating": p.terminating, "pdbs": list(v.pdbs), "pdbViolation": v.pdb_violation,
+            "startTime": v.start_time, "blocking": list(v.blocking)}

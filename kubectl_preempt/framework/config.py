@@ -24,9 +24,6 @@ DEFAULT_MULTIPOINT_V1_34: list[tuple[str, int]] = [
     ("PodTopologySpread", 2), ("InterPodAffinity", 2), ("DynamicResources", 0), ("DefaultPreemption", 0),
     ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), ("DefaultBinder", 0),
 ]
-DEFAULT_MULTIPOINT = DEFAULT_MULTIPOINT_V1_34
-
-
 def default_multi_point(version: KubernetesVersion) -> list[tuple[str, int]]:
     """mirrors getDefaultPlugins + applyFeatureGates of the release: since v1.35 DynamicResources
     scores (weight 2), and the NodeDeclaredFeatures gate appends its plugin after DefaultBinder.

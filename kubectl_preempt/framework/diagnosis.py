@@ -4,7 +4,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from itertools import compress, repeat
-from typing import Callable, Iterable
+from typing import Callable
 
 from .status import Code, Status
 
@@ -95,9 +95,3 @@ def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis) -> str:
     return msg
 
 
-def reason_histogram(statuses: Iterable[Status]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for st in statuses:
-        for r in st.reasons:
-            counts[r] = counts.get(r, 0) + 1
-    return counts

@@ -90,7 +90,6 @@ UNSCHEDULED_POD_ADD = "UnscheduledPodAdd"
 UNSCHEDULED_POD_UPDATE = "UnscheduledPodUpdate"
 SCHEDULE_ATTEMPT_FAILURE = "ScheduleAttemptFailure"
 BACKOFF_COMPLETE = "BackoffComplete"
-POP_FROM_BACKOFF_Q = "PopFromBackoffQ"
 
 
 def unroll_wildcard_resource() -> list[ClusterEventWithHint]:
@@ -220,11 +219,6 @@ def unscheduled_pod_update_events(old: Pod, new: Pod) -> list[ClusterEvent]:
         if action & bit:
             events.append(ClusterEvent(POD, bit, UNSCHEDULED_POD_UPDATE))
     return events or [ClusterEvent(POD, UPDATE_POD_OTHER, UNSCHEDULED_POD_UPDATE)]
-
-
-def always(pod: Pod, old: Any, new: Any) -> bool:
-    """A hint that always says Queue (the same as registering without one)."""
-    return True
 
 
 def never(pod: Pod, old: Any, new: Any) -> bool:

@@ -21,7 +21,7 @@ looks for each method with getattr, as upstream type-asserts each interface.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .status import Status
@@ -48,14 +48,6 @@ class PreFilterResult:
         if self.all_nodes():
             return PreFilterResult(set(other.node_names or ()))
         return PreFilterResult(self.node_names & other.node_names)  # type: ignore[operator]
-
-
-def merge_prefilter(a: PreFilterResult | None, b: PreFilterResult | None) -> PreFilterResult | None:
-    if a is None and b is None:
-        return None
-    if a is None:
-        return PreFilterResult(None if b is None or b.node_names is None else set(b.node_names))
-    return a.merge(b)
 
 
 @dataclass
@@ -113,11 +105,10 @@ class ScoreTable:
 
 @dataclass
 class PostFilterResult:
-    """What PostFilter decided: the node nominated for the pod (empty for none), and the why."""
+    """What PostFilter decided: the node nominated for the pod (empty for none)."""
 
     nominated_node_name: str = ""
     mode: str = "Override"  # ModeOverride; "Noop" leaves the nomination alone
-    details: Any = None
 
 
 class Plugin(Protocol):

@@ -774,23 +774,6 @@ _PARTIAL_CONSEQUENCE = {
 
 # --- entry points --------------------------------------------------------------------------------
 
-def fetch_objects(kubeconfig: str | None = None, context: str | None = None, namespace: str | None = None,
-                  request_timeout: str | float | None = None, *, progress: Progress | None = None,
-                  chunk_size: int = DEFAULT_CHUNK_SIZE) -> tuple[list[dict], list[str]]:
-    """Every object a verdict depends on, from the live cluster, and notes on what was not readable.
-
-    Reads all namespaces; `namespace` is where to fall back to when that is forbidden (the
-    namespace of the pods being explained); without it, the context's namespace.
-    """
-    conn = connect(kubeconfig, context, request_timeout)
-    if namespace:
-        conn.namespace = namespace
-    try:
-        return LiveCluster(conn, progress=progress, chunk_size=chunk_size).read_all(None, strict=False)
-    finally:
-        conn.close()
-
-
 @dataclass
 class LiveSession:
     """A connection held open for several reads: explain, then who preempted each pod."""

@@ -55,10 +55,6 @@ class RecordStats:
     notes: list[str] = field(default_factory=list)           # what could not be read, and what it costs
 
 
-class _Gone(Exception):
-    """The watch's resourceVersion is too old (410): list again."""
-
-
 def _resource_version(obj: Mapping[str, Any]) -> str:
     return str((obj.get("metadata") or {}).get("resourceVersion") or "")
 

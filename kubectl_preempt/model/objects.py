@@ -5,7 +5,7 @@ Nothing is deep-copied: views are cheap to build for 150,000 pods.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Mapping
 
 from .rfc3339 import parse_datetime, parse_nanos
@@ -18,9 +18,6 @@ SYSTEM_PRIORITY_CLASSES = {SYSTEM_CLUSTER_CRITICAL: SYSTEM_CRITICAL_PRIORITY,
                            SYSTEM_NODE_CRITICAL: SYSTEM_CRITICAL_PRIORITY + 1000}
 PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
 PREEMPT_NEVER = "Never"
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
 
 def parse_time(value: Any) -> datetime | None:
     return parse_datetime(value)
@@ -96,9 +93,6 @@ class Pod(_View):
     @property
     def creation_time(self) -> datetime | None:
         return parse_time(self.metadata.get("creationTimestamp"))
-
-    def is_bound(self) -> bool:
-        return bool(self.node_name)
 
     def __repr__(self) -> str:
         return f"Pod({self.key})"

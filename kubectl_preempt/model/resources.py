@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from ..errors import InputError, quote
 from .quantity import parse_quantity
@@ -286,8 +286,3 @@ def _calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], fiel
     return PodResource(res, int(-((-cpu * 1000) // 1)), int(-((-mem) // 1)))
 
 
-def iter_names(rls: Iterable[Mapping[str, Any]]) -> set[str]:
-    out: set[str] = set()
-    for rl in rls:
-        out.update(rl)
-    return out

@@ -76,11 +76,6 @@ def parse_datetime(value: Any) -> datetime | None:
     return datetime.fromtimestamp(secs, tz=timezone.utc).replace(microsecond=rem // 1000)
 
 
-def seconds_to_nanos(t: float) -> int:
-    """The replay clock's seconds as nanoseconds, rounded to the millisecond the replay keeps."""
-    return int(round(t * 1000)) * 1_000_000
-
-
 def format_seconds(t: float) -> str:
     """RFC 3339 in UTC with milliseconds only when the time has them (the replay's times)."""
     ms = int(round(t * 1000))

@@ -1,71 +1,44 @@
 """The preemption Evaluator (framework/preemption/preemption.go): candidates, dry runs, choice.
 
 Besides upstream's verdict it keeps what an explanation needs: every candidate with its chain
-values, every node's dry-run status, reprieved pods and why each victim could not stay.
+values, every node's dry-run status, reprieved pods and why each victim could not stay. It leaves
+as one frozen PreemptionRecord (decision.py), written into the cycle's state under RECORD_KEY,
+from where the scheduling cycle returns it with its other decisions.
 """
 from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
 from itertools import compress, repeat
-from datetime import datetime
 from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message
 from ..framework.interface import PostFilterResult
 from ..framework.status import Code, Status
-from ..framework.types import FAR_FUTURE, NodeInfo
+from ..framework.types import NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
-
-def _unix_nanos_of(t: datetime) -> int:
-    return int(t.timestamp()) * 1_000_000_000 + t.microsecond * 1000
-
+from .decision import (CHAIN, Candidate, PreemptionRecord, Reprieve, pod_start_nanos)
 
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
+# where preempt() leaves its record in the cycle's state
+RECORD_KEY = "kubectl-preempt/preemption-record"
 
 _NODE_NAME = operator.attrgetter("node.name")
-
-CHAIN_STEPS = (
-    "fewest PDB violations",
-    "lowest highest-victim priority",
-    "lowest sum of victim priorities",
-    "fewest victims",
-    "latest start time of the highest-priority victims",
-    "first remaining candidate",
-)
-
-
-FAR_FUTURE_NANOS = _unix_nanos_of(FAR_FUTURE)
-
-
-def pod_start_time(pod: Pod) -> int:
-    """mirrors GetPodStartTime, in nanoseconds as Go's time.Time compares them: a pod that has
-    not started counts as starting after every pod that has."""
-    n = pod.start_nanos
-    return FAR_FUTURE_NANOS if n is None else n
 
 
 def more_important_pod(a: Pod, b: Pod) -> bool:
     # mirrors util.MoreImportantPod
     if a.priority != b.priority:
         return a.priority > b.priority
-    return pod_start_time(a) < pod_start_time(b)
+    return pod_start_nanos(a) < pod_start_nanos(b)
 
 
 def importance_key(p: Pod) -> tuple:
     """MoreImportantPod as a sort key: sort_by_key(pods, importance_key) orders pods as
     sort.Slice(pods, MoreImportantPod) does."""
-    return (-p.priority, pod_start_time(p))
-
-
-@dataclass
-class Reprieve:
-    pod: Pod
-    kept: bool
-    pdb_violating: bool
-    status: Status | None = None  # the filter status that made it a victim
+    return (-p.priority, pod_start_nanos(p))
 
 
 @dataclass(frozen=True)
@@ -81,18 +54,8 @@ class VictimSelection:
 
 
 @dataclass
-class Candidate:
-    name: str
-    victims: list[Pod]
-    num_pdb_violations: int
-    reprieves: list[Reprieve] = field(default_factory=list)
-    pdb_violating: frozenset[str] = frozenset()  # victim keys whose PDB is violated
-    pdbs: dict[str, list[str]] = field(default_factory=dict)  # victim key -> keys of the PDBs covering it
-
-
-@dataclass
-class PreemptionDetails:
-    """What the Evaluator saw and decided, for the explanation."""
+class PreemptionRun:
+    """What one preempt() call gathers on its way; frozen into a PreemptionRecord at its end."""
 
     eligible: bool = True
     ineligible_reason: str = ""
@@ -107,10 +70,14 @@ class PreemptionDetails:
     cleared_nominations: list[Pod] = field(default_factory=list)
     message: str = ""
 
-    @property
-    def potential_nodes(self) -> list[str]:
-        """Nodes where preemption was worth trying (their filter status was Unschedulable)."""
-        return [ni.node.name for ni in self.potential]
+    def freeze(self) -> PreemptionRecord:
+        return PreemptionRecord(
+            eligible=self.eligible, ineligible_reason=self.ineligible_reason,
+            potential=self.potential, offset=self.offset, num_candidates=self.num_candidates,
+            candidates=tuple(self.candidates),
+            node_statuses=self.node_statuses.statuses if self.node_statuses is not None else {},
+            selected=self.selected, survivors=tuple(self.chain_survivors), tied=tuple(self.tied),
+            cleared_nominations=tuple(self.cleared_nominations), message=self.message)
 
 
 class PreemptionPlugin:
@@ -139,11 +106,17 @@ class Evaluator:
         self.plugin_name = plugin_name
         self.handle = handle
         self.interface = interface
-        self.last: PreemptionDetails | None = None
 
     def preempt(self, state: CycleState, pod: Pod, m: NodeToStatus) -> tuple[PostFilterResult | None, Status]:
-        details = PreemptionDetails()
-        self.last = details
+        """mirrors Evaluator.Preempt; what it saw and decided is left in `state` as a PreemptionRecord."""
+        details = PreemptionRun()
+        try:
+            return self._preempt(state, pod, m, details)
+        finally:
+            state.write(RECORD_KEY, details.freeze())
+
+    def _preempt(self, state: CycleState, pod: Pod, m: NodeToStatus, details: PreemptionRun
+                 ) -> tuple[PostFilterResult | None, Status]:
         nominated_status = m.get(pod.nominated_node_name)
         ok, msg = self.interface.pod_eligible_to_preempt_others(pod, nominated_status)
         if not ok:
@@ -166,10 +139,10 @@ class Evaluator:
             return None, Status(Code.Unschedulable, NO_CANDIDATE)
         details.selected = best
         details.cleared_nominations = self.lower_priority_nominated_pods(pod, best.name)
-        return PostFilterResult(best.name, details=details), Status()
+        return PostFilterResult(best.name), Status()
 
     def find_candidates(self, state: CycleState, all_nodes: list[NodeInfo], pod: Pod, m: NodeToStatus,
-                        details: PreemptionDetails) -> tuple[list[Candidate], NodeToStatus, str | None]:
+                        details: PreemptionRun) -> tuple[list[Candidate], NodeToStatus, str | None]:
         if not all_nodes:
             return [], NodeToStatus(), "no nodes available"
         potential = m.nodes_for_status_code(all_nodes, self.handle.snapshot.get, Code.Unschedulable)
@@ -183,7 +156,7 @@ class Evaluator:
 
     def dry_run_preemption(self, state: CycleState, pod: Pod, potential: list[NodeInfo],
                            pdbs: list[PodDisruptionBudget], offset: int, num: int,
-                           details: PreemptionDetails) -> tuple[list[Candidate], NodeToStatus, str | None]:
+                           details: PreemptionRun) -> tuple[list[Candidate], NodeToStatus, str | None]:
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
         statuses = NodeToStatus()
@@ -225,7 +198,7 @@ class Evaluator:
         details.candidates = cands
         return cands, statuses, "; ".join(errs) if errs else None
 
-    def select_candidate(self, candidates: list[Candidate], details: PreemptionDetails) -> Candidate | None:
+    def select_candidate(self, candidates: list[Candidate], details: PreemptionRun) -> Candidate | None:
         if not candidates:
             return None
         if len(candidates) == 1:
@@ -235,19 +208,10 @@ class Evaluator:
         name = self.pick_one_node_for_preemption(by_name, details)
         return by_name.get(name, candidates[0])
 
-    @staticmethod
-    def chain_scores(c: Candidate) -> list[int]:
-        """The five scores of pickOneNodeForPreemption (higher is better)."""
-        highest = c.victims[0].priority
-        # mirrors minSumPrioritiesScoreFunc: each priority shifted by MaxInt32+1 so all are positive
-        total = sum(v.priority + 2**31 for v in c.victims)
-        earliest = earliest_start_of_highest_priority(c.victims)
-        return [-c.num_pdb_violations, -highest, -total, -len(c.victims), earliest]
-
-    def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionDetails) -> str:
+    def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionRun) -> str:
         remaining = list(by_name)
-        scores = {n: self.chain_scores(c) for n, c in by_name.items()}
-        for step in range(5):
+        scores = {n: c.chain_scores for n, c in by_name.items()}
+        for step in range(len(CHAIN)):
             best = max(scores[n][step] for n in remaining)
             remaining = [n for n in remaining if scores[n][step] == best]
             details.chain_survivors.append(list(remaining))
@@ -262,20 +226,4 @@ class Evaluator:
 
     def lower_priority_nominated_pods(self, pod: Pod, node_name: str) -> list[Pod]:
         return [p for p in self.handle.nominated_pods_for_node(node_name) if p.priority < pod.priority]
-
-
-def earliest_start_of_highest_priority(victims: list[Pod]) -> int:
-    # mirrors GetEarliestPodStartTime
-    max_prio = victims[0].priority
-    earliest = pod_start_time(victims[0])
-    for p in victims:
-        if p.priority == max_prio:
-            t = pod_start_time(p)
-            if t < earliest:
-                earliest = t
-        elif p.priority > max_prio:
-            max_prio = p.priority
-            earliest = pod_start_time(p)
-    return earliest
-
 

@@ -10,6 +10,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..model.quantity import format_bytes, format_milli_cpu, milli_value, value
+from ..preemption.decision import CHAIN, SUM_STEP
 
 INDENT = "  "
 GAP = "  "
@@ -20,17 +21,6 @@ MAX_NODE_NAMES = 8
 MAX_KEPT_ROWS = 10
 # a group's node names longer than this go on a line of their own, under its reason
 MAX_NAMES_WIDTH = 40
-
-# pickOneNodeForPreemption's criteria, in order, with the candidate field each compares
-CHAIN_STEPS: tuple[tuple[str, str], ...] = (
-    ("PDB violations (fewest wins)", "pdbViolations"),
-    ("highest victim priority (lowest wins)", "highestVictimPriority"),
-    ("sum of victim priorities (lowest wins)", "victimPrioritySum"),
-    ("number of victims (fewest wins)", "victimCount"),
-    ("start of top victims (latest wins)", "latestStartTime"),
-)
-# upstream adds MaxInt32+1 to every priority before summing, so each victim weighs 2^31 more
-SUM_STEP = 3
 
 _BYTE_RESOURCES = ("memory", "ephemeral-storage")
 
@@ -274,7 +264,7 @@ def _chain_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
         lines.append(INDENT + f"-> tie after every step: {compact_names(sorted(tied, key=lambda n: order.get(n, 0)))}")
     elif decided:
         label = step_names[decided - 1] if len(step_names) >= decided else (
-            CHAIN_STEPS[decided - 1][0] if decided <= len(CHAIN_STEPS) else f"step {decided}")
+            CHAIN[decided - 1].label if decided <= len(CHAIN) else f"step {decided}")
         vs = f" over {runner}" if runner else ""
         lines.append(INDENT + f"-> {node}{vs}, decided at step {decided} ({label})")
     if not wide and len(cands) > MAX_CHAIN_COLUMNS:
@@ -295,7 +285,7 @@ def _chain_rows(node: str, cands: Sequence[Mapping[str, Any]]) -> list[str]:
     rows = []
     for c in cands:
         step = c.get("eliminatedAt")
-        rows.append([c.get("node", "?")] + [_chain_value(c, f) for _, f in CHAIN_STEPS]
+        rows.append([c.get("node", "?")] + [_chain_value(c, s.field) for s in CHAIN]
                     + ["-" if step is None else str(step)])
     return columns(header, rows)
 
@@ -306,8 +296,9 @@ def _chain_columns(node: str, cands: list[Mapping[str, Any]]) -> list[str]:
         cands = cands[:MAX_CHAIN_COLUMNS]
     names = [c.get("node", "?") for c in cands]
     rows = []
-    for i, (label, field) in enumerate(CHAIN_STEPS, start=1):
-        row = [f"{i} {label}"]
+    for i, chain_step in enumerate(CHAIN, start=1):
+        field = chain_step.field
+        row = [f"{i} {chain_step.label}"]
         for c in cands:
             step = c.get("eliminatedAt")
             if step is not None and i > step:
@@ -324,10 +315,10 @@ def _candidate_note(c: Mapping[str, Any], detail: bool = True) -> str:
     n = c.get("victimCount")
     text = "candidate" + (f" with {_plural(n, 'victim')}" if isinstance(n, int) and detail else "")
     step = c.get("eliminatedAt")
-    if isinstance(step, int) and 1 <= step <= len(CHAIN_STEPS):
-        label, field = CHAIN_STEPS[step - 1]
-        value = f" {_chain_value(c, field)}" if detail else ""
-        text += f", lost at step {step} ({label.split(' (')[0]}{value})"
+    if isinstance(step, int) and 1 <= step <= len(CHAIN):
+        chain_step = CHAIN[step - 1]
+        value = f" {_chain_value(c, chain_step.field)}" if detail else ""
+        text += f", lost at step {step} ({chain_step.short}{value})"
     elif step is None:
         text += ", tied to the end of the choice chain"
     return text

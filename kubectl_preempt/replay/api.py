@@ -11,7 +11,7 @@ from ..batch.cache.cache import DEFAULT_SCHEDULER_NAME
 from .batch import DEFAULT_SCHEDULE_PERIOD, BatchOptions
 from .follow import Follow
 from .report import follow_report
-from .runs import RunProgress, RunSpec, replay_runs, simulate_once
+from .runs import RunProgress, RunSpec, replay_runs, run_seed, simulate_once
 from .simulate import Listener, Progress
 from .timeline import normalize
 from .whatif import PriorityPolicy
@@ -54,7 +54,7 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            kubernetes_version: str | KubernetesVersion | None = None,
            batch_scheduler_name: str = DEFAULT_SCHEDULER_NAME, batch_scheduler_conf: str | None = None,
            batch_scheduler_conf_source: str | None = None,
-           schedule_period: float = DEFAULT_SCHEDULE_PERIOD) -> dict[str, Any]:
+           schedule_period: float = DEFAULT_SCHEDULE_PERIOD, run: int = 1) -> dict[str, Any]:
     """Replay a trace through the offline copy of kube-scheduler; returns the report.
 
     `kubernetes_version` ("v1.34", "v1.36") picks the release imitated; by default the trace
@@ -78,6 +78,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     every `schedule_period` seconds with `batch_scheduler_conf` (kube-batch's configuration file
     as text, named `batch_scheduler_conf_source` in errors; None: its default) places them and
     may evict (replay/batch.py); each preemption then says its `scheduler` and `action`.
+    `run` (simulate mode, `runs` 1): replay run `run` of a `--runs` replay alone, with its random
+    choices (its seed, replay/runs.py); the report says which in `run`. Run 1 is the single replay.
     """
     if mode not in MODES:
         raise UsageError(f"mode {quote(mode)} is not one of {', '.join(MODES)}", field="mode")
@@ -88,6 +90,10 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     if runs > 1 and mode == "follow":
         raise UsageError("--runs needs simulate mode: --follow applies the recording as it happened, "
                          "with nothing left to chance", field="--runs")
+    if isinstance(run, bool) or not isinstance(run, int) or run < 1:
+        raise UsageError(f"must be 1 or more, got {quote(run)}", field="run")
+    if run > 1 and (runs > 1 or mode == "follow"):
+        raise UsageError("a run of its own is one simulate-mode run: give runs=1", field="run")
     if runs > 1 and (on_decision is not None or listener is not None):
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1",
                          field="--runs")
@@ -104,7 +110,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         return _named(follow_report(f.run(), what_if=spec.what_if), version)
     if runs > 1:
         return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version)
-    report, _ = simulate_once(spec, 1, on_decision=on_decision, progress=progress, listener=listener)
+    report, _ = simulate_once(spec, run, on_decision=on_decision, progress=progress, listener=listener)
+    if run > 1:
+        report["run"] = {"run": run, "seed": run_seed(seed, run)}
     return _named(report, version)
 
 

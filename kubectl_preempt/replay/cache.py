@@ -18,7 +18,7 @@ import statistics
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..model.objects import Pod
-from ..model.rfc3339 import parse_seconds
+from ..model.rfc3339 import NANOS, parse_nanos
 
 
 class PodOrder:
@@ -126,13 +126,13 @@ class PodOrder:
 
 
 def _second(value: Any) -> int | None:
-    t = parse_seconds(value) if isinstance(value, str) else None
-    return None if t is None else int(t)
+    n = parse_nanos(value)
+    return None if n is None else n // NANOS
 
 
 def _condition_time(pod: Pod, kind: str) -> Any:
     for c in pod.status.get("conditions") or ():
-        if isinstance(c, Mapping) and c.get("type") == kind:
+        if isinstance(c, dict) and c.get("type") == kind:
             return c.get("lastTransitionTime")
     return None
 
@@ -143,11 +143,11 @@ def _last_write(pod: Pod) -> tuple[int, int] | None:
     if not isinstance(rv, str) or not rv.isdigit():
         return None
     times = [pod.status.get("startTime")]
-    times += [c.get("lastTransitionTime") for c in pod.status.get("conditions") or () if isinstance(c, Mapping)]
+    times += [c.get("lastTransitionTime") for c in pod.status.get("conditions") or () if isinstance(c, dict)]
     for cs in pod.status.get("containerStatuses") or ():
-        state = cs.get("state") if isinstance(cs, Mapping) else None
+        state = cs.get("state") if isinstance(cs, dict) else None
         for st in (state or {}).values():
-            if isinstance(st, Mapping):
+            if isinstance(st, dict):
                 times += [st.get("startedAt"), st.get("finishedAt")]
     seconds = [s for s in (_second(t) for t in times) if s is not None]
     if not seconds:

@@ -60,10 +60,6 @@ class Engine:
         heapq.heappush(self._heap, (at, priority, self._seq, ev))
         return ev
 
-    def schedule_in(self, delay: float, callback: Callback, *, priority: int = PRIORITY_INTERNAL,
-                    name: str = "") -> Event:
-        return self.schedule(self.now + max(0.0, delay), callback, priority=priority, name=name)
-
     def peek(self) -> float:
         """The time of the next event, or infinity when there is none."""
         heap = self._heap

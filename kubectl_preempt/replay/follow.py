@@ -17,7 +17,6 @@ from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
-from ..scheduler.schedule_one import PREEMPTED
 from .cache import PodOrder, status_delay_of
 from .eventhandlers import EventHandler
 from .simulate import Progress, decision_case, initial_objects, preemption_why
@@ -330,12 +329,12 @@ class Follow:
         in_flight = self._deletions_in_flight(pod)
         res = st.scheduler.schedule(pod)
         self.decisions += 1
-        details = st.scheduler.preemption_details(pod)
+        details = res.preempted
         diffs: list[str] = []
         replayed: dict[str, Any] = {"outcome": res.outcome}
-        if res.outcome == PREEMPTED and details is not None and details.selected is not None:
+        if details is not None:
             sel = details.selected
-            tied = sorted(details.tied or [sel.name])
+            tied = details.tied_nodes
             replayed.update({"node": sel.name, "tiedNodes": tied, "victims": [v.key for v in sel.victims]})
             # the offline verdict on the node the cluster chose, when the dry run made it a candidate
             cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
-from ..preemption.evaluator import CHAIN_STEPS, PreemptionDetails
+from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
 from .cache import PodOrder, status_delay_of
@@ -256,8 +256,8 @@ class Simulation:
             self.queue.done(pod)
             self._bind(pod, res.suggested_host, p.attempts)
         else:
-            details = state.scheduler.preemption_details(pod)
-            if res.outcome == PREEMPTED and details is not None and details.selected is not None:
+            details = res.preempted
+            if details is not None:
                 self.outcomes[PREEMPTED] += 1
                 self._preempt(pod, res, details, p.attempts)
             else:
@@ -291,7 +291,7 @@ class Simulation:
     def _set_nomination(self, pod: Pod, node: str, *, event: bool = True) -> None:
         self.handler.nominate_pod(pod, node, requeue=event)
 
-    def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionDetails, attempts: int) -> None:
+    def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> None:
         now = self.engine.now
         sel = details.selected
         assert sel is not None
@@ -356,7 +356,7 @@ class Simulation:
         if kick:
             self._kick()
 
-    def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionDetails, attempts: int) -> dict[str, Any]:
+    def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> dict[str, Any]:
         now = self.engine.now
         rec = preemption_summary(pod, res, details, now)
         if self.batch is not None:
@@ -366,7 +366,7 @@ class Simulation:
         rec["waitedSeconds"] = round(now - self.enqueued_at.get(pod.uid, now), 3)
         return rec
 
-    def _decision_case(self, pod: Pod, res: CycleResult, details: PreemptionDetails) -> dict[str, Any]:
+    def _decision_case(self, pod: Pod, res: CycleResult, details: PreemptionRecord) -> dict[str, Any]:
         return decision_case(self.state, self.config_raw, pod, res, details, len(self.preemptions) + 1,
                              self.engine.now)
 
@@ -576,23 +576,10 @@ def _labels_or_spec_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:
     return a != b
 
 
-def preemption_why(pod: Pod, res: CycleResult, details: PreemptionDetails) -> dict[str, Any]:
+def preemption_why(pod: Pod, res: CycleResult, details: PreemptionRecord) -> dict[str, Any]:
     """Why this node and these victims, in a few fields a timeline can show."""
     sel = details.selected
     assert sel is not None
-    decided, runner_up = None, None
-    prev = [c.name for c in details.candidates]
-    for step, survivors in enumerate(details.chain_survivors):
-        if len(survivors) < len(prev) and len(survivors) == 1:
-            decided = CHAIN_STEPS[step]
-            dropped = [n for n in prev if n not in survivors]
-            runner_up = dropped[0] if dropped else None
-        prev = survivors
-    tied = sorted(details.tied or [sel.name])
-    if len(details.candidates) == 1:
-        decided = "the only candidate"
-    elif decided is None:
-        decided = "tied after the whole chain; the first candidate is taken"
     req = pod.resource.resource
     return {
         "message": res.message,
@@ -600,16 +587,16 @@ def preemption_why(pod: Pod, res: CycleResult, details: PreemptionDetails) -> di
                      **{k: v for k, v in sorted(req.scalar.items()) if v}},
         "candidates": len(details.candidates),
         "pdbViolations": sel.num_pdb_violations,
-        "decidedBy": decided,
-        "runnerUp": runner_up,
-        "tiedNodes": tied,
+        "decidedBy": details.decided_by,
+        "runnerUp": details.runner_up,
+        "tiedNodes": details.tied_nodes,
         "clearedNominations": sorted(p.key for p in details.cleared_nominations),
         "freedMilliCPU": sum(v.resource.resource.milli_cpu for v in sel.victims),
         "freedMemory": sum(v.resource.resource.memory for v in sel.victims),
     }
 
 
-def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionDetails, now: float) -> dict[str, Any]:
+def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionRecord, now: float) -> dict[str, Any]:
     """One entry of the preemption timeline."""
     sel = details.selected
     assert sel is not None
@@ -628,12 +615,12 @@ def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionDetails, n
 
 
 def decision_case(state: ReplayState, config_raw: Mapping[str, Any] | None, pod: Pod, res: CycleResult,
-                  details: PreemptionDetails, n: int, now: float) -> dict[str, Any]:
+                  details: PreemptionRecord, n: int, now: float) -> dict[str, Any]:
     """A preemption decision as a conformance case: the cluster at that instant (before the
     decision's effects), the preemptor, and what the replay decided in the corpus's `expect`."""
     sel = details.selected
     assert sel is not None
-    tied = sorted(details.tied or [sel.name])
+    tied = details.tied_nodes
     expect: dict[str, Any] = {
         "outcome": PREEMPTED,
         "nominatedNodes": tied,

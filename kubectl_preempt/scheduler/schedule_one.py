@@ -1,6 +1,7 @@
 """One scheduling cycle of one pod, as schedule_one.go's schedulingCycle up to Reserve.
 
-The cycle returns its decisions as data (CycleResult); nothing here formats text for people.
+The cycle returns its decision as one frozen record (CycleResult, with the preemption's
+PreemptionRecord on the failure path); nothing here formats text for people.
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from ..framework.runtime import Framework
 from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod
+from ..preemption.decision import PreemptionRecord
+from ..preemption.evaluator import RECORD_KEY
 from .equivalence import PodAnswers
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
@@ -30,8 +33,10 @@ PREEMPTED = "Preempted"
 UNSCHEDULABLE = "Unschedulable"
 
 
-@dataclass
+@dataclass(frozen=True)
 class CycleResult:
+    """The decision of one cycle: where the pod goes, or why not and what preemption did."""
+
     pod: Pod
     outcome: str
     num_all_nodes: int
@@ -43,14 +48,16 @@ class CycleResult:
     message: str = ""
     post_filter_result: PostFilterResult | None = None
     post_filter_status: Status | None = None
+    preemption: PreemptionRecord | None = None  # what DefaultPreemption saw and decided, when it ran
     error: str | None = None
     evaluated_nominated_node: bool = False
     processed_nodes: int = 0
 
     @property
-    def nominated_node(self) -> str:
-        r = self.post_filter_result
-        return r.nominated_node_name if r is not None else ""
+    def preempted(self) -> PreemptionRecord | None:
+        """The preemption record when the cycle nominated a node by preempting, else None."""
+        p = self.preemption
+        return p if self.outcome == PREEMPTED and p is not None and p.selected is not None else None
 
 
 def num_feasible_nodes_to_find(fwk: Framework, num_all_nodes: int) -> int:
@@ -183,33 +190,32 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
         feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index, equivalence)
         processed = len(feasible) + len(diagnosis.node_to_status)
         if feasible:
-            res = CycleResult(pod, SCHEDULED, n, diagnosis=diagnosis, evaluated_nominated_node=nominated_fit,
-                              processed_nodes=processed)
-            res.feasible_nodes = list(map(_NODE_NAME, feasible))
+            names = list(map(_NODE_NAME, feasible))
             if len(feasible) == 1:
-                res.suggested_host = feasible[0].name
-                res.best_nodes = [feasible[0].name]
-                return res
+                return CycleResult(pod, SCHEDULED, n, suggested_host=names[0], feasible_nodes=names,
+                                   best_nodes=names[:1], diagnosis=diagnosis,
+                                   evaluated_nominated_node=nominated_fit, processed_nodes=processed)
             scores = prioritize_nodes(fwk, state, pod, feasible, equivalence)
-            res.node_scores = scores
             if isinstance(scores, ScoreTable):
-                totals, names = scores.totals, scores.node_names
+                totals, scored = scores.totals, scores.node_names
             else:
-                totals, names = [s.total_score for s in scores], [s.name for s in scores]
+                totals, scored = [s.total_score for s in scores], [s.name for s in scores]
             top = max(totals)
-            res.best_nodes = list(compress(names, map(top.__eq__, totals)))
+            best = list(compress(scored, map(top.__eq__, totals)))
             # upstream picks one of the best at random (reservoir sampling); the first is ours by default
-            res.suggested_host = (rng.choice(res.best_nodes) if rng is not None else res.best_nodes[0])
-            return res
+            host = rng.choice(best) if rng is not None else best[0]
+            return CycleResult(pod, SCHEDULED, n, suggested_host=host, feasible_nodes=names, node_scores=scores,
+                               best_nodes=best, diagnosis=diagnosis, evaluated_nominated_node=nominated_fit,
+                               processed_nodes=processed)
     except SchedulingError as e:
         return CycleResult(pod, UNSCHEDULABLE, n, message=str(e), error=str(e))
-    res = CycleResult(pod, UNSCHEDULABLE, n, diagnosis=diagnosis, processed_nodes=processed)
+    outcome, result, status, record = UNSCHEDULABLE, None, None, None
     if run_post_filter and fwk.has_post_filter_plugins():
         result, status = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status)
         diagnosis.post_filter_msg = status.message()
-        res.post_filter_result = result
-        res.post_filter_status = status
+        record = state.get(RECORD_KEY)
         if status.is_success() and result is not None and result.nominated_node_name:
-            res.outcome = PREEMPTED
-    res.message = fit_error_message(n, diagnosis)
-    return res
+            outcome = PREEMPTED
+    return CycleResult(pod, outcome, n, diagnosis=diagnosis, message=fit_error_message(n, diagnosis),
+                       post_filter_result=result, post_filter_status=status, preemption=record,
+                       processed_nodes=processed)

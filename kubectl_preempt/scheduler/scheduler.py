@@ -106,12 +106,8 @@ class Scheduler:
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=msg, error=msg)
         gate = self.pre_enqueue(fwk, pod)
         if not gate.is_success():
-            r = CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message())
-            r.post_filter_status = gate
-            return r
-        for pl in fwk.post_filter_plugins:
-            if getattr(pl, "evaluator", None) is not None:
-                pl.evaluator.last = None
+            return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
+                               post_filter_status=gate)
         answers = self.equivalence.for_pod(fwk.profile_name, pod) if self.equivalence is not None else None
         res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng,
                            equivalence=answers)
@@ -119,16 +115,6 @@ class Scheduler:
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
         return res
-
-    def preemption_details(self, pod: Pod) -> Any:
-        fwk = self.framework_for(pod)
-        if fwk is None:
-            return None
-        for pl in fwk.post_filter_plugins:
-            ev = getattr(pl, "evaluator", None)
-            if ev is not None:
-                return ev.last
-        return None
 
 
 # the extension points whose plugins can reject a pod and so tell the queue what may help it

@@ -351,6 +351,121 @@ def _() -> tuple[str, Files]:
              "kube-batch.conf": KUBE_BATCH_CONF.replace(b"name: drf", b"name: fairshare")})
 
 
+# --- traces -------------------------------------------------------------------------------------
+
+T0 = "2026-03-01T10:00:00Z"
+
+
+def _at(seconds: float) -> str:
+    whole, frac = divmod(round(seconds * 1000), 1000)
+    return f"2026-03-01T10:{whole // 60:02d}:{whole % 60:02d}" + (f".{frac:03d}Z" if frac else "Z")
+
+
+def checkout_trace() -> bytes:
+    """A recording of one preemption, small enough to read whole.
+
+    Two nodes full of batch work (class batch, 100); the PDB `ledger` allows no disruption of
+    batch/ledger-0. At 10:00:05 shop/checkout (class serving, 1000, 3 CPUs) is created; the
+    recorded scheduler preempts batch/etl-2 on node-a (its DisruptionTarget, then its deletion
+    30 s later), nominates node-a and binds checkout there. A report pod created at 10:00:40
+    waits: nothing of lower priority is left to evict for it.
+    """
+    objs: list[dict] = [
+        make_priority_class("batch", 100),
+        make_priority_class("serving", 1000),
+        make_node("node-a").alloc(cpu="4", memory="16Gi").zone("zone-1").obj(),
+        make_node("node-b").alloc(cpu="4", memory="16Gi").zone("zone-2").obj(),
+        make_pdb("ledger", {"matchLabels": {"app": "ledger"}}, 0, namespace="batch"),
+        make_pod("etl-1").ns("batch").priority_class("batch").priority(100).label("app", "etl")
+        .req(cpu="1", memory="2Gi").on("node-a").start_time("2026-03-01T08:00:00Z").obj(),
+        make_pod("etl-2").ns("batch").priority_class("batch").priority(100).label("app", "etl")
+        .req(cpu="3", memory="2Gi").on("node-a").start_time("2026-03-01T09:30:00Z").obj(),
+        make_pod("ledger-0").ns("batch").priority_class("batch").priority(100).label("app", "ledger")
+        .req(cpu="3", memory="1Gi").on("node-b").start_time("2026-03-01T09:00:00Z").obj(),
+    ]
+    for o in objs:
+        if o["kind"] == "Pod":
+            o["metadata"]["creationTimestamp"] = "2026-03-01T07:00:00Z"
+    checkout = make_pod("checkout").ns("shop").priority_class("serving").priority(1000) \
+        .req(cpu="3", memory="1Gi").obj()
+    checkout["metadata"]["creationTimestamp"] = _at(5)
+    checkout["status"] = {"phase": "Pending"}
+    report = make_pod("report-1").ns("batch").priority_class("batch").priority(100) \
+        .req(cpu="2", memory="1Gi").obj()
+    report["metadata"]["creationTimestamp"] = _at(40)
+    report["status"] = {"phase": "Pending"}
+    etl2 = next(o for o in objs if o["metadata"]["name"] == "etl-2")
+
+    def with_(o: dict, **changes: Any) -> dict:
+        o = json.loads(json.dumps(o))
+        for path, v in changes.items():
+            cur = o
+            keys = path.split("__")
+            for k in keys[:-1]:
+                cur = cur.setdefault(k, {})
+            cur[keys[-1]] = v
+        return o
+
+    target = with_(etl2, status__conditions=[{"type": "DisruptionTarget", "status": "True",
+                                              "reason": "PreemptionByScheduler",
+                                              "message": "default-scheduler: preempting to accommodate a higher priority pod",
+                                              "lastTransitionTime": _at(5.1)}])
+    going = with_(target, metadata__deletionTimestamp=_at(5.15), metadata__deletionGracePeriodSeconds=30)
+    nominated = with_(checkout, status__nominatedNodeName="node-a")
+    bound = with_(nominated, spec__nodeName="node-a", status__phase="Running", status__startTime=_at(36))
+    events: list[tuple[float, str, dict]] = [(0, "ADDED", o) for o in objs]
+    events += [(5, "ADDED", checkout), (5.1, "MODIFIED", target), (5.15, "MODIFIED", going),
+               (5.2, "MODIFIED", nominated), (35.15, "DELETED", going), (35.2, "MODIFIED", bound),
+               (40, "ADDED", report),
+               (90, "MODIFIED", with_(objs[3], metadata__labels={**objs[3]["metadata"]["labels"], "team": "checkout"}))]
+    header = {"apiVersion": "kubectl-preempt/v1", "kind": "Trace", "startTime": T0,
+              "source": {"context": "golden", "serverVersion": "v1.34.1"}, "redacted": False}
+    lines = [json.dumps(header)] + [json.dumps({"time": _at(t), "type": ty, "object": o}) for t, ty, o in events]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def serving_demoted() -> bytes:
+    """A proposal: serving drops to 50, below batch."""
+    return yaml_stream([make_priority_class("serving", 50)])
+
+
+def batch_raised() -> bytes:
+    """A proposal: batch rises to 2000, above serving (report-1, created after, may evict checkout)."""
+    return yaml_stream([make_priority_class("batch", 2000)])
+
+
+@scenario("replay-simulate-table")
+def _() -> tuple[str, Files]:
+    return "replay trace.jsonl", {"trace.jsonl": checkout_trace()}
+
+
+@scenario("replay-simulate-json")
+def _() -> tuple[str, Files]:
+    return "replay trace.jsonl -o json", {"trace.jsonl": checkout_trace()}
+
+
+@scenario("replay-follow-table")
+def _() -> tuple[str, Files]:
+    return "replay trace.jsonl --follow", {"trace.jsonl": checkout_trace()}
+
+
+@scenario("replay-follow-json")
+def _() -> tuple[str, Files]:
+    return "replay trace.jsonl --follow -o json", {"trace.jsonl": checkout_trace()}
+
+
+@scenario("check-table")
+def _() -> tuple[str, Files]:
+    return ("check --trace trace.jsonl --proposed proposed.yaml --max-new-victims 0",
+            {"trace.jsonl": checkout_trace(), "proposed.yaml": batch_raised()})
+
+
+@scenario("check-json")
+def _() -> tuple[str, Files]:
+    return ("check --trace trace.jsonl --proposed proposed.yaml --max-new-victims 0 -o json",
+            {"trace.jsonl": checkout_trace(), "proposed.yaml": serving_demoted()})
+
+
 # README's examples run against these files (tests/test_cli_explain.py checks every one)
 README_EXAMPLES: Files = {
     "cluster.json": json_bytes(queue(other_kinds=False)),

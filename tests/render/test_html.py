@@ -183,3 +183,46 @@ def test_check_html_puts_baseline_above_proposed_for_each_trace(tmp_path: Path) 
     assert reports[1]["whatIf"]["priorityClasses"][0]["name"] == "platform-critical"
     colours = [{c["name"]: c["colour"] for c in v["classes"]} for v in views]
     assert all(colours[0][n] == colours[1][n] for n in colours[0].keys() & colours[1].keys())
+
+
+def test_check_html_with_runs_draws_each_side_s_distribution_over_the_runs(tmp_path: Path) -> None:
+    # the recording of one preemption in tests/golden, and a proposal that makes batch outrank serving
+    folder = REPO / "tests" / "golden" / "check-table"
+    out = tmp_path / "check.html"
+    run = run_cli(["check", "-t", str(folder / "trace.jsonl"), "-p", str(folder / "proposed.yaml"),
+                   "--runs", "3", "--jobs", "1", "--html", str(out), "-o", "json"])
+    check = json.loads(run.out)
+    assert run.code == (0 if check["passed"] else 1), run.err
+    paired = check["traces"][0]["distribution"]
+    k = paired["proposed"]["medianRun"]
+    scripts = _parse(out.read_text()).scripts
+    reports = [json.loads(t) for a, t in scripts if a.get("class") == "kp-report"]
+    views = [json.loads(t) for a, t in scripts if a.get("class") == "kp-view"]
+    assert [r["run"]["of"] for r in reports] == [3, 3]
+    assert [r["run"]["run"] for r in reports] == [k, k], "both sides draw the same pair"
+    for which, report in zip(("baseline", "proposed"), reports):
+        # the band chart's data: the check's own distribution of that side over the 3 runs
+        assert report["distribution"] == paired[which]
+        st = paired[which]["preemptions"]
+        assert st["min"] <= report["summary"]["preemptions"] <= st["max"]
+    if k == 1:
+        # run 1 is the single replay: its changes are the ones the check lists
+        assert views[0]["changes"]["pods"] == check["traces"][0]["changes"]
+    assert views[0]["changes"] == views[1]["changes"]
+    # the page's script draws the band for any report that carries a distribution
+    assert "run.report.distribution" in out.read_text()
+
+
+def test_a_single_run_of_a_runs_replay_is_the_run_the_runs_replay_drew() -> None:
+    from kubectl_preempt.api import replay
+    from kubectl_preempt.io.trace import read_trace
+
+    tr = read_trace(str(REPO / "traces" / "demo.jsonl.gz"))
+    many = replay(tr, runs=4, jobs=1)
+    k = many["run"]["run"]
+    alone = replay(tr, run=k)
+    assert alone["summary"] == many["summary"] and alone["preemptions"] == many["preemptions"]
+    # run 1 is the single replay, whose report names no run
+    assert (alone.get("run") or {"seed": None})["seed"] == many["run"]["seed"]
+    if k > 1:
+        assert alone["run"]["run"] == k

@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from kubectl_preempt.errors import UsageError
-from kubectl_preempt.preemption.evaluator import Candidate, Evaluator, PreemptionDetails
+from kubectl_preempt.preemption.decision import Candidate
+from kubectl_preempt.preemption.evaluator import Evaluator, PreemptionRun
 from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.distribution import nearest_rank, stat
 from kubectl_preempt.replay.runs import run_seed
@@ -54,9 +55,9 @@ def test_the_node_among_candidates_tied_after_the_chain_comes_from_the_run_rando
     from kubectl_preempt.model.objects import Pod
 
     cands = {n: Candidate(n, [Pod(victim)], 0) for n in ("a", "b", "c", "d")}
-    assert ev_.pick_one_node_for_preemption(dict(cands), PreemptionDetails()) == "a"
+    assert ev_.pick_one_node_for_preemption(dict(cands), PreemptionRun()) == "a"
     ev_.handle.rng = random.Random(1)
-    picks = {ev_.pick_one_node_for_preemption(dict(cands), PreemptionDetails()) for _ in range(50)}
+    picks = {ev_.pick_one_node_for_preemption(dict(cands), PreemptionRun()) for _ in range(50)}
     assert picks == {"a", "b", "c", "d"}
 
 
@@ -95,3 +96,17 @@ def test_runs_are_for_simulate_mode_and_need_a_positive_count() -> None:
         replay(tr, runs=0)
     with pytest.raises(UsageError):
         replay(tr, runs=2, on_decision=lambda case: None)
+
+
+def test_one_run_of_a_runs_replay_replays_alone_with_that_run_s_choices() -> None:
+    tr = tied_trace()
+    alone = {k: replay(tr, run=k) for k in range(1, 6)}
+    assert "run" not in alone[1], "run 1 is the single replay, as --runs 1 prints it"
+    assert alone[1] == replay(tr)
+    for k in range(2, 6):
+        assert alone[k]["run"] == {"run": k, "seed": run_seed(0, k)}
+    # each run draws its own node among the candidates tied after the chain
+    assert len({a["preemptions"][0]["node"] for a in alone.values()}) > 1
+    many = replay(tr, runs=5, jobs=1)
+    k = many["run"]["run"]
+    assert alone[k]["preemptions"] == many["preemptions"]

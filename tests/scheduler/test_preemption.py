@@ -166,9 +166,9 @@ def test_the_no_possible_victims_shortcut_answers_as_the_dry_run_would() -> None
             plugin.nodes_with_possible_victims = lambda p, nodes: PreemptionPlugin.nodes_with_possible_victims(
                 plugin, p, nodes)
         res = sched.schedule(pod)
-        details = sched.preemption_details(pod)
-        return (res.nominated_node, res.message, res.post_filter_status.message(),
-                sorted((n, st.code, st.reasons) for n, st in details.node_statuses.statuses.items()))
+        record = res.preemption
+        return (record.node, res.message, res.post_filter_status.message(),
+                sorted((n, st.code, st.reasons) for n, st in record.node_statuses.items()))
 
     with_screen, without = outcome(True), outcome(False)
     assert with_screen[0] == "n0"

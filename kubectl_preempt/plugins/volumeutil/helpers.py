@@ -90,24 +90,9 @@ def storage_request(obj_spec: Mapping[str, Any], where: str) -> Fraction:
     return parse_quantity(q, field=where) if q is not None else Fraction(0)
 
 
-def has_storage_request(pvc: Mapping[str, Any]) -> bool:
-    return "storage" in ((spec(pvc).get("resources") or {}).get("requests") or {})
-
-
 def pv_capacity(pv: Mapping[str, Any]) -> Fraction:
     q = (spec(pv).get("capacity") or {}).get("storage")
     return parse_quantity(q, field=f"PersistentVolume {name_of(pv)} spec.capacity.storage") if q is not None else Fraction(0)
-
-
-def is_volume_bound_to_claim(pv: Mapping[str, Any], pvc: Mapping[str, Any]) -> bool:
-    """mirrors IsVolumeBoundToClaim."""
-    ref = spec(pv).get("claimRef")
-    if ref is None:
-        return False
-    if name_of(pvc) != ref.get("name") or namespace_of(pvc) != (ref.get("namespace") or ""):
-        return False
-    uid = ref.get("uid") or ""
-    return not uid or uid == (meta(pvc).get("uid") or "")
 
 
 def check_volume_mode_mismatches(pvc_spec: Mapping[str, Any], pv_spec: Mapping[str, Any]) -> bool:
