@@ -186,7 +186,9 @@ class FakeAPIServer:
         self.rules: list[Rule] = []
         self.disabled_groups: set[str] = set()
         self.authorize: Callable[[str, str, str | None], bool] = lambda verb, resource, ns: True
-        self.watch_events: dict[str, list[tuple[float, str, Mapping[str, Any]]]] = {}
+        self.watch_events: dict[str, list[tuple[Any, str, Mapping[str, Any]]]] = {}
+        self.sent: dict[str, int] = {}  # scripted watch events written, per plural
+        self._sent_cond = threading.Condition()
         self.resource_version = 1000
         self.version_info = dict(VERSION_INFO)
         self.expire_continue = False
@@ -234,9 +236,19 @@ class FakeAPIServer:
         allowed = set(namespaces)
         self.authorize = lambda verb, resource, ns: ns is not None and ns in allowed
 
-    def script_watch(self, plural: str, events: Iterable[tuple[float, str, Mapping[str, Any]]]) -> None:
-        """Events a `?watch=1` on `plural` streams: (seconds to wait first, type, object)."""
+    def script_watch(self, plural: str, events: Iterable[tuple[Any, str, Mapping[str, Any]]]) -> None:
+        """Events a `?watch=1` on `plural` streams: (seconds to wait first, type, object). The wait
+        may instead be a callable that returns when the event may go, for an order between two
+        watches that must not depend on when each watch happened to start."""
         self.watch_events[plural] = list(events)
+
+    def after_sent(self, plural: str, count: int = 1, then: float = 0.3, timeout: float = 10.0) -> Callable[[], None]:
+        """A watch wait: until `count` scripted events of `plural` have been written, then `then` seconds."""
+        def wait() -> None:
+            with self._sent_cond:
+                self._sent_cond.wait_for(lambda: self.sent.get(plural, 0) >= count, timeout)
+            time.sleep(then)
+        return wait
 
     @property
     def methods(self) -> set[str]:
@@ -482,12 +494,17 @@ class _Handler(BaseHTTPRequestHandler):
 
         try:
             for wait, etype, obj in self.api.watch_events.get(plural, []):
-                if wait:
+                if callable(wait):
+                    wait()
+                elif wait:
                     time.sleep(wait)
                 o = {"apiVersion": gv, "kind": kind, **_strip_type(obj)}
                 if ns is not None and (o.get("metadata") or {}).get("namespace") != ns:
                     continue
                 chunk(json.dumps({"type": etype, "object": o}).encode() + b"\n")
+                with self.api._sent_cond:
+                    self.api.sent[plural] = self.api.sent.get(plural, 0) + 1
+                    self.api._sent_cond.notify_all()
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):

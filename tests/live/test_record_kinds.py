@@ -158,7 +158,9 @@ def test_a_volume_and_a_claim_binding_mid_recording_are_watch_events_a_replay_sc
     api.add(make_pvc("data"))
     pv = make_pv("pv-data", claim=("default", "data"), hostname="n1")
     api.script_watch("persistentvolumes", [(0.2, "ADDED", _bare(pv, "3001"))])
-    api.script_watch("persistentvolumeclaims", [(1.0, "MODIFIED", _bare(make_pvc("data", volume="pv-data"), "3002"))])
+    # the claim's binding follows the volume's creation, whenever each watch happened to start
+    api.script_watch("persistentvolumeclaims", [(api.after_sent("persistentvolumes"), "MODIFIED",
+                                                 _bare(make_pvc("data", volume="pv-data"), "3002"))])
     path = tmp_path / "t.jsonl"
     stats = record(str(path), max_events=2, watch_timeout=1)
     assert stats.reason == "event limit reached"
