@@ -57,10 +57,11 @@ class Diagnosis:
     def add_filter_rejections(self, names: Iterable[str], statuses: Iterable[Status]) -> None:
         """Record the statuses of nodes the filter walk rejected, in the order it visited them
         (mirrors the walk's diagnosis.NodeToStatus.Set then AddPluginStatus per node)."""
-        rejected = dict(zip(names, statuses))
-        self.node_to_status.statuses.update(rejected)
+        if not isinstance(statuses, list):
+            statuses = list(statuses)
+        self.node_to_status.statuses.update(zip(names, statuses))
         # rejections are shared between nodes rejected alike: each distinct object once
-        for st in set(rejected.values()):
+        for st in set(statuses):
             self.add_plugin_status(st)
 
     def add_plugin_status(self, s: Status) -> None:
