@@ -9,7 +9,7 @@ from typing import Callable
 from .status import Code, Status
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
-_NODE_NAME = operator.attrgetter("node.name")
+_NODE_NAME = operator.attrgetter("name")
 
 
 class NodeToStatus:
@@ -28,16 +28,25 @@ class NodeToStatus:
     def __len__(self) -> int:
         return len(self.statuses)
 
-    def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code) -> list:
-        # mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map order)
+    def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code,
+                              names: list[str] | None = None) -> list:
+        """mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map
+        order). `names`: node_infos' names, when the caller has them. The statuses are of
+        node_infos' nodes (one cycle over one snapshot)."""
         statuses = self.statuses
         absent = self.absent
         if absent.code == code and not statuses:
             return list(node_infos)
         # statuses are shared between nodes rejected alike: decide per distinct object, then pick
         # the nodes at C speed
-        matching = {st for st in set(statuses.values()) if st.code == code}
-        names = list(map(_NODE_NAME, node_infos))
+        distinct = set(statuses.values())
+        matching = {st for st in distinct if st.code == code}
+        if len(matching) == len(distinct) and (absent.code == code or len(statuses) == len(node_infos)):
+            return list(node_infos)  # every node listed or absent has the code
+        if absent.code != code and not matching:
+            return []
+        if names is None:
+            names = list(map(_NODE_NAME, node_infos))
         if absent.code == code:
             matching.add(absent)
             found = map(statuses.get, names, repeat(absent))

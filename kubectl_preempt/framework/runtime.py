@@ -19,6 +19,7 @@ from .types import NodeInfo
 _METHODS = {ep: method for ep, (_, method) in EXTENSION_POINT_PROTOCOLS.items()}
 
 Factory = Callable[[Mapping[str, Any], "Framework"], Any]
+_NAME = operator.attrgetter("name")
 
 class _ScoreFailed(Exception):
     def __init__(self, plugin: str, status: Status) -> None:
@@ -275,7 +276,7 @@ class Framework:
         names = tuple(pl.name for pl in plugins)
         local = [i for i, pl in enumerate(plugins) if is_node_local(pl, "score")]
         raw: list[list[int]] = [[0] * len(nodes) for _ in plugins]
-        node_names = [ni.node.name for ni in nodes]
+        node_names = list(map(_NAME, nodes))
         if local:
             local_plugins = [plugins[i] for i in local]
 

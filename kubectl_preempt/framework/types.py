@@ -142,10 +142,12 @@ class NodeInfo:
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
                  "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
-                 "journal")
+                 "journal", "name")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
+        # the node's name, read per node on every walk: an attribute, not a property
+        self.name: str = node.name if node is not None else ""
         self.pods: list[Pod] = []
         self.requested = Resource()
         self.non_zero_requested = Resource()
@@ -165,10 +167,6 @@ class NodeInfo:
             self.add_pod(p)
 
     @property
-    def name(self) -> str:
-        return self.node.name if self.node is not None else ""
-
-    @property
     def allocatable(self) -> Resource:
         return self.node.allocatable if self.node is not None else Resource()
 
@@ -176,6 +174,7 @@ class NodeInfo:
         """A copy whose pod list and aggregates can change without touching this one."""
         c = NodeInfo.__new__(NodeInfo)
         c.node = self.node
+        c.name = self.name
         c.pods = list(self.pods)
         c.requested = self.requested.clone()
         c.non_zero_requested = self.non_zero_requested.clone()
@@ -202,6 +201,7 @@ class NodeInfo:
     def set_node(self, node: Node) -> None:
         """Swap in a changed Node object (labels, taints, allocatable) in place."""
         self.node = node
+        self.name = node.name
         self._next_generation()
 
     def add_pod(self, pod: Pod) -> None:

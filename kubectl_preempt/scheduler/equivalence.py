@@ -31,7 +31,7 @@ from ..model.objects import Pod
 T = TypeVar("T")
 
 _GENERATION = operator.attrgetter("generation")
-_NAME = operator.attrgetter("node.name")
+_NAME = operator.attrgetter("name")
 MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
 
@@ -78,7 +78,7 @@ class NodeAnswers:
         elif self.seen != journal.end:
             gens, values = self.generations, self.values
             for ni in journal.since(self.seen):
-                name = ni.node.name
+                name = ni.name
                 if gens.get(name, ni.generation) != ni.generation:
                     del gens[name], values[name]
         self.journal = journal

@@ -26,7 +26,7 @@ MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
 _CODE = operator.attrgetter("code")
-_NODE_NAME = operator.attrgetter("node.name")
+_NODE_NAME = operator.attrgetter("name")
 
 SCHEDULED = "Scheduled"
 PREEMPTED = "Preempted"
