@@ -63,14 +63,16 @@ class Diagnosis:
         self.pre_filter_msg = ""
         self.post_filter_msg = ""
 
-    def add_filter_rejections(self, names: Iterable[str], statuses: Iterable[Status]) -> None:
+    def add_filter_rejections(self, names: Iterable[str], statuses: Iterable[Status],
+                              distinct: set[Status] | None = None) -> None:
         """Record the statuses of nodes the filter walk rejected, in the order it visited them
-        (mirrors the walk's diagnosis.NodeToStatus.Set then AddPluginStatus per node)."""
+        (mirrors the walk's diagnosis.NodeToStatus.Set then AddPluginStatus per node).
+        `distinct`: the set of the statuses, when the caller has it."""
         if not isinstance(statuses, list):
             statuses = list(statuses)
         self.node_to_status.statuses.update(zip(names, statuses))
         # rejections are shared between nodes rejected alike: each distinct object once
-        for st in set(statuses):
+        for st in (distinct if distinct is not None else set(statuses)):
             self.add_plugin_status(st)
 
     def add_plugin_status(self, s: Status) -> None:

@@ -123,14 +123,17 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
                 for k, name in enumerate(step_names):
                     if name in nominated:
                         statuses[k] = with_nominated(state, pod, step[k])
-        codes = list(map(_CODE, statuses))
-        if not any(codes):
+        # equal answers are one object (a success always is): decide per distinct object
+        distinct = set(statuses)
+        if len(distinct) == 1 and next(iter(distinct)).code == Code.Success:
             feasible.extend(step)
-        elif Code.Success not in codes:
-            if Code.Error in codes:
-                raise SchedulingError(statuses[codes.index(Code.Error)].message())
-            diagnosis.add_filter_rejections(step_names, statuses)
+        elif all(st.code != Code.Success for st in distinct):
+            errors = [statuses.index(st) for st in distinct if st.code == Code.Error]
+            if errors:
+                raise SchedulingError(statuses[min(errors)].message())
+            diagnosis.add_filter_rejections(step_names, statuses, distinct)
         else:
+            codes = list(map(_CODE, statuses))
             if Code.Error in codes:
                 raise SchedulingError(statuses[codes.index(Code.Error)].message())
             feasible.extend(compress(step, map(operator.not_, codes)))
