@@ -8,6 +8,8 @@ from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
 from .types import ImageStateSummary, NodeInfo, NodeJournal
 
+_POD = operator.attrgetter("pod")
+
 
 def zone_key(node: Node) -> str:
     # mirrors topology.GetZoneKey
@@ -88,7 +90,7 @@ class Snapshot:
             want = on_node.get(node.name, ())
             ni = old.get(node.name)
             if (ni is not None and ni.node is node and len(ni.pods) == len(want)
-                    and all(map(operator.is_, ni.pods, want))):
+                    and all(map(operator.is_, map(_POD, ni.pods), want))):
                 kept.append(ni)
             else:
                 ni = NodeInfo(node)

@@ -106,7 +106,8 @@ class CSILimits:
             return Status()
         attached: dict[str, str] = {}
         try:
-            for existing in node_info.pods:
+            for existing_info in node_info.pods:
+                existing = existing_info.pod
                 if not existing.spec.get("volumes"):
                     continue
                 # the same pods are seen again by preemption's dry runs: once per cycle is enough
