@@ -12,7 +12,7 @@ from .config import Profile
 from .cycle_state import CycleState
 from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EquivalenceAnswers, NodeScore, PostFilterResult,
                         PreFilterResult, ScoreTable, is_node_local)
-from .status import Code, Status
+from .status import SUCCESS, Code, Status
 from .types import NodeInfo
 
 # extension point -> the method that marks a plugin as implementing it (its Protocol's method)
@@ -180,7 +180,7 @@ class Framework:
             s = getattr(ext, method)(state, pod, other, node_info)
             if s.code != Code.Success:
                 return Status.as_error(f"running {verb} on PreFilter plugin {quote(name)}: {s.message()}", name)
-        return Status()
+        return SUCCESS
 
     # ------------------------------------------------------------------ filter
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
@@ -194,11 +194,11 @@ class Framework:
                     msg = f"running {quote(pl.name)} filter plugin: {s.message()}"
                     return Status(Code.Error, msg, plugin=pl.name, error=msg)
                 return s.with_plugin(pl.name)
-        return Status()
+        return SUCCESS
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod, info: NodeInfo) -> Status:
         """Two passes when pods of equal or higher priority are nominated to the node: both must pass."""
-        status = Status()
+        status = SUCCESS
         pods_added = False
         for i in range(2):
             state_to_use, info_to_use = state, info

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from datetime import datetime, timezone
 from typing import Iterable
 
@@ -10,6 +11,8 @@ from ..model.resources import Resource
 from .podinfo import PodInfo, pod_info
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
+_PRIORITY = operator.attrgetter("pod.priority")
 
 # mirrors nextGeneration(): one counter for every NodeInfo, so that a generation names one state
 # of one node for the whole process (caches key on it)
@@ -255,7 +258,7 @@ class NodeInfo:
                                 break
                 self._update(pi, -1)
                 if p.priority <= self.lowest_priority:
-                    self.lowest_priority = min((q.pod.priority for q in pods), default=NO_PODS)
+                    self.lowest_priority = min(map(_PRIORITY, pods), default=NO_PODS)
                 return True
         return False
 
