@@ -134,7 +134,7 @@ class VolumeRestrictions:
         claims = _claim_names(pod)
         rwop: set[str] = set()
         if claims:
-            index = storage_index(state, self.handle.cluster)
+            index = storage_index(state, self.handle)
             for claim in claims:
                 pvc = index.pvc(pod.namespace, claim)
                 if pvc is None:
