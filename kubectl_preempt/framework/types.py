@@ -24,7 +24,7 @@ FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
 def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
     """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.host_ports
     except AttributeError:
@@ -88,15 +88,6 @@ def has_required_anti_affinity(pod: Pod) -> bool:
     a = pod.spec.get("affinity") or {}
     paa = a.get("podAntiAffinity") or {}
     return bool(paa.get("requiredDuringSchedulingIgnoredDuringExecution"))
-
-
-def _counted(pi: PodInfo) -> None:
-    """Fill what NodeInfo counts of a pod (its affinity flags, claims and host ports) into its PodInfo."""
-    pod = pi.pod
-    pi.has_affinity = has_affinity(pod)
-    pi.has_required_anti_affinity = has_required_anti_affinity(pod)
-    pi.pvc_keys = pvc_keys(pod)
-    host_ports(pod)
 
 
 def pvc_keys(pod: Pod) -> list[str]:
@@ -222,12 +213,15 @@ class NodeInfo:
 
     def add_pod(self, pod: Pod) -> None:
         """mirrors NodeInfo.AddPod: the pod joins as its PodInfo, and the node's sums count it."""
-        pi = pod_info(pod)
+        pi = pod.info or pod_info(pod)
         try:
             has_aff = pi.has_affinity
         except AttributeError:
-            _counted(pi)
-            has_aff = pi.has_affinity
+            # what the node counts of a pod, derived once per pod object
+            has_aff = pi.has_affinity = has_affinity(pod)
+            pi.has_required_anti_affinity = has_required_anti_affinity(pod)
+            pi.pvc_keys = pvc_keys(pod)
+            host_ports(pod)
         self.pods.append(pi)
         if pod.priority < self.lowest_priority:
             self.lowest_priority = pod.priority

@@ -90,7 +90,7 @@ class CSILimits:
         if not pod.spec.get("volumes"):
             return Status()
         node = node_info.node
-        index = storage_index(state, self.handle.cluster)
+        index = storage_index(state, self.handle)
         csi_node = index.csi_node(node.name)
         new_volumes: dict[str, str] = {}
         try:

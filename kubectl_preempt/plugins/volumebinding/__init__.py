@@ -90,7 +90,7 @@ class StateData:
 
 def _pvc_volumes(pod: Pod) -> list[tuple[str, bool]]:
     """(claim name, is ephemeral) of each volume backed by a claim, in spec order."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.volume_claims
     except AttributeError:
@@ -191,7 +191,7 @@ class VolumeBinding:
         if not _pvc_volumes(pod):
             state.write(STATE_KEY, StateData())
             return None, Status(Code.Skip)
-        index = storage_index(state, self.handle.cluster)
+        index = storage_index(state, self.handle)
         _, err = self._pod_has_pvcs(index, pod)
         if err is not None:
             return None, Status(Code.UnschedulableAndUnresolvable, err)
@@ -211,7 +211,7 @@ class VolumeBinding:
             return Status.as_error("not found")
         if data.pod_volume_claims is None:
             return Status()
-        index = storage_index(state, self.handle.cluster)
+        index = storage_index(state, self.handle)
         try:
             reasons = self.find_pod_volumes(index, data, pod, node_info.node)
         except _FilterError as e:

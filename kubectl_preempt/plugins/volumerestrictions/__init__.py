@@ -51,7 +51,7 @@ class PreFilterState:
 
 
 def _claim_names(pod: Pod) -> list[str]:
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.claim_names
     except AttributeError:
@@ -63,7 +63,7 @@ def _claim_names(pod: Pod) -> list[str]:
 
 def _disks(pod: Pod) -> list[Mapping[str, Any]]:
     """The pod's volumes that needsRestrictionsCheck selects."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.restricted_disks
     except AttributeError:
@@ -134,7 +134,7 @@ class VolumeRestrictions:
         claims = _claim_names(pod)
         rwop: set[str] = set()
         if claims:
-            index = storage_index(state, self.handle.cluster)
+            index = storage_index(state, self.handle)
             for claim in claims:
                 pvc = index.pvc(pod.namespace, claim)
                 if pvc is None:
