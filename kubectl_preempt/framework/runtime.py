@@ -294,7 +294,7 @@ class Framework:
 
             try:
                 if equivalence is not None:
-                    rows = equivalence.answers("score", tuple(pl.name for pl in local_plugins)).get(nodes, row)
+                    rows = equivalence.answers("score", tuple(pl.name for pl in local_plugins)).get(nodes, row, node_names)
                 else:
                     rows = list(map(row, nodes))
             except _ScoreFailed as e:
