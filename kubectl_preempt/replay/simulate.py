@@ -289,7 +289,24 @@ class Simulation:
         self.handler.pod_bound(pod)
 
     def _set_nomination(self, pod: Pod, node: str, *, event: bool = True) -> None:
-        self.handler.nominate_pod(pod, node, requeue=event)
+        """The scheduler sets (or clears) the pod's nominated node: in its nominator at once, and
+        through the API (handleSchedulingFailure's status patch). The other pending pods hear of
+        it only when that patch comes back through the watch (updatePodInSchedulingQueue), one
+        API call later: until then a nomination moved off a node requeues no one. `event` False:
+        no requeue at all (the pod is being bound)."""
+        prev = self.handler.nominate_pod(pod, node, requeue=False)
+        if not event or not prev or prev == node:
+            return
+        if self.api_latency <= 0:
+            self.handler.nomination_changed(pod, prev, node)
+            return
+        self.engine.schedule(self.engine.now + self.api_latency,
+                             lambda: self._nomination_delivered(pod, prev, node),
+                             priority=PRIORITY_INTERNAL, name=f"nominatedNodeName {pod.key}")
+
+    def _nomination_delivered(self, pod: Pod, prev: str, node: str) -> None:
+        self.handler.nomination_changed(pod, prev, node)
+        self._kick()
 
     def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> None:
         now = self.engine.now
