@@ -10,6 +10,7 @@ from ..errors import InputError, quote
 from ..model.objects import Pod
 from .config import Profile
 from .cycle_state import CycleState
+from .listers import Listers
 from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EquivalenceAnswers, NodeScore, PostFilterResult,
                         PreFilterResult, ScoreTable, is_node_local)
 from .status import Code, Status
@@ -59,6 +60,8 @@ class Framework:
         self.profile_name = profile.scheduler_name
         self.snapshot = snapshot
         self.cluster = cluster
+        # indexes plugins keep across cycles over the cluster's object lists (informer listers)
+        self.listers = Listers(cluster)
         self.nominator = nominator or Nominator()
         self.rng = rng
         self.percentage_of_nodes_to_score = profile.percentage_of_nodes_to_score

@@ -8,6 +8,8 @@ from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
 from .types import ImageStateSummary, NodeInfo
 
+_POD = operator.attrgetter("pod")
+
 
 def zone_key(node: Node) -> str:
     # mirrors topology.GetZoneKey
@@ -79,7 +81,7 @@ class Snapshot:
             want = on_node.get(node.name, ())
             ni = old.get(node.name)
             if (ni is not None and ni.node is node and len(ni.pods) == len(want)
-                    and all(map(operator.is_, ni.pods, want))):
+                    and all(map(operator.is_, map(_POD, ni.pods), want))):
                 kept.append(ni)
             else:
                 ni = NodeInfo(node)
@@ -98,16 +100,12 @@ class Snapshot:
         return snap
 
     @classmethod
-    def for_cluster(cls, cluster: Cluster) -> "Snapshot":
-        """The snapshot of a cluster, built once: explaining many pods against one state reuses it.
+    def build(cls, cluster: Cluster) -> "Snapshot":
+        """The snapshot of a cluster as it is now, built in bulk (150,000 pods). Its owner keeps it:
+        the Scheduler, a replay's state, or a caller explaining many pods against one state.
         Cycles never change it (dry runs work on copies of NodeInfos)."""
-        snap = getattr(cluster, "_snapshot", None)
-        if snap is None or getattr(cluster, "_snapshot_version", None) != cluster.version:
-            with bulk_allocation():
-                snap = cls.from_cluster(cluster)
-            cluster._snapshot = snap  # type: ignore[attr-defined]
-            cluster._snapshot_version = cluster.version  # type: ignore[attr-defined]
-        return snap
+        with bulk_allocation():
+            return cls.from_cluster(cluster)
 
     def compute_image_states(self, listed: Iterable[Node] | None = None) -> None:
         # mirrors the cache's addNodeImageStates: keyed by the names the node reports, as they

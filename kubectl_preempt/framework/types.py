@@ -7,6 +7,7 @@ from typing import Iterable
 
 from ..model.objects import Node, Pod
 from ..model.resources import Resource
+from .podinfo import PodInfo, pod_info
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
@@ -20,13 +21,15 @@ FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
 def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
     """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
-    cached = pod.cache.get("hostports")
-    if cached is not None:
-        return cached
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.host_ports
+    except AttributeError:
+        pass
     out: list[tuple[str, str, int]] = []
     spec = pod.spec
     if not any("ports" in c for c in spec.get("containers") or ()) and not spec.get("initContainers"):
-        pod.cache["hostports"] = out
+        pi.host_ports = out
         return out
     containers = [c for c in pod.spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
     containers += list(pod.spec.get("containers") or ())
@@ -35,7 +38,7 @@ def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
             hp = p.get("hostPort") or 0
             if hp > 0:
                 out.append((p.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, p.get("protocol") or "TCP", hp))
-    pod.cache["hostports"] = out
+    pi.host_ports = out
     return out
 
 
@@ -110,12 +113,13 @@ class NodeInfo:
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
-        self.pods: list[Pod] = []
+        # the node's pods, each as its PodInfo (NodeInfo.Pods []*PodInfo)
+        self.pods: list[PodInfo] = []
         self.requested = Resource()
         self.non_zero_requested = Resource()
         self.used_ports = HostPortInfo()
-        self.pods_with_affinity: list[Pod] = []
-        self.pods_with_required_anti_affinity: list[Pod] = []
+        self.pods_with_affinity: list[PodInfo] = []
+        self.pods_with_required_anti_affinity: list[PodInfo] = []
         self.pvc_ref_counts: dict[str, int] = {}
         self.image_states: dict[str, ImageStateSummary] = {}
         self.generation = next(_generations)
@@ -160,41 +164,47 @@ class NodeInfo:
         self.generation = next(_generations)
 
     def add_pod(self, pod: Pod) -> None:
-        props = pod.cache.get("nodeinfo")
-        if props is None:
-            props = pod.cache["nodeinfo"] = (has_affinity(pod), has_required_anti_affinity(pod), pvc_keys(pod),
-                                             host_ports(pod))
-        self.pods.append(pod)
+        """mirrors NodeInfo.AddPod: the pod joins as its PodInfo, and the node's sums count it."""
+        pi = pod.info or pod_info(pod)  # pod_info, without a call for a pod seen before
+        try:
+            has_aff = pi.has_affinity
+        except AttributeError:
+            # what the node counts of a pod, derived once per pod object
+            has_aff = pi.has_affinity = has_affinity(pod)
+            pi.has_required_anti_affinity = has_required_anti_affinity(pod)
+            pi.pvc_keys = pvc_keys(pod)
+            host_ports(pod)
+        self.pods.append(pi)
         if pod.priority < self.lowest_priority:
             self.lowest_priority = pod.priority
-        if props[0]:
-            self.pods_with_affinity.append(pod)
-        if props[1]:
-            self.pods_with_required_anti_affinity.append(pod)
-        self._update(pod, 1, props)
+        if has_aff:
+            self.pods_with_affinity.append(pi)
+        if pi.has_required_anti_affinity:
+            self.pods_with_required_anti_affinity.append(pi)
+        self._update(pi, 1)
 
     def remove_pod(self, pod: Pod) -> bool:
+        """mirrors NodeInfo.RemovePod: the pod with this uid leaves (whichever object of it is held)."""
         uid = pod.uid
         pods = self.pods
         for i in range(len(pods) - 1, -1, -1):
-            p = pods[i]
+            pi = pods[i]
+            p = pi.pod
             if p.uid == uid:
                 # mirrors removeFromSlice: the last pod takes the removed one's place
                 pods[i] = pods[-1]
                 pods.pop()
-                props = p.cache.get("nodeinfo")
-                if props is None:
-                    props = (has_affinity(p), has_required_anti_affinity(p), pvc_keys(p), host_ports(p))
-                for flag, lst in ((props[0], self.pods_with_affinity), (props[1], self.pods_with_required_anti_affinity)):
+                for flag, lst in ((pi.has_affinity, self.pods_with_affinity),
+                                  (pi.has_required_anti_affinity, self.pods_with_required_anti_affinity)):
                     if flag:
                         for j, q in enumerate(lst):
-                            if q.uid == uid:
+                            if q.pod.uid == uid:
                                 lst[j] = lst[-1]
                                 lst.pop()
                                 break
-                self._update(p, -1, props)
+                self._update(pi, -1)
                 if p.priority <= self.lowest_priority:
-                    self.lowest_priority = min((q.priority for q in pods), default=NO_PODS)
+                    self.lowest_priority = min((q.pod.priority for q in pods), default=NO_PODS)
                 return True
         return False
 
@@ -206,7 +216,7 @@ class NodeInfo:
         for lst in (self.pods, self.pods_with_affinity, self.pods_with_required_anti_affinity):
             for i in range(len(lst) - 1, -1, -1):
                 p = lst[i]
-                if p.uid == uid:
+                if p.pod.uid == uid:
                     lst[i] = lst[-1]
                     lst.pop()
                     lst.append(p)
@@ -216,8 +226,8 @@ class NodeInfo:
                     return False
         return True
 
-    def _update(self, pod: Pod, sign: int, props: tuple) -> None:
-        res = pod.resource
+    def _update(self, pi: PodInfo, sign: int) -> None:
+        res = pi.pod.resource
         r = self.requested
         pr = res.resource
         r.milli_cpu += sign * pr.milli_cpu
@@ -229,14 +239,14 @@ class NodeInfo:
         nz = self.non_zero_requested
         nz.milli_cpu += sign * res.non0_cpu
         nz.memory += sign * res.non0_mem
-        if props[3]:
-            for ip, proto, port in props[3]:
+        if pi.host_ports:
+            for ip, proto, port in pi.host_ports:
                 if sign > 0:
                     self.used_ports.add(ip, proto, port)
                 else:
                     self.used_ports.remove(ip, proto, port)
-        if props[2]:
-            for key in props[2]:
+        if pi.pvc_keys:
+            for key in pi.pvc_keys:
                 n = self.pvc_ref_counts.get(key, 0) + sign
                 if n <= 0:
                     self.pvc_ref_counts.pop(key, None)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 import orjson
 
+from ..framework.podinfo import pod_info
 from ..framework.status import Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod
@@ -36,11 +37,19 @@ MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 
 
 def pod_shape(pod: Pod) -> bytes | None:
-    """What node-local plugins can read of a pod (None: the spec holds a value JSON cannot carry)."""
+    """What node-local plugins can read of a pod (None: the spec holds a value JSON cannot carry);
+    kept in the pod's PodInfo, as a pod object does not change."""
+    pi = pod_info(pod)
     try:
-        return orjson.dumps((pod.namespace, pod.priority, pod.preemption_policy, pod.spec))
+        return pi.shape
+    except AttributeError:
+        pass
+    try:
+        shape: bytes | None = orjson.dumps((pod.namespace, pod.priority, pod.preemption_policy, pod.spec))
     except TypeError:
-        return None
+        shape = None
+    pi.shape = shape
+    return shape
 
 
 class NodeAnswers:

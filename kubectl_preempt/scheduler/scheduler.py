@@ -32,7 +32,8 @@ class Scheduler:
         # one random source for every random choice v1.34.1 makes (host among equal scores, the
         # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
         self.rng = rng
-        self._snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
+        # the scheduler owns its snapshot (built here unless the caller hands one over)
+        self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():

@@ -38,7 +38,7 @@ def _cache(state: Any) -> dict[str, Any]:
         "nodes": {n: (dict(o.labels), o.unschedulable) for n, o in c.nodes.items()},
         "pods": {k: p.node_name for k, p in c.pods.items()},
         "order": {n: list(u) for n, u in state.order.by_node.items() if u},
-        "snapshot": sorted((ni.node.name, sorted(p.key for p in ni.pods)) for ni in state.snapshot.list()),
+        "snapshot": sorted((ni.node.name, sorted(p.pod.key for p in ni.pods)) for ni in state.snapshot.list()),
         "pdbs": sorted(p.key for p in c.pdbs),
         "claims": sorted(o["metadata"]["name"] for o in c.extra["PersistentVolumeClaim"]),
     }
