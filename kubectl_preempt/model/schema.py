@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from operator import methodcaller
+from itertools import repeat
 
 import orjson
 
@@ -542,6 +542,15 @@ def _fast(kind: Any) -> Any:
     return f
 
 
+def fast_checker(kind: Any) -> Any:
+    """The compiled fast pass of `kind`'s table: `f(o) -> bool` for one object (False when in
+    doubt; check_object then names the field, or passes a Mapping that is not a dict)."""
+    f = _FAST.get(kind)
+    if f is None:
+        f = _fast(kind)
+    return f
+
+
 def objects_ok(objects: list) -> bool:
     """True when every object has a non-empty string kind and metadata.name and the shape its
     kind's table asks for; False sends the caller to the detailed checks, which name what is wrong.
@@ -575,24 +584,26 @@ def check_object(o: Mapping[str, Any]) -> None:
         raise InputError(e.message, field=path or None) from None
 
 
-_get_kind = methodcaller("get", "kind")
-_get_metadata = methodcaller("get", "metadata")
-_get_name = methodcaller("get", "name")
+_KIND = repeat("kind")
+_METADATA = repeat("metadata")
+_NAME = repeat("name")
 
 
 def basics_ok(objects: list) -> bool:
-    """Every item an object with a non-empty string kind and metadata.name: the identity every
-    reader and message goes by. Answered in C for the whole list; the caller words any error."""
-    if set(map(type, objects)) - {dict}:
+    """Every item a dict with a non-empty string kind and metadata.name: the identity every
+    reader and message goes by. Answered in C, touching each object once (a 150,000-object
+    snapshot does not fit in the processor's cache: every pass over it is paid in memory reads);
+    the caller words any error. `dict.get` unbound refuses anything but a dict; `join` anything
+    but strings."""
+    try:
+        kinds = [*map(dict.get, objects, _KIND)]
+        mds = [*map(dict.get, objects, _METADATA)]
+        names = [*map(dict.get, mds, _NAME)]
+        "".join(kinds)
+        "".join(names)
+    except TypeError:
         return False
-    kinds = [*map(_get_kind, objects)]
-    if set(map(type, kinds)) - {str} or "" in kinds:
-        return False
-    mds = [*map(_get_metadata, objects)]
-    if set(map(type, mds)) - {dict}:
-        return False
-    names = [*map(_get_name, mds)]
-    return not (set(map(type, names)) - {str} or "" in names)
+    return "" not in kinds and "" not in names
 
 
 def check_objects(objects: Iterable[Mapping[str, Any]], where: Any = None) -> None:
@@ -619,4 +630,4 @@ def object_label(o: Mapping[str, Any]) -> str:
     return f"{o.get('kind')} {ns_part}{name if isinstance(name, str) else '?'}"
 
 
-__all__ = ["basics_ok", "check_object", "check_objects", "objects_ok", "object_label", "describe", "KINDS", "INT32_MIN", "INT32_MAX"]
+__all__ = ["basics_ok", "check_object", "check_objects", "fast_checker", "objects_ok", "object_label", "describe", "KINDS", "INT32_MIN", "INT32_MAX"]
