@@ -8,7 +8,8 @@ from ..errors import InputError
 from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
-from .schema import check_object, fast_checker, object_label
+from .resources import calculate_resource
+from .schema import check_object, fast_checker, object_label, pod_ok, pod_spec_key
 
 # kinds the scheduler's informers watch beyond nodes, pods, PDBs and classes; kept raw
 EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
@@ -44,7 +45,7 @@ class Cluster:
         # things the API server accepts but that change what a verdict can say; the CLI prints them
         self.notes: list[str] = []
         # where each object was listed, to name both places of a duplicate (snapshots only)
-        self._seen: dict[tuple[str, str], str] | None = None
+        self._seen: dict[tuple[str, str, str], str] | None = None
 
     @property
     def pdbs(self) -> list[PodDisruptionBudget]:
@@ -75,11 +76,19 @@ class Cluster:
         if (type(md) is not dict and not isinstance(md, Mapping)) or not md.get("name"):
             raise InputError("missing metadata.name", field=f"{where}.metadata.name" if where else "metadata.name")
         try:
-            if not checked and not fast_checker(kind)(obj):
+            spec_key = None
+            if kind == "Pod" and type(obj) is dict:
+                # the pod's check also keys its spec, which the requests below are cached by
+                if checked:
+                    spec_key = pod_spec_key(obj.get("spec"))
+                else:
+                    spec_key = pod_ok(obj)
+                    if spec_key is None:
+                        check_object(obj)
+            elif not checked and not fast_checker(kind)(obj):
                 check_object(obj)
             if self._seen is not None and kind in _UNIQUE:
-                ns = md.get("namespace") or "default" if kind in _NAMESPACED else ""
-                key = (kind, f"{ns}/{md['name']}" if ns else md["name"])
+                key = (kind, md.get("namespace") or "default" if kind in _NAMESPACED else "", md["name"])
                 first = self._seen.setdefault(key, where)
                 if first is not where:
                     raise InputError(f"listed twice: {first} is the same {kind} (a namespace holds one object of a "
@@ -90,7 +99,8 @@ class Cluster:
                     self.finished_pods += 1
                     return
                 pod = Pod(obj)
-                pod.resource  # noqa: B018 - bad quantities fail here, at load, naming the pod
+                # bad quantities fail here, at load, naming the pod
+                pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
                 self.pods[pod.key] = pod
             elif kind == "Node":
                 node = Node(obj)
