@@ -11,7 +11,9 @@ so nothing derived from an old version of a pod survives into its new one.
 
 Each field is computed on first use by the module that owns it (named in the comment beside it) and
 kept in the slot; an unset slot reads as AttributeError, which the owner's accessor catches to
-compute the value, so a field no cycle asks for costs nothing.
+compute the value, so a field no cycle asks for costs nothing. Accessors read
+`pod.info or pod_info(pod)`: on the hot paths (every node of every cycle) a PodInfo that exists
+costs no call.
 """
 from __future__ import annotations
 

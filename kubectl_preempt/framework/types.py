@@ -165,7 +165,7 @@ class NodeInfo:
 
     def add_pod(self, pod: Pod) -> None:
         """mirrors NodeInfo.AddPod: the pod joins as its PodInfo, and the node's sums count it."""
-        pi = pod.info or pod_info(pod)  # pod_info, without a call for a pod seen before
+        pi = pod.info or pod_info(pod)
         try:
             has_aff = pi.has_affinity
         except AttributeError:

@@ -39,7 +39,7 @@ MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 def pod_shape(pod: Pod) -> bytes | None:
     """What node-local plugins can read of a pod (None: the spec holds a value JSON cannot carry);
     kept in the pod's PodInfo, as a pod object does not change."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.shape
     except AttributeError:

@@ -14,7 +14,7 @@ DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 def nonzero_request(pod: Any) -> tuple[int, int]:
     """mirrors GetNonzeroRequests summed over the containers: 100m CPU and 200 MB of memory for
     a container that requests none."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.batch_nonzero_request
     except AttributeError:

@@ -44,7 +44,7 @@ def _conditions(node: Any) -> list[dict]:
 
 
 def _host_ports(pod: Any) -> list[tuple[str, str, int]]:
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.batch_host_ports
     except AttributeError:

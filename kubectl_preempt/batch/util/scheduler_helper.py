@@ -60,7 +60,7 @@ def get_node_list(nodes) -> list[NodeInfo]:
 def shape_key(task: TaskInfo) -> str:
     """What the predicates and the per-node priorities read of a task, as one key: tasks of one
     shape pass and score alike on a node in a given state."""
-    pi = pod_info(task.pod)
+    pi = task.pod.info or pod_info(task.pod)
     try:
         return pi.batch_shape
     except AttributeError:

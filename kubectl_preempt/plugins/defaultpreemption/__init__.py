@@ -57,7 +57,7 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
             if generation is None:
                 idx = _matching_pdbs(pod, pdbs)
             else:
-                pi = pod_info(pod)
+                pi = pod.info or pod_info(pod)
                 try:
                     gen, idx = pi.pdb_matches
                 except AttributeError:

@@ -251,7 +251,7 @@ class RequiredNodeAffinity:
 
 def required_node_affinity(pod: Pod) -> RequiredNodeAffinity:
     """The pod's RequiredNodeAffinity, compiled once per pod."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.required_node_affinity
     except AttributeError:

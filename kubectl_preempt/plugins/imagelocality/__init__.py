@@ -28,7 +28,7 @@ def normalized_image_name(name: str) -> str:
 
 
 def _pod_images(pod: Pod) -> tuple[str, ...]:
-    pi = pod.info or pod_info(pod)  # asked once per node scored: no call once the PodInfo exists
+    pi = pod.info or pod_info(pod)
     try:
         return pi.images
     except AttributeError:

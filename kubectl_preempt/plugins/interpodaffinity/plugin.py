@@ -143,7 +143,7 @@ class InterPodAffinity:
 
 
 def _selectors(pod: Pod) -> list[LabelSelector]:
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.affinity_selectors
     except AttributeError:

@@ -108,7 +108,11 @@ NO_TERMS = PodTerms()
 
 def pod_terms(pod: Pod) -> PodTerms:
     """The pod's parsed terms, kept in its PodInfo (framework.PodInfo.Update)."""
-    return terms_of(pod_info(pod))
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.affinity_terms
+    except AttributeError:
+        return terms_of(pi)
 
 
 def terms_of(pi: PodInfo) -> PodTerms:

@@ -51,7 +51,7 @@ _PARSE_ERROR = object()
 def _pod_preferred_node_affinity(pod: Pod) -> Any:
     """mirrors getPodPreferredNodeAffinity: None without preferred terms, _PARSE_ERROR when one
     does not parse; memoized per pod."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.preferred_node_affinity
     except AttributeError:

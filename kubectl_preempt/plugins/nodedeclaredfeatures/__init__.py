@@ -50,7 +50,7 @@ def _user_namespaces_host_network(spec: Mapping[str, Any]) -> bool:
 
 def required_features(pod: Pod) -> frozenset[str]:
     """The node features the pod needs to be scheduled (InferForPodScheduling)."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.required_features
     except AttributeError:

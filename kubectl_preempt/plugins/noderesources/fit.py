@@ -73,7 +73,7 @@ def _ceil(q: Fraction) -> int:
 def compute_pod_resource_request(pod: Pod) -> PodRequest:
     """mirrors computePodResourceRequest: resource.PodRequests with pod-level resources (on by
     default in v1.34) and without status resources, folded in with Resource.SetMaxResource."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.fit_request
     except AttributeError:

@@ -83,7 +83,7 @@ MODE_BALANCED = "balanced"            # BalancedAllocation: status resources, po
 
 
 def _requests(pod: Pod, mode: str) -> dict[str, Fraction]:
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         per_mode = pi.score_requests
     except AttributeError:

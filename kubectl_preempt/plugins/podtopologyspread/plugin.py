@@ -79,7 +79,7 @@ class PodTopologySpread:
         (mirrors getConstraints and the start of initPreScoreState). Raises InputError."""
         own = pod.spec.get("topologySpreadConstraints") or []
         if own:
-            pi = pod_info(pod)
+            pi = pod.info or pod_info(pod)
             try:
                 per_action = pi.spread_constraints
             except AttributeError:

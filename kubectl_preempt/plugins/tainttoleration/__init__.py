@@ -45,7 +45,7 @@ def names_taint_in_reason(version: KubernetesVersion) -> bool:
 
 def _prefer_no_schedule_tolerations(pod: Pod) -> list:
     """mirrors getAllTolerationPreferNoSchedule"""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.prefer_no_schedule_tolerations
     except AttributeError:

@@ -90,7 +90,7 @@ class StateData:
 
 def _pvc_volumes(pod: Pod) -> list[tuple[str, bool]]:
     """(claim name, is ephemeral) of each volume backed by a claim, in spec order."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.volume_claims
     except AttributeError:

@@ -51,7 +51,7 @@ class PreFilterState:
 
 
 def _claim_names(pod: Pod) -> list[str]:
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.claim_names
     except AttributeError:
@@ -63,7 +63,7 @@ def _claim_names(pod: Pod) -> list[str]:
 
 def _disks(pod: Pod) -> list[Mapping[str, Any]]:
     """The pod's volumes that needsRestrictionsCheck selects."""
-    pi = pod_info(pod)
+    pi = pod.info or pod_info(pod)
     try:
         return pi.restricted_disks
     except AttributeError:
