@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from datetime import datetime, timezone
 from typing import Iterable
 
@@ -9,6 +10,8 @@ from ..model.objects import Node, Pod
 from ..model.resources import Resource
 from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, pod_info
 
+
+_PRIORITY = operator.attrgetter("pod.priority")
 
 # mirrors nextGeneration(): one counter for every NodeInfo, so that a generation names one state
 # of one node for the whole process (caches key on it)
@@ -65,14 +68,52 @@ class ImageStateSummary:
         self.num_nodes = num_nodes
 
 
+class NodeJournal:
+    """The NodeInfos of one line of snapshots whose generation moved, in the order they moved
+    (a NodeInfo new to the line counts as moved). A cache that remembers answers per node
+    generation reads what moved since it last looked instead of comparing every node's
+    generation on every cycle (scheduler/equivalence.py). Entries are numbered from `base`;
+    the reader that has seen every entry drops them (`forget_before`), and past MAX_ENTRIES
+    the journal drops them itself: a reader behind `base` then starts over."""
+
+    MAX_ENTRIES = 1 << 18
+
+    __slots__ = ("entries", "base")
+
+    def __init__(self) -> None:
+        self.entries: list[NodeInfo] = []
+        self.base = 0
+
+    def note(self, ni: "NodeInfo") -> None:
+        entries = self.entries
+        entries.append(ni)
+        if len(entries) > self.MAX_ENTRIES:
+            self.forget_before(self.end)
+
+    @property
+    def end(self) -> int:
+        """The number of the next entry."""
+        return self.base + len(self.entries)
+
+    def since(self, pos: int) -> list["NodeInfo"]:
+        return self.entries[pos - self.base:]
+
+    def forget_before(self, pos: int) -> None:
+        del self.entries[:pos - self.base]
+        self.base = pos
+
+
 class NodeInfo:
     """A node with its pods and the aggregates every filter reads, kept up to date incrementally."""
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
-                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority")
+                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
+                 "journal", "name")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
+        # the node's name, read per node on every walk: an attribute, not a property
+        self.name: str = node.name if node is not None else ""
         # the node's pods, each as its PodInfo (NodeInfo.Pods []*PodInfo)
         self.pods: list[PodInfo] = []
         self.requested = Resource()
@@ -86,12 +127,11 @@ class NodeInfo:
         # the lowest priority of the node's pods (NO_PODS without pods), kept up to date: preemption
         # asks it of every node on every failed cycle
         self.lowest_priority = NO_PODS
+        # the journal of the snapshot line this NodeInfo belongs to (Snapshot sets it); copies
+        # for dry runs and nominated pods have none: their changes concern no cache
+        self.journal: NodeJournal | None = None
         for p in pods:
             self.add_pod(p)
-
-    @property
-    def name(self) -> str:
-        return self.node.name if self.node is not None else ""
 
     @property
     def allocatable(self) -> Resource:
@@ -101,6 +141,7 @@ class NodeInfo:
         """A copy whose pod list and aggregates can change without touching this one."""
         c = NodeInfo.__new__(NodeInfo)
         c.node = self.node
+        c.name = self.name
         c.pods = list(self.pods)
         c.requested = self.requested.clone()
         c.non_zero_requested = self.non_zero_requested.clone()
@@ -111,17 +152,24 @@ class NodeInfo:
         c.image_states = self.image_states
         c.generation = self.generation
         c.lowest_priority = self.lowest_priority
+        c.journal = None
         return c
 
     def changed(self) -> None:
         """Something a plugin reads of this node changed outside add/remove/set_node (its image
         summaries): a new generation."""
+        self._next_generation()
+
+    def _next_generation(self) -> None:
         self.generation = next(_generations)
+        if self.journal is not None:
+            self.journal.note(self)
 
     def set_node(self, node: Node) -> None:
         """Swap in a changed Node object (labels, taints, allocatable) in place."""
         self.node = node
-        self.generation = next(_generations)
+        self.name = node.name
+        self._next_generation()
 
     def add_pod(self, pod: Pod) -> None:
         """mirrors NodeInfo.AddPod: the pod joins as its PodInfo, and the node's sums count it."""
@@ -156,7 +204,7 @@ class NodeInfo:
                                 break
                 self._update(pi, -1)
                 if p.priority <= self.lowest_priority:
-                    self.lowest_priority = min((q.pod.priority for q in pods), default=NO_PODS)
+                    self.lowest_priority = min(map(_PRIORITY, pods), default=NO_PODS)
                 return True
         return False
 
@@ -205,6 +253,8 @@ class NodeInfo:
                 else:
                     self.pvc_ref_counts[key] = n
         self.generation = next(_generations)
+        if self.journal is not None:
+            self.journal.note(self)
 
     def __repr__(self) -> str:
         return f"NodeInfo({self.name}, pods={len(self.pods)})"
