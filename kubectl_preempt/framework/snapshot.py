@@ -6,7 +6,7 @@ from typing import Iterable
 
 from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
-from .types import ImageStateSummary, NodeInfo
+from .types import ImageStateSummary, NodeInfo, NodeJournal
 
 _POD = operator.attrgetter("pod")
 
@@ -47,9 +47,18 @@ def _image_key(states: dict[str, ImageStateSummary]) -> dict[str, tuple[int, int
 class Snapshot:
     """NodeInfos in node-tree order, and the lists InterPodAffinity reads."""
 
-    def __init__(self, node_infos: list[NodeInfo]) -> None:
+    def __init__(self, node_infos: list[NodeInfo], journal: NodeJournal | None = None) -> None:
         self.node_info_list = node_infos
         self.node_info_map = {ni.name: ni for ni in node_infos}
+        # the names in node_info_list's order: the filter walk takes its node names from here
+        self.node_names = [ni.name for ni in node_infos]
+        # what moved in this line of snapshots (a rebuild carrying on from a snapshot shares its
+        # journal): NodeInfos new to the line are noted as moved
+        self.journal = journal if journal is not None else NodeJournal()
+        for ni in node_infos:
+            if ni.journal is not self.journal:
+                ni.journal = self.journal
+                self.journal.note(ni)
         self.have_pods_with_affinity_list = [ni for ni in node_infos if ni.pods_with_affinity]
         self.have_pods_with_required_anti_affinity_list = [
             ni for ni in node_infos if ni.pods_with_required_anti_affinity]
@@ -89,7 +98,7 @@ class Snapshot:
                     ni.add_pod(pod)
             infos.append(ni)
         before = {id(ni): ni.image_states for ni in kept}
-        snap = cls(infos)
+        snap = cls(infos, previous.journal if previous is not None else None)
         snap.compute_image_states(cluster.nodes.values())
         count_moved = previous is not None and previous.num_nodes() != len(infos)
         for ni in kept:

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from datetime import datetime, timezone
 from typing import Iterable
 
 from ..model.objects import Node, Pod
 from ..model.resources import Resource
-from .podinfo import PodInfo, pod_info
+from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, pod_info
 
-DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
+_PRIORITY = operator.attrgetter("pod.priority")
 
 # mirrors nextGeneration(): one counter for every NodeInfo, so that a generation names one state
 # of one node for the whole process (caches key on it)
@@ -21,25 +23,7 @@ FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
 def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
     """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
-    pi = pod.info or pod_info(pod)
-    try:
-        return pi.host_ports
-    except AttributeError:
-        pass
-    out: list[tuple[str, str, int]] = []
-    spec = pod.spec
-    if not any("ports" in c for c in spec.get("containers") or ()) and not spec.get("initContainers"):
-        pi.host_ports = out
-        return out
-    containers = [c for c in pod.spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
-    containers += list(pod.spec.get("containers") or ())
-    for c in containers:
-        for p in c.get("ports") or ():
-            hp = p.get("hostPort") or 0
-            if hp > 0:
-                out.append((p.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, p.get("protocol") or "TCP", hp))
-    pi.host_ports = out
-    return out
+    return (pod.info or pod_info(pod)).host_ports
 
 
 class HostPortInfo(dict):
@@ -76,27 +60,6 @@ class HostPortInfo(dict):
         return h
 
 
-def has_affinity(pod: Pod) -> bool:
-    a = pod.spec.get("affinity")
-    return bool(a) and bool(a.get("podAffinity") or a.get("podAntiAffinity"))
-
-
-def has_required_anti_affinity(pod: Pod) -> bool:
-    a = pod.spec.get("affinity") or {}
-    paa = a.get("podAntiAffinity") or {}
-    return bool(paa.get("requiredDuringSchedulingIgnoredDuringExecution"))
-
-
-def pvc_keys(pod: Pod) -> list[str]:
-    out = []
-    for v in pod.spec.get("volumes") or ():
-        # mirrors updatePVCRefCounts: PVC volumes only; generic ephemeral volumes are not counted
-        claim = v.get("persistentVolumeClaim")
-        if claim is not None:
-            out.append(f"{pod.namespace}/{claim.get('claimName')}")
-    return out
-
-
 class ImageStateSummary:
     __slots__ = ("size", "num_nodes")
 
@@ -105,14 +68,52 @@ class ImageStateSummary:
         self.num_nodes = num_nodes
 
 
+class NodeJournal:
+    """The NodeInfos of one line of snapshots whose generation moved, in the order they moved
+    (a NodeInfo new to the line counts as moved). A cache that remembers answers per node
+    generation reads what moved since it last looked instead of comparing every node's
+    generation on every cycle (scheduler/equivalence.py). Entries are numbered from `base`;
+    the reader that has seen every entry drops them (`forget_before`), and past MAX_ENTRIES
+    the journal drops them itself: a reader behind `base` then starts over."""
+
+    MAX_ENTRIES = 1 << 18
+
+    __slots__ = ("entries", "base")
+
+    def __init__(self) -> None:
+        self.entries: list[NodeInfo] = []
+        self.base = 0
+
+    def note(self, ni: "NodeInfo") -> None:
+        entries = self.entries
+        entries.append(ni)
+        if len(entries) > self.MAX_ENTRIES:
+            self.forget_before(self.end)
+
+    @property
+    def end(self) -> int:
+        """The number of the next entry."""
+        return self.base + len(self.entries)
+
+    def since(self, pos: int) -> list["NodeInfo"]:
+        return self.entries[pos - self.base:]
+
+    def forget_before(self, pos: int) -> None:
+        del self.entries[:pos - self.base]
+        self.base = pos
+
+
 class NodeInfo:
     """A node with its pods and the aggregates every filter reads, kept up to date incrementally."""
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
-                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority")
+                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
+                 "journal", "name")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
+        # the node's name, read per node on every walk: an attribute, not a property
+        self.name: str = node.name if node is not None else ""
         # the node's pods, each as its PodInfo (NodeInfo.Pods []*PodInfo)
         self.pods: list[PodInfo] = []
         self.requested = Resource()
@@ -126,12 +127,11 @@ class NodeInfo:
         # the lowest priority of the node's pods (NO_PODS without pods), kept up to date: preemption
         # asks it of every node on every failed cycle
         self.lowest_priority = NO_PODS
+        # the journal of the snapshot line this NodeInfo belongs to (Snapshot sets it); copies
+        # for dry runs and nominated pods have none: their changes concern no cache
+        self.journal: NodeJournal | None = None
         for p in pods:
             self.add_pod(p)
-
-    @property
-    def name(self) -> str:
-        return self.node.name if self.node is not None else ""
 
     @property
     def allocatable(self) -> Resource:
@@ -141,6 +141,7 @@ class NodeInfo:
         """A copy whose pod list and aggregates can change without touching this one."""
         c = NodeInfo.__new__(NodeInfo)
         c.node = self.node
+        c.name = self.name
         c.pods = list(self.pods)
         c.requested = self.requested.clone()
         c.non_zero_requested = self.non_zero_requested.clone()
@@ -151,33 +152,32 @@ class NodeInfo:
         c.image_states = self.image_states
         c.generation = self.generation
         c.lowest_priority = self.lowest_priority
+        c.journal = None
         return c
 
     def changed(self) -> None:
         """Something a plugin reads of this node changed outside add/remove/set_node (its image
         summaries): a new generation."""
+        self._next_generation()
+
+    def _next_generation(self) -> None:
         self.generation = next(_generations)
+        if self.journal is not None:
+            self.journal.note(self)
 
     def set_node(self, node: Node) -> None:
         """Swap in a changed Node object (labels, taints, allocatable) in place."""
         self.node = node
-        self.generation = next(_generations)
+        self.name = node.name
+        self._next_generation()
 
     def add_pod(self, pod: Pod) -> None:
         """mirrors NodeInfo.AddPod: the pod joins as its PodInfo, and the node's sums count it."""
         pi = pod.info or pod_info(pod)
-        try:
-            has_aff = pi.has_affinity
-        except AttributeError:
-            # what the node counts of a pod, derived once per pod object
-            has_aff = pi.has_affinity = has_affinity(pod)
-            pi.has_required_anti_affinity = has_required_anti_affinity(pod)
-            pi.pvc_keys = pvc_keys(pod)
-            host_ports(pod)
         self.pods.append(pi)
         if pod.priority < self.lowest_priority:
             self.lowest_priority = pod.priority
-        if has_aff:
+        if pi.has_affinity:
             self.pods_with_affinity.append(pi)
         if pi.has_required_anti_affinity:
             self.pods_with_required_anti_affinity.append(pi)
@@ -204,7 +204,7 @@ class NodeInfo:
                                 break
                 self._update(pi, -1)
                 if p.priority <= self.lowest_priority:
-                    self.lowest_priority = min((q.pod.priority for q in pods), default=NO_PODS)
+                    self.lowest_priority = min(map(_PRIORITY, pods), default=NO_PODS)
                 return True
         return False
 
@@ -253,6 +253,8 @@ class NodeInfo:
                 else:
                     self.pvc_ref_counts[key] = n
         self.generation = next(_generations)
+        if self.journal is not None:
+            self.journal.note(self)
 
     def __repr__(self) -> str:
         return f"NodeInfo({self.name}, pods={len(self.pods)})"

@@ -16,6 +16,7 @@ import random
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
+from ..model.bulk import long_run
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
@@ -169,7 +170,8 @@ class Simulation:
             eng.schedule(t, self._flush_leftover, priority=PRIORITY_QUEUE, name="flushUnschedulablePodsLeftover")
             t += UNSCHEDULABLE_FLUSH_PERIOD
         self._kick()
-        eng.run(until=self.timeline.end)
+        with long_run():
+            eng.run(until=self.timeline.end)
         return self
 
     def _kick(self) -> None:
