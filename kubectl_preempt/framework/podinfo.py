@@ -21,13 +21,15 @@ from typing import Any
 
 from ..model.objects import Pod
 
+DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
 
 class PodInfo:
     """mirrors framework.PodInfo (and the per-pod part of QueuedPodInfo)."""
 
     __slots__ = (
         "pod",
-        # framework/types.py: what NodeInfo.add_pod counts (calculateResource's neighbours)
+        # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
         "has_affinity", "has_required_anti_affinity", "pvc_keys", "host_ports",
         # scheduler/equivalence.py: what node-local plugins can read of the pod (pod_shape)
         "shape",
@@ -60,9 +62,47 @@ class PodInfo:
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
+        spec = pod.spec
+        affinity = spec.get("affinity")
+        if affinity:
+            anti = affinity.get("podAntiAffinity")
+            self.has_affinity = bool(affinity.get("podAffinity") or anti)
+            self.has_required_anti_affinity = bool(anti and anti.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        else:
+            self.has_affinity = self.has_required_anti_affinity = False
+        volumes = spec.get("volumes")
+        # mirrors updatePVCRefCounts: PVC volumes only; generic ephemeral volumes are not counted
+        self.pvc_keys: list[str] = [
+            f"{pod.namespace}/{v['persistentVolumeClaim'].get('claimName')}"
+            for v in volumes if v.get("persistentVolumeClaim") is not None] if volumes else []
+        self.host_ports = _host_ports(spec)
 
     def __repr__(self) -> str:
         return f"PodInfo({self.pod.key})"
+
+
+def _host_ports(spec: Any) -> list[tuple[str, str, int]]:
+    """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
+    out: list[tuple[str, str, int]] = []
+    if not any("ports" in c for c in spec.get("containers") or ()) and not spec.get("initContainers"):
+        return out
+    containers = [c for c in spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
+    containers += list(spec.get("containers") or ())
+    for c in containers:
+        for p in c.get("ports") or ():
+            hp = p.get("hostPort") or 0
+            if hp > 0:
+                out.append((p.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, p.get("protocol") or "TCP", hp))
+    return out
+
+
+def release(pod: Pod) -> None:
+    """The caller no longer tracks this pod object (a replay dropped or replaced it): forget its
+    PodInfo. A Pod and its PodInfo refer to each other; a pod loaded in bulk is frozen out of the
+    garbage collector (model/bulk.py), so that pair would never be freed: without the link back,
+    reference counting frees both once nothing else holds the pod. A later pod_info() of the
+    object simply derives again."""
+    pod.info = None
 
 
 def pod_info(pod: Pod) -> PodInfo:

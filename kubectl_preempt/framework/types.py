@@ -8,9 +8,8 @@ from typing import Iterable
 
 from ..model.objects import Node, Pod
 from ..model.resources import Resource
-from .podinfo import PodInfo, pod_info
+from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, pod_info
 
-DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
 _PRIORITY = operator.attrgetter("pod.priority")
 
@@ -24,25 +23,7 @@ FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
 def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
     """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
-    pi = pod.info or pod_info(pod)
-    try:
-        return pi.host_ports
-    except AttributeError:
-        pass
-    out: list[tuple[str, str, int]] = []
-    spec = pod.spec
-    if not any("ports" in c for c in spec.get("containers") or ()) and not spec.get("initContainers"):
-        pi.host_ports = out
-        return out
-    containers = [c for c in pod.spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
-    containers += list(pod.spec.get("containers") or ())
-    for c in containers:
-        for p in c.get("ports") or ():
-            hp = p.get("hostPort") or 0
-            if hp > 0:
-                out.append((p.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, p.get("protocol") or "TCP", hp))
-    pi.host_ports = out
-    return out
+    return (pod.info or pod_info(pod)).host_ports
 
 
 class HostPortInfo(dict):
@@ -77,27 +58,6 @@ class HostPortInfo(dict):
         for k, v in self.items():
             h[k] = set(v)
         return h
-
-
-def has_affinity(pod: Pod) -> bool:
-    a = pod.spec.get("affinity")
-    return bool(a) and bool(a.get("podAffinity") or a.get("podAntiAffinity"))
-
-
-def has_required_anti_affinity(pod: Pod) -> bool:
-    a = pod.spec.get("affinity") or {}
-    paa = a.get("podAntiAffinity") or {}
-    return bool(paa.get("requiredDuringSchedulingIgnoredDuringExecution"))
-
-
-def pvc_keys(pod: Pod) -> list[str]:
-    out = []
-    for v in pod.spec.get("volumes") or ():
-        # mirrors updatePVCRefCounts: PVC volumes only; generic ephemeral volumes are not counted
-        claim = v.get("persistentVolumeClaim")
-        if claim is not None:
-            out.append(f"{pod.namespace}/{claim.get('claimName')}")
-    return out
 
 
 class ImageStateSummary:
@@ -214,18 +174,10 @@ class NodeInfo:
     def add_pod(self, pod: Pod) -> None:
         """mirrors NodeInfo.AddPod: the pod joins as its PodInfo, and the node's sums count it."""
         pi = pod.info or pod_info(pod)
-        try:
-            has_aff = pi.has_affinity
-        except AttributeError:
-            # what the node counts of a pod, derived once per pod object
-            has_aff = pi.has_affinity = has_affinity(pod)
-            pi.has_required_anti_affinity = has_required_anti_affinity(pod)
-            pi.pvc_keys = pvc_keys(pod)
-            host_ports(pod)
         self.pods.append(pi)
         if pod.priority < self.lowest_priority:
             self.lowest_priority = pod.priority
-        if has_aff:
+        if pi.has_affinity:
             self.pods_with_affinity.append(pi)
         if pi.has_required_anti_affinity:
             self.pods_with_required_anti_affinity.append(pi)

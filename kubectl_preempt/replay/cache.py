@@ -50,31 +50,19 @@ class PodOrder:
           lastTransitionTime, containers' startedAt); within a second, resourceVersions are the
           API server's own order of writes, so a pod's place in its second is read from where its
           resourceVersion falls between the first of that second and the first of the next;
-        - the binding, from the scheduler's side: a scheduler with nothing else to do binds a pod
-          within milliseconds of its creation (on the traces of ../shared/realcluster, 1 to 60 ms
-          for pods created during the trace, 16 in 155 ms in a burst), and binds the pods of a
-          burst in the order they entered its queue. Creation times have one-second resolution;
-          kubelets report the pods they are given in the order they were bound (on those traces
-          the status writes follow the bindings one for one), so the order of the status writes
-          is the binding order, and the pods created in one second are placed through that
-          second evenly in that order. The kubelet's side only bounds it: a binding comes at least
-          `status_delay` before its status write (measured on the pods bound during the trace:
-          `status_delay_of`), and may come much earlier, since a kubelet with a backlog writes
-          the statuses of a burst one after another, later than that delay (on those traces the
-          statuses of pods created in one second spread over the next two or three). When the
-          PodScheduled condition's second is earlier than the last write's, it is the binding's
-          second (a kubelet keeps that condition's time) and the binding is kept inside it; that
-          condition is also what places a pod that waited in the queue long after its creation.
+        - the binding: `status_delay` before the last write (the kubelets' delay from binding to
+          status, measured on the pods bound during the trace: `status_delay_of`), never before
+          the pod's creation second nor after its PodScheduled condition's second when that is
+          earlier than the last write's.
         Played in time order (an add before an update at the same instant), this gives the order
         pods bound in one burst end in, which neither the list order nor a sort gives: a status
         update in the middle of a burst moves the node's last pod into the hole.
-        Without a resourceVersion and a creationTimestamp on every bound pod, nothing says when:
-        the list's order."""
+        Without a resourceVersion on every bound pod, nothing says when: the list's order."""
         pods = [p for p in pods if p.node_name]
         marks = [_last_write(p) for p in pods]
-        created = [_second(p.metadata.get("creationTimestamp")) for p in pods]
-        if not pods or any(m is None for m in marks) or any(c is None for c in created):
+        if not pods or any(m is None for m in marks):
             return cls.from_list(pods)
+        delay = max(status_delay or 0.0, 0.0)
         first_rv: dict[int, int] = {}
         for sec, rv in marks:  # type: ignore[misc]
             if sec not in first_rv or rv < first_rv[sec]:
@@ -82,25 +70,17 @@ class PodOrder:
         seconds = sorted(first_rv)
         next_rv = {sec: first_rv[seconds[i + 1]] for i, sec in enumerate(seconds[:-1])}
         last_rv = max(rv for _, rv in marks)  # type: ignore[misc]
-        delay = max(status_delay or 0.0, 0.0)
-        # the pods created in each second, in binding order (their status writes' order)
-        burst: dict[int, list[int]] = {}
-        for i in sorted(range(len(pods)), key=lambda i: marks[i][1]):  # type: ignore[index]
-            burst.setdefault(created[i], []).append(i)  # type: ignore[arg-type]
-        place: dict[int, float] = {}
-        for sec, members in burst.items():
-            for k, i in enumerate(members):
-                place[i] = sec + (k + 0.5) / len(members)
         events: list[tuple[float, int, int, int, Pod]] = []
         for i, (p, (sec, rv)) in enumerate(zip(pods, marks)):  # type: ignore[misc]
             lo, hi = first_rv[sec], next_rv.get(sec, last_rv + 1)
             written = sec + min((rv - lo) / max(hi - lo, 1), 0.999)
-            # never later than the kubelet's delay before its status write (nor after it)
-            bound = min(place[i], written - delay)
+            bound = written - delay
             scheduled = _second(_condition_time(p, "PodScheduled"))
             if scheduled is not None and scheduled < sec:
                 bound = min(max(bound, scheduled), scheduled + 0.999)
-            bound = max(bound, created[i])  # type: ignore[type-var]
+            created = _second(p.metadata.get("creationTimestamp"))
+            if created is not None:
+                bound = max(bound, created)
             events.append((bound, 0, rv, i, p))
             events.append((written, 1, rv, i, p))
         events.sort(key=lambda e: e[:4])

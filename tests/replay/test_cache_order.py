@@ -110,11 +110,10 @@ BURST = "2026-03-01T09:00:00Z"   # a, b, c created and bound in this second
 RUNNING = "2026-03-01T09:00:01Z"  # and their kubelet's status writes in the next, in rv order a, b, c
 
 
-def _burst_pod(name: str, rv: int | None, node: str = "n1", *, created: str = BURST, started: str = RUNNING,
-               priority: int = 1) -> dict[str, Any]:
-    b = (make_pod(name).priority(priority).req(cpu="1").on(node).start_time(started).set("status.phase", "Running")
-         .set("metadata.creationTimestamp", created)
-         .set("status.conditions", [{"type": "Ready", "status": "True", "lastTransitionTime": started}]))
+def _burst_pod(name: str, rv: int | None, node: str = "n1") -> dict[str, Any]:
+    b = (make_pod(name).priority(1).req(cpu="1").on(node).start_time(RUNNING).set("status.phase", "Running")
+         .set("metadata.creationTimestamp", BURST)
+         .set("status.conditions", [{"type": "Ready", "status": "True", "lastTransitionTime": RUNNING}]))
     if rv is not None:
         b = b.set("metadata.resourceVersion", str(rv))
     return b.obj()
@@ -129,59 +128,16 @@ def _order(pods: list[dict[str, Any]], delay: float | None) -> list[str]:
 
 def test_the_history_before_the_trace_is_played_through_the_caches_rules() -> None:
     pods = [_burst_pod("a", 10), _burst_pod("b", 11), _burst_pod("c", 12)]
-    # created, so bound, in the second before their status writes: added a, b, c; a's update moves
-    # c into its place (c, b, a), b's moves a (c, a, b), c's moves b (b, a, c)
+    # bound a, b, c a second before their status writes: added a, b, c; a's update moves c into
+    # its place (c, b, a), b's moves a (c, a, b), c's moves b (b, a, c)
     assert _order(pods, 1.0) == ["b", "a", "c"]
-    assert _order(pods, None) == ["b", "a", "c"]
-    # created in the second of their status writes, each written right after its binding: the
-    # order of the writes
-    same = [_burst_pod(n, rv, created=RUNNING) for n, rv in (("a", 10), ("b", 11), ("c", 12))]
-    assert _order(same, 0.0) == ["a", "b", "c"]
-    assert _order(same, None) == ["a", "b", "c"]
-    # the kubelet's delay bounds each binding: half a second before its write, a and b are bound
-    # at the second's start (a, b), c after a's write (b, a, c); b's write moves c (c, a, b), c's b
-    assert _order(same, 0.5) == ["b", "a", "c"]
+    # each status written right after its binding: the order of the writes
+    assert _order(pods, 0.0) == ["a", "b", "c"]
+    assert _order(pods, None) == ["a", "b", "c"]
     # resourceVersions, not names, order the writes
     assert _order([_burst_pod("a", 12), _burst_pod("b", 10), _burst_pod("c", 11)], 1.0) == ["c", "b", "a"]
     # no resourceVersion: nothing tells when; the list's order
     assert _order([_burst_pod("c", None), _burst_pod("a", None), _burst_pod("b", None)], 1.0) == ["c", "a", "b"]
-
-
-SECOND = "2026-03-01T09:00:02Z"
-
-
-def _scaled_up() -> list[dict[str, Any]]:
-    # the pattern of a scale-up whose statuses the kubelet writes with a backlog: f, r and e are
-    # created in one second (so bound in it) and c in the next; f's status is written in that
-    # next second, r's, e's and c's in the one after, in that order
-    return [_burst_pod("f", 10), _burst_pod("r", 20, started=SECOND), _burst_pod("e", 21, started=SECOND),
-            _burst_pod("c", 22, created=RUNNING, started=SECOND, priority=50)]
-
-
-def test_a_binding_is_placed_by_the_pods_creation_not_a_delay_before_its_status_write() -> None:
-    # bound .17, .5 and .83 into the burst's second, c halfway through the next: f's status write
-    # (1.0) comes after e's binding and before c's -> f, r, e; e, r, f; e, r, f, c; then r, e's
-    # and c's writes: c, e, f, r -> r, c, f, e -> r, e, f, c. Placed a measured 1 s before their
-    # status writes instead, r would be bound at f's write and e after it (e, f, r, c).
-    assert _order(_scaled_up(), 1.0) == ["r", "e", "f", "c"]
-    assert _order(_scaled_up(), None) == ["r", "e", "f", "c"]
-
-
-def test_simulate_takes_the_victim_the_creation_order_gives() -> None:
-    # n1 full with f, r, e and c (c of a higher priority, f started a second earlier): hi needs one
-    # CPU, so c and f are reprieved first, then r and e in the cache's order, and the last is the
-    # victim. n2 is full with w, bound during the trace and Running a second later: that is the
-    # kubelets' measured delay. Placed that delay before their status writes, e would come before
-    # r and r would be the victim. (w is not lower than hi: n2 has no candidate.)
-    w = make_pod("w").priority(100).req(cpu="1")
-    events = [ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
-              ev(0, "ADDED", make_node("n2").alloc(cpu="1", memory="8Gi").obj()),
-              *(ev(0, "ADDED", p) for p in _scaled_up()),
-              ev(2, "ADDED", w.obj()), ev(2.1, "MODIFIED", w.on("n2").obj()),
-              ev(3.1, "MODIFIED", w.on("n2").set("status.phase", "Running").obj()),
-              ev(10, "ADDED", make_pod("hi").priority(100).req(cpu="1").obj())]
-    [p] = replay(trace(*events, end=20))["preemptions"]
-    assert p["victims"] == ["default/e"]
 
 
 def test_the_kubelets_delay_is_measured_on_pods_bound_during_the_trace() -> None:
