@@ -119,7 +119,7 @@ def main() -> None:
         base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         t0 = time.perf_counter()
         cluster = Cluster.from_objects(load_objects(path))
-        Snapshot.for_cluster(cluster)  # indexing (NodeInfos, aggregates) is part of loading
+        snap = Snapshot.build(cluster)  # indexing (NodeInfos, aggregates) is part of loading
         load_s = time.perf_counter() - t0
         prof = None
         if a.profile:
@@ -127,7 +127,7 @@ def main() -> None:
             prof = cProfile.Profile()
             prof.enable()
         t1 = time.perf_counter()
-        doc = explain(cluster, "serving/incoming")
+        doc = explain(cluster, "serving/incoming", snapshot=snap)
         decision_s = time.perf_counter() - t1
         if prof is not None:
             prof.disable()

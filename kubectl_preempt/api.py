@@ -54,13 +54,15 @@ def _config(config: SchedulerConfig | Mapping[str, Any] | None, version: Kuberne
 
 
 def explain(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], pod: str, config: Any = None, *,
-            seed: int = 0, kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
+            seed: int = 0, kubernetes_version: str | KubernetesVersion | None = None,
+            snapshot: Snapshot | None = None) -> dict[str, Any]:
     """What kube-scheduler decides for `pod` ("namespace/name") in this cluster, and why.
 
     `kubernetes_version` ("v1.34", "v1.36", ...) picks the release imitated; by default the one
     the objects name (a captured List's server-version annotation), else v1.34.1. The document's
-    `schedulerVersion` says which decided."""
-    return explain_pods(objects, [pod], config, seed=seed, kubernetes_version=kubernetes_version)[0]
+    `schedulerVersion` says which decided. `snapshot` as for explain_pods()."""
+    return explain_pods(objects, [pod], config, seed=seed, kubernetes_version=kubernetes_version,
+                        snapshot=snapshot)[0]
 
 
 def pending_pods(cluster: Cluster, namespace: str | None = None) -> list[str]:
@@ -80,12 +82,15 @@ def _as_pending(pod: Pod) -> Pod:
 def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], pods: list[str],
                  config: Any = None, *, seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = (),
                  progress: Callable[[int], None] | None = None,
-                 kubernetes_version: str | KubernetesVersion | None = None) -> list[dict[str, Any]]:
+                 kubernetes_version: str | KubernetesVersion | None = None,
+                 snapshot: Snapshot | None = None) -> list[dict[str, Any]]:
     """Explain several pods against the same state; each as if it were the next one scheduled.
 
     `extra_pods` are manifests not in the cluster (what would happen if they were created); their
     priority is resolved from the cluster's PriorityClasses as admission would.
     `kubernetes_version` as for explain().
+    `snapshot`: `Snapshot.build(objects)` of this very Cluster, unchanged since, for a caller that
+    explains against one state more than once and keeps its snapshot; built here otherwise.
     """
     version = scheduler_version(objects, kubernetes_version).version
     cluster = _cluster(objects)
@@ -109,7 +114,7 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
             pod = _as_pending(pod)
         else:
             if base is None:
-                base = Scheduler(cluster, cfg, seed=seed)
+                base = Scheduler(cluster, cfg, seed=seed, snapshot=snapshot)
             sched = base
         res = sched.schedule(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}

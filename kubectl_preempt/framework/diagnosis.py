@@ -9,7 +9,7 @@ from typing import Callable
 from .status import Code, Status
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
-_NODE_NAME = operator.attrgetter("node.name")
+_NODE_NAME = operator.attrgetter("name")
 
 
 class NodeToStatus:
@@ -28,16 +28,25 @@ class NodeToStatus:
     def __len__(self) -> int:
         return len(self.statuses)
 
-    def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code) -> list:
-        # mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map order)
+    def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code,
+                              names: list[str] | None = None) -> list:
+        """mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map
+        order). `names`: node_infos' names, when the caller has them. The statuses are of
+        node_infos' nodes (one cycle over one snapshot)."""
         statuses = self.statuses
         absent = self.absent
         if absent.code == code and not statuses:
             return list(node_infos)
         # statuses are shared between nodes rejected alike: decide per distinct object, then pick
         # the nodes at C speed
-        matching = {st for st in set(statuses.values()) if st.code == code}
-        names = list(map(_NODE_NAME, node_infos))
+        distinct = set(statuses.values())
+        matching = {st for st in distinct if st.code == code}
+        if len(matching) == len(distinct) and (absent.code == code or len(statuses) == len(node_infos)):
+            return list(node_infos)  # every node listed or absent has the code
+        if absent.code != code and not matching:
+            return []
+        if names is None:
+            names = list(map(_NODE_NAME, node_infos))
         if absent.code == code:
             matching.add(absent)
             found = map(statuses.get, names, repeat(absent))
@@ -54,13 +63,16 @@ class Diagnosis:
         self.pre_filter_msg = ""
         self.post_filter_msg = ""
 
-    def add_filter_rejections(self, names: Iterable[str], statuses: Iterable[Status]) -> None:
+    def add_filter_rejections(self, names: Iterable[str], statuses: Iterable[Status],
+                              distinct: set[Status] | None = None) -> None:
         """Record the statuses of nodes the filter walk rejected, in the order it visited them
-        (mirrors the walk's diagnosis.NodeToStatus.Set then AddPluginStatus per node)."""
-        rejected = dict(zip(names, statuses))
-        self.node_to_status.statuses.update(rejected)
+        (mirrors the walk's diagnosis.NodeToStatus.Set then AddPluginStatus per node).
+        `distinct`: the set of the statuses, when the caller has it."""
+        if not isinstance(statuses, list):
+            statuses = list(statuses)
+        self.node_to_status.statuses.update(zip(names, statuses))
         # rejections are shared between nodes rejected alike: each distinct object once
-        for st in set(rejected.values()):
+        for st in (distinct if distinct is not None else set(statuses)):
             self.add_plugin_status(st)
 
     def add_plugin_status(self, s: Status) -> None:

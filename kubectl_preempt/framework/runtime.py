@@ -10,15 +10,17 @@ from ..errors import InputError, quote
 from ..model.objects import Pod
 from .config import Profile
 from .cycle_state import CycleState
+from .listers import Listers
 from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EquivalenceAnswers, NodeScore, PostFilterResult,
                         PreFilterResult, ScoreTable, is_node_local)
-from .status import Code, Status
+from .status import SUCCESS, Code, Status
 from .types import NodeInfo
 
 # extension point -> the method that marks a plugin as implementing it (its Protocol's method)
 _METHODS = {ep: method for ep, (_, method) in EXTENSION_POINT_PROTOCOLS.items()}
 
 Factory = Callable[[Mapping[str, Any], "Framework"], Any]
+_NAME = operator.attrgetter("name")
 
 class _ScoreFailed(Exception):
     def __init__(self, plugin: str, status: Status) -> None:
@@ -59,6 +61,8 @@ class Framework:
         self.profile_name = profile.scheduler_name
         self.snapshot = snapshot
         self.cluster = cluster
+        # indexes plugins keep across cycles over the cluster's object lists (informer listers)
+        self.listers = Listers(cluster)
         self.nominator = nominator or Nominator()
         self.rng = rng
         self.percentage_of_nodes_to_score = profile.percentage_of_nodes_to_score
@@ -179,7 +183,7 @@ class Framework:
             s = getattr(ext, method)(state, pod, other, node_info)
             if s.code != Code.Success:
                 return Status.as_error(f"running {verb} on PreFilter plugin {quote(name)}: {s.message()}", name)
-        return Status()
+        return SUCCESS
 
     # ------------------------------------------------------------------ filter
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
@@ -193,11 +197,11 @@ class Framework:
                     msg = f"running {quote(pl.name)} filter plugin: {s.message()}"
                     return Status(Code.Error, msg, plugin=pl.name, error=msg)
                 return s.with_plugin(pl.name)
-        return Status()
+        return SUCCESS
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod, info: NodeInfo) -> Status:
         """Two passes when pods of equal or higher priority are nominated to the node: both must pass."""
-        status = Status()
+        status = SUCCESS
         pods_added = False
         for i in range(2):
             state_to_use, info_to_use = state, info
@@ -275,7 +279,7 @@ class Framework:
         names = tuple(pl.name for pl in plugins)
         local = [i for i, pl in enumerate(plugins) if is_node_local(pl, "score")]
         raw: list[list[int]] = [[0] * len(nodes) for _ in plugins]
-        node_names = [ni.node.name for ni in nodes]
+        node_names = list(map(_NAME, nodes))
         if local:
             local_plugins = [plugins[i] for i in local]
 
@@ -290,7 +294,7 @@ class Framework:
 
             try:
                 if equivalence is not None:
-                    rows = equivalence.answers("score", tuple(pl.name for pl in local_plugins)).get(nodes, row)
+                    rows = equivalence.answers("score", tuple(pl.name for pl in local_plugins)).get(nodes, row, node_names)
                 else:
                     rows = list(map(row, nodes))
             except _ScoreFailed as e:

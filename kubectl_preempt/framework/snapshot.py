@@ -6,7 +6,9 @@ from typing import Iterable
 
 from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
-from .types import ImageStateSummary, NodeInfo
+from .types import ImageStateSummary, NodeInfo, NodeJournal
+
+_POD = operator.attrgetter("pod")
 
 
 def zone_key(node: Node) -> str:
@@ -45,9 +47,18 @@ def _image_key(states: dict[str, ImageStateSummary]) -> dict[str, tuple[int, int
 class Snapshot:
     """NodeInfos in node-tree order, and the lists InterPodAffinity reads."""
 
-    def __init__(self, node_infos: list[NodeInfo]) -> None:
+    def __init__(self, node_infos: list[NodeInfo], journal: NodeJournal | None = None) -> None:
         self.node_info_list = node_infos
         self.node_info_map = {ni.name: ni for ni in node_infos}
+        # the names in node_info_list's order: the filter walk takes its node names from here
+        self.node_names = [ni.name for ni in node_infos]
+        # what moved in this line of snapshots (a rebuild carrying on from a snapshot shares its
+        # journal): NodeInfos new to the line are noted as moved
+        self.journal = journal if journal is not None else NodeJournal()
+        for ni in node_infos:
+            if ni.journal is not self.journal:
+                ni.journal = self.journal
+                self.journal.note(ni)
         self.have_pods_with_affinity_list = [ni for ni in node_infos if ni.pods_with_affinity]
         self.have_pods_with_required_anti_affinity_list = [
             ni for ni in node_infos if ni.pods_with_required_anti_affinity]
@@ -79,7 +90,7 @@ class Snapshot:
             want = on_node.get(node.name, ())
             ni = old.get(node.name)
             if (ni is not None and ni.node is node and len(ni.pods) == len(want)
-                    and all(map(operator.is_, ni.pods, want))):
+                    and all(map(operator.is_, map(_POD, ni.pods), want))):
                 kept.append(ni)
             else:
                 ni = NodeInfo(node)
@@ -87,7 +98,7 @@ class Snapshot:
                     ni.add_pod(pod)
             infos.append(ni)
         before = {id(ni): ni.image_states for ni in kept}
-        snap = cls(infos)
+        snap = cls(infos, previous.journal if previous is not None else None)
         snap.compute_image_states(cluster.nodes.values())
         count_moved = previous is not None and previous.num_nodes() != len(infos)
         for ni in kept:
@@ -98,16 +109,12 @@ class Snapshot:
         return snap
 
     @classmethod
-    def for_cluster(cls, cluster: Cluster) -> "Snapshot":
-        """The snapshot of a cluster, built once: explaining many pods against one state reuses it.
+    def build(cls, cluster: Cluster) -> "Snapshot":
+        """The snapshot of a cluster as it is now, built in bulk (150,000 pods). Its owner keeps it:
+        the Scheduler, a replay's state, or a caller explaining many pods against one state.
         Cycles never change it (dry runs work on copies of NodeInfos)."""
-        snap = getattr(cluster, "_snapshot", None)
-        if snap is None or getattr(cluster, "_snapshot_version", None) != cluster.version:
-            with bulk_allocation():
-                snap = cls.from_cluster(cluster)
-            cluster._snapshot = snap  # type: ignore[attr-defined]
-            cluster._snapshot_version = cluster.version  # type: ignore[attr-defined]
-        return snap
+        with bulk_allocation():
+            return cls.from_cluster(cluster)
 
     def compute_image_states(self, listed: Iterable[Node] | None = None) -> None:
         # mirrors the cache's addNodeImageStates: keyed by the names the node reports, as they

@@ -92,3 +92,5 @@ def _rebuild(code: Code, reasons: tuple[str, ...], plugin: str, error: str | Non
 
 
 _SUCCESS = Status()
+# the plain success, for hot paths that would otherwise call Status() per node and plugin
+SUCCESS = _SUCCESS

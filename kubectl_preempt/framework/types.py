@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from datetime import datetime, timezone
 from typing import Iterable
 
 from ..model.objects import Node, Pod
 from ..model.resources import Resource
+from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, pod_info
 
-DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
+_PRIORITY = operator.attrgetter("pod.priority")
 
 # mirrors nextGeneration(): one counter for every NodeInfo, so that a generation names one state
 # of one node for the whole process (caches key on it)
@@ -20,23 +23,7 @@ FAR_FUTURE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
 def host_ports(pod: Pod) -> list[tuple[str, str, int]]:
     """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
-    cached = pod.cache.get("hostports")
-    if cached is not None:
-        return cached
-    out: list[tuple[str, str, int]] = []
-    spec = pod.spec
-    if not any("ports" in c for c in spec.get("containers") or ()) and not spec.get("initContainers"):
-        pod.cache["hostports"] = out
-        return out
-    containers = [c for c in pod.spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
-    containers += list(pod.spec.get("containers") or ())
-    for c in containers:
-        for p in c.get("ports") or ():
-            hp = p.get("hostPort") or 0
-            if hp > 0:
-                out.append((p.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, p.get("protocol") or "TCP", hp))
-    pod.cache["hostports"] = out
-    return out
+    return (pod.info or pod_info(pod)).host_ports
 
 
 class HostPortInfo(dict):
@@ -73,27 +60,6 @@ class HostPortInfo(dict):
         return h
 
 
-def has_affinity(pod: Pod) -> bool:
-    a = pod.spec.get("affinity")
-    return bool(a) and bool(a.get("podAffinity") or a.get("podAntiAffinity"))
-
-
-def has_required_anti_affinity(pod: Pod) -> bool:
-    a = pod.spec.get("affinity") or {}
-    paa = a.get("podAntiAffinity") or {}
-    return bool(paa.get("requiredDuringSchedulingIgnoredDuringExecution"))
-
-
-def pvc_keys(pod: Pod) -> list[str]:
-    out = []
-    for v in pod.spec.get("volumes") or ():
-        # mirrors updatePVCRefCounts: PVC volumes only; generic ephemeral volumes are not counted
-        claim = v.get("persistentVolumeClaim")
-        if claim is not None:
-            out.append(f"{pod.namespace}/{claim.get('claimName')}")
-    return out
-
-
 class ImageStateSummary:
     __slots__ = ("size", "num_nodes")
 
@@ -102,32 +68,70 @@ class ImageStateSummary:
         self.num_nodes = num_nodes
 
 
+class NodeJournal:
+    """The NodeInfos of one line of snapshots whose generation moved, in the order they moved
+    (a NodeInfo new to the line counts as moved). A cache that remembers answers per node
+    generation reads what moved since it last looked instead of comparing every node's
+    generation on every cycle (scheduler/equivalence.py). Entries are numbered from `base`;
+    the reader that has seen every entry drops them (`forget_before`), and past MAX_ENTRIES
+    the journal drops them itself: a reader behind `base` then starts over."""
+
+    MAX_ENTRIES = 1 << 18
+
+    __slots__ = ("entries", "base")
+
+    def __init__(self) -> None:
+        self.entries: list[NodeInfo] = []
+        self.base = 0
+
+    def note(self, ni: "NodeInfo") -> None:
+        entries = self.entries
+        entries.append(ni)
+        if len(entries) > self.MAX_ENTRIES:
+            self.forget_before(self.end)
+
+    @property
+    def end(self) -> int:
+        """The number of the next entry."""
+        return self.base + len(self.entries)
+
+    def since(self, pos: int) -> list["NodeInfo"]:
+        return self.entries[pos - self.base:]
+
+    def forget_before(self, pos: int) -> None:
+        del self.entries[:pos - self.base]
+        self.base = pos
+
+
 class NodeInfo:
     """A node with its pods and the aggregates every filter reads, kept up to date incrementally."""
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
-                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority")
+                 "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
+                 "journal", "name")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
-        self.pods: list[Pod] = []
+        # the node's name, read per node on every walk: an attribute, not a property
+        self.name: str = node.name if node is not None else ""
+        # the node's pods, each as its PodInfo (NodeInfo.Pods []*PodInfo)
+        self.pods: list[PodInfo] = []
         self.requested = Resource()
         self.non_zero_requested = Resource()
         self.used_ports = HostPortInfo()
-        self.pods_with_affinity: list[Pod] = []
-        self.pods_with_required_anti_affinity: list[Pod] = []
+        self.pods_with_affinity: list[PodInfo] = []
+        self.pods_with_required_anti_affinity: list[PodInfo] = []
         self.pvc_ref_counts: dict[str, int] = {}
         self.image_states: dict[str, ImageStateSummary] = {}
         self.generation = next(_generations)
         # the lowest priority of the node's pods (NO_PODS without pods), kept up to date: preemption
         # asks it of every node on every failed cycle
         self.lowest_priority = NO_PODS
+        # the journal of the snapshot line this NodeInfo belongs to (Snapshot sets it); copies
+        # for dry runs and nominated pods have none: their changes concern no cache
+        self.journal: NodeJournal | None = None
         for p in pods:
             self.add_pod(p)
-
-    @property
-    def name(self) -> str:
-        return self.node.name if self.node is not None else ""
 
     @property
     def allocatable(self) -> Resource:
@@ -137,6 +141,7 @@ class NodeInfo:
         """A copy whose pod list and aggregates can change without touching this one."""
         c = NodeInfo.__new__(NodeInfo)
         c.node = self.node
+        c.name = self.name
         c.pods = list(self.pods)
         c.requested = self.requested.clone()
         c.non_zero_requested = self.non_zero_requested.clone()
@@ -147,54 +152,59 @@ class NodeInfo:
         c.image_states = self.image_states
         c.generation = self.generation
         c.lowest_priority = self.lowest_priority
+        c.journal = None
         return c
 
     def changed(self) -> None:
         """Something a plugin reads of this node changed outside add/remove/set_node (its image
         summaries): a new generation."""
+        self._next_generation()
+
+    def _next_generation(self) -> None:
         self.generation = next(_generations)
+        if self.journal is not None:
+            self.journal.note(self)
 
     def set_node(self, node: Node) -> None:
         """Swap in a changed Node object (labels, taints, allocatable) in place."""
         self.node = node
-        self.generation = next(_generations)
+        self.name = node.name
+        self._next_generation()
 
     def add_pod(self, pod: Pod) -> None:
-        props = pod.cache.get("nodeinfo")
-        if props is None:
-            props = pod.cache["nodeinfo"] = (has_affinity(pod), has_required_anti_affinity(pod), pvc_keys(pod),
-                                             host_ports(pod))
-        self.pods.append(pod)
+        """mirrors NodeInfo.AddPod: the pod joins as its PodInfo, and the node's sums count it."""
+        pi = pod.info or pod_info(pod)
+        self.pods.append(pi)
         if pod.priority < self.lowest_priority:
             self.lowest_priority = pod.priority
-        if props[0]:
-            self.pods_with_affinity.append(pod)
-        if props[1]:
-            self.pods_with_required_anti_affinity.append(pod)
-        self._update(pod, 1, props)
+        if pi.has_affinity:
+            self.pods_with_affinity.append(pi)
+        if pi.has_required_anti_affinity:
+            self.pods_with_required_anti_affinity.append(pi)
+        self._update(pi, 1)
 
     def remove_pod(self, pod: Pod) -> bool:
+        """mirrors NodeInfo.RemovePod: the pod with this uid leaves (whichever object of it is held)."""
         uid = pod.uid
         pods = self.pods
         for i in range(len(pods) - 1, -1, -1):
-            p = pods[i]
+            pi = pods[i]
+            p = pi.pod
             if p.uid == uid:
                 # mirrors removeFromSlice: the last pod takes the removed one's place
                 pods[i] = pods[-1]
                 pods.pop()
-                props = p.cache.get("nodeinfo")
-                if props is None:
-                    props = (has_affinity(p), has_required_anti_affinity(p), pvc_keys(p), host_ports(p))
-                for flag, lst in ((props[0], self.pods_with_affinity), (props[1], self.pods_with_required_anti_affinity)):
+                for flag, lst in ((pi.has_affinity, self.pods_with_affinity),
+                                  (pi.has_required_anti_affinity, self.pods_with_required_anti_affinity)):
                     if flag:
                         for j, q in enumerate(lst):
-                            if q.uid == uid:
+                            if q.pod.uid == uid:
                                 lst[j] = lst[-1]
                                 lst.pop()
                                 break
-                self._update(p, -1, props)
+                self._update(pi, -1)
                 if p.priority <= self.lowest_priority:
-                    self.lowest_priority = min((q.priority for q in pods), default=NO_PODS)
+                    self.lowest_priority = min(map(_PRIORITY, pods), default=NO_PODS)
                 return True
         return False
 
@@ -206,7 +216,7 @@ class NodeInfo:
         for lst in (self.pods, self.pods_with_affinity, self.pods_with_required_anti_affinity):
             for i in range(len(lst) - 1, -1, -1):
                 p = lst[i]
-                if p.uid == uid:
+                if p.pod.uid == uid:
                     lst[i] = lst[-1]
                     lst.pop()
                     lst.append(p)
@@ -216,8 +226,8 @@ class NodeInfo:
                     return False
         return True
 
-    def _update(self, pod: Pod, sign: int, props: tuple) -> None:
-        res = pod.resource
+    def _update(self, pi: PodInfo, sign: int) -> None:
+        res = pi.pod.resource
         r = self.requested
         pr = res.resource
         r.milli_cpu += sign * pr.milli_cpu
@@ -229,20 +239,22 @@ class NodeInfo:
         nz = self.non_zero_requested
         nz.milli_cpu += sign * res.non0_cpu
         nz.memory += sign * res.non0_mem
-        if props[3]:
-            for ip, proto, port in props[3]:
+        if pi.host_ports:
+            for ip, proto, port in pi.host_ports:
                 if sign > 0:
                     self.used_ports.add(ip, proto, port)
                 else:
                     self.used_ports.remove(ip, proto, port)
-        if props[2]:
-            for key in props[2]:
+        if pi.pvc_keys:
+            for key in pi.pvc_keys:
                 n = self.pvc_ref_counts.get(key, 0) + sign
                 if n <= 0:
                     self.pvc_ref_counts.pop(key, None)
                 else:
                     self.pvc_ref_counts[key] = n
         self.generation = next(_generations)
+        if self.journal is not None:
+            self.journal.note(self)
 
     def __repr__(self) -> str:
         return f"NodeInfo({self.name}, pods={len(self.pods)})"

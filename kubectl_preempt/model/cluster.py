@@ -1,6 +1,7 @@
 """The cluster as one set of objects: what a snapshot holds and what a cycle reads."""
 from __future__ import annotations
 
+import itertools
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
@@ -21,6 +22,9 @@ KNOWN_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass") + EXTRA_KI
 _UNIQUE = frozenset(("Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace", "PersistentVolumeClaim",
                      "PersistentVolume", "StorageClass", "CSINode", "CSIDriver"))
 _NAMESPACED = frozenset(("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"))
+# one counter for every cluster's PDB list, so that a generation names one state of one list for
+# the whole process (a pod's PDB matches are kept per generation; check's two clusters share pods)
+_pdb_generations = itertools.count(1)
 
 
 class Cluster:
@@ -29,7 +33,8 @@ class Cluster:
     def __init__(self) -> None:
         self.nodes: dict[str, Node] = {}
         self.pods: dict[str, Pod] = {}  # by namespace/name
-        self.pdbs: list[PodDisruptionBudget] = []
+        self._pdbs: list[PodDisruptionBudget] = []
+        self.pdb_generation = next(_pdb_generations)
         self.priority_classes: dict[str, PriorityClass] = {}
         self.extra: dict[str, list[Mapping[str, Any]]] = {k: [] for k in EXTRA_KINDS}
         self.ignored: dict[str, int] = {}
@@ -40,6 +45,17 @@ class Cluster:
         self.notes: list[str] = []
         # where each object was listed, to name both places of a duplicate (snapshots only)
         self._seen: dict[tuple[str, str], str] | None = None
+
+    @property
+    def pdbs(self) -> list[PodDisruptionBudget]:
+        """The PDBs in their listed order. Replace the list to change it (never mutate it in
+        place): setting it moves pdb_generation on, which is what a pod's PDB matches are kept for."""
+        return self._pdbs
+
+    @pdbs.setter
+    def pdbs(self, value: list[PodDisruptionBudget]) -> None:
+        self._pdbs = value
+        self.pdb_generation = next(_pdb_generations)
 
     @property
     def namespaces(self) -> dict[str, Mapping[str, Any]]:
@@ -78,7 +94,8 @@ class Cluster:
                 node = Node(obj)
                 self.nodes[node.name] = node
             elif kind == "PodDisruptionBudget":
-                self.pdbs.append(PodDisruptionBudget(obj))
+                self._pdbs.append(PodDisruptionBudget(obj))
+                self.pdb_generation = next(_pdb_generations)
             elif kind == "PriorityClass":
                 pc = PriorityClass(obj)
                 self.priority_classes[pc.name] = pc

@@ -58,8 +58,9 @@ class Pod(_View):
         self.deletion_timestamp = md.get("deletionTimestamp")
         self.phase = status.get("phase")
         self._resource: PodResource | None = None
-        # derived data a plugin computes once per pod (affinity terms, host ports, ...)
-        self.cache: dict[str, Any] = {}
+        # the framework's PodInfo of this object (framework/podinfo.py), made on first use: what
+        # the scheduler derives from the pod lives there, typed, and goes with this object
+        self.info: Any = None
 
     # --- derived, computed on first use -------------------------------------------------
     @property
@@ -109,7 +110,10 @@ class Node(_View):
         self.unschedulable: bool = bool(spec.get("unschedulable"))
         self.images: list = status.get("images") or []
         self.allocatable = Resource.from_list(parse_resource_list(status.get("allocatable"), "status.allocatable"))
-        self.cache: dict[str, Any] = {}
+        # status.declaredFeatures (NodeDeclaredFeatures); names that are not strings cannot be required
+        df = status.get("declaredFeatures")
+        self.declared_features: frozenset[str] = (
+            frozenset(f for f in df if isinstance(f, str)) if isinstance(df, list) and df else frozenset())
 
     def __repr__(self) -> str:
         return f"Node({self.name})"

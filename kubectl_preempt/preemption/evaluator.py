@@ -25,7 +25,7 @@ NO_CANDIDATE = "no candidate node for preemption"
 # where preempt() leaves its record in the cycle's state
 RECORD_KEY = "kubectl-preempt/preemption-record"
 
-_NODE_NAME = operator.attrgetter("node.name")
+_NODE_NAME = operator.attrgetter("name")
 
 
 def more_important_pod(a: Pod, b: Pod) -> bool:
@@ -148,7 +148,9 @@ class Evaluator:
                         details: PreemptionRun) -> tuple[list[Candidate], NodeToStatus, str | None]:
         if not all_nodes:
             return [], NodeToStatus(), "no nodes available"
-        potential = m.nodes_for_status_code(all_nodes, self.handle.snapshot.get, Code.Unschedulable)
+        snapshot = self.handle.snapshot
+        names = snapshot.node_names if all_nodes is snapshot.list() else None
+        potential = m.nodes_for_status_code(all_nodes, snapshot.get, Code.Unschedulable, names)
         details.potential = potential
         if not potential:
             return [], NodeToStatus(), None

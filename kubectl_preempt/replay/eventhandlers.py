@@ -166,11 +166,21 @@ class EventHandler:
         """An update that changes nothing the scheduler reads: the cache still re-adds the pod."""
         self.state.touch(pod)
 
-    def nominate_pod(self, pod: Pod, node_name: str, *, requeue: bool = True) -> None:
-        """The pod's nominated node set (or cleared with ""). Leaving a nominated node frees room
-        there for pods of lower or equal priority (updatePodInSchedulingQueue's requeue)."""
+    def nominate_pod(self, pod: Pod, node_name: str, *, requeue: bool = True) -> str:
+        """The pod's nominated node set (or cleared with "") in the scheduler's nominator; returns
+        the previous one. `requeue`: the queue hears of the change at once (nomination_changed);
+        a caller whose change reaches the queue later, through the API, calls that itself."""
         prev = self.state.nominate(pod, node_name)
-        if requeue and self.queue is not None and prev and prev != node_name:
+        if requeue:
+            self.nomination_changed(pod, prev, node_name)
+        return prev
+
+    def nomination_changed(self, pod: Pod, prev: str, node_name: str) -> None:
+        """The informer delivers a pending pod whose nominated node changed from `prev`: leaving a
+        nominated node frees room there for pods of lower or equal priority (mirrors
+        updatePodInSchedulingQueue's hasNominatedNodeNameChanged requeue; a first nomination,
+        from none, moves no one)."""
+        if self.queue is not None and prev and prev != node_name:
             prio = pod.priority
             self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, _as_nominated(pod, prev), None,
                                                      lambda q: q.priority <= prio)

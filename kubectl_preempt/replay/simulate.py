@@ -16,6 +16,7 @@ import random
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
+from ..model.bulk import long_run
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
@@ -171,7 +172,8 @@ class Simulation:
             eng.schedule(t, self._flush_leftover, priority=PRIORITY_QUEUE, name="flushUnschedulablePodsLeftover")
             t += UNSCHEDULABLE_FLUSH_PERIOD
         self._kick()
-        eng.run(until=self.timeline.end)
+        with long_run():
+            eng.run(until=self.timeline.end)
         return self
 
     def _kick(self) -> None:
@@ -293,7 +295,24 @@ class Simulation:
         self.handler.pod_bound(pod)
 
     def _set_nomination(self, pod: Pod, node: str, *, event: bool = True) -> None:
-        self.handler.nominate_pod(pod, node, requeue=event)
+        """The scheduler sets (or clears) the pod's nominated node: in its nominator at once, and
+        through the API (handleSchedulingFailure's status patch). The other pending pods hear of
+        it only when that patch comes back through the watch (updatePodInSchedulingQueue), one
+        API call later: until then a nomination moved off a node requeues no one. `event` False:
+        no requeue at all (the pod is being bound)."""
+        prev = self.handler.nominate_pod(pod, node, requeue=False)
+        if not event or not prev or prev == node:
+            return
+        if self.api_latency <= 0:
+            self.handler.nomination_changed(pod, prev, node)
+            return
+        self.engine.schedule(self.engine.now + self.api_latency,
+                             lambda: self._nomination_delivered(pod, prev, node),
+                             priority=PRIORITY_INTERNAL, name=f"nominatedNodeName {pod.key}")
+
+    def _nomination_delivered(self, pod: Pod, prev: str, node: str) -> None:
+        self.handler.nomination_changed(pod, prev, node)
+        self._kick()
 
     def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> None:
         now = self.engine.now

@@ -296,8 +296,9 @@ class ReplayState:
 
     # ---------------------------------------------------------------- PDBs, classes, the rest
     # Objects other than pods and nodes are swapped in as new lists (never mutated in place) and
-    # bump cluster.version: what is derived from them and kept across cycles is keyed on one or
-    # the other (the PDBs matching a pod, the volume plugins' storage indexes, Snapshot.for_cluster).
+    # bump cluster.version. What is derived from them and kept across cycles holds while its list
+    # is the same object: the framework's listers (framework/listers.py); replacing cluster.pdbs
+    # moves cluster.pdb_generation, which a pod's PDB matches are kept for.
     def _changed(self) -> None:
         self.cluster.version += 1
 

@@ -24,50 +24,131 @@ from typing import Any, Callable, Sequence, TypeVar
 
 import orjson
 
+from ..framework.podinfo import pod_info
 from ..framework.status import Status
-from ..framework.types import NodeInfo
+from ..framework.types import NodeInfo, NodeJournal
 from ..model.objects import Pod
 
 T = TypeVar("T")
 
 _GENERATION = operator.attrgetter("generation")
-_NAME = operator.attrgetter("node.name")
+_NAME = operator.attrgetter("name")
 MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
+JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
 
 
 def pod_shape(pod: Pod) -> bytes | None:
-    """What node-local plugins can read of a pod (None: the spec holds a value JSON cannot carry)."""
+    """What node-local plugins can read of a pod (None: the spec holds a value JSON cannot carry);
+    kept in the pod's PodInfo, as a pod object does not change."""
+    pi = pod.info or pod_info(pod)
     try:
-        return orjson.dumps((pod.namespace, pod.priority, pod.preemption_policy, pod.spec))
+        return pi.shape
+    except AttributeError:
+        pass
+    try:
+        shape: bytes | None = orjson.dumps((pod.namespace, pod.priority, pod.preemption_policy, pod.spec))
     except TypeError:
-        return None
+        shape = None
+    pi.shape = shape
+    return shape
 
 
 class NodeAnswers:
     """One pod shape's answers from one group of plugins, per node name, each with the node
-    generation it was computed at."""
+    generation it was computed at.
 
-    __slots__ = ("generations", "values", "_statuses")
+    Which answers still hold is learnt from the snapshot line's NodeJournal: the nodes whose
+    generation moved since this group last looked are marked stale (and computed again when
+    asked for), so a cycle pays for the nodes that changed, not for every node. Without a
+    journal (or when the journal forgot what this group had not read yet) every node's
+    generation is compared, which gives the same answers."""
+
+    __slots__ = ("generations", "values", "stale", "_statuses", "journal", "seen")
 
     def __init__(self) -> None:
         self.generations: dict[str, int] = {}
         self.values: dict[str, Any] = {}
+        # names whose answer (still in `values`) was computed at a generation that moved
+        self.stale: set[str] = set()
         # equal rejections share one Status object, so counting reasons over thousands of nodes
         # counts a few objects (Status is immutable)
         self._statuses: dict[tuple, Status] = {}
+        self.journal: NodeJournal | None = None
+        self.seen = 0  # the journal's entries before this one were read
 
-    def get(self, nodes: Sequence[NodeInfo], compute: Callable[[NodeInfo], T]) -> list[T]:
-        """Each node's answer, from here while its generation holds, else `compute(node)`."""
-        names = list(map(_NAME, nodes))
-        now = list(map(_GENERATION, nodes))
+    def catch_up(self, journal: NodeJournal | None) -> None:
+        """Mark stale the answers of the nodes whose generation moved since the last look (drop
+        all of them when the journal cannot tell: another line of snapshots, or entries it
+        forgot before they were read). Without a journal, get() compares every generation."""
+        if journal is None:
+            self.journal = None
+            return
+        if journal is not self.journal or self.seen < journal.base:
+            self.generations.clear()
+            self.values.clear()
+            self.stale.clear()
+        elif self.seen != journal.end:
+            gens, stale = self.generations, self.stale
+            for ni in journal.since(self.seen):
+                name = ni.name
+                if gens.get(name, ni.generation) != ni.generation:
+                    stale.add(name)
+        self.journal = journal
+        self.seen = journal.end
+
+    def get(self, nodes: Sequence[NodeInfo], compute: Callable[[NodeInfo], T],
+            names: Sequence[str] | None = None) -> list[T]:
+        """Each node's answer, from here while its generation holds, else `compute(node)`.
+        `names`: the nodes' names (unique), when the caller has them. With a journal, the nodes
+        must be the snapshot's own NodeInfos (catch_up was called for this cycle)."""
+        if names is None:
+            names = list(map(_NAME, nodes))
         gens, values = self.generations, self.values
-        for k in compress(range(len(names)), map(operator.ne, now, map(gens.get, names))):
-            v = compute(nodes[k])
+        if self.journal is not None:
+            stale = self.stale
+            try:
+                out = list(map(values.__getitem__, names))
+                missing: list[int] = []
+            except KeyError:
+                # nodes never answered for: found at C speed
+                out = list(map(values.get, names))
+                missing, k = [], -1
+                index = out.index
+                try:
+                    while True:
+                        k = index(None, k + 1)
+                        missing.append(k)
+                except ValueError:
+                    pass
+            if stale:
+                if len(stale) <= 16:
+                    index = names.index
+                    for name in stale:
+                        try:
+                            missing.append(index(name))
+                        except ValueError:
+                            pass
+                else:
+                    missing += [k for k, name in enumerate(names) if name in stale]
+                missing.sort()  # in node order, as a walk computes them (the first error wins)
+        else:
+            now = list(map(_GENERATION, nodes))
+            missing = list(compress(range(len(names)), map(operator.ne, now, map(gens.get, names))))
+            out = None
+            stale = self.stale
+        statuses = self._statuses
+        for k in missing:
+            ni = nodes[k]
+            v = compute(ni)
             if type(v) is Status and v.code:
-                v = self._statuses.setdefault((v.code, v.plugin, v._reasons, v.error), v)
-            values[names[k]] = v
-            gens[names[k]] = now[k]
-        return list(map(values.__getitem__, names))
+                v = statuses.setdefault((v.code, v.plugin, v._reasons, v.error), v)
+            name = names[k]
+            values[name] = v
+            gens[name] = ni.generation
+            stale.discard(name)
+            if out is not None:
+                out[k] = v
+        return out if out is not None else list(map(values.__getitem__, names))
 
 
 class EquivalenceCache:
@@ -77,15 +158,28 @@ class EquivalenceCache:
         self.epoch = 0
         self.max_shapes = max_shapes
         self._shapes: dict[tuple, NodeAnswers] = {}
+        # the journal of the scheduler's snapshot line (Scheduler sets it with the snapshot)
+        self.journal: NodeJournal | None = None
 
     def new_epoch(self) -> None:
         """The snapshot was replaced: nothing remembered holds any more."""
         self.epoch += 1
         self._shapes.clear()
 
+    def use_journal(self, journal: NodeJournal | None) -> None:
+        self.journal = journal
+
     def for_pod(self, profile: str, pod: Pod) -> "PodAnswers | None":
         shape = pod_shape(pod)
-        return None if shape is None else PodAnswers(self, profile, shape)
+        if shape is None:
+            return None
+        journal = self.journal
+        if journal is not None and len(journal.entries) > JOURNAL_READ_AHEAD:
+            # every group reads what it has not read yet, then the journal forgets it
+            for got in self._shapes.values():
+                got.catch_up(journal)
+            journal.forget_before(journal.end)
+        return PodAnswers(self, profile, shape)
 
     def answers(self, key: tuple) -> NodeAnswers:
         got = self._shapes.get(key)
@@ -108,4 +202,6 @@ class PodAnswers:
         self.shape = shape
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers:
-        return self.cache.answers((self.profile, point, plugins, self.shape))
+        got = self.cache.answers((self.profile, point, plugins, self.shape))
+        got.catch_up(self.cache.journal)
+        return got

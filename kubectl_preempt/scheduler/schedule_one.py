@@ -26,7 +26,7 @@ MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
 _CODE = operator.attrgetter("code")
-_NODE_NAME = operator.attrgetter("node.name")
+_NODE_NAME = operator.attrgetter("name")
 
 SCHEDULED = "Scheduled"
 PREEMPTED = "Preempted"
@@ -115,7 +115,13 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
     if not fwk.has_score_plugins():
         to_find = 1
     start = start_index % num_all
+    snapshot = fwk.snapshot
+    if nodes is snapshot.list():
+        names = snapshot.node_names
+    else:
+        names = list(map(_NODE_NAME, nodes))
     order = nodes[start:] + nodes[:start] if start else nodes
+    order_names = names[start:] + names[:start] if start else names
     if not fwk.has_filter_plugins():
         return order[:to_find]
     answers = None
@@ -128,24 +134,32 @@ def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, di
     feasible: list[NodeInfo] = []
     visited = 0
     while visited < num_all and len(feasible) < to_find:
-        step = order[visited:visited + to_find - len(feasible)]
+        end = visited + to_find - len(feasible)
+        step, step_names = order[visited:end], order_names[visited:end]
         visited += len(step)
         if answers is None:
             statuses = [with_nominated(state, pod, ni) for ni in step]
         else:
-            statuses = answers.get(step, lambda ni: fwk.run_filter_plugins(state, pod, ni))
+            statuses = answers.get(step, lambda ni: fwk.run_filter_plugins(state, pod, ni), step_names)
             if nominated:
-                for k, ni in enumerate(step):
-                    if ni.node.name in nominated:
-                        statuses[k] = with_nominated(state, pod, ni)
-        codes = list(map(_CODE, statuses))
-        if any(codes):
+                for k, name in enumerate(step_names):
+                    if name in nominated:
+                        statuses[k] = with_nominated(state, pod, step[k])
+        # equal answers are one object (a success always is): decide per distinct object
+        distinct = set(statuses)
+        if len(distinct) == 1 and next(iter(distinct)).code == Code.Success:
+            feasible.extend(step)
+        elif all(st.code != Code.Success for st in distinct):
+            errors = [statuses.index(st) for st in distinct if st.code == Code.Error]
+            if errors:
+                raise SchedulingError(statuses[min(errors)].message())
+            diagnosis.add_filter_rejections(step_names, statuses, distinct)
+        else:
+            codes = list(map(_CODE, statuses))
             if Code.Error in codes:
                 raise SchedulingError(statuses[codes.index(Code.Error)].message())
             feasible.extend(compress(step, map(operator.not_, codes)))
-            diagnosis.add_filter_rejections(map(_NODE_NAME, compress(step, codes)), compress(statuses, codes))
-        else:
-            feasible.extend(step)
+            diagnosis.add_filter_rejections(compress(step_names, codes), compress(statuses, codes))
     return feasible
 
 

@@ -32,7 +32,10 @@ class Scheduler:
         # one random source for every random choice v1.34.1 makes (host among equal scores, the
         # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
         self.rng = rng
-        self._snapshot = snapshot if snapshot is not None else Snapshot.for_cluster(cluster)
+        # the scheduler owns its snapshot (built here unless the caller hands one over)
+        self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster)
+        if equivalence is not None:
+            equivalence.use_journal(self._snapshot.journal)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():
@@ -52,8 +55,10 @@ class Scheduler:
     def snapshot(self, snapshot: Snapshot) -> None:
         """A replaced snapshot starts a new epoch of the equivalence cache, unless it carries on
         from the one it replaces (Snapshot.from_cluster's `previous`: the node generations hold)."""
-        if snapshot is not self._snapshot and self.equivalence is not None and snapshot.continues is not self._snapshot:
-            self.equivalence.new_epoch()
+        if self.equivalence is not None:
+            if snapshot is not self._snapshot and snapshot.continues is not self._snapshot:
+                self.equivalence.new_epoch()
+            self.equivalence.use_journal(snapshot.journal)
         snapshot.continues = None  # read once; no chain of old snapshots kept alive
         self._snapshot = snapshot
 

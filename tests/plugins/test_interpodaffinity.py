@@ -266,7 +266,7 @@ def test_add_and_remove_pod_update_a_clone(pod, existing, op, other, node, befor
     assert verdict(state, ni) == before
     dry = state.clone()
     if op == "remove":
-        victim = next(x for n in snap.list() for x in n.pods if x.key == other)
+        victim = next(x.pod for n in snap.list() for x in n.pods if x.pod.key == other)
         info = snap.get(victim.node_name).snapshot()
         info.remove_pod(victim)
         assert pl.remove_pod(dry, p, victim, info).is_success()

@@ -244,7 +244,7 @@ def test_add_and_remove_pod_update_a_clone(pod, existing, op, other, node, befor
     assert verdict(pl, state, p, snap.get(node)) == before
     dry = state.clone()
     if op == "remove":
-        victim = next(x for n in snap.list() for x in n.pods if x.key == other)
+        victim = next(x.pod for n in snap.list() for x in n.pods if x.pod.key == other)
         info = snap.get(victim.node_name).snapshot()
         info.remove_pod(victim)
         assert pl.remove_pod(dry, p, victim, info).is_success()
@@ -264,7 +264,7 @@ def test_removing_the_only_pod_of_a_domain_keeps_the_domain():
     state = CycleState()
     pl.pre_filter(state, p, snap.list())
     dry = state.clone()
-    victim = next(x for x in snap.get("n3").pods if x.name == "b1")
+    victim = next(x.pod for x in snap.get("n3").pods if x.pod.name == "b1")
     assert pl.remove_pod(dry, p, victim, snap.get("n3")).is_success()
     s = dry.read(PRE_FILTER_STATE_KEY)
     assert s.tp_value_to_match_num[0] == {"a": 2, "b": 0}
@@ -277,7 +277,7 @@ def test_clones_share_counts_until_one_of_them_writes():
     state = CycleState()
     pl.pre_filter(state, p, snap.list())
     first, second = state.clone(), state.clone()
-    a1 = next(x for x in snap.get("n1").pods if x.name == "a1")
+    a1 = next(x.pod for x in snap.get("n1").pods if x.pod.name == "a1")
     assert pl.remove_pod(first, p, a1, snap.get("n1")).is_success()
     assert pl.add_pod(state, p, Pod(web("nom", "n3")), snap.get("n3")).is_success()
     counts = [st.read(PRE_FILTER_STATE_KEY).tp_value_to_match_num[0] for st in (state, first, second)]

@@ -109,7 +109,7 @@ def test_preemption_dry_run_removing_the_holder_frees_the_claim() -> None:
     _, st = pl.pre_filter(state, p, snap.list())
     assert st.is_success()
     node_a = snap.get("node-a")
-    holder = node_a.pods[0]
+    holder = node_a.pods[0].pod
     dry = state.clone()
     trial = node_a.snapshot()
     trial.remove_pod(holder)

@@ -150,11 +150,11 @@ def test_the_cache_is_on_in_a_replay_and_answers_there() -> None:
 
     real_get = equivalence.NodeAnswers.get
 
-    def counting_get(self: equivalence.NodeAnswers, nodes: Any, compute: Any) -> list:
+    def counting_get(self: equivalence.NodeAnswers, nodes: Any, compute: Any, *names: Any) -> list:
         def counted(ni: Any) -> Any:
             computed.append(ni.node.name)
             return compute(ni)
-        return real_get(self, nodes, counted)
+        return real_get(self, nodes, counted, *names)
 
     equivalence.NodeAnswers.get = counting_get  # type: ignore[method-assign]
     try:

@@ -38,7 +38,7 @@ def _cache(state: Any) -> dict[str, Any]:
         "nodes": {n: (dict(o.labels), o.unschedulable) for n, o in c.nodes.items()},
         "pods": {k: p.node_name for k, p in c.pods.items()},
         "order": {n: list(u) for n, u in state.order.by_node.items() if u},
-        "snapshot": sorted((ni.node.name, sorted(p.key for p in ni.pods)) for ni in state.snapshot.list()),
+        "snapshot": sorted((ni.node.name, sorted(p.pod.key for p in ni.pods)) for ni in state.snapshot.list()),
         "pdbs": sorted(p.key for p in c.pdbs),
         "claims": sorted(o["metadata"]["name"] for o in c.extra["PersistentVolumeClaim"]),
     }
@@ -113,3 +113,48 @@ def test_in_simulate_mode_the_handler_tells_the_queue_what_the_recording_did() -
     sim.handler.apply(deletion)
     assert "default/hog" not in sim.state.cluster.pods
     assert sim.queue.where(pod) == ACTIVE
+
+
+class _Tries:
+    def __init__(self) -> None:
+        self.tries: list[tuple[float, str]] = []
+
+    def unschedulable(self, t: float, pod: Any, message: str) -> None:
+        self.tries.append((t, pod.key))
+
+
+def test_a_nomination_moved_off_a_node_requeues_the_others_when_its_patch_comes_back() -> None:
+    """kube-scheduler sets a preemptor's nominated node in its nominator at once, but the other
+    pending pods are requeued only when the informer delivers the pod with its new
+    nominatedNodeName (updatePodInSchedulingQueue): one API call after the decision. A requeue at
+    the decision's instant let equal-priority preemptors move each other at once, over and over,
+    deciding dozens of times in one instant (s1-rollout, runs 5 and 15)."""
+    objs = [ev(0, "ADDED", _node("n1").obj()), ev(0, "ADDED", _other("hog", "n1", cpu="3").obj()),
+            ev(1, "ADDED", make_pod("p").req(cpu="2").obj()),
+            ev(1, "ADDED", make_pod("hi").priority(10).req(cpu="1").set("spec.nodeSelector", {"x": "y"}).obj())]
+    rec = _Tries()
+    cfg = default_config()
+    sim = Simulation(normalize(trace(*objs, end=20)), cfg, workloads=False, listener=rec).run()  # type: ignore[arg-type]
+    p, hi = sim.state.cluster.pods["default/p"], sim.state.cluster.pods["default/hi"]
+    assert sim.queue.where(p) == UNSCHEDULABLE
+    sim._set_nomination(hi, "n1")
+    sim._set_nomination(hi, "n2")  # leaves n1: room there for pods of lower priority
+    now = sim.engine.now
+    rec.tries.clear()
+    sim.engine.run(until=now + sim.api_latency / 2)
+    assert sim.queue.where(p) == UNSCHEDULABLE and rec.tries == []
+    sim.engine.run(until=now + sim.api_latency)
+    assert rec.tries == [(now + sim.api_latency, "default/p")]
+
+
+def test_with_no_api_latency_the_nomination_requeues_at_once() -> None:
+    objs = [ev(0, "ADDED", _node("n1").obj()), ev(0, "ADDED", _other("hog", "n1", cpu="3").obj()),
+            ev(1, "ADDED", make_pod("p").req(cpu="2").obj()),
+            ev(1, "ADDED", make_pod("hi").priority(10).req(cpu="1").set("spec.nodeSelector", {"x": "y"}).obj())]
+    cfg = default_config()
+    cfg.api_latency = 0.0
+    sim = Simulation(normalize(trace(*objs, end=20)), cfg, workloads=False).run()
+    p, hi = sim.state.cluster.pods["default/p"], sim.state.cluster.pods["default/hi"]
+    sim._set_nomination(hi, "n1")
+    sim._set_nomination(hi, "n2")
+    assert sim.queue.where(p) != UNSCHEDULABLE

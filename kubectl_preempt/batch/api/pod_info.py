@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...framework.podinfo import pod_info
 from ...model.quantity import milli_value, value
 
 DEFAULT_MILLI_CPU_REQUEST = 100
@@ -13,12 +14,15 @@ DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 def nonzero_request(pod: Any) -> tuple[int, int]:
     """mirrors GetNonzeroRequests summed over the containers: 100m CPU and 200 MB of memory for
     a container that requests none."""
-    got = pod.cache.get("batch.non0")
-    if got is None:
-        cpu = mem = 0
-        for c in pod.spec.get("containers") or ():
-            req = (c.get("resources") or {}).get("requests") or {}
-            cpu += milli_value(req["cpu"]) if "cpu" in req else DEFAULT_MILLI_CPU_REQUEST
-            mem += value(req["memory"]) if "memory" in req else DEFAULT_MEMORY_REQUEST
-        got = pod.cache["batch.non0"] = (cpu, mem)
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.batch_nonzero_request
+    except AttributeError:
+        pass
+    cpu = mem = 0
+    for c in pod.spec.get("containers") or ():
+        req = (c.get("resources") or {}).get("requests") or {}
+        cpu += milli_value(req["cpu"]) if "cpu" in req else DEFAULT_MILLI_CPU_REQUEST
+        mem += value(req["memory"]) if "memory" in req else DEFAULT_MEMORY_REQUEST
+    got = pi.batch_nonzero_request = (cpu, mem)
     return got

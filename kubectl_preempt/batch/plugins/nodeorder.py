@@ -3,6 +3,7 @@
 `nodeaffinity.weight`, `podaffinity.weight`, `balancedresource.weight`)."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -41,12 +42,15 @@ class PriorityConfig:
 
 
 def _allocatable(node: NodeInfo) -> tuple[int, int]:
-    got = node.node.cache.get("batch.alloc")
-    if got is None:
-        alloc = node.node.status.get("allocatable") or {}
-        got = (milli_value(alloc["cpu"]) if "cpu" in alloc else 0, value(alloc["memory"]) if "memory" in alloc else 0)
-        node.node.cache["batch.alloc"] = got
-    return got
+    alloc = node.node.status.get("allocatable") or {}
+    return _allocatable_values(alloc.get("cpu"), alloc.get("memory"))
+
+
+@functools.lru_cache(maxsize=256)
+def _allocatable_values(cpu: Any, memory: Any) -> tuple[int, int]:
+    """CPU in millicores and memory in bytes of status.allocatable (0 when absent); nodes of one
+    type share their quantity strings, so each is parsed once."""
+    return (milli_value(cpu) if cpu is not None else 0, value(memory) if memory is not None else 0)
 
 
 def _requested(task: TaskInfo, node: NodeInfo) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -11,6 +11,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import PostFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...framework.podinfo import pod_info
 from ...model.gosort import sort_by_key
 from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
 from ...preemption.evaluator import Evaluator, PreemptionPlugin, Reprieve, VictimSelection, importance_key
@@ -31,28 +32,40 @@ def pod_terminating_by_preemption(p: Pod) -> bool:
     return False
 
 
-def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], version: object = None
+def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget]) -> list[int]:
+    """Indexes of the PDBs that count the pod (the selection in filterPodsWithPDBViolation)."""
+    return [i for i, pdb in enumerate(pdbs)
+            if pdb.namespace == pod.namespace and pdb.selector is not None and not pdb.selector.empty
+            and pdb.selector.matches(pod.labels) and pod.name not in pdb.disrupted_pods]
+
+
+def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], generation: int | None = None
                                    ) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
     """mirrors filterPodsWithPDBViolation; also returns, per pod, the PDBs that selected it.
 
-    `version` names the state of the PDB list (the cluster's version): the PDBs matching a pod
-    are remembered on the pod for that state only."""
+    `generation`: the cluster's pdb_generation when `pdbs` is its PDB list. Which PDBs count a pod
+    depends on the pod object and that list alone, so it is kept in the pod's PodInfo for that
+    generation (preemption's dry runs ask it of the same pods on every candidate node); None
+    computes it afresh."""
     allowed = [p.disruptions_allowed for p in pdbs]
     violating: list[Pod] = []
     non_violating: list[Pod] = []
     matched: dict[str, list[str]] = {}
-    token = (id(pdbs), len(pdbs), version)
     for pod in pods:
         violated = False
         if pod.labels:
-            # which PDBs count this pod does not change between dry runs: computed once per pod
-            hit = pod.cache.get("pdbs")
-            if hit is None or hit[0] != token:
-                idx = [i for i, pdb in enumerate(pdbs)
-                       if pdb.namespace == pod.namespace and pdb.selector is not None and not pdb.selector.empty
-                       and pdb.selector.matches(pod.labels) and pod.name not in pdb.disrupted_pods]
-                hit = pod.cache["pdbs"] = (token, idx)
-            for i in hit[1]:
+            if generation is None:
+                idx = _matching_pdbs(pod, pdbs)
+            else:
+                pi = pod.info or pod_info(pod)
+                try:
+                    gen, idx = pi.pdb_matches
+                except AttributeError:
+                    gen = None
+                if gen != generation:
+                    idx = _matching_pdbs(pod, pdbs)
+                    pi.pdb_matches = (generation, idx)
+            for i in idx:
                 pdb = pdbs[i]
                 matched.setdefault(pod.key, []).append(pdb.key)
                 allowed[i] -= 1
@@ -127,7 +140,8 @@ class DefaultPreemption(PreemptionPlugin):
                 return True, ""
             ni = self.handle.snapshot.get(nom)
             if ni is not None:
-                for p in ni.pods:
+                for pi in ni.pods:
+                    p = pi.pod
                     if self.is_preemption_allowed(ni, p, pod) and pod_terminating_by_preemption(p):
                         return False, ERR_NOT_ELIGIBLE_TERMINATING
         return True, ""
@@ -138,7 +152,8 @@ class DefaultPreemption(PreemptionPlugin):
         reprieve PDB-violating and then other pods, most important first."""
         fh = self.handle
         potential: list[Pod] = []
-        for p in list(node_info.pods):
+        for pi in list(node_info.pods):
+            p = pi.pod
             if self.is_preemption_allowed(node_info, p, pod):
                 potential.append(p)
                 node_info.remove_pod(p)
@@ -153,7 +168,7 @@ class DefaultPreemption(PreemptionPlugin):
         sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
         cluster = getattr(fh, "cluster", None)
         violating, non_violating, matched = filter_pods_with_pdb_violation(
-            potential, pdbs, getattr(cluster, "version", None) if cluster is not None else None)
+            potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
         victims: list[Pod] = []
         reprieves: list[Reprieve] = []
         num_violating = 0

@@ -1,6 +1,6 @@
 """Node selectors as component-helpers/scheduling/corev1/nodeaffinity parses and matches them.
 
-Terms are compiled once (a pod's are memoized in pod.cache). A term that fails to parse (an
+Terms are compiled once (a pod's are kept in its PodInfo). A term that fails to parse (an
 unknown operator, In with no values, Gt with a non-integer, an invalid key or value, a field
 requirement without exactly one value) never matches, as upstream's LazyErrorNodeSelector
 skips it; an empty term is dropped, so a selector whose terms are all empty matches no node.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
+from ...framework.podinfo import pod_info
 from ...model.objects import Node, Pod
 
 OBJECT_NAME_FIELD = "metadata.name"
@@ -250,7 +251,10 @@ class RequiredNodeAffinity:
 
 def required_node_affinity(pod: Pod) -> RequiredNodeAffinity:
     """The pod's RequiredNodeAffinity, compiled once per pod."""
-    r = pod.cache.get("nodeaffinity.required")
-    if r is None:
-        r = pod.cache["nodeaffinity.required"] = RequiredNodeAffinity(pod)
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.required_node_affinity
+    except AttributeError:
+        pass
+    r = pi.required_node_affinity = RequiredNodeAffinity(pod)
     return r

@@ -9,6 +9,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE
 from ...framework.status import Status
 from ...framework.types import ImageStateSummary, NodeInfo
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from .. import names
 
@@ -27,12 +28,14 @@ def normalized_image_name(name: str) -> str:
 
 
 def _pod_images(pod: Pod) -> tuple[str, ...]:
-    cached = pod.cache.get("imagelocality.images")
-    if cached is None:
-        cached = tuple(normalized_image_name(c.get("image") or "")
-                       for c in list(pod.spec.get("initContainers") or ()) + list(pod.spec.get("containers") or ()))
-        pod.cache["imagelocality.images"] = cached
-    return cached
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.images
+    except AttributeError:
+        pass
+    got = pi.images = tuple(normalized_image_name(c.get("image") or "")
+                            for c in list(pod.spec.get("initContainers") or ()) + list(pod.spec.get("containers") or ()))
+    return got
 
 
 def scaled_image_score(state: ImageStateSummary, total_num_nodes: int) -> int:

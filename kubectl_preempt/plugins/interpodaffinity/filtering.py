@@ -5,7 +5,7 @@ from typing import Iterable, Mapping
 
 from ...framework.types import NodeInfo
 from ...model.objects import Node, Pod
-from .terms import AffinityTerm, pod_matches_all_terms, pod_terms
+from .terms import AffinityTerm, pod_matches_all_terms, pod_terms, terms_of
 
 # (topology key, topology value) -> number of matching pods or terms
 TopologyCounts = dict[tuple[str, str], int]
@@ -76,7 +76,7 @@ def existing_anti_affinity_counts(pod: Pod, ns_labels: Mapping[str, str] | None,
     for ni in nodes:
         labels = ni.node.labels
         for existing in ni.pods_with_required_anti_affinity:
-            for t in pod_terms(existing).required_anti_affinity:
+            for t in terms_of(existing).required_anti_affinity:
                 if t.matches(pod, ns_labels):
                     tv = labels.get(t.topology_key)
                     if tv is not None:
@@ -103,7 +103,8 @@ def incoming_counts(affinity_terms: list[AffinityTerm], anti_affinity_terms: lis
         if aff:
             # a pod matching all terms adds one to each term's topology pair on this node
             n = 0
-            for p in pods:
+            for pi in pods:
+                p = pi.pod
                 ns, pl = p.namespace, p.labels
                 for any_ns, namespaces, matches in aff:
                     if not ((any_ns or ns in namespaces) and matches(pl)):
@@ -121,7 +122,8 @@ def incoming_counts(affinity_terms: list[AffinityTerm], anti_affinity_terms: lis
             if tv is None:
                 continue
             n = 0
-            for p in pods:
+            for pi in pods:
+                p = pi.pod
                 if (any_ns or p.namespace in namespaces) and matches(p.labels):
                     n += 1
             if n:

@@ -9,6 +9,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import NodeScore, PreFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from ...model.selectors import LabelSelector
 from .. import names
@@ -142,20 +143,23 @@ class InterPodAffinity:
 
 
 def _selectors(pod: Pod) -> list[LabelSelector]:
-    sels = pod.cache.get("replay.hint.selectors")
-    if sels is None:
-        sels = []
-        aff = pod.spec.get("affinity") or {}
-        for kind in ("podAffinity", "podAntiAffinity"):
-            a = aff.get(kind) or {}
-            terms = list(a.get("requiredDuringSchedulingIgnoredDuringExecution") or ())
-            terms += [w.get("podAffinityTerm") or {} for w in a.get("preferredDuringSchedulingIgnoredDuringExecution") or ()]
-            for t in terms:
-                try:
-                    sels.append(LabelSelector(t.get("labelSelector")))
-                except Exception:  # noqa: BLE001 - a bad selector is the plugin's error to report
-                    continue
-        pod.cache["replay.hint.selectors"] = sels
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.affinity_selectors
+    except AttributeError:
+        pass
+    sels = []
+    aff = pod.spec.get("affinity") or {}
+    for kind in ("podAffinity", "podAntiAffinity"):
+        a = aff.get(kind) or {}
+        terms = list(a.get("requiredDuringSchedulingIgnoredDuringExecution") or ())
+        terms += [w.get("podAffinityTerm") or {} for w in a.get("preferredDuringSchedulingIgnoredDuringExecution") or ()]
+        for t in terms:
+            try:
+                sels.append(LabelSelector(t.get("labelSelector")))
+            except Exception:  # noqa: BLE001 - a bad selector is the plugin's error to report
+                continue
+    pi.affinity_selectors = sels
     return sels
 
 

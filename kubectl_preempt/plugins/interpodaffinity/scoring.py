@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Mapping
 
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
+from ...framework.podinfo import PodInfo
 from ...framework.types import NodeInfo
 from ...model.objects import Node, Pod
-from .terms import NO_TERMS, AffinityTerm, PodTerms, pod_terms
+from .terms import NO_TERMS, AffinityTerm, PodTerms, pod_terms, terms_of
 
 # topology key -> topology value -> summed weight
 ScoreMap = dict[str, dict[str, int]]
@@ -71,7 +72,7 @@ def _process_existing_terms(et: PodTerms, node: Node, incoming: Pod, ns_labels: 
             _add(score_map, node, t.topology_key, -t.weight)
 
 
-def _incoming_terms_on_node(terms: list[AffinityTerm], pods: list[Pod], labels: Mapping[str, str],
+def _incoming_terms_on_node(terms: list[AffinityTerm], pods: list[PodInfo], labels: Mapping[str, str],
                             sign: int, score_map: ScoreMap) -> None:
     # the incoming pod's preferred terms against every pod of one node, in bulk
     for t in terms:
@@ -81,7 +82,8 @@ def _incoming_terms_on_node(terms: list[AffinityTerm], pods: list[Pod], labels: 
         sel = t.selector.matches
         any_ns, namespaces = t.ns_nil_match, t.namespaces
         n = 0
-        for p in pods:
+        for pi in pods:
+            p = pi.pod
             if (any_ns or p.namespace in namespaces) and sel(p.labels):
                 n += 1
         if n:
@@ -109,9 +111,9 @@ def build_topology_score(state: PreScoreState, incoming: Pod, nodes: list[NodeIn
             _incoming_terms_on_node(state.preferred_anti_affinity, pods, node.labels, -1, local)
         for existing in (ni.pods_with_affinity if all_pods else pods):
             if not all_pods:
-                process_existing_pod(state, existing, node, incoming, hard_pod_affinity_weight, local)
+                process_existing_pod(state, existing.pod, node, incoming, hard_pod_affinity_weight, local)
             else:
-                et = pod_terms(existing)
+                et = terms_of(existing)
                 if et is not NO_TERMS:
                     _process_existing_terms(et, node, incoming, ns_labels, hard_pod_affinity_weight, local)
         if local:

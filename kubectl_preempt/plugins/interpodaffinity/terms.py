@@ -1,6 +1,6 @@
 """Parsed pod (anti-)affinity terms, as framework.PodInfo holds them (framework/types.go).
 
-A pod's terms are parsed once and memoized in pod.cache; the incoming pod's terms get their
+A pod's terms are parsed once and kept in its PodInfo; the incoming pod's terms get their
 namespaceSelector unrolled into namespace names per cycle (merge_namespaces), as upstream's
 mergeAffinityTermNamespacesIfNotEmpty does.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...errors import InputError
+from ...framework.podinfo import PodInfo, pod_info
 from ...model.objects import Pod
 from ...model.selectors import LabelSelector
 
-CACHE_KEY = "interpodaffinity.terms"
 
 # matchLabelKeys / mismatchLabelKeys (MatchLabelKeysInPodAffinity, GA in v1.34) are not read
 # here: the kube-apiserver merges them into labelSelector when it admits the pod, and the
@@ -107,15 +107,26 @@ NO_TERMS = PodTerms()
 
 
 def pod_terms(pod: Pod) -> PodTerms:
-    """The pod's parsed terms, memoized on the pod (framework.PodInfo.Update)."""
-    cached = pod.cache.get(CACHE_KEY)
-    if cached is not None:
-        return cached
+    """The pod's parsed terms, kept in its PodInfo (framework.PodInfo.Update)."""
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.affinity_terms
+    except AttributeError:
+        return terms_of(pi)
+
+
+def terms_of(pi: PodInfo) -> PodTerms:
+    """The parsed terms of the pod of this PodInfo, parsed on first use."""
+    try:
+        return pi.affinity_terms
+    except AttributeError:
+        pass
+    pod = pi.pod
     affinity = pod.spec.get("affinity")
     pa = affinity.get("podAffinity") if affinity else None
     paa = affinity.get("podAntiAffinity") if affinity else None
     if not pa and not paa:
-        pod.cache[CACHE_KEY] = NO_TERMS
+        pi.affinity_terms = NO_TERMS
         return NO_TERMS
     pt = PodTerms()
     pa = pa or {}
@@ -129,7 +140,7 @@ def pod_terms(pod: Pod) -> PodTerms:
             setattr(pt, attr, _terms(pod, raw, weighted))
         except (InputError, AttributeError, TypeError, ValueError) as e:
             pt.errors.append(f"{where}: {getattr(e, 'detail', e)}")
-    pod.cache[CACHE_KEY] = pt
+    pi.affinity_terms = pt
     return pt
 
 

@@ -16,6 +16,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, NodeScore, PreFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from .. import names
 from ..helper.nodeaffinity import (OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
@@ -45,15 +46,16 @@ class _PreScoreState:
 
 
 _PARSE_ERROR = object()
-_MISSING = object()
 
 
 def _pod_preferred_node_affinity(pod: Pod) -> Any:
     """mirrors getPodPreferredNodeAffinity: None without preferred terms, _PARSE_ERROR when one
     does not parse; memoized per pod."""
-    cached = pod.cache.get("nodeaffinity.preferred", _MISSING)
-    if cached is not _MISSING:
-        return cached
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.preferred_node_affinity
+    except AttributeError:
+        pass
     na = (pod.spec.get("affinity") or {}).get("nodeAffinity") or {}
     raw = na.get("preferredDuringSchedulingIgnoredDuringExecution")
     out: Any = None
@@ -61,7 +63,7 @@ def _pod_preferred_node_affinity(pod: Pod) -> Any:
         out = PreferredSchedulingTerms.parse(raw)
         if out is None:
             out = _PARSE_ERROR
-    pod.cache["nodeaffinity.preferred"] = out
+    pi.preferred_node_affinity = out
     return out
 
 

@@ -19,6 +19,7 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from .. import names
 
@@ -49,23 +50,17 @@ def _user_namespaces_host_network(spec: Mapping[str, Any]) -> bool:
 
 def required_features(pod: Pod) -> frozenset[str]:
     """The node features the pod needs to be scheduled (InferForPodScheduling)."""
-    got = pod.cache.get("nodedeclaredfeatures.required")
-    if got is None:
-        need = set()
-        if _restarts_all_containers(pod.spec):
-            need.add(RESTART_ALL_CONTAINERS_ON_CONTAINER_EXITS)
-        if _user_namespaces_host_network(pod.spec):
-            need.add(USER_NAMESPACES_HOST_NETWORK_SUPPORT)
-        got = pod.cache["nodedeclaredfeatures.required"] = frozenset(need)
-    return got
-
-
-def declared_features(node: Any) -> frozenset[str]:
-    """status.declaredFeatures of the node (names the framework does not know cannot be required)."""
-    got = node.cache.get("nodedeclaredfeatures.declared")
-    if got is None:
-        got = node.cache["nodedeclaredfeatures.declared"] = frozenset(
-            f for f in (node.status.get("declaredFeatures") or ()) if isinstance(f, str))
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.required_features
+    except AttributeError:
+        pass
+    need = set()
+    if _restarts_all_containers(pod.spec):
+        need.add(RESTART_ALL_CONTAINERS_ON_CONTAINER_EXITS)
+    if _user_namespaces_host_network(pod.spec):
+        need.add(USER_NAMESPACES_HOST_NETWORK_SUPPORT)
+    got = pi.required_features = frozenset(need)
     return got
 
 
@@ -101,7 +96,7 @@ class NodeDeclaredFeatures:
         reqs = state.get(PRE_FILTER_STATE_KEY)
         if reqs is None:
             return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycle-state: not found')
-        if reqs <= declared_features(node_info.node):
+        if reqs <= node_info.node.declared_features:
             return Status()
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSATISFIED_REQUIREMENTS)
 

@@ -20,6 +20,7 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import PreFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...framework.podinfo import pod_info
 from ...model.objects import Node, Pod
 from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_extended_resource_name,
                                 is_scalar_resource_name, pod_requests)
@@ -72,9 +73,11 @@ def _ceil(q: Fraction) -> int:
 def compute_pod_resource_request(pod: Pod) -> PodRequest:
     """mirrors computePodResourceRequest: resource.PodRequests with pod-level resources (on by
     default in v1.34) and without status resources, folded in with Resource.SetMaxResource."""
-    cached = pod.cache.get("noderesources.fit.request")
-    if cached is not None:
-        return cached
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.fit_request
+    except AttributeError:
+        pass
     r = PodRequest()
     for name, q in pod_requests(pod.spec, {}).items():
         if name == MEMORY:
@@ -85,7 +88,7 @@ def compute_pod_resource_request(pod: Pod) -> PodRequest:
             r.ephemeral_storage = max(r.ephemeral_storage, _ceil(q))
         elif is_scalar_resource_name(name):
             r.scalar[name] = max(r.scalar.get(name, 0), _ceil(q))
-    pod.cache["noderesources.fit.request"] = r
+    pi.fit_request = r
     return r
 
 

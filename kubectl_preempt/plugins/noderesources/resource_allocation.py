@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 from ...errors import InputError, quote
 from ...framework.status import Status
 from ...framework.types import NodeInfo
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from ...model.resources import (CPU, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, EPHEMERAL_STORAGE,
                                 MEMORY, is_scalar_resource_name, pod_requests)
@@ -82,8 +83,12 @@ MODE_BALANCED = "balanced"            # BalancedAllocation: status resources, po
 
 
 def _requests(pod: Pod, mode: str) -> dict[str, Fraction]:
-    key = "noderesources.requests." + mode
-    cached = pod.cache.get(key)
+    pi = pod.info or pod_info(pod)
+    try:
+        per_mode = pi.score_requests
+    except AttributeError:
+        per_mode = pi.score_requests = {}
+    cached = per_mode.get(mode)
     if cached is None:
         if mode == MODE_FIT_SCORE:
             # Fit builds its scorer without the feature flags, so scoring reads neither the
@@ -92,7 +97,7 @@ def _requests(pod: Pod, mode: str) -> dict[str, Fraction]:
             cached = pod_requests(spec, {}, non_missing=NON_MISSING_CONTAINER_REQUESTS)
         else:
             cached = pod_requests(pod.spec, pod.status)
-        pod.cache[key] = cached
+        per_mode[mode] = cached
     return cached
 
 

@@ -90,7 +90,7 @@ class CSILimits:
         if not pod.spec.get("volumes"):
             return Status()
         node = node_info.node
-        index = storage_index(state, self.handle.cluster)
+        index = storage_index(state, self.handle)
         csi_node = index.csi_node(node.name)
         new_volumes: dict[str, str] = {}
         try:
@@ -106,7 +106,8 @@ class CSILimits:
             return Status()
         attached: dict[str, str] = {}
         try:
-            for existing in node_info.pods:
+            for existing_info in node_info.pods:
+                existing = existing_info.pod
                 if not existing.spec.get("volumes"):
                     continue
                 # the same pods are seen again by preemption's dry runs: once per cycle is enough

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ...errors import InputError
+from ...framework.podinfo import PodInfo
 from ...model.objects import Node, Pod
 from ...model.selectors import LabelSelector
 from ..helper.nodeaffinity import RequiredNodeAffinity
@@ -97,14 +98,15 @@ def node_labels_match_spread_constraints(labels: Mapping[str, str], constraints:
     return True
 
 
-def count_pods_match_selector(pods: Iterable[Pod], selector: LabelSelector, namespace: str) -> int:
+def count_pods_match_selector(pods: Iterable[PodInfo], selector: LabelSelector, namespace: str) -> int:
     """mirrors countPodsMatchSelector: an empty selector counts nothing; terminating pods and
     other namespaces' pods are not counted."""
     if selector.empty:
         return 0
     matches = selector.matches
     n = 0
-    for p in pods:
+    for pi in pods:
+        p = pi.pod
         if p.namespace == namespace and not p.deletion_timestamp and matches(p.labels):
             n += 1
     return n

@@ -11,6 +11,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import NodeScore, PreFilterResult
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from ...model.selectors import LabelSelector
 from .. import names
@@ -31,7 +32,6 @@ LIST_DEFAULTING = "List"
 
 # per-cycle memo of the default selector (it reads Services and workloads of the cluster)
 _DEFAULT_SELECTOR_KEY = NAME + "/defaultSelector"
-_POD_CONSTRAINTS_CACHE = "podtopologyspread.constraints."
 
 
 class PodTopologySpread:
@@ -79,10 +79,14 @@ class PodTopologySpread:
         (mirrors getConstraints and the start of initPreScoreState). Raises InputError."""
         own = pod.spec.get("topologySpreadConstraints") or []
         if own:
-            key = _POD_CONSTRAINTS_CACHE + action
-            cached = pod.cache.get(key)
+            pi = pod.info or pod_info(pod)
+            try:
+                per_action = pi.spread_constraints
+            except AttributeError:
+                per_action = pi.spread_constraints = {}
+            cached = per_action.get(action)
             if cached is None:
-                cached = pod.cache[key] = filter_constraints(own, pod.labels, action)
+                cached = per_action[action] = filter_constraints(own, pod.labels, action)
             return cached
         return self._build_default_constraints(state, pod, action)
 

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from ...model.quantity import parse_quantity
 from .. import names
@@ -89,16 +90,19 @@ class StateData:
 
 def _pvc_volumes(pod: Pod) -> list[tuple[str, bool]]:
     """(claim name, is ephemeral) of each volume backed by a claim, in spec order."""
-    cached = pod.cache.get("volumebinding.claims")
-    if cached is None:
-        cached = []
-        for v in pod.spec.get("volumes") or ():
-            if v.get("persistentVolumeClaim") is not None:
-                cached.append((v["persistentVolumeClaim"].get("claimName") or "", False))
-            elif v.get("ephemeral") is not None:
-                cached.append((ephemeral_claim_name(pod.name, v.get("name") or ""), True))
-        pod.cache["volumebinding.claims"] = cached
-    return cached
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.volume_claims
+    except AttributeError:
+        pass
+    claims = []
+    for v in pod.spec.get("volumes") or ():
+        if v.get("persistentVolumeClaim") is not None:
+            claims.append((v["persistentVolumeClaim"].get("claimName") or "", False))
+        elif v.get("ephemeral") is not None:
+            claims.append((ephemeral_claim_name(pod.name, v.get("name") or ""), True))
+    pi.volume_claims = claims
+    return claims
 
 
 def _claim_key(pvc: Mapping[str, Any]) -> str:
@@ -187,7 +191,7 @@ class VolumeBinding:
         if not _pvc_volumes(pod):
             state.write(STATE_KEY, StateData())
             return None, Status(Code.Skip)
-        index = storage_index(state, self.handle.cluster)
+        index = storage_index(state, self.handle)
         _, err = self._pod_has_pvcs(index, pod)
         if err is not None:
             return None, Status(Code.UnschedulableAndUnresolvable, err)
@@ -207,7 +211,7 @@ class VolumeBinding:
             return Status.as_error("not found")
         if data.pod_volume_claims is None:
             return Status()
-        index = storage_index(state, self.handle.cluster)
+        index = storage_index(state, self.handle)
         try:
             reasons = self.find_pod_volumes(index, data, pod, node_info.node)
         except _FilterError as e:

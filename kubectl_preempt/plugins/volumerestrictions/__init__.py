@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import Code, Status
+from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from .. import names
 from ..volumeutil.helpers import READ_WRITE_ONCE_POD
@@ -27,8 +28,6 @@ ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT = (
 # volume sources that needsRestrictionsCheck looks at
 _DISK_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")
 _ERR_NO_STATE = f'cannot read "{PRE_FILTER_STATE_KEY}" from cycleState'
-_CACHE_DISKS = "volumerestrictions.disks"
-_CACHE_CLAIMS = "volumerestrictions.claims"
 
 
 class PreFilterState:
@@ -52,21 +51,26 @@ class PreFilterState:
 
 
 def _claim_names(pod: Pod) -> list[str]:
-    names_ = pod.cache.get(_CACHE_CLAIMS)
-    if names_ is None:
-        names_ = [v["persistentVolumeClaim"].get("claimName") or ""
-                  for v in pod.spec.get("volumes") or () if v.get("persistentVolumeClaim") is not None]
-        pod.cache[_CACHE_CLAIMS] = names_
-    return names_
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.claim_names
+    except AttributeError:
+        pass
+    got = pi.claim_names = [v["persistentVolumeClaim"].get("claimName") or ""
+                            for v in pod.spec.get("volumes") or () if v.get("persistentVolumeClaim") is not None]
+    return got
 
 
 def _disks(pod: Pod) -> list[Mapping[str, Any]]:
     """The pod's volumes that needsRestrictionsCheck selects."""
-    disks = pod.cache.get(_CACHE_DISKS)
-    if disks is None:
-        disks = [v for v in pod.spec.get("volumes") or () if any(v.get(s) is not None for s in _DISK_SOURCES)]
-        pod.cache[_CACHE_DISKS] = disks
-    return disks
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.restricted_disks
+    except AttributeError:
+        pass
+    got = pi.restricted_disks = [v for v in pod.spec.get("volumes") or ()
+                                 if any(v.get(s) is not None for s in _DISK_SOURCES)]
+    return got
 
 
 def _have_overlap(a: list, b: list) -> bool:
@@ -106,8 +110,8 @@ def _pvc_used_by_pods(snapshot: Any, key: str) -> bool:
     ns, _, claim = key.partition("/")
     for ni in snapshot.list():
         if key in ni.pvc_ref_counts:
-            for p in ni.pods:
-                if p.namespace == ns and claim in _claim_names(p):
+            for pi in ni.pods:
+                if pi.pod.namespace == ns and claim in _claim_names(pi.pod):
                     return True
     return False
 
@@ -130,7 +134,7 @@ class VolumeRestrictions:
         claims = _claim_names(pod)
         rwop: set[str] = set()
         if claims:
-            index = storage_index(state, self.handle.cluster)
+            index = storage_index(state, self.handle)
             for claim in claims:
                 pvc = index.pvc(pod.namespace, claim)
                 if pvc is None:
@@ -168,7 +172,7 @@ class VolumeRestrictions:
         # mirrors satisfyVolumeConflicts, then satisfyReadWriteOncePod
         for v in _disks(pod):
             for existing in node_info.pods:
-                if is_volume_conflict(v, existing):
+                if is_volume_conflict(v, existing.pod):
                     return Status(Code.Unschedulable, ERR_REASON_DISK_CONFLICT)
         s = self._state(state)
         if s is None:

@@ -4,15 +4,18 @@ Upstream's plugins read informer listers; ours read `cluster.extra[kind]` lists 
 The index is built lazily, kind by kind, the first time a plugin of the cycle asks, and kept in
 the CycleState so that every volume plugin, every node and every preemption dry run of the cycle
 share it. A cycle of a pod without volumes builds nothing. The by-name dictionaries are also
-kept on the Cluster and reused by later cycles while the kind's list is the same list object of
-the same length (replay swaps in a new list on every change; loading only appends).
+kept by the framework's listers (framework/listers.py) and reused by later cycles while the kind's
+list is the same list object of the same length (replay swaps in a new list on every change).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
+from ...framework.listers import Listers
 from . import csitranslation
 from .helpers import BETA_STORAGE_CLASS_ANNOTATION, CompiledNodeSelector, name_of
+
+T = TypeVar("T")
 
 STATE_KEY = "kubectl-preempt/StorageIndex"
 
@@ -22,28 +25,9 @@ PV_RESOURCE = "persistentvolume"
 STORAGE_CLASS_RESOURCE = "storageclass.storage.k8s.io"
 
 
-_CLUSTER_CACHE_ATTR = "_kubectl_preempt_storage_index"
-
-
-def _cluster_cached(cluster: Any, kinds: tuple[str, ...], tag: str, build: Any) -> Any:
-    """build(), or the value built earlier from the very same lists of these kinds."""
-    extra = getattr(cluster, "extra", None) or {}
-    lists = tuple(extra.get(k) for k in kinds)
-    fingerprint = tuple(len(lst) if lst is not None else -1 for lst in lists)
-    cache = getattr(cluster, _CLUSTER_CACHE_ATTR, None)
-    if cache is None:
-        cache = {}
-        try:
-            setattr(cluster, _CLUSTER_CACHE_ATTR, cache)
-        except AttributeError:
-            return build()
-    entry = cache.get(tag)
-    # the entry holds the lists themselves, so an identity match cannot be a recycled id
-    if entry is not None and entry[0] == fingerprint and all(a is b for a, b in zip(entry[1], lists)):
-        return entry[2]
-    value = build()
-    cache[tag] = (fingerprint, lists, value)
-    return value
+def _kept(listers: Listers | None, kinds: tuple[str, ...], tag: str, build: Callable[[], T]) -> T:
+    """The index kept by the framework's listers (framework/listers.py), or built afresh without."""
+    return build() if listers is None else listers.kept(kinds, tag, build)
 
 
 def not_found(resource: str, name: str) -> str:
@@ -54,8 +38,9 @@ def not_found(resource: str, name: str) -> str:
 class StorageIndex:
     """Lookups by name over the snapshot's storage objects; the last object of a name wins."""
 
-    def __init__(self, cluster: Any) -> None:
+    def __init__(self, cluster: Any, listers: Listers | None = None) -> None:
         self._cluster = cluster
+        self._listers = listers
         self._extra: Mapping[str, list] = getattr(cluster, "extra", None) or {}
         self._pvcs: dict[str, Mapping[str, Any]] | None = None
         self._pvs: dict[str, Mapping[str, Any]] | None = None
@@ -79,7 +64,7 @@ class StorageIndex:
                 for obj in self._extra.get(kind) or ():
                     out[(obj.get("metadata") or {}).get("name") or ""] = obj
             return out
-        return _cluster_cached(self._cluster, (kind,), kind, build)
+        return _kept(self._listers, (kind,), kind, build)
 
     # ---------------------------------------------------------------- lookups
     def pvc(self, namespace: str, name: str) -> Mapping[str, Any] | None:
@@ -110,7 +95,7 @@ class StorageIndex:
                         cls = (pv.get("spec") or {}).get("storageClassName") or ""
                     by.setdefault(cls, []).append(pv)
                 return by
-            self._pvs_by_class = _cluster_cached(self._cluster, ("PersistentVolume",), "pvs-by-class", build)
+            self._pvs_by_class = _kept(self._listers, ("PersistentVolume",), "pvs-by-class", build)
         return self._pvs_by_class.get(class_name, [])
 
     def storage_class(self, name: str) -> Mapping[str, Any] | None:
@@ -135,8 +120,8 @@ class StorageIndex:
         """mirrors CSILimits.getNodeVolumeAttachmentInfo: unique volume name -> attacher for each
         VolumeAttachment of the node whose PV is a CSI volume."""
         if self._attachments is None:
-            self._attachments = _cluster_cached(self._cluster, ("VolumeAttachment", "PersistentVolume"),
-                                                "attachments", self._build_attachments)
+            self._attachments = _kept(self._listers, ("VolumeAttachment", "PersistentVolume"),
+                                      "attachments", self._build_attachments)
         return self._attachments.get(node_name, {})
 
     def _build_attachments(self) -> dict[str, dict[str, str]]:
@@ -172,11 +157,12 @@ class StorageIndex:
         return compiled
 
 
-def storage_index(state: Any, cluster: Any) -> StorageIndex:
-    """The cycle's index, built on first use."""
+def storage_index(state: Any, handle: Any) -> StorageIndex:
+    """The cycle's index over the handle's cluster, built on first use from the by-name indexes
+    the handle's listers keep across cycles."""
     idx = state.get(STATE_KEY) if state is not None else None
     if idx is None:
-        idx = StorageIndex(cluster)
+        idx = StorageIndex(handle.cluster, getattr(handle, "listers", None))
         if state is not None:
             state.write(STATE_KEY, idx)
     return idx

@@ -88,7 +88,7 @@ class VolumeZone:
                   for v in pod.spec.get("volumes") or () if v.get("persistentVolumeClaim") is not None]
         if not claims:
             return out, Status()
-        index = storage_index(state, self.handle.cluster)
+        index = storage_index(state, self.handle)
         for claim in claims:
             if not claim:
                 return [], Status(Code.UnschedulableAndUnresolvable, ERR_PVC_NO_NAME)
