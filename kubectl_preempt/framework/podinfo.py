@@ -96,6 +96,15 @@ def _host_ports(spec: Any) -> list[tuple[str, str, int]]:
     return out
 
 
+def release(pod: Pod) -> None:
+    """The caller no longer tracks this pod object (a replay dropped or replaced it): forget its
+    PodInfo. A Pod and its PodInfo refer to each other; a pod loaded in bulk is frozen out of the
+    garbage collector (model/bulk.py), so that pair would never be freed: without the link back,
+    reference counting frees both once nothing else holds the pod. A later pod_info() of the
+    object simply derives again."""
+    pod.info = None
+
+
 def pod_info(pod: Pod) -> PodInfo:
     """The PodInfo of this Pod object, made on first use (NewPodInfo)."""
     pi: Any = pod.info

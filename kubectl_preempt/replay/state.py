@@ -10,6 +10,7 @@ import math
 from typing import Any, Callable, Iterable, Mapping
 
 from ..framework.config import SchedulerConfig
+from ..framework.podinfo import release
 from ..framework.runtime import Nominator
 from ..framework.snapshot import Snapshot
 from ..model.cluster import Cluster
@@ -220,6 +221,7 @@ class ReplayState:
             if not self.snapshot_dirty:
                 self.snapshot.remove_pod(pod)
         self.nominator.delete(pod)
+        release(pod)
         self.pdb_dirty = True
 
     def replace_pod(self, old: Pod, new: Pod) -> None:
@@ -229,6 +231,8 @@ class ReplayState:
             if not self.snapshot_dirty:
                 self.snapshot.remove_pod(old)
         self.nominator.delete(old)
+        if old is not new:
+            release(old)
         self._index_pod(new)
 
     def touch(self, pod: Pod) -> None:

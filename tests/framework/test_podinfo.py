@@ -75,3 +75,31 @@ def test_pdb_matches_follow_the_pdb_list_not_the_list_object() -> None:
     assert cluster.pdb_generation != before
     _, _, matched = filter_pods_with_pdb_violation([web], cluster.pdbs, cluster.pdb_generation)
     assert matched == {"default/w": ["default/second"]}
+
+
+def test_a_pod_the_replay_drops_is_freed_with_its_pod_info_even_when_loaded_in_bulk() -> None:
+    import gc
+    import weakref
+
+    from kubectl_preempt.framework.config import default_config
+    from kubectl_preempt.replay.state import ReplayState, build_cluster
+
+    node = {"kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "pods": "10"}}}
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()  # reference counting alone must free the pair
+    try:
+        st = ReplayState(build_cluster([node, {**_pod("a").raw, "spec": {**_pod("a").spec, "nodeName": "n1"}}]),
+                         default_config())
+        pod = st.cluster.pods["default/a"]
+        assert pod_info(pod).pod is pod and st.snapshot.get("n1").pods[0].pod is pod
+        gc.freeze()  # as bulk loading leaves the initial pods: out of the collector's reach
+        gone = weakref.ref(pod)
+        st.remove_pod(pod)
+        assert pod.info is None
+        del pod
+        assert gone() is None
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
