@@ -8,7 +8,8 @@ from ..errors import InputError
 from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
-from .schema import check_object, object_label, objects_ok
+from .resources import calculate_resource
+from .schema import check_object, fast_checker, object_label, pod_ok, pod_spec_key
 
 # kinds the scheduler's informers watch beyond nodes, pods, PDBs and classes; kept raw
 EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
@@ -44,7 +45,7 @@ class Cluster:
         # things the API server accepts but that change what a verdict can say; the CLI prints them
         self.notes: list[str] = []
         # where each object was listed, to name both places of a duplicate (snapshots only)
-        self._seen: dict[tuple[str, str], str] | None = None
+        self._seen: dict[tuple[str, str, str], str] | None = None
 
     @property
     def pdbs(self) -> list[PodDisruptionBudget]:
@@ -62,7 +63,9 @@ class Cluster:
         return {(ns.get("metadata") or {}).get("name"): ns for ns in self.extra["Namespace"]}
 
     def add_object(self, obj: Mapping[str, Any], where: str = "", *, checked: bool = False) -> None:
-        """Add one object; `checked` when schema.check_objects has already passed it."""
+        """Add one object; `checked` when schema.check_objects has already passed it. Otherwise its
+        shape is checked here, just before the typed view reads it: the fast pass answers while the
+        object is in the processor's cache, the detailed walk runs only to name what is wrong."""
         if type(obj) is not dict and not isinstance(obj, Mapping):
             raise InputError("expected an object", field=where or None)
         self.version += 1
@@ -73,11 +76,19 @@ class Cluster:
         if (type(md) is not dict and not isinstance(md, Mapping)) or not md.get("name"):
             raise InputError("missing metadata.name", field=f"{where}.metadata.name" if where else "metadata.name")
         try:
-            if not checked:
+            spec_key = None
+            if kind == "Pod" and type(obj) is dict:
+                # the pod's check also keys its spec, which the requests below are cached by
+                if checked:
+                    spec_key = pod_spec_key(obj.get("spec"))
+                else:
+                    spec_key = pod_ok(obj)
+                    if spec_key is None:
+                        check_object(obj)
+            elif not checked and not fast_checker(kind)(obj):
                 check_object(obj)
             if self._seen is not None and kind in _UNIQUE:
-                ns = md.get("namespace") or "default" if kind in _NAMESPACED else ""
-                key = (kind, f"{ns}/{md['name']}" if ns else md["name"])
+                key = (kind, md.get("namespace") or "default" if kind in _NAMESPACED else "", md["name"])
                 first = self._seen.setdefault(key, where)
                 if first is not where:
                     raise InputError(f"listed twice: {first} is the same {kind} (a namespace holds one object of a "
@@ -88,7 +99,8 @@ class Cluster:
                     self.finished_pods += 1
                     return
                 pod = Pod(obj)
-                pod.resource  # noqa: B018 - bad quantities fail here, at load, naming the pod
+                # bad quantities fail here, at load, naming the pod
+                pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
                 self.pods[pod.key] = pod
             elif kind == "Node":
                 node = Node(obj)
@@ -129,15 +141,10 @@ class Cluster:
         c = cls()
         c._seen = {}
         with bulk_allocation():
-            objects = objects if isinstance(objects, list) else list(objects)
-            if not objects_ok(objects):
-                # something is wrong (or only unusual: a Mapping that is not a dict): the walk
-                # that names it, object by object, kind and name first, on a cluster thrown away
-                probe = cls()
-                for i, obj in enumerate(objects):
-                    probe.add_object(obj, f"items[{i}]")
+            # one pass: each object is checked, deduplicated and read in turn, so the first
+            # bad one in file order is the one named
             for i, obj in enumerate(objects):
-                c.add_object(obj, f"items[{i}]", checked=True)
+                c.add_object(obj, f"items[{i}]")
             c._seen = None
             c.note_unknown_nodes()
             c.resolve_priorities()

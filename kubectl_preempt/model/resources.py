@@ -254,12 +254,20 @@ def _resource_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
         spec.get("overhead"), spec.get("resources"), statuses))
 
 
-def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str = "spec") -> PodResource:
-    """mirrors PodInfo.CalculateResource; the result is shared between identical pods: read-only."""
-    try:
-        key = _resource_key(spec, status)
-    except Exception:  # a malformed spec is diagnosed by the full computation below
-        key = None
+def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str = "spec",
+                       spec_key: bytes | None = None) -> PodResource:
+    """mirrors PodInfo.CalculateResource; the result is shared between identical pods: read-only.
+
+    `spec_key`: the spec's JSON with nodeName blanked (schema.pod_spec_key), when the caller has
+    it: it holds everything PodRequests reads of the spec, so without container statuses (the
+    only part of the status read) it keys the pod's requests as well as _resource_key does."""
+    if spec_key is not None and not (status.get("containerStatuses") or status.get("initContainerStatuses")):
+        key: bytes | None = spec_key
+    else:
+        try:
+            key = _resource_key(spec, status)
+        except Exception:  # a malformed spec is diagnosed by the full computation below
+            key = None
     if key is not None:
         hit = _RESOURCE_CACHE.get(key)
         if hit is not None:

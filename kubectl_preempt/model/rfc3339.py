@@ -12,10 +12,11 @@ from __future__ import annotations
 import calendar
 import functools
 import re
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
 NANOS = 1_000_000_000
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 
 # mirrors what time.Parse(time.RFC3339Nano, ...) accepts: 'T' or 't', an optional fraction of
 # any length (digits past the ninth are dropped), 'Z'/'z' or a numeric offset
@@ -37,19 +38,27 @@ def _parse_nanos(value: str) -> int | None:
     m = _RFC3339.match(value.strip())
     if m is None:
         return None
-    year, month, day, hour, minute, sec = (int(m.group(i)) for i in range(1, 7))
-    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
-            and hour < 24 and minute < 60 and sec < 60):
+    g = m.groups()
+    year, month, day, hour, minute, sec = map(int, g[:6])
+    if not (hour < 24 and minute < 60 and sec < 60):
         return None
-    frac = (m.group(7) or "")[:9]
+    try:
+        # date() checks the month and the day in it (in C: victim ordering parses every
+        # candidate's start time, most of them distinct)
+        days = date(year, month, day).toordinal() - _EPOCH_ORDINAL
+    except ValueError:
+        if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
+            return None
+        days = calendar.timegm((year, month, day, 0, 0, 0)) // 86400  # year 0: as before
+    frac = (g[6] or "")[:9]
     nanos = int(frac.ljust(9, "0")) if frac else 0
     offset = 0
-    if m.group(9):
-        oh, om = int(m.group(10)), int(m.group(11))
+    if g[8]:
+        oh, om = int(g[9]), int(g[10])
         if oh > 23 or om > 59:
             return None
-        offset = (oh * 3600 + om * 60) * (1 if m.group(9) == "+" else -1)
-    secs = calendar.timegm((year, month, day, hour, minute, sec)) - offset
+        offset = (oh * 3600 + om * 60) * (1 if g[8] == "+" else -1)
+    secs = days * 86400 + hour * 3600 + minute * 60 + sec - offset
     return secs * NANOS + nanos
 
 
