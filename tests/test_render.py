@@ -27,8 +27,8 @@ def test_node_names_are_compacted(names: list[str], expected: str) -> None:
 
 
 def test_requests_of_victims_add_up_in_kubernetes_units() -> None:
-    total = sum_requests([{"cpu": "1500m", "memory": "1Gi"}, {"cpu": "1", "memory": "512Mi", "nvidia.com/gpu": "1"},
-                          {"hugepages-2Mi": "4Mi"}])
+    total = sum_requests([{"milliCPU": 1500, "memory": 2**30}, {"milliCPU": 1000, "memory": 2**29, "nvidia.com/gpu": 1},
+                          {"hugepages-2Mi": 4 * 2**20}])
     assert total == {"cpu": "2500m", "memory": "1536Mi", "hugepages-2Mi": "4Mi", "nvidia.com/gpu": "1"}
 
 

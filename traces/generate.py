@@ -226,7 +226,7 @@ class Scenario(Listener):
                                       "message": self.last_message.get(pod.uid, "")}]
         self.record(t + 0.05, "MODIFIED", m)
 
-    def unschedulable(self, t: float, pod: Pod, message: str) -> None:
+    def unschedulable(self, t: float, pod: Pod, message: str, fields: object = None) -> None:
         if self.last_message.get(pod.uid) == message:
             return
         self.last_message[pod.uid] = message

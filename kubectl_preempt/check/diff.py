@@ -6,7 +6,7 @@ read, never changed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..model.objects import Pod
@@ -45,6 +45,7 @@ class PodOutcome:
     preempted_on: str = ""
     preempted_at: float | None = None
     last_message: str = ""     # the last FitError of a pod that stayed pending
+    last_fields: Mapping[str, Any] = field(default_factory=dict)  # the same FitError as data
     deleted: str = ""          # why it went away before any binding ("deleted")
     ended: str = ""            # why it left its node other than as a victim ("completed", "deleted")
     ended_at: float | None = None
@@ -76,6 +77,7 @@ class PodOutcome:
             d["time"] = format_time(self.bound_at) if self.bound_at is not None else None
         elif self.last_message and not self.deleted:
             d["message"] = self.last_message
+            d.update(self.last_fields)
             if self.nominated:
                 d["nominatedNode"] = self.nominated
         if self.ended and not self.preempted_by:
@@ -100,7 +102,7 @@ class OutcomeRecorder(Listener):
 
     def bound(self, t: float, pod: Pod, node: str) -> None:
         o = self._get(pod)
-        o.node, o.bound_at, o.last_message = node, t, ""
+        o.node, o.bound_at, o.last_message, o.last_fields = node, t, "", {}
 
     def nominated(self, t: float, pod: Pod, node: str) -> None:
         self._get(pod).nominated = node
@@ -119,8 +121,9 @@ class OutcomeRecorder(Listener):
         else:
             o.deleted = reason
 
-    def unschedulable(self, t: float, pod: Pod, message: str) -> None:
-        self._get(pod).last_message = message
+    def unschedulable(self, t: float, pod: Pod, message: str, fields: Mapping[str, Any] | None = None) -> None:
+        o = self._get(pod)
+        o.last_message, o.last_fields = message, fields or {}
 
 
 def pod_changes(base: PodOutcome | None, prop: PodOutcome | None) -> list[str]:

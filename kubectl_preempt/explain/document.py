@@ -10,7 +10,7 @@ from typing import Any
 from ..framework.status import Code, Status
 from ..model.quantity import format_bytes, format_milli_cpu
 from ..model.resources import Resource
-from ..preemption.decision import CHAIN_STEPS, Candidate, PreemptionRecord, Victim
+from ..preemption.decision import CHAIN_STEPS, Candidate, PreemptionRecord, Victim, requests_dict
 from ..scheduler.schedule_one import SCHEDULED, CycleResult
 
 
@@ -120,6 +120,7 @@ def build_document(res: CycleResult, nominated: dict[str, list[str]]) -> dict[st
 
 def _victim_dict(v: Victim) -> dict[str, Any]:
     p = v.pod
+    # requests twice: as quantities for people, and as numbers (milli-CPU, bytes) for totals
     return {"pod": p.key, "priority": p.priority, "requests": human_resources(v.requests),
-            "terminating": p.terminating, "pdbs": list(v.pdbs), "pdbViolation": v.pdb_violation,
+            "rawRequests": requests_dict(v.requests), "terminating": p.terminating, "pdbs": list(v.pdbs), "pdbViolation": v.pdb_violation,
             "startTime": v.start_time, "blocking": list(v.blocking)}

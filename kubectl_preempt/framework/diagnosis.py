@@ -84,26 +84,32 @@ class Diagnosis:
             self.pending_plugins.add(s.plugin)
 
 
+def fit_error_reasons(num_all_nodes: int, diagnosis: Diagnosis) -> list[tuple[str, int]]:
+    """The reason histogram of FitError.Error() as (reason, nodes) pairs, in the message's order
+    (upstream sorts the "N reason" strings); empty when a PreFilter rejected the pod."""
+    if diagnosis.pre_filter_msg:
+        return []
+    counts: dict[str, int] = {}
+    nts = diagnosis.node_to_status
+    # nodes rejected for the same reasons often share one Status object: count objects first
+    for st, n in Counter(nts.statuses.values()).items():
+        for r in st.reasons:
+            counts[r] = counts.get(r, 0) + n
+    if len(nts) < num_all_nodes:
+        for r in nts.absent.reasons:
+            counts[r] = counts.get(r, 0) + num_all_nodes - len(nts)
+    return sorted(counts.items(), key=lambda kv: f"{kv[1]} {kv[0]}")
+
+
 def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis) -> str:
     """mirrors FitError.Error(): "0/N nodes are available: <PreFilter>. <Filter histogram>. <PostFilter>"."""
     msg = NO_NODE_AVAILABLE_MSG.format(num_all_nodes) + ":"
     if diagnosis.pre_filter_msg:
         msg += f" {diagnosis.pre_filter_msg}."
     else:
-        counts: dict[str, int] = {}
-        nts = diagnosis.node_to_status
-        # nodes rejected for the same reasons often share one Status object: count objects first
-        for st, n in Counter(nts.statuses.values()).items():
-            for r in st.reasons:
-                counts[r] = counts.get(r, 0) + n
-        if len(nts) < num_all_nodes:
-            for r in nts.absent.reasons:
-                counts[r] = counts.get(r, 0) + num_all_nodes - len(nts)
-        parts = sorted(f"{v} {k}" for k, v in counts.items())
+        parts = [f"{n} {r}" for r, n in fit_error_reasons(num_all_nodes, diagnosis)]
         if parts:
             msg += f" {', '.join(parts)}."
     if diagnosis.post_filter_msg:
         msg += f" {diagnosis.post_filter_msg}"
     return msg
-
-

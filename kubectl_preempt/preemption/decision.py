@@ -208,6 +208,7 @@ class PreemptionRecord:
     tied: Sequence[str] = ()               # left after the whole chain (the selected among them)
     cleared_nominations: Sequence[Pod] = ()
     message: str = ""
+    reasons: Sequence[tuple[str, int]] = ()  # the histogram of `message` when no node had candidates
 
     @cached_property
     def potential_nodes(self) -> list[str]:

@@ -13,7 +13,7 @@ from itertools import compress, repeat
 from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
-from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message
+from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message, fit_error_reasons
 from ..framework.interface import PostFilterResult
 from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
@@ -69,6 +69,7 @@ class PreemptionRun:
     tied: list[str] = field(default_factory=list)
     cleared_nominations: list[Pod] = field(default_factory=list)
     message: str = ""
+    reasons: tuple[tuple[str, int], ...] = ()
 
     def freeze(self) -> PreemptionRecord:
         return PreemptionRecord(
@@ -77,7 +78,8 @@ class PreemptionRun:
             candidates=tuple(self.candidates),
             node_statuses=self.node_statuses.statuses if self.node_statuses is not None else {},
             selected=self.selected, survivors=tuple(self.chain_survivors), tied=tuple(self.tied),
-            cleared_nominations=tuple(self.cleared_nominations), message=self.message)
+            cleared_nominations=tuple(self.cleared_nominations), message=self.message,
+            reasons=self.reasons)
 
 
 class PreemptionPlugin:
@@ -133,6 +135,7 @@ class Evaluator:
             d.node_to_status = node_statuses
             node_statuses.absent = Status(Code.UnschedulableAndUnresolvable, PREEMPTION_NOT_HELPFUL)
             details.message = fit_error_message(len(all_nodes), d)
+            details.reasons = tuple(fit_error_reasons(len(all_nodes), d))
             return PostFilterResult(""), Status(Code.Unschedulable, details.message)
         best = self.select_candidate(candidates, details)
         if best is None or not best.name:

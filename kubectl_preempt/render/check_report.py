@@ -77,7 +77,7 @@ def outcome_text(side: Mapping[str, Any], suffix: str = "") -> str:
     if o == "Scheduled":
         return f"scheduled on {node} at {clock(side.get('time'))}{_ended(side)}"
     if o == "Unschedulable":
-        reason = short_reason(side.get("message") or "")
+        reason = short_reason(side)
         return "unschedulable" + (f": {reason}" if reason else "")
     if o == "Pending":
         return "pending, not tried before the trace ended"

@@ -72,7 +72,7 @@ def why_text(p: Mapping[str, Any]) -> str:
     for name, amount in req.items():
         if name not in ("milliCPU", "memory") and amount:
             needs.append(f"{name} {format_bytes(amount) if name.startswith('hugepages-') else amount}")
-    reasons = short_reason(why.get("message") or "")
+    reasons = short_reason(why)
     if needs:
         parts.append("needs " + ", ".join(needs) + (f" ({reasons})" if reasons else ""))
     elif reasons:
@@ -279,7 +279,7 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
         else:
             out.append(f"  Pods never scheduled ({s['podsNeverScheduled']})")
             rows = [[n["pod"], _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
-                     n.get("nominatedNode") or "-", short_reason(n.get("lastMessage") or "") or "(not tried yet)"]
+                     n.get("nominatedNode") or "-", short_reason(n, "lastMessage") or "(not tried yet)"]
                     for n in never[:MAX_NEVER_SCHEDULED_SHOWN]]
             out.extend(_columns(["POD", "PRIORITY", "WAITING", "ATTEMPTS", "NOMINATED", "LAST REASON"], rows, "    "))
             if s["podsNeverScheduled"] > MAX_NEVER_SCHEDULED_SHOWN:
@@ -346,7 +346,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
         if never:
             out += _md_table(["Pod", "Priority", "Waiting", "Attempts", "Last reason"],
                              [[f"`{n['pod']}`", _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
-                               short_reason(n.get("lastMessage") or "") or "(not tried yet)"] for n in never])
+                               short_reason(n, "lastMessage") or "(not tried yet)"] for n in never])
         else:
             out.append("Every pod got a node by the end of the trace.")
     return "\n".join(out) + "\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..model.quantity import format_bytes, format_milli_cpu, milli_value, value
+from ..model.quantity import format_bytes, format_milli_cpu
 from ..preemption.decision import CHAIN, SUM_STEP
 
 INDENT = "  "
@@ -65,16 +65,18 @@ def format_requests(requests: Mapping[str, Any] | None) -> str:
     return ", ".join(f"{k} {requests[k]}" for k in _order_resources(requests))
 
 
-def sum_requests(requests: Iterable[Mapping[str, Any] | None]) -> dict[str, str]:
-    """The total of several pods' human-readable requests, as human-readable quantities."""
+# the names of requests_dict's numbers, as a pod spec names the resources
+_RAW_NAMES = {"milliCPU": "cpu", "memory": "memory", "ephemeralStorage": "ephemeral-storage"}
+
+
+def sum_requests(requests: Iterable[Mapping[str, int] | None]) -> dict[str, str]:
+    """The total of several pods' requests, given as numbers (a victim's `rawRequests`: milli-CPU,
+    bytes, counts), as Kubernetes quantities."""
     totals: dict[str, int] = {}
     for req in requests:
-        for k, q in (req or {}).items():
-            try:
-                n = milli_value(q) if k == "cpu" else value(q)
-            except Exception:  # a renderer never fails on a value the core already accepted
-                continue
-            totals[k] = totals.get(k, 0) + n
+        for k, n in (req or {}).items():
+            name = _RAW_NAMES.get(k, k)
+            totals[name] = totals.get(name, 0) + n
     out: dict[str, str] = {}
     for k in _order_resources(totals):
         n = totals[k]
@@ -206,7 +208,7 @@ def _victim_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
             row.append("; ".join(v.get("blocking") or []) or "-")
         rows.append(row)
     lines = columns(header, rows)
-    frees = sum_requests(v.get("requests") for v in details)
+    frees = sum_requests(v.get("rawRequests") for v in details)
     violations = sum(1 for v in details if v.get("pdbViolation"))
     frees_text = format_requests(frees) if frees else "no requested resources"
     tail = f"-> frees {frees_text}; {_plural(violations, 'PDB violation')}"

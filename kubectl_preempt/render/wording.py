@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
-
-_AVAILABLE = re.compile(r"0/\d+ nodes are available: ")
+from typing import Any, Mapping, Sequence
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -18,21 +16,26 @@ def clock(ts: str | None) -> str:
     return m.group(1) if m else (ts or "")
 
 
-def short_reason(message: str) -> str:
-    """A FitError without its "0/N nodes are available:" preamble, and what preemption said,
-    shortened the same way."""
-    text = message or ""
-    m = _AVAILABLE.match(text)
-    if not m:
-        return text
-    rest = text[m.end():]
-    reasons, _, post = rest.partition(". ")
-    reasons = reasons.rstrip(".")
-    i = post.find("preemption: ")
-    if i == -1:
-        return reasons
-    pre = _AVAILABLE.sub("", post[i + len("preemption: "):]).strip().rstrip(".")
-    return f"{reasons}; preemption: {pre}" if pre else reasons
+def _histogram(reasons: Sequence[Mapping[str, Any]]) -> str:
+    return ", ".join(f"{r['nodes']} {r['reason']}" for r in reasons)
+
+
+def short_reason(record: Mapping[str, Any], message_key: str = "message") -> str:
+    """Why a pod did not fit, without FitError's "0/N nodes are available:" preamble: the Filter
+    reasons (or the PreFilter's message), then what preemption said, from the structured fields
+    the scheduler put beside the message (CycleResult.fit_error_fields). A message that was no
+    FitError (no such fields) is shown in full."""
+    if "reasons" not in record:
+        return record.get(message_key) or ""
+    text = record.get("preFilterMessage") or _histogram(record["reasons"])
+    if record.get("preemptionReasons"):
+        pre = _histogram(record["preemptionReasons"])
+    elif record.get("preemptionMessage"):
+        pre = record["preemptionMessage"].rstrip(".")  # a sentence inside a sentence
+    else:
+        post = record.get("postFilterMessage") or ""
+        return f"{text}; {post}" if post else text
+    return f"{text}; preemption: {pre}"
 
 
 def columns(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "") -> list[str]:

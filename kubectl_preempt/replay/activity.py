@@ -5,7 +5,7 @@ nominated or went away in the replay, which is what a timeline of the cluster dr
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ..model.objects import Pod
 from .simulate import Listener
@@ -37,7 +37,7 @@ class ActivityRecorder(Listener):
     def deleted(self, t: float, pod: Pod, reason: str) -> None:
         self.events.append(("deleted", t, self._pod(pod), reason))
 
-    def unschedulable(self, t: float, pod: Pod, message: str) -> None:
+    def unschedulable(self, t: float, pod: Pod, message: str, fields: Mapping[str, Any] | None = None) -> None:
         self.events.append(("unschedulable", t, self._pod(pod)))
 
     def activity(self) -> dict[str, Any]:
@@ -75,6 +75,6 @@ class Tee(Listener):
         for lst in self.listeners:
             lst.deleted(t, pod, reason)
 
-    def unschedulable(self, t: float, pod: Pod, message: str) -> None:
+    def unschedulable(self, t: float, pod: Pod, message: str, fields: Mapping[str, Any] | None = None) -> None:
         for lst in self.listeners:
-            lst.unschedulable(t, pod, message)
+            lst.unschedulable(t, pod, message, fields)

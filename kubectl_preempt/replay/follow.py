@@ -357,6 +357,7 @@ class Follow:
                 self.on_decision(case)
         else:
             replayed["message"] = res.message
+            replayed.update(res.fit_error_fields())
             diffs.append("the replay would not preempt: " + (res.message or res.outcome))
         pod.nominated_node_name = saved
         for victim, stamp in in_flight:

@@ -74,7 +74,8 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         never.append({"pod": pod.key, "priority": pod.priority, "priorityClassName": pod.priority_class_name,
                       "nominatedNode": pod.nominated_node_name or None,
                       "waitingSeconds": round(tl.end - enq, 3), "attempts": info.attempts,
-                      "queue": info.where, "lastMessage": sim.last_failure.get(pod.uid, "")})
+                      "queue": info.where, "lastMessage": sim.last_failure.get(pod.uid, ""),
+                      **sim.last_failure_fields.get(pod.uid, {})})
     batch = getattr(sim, "batch", None)
     if batch is not None:
         never.extend(batch.never_scheduled(tl.end))

@@ -44,7 +44,8 @@ class Listener:
     def nominated(self, t: float, pod: Pod, node: str) -> None: ...
     def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None: ...
     def deleted(self, t: float, pod: Pod, reason: str) -> None: ...
-    def unschedulable(self, t: float, pod: Pod, message: str) -> None: ...
+    # `fields`: the FitError behind `message` as data (CycleResult.fit_error_fields), when it was one
+    def unschedulable(self, t: float, pod: Pod, message: str, fields: Mapping[str, Any] | None = None) -> None: ...
 
 
 def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
@@ -123,6 +124,7 @@ class Simulation:
         self.enqueued_at: dict[str, float] = {}
         self.scheduled: dict[str, dict[str, Any]] = {}
         self.last_failure: dict[str, str] = {}
+        self.last_failure_fields: dict[str, dict[str, Any]] = {}  # the same FitError as data
         self.evicted: dict[str, dict[str, Any]] = {}
 
         # what the recording says about pods, for the parts of it the replay keeps
@@ -265,11 +267,12 @@ class Simulation:
             else:
                 self.outcomes["Unschedulable"] += 1
                 self.last_failure[pod.uid] = res.message
+                fields = self.last_failure_fields[pod.uid] = res.fit_error_fields()
                 pfr = res.post_filter_result
                 if pfr is not None and pfr.mode != "Noop" and not pfr.nominated_node_name and pod.nominated_node_name:
                     self._set_nomination(pod, "")
                 if self.listener is not None:
-                    self.listener.unschedulable(now, pod, res.message)
+                    self.listener.unschedulable(now, pod, res.message, fields)
             plugins = res.diagnosis.unschedulable_plugins if res.error is None else set()
             self.queue.add_unschedulable_if_not_present(p, plugins, res.diagnosis.pending_plugins)
         self._kick()
@@ -283,6 +286,7 @@ class Simulation:
         self.scheduled[pod.uid] = {"pod": pod.key, "node": node, "time": now, "waited": now - enq,
                                    "attempts": attempts, "created": enq > self.timeline.start}
         self.last_failure.pop(pod.uid, None)
+        self.last_failure_fields.pop(pod.uid, None)
         if self.listener is not None:
             self.listener.bound(now, pod, node)
         run = self.runtime.get(pod.uid)
@@ -602,6 +606,7 @@ def preemption_why(pod: Pod, res: CycleResult, details: PreemptionRecord) -> dic
     req = pod.resource.resource
     return {
         "message": res.message,
+        **res.fit_error_fields(),
         "requests": {"milliCPU": req.milli_cpu, "memory": req.memory,
                      **{k: v for k, v in sorted(req.scalar.items()) if v}},
         "candidates": len(details.candidates),

@@ -9,10 +9,10 @@ import operator
 import random
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
-from ..framework.diagnosis import Diagnosis, fit_error_message
+from ..framework.diagnosis import Diagnosis, fit_error_message, fit_error_reasons
 from ..framework.interface import NodePluginScores, PostFilterResult, ScoreTable, is_node_local
 from ..framework.runtime import Framework
 from ..framework.status import Code, Status
@@ -58,6 +58,28 @@ class CycleResult:
         """The preemption record when the cycle nominated a node by preempting, else None."""
         p = self.preemption
         return p if self.outcome == PREEMPTED and p is not None and p.selected is not None else None
+
+    def fit_error_fields(self) -> dict[str, Any]:
+        """The FitError behind `message` as data, beside the unchanged message: the Filter reason
+        histogram (`reasons`: [{"reason", "nodes"}], upstream's order), the PreFilter's message
+        when a PreFilter rejected the pod, and what PostFilter (preemption) said: its own
+        histogram (`preemptionReasons`), why the pod may not preempt (`preemptionMessage`) or,
+        otherwise, the PostFilter message as is. Empty when the cycle failed without a FitError."""
+        if self.outcome == SCHEDULED or self.error is not None or not self.message:
+            return {}
+        d = self.diagnosis
+        out: dict[str, Any] = {"reasons": [{"reason": r, "nodes": n}
+                                           for r, n in fit_error_reasons(self.num_all_nodes, d)]}
+        if d.pre_filter_msg:
+            out["preFilterMessage"] = d.pre_filter_msg
+        p = self.preemption
+        if p is not None and p.reasons:
+            out["preemptionReasons"] = [{"reason": r, "nodes": n} for r, n in p.reasons]
+        elif p is not None and not p.eligible and p.ineligible_reason:
+            out["preemptionMessage"] = p.ineligible_reason
+        elif d.post_filter_msg:
+            out["postFilterMessage"] = d.post_filter_msg
+        return out
 
 
 def num_feasible_nodes_to_find(fwk: Framework, num_all_nodes: int) -> int:

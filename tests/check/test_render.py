@@ -117,7 +117,9 @@ def test_junit_of_a_clean_change_has_no_failure(passing_report: dict) -> None:
     ({"outcome": "Scheduled", "node": "n2.example.com", "time": "2026-03-01T10:00:35Z", "ended": "completed",
       "endedAt": "2026-03-01T10:09:00Z"}, "scheduled on n2 at 10:00:35, completed at 10:09:00"),
     ({"outcome": "Unschedulable", "priority": 3, "message": "0/2 nodes are available: 2 Insufficient cpu. "
-      "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."},
+      "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+          "reasons": [{"reason": "Insufficient cpu", "nodes": 2}],
+          "preemptionReasons": [{"reason": "No preemption victims found for incoming pod", "nodes": 2}]},
      "unschedulable: 2 Insufficient cpu; preemption: 2 No preemption victims found for incoming pod"),
     ({"outcome": "Pending"}, "pending, not tried before the trace ended"),
     ({"outcome": "Running", "priority": 7}, "running, untouched"),
@@ -151,7 +153,20 @@ def test_node_suffix(nodes: list[str], suffix: str) -> None:
 
 
 def test_short_reason_leaves_other_messages_alone() -> None:
-    assert short_reason("pod has unbound immediate PersistentVolumeClaims") == \
+    assert short_reason({"message": "pod has unbound immediate PersistentVolumeClaims"}) == \
+        "pod has unbound immediate PersistentVolumeClaims"
+
+
+def test_short_reason_reads_the_fields_not_the_message() -> None:
+    # a reason holding ". " and a message saying something else: only the fields are read
+    side = {"message": "0/3 nodes are available: 3 Insufficient cpu.",
+            "reasons": [{"reason": "node(s) had volume node affinity conflict. Or not", "nodes": 2},
+                        {"reason": "Insufficient memory", "nodes": 1}],
+            "preemptionMessage": "not eligible due to preemptionPolicy=Never."}
+    assert short_reason(side) == ("2 node(s) had volume node affinity conflict. Or not, 1 Insufficient memory; "
+                                  "preemption: not eligible due to preemptionPolicy=Never")
+    assert short_reason({"message": "0/3 nodes are available: x.", "reasons": [],
+                         "preFilterMessage": "pod has unbound immediate PersistentVolumeClaims"}) == \
         "pod has unbound immediate PersistentVolumeClaims"
 
 

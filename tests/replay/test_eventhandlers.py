@@ -119,7 +119,7 @@ class _Tries:
     def __init__(self) -> None:
         self.tries: list[tuple[float, str]] = []
 
-    def unschedulable(self, t: float, pod: Any, message: str) -> None:
+    def unschedulable(self, t: float, pod: Any, message: str, fields: Any = None) -> None:
         self.tries.append((t, pod.key))
 
 

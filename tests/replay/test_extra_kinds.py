@@ -29,7 +29,7 @@ class Log(Listener):
     def bound(self, t: float, pod: Pod, node: str) -> None:
         self.binds[pod.key] = (t, node)
 
-    def unschedulable(self, t: float, pod: Pod, message: str) -> None:
+    def unschedulable(self, t: float, pod: Pod, message: str, fields: object = None) -> None:
         self.failures.setdefault(pod.key, []).append(message)
 
 

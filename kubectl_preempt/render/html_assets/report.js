@@ -843,7 +843,8 @@
     } else {
       rows = (sm.neverScheduled || []).map(function (n) {
         return { pod: n.pod, priority: n.priority, cls: n.priorityClassName || "(none)", ns: n.pod.split("/")[0], waiting: n.waitingSeconds,
-                 attempts: n.attempts, nominated: n.nominatedNode, msg: n.lastMessage };
+                 attempts: n.attempts, nominated: n.nominatedNode, msg: n.lastMessage,
+                 reasons: n.reasons, preFilterMessage: n.preFilterMessage };
       });
       total = sm.podsNeverScheduled || rows.length;
     }
@@ -854,7 +855,7 @@
     shown.slice(0, MAX_TABLE_ROWS).forEach(function (x) {
       append(tb, h("tr", null, h("td", { "class": "pod", text: x.pod }), h("td", { text: x.priority + " (" + x.cls + ")" }),
         h("td", { "class": "num", text: duration(x.waiting) }), h("td", { "class": "num", text: x.attempts === null ? "-" : String(x.attempts) }),
-        h("td", { "class": "pod", text: x.nominated || "-" }), h("td", { text: shortMessage(x.msg) || (x.attempts === null ? "" : "(not tried yet)") })));
+        h("td", { "class": "pod", text: x.nominated || "-" }), h("td", { text: shortReason(x) || (x.attempts === null ? "" : "(not tried yet)") })));
     });
     append(wrap, h("table", null, h("thead", null, h("tr", null, h("th", { text: "Pod" }), h("th", { text: "Priority" }), h("th", { "class": "num", text: "Waiting" }),
       h("th", { "class": "num", text: "Attempts" }), h("th", { text: "Nominated" }), h("th", { text: "Last reason" }))), tb));
@@ -862,11 +863,12 @@
     if (hidden > 0) append(wrap, h("div", { "class": "more", text: hidden + " more " + (rows.length < total ? "(the report lists the first " + rows.length + "; others are filtered out)" : "filtered out") }));
     return wrap;
   }
-  function shortMessage(msg) {
-    var m = /^0\/(\d+) nodes are available: (.*)$/.exec(msg || "");
-    if (!m) return msg || "";
-    // the Filter reasons end at the first ". "; the PostFilter's own text follows
-    return m[2].split(" preemption:")[0].split(". ")[0].trim().replace(/\.$/, "");
+  // why a pod did not fit, from the FitError's fields the report carries beside its message
+  // (reasons: [{reason, nodes}], or the PreFilter's message); any other message in full
+  function shortReason(x) {
+    if (!x.reasons) return x.msg || "";
+    if (x.preFilterMessage) return x.preFilterMessage;
+    return x.reasons.map(function (r) { return r.nodes + " " + r.reason; }).join(", ");
   }
 
   // ---------------------------------------------------------------- the detail panel
