@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
+from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
 from ..framework.events import QueueingHintMap, unroll_wildcard_resource
 from ..framework.interface import EnqueueExtensions
@@ -92,10 +93,28 @@ class Scheduler:
 
     def queue_sort_less(self) -> Callable[[Any, Any], bool]:
         """The QueueSort plugin's Less, which orders the scheduling queue (every profile must
-        enable the same QueueSort plugin, so the first profile's serves all)."""
-        fwk = self.framework_for_profile(self.config.profiles[0].scheduler_name)
-        assert fwk is not None and fwk.points["queueSort"]
-        return fwk.points["queueSort"][0].less
+        enable the same QueueSort plugin with the same args, so the first profile's serves all;
+        a configuration where they differ is refused as profile.NewMap's cfgValidator does)."""
+        first: tuple[str, Any] | None = None
+        less = None
+        for i, profile in enumerate(self.config.profiles):
+            fwk = self.framework_for_profile(profile.scheduler_name)
+            assert fwk is not None and fwk.points["queueSort"]
+            plugin = fwk.points["queueSort"][0]
+            name, args = plugin.name, profile.plugin_args.get(plugin.name)
+            if first is None:
+                first, less = (name, args), plugin.less
+                continue
+            where = f"profiles[{i}].plugins.queueSort"
+            if name != first[0]:
+                raise InputError(f"different queue sort plugins for profile {quote(profile.scheduler_name)}: "
+                                 f"{quote(name)}, first: {quote(first[0])}",
+                                 field=where).located(source=self.config.source)
+            if args != first[1]:
+                raise InputError(f"different queue sort plugin args for profile {quote(profile.scheduler_name)}",
+                                 field=where).located(source=self.config.source)
+        assert less is not None
+        return less
 
     def pre_enqueue(self, fwk: Framework, pod: Pod) -> Status:
         for pl in fwk.points["preEnqueue"]:

@@ -8,6 +8,8 @@ from typing import Any, Callable
 
 import pytest
 
+from kubectl_preempt.errors import InputError
+
 from kubectl_preempt.framework import events as ev
 from kubectl_preempt.framework.config import parse_config
 from kubectl_preempt.framework.interface import EnqueueExtensions
@@ -250,6 +252,18 @@ def test_the_queue_pops_in_the_order_of_the_profiles_queue_sort_plugin() -> None
     clock = Clock()
     q = SchedulingQueue(clock, queueing_hints=default.queueing_hints(), less=default.queue_sort_less())
     assert _pop_order(q, clock) == ["high-late", "mid-later", "low-early"]  # PrioritySort
+
+
+def test_profiles_with_different_queue_sort_plugins_are_refused_in_upstreams_words() -> None:
+    # profile.NewMap's cfgValidator: one queue serves every profile, so all must sort alike
+    cfg = parse_config({"profiles": [
+        {"schedulerName": "default-scheduler"},
+        {"schedulerName": "fifo", "plugins": {"queueSort": {"enabled": [{"name": "FIFOSort"}],
+                                                            "disabled": [{"name": "*"}]}}}]})
+    sched = Scheduler(Cluster(), cfg, out_of_tree_registry={"FIFOSort": lambda args, handle: FIFOSort()})
+    with pytest.raises(InputError) as e:
+        sched.queue_sort_less()
+    assert 'different queue sort plugins for profile "fifo": "FIFOSort", first: "PrioritySort"' in str(e.value)
 
 
 # --- a pending pod's own update -------------------------------------------------------------------
