@@ -25,18 +25,23 @@ def bulk_allocation() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def long_run() -> Iterator[None]:
-    """A replay's run: young collections run less often.
+def long_run(live_objects: int) -> Iterator[None]:
+    """A replay's run over a large state: young collections run less often.
 
     A run allocates and drops many short-lived lists and tuples per scheduling cycle; with the
     default threshold (700) the collector ran thousands of times per run, its middle and full
-    collections walking the whole cluster state again, a tenth to a fifth of the run in all.
-    Refcounting frees what a run drops; the collector still collects cycles, only later. The
-    thresholds are restored afterwards.
+    collections walking the whole cluster state again, a tenth to a fifth of a run over
+    thousands of pods. Refcounting frees what a run drops; the collector still collects cycles,
+    only later. A small state (`live_objects`, its pods and nodes, below YOUNG_THRESHOLD) has
+    nothing to gain and keeps the defaults. The thresholds are restored afterwards.
     """
     was = gc.get_threshold()
-    gc.set_threshold(max(was[0], 20_000), was[1], was[2])
+    if live_objects >= YOUNG_THRESHOLD:
+        gc.set_threshold(max(was[0], YOUNG_THRESHOLD), was[1], was[2])
     try:
         yield
     finally:
         gc.set_threshold(*was)
+
+
+YOUNG_THRESHOLD = 20_000

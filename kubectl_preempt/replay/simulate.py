@@ -172,7 +172,7 @@ class Simulation:
             eng.schedule(t, self._flush_leftover, priority=PRIORITY_QUEUE, name="flushUnschedulablePodsLeftover")
             t += UNSCHEDULABLE_FLUSH_PERIOD
         self._kick()
-        with long_run():
+        with long_run(len(self.state.cluster.pods) + len(self.state.cluster.nodes)):
             eng.run(until=self.timeline.end)
         return self
 
