@@ -48,3 +48,16 @@ def test_victims_started_within_one_microsecond_are_ordered_as_go_orders_them() 
     assert not more_important_pod(b, a)
     same = _pod("c", "2026-11-23T14:09:48.000000100Z")
     assert not more_important_pod(a, same) and not more_important_pod(same, a)
+
+
+@pytest.mark.parametrize("text,valid", [
+    ("2024-02-29T00:00:00Z", True), ("2026-02-29T00:00:00Z", False), ("2000-02-29T00:00:00Z", True),
+    ("1900-02-29T00:00:00Z", False), ("2026-04-31T00:00:00Z", False), ("2026-12-31T23:59:59Z", True),
+    ("2026-00-10T00:00:00Z", False), ("2026-01-00T00:00:00Z", False), ("2026-01-01T24:00:00Z", False),
+    ("9999-12-31T23:59:59Z", True),
+], ids=lambda v: str(v))
+def test_days_are_checked_against_their_month(text: str, valid: bool) -> None:
+    n = parse_nanos(text)
+    assert (n is not None) is valid
+    if valid:
+        assert format_nanos(n) == text
