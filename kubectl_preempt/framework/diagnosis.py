@@ -101,13 +101,17 @@ def fit_error_reasons(num_all_nodes: int, diagnosis: Diagnosis) -> list[tuple[st
     return sorted(counts.items(), key=lambda kv: f"{kv[1]} {kv[0]}")
 
 
-def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis) -> str:
-    """mirrors FitError.Error(): "0/N nodes are available: <PreFilter>. <Filter histogram>. <PostFilter>"."""
+def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis,
+                      reasons: list[tuple[str, int]] | None = None) -> str:
+    """mirrors FitError.Error(): "0/N nodes are available: <PreFilter>. <Filter histogram>. <PostFilter>".
+    `reasons`: fit_error_reasons(num_all_nodes, diagnosis), when the caller has it."""
     msg = NO_NODE_AVAILABLE_MSG.format(num_all_nodes) + ":"
     if diagnosis.pre_filter_msg:
         msg += f" {diagnosis.pre_filter_msg}."
     else:
-        parts = [f"{n} {r}" for r, n in fit_error_reasons(num_all_nodes, diagnosis)]
+        if reasons is None:
+            reasons = fit_error_reasons(num_all_nodes, diagnosis)
+        parts = [f"{n} {r}" for r, n in reasons]
         if parts:
             msg += f" {', '.join(parts)}."
     if diagnosis.post_filter_msg:

@@ -134,8 +134,10 @@ class Evaluator:
             d = Diagnosis()
             d.node_to_status = node_statuses
             node_statuses.absent = Status(Code.UnschedulableAndUnresolvable, PREEMPTION_NOT_HELPFUL)
-            details.message = fit_error_message(len(all_nodes), d)
-            details.reasons = tuple(fit_error_reasons(len(all_nodes), d))
+            # one count of the reasons over every node serves the message and the record
+            reasons = fit_error_reasons(len(all_nodes), d)
+            details.message = fit_error_message(len(all_nodes), d, reasons)
+            details.reasons = tuple(reasons)
             return PostFilterResult(""), Status(Code.Unschedulable, details.message)
         best = self.select_candidate(candidates, details)
         if best is None or not best.name:

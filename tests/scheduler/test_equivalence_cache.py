@@ -128,3 +128,32 @@ def test_a_snapshot_that_does_not_carry_on_starts_a_new_epoch() -> None:
     epoch = s.equivalence.epoch
     s.snapshot = Snapshot.from_cluster(c)
     assert s.equivalence.epoch == epoch + 1
+
+
+def test_answers_hold_across_the_journal_forgetting_what_moved(monkeypatch) -> None:
+    """The cache learns which nodes moved from the snapshot line's journal. Whether the cache
+    trims the journal after every group read it, or the journal drops entries no group read
+    yet, the answers stay those of a scheduler without a cache."""
+    import random
+
+    from kubectl_preempt.framework.types import NodeJournal
+    from kubectl_preempt.scheduler import equivalence
+
+    for read_ahead, max_entries in ((3, 1 << 18), (1 << 20, 5)):
+        monkeypatch.setattr(equivalence, "JOURNAL_READ_AHEAD", read_ahead)
+        monkeypatch.setattr(NodeJournal, "MAX_ENTRIES", max_entries)
+        rnd = random.Random(read_ahead)
+        objs = [make_node(f"n{i}").alloc(cpu=str(rnd.choice([2, 4])), memory="8Gi") for i in range(12)]
+        c, cached = _sched(*objs)
+        fresh = Scheduler(c, snapshot=cached.snapshot)
+        for step in range(40):
+            pod = _pod(f"p{step}", cpu=rnd.choice(["500m", "1", "2"]))
+            got, want = cached.schedule(pod), fresh.schedule(pod)
+            fresh.next_start_node_index = cached.next_start_node_index
+            assert got.feasible_nodes == want.feasible_nodes
+            assert [(s.name, s.total_score) for s in got.node_scores] == [(s.name, s.total_score) for s in want.node_scores]
+            assert ({n: st.reasons for n, st in got.diagnosis.node_to_status.statuses.items()}
+                    == {n: st.reasons for n, st in want.diagnosis.node_to_status.statuses.items()})
+            ni = rnd.choice(cached.snapshot.list())
+            cached.snapshot.add_pod(Pod(make_pod(f"x{step}").uid(f"x{step}").req(cpu="500m").on(ni.name).obj()))
+        assert len(cached.snapshot.journal.entries) <= max(read_ahead, max_entries) + 1
