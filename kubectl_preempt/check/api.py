@@ -12,7 +12,7 @@ from ..errors import InputError
 from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from ..framework.versions import KubernetesVersion
 from ..replay.api import replay, run_spec
 from ..replay.api import scheduler_version as replay_scheduler_version
@@ -124,7 +124,7 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
     kube-scheduler release both sides imitate; by default each trace's own (replay's rule).
     """
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise UsageError(f"must be 1 or more, got {runs!r}", field="--runs")
+        raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
     policy = policy or Policy()
     proposal, findings = decode_proposal(proposed, sources)
     base_objects = [dict(o) for o in baseline] if baseline is not None else None

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, quote
 from ..framework.config import FEATURE_GATES
 from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.snapshot import load_config_document, load_objects
@@ -160,9 +160,9 @@ def _feature_gates(text: str | None) -> dict[str, bool]:
             continue
         name, sep, value = part.partition("=")
         if not sep or value.strip().lower() not in ("true", "false"):
-            raise UsageError(f"expected NAME=true or NAME=false, got {part!r}", field="--feature-gates")
+            raise UsageError(f"expected NAME=true or NAME=false, got {quote(part)}", field="--feature-gates")
         if name.strip() not in FEATURE_GATES:
-            raise UsageError(f"unknown feature gate {name.strip()!r}; known: {', '.join(sorted(FEATURE_GATES))}",
+            raise UsageError(f"unknown feature gate {quote(name.strip())}; known: {', '.join(sorted(FEATURE_GATES))}",
                              field="--feature-gates")
         gates[name.strip()] = value.strip().lower() == "true"
     return gates

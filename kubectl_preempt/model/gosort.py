@@ -35,7 +35,20 @@ def sort_by_key(data: list[T], key: Callable[[T], object]) -> None:
     if n <= _MAX_INSERTION:
         data.sort(key=key)  # Go's insertion sort is stable here, and so is this
         return
-    keys = {id(x): key(x) for x in data}
+    vals = [key(x) for x in data]
+    try:
+        distinct = len(set(vals)) == n
+    except TypeError:  # unhashable keys: no shortcut
+        distinct = False
+    if distinct:
+        # no two elements compare equal, so every correct sort leaves the one order there is
+        # (where Go puts equal elements is all this module is for): Python's, in C. Victims of
+        # distinct priorities or start times are the common case of a dry run.
+        order = sorted(range(n), key=vals.__getitem__)
+        if all(vals[a] < vals[b] for a, b in zip(order, order[1:])):
+            data[:] = [data[i] for i in order]
+            return
+    keys = {id(x): k for x, k in zip(data, vals)}
     sort_slice(data, lambda x, y: keys[id(x)] < keys[id(y)])  # type: ignore[operator]
 
 

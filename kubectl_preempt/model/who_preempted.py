@@ -17,6 +17,13 @@ EVENT_REASON_PREEMPTED = "Preempted"
 PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
 
 
+def preempted_by(event: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(preemptor UID, node) of a Preempted event's message (events.k8s.io `note` or core
+    `message`), or None when it says something else."""
+    m = PREEMPTED_BY.match((event.get("message") or event.get("note") or "").strip())
+    return (m.group("uid"), m.group("node")) if m else None
+
+
 def event_time(ev: Mapping[str, Any]) -> str:
     series = ev.get("series") or {}
     return (series.get("lastObservedTime") or ev.get("lastTimestamp") or ev.get("eventTime")
@@ -80,10 +87,9 @@ def preemption_record(pod: Mapping[str, Any] | None, events: list[Mapping[str, A
         msg = event.get("message") or event.get("note") or ""
         record["eventMessage"] = msg
         record["time"] = record.get("time") or event_time(event) or None
-        m = PREEMPTED_BY.match(msg.strip())
-        if m:
-            record["node"] = m.group("node")
-            record["preemptorUID"] = m.group("uid")
+        by = preempted_by(event)
+        if by is not None:
+            record["preemptorUID"], record["node"] = by
         record["reportingController"] = event.get("reportingComponent") or (event.get("source") or {}).get("component") or ""
         if event in earlier:
             record["earlierPodUID"] = (event.get("involvedObject") or {}).get("uid")

@@ -1,8 +1,10 @@
 """Wording the text reports of `replay` and `check` share, so that both say things the same way."""
 from __future__ import annotations
 
-import re
+import time
 from typing import Any, Mapping, Sequence
+
+from ..model.rfc3339 import NANOS, parse_nanos
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -10,10 +12,17 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 
 def clock(ts: str | None) -> str:
-    """10:00:05 (with .125 when the time has milliseconds) from an RFC 3339 time (the day is in
-    the report's heading)."""
-    m = re.match(r"\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d(?:\.\d+)?)", ts or "")
-    return m.group(1) if m else (ts or "")
+    """10:00:05 (with .125 when the time has milliseconds) from an RFC 3339 time, in UTC as the
+    replay writes its times (the day is in the report's heading); read by the one RFC 3339 parser."""
+    n = parse_nanos(ts)
+    if n is None:
+        return ts or ""
+    secs, rem = divmod(n, NANOS)
+    text = time.strftime("%H:%M:%S", time.gmtime(secs))
+    if not rem:
+        return text
+    # milliseconds as the replay writes them; finer fractions as Go's RFC3339Nano would
+    return text + (f".{rem // 1_000_000:03d}" if rem % 1_000_000 == 0 else f".{rem:09d}".rstrip("0"))
 
 
 def _histogram(reasons: Sequence[Mapping[str, Any]]) -> str:

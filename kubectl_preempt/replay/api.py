@@ -167,12 +167,12 @@ def batch_options(scheduler_name: str = DEFAULT_SCHEDULER_NAME, conf: str | None
 def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: float | None) -> SchedulerConfig:
     for name, on in gates.items():
         if name not in FEATURE_GATES:
-            raise UsageError(f"unknown feature gate {name!r}; known: {', '.join(sorted(FEATURE_GATES))}",
+            raise UsageError(f"unknown feature gate {quote(name)}; known: {', '.join(sorted(FEATURE_GATES))}",
                              field="--feature-gates")
         if not isinstance(on, bool):
-            raise UsageError(f"{name} must be true or false, got {on!r}", field="--feature-gates")
+            raise UsageError(f"{name} must be true or false, got {quote(on)}", field="--feature-gates")
     if api_latency is not None and (isinstance(api_latency, bool) or not isinstance(api_latency, (int, float))
                                     or api_latency < 0):
-        raise UsageError(f"must be a number of seconds, 0 or more, got {api_latency!r}", field="--api-latency")
+        raise UsageError(f"must be a number of seconds, 0 or more, got {quote(api_latency)}", field="--api-latency")
     return replace(cfg, feature_gates={**cfg.feature_gates, **gates},
                    api_latency=cfg.api_latency if api_latency is None else float(api_latency))

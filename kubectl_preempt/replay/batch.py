@@ -246,7 +246,7 @@ class BatchScheduler:
         sim = self.sim
         for pod in self._pending():
             enq = sim.enqueued_at.get(pod.uid, sim.timeline.start)
-            out.append({"pod": pod.key, "priority": pod.priority, "priorityClassName": pod.priority_class_name,
+            out.append({"pod": pod.key, "namespace": pod.namespace, "priority": pod.priority, "priorityClassName": pod.priority_class_name,
                         "nominatedNode": None, "waitingSeconds": round(end - enq, 3),
                         "attempts": self.sessions_pending.get(pod.uid, 0), "queue": self.options.scheduler_name,
                         "lastMessage": sim.last_failure.get(pod.uid, "")})

@@ -11,12 +11,12 @@ just before its first signal.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
+from ..model.who_preempted import preempted_by
 from .cache import PodOrder, status_delay_of
 from .eventhandlers import EventHandler
 from .simulate import Progress, decision_case, initial_objects, preemption_why
@@ -29,7 +29,6 @@ SIGNAL_WINDOW = 15.0
 # how long after a decision's first sign the bindings of pods decided before it may still come:
 # the binding goroutine's API call, a few milliseconds, and the watch's delivery
 ASSUMED_WINDOW = 0.5
-_PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)")
 
 
 @dataclass
@@ -59,11 +58,11 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
         if ev.kind == "Event" and ev.type in ("ADDED", "MODIFIED"):
             o = ev.obj
             if o.get("reason") == "Preempted":
-                m = _PREEMPTED_BY.match((o.get("message") or o.get("note") or "").strip())
+                by = preempted_by(o)  # "who preempted my pod" reads the same event the same way
                 inv = o.get("involvedObject") or o.get("regarding") or {}
-                if m and inv.get("name"):
+                if by is not None and inv.get("name"):
                     key = f"{inv.get('namespace') or 'default'}/{inv['name']}"
-                    victims.append((i, ev.time, inv.get("uid") or key, key, m.group("node"), m.group("uid")))
+                    victims.append((i, ev.time, inv.get("uid") or key, key, by[1], by[0]))
             continue
         if ev.kind != "Pod" or ev.type == "BOOKMARK":
             continue

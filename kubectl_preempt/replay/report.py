@@ -71,7 +71,7 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
     for info in sim.queue.pending():
         pod = info.pod
         enq = sim.enqueued_at.get(pod.uid, tl.start)
-        never.append({"pod": pod.key, "priority": pod.priority, "priorityClassName": pod.priority_class_name,
+        never.append({"pod": pod.key, "namespace": pod.namespace, "priority": pod.priority, "priorityClassName": pod.priority_class_name,
                       "nominatedNode": pod.nominated_node_name or None,
                       "waitingSeconds": round(tl.end - enq, 3), "attempts": info.attempts,
                       "queue": info.where, "lastMessage": sim.last_failure.get(pod.uid, ""),

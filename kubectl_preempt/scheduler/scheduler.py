@@ -47,6 +47,9 @@ class Scheduler:
         self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
         self.next_start_node_index = 0
+        if len(self.config.profiles) > 1:
+            # as profile.NewMap, a scheduler whose profiles sort the one queue differently does not start
+            self.queue_sort_less()
 
     @property
     def snapshot(self) -> Snapshot:

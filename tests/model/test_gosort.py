@@ -46,3 +46,20 @@ def test_every_input_comes_out_sorted_with_the_same_elements(keys: list[int]) ->
     sort_slice(xs, lambda a, b: a[1] < b[1])
     assert [k for _, k in xs] == sorted(keys)
     assert sorted(i for i, _ in xs) == list(range(len(keys)))
+
+
+@given(st.lists(st.tuples(st.integers(min_value=-3, max_value=3), st.integers(min_value=0, max_value=40)),
+                min_size=13, max_size=200))
+def test_sort_by_key_leaves_what_go_leaves_whether_keys_repeat_or_not(keys: list[tuple[int, int]]) -> None:
+    # distinct keys take Python's sort (there is one order then), repeated ones Go's algorithm:
+    # both must leave the elements where sort.Slice does
+    want = list(enumerate(keys))
+    sort_slice(want, lambda a, b: a[1] < b[1])
+    got = list(enumerate(keys))
+    sort_by_key(got, lambda x: x[1])
+    assert got == want
+    distinct = list(enumerate(dict.fromkeys(keys)))
+    want_d = list(distinct)
+    sort_slice(want_d, lambda a, b: a[1] < b[1])
+    sort_by_key(distinct, lambda x: x[1])
+    assert distinct == want_d

@@ -260,9 +260,8 @@ def test_profiles_with_different_queue_sort_plugins_are_refused_in_upstreams_wor
         {"schedulerName": "default-scheduler"},
         {"schedulerName": "fifo", "plugins": {"queueSort": {"enabled": [{"name": "FIFOSort"}],
                                                             "disabled": [{"name": "*"}]}}}]})
-    sched = Scheduler(Cluster(), cfg, out_of_tree_registry={"FIFOSort": lambda args, handle: FIFOSort()})
     with pytest.raises(InputError) as e:
-        sched.queue_sort_less()
+        Scheduler(Cluster(), cfg, out_of_tree_registry={"FIFOSort": lambda args, handle: FIFOSort()})
     assert 'different queue sort plugins for profile "fifo": "FIFOSort", first: "PrioritySort"' in str(e.value)
 
 

@@ -842,7 +842,7 @@
       total = rows.length;
     } else {
       rows = (sm.neverScheduled || []).map(function (n) {
-        return { pod: n.pod, priority: n.priority, cls: n.priorityClassName || "(none)", ns: n.pod.split("/")[0], waiting: n.waitingSeconds,
+        return { pod: n.pod, priority: n.priority, cls: n.priorityClassName || "(none)", ns: n.namespace, waiting: n.waitingSeconds,
                  attempts: n.attempts, nominated: n.nominatedNode, msg: n.lastMessage,
                  reasons: n.reasons, preFilterMessage: n.preFilterMessage };
       });
