@@ -265,6 +265,19 @@ def test_profiles_with_different_queue_sort_plugins_are_refused_in_upstreams_wor
     assert 'different queue sort plugins for profile "fifo": "FIFOSort", first: "PrioritySort"' in str(e.value)
 
 
+def test_profiles_with_the_same_queue_sort_plugin_but_different_args_are_refused() -> None:
+    # the same check compares the plugin's args too: one Less must serve every profile
+    fifo = {"queueSort": {"enabled": [{"name": "FIFOSort"}], "disabled": [{"name": "*"}]}}
+    def profile(name: str, x: int) -> dict:
+        return {"schedulerName": name, "plugins": fifo, "pluginConfig": [{"name": "FIFOSort", "args": {"x": x}}]}
+    registry = {"FIFOSort": lambda args, handle: FIFOSort()}
+    Scheduler(Cluster(), parse_config({"profiles": [profile("a", 1), profile("b", 1)]}), out_of_tree_registry=registry)
+    with pytest.raises(InputError) as e:
+        Scheduler(Cluster(), parse_config({"profiles": [profile("a", 1), profile("b", 2)]}), out_of_tree_registry=registry)
+    assert str(e.value).endswith('different queue sort plugin args for profile "b"')
+    assert "profiles[1].plugins.queueSort" in str(e.value)
+
+
 # --- a pending pod's own update -------------------------------------------------------------------
 
 def _own_update_cases() -> list[tuple[str, list[dict], dict, dict, bool]]:
