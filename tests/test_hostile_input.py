@@ -92,6 +92,20 @@ def test_the_same_pod_twice_is_refused_naming_both(tmp_path: Path) -> None:
                    "items[6] (Pod default/low-1)", "listed twice: items[3] is the same Pod")
 
 
+@pytest.mark.parametrize("finished", ["first", "second", "both"])
+def test_the_same_pod_twice_is_refused_when_either_has_finished(finished: str) -> None:
+    # finished pods are not kept among the cluster's pods, yet a name is still listed once
+    objs = _cluster()
+    twin = copy.deepcopy(objs[3])
+    for i, o in ((3, objs[3]), (len(objs), twin)):
+        if finished == "both" or (finished == "first") == (i == 3):
+            o["status"] = {"phase": "Succeeded"}
+    with pytest.raises(InputError) as err:
+        kubectl_preempt.explain(objs + [twin], "default/web")
+    assert f"items[{len(objs)}] (Pod default/low-1)" in str(err.value)
+    assert "listed twice: items[3] is the same Pod" in str(err.value)
+
+
 def test_a_pod_on_a_node_not_in_the_snapshot_is_noted(tmp_path: Path) -> None:
     objs = _cluster() + [make_pod("lost").on("node-z").req(cpu="1").obj()]
     run = run_cli(["explain", "default/web", "--snapshot", _write(tmp_path, objs)])

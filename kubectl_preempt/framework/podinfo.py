@@ -22,6 +22,7 @@ from typing import Any
 from ..model.objects import Pod
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+_NO_PORTS: list[tuple[str, str, int]] = []
 
 
 class PodInfo:
@@ -75,7 +76,17 @@ class PodInfo:
         self.pvc_keys: list[str] = [
             f"{pod.namespace}/{v['persistentVolumeClaim'].get('claimName')}"
             for v in volumes if v.get("persistentVolumeClaim") is not None] if volumes else []
-        self.host_ports = _host_ports(spec)
+        if spec.get("initContainers"):
+            self.host_ports = _host_ports(spec)
+        else:
+            # most pods declare no ports: a plain loop here, no call (every pod of a snapshot
+            # passes); the list is never changed in place, so one empty list serves them all
+            for c in spec.get("containers") or ():
+                if "ports" in c:
+                    self.host_ports = _host_ports(spec)
+                    break
+            else:
+                self.host_ports = _NO_PORTS
 
     def __repr__(self) -> str:
         return f"PodInfo({self.pod.key})"
@@ -84,8 +95,6 @@ class PodInfo:
 def _host_ports(spec: Any) -> list[tuple[str, str, int]]:
     """mirrors schedutil.GetHostPorts: (hostIP, protocol, hostPort) of sidecars, then containers."""
     out: list[tuple[str, str, int]] = []
-    if not any("ports" in c for c in spec.get("containers") or ()) and not spec.get("initContainers"):
-        return out
     containers = [c for c in spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
     containers += list(spec.get("containers") or ())
     for c in containers:

@@ -94,8 +94,7 @@ class Snapshot:
                 kept.append(ni)
             else:
                 ni = NodeInfo(node)
-                for pod in want:
-                    ni.add_pod(pod)
+                ni.add_pods(want)
             infos.append(ni)
         before = {id(ni): ni.image_states for ni in kept}
         snap = cls(infos, previous.journal if previous is not None else None)

@@ -183,6 +183,55 @@ class NodeInfo:
             self.pods_with_required_anti_affinity.append(pi)
         self._update(pi, 1)
 
+    def add_pods(self, pods: Iterable[Pod]) -> None:
+        """add_pod of each pod in turn, in bulk (a snapshot's build adds 150,000): the sums are
+        added up first and the generation moves once, which is all a plugin can tell apart."""
+        infos = self.pods
+        with_affinity = self.pods_with_affinity
+        with_anti = self.pods_with_required_anti_affinity
+        lowest = self.lowest_priority
+        cpu = memory = storage = non0_cpu = non0_mem = 0
+        scalar: dict[str, int] = {}
+        for pod in pods:
+            pi = pod.info
+            if pi is None:
+                pi = pod.info = PodInfo(pod)
+            infos.append(pi)
+            if pod.priority < lowest:
+                lowest = pod.priority
+            if pi.has_affinity:
+                with_affinity.append(pi)
+            if pi.has_required_anti_affinity:
+                with_anti.append(pi)
+            res = pod.resource
+            pr = res.resource
+            cpu += pr.milli_cpu
+            memory += pr.memory
+            storage += pr.ephemeral_storage
+            if pr.scalar:
+                for k, v in pr.scalar.items():
+                    scalar[k] = scalar.get(k, 0) + v
+            non0_cpu += res.non0_cpu
+            non0_mem += res.non0_mem
+            if pi.host_ports:
+                for ip, proto, port in pi.host_ports:
+                    self.used_ports.add(ip, proto, port)
+            if pi.pvc_keys:
+                counts = self.pvc_ref_counts
+                for key in pi.pvc_keys:
+                    counts[key] = counts.get(key, 0) + 1
+        self.lowest_priority = lowest
+        r = self.requested
+        r.milli_cpu += cpu
+        r.memory += memory
+        r.ephemeral_storage += storage
+        for k, v in scalar.items():
+            r.scalar[k] = r.scalar.get(k, 0) + v
+        nz = self.non_zero_requested
+        nz.milli_cpu += non0_cpu
+        nz.memory += non0_mem
+        self._next_generation()
+
     def remove_pod(self, pod: Pod) -> bool:
         """mirrors NodeInfo.RemovePod: the pod with this uid leaves (whichever object of it is held)."""
         uid = pod.uid

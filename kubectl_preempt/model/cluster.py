@@ -46,6 +46,7 @@ class Cluster:
         self.notes: list[str] = []
         # where each object was listed, to name both places of a duplicate (snapshots only)
         self._seen: dict[tuple[str, str, str], str] | None = None
+        self._listing: list[Mapping[str, Any]] = []
 
     @property
     def pdbs(self) -> list[PodDisruptionBudget]:
@@ -88,17 +89,26 @@ class Cluster:
             elif not checked and not fast_checker(kind)(obj):
                 check_object(obj)
             if self._seen is not None and kind in _UNIQUE:
-                key = (kind, md.get("namespace") or "default" if kind in _NAMESPACED else "", md["name"])
-                first = self._seen.setdefault(key, where)
-                if first is not where:
-                    raise InputError(f"listed twice: {first} is the same {kind} (a namespace holds one object of a "
-                                     "kind by a name)")
+                if kind != "Pod":
+                    self._listed_once(kind, md.get("namespace") or "default" if kind in _NAMESPACED else "",
+                                      md["name"], where)
+                elif self.finished_pods or (obj.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                    # finished pods are not kept in self.pods: the listing remembers them
+                    namespace, name = md.get("namespace") or "default", md["name"]
+                    live = self.pods.get(f"{namespace}/{name}")
+                    if live is not None:
+                        self._listed_twice(kind, self._where_listed(live.raw))
+                    self._listed_once(kind, namespace, name, where)
             if kind == "Pod":
                 phase = (obj.get("status") or {}).get("phase")
                 if phase in ("Succeeded", "Failed"):
                     self.finished_pods += 1
                     return
                 pod = Pod(obj)
+                if self._seen is not None and pod.key in self.pods:
+                    # live pods are checked against self.pods itself: a second index of 150,000
+                    # pods only to name the first place would cost a tenth of the load
+                    self._listed_twice(kind, self._where_listed(self.pods[pod.key].raw))
                 # bad quantities fail here, at load, naming the pod
                 pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
                 self.pods[pod.key] = pod
@@ -117,6 +127,19 @@ class Cluster:
                 self.ignored[kind] = self.ignored.get(kind, 0) + 1
         except InputError as e:
             raise e.located(field_prefix=f"{where} ({object_label(obj)})" if where else object_label(obj)) from None
+
+    def _listed_once(self, kind: str, namespace: str, name: str, where: str) -> None:
+        first = self._seen.setdefault((kind, namespace, name), where)  # type: ignore[union-attr]
+        if first is not where:
+            self._listed_twice(kind, first)
+
+    def _where_listed(self, raw: Mapping[str, Any]) -> str:
+        """Where from_objects listed `raw` (only asked once a duplicate is found)."""
+        return next(f"items[{i}]" for i, o in enumerate(self._listing) if o is raw)
+
+    @staticmethod
+    def _listed_twice(kind: str, first: str) -> None:
+        raise InputError(f"listed twice: {first} is the same {kind} (a namespace holds one object of a kind by a name)")
 
     def note_unknown_nodes(self) -> None:
         """The API server binds a pod to any node name; a pod on a node the snapshot lacks holds
@@ -140,12 +163,14 @@ class Cluster:
     def from_objects(cls, objects: Iterable[Mapping[str, Any]]) -> "Cluster":
         c = cls()
         c._seen = {}
+        objects = c._listing = objects if isinstance(objects, list) else list(objects)
         with bulk_allocation():
             # one pass: each object is checked, deduplicated and read in turn, so the first
             # bad one in file order is the one named
             for i, obj in enumerate(objects):
                 c.add_object(obj, f"items[{i}]")
             c._seen = None
+            c._listing = []
             c.note_unknown_nodes()
             c.resolve_priorities()
         return c
