@@ -81,8 +81,13 @@ class Snapshot:
         ordered = node_tree_order(cluster.nodes.values())
         on_node: dict[str, list[Pod]] = {}
         for pod in (cluster.pods.values() if pods is None else pods):
-            if pod.node_name and pod.key not in excluded:
-                on_node.setdefault(pod.node_name, []).append(pod)
+            node_name = pod.node_name
+            if node_name and (not excluded or pod.key not in excluded):
+                group = on_node.get(node_name)
+                if group is None:
+                    on_node[node_name] = [pod]
+                else:
+                    group.append(pod)
         old = previous.node_info_map if previous is not None else {}
         infos: list[NodeInfo] = []
         kept: list[NodeInfo] = []

@@ -203,7 +203,7 @@ class NodeInfo:
                 with_affinity.append(pi)
             if pi.has_required_anti_affinity:
                 with_anti.append(pi)
-            res = pod.resource
+            res = pod._resource or pod.resource
             pr = res.resource
             cpu += pr.milli_cpu
             memory += pr.memory

@@ -77,42 +77,15 @@ class Cluster:
         if (type(md) is not dict and not isinstance(md, Mapping)) or not md.get("name"):
             raise InputError("missing metadata.name", field=f"{where}.metadata.name" if where else "metadata.name")
         try:
-            spec_key = None
-            if kind == "Pod" and type(obj) is dict:
-                # the pod's check also keys its spec, which the requests below are cached by
-                if checked:
-                    spec_key = pod_spec_key(obj.get("spec"))
-                else:
-                    spec_key = pod_ok(obj)
-                    if spec_key is None:
-                        check_object(obj)
-            elif not checked and not fast_checker(kind)(obj):
+            if kind == "Pod":
+                self._add_pod(obj, md, where, checked)
+                return
+            if not checked and not fast_checker(kind)(obj):
                 check_object(obj)
             if self._seen is not None and kind in _UNIQUE:
-                if kind != "Pod":
-                    self._listed_once(kind, md.get("namespace") or "default" if kind in _NAMESPACED else "",
-                                      md["name"], where)
-                elif self.finished_pods or (obj.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
-                    # finished pods are not kept in self.pods: the listing remembers them
-                    namespace, name = md.get("namespace") or "default", md["name"]
-                    live = self.pods.get(f"{namespace}/{name}")
-                    if live is not None:
-                        self._listed_twice(kind, self._where_listed(live.raw))
-                    self._listed_once(kind, namespace, name, where)
-            if kind == "Pod":
-                phase = (obj.get("status") or {}).get("phase")
-                if phase in ("Succeeded", "Failed"):
-                    self.finished_pods += 1
-                    return
-                pod = Pod(obj)
-                if self._seen is not None and pod.key in self.pods:
-                    # live pods are checked against self.pods itself: a second index of 150,000
-                    # pods only to name the first place would cost a tenth of the load
-                    self._listed_twice(kind, self._where_listed(self.pods[pod.key].raw))
-                # bad quantities fail here, at load, naming the pod
-                pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
-                self.pods[pod.key] = pod
-            elif kind == "Node":
+                self._listed_once(kind, md.get("namespace") or "default" if kind in _NAMESPACED else "", md["name"],
+                                  where)
+            if kind == "Node":
                 node = Node(obj)
                 self.nodes[node.name] = node
             elif kind == "PodDisruptionBudget":
@@ -127,6 +100,42 @@ class Cluster:
                 self.ignored[kind] = self.ignored.get(kind, 0) + 1
         except InputError as e:
             raise e.located(field_prefix=f"{where} ({object_label(obj)})" if where else object_label(obj)) from None
+
+    def _add_pod(self, obj: Mapping[str, Any], md: Mapping[str, Any], where: str, checked: bool) -> None:
+        """add_object of a Pod: the kind of which a snapshot holds 150,000 (every step here counts)."""
+        spec_key = None
+        if type(obj) is dict:
+            # the pod's check also keys its spec, which the requests below are cached by
+            if checked:
+                spec_key = pod_spec_key(obj.get("spec"))
+            else:
+                spec_key = pod_ok(obj)
+                if spec_key is None:
+                    check_object(obj)
+        elif not checked:
+            check_object(obj)
+        if (obj.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+            if self._seen is not None:
+                # finished pods are not kept in self.pods: the listing remembers them
+                namespace, name = md.get("namespace") or "default", md["name"]
+                live = self.pods.get(f"{namespace}/{name}")
+                if live is not None:
+                    self._listed_twice("Pod", self._where_listed(live.raw))
+                self._listed_once("Pod", namespace, name, where)
+            self.finished_pods += 1
+            return
+        pod = Pod(obj)
+        pods = self.pods
+        if self._seen is not None:
+            # live pods are checked against self.pods itself: a second index of 150,000 pods
+            # only to name the first place would cost a tenth of the load
+            if pod.key in pods:
+                self._listed_twice("Pod", self._where_listed(pods[pod.key].raw))
+            if self.finished_pods:
+                self._listed_once("Pod", pod.namespace, pod.name, where)
+        # bad quantities fail here, at load, naming the pod
+        pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
+        pods[pod.key] = pod
 
     def _listed_once(self, kind: str, namespace: str, name: str, where: str) -> None:
         first = self._seen.setdefault((kind, namespace, name), where)  # type: ignore[union-attr]

@@ -414,15 +414,18 @@ _GENERIC = obj(metadata=OBJECT_META)
 
 _STRING = object()  # a dispatch entry: the field is a string
 _DIRECT_FIELDS = 3  # tables of at most this many fields are read field by field, not walked
+# at most this many key lists get a function of their own per table, of at most this many keys
+# (a hostile file of many shapes or huge objects compiles a bounded amount, then walks)
+_SIGNATURES, _SIGNATURE_KEYS = 32, 24
 
 
 class _Gen:
     def __init__(self) -> None:
-        self.env: dict[str, Any] = {"_dumps": orjson.dumps, "_STRING": _STRING}
+        self.env: dict[str, Any] = {"_dumps": orjson.dumps, "_STRING": _STRING, "_learn": self.learn}
         self.functions: list[str] = []
         # (dispatch table, field, function name): filled in once the function is compiled
         self.fills: list[tuple[dict[str, Any], str, str]] = []
-        self.memo_fns: dict[int, str] = {}
+        self.memo_fns: dict[Any, str] = {}
         self.n = 0
 
     def name(self, prefix: str) -> str:
@@ -493,22 +496,16 @@ class _Gen:
                     out.append(f"{pad}if {x} is not None and not {self.function(sub)}({x}): return False\n")
             return
         if isinstance(c, _Obj):
-            # a walk over the fields present (an object holds a few of the many its table
-            # names): a string field is checked here, any other by its function
-            dispatch: dict[str, Any] = {}
-            for k, sub in c.table.items():
-                if sub is STR or sub is TIME:
-                    dispatch[k] = _STRING
-                elif not isinstance(sub, _Any):
-                    self.fills.append((dispatch, k, self.function(sub)))
-            d, k, x, f = self.const("_D", dispatch), self.name("k"), self.name("x"), self.name("f")
+            # objects of one kind hold the same fields in the same order (a pod's metadata: name,
+            # namespace, uid, labels, creationTimestamp): each such key list gets a function of
+            # its own that unpacks the values and tests each in one step (learn below); the walk
+            # serves key lists beyond the first _SIGNATURES of a table
+            sigs, walk = self.const("_S", {}), self.walker(c)
+            f = self.name("f")
             out.append(f"{pad}if type({var}) is not dict: return False\n"
-                       f"{pad}for {k}, {x} in {var}.items():\n"
-                       f"{pad}    {f} = {d}.get({k})\n"
-                       f"{pad}    if {f} is None or {x} is None: continue\n"
-                       f"{pad}    if {f} is _STRING:\n"
-                       f"{pad}        if type({x}) is not str: return False\n"
-                       f"{pad}    elif not {f}({x}): return False\n")
+                       f"{pad}{f} = {sigs}.get(tuple({var}))\n"
+                       f"{pad}if {f} is None: {f} = _learn({sigs}, {self.const('_O', c)}, {walk}, {var})\n"
+                       f"{pad}if not {f}({var}): return False\n")
             return
         if isinstance(c, _List):
             out.append(f"{pad}if type({var}) is not list: return False\n")
@@ -521,15 +518,87 @@ class _Gen:
             return
         if isinstance(c, _Map):
             out.append(f"{pad}if type({var}) is not dict: return False\n")
-            out.append(f"{pad}try:\n{pad}    ''.join({var})\n{pad}except TypeError:\n{pad}    return False\n")
             if c.value is STR or c.value is _STR_ITEM:
-                out.append(f"{pad}try:\n{pad}    ''.join({var}.values())\n{pad}except TypeError:\n{pad}    return False\n")
+                # a few labels: a loop costs less than copying keys and values for join
+                k, x = self.name("k"), self.name("x")
+                out.append(f"{pad}if len({var}) <= 8:\n"
+                           f"{pad}    for {k}, {x} in {var}.items():\n"
+                           f"{pad}        if type({k}) is not str or type({x}) is not str: return False\n"
+                           f"{pad}else:\n"
+                           f"{pad}    try:\n{pad}        ''.join({var})\n{pad}        ''.join({var}.values())\n"
+                           f"{pad}    except TypeError:\n{pad}        return False\n")
                 return
+            out.append(f"{pad}try:\n{pad}    ''.join({var})\n{pad}except TypeError:\n{pad}    return False\n")
             fn = self.function(c.value)
             x = self.name("x")
             out.append(f"{pad}for {x} in {var}.values():\n{pad}    if {x} is None or not {fn}({x}): return False\n")
             return
         raise TypeError(f"no fast pass for {c!r}")  # pragma: no cover - a table built of other parts
+
+    def walker(self, c: _Obj) -> str:
+        """A function `f(v) -> bool` for a dict `v` that walks the fields `v` holds."""
+        key = ("walk", id(c))
+        if key in self.memo_fns:
+            return self.memo_fns[key]
+        fn = self.memo_fns[key] = self.name("_walk")
+        body: list[str] = []
+        self.emit_walk(c, "v", body, 1)
+        self.functions.append(f"def {fn}(v):\n" + "".join(body) + "    return True\n")
+        return fn
+
+    def learn(self, sigs: dict[tuple, Any], c: _Obj, walk: Any, v: dict) -> Any:
+        """The function of `v`'s key list (kept in `sigs`), compiled now: it unpacks v's values
+        in key order and tests those the table names; fields it does not name are skipped."""
+        keys = tuple(v)
+        if len(sigs) >= _SIGNATURES or len(keys) > _SIGNATURE_KEYS:
+            return walk
+        names: list[str] = []
+        strings: list[str] = []
+        body: list[str] = []
+        for k in keys:
+            sub = c.table.get(k) if type(k) is str else None
+            if sub is None or isinstance(sub, _Any):
+                names.append("_")
+                continue
+            x = self.name("x")
+            names.append(x)
+            if sub is STR or sub is TIME:
+                strings.append(x)
+            elif isinstance(sub, _Map) and (sub.value is STR or sub.value is _STR_ITEM):
+                body.append(f"    if {x} is not None:\n")
+                self.emit(sub, x, body, 2)
+            else:
+                body.append(f"    if {x} is not None and not {self.function(sub)}({x}): return False\n")
+        if strings:
+            # the string fields at once, in C; a null among them (allowed) or a wrong type: the
+            # walk decides
+            body.insert(0, f"    try:\n        ''.join(({', '.join(strings)},))\n"
+                           f"    except TypeError:\n        return {walk.__name__}(v)\n")
+        fn = self.name("_sig")
+        unpack = f"    {', '.join(names)}, = v.values()\n" if keys else ""
+        self.functions.append(f"def {fn}(v):\n{unpack}" + "".join(body) + "    return True\n")
+        self.flush()
+        f = sigs[keys] = self.env[fn]
+        return f
+
+    def emit_walk(self, c: _Obj, var: str, out: list[str], ind: int) -> None:
+        """A walk over the fields present (an object holds a few of the many its table names):
+        a string field is checked here, any other by its function."""
+        pad = "    " * ind
+        dispatch: dict[str, Any] = {}
+        for k, sub in c.table.items():
+            if sub is STR or sub is TIME:
+                dispatch[k] = _STRING
+            elif not isinstance(sub, _Any):
+                self.fills.append((dispatch, k, self.function(sub)))
+        d, k, x, f = self.const("_D", dispatch), self.name("k"), self.name("x"), self.name("f")
+        out.append(f"{pad}if type({var}) is not dict: return False\n"
+                   f"{pad}for {k}, {x} in {var}.items():\n"
+                   f"{pad}    {f} = {d}.get({k})\n"
+                   f"{pad}    if {f} is None or {x} is None: continue\n"
+                   f"{pad}    if {f} is _STRING:\n"
+                   f"{pad}        if type({x}) is not str: return False\n"
+                   f"{pad}    elif not {f}({x}): return False\n")
 
     def compile_kind(self, kind: Any) -> Any:
         """The fast function of `kind`, compiled with whatever it needs that is not yet."""
@@ -538,6 +607,11 @@ class _Gen:
     def compile_checker(self, checker: Any) -> Any:
         """The fast function of one table, compiled with whatever it needs that is not yet."""
         fn = self.function(checker)
+        self.flush()
+        return self.env[fn]
+
+    def flush(self) -> None:
+        """Compile the functions generated since the last flush."""
         if self.functions:
             code = compile("\n".join(self.functions), "<schema fast pass>", "exec")
             self.functions = []
@@ -545,7 +619,6 @@ class _Gen:
             for table, field, name in self.fills:
                 table[field] = self.env[name]
             self.fills = []
-        return self.env[fn]
 
 
 _GEN = _Gen()

@@ -75,3 +75,38 @@ def test_pods_of_one_spec_on_different_nodes_share_their_requests() -> None:
         "metadata a list"])
 def test_basics_refuse_what_has_no_kind_and_name(objects: list, ok: bool) -> None:
     assert basics_ok(objects) is ok
+
+
+# The fast pass compiles one function per key list an object kind shows (metadata of name,
+# namespace, uid, labels, ...), a bounded number per table; past that it walks. Either way it
+# must agree with the detailed check: nulls are absent fields, a wrong type is refused by name.
+
+def _pods_of_many_shapes(n: int) -> list[dict]:
+    objs = _workload(n)
+    for i, pod in enumerate(objs[1:]):
+        md = pod["metadata"]
+        # a key list of its own for each pod: an annotation key appears in a different place
+        pod["metadata"] = {**{f"k{j}": "x" for j in range(i % 40)}, **md} if i % 2 else {**md, f"extra{i}": "x"}
+    return objs
+
+
+@pytest.mark.parametrize("field,value,ok", [
+    ("uid", None, True), ("generateName", None, True), ("labels", None, True),
+    ("uid", 5, False), ("creationTimestamp", ["t"], False), ("labels", {"a": 1}, False),
+    ("labels", {f"l{j}": "v" for j in range(20)} | {"z": 3}, False), ("labels", {f"l{j}": "v" for j in range(20)}, True),
+    ("generation", True, False), ("generation", 2**63, False), ("generation", 7, True),
+], ids=["uid null", "generateName null", "labels null", "uid a number", "time a list", "a label a number",
+        "the 21st label a number", "21 labels", "generation a boolean", "generation past int64", "generation 7"])
+@pytest.mark.parametrize("shapes", [1, 80], ids=["one shape", "past the compiled shapes"])
+def test_the_fast_pass_agrees_with_the_detailed_check_on_every_shape(field: str, value: object, ok: bool,
+                                                                   shapes: int) -> None:
+    objs = _pods_of_many_shapes(max(shapes, 4))
+    target = objs[-1]
+    target["metadata"][field] = value
+    if ok:
+        c = Cluster.from_objects(objs)
+        assert len(c.pods) == len(objs) - 1
+        return
+    with pytest.raises(InputError) as e:
+        Cluster.from_objects(objs)
+    assert f"items[{len(objs) - 1}] (Pod default/{target['metadata']['name']}).metadata.{field}" in str(e.value)
