@@ -35,6 +35,18 @@ def parse_nanos(value: Any) -> int | None:
 # the same second share the string: remembering the parse keeps it off the preemption hot path.
 @functools.lru_cache(maxsize=1 << 16)
 def _parse_nanos(value: str) -> int | None:
+    if len(value) == 20 and value[19] == "Z" and value[10] == "T" and value.isascii():
+        # the form metav1.Time always writes (no fraction, UTC), read by datetime's C parser:
+        # with '-' and ':' where the pattern has them it accepts only ASCII digits between, as
+        # the pattern does; anything else it refuses (hour 24, second 60, year 0) takes the
+        # general path below
+        try:
+            t = datetime.fromisoformat(value[:19])
+        except ValueError:
+            t = None
+        if t is not None and value[4] == "-" and value[7] == "-" and value[13] == ":" and value[16] == ":":
+            days = t.toordinal() - _EPOCH_ORDINAL
+            return (days * 86400 + t.hour * 3600 + t.minute * 60 + t.second) * NANOS
     m = _RFC3339.match(value.strip())
     if m is None:
         return None
@@ -49,7 +61,9 @@ def _parse_nanos(value: str) -> int | None:
     except ValueError:
         if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
             return None
-        days = calendar.timegm((year, month, day, 0, 0, 0)) // 86400  # year 0: as before
+        # year 0, which Go's time reads and datetime does not: 400 years (one cycle of the
+        # Gregorian calendar, 146,097 days) later, less the cycle
+        days = date(year + 400, month, day).toordinal() - _EPOCH_ORDINAL - 146_097
     frac = (g[6] or "")[:9]
     nanos = int(frac.ljust(9, "0")) if frac else 0
     offset = 0

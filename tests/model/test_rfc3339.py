@@ -61,3 +61,23 @@ def test_days_are_checked_against_their_month(text: str, valid: bool) -> None:
     assert (n is not None) is valid
     if valid:
         assert format_nanos(n) == text
+
+
+@pytest.mark.parametrize("text,seconds", [
+    ("0000-01-01T00:00:00Z", -62167219200),  # Go: time.Date(0, 1, 1, ...).Unix()
+    ("0000-02-29T12:00:00Z", -62167219200 + (31 + 28) * 86400 + 12 * 3600),  # year 0 is a leap year
+    ("0000-12-31T23:59:59Z", -62135596801),
+    ("0001-01-01T00:00:00Z", -62135596800),
+])
+def test_year_zero_is_read_as_go_reads_it(text: str, seconds: int) -> None:
+    assert parse_nanos(text) == seconds * 1_000_000_000
+
+
+def test_the_usual_form_reads_as_every_other_form_of_the_same_time() -> None:
+    # "...SSZ" takes a shorter path than a fraction or an offset; the instants must agree
+    for usual, other in [("2026-03-01T10:00:00Z", "2026-03-01T11:00:00.000+01:00"),
+                         ("1999-12-31T23:59:59Z", "1999-12-31t23:59:59.0z"),
+                         ("2024-02-29T00:00:00Z", "2024-02-28T20:00:00-04:00")]:
+        assert parse_nanos(usual) == parse_nanos(other) is not None
+    for bad in ["2026-01-01T24:00:00Z", "2026-01-01T23:59:60Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z"]:
+        assert parse_nanos(bad) is None, bad

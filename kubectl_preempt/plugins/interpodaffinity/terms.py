@@ -109,6 +109,9 @@ NO_TERMS = PodTerms()
 def pod_terms(pod: Pod) -> PodTerms:
     """The pod's parsed terms, kept in its PodInfo (framework.PodInfo.Update)."""
     pi = pod.info or pod_info(pod)
+    if not pi.has_affinity:
+        # NewPodInfo's own flag: most pods have no terms, and an unset slot costs an exception
+        return NO_TERMS
     try:
         return pi.affinity_terms
     except AttributeError:
@@ -117,6 +120,8 @@ def pod_terms(pod: Pod) -> PodTerms:
 
 def terms_of(pi: PodInfo) -> PodTerms:
     """The parsed terms of the pod of this PodInfo, parsed on first use."""
+    if not pi.has_affinity:
+        return NO_TERMS
     try:
         return pi.affinity_terms
     except AttributeError:
