@@ -140,7 +140,7 @@ class Framework:
         skip: set[str] = set()
         result: PreFilterResult | None = None
         plugins_with_nodes: list[str] = []
-        return_status = Status()
+        return_status = SUCCESS
         try:
             for pl in self.pre_filter_plugins:
                 r, s = pl.pre_filter(state, pod, nodes)
@@ -269,7 +269,7 @@ class Framework:
                 state.skip_score_plugins = skip
                 return Status.as_error(f"running PreScore plugin {quote(pl.name)}: {s.message()}", pl.name)
         state.skip_score_plugins = skip
-        return Status()
+        return SUCCESS
 
     def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo],
                           equivalence: EquivalenceAnswers | None = None) -> tuple[ScoreTable, Status]:
@@ -341,4 +341,4 @@ class Framework:
         totals = list(weighted[0]) if weighted else [0] * len(nodes)
         for col in weighted[1:]:
             totals = list(map(operator.add, totals, col))
-        return ScoreTable(node_names, names, weighted, totals), Status()
+        return ScoreTable(node_names, names, weighted, totals), SUCCESS

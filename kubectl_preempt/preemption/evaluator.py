@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message, fit_error_reasons
 from ..framework.interface import PostFilterResult
-from ..framework.status import Code, Status
+from ..framework.status import SUCCESS, Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
 from .decision import (CHAIN, Candidate, PreemptionRecord, Reprieve, pod_start_nanos)
@@ -144,7 +144,7 @@ class Evaluator:
             return None, Status(Code.Unschedulable, NO_CANDIDATE)
         details.selected = best
         details.cleared_nominations = self.lower_priority_nominated_pods(pod, best.name)
-        return PostFilterResult(best.name), Status()
+        return PostFilterResult(best.name), SUCCESS
 
     def find_candidates(self, state: CycleState, all_nodes: list[NodeInfo], pod: Pod, m: NodeToStatus,
                         details: PreemptionRun) -> tuple[list[Candidate], NodeToStatus, str | None]:

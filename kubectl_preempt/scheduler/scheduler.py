@@ -11,7 +11,7 @@ from ..framework.events import QueueingHintMap, unroll_wildcard_resource
 from ..framework.interface import EnqueueExtensions
 from ..framework.runtime import Framework, Nominator
 from ..framework.snapshot import Snapshot
-from ..framework.status import Status
+from ..framework.status import SUCCESS, Status
 from ..model.cluster import Cluster
 from ..model.objects import Pod
 from ..plugins.registry import in_tree_registry
@@ -124,7 +124,7 @@ class Scheduler:
             s = pl.pre_enqueue(pod)
             if not s.is_success():
                 return s.with_plugin(pl.name)
-        return Status()
+        return SUCCESS
 
     def schedule(self, pod: Pod, *, rng: random.Random | None = None) -> CycleResult:
         fwk = self.framework_for(pod)

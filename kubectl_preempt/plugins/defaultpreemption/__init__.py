@@ -9,7 +9,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import PostFilterResult
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.gosort import sort_by_key
@@ -201,7 +201,7 @@ class DefaultPreemption(PreemptionPlugin):
             return VictimSelection([], 0, e.status)
         if violating and non_violating:
             sort_by_key(victims, importance_key)
-        return VictimSelection(victims, num_violating, Status(), reprieves, frozenset(viol_keys), matched)
+        return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
 
 
 class _DryRunError(Exception):

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
@@ -54,7 +54,7 @@ ERR_UNKNOWN_REQUEST = "resource claim {}, request {}: unknown request type"
 ERR_UNSUPPORTED_HERE = "kubectl-preempt cannot evaluate this claim offline: {}"
 
 RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE = 256
-_SUCCESS = Status()  # statuses are immutable: one shared answer for the hot path
+_SUCCESS = SUCCESS  # statuses are immutable: one shared answer for the hot path
 # resourceapi.FirstAvailableDeviceRequestMaxSize: subrequest i of a firstAvailable request scores 8 - i
 FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE = 8
 
@@ -152,7 +152,7 @@ class DynamicResources:
             self.pod_claims(pod)
         except _Rejected as e:
             return Status(Code.UnschedulableAndUnresolvable, str(e))
-        return Status()
+        return SUCCESS
 
     # ------------------------------------------------------------------ PreFilter
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
@@ -204,7 +204,7 @@ class DynamicResources:
             s.allocator = Allocator(self._extra("ResourceSlice"), classes, allocated)
         s.available_on = available_on
         s.claims = claims
-        return None, Status()
+        return None, SUCCESS
 
     @staticmethod
     def _validate_class(classes: Mapping[str, Any], class_name: str, request: str) -> Status | None:
@@ -220,7 +220,7 @@ class DynamicResources:
         if not isinstance(s, StateData):
             return Status.as_error(ERR_STATE_NOT_FOUND)
         if not s.claims:
-            return Status()
+            return SUCCESS
         node = node_info.node
         unavailable = [i for i, sel in enumerate(s.available_on)
                        if sel is not None and not sel.matches(node)]
@@ -241,7 +241,7 @@ class DynamicResources:
             return Status(Code.UnschedulableAndUnresolvable, ERR_CLAIM_NOT_AVAILABLE)
         if s.allocator is not None:
             s.node_allocations[node.name] = list(s.allocator.last_choice or ())
-        return Status()
+        return SUCCESS
 
     # ------------------------------------------------------------------ PostFilter
     def post_filter(self, state: Any, pod: Pod, node_to_status: Any) -> tuple[None, Status]:
@@ -293,7 +293,7 @@ class ScoringDynamicResources(DynamicResources):
             return 0, _SUCCESS
         choice = s.node_allocations.get(node_info.node.name)
         if choice is None:
-            return 0, Status()
+            return 0, SUCCESS
         score = at = 0
         for claim in s.claims:
             allocation = _status(claim).get("allocation")
@@ -304,7 +304,7 @@ class ScoringDynamicResources(DynamicResources):
             else:
                 got, at = _first_available_score(claim, None, choice, at)
             score += got
-        return score, Status()
+        return score, SUCCESS
 
     def scores_nothing(self, state: Any, pod: Pod) -> bool:
         """For a pod without claims Score returns 0 on every node before looking at it, and

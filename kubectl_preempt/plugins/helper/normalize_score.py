@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...framework.interface import NodeScore
-from ...framework.status import Status
+from ...framework.status import SUCCESS, Status
 from .gomath import go_div
 
 
@@ -15,7 +15,7 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: Sequence[N
     """
     for s, v in zip(scores, default_normalize_values(max_priority, reverse, [s.score for s in scores])):
         s.score = v
-    return Status()
+    return SUCCESS
 
 
 def default_normalize_values(max_priority: int, reverse: bool, values: list[int]) -> list[int]:

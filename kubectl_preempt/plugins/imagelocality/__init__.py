@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE
-from ...framework.status import Status
+from ...framework.status import SUCCESS, Status
 from ...framework.types import ImageStateSummary, NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
@@ -76,7 +76,7 @@ class ImageLocality:
                 st = states.get(name)
                 if st is not None:
                     total_score += scaled_image_score(st, total)
-        return calculate_priority(total_score, len(images)), Status()
+        return calculate_priority(total_score, len(images)), SUCCESS
 
     def score_extensions(self) -> None:
         return None

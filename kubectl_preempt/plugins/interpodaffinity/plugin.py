@@ -7,7 +7,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import NodeScore, PreFilterResult
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
@@ -64,7 +64,7 @@ class InterPodAffinity:
         if not s.existing_anti_affinity_counts and not affinity_terms and not anti_affinity_terms:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, s)
-        return None, Status()
+        return None, SUCCESS
 
     def pre_filter_extensions(self) -> "InterPodAffinity":
         return self
@@ -75,7 +75,7 @@ class InterPodAffinity:
         except KeyError:
             return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         s.update_with_pod(pod_to_add, node_info.node, 1)
-        return Status()
+        return SUCCESS
 
     def remove_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_remove: Pod, node_info: NodeInfo) -> Status:
         try:
@@ -83,7 +83,7 @@ class InterPodAffinity:
         except KeyError:
             return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         s.update_with_pod(pod_to_remove, node_info.node, -1)
-        return Status()
+        return SUCCESS
 
     # ------------------------------------------------------------------ filter
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
@@ -98,7 +98,7 @@ class InterPodAffinity:
             return Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
         if not filtering.satisfy_existing_pods_anti_affinity(s, node):
             return Status(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
-        return Status()
+        return SUCCESS
 
     # ------------------------------------------------------------------ score
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Status:
@@ -120,14 +120,14 @@ class InterPodAffinity:
         if not scoring.build_topology_score(s, pod, all_nodes, has_constraints, self.hard_pod_affinity_weight):
             return Status(Code.Skip)
         state.write(PRE_SCORE_STATE_KEY, s)
-        return Status()
+        return SUCCESS
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
         except KeyError:
             return 0, Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
-        return scoring.score_node(s, node_info.node), Status()
+        return scoring.score_node(s, node_info.node), SUCCESS
 
     def score_extensions(self) -> "InterPodAffinity":
         return self
@@ -138,7 +138,7 @@ class InterPodAffinity:
         except KeyError:
             return Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
         scoring.normalize(s, scores)
-        return Status()
+        return SUCCESS
 
 
 

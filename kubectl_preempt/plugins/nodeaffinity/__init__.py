@@ -14,7 +14,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, NodeScore, PreFilterResult
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
@@ -94,7 +94,7 @@ class NodeAffinity:
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(required_node_affinity(pod)))
         terms = (required or {}).get("nodeSelectorTerms") or ()
         if no_node_affinity or not terms:
-            return None, Status()
+            return None, SUCCESS
         # a term with a metadata.name In requirement allows only those nodes; the pod may go
         # to the union over its terms, unless some term allows every node
         node_names: set[str] | None = None
@@ -105,13 +105,13 @@ class NodeAffinity:
                     s = set(r.get("values") or ())
                     term_names = s if term_names is None else term_names & s
             if term_names is None:
-                return None, Status()
+                return None, SUCCESS
             node_names = term_names if node_names is None else node_names | term_names
         if node_names is not None and not node_names:
             return None, Status(Code.UnschedulableAndUnresolvable, ERR_REASON_CONFLICT)
         if node_names:
-            return PreFilterResult(node_names), Status()
-        return None, Status()
+            return PreFilterResult(node_names), SUCCESS
+        return None, SUCCESS
 
     def pre_filter_extensions(self) -> None:
         return None
@@ -124,7 +124,7 @@ class NodeAffinity:
         required = s.required_node_selector_and_affinity if s is not None else required_node_affinity(pod)
         if not required.matches(node):
             return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_POD)
-        return Status()
+        return SUCCESS
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
         preferred = _pod_preferred_node_affinity(pod)
@@ -133,7 +133,7 @@ class NodeAffinity:
         if preferred is None and self.added_pref_sched_terms is None:
             return Status(Code.Skip)
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(preferred))
-        return Status()
+        return SUCCESS
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
         node = node_info.node
@@ -149,7 +149,7 @@ class NodeAffinity:
                 return 0, Status.as_error("invalid preferredDuringSchedulingIgnoredDuringExecution node affinity term")
         if preferred is not None:
             count += preferred.score(node)
-        return count, Status()
+        return count, SUCCESS
 
     def score_extensions(self) -> "NodeAffinity":
         return self

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 from ...framework import events as ev
 from ...framework.cycle_state import CycleState
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...framework.podinfo import pod_info
@@ -85,19 +85,19 @@ class NodeDeclaredFeatures:
         if not reqs:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, reqs)
-        return None, Status()
+        return None, SUCCESS
 
     def pre_filter_extensions(self) -> None:
         return None
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not self.enabled:
-            return Status()
+            return SUCCESS
         reqs = state.get(PRE_FILTER_STATE_KEY)
         if reqs is None:
             return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycle-state: not found')
         if reqs <= node_info.node.declared_features:
-            return Status()
+            return SUCCESS
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSATISFIED_REQUIREMENTS)
 
 

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import names
@@ -32,7 +32,7 @@ class NodeName:
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not fits(pod, node_info):
             return Status(Code.UnschedulableAndUnresolvable, ERR_REASON)
-        return Status()
+        return SUCCESS
 
 
 def new(args: Mapping[str, Any], handle: Any) -> NodeName:

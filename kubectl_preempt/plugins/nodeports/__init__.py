@@ -10,7 +10,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import PreFilterResult
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo, host_ports
 from ...model.objects import Pod
 from .. import names
@@ -51,7 +51,7 @@ class NodePorts:
         if not ports:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, ports)
-        return None, Status()
+        return None, SUCCESS
 
     def pre_filter_extensions(self) -> None:
         return None
@@ -63,7 +63,7 @@ class NodePorts:
             return Status.as_error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         if not fits_ports(want, node_info):
             return Status(Code.Unschedulable, ERR_REASON)
-        return Status()
+        return SUCCESS
 
 
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from ...errors import InputError
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
@@ -93,14 +93,14 @@ class BalancedAllocation:
         if self.scorer.is_best_effort_pod(reqs):
             return Status(Code.Skip)
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(reqs))
-        return Status()
+        return SUCCESS
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             reqs = self.scorer.pod_request_list(pod)
             if self.scorer.is_best_effort_pod(reqs):
-                return 0, Status()
+                return 0, SUCCESS
         else:
             reqs = s.pod_requests
         return self.scorer.score(node_info, reqs)

@@ -18,7 +18,7 @@ from ...framework import events as ev
 from ...framework.cycle_state import CycleState
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import PreFilterResult
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Node, Pod
@@ -178,7 +178,7 @@ class Fit:
     # --- PreFilter / Filter ---------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         state.write(PRE_FILTER_STATE_KEY, compute_pod_resource_request(pod))
-        return None, Status()
+        return None, SUCCESS
 
     def pre_filter_extensions(self) -> None:
         return None
@@ -190,7 +190,7 @@ class Fit:
             return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         insufficient = fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups)
         if not insufficient:
-            return Status()
+            return SUCCESS
         code = Code.Unschedulable
         for r in insufficient:
             if r.unresolvable:
@@ -200,7 +200,7 @@ class Fit:
     # --- PreScore / Score -----------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(self.scorer.pod_request_list(pod)))
-        return Status()
+        return SUCCESS
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
         s = state.get(PRE_SCORE_STATE_KEY)

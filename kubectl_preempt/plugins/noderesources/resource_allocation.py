@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...errors import InputError, quote
-from ...framework.status import Status
+from ...framework.status import SUCCESS, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
@@ -137,14 +137,14 @@ class ResourceAllocationScorer:
                 allocatable[i] = alloc
                 requested[i] = req
                 allocated[i] = req - pod_requests_list[i]
-            return self.scorer(requested, allocated, allocatable), Status()
+            return self.scorer(requested, allocated, allocatable), SUCCESS
         for i, r in enumerate(self.resources):
             alloc, req = self.allocatable_and_request(node_info, r.name, pod_requests_list[i])
             if alloc == 0:
                 continue
             allocatable[i] = alloc
             requested[i] = req
-        return self.scorer(requested, allocatable), Status()
+        return self.scorer(requested, allocatable), SUCCESS
 
     def allocatable_and_request(self, node_info: NodeInfo, resource: str, pod_request: int) -> tuple[int, int]:
         """mirrors calculateResourceAllocatableRequest: cpu and memory count non-zero requests

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import names
@@ -32,9 +32,9 @@ class NodeUnschedulable:
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not node_info.node.unschedulable:
-            return Status()
+            return SUCCESS
         if tolerations_tolerate_taint(pod.tolerations, _UNSCHEDULABLE_TAINT):
-            return Status()
+            return SUCCESS
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSCHEDULABLE)
 
 

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...model.objects import Pod
 from .. import names
 from ..volumeutil import csitranslation
@@ -83,12 +83,12 @@ class CSILimits:
         for v in pod.spec.get("volumes") or ():
             if (v.get("persistentVolumeClaim") is not None or v.get("ephemeral") is not None
                     or csitranslation.is_inline_migratable(v)):
-                return None, Status()
+                return None, SUCCESS
         return None, Status(Code.Skip)
 
     def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
         if not pod.spec.get("volumes"):
-            return Status()
+            return SUCCESS
         node = node_info.node
         index = storage_index(state, self.handle)
         csi_node = index.csi_node(node.name)
@@ -100,10 +100,10 @@ class CSILimits:
         except _Error as e:
             return Status.as_error(str(e))
         if not new_volumes:
-            return Status()
+            return SUCCESS
         limits = volume_limits(csi_node)
         if not limits:
-            return Status()
+            return SUCCESS
         attached: dict[str, str] = {}
         try:
             for existing_info in node_info.pods:
@@ -134,7 +134,7 @@ class CSILimits:
             limit = limits.get(driver)
             if limit is not None and attached_count.get(driver, 0) + count > limit:
                 return Status(Code.Unschedulable, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)
-        return Status()
+        return SUCCESS
 
     def _attachable_volumes(self, index: StorageIndex, pod: Pod, csi_node: Mapping[str, Any] | None,
                             new_pod: bool, result: dict[str, str]) -> None:

@@ -9,7 +9,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import NodeScore, PreFilterResult
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
@@ -103,7 +103,7 @@ class PodTopologySpread:
         s = filtering.PreFilterState(constraints, required_node_affinity(pod))
         filtering.compute_counts(s, pod, nodes)
         state.write(PRE_FILTER_STATE_KEY, s)
-        return None, Status()
+        return None, SUCCESS
 
     def pre_filter_extensions(self) -> "PodTopologySpread":
         return self
@@ -114,7 +114,7 @@ class PodTopologySpread:
         except KeyError:
             return Status.as_error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         s.update_with_pod(pod_to_add, pod_to_schedule, node_info.node, 1)
-        return Status()
+        return SUCCESS
 
     def remove_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_remove: Pod, node_info: NodeInfo) -> Status:
         try:
@@ -122,7 +122,7 @@ class PodTopologySpread:
         except KeyError:
             return Status.as_error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         s.update_with_pod(pod_to_remove, pod_to_schedule, node_info.node, -1)
-        return Status()
+        return SUCCESS
 
     # ------------------------------------------------------------------ filter
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
@@ -131,10 +131,10 @@ class PodTopologySpread:
         except KeyError:
             return Status.as_error(f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         if not s.constraints:
-            return Status()
+            return SUCCESS
         ok, missing_label = filtering.fits(s, pod, node_info.node)
         if ok:
-            return Status()
+            return SUCCESS
         if missing_label:
             return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_NODE_LABEL_NOT_MATCH)
         return Status(Code.Unschedulable, ERR_REASON_CONSTRAINTS_NOT_MATCH)
@@ -159,14 +159,14 @@ class PodTopologySpread:
         scoring.init_state(s, nodes, require_all)
         scoring.count_all_nodes(s, pod, all_nodes, require_all, required_node_affinity(pod))
         state.write(PRE_SCORE_STATE_KEY, s)
-        return Status()
+        return SUCCESS
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
         except KeyError:
             return 0, Status.as_error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
-        return scoring.score_node(s, pod, node_info), Status()
+        return scoring.score_node(s, pod, node_info), SUCCESS
 
     def score_extensions(self) -> "PodTopologySpread":
         return self
@@ -177,7 +177,7 @@ class PodTopologySpread:
         except KeyError:
             return Status.as_error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
         scoring.normalize(s, scores)
-        return Status()
+        return SUCCESS
 
 
 

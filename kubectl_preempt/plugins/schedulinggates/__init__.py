@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...model.objects import Pod
 from .. import names
 
@@ -24,7 +24,7 @@ class SchedulingGates:
     def pre_enqueue(self, pod: Pod) -> Status:
         gates = pod.spec.get("schedulingGates") or ()
         if not gates:
-            return Status()
+            return SUCCESS
         return Status(Code.UnschedulableAndUnresolvable,
                       ERR_REASON_WAITING % " ".join(g.get("name") or "" for g in gates))
 

@@ -16,7 +16,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, NodeScore
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...framework.podinfo import pod_info
@@ -89,23 +89,23 @@ class TaintToleration:
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         taints = node_info.node.taints
         if not taints:
-            return Status()
+            return SUCCESS
         taint = find_matching_untolerated_taint(taints, pod.tolerations, do_not_schedule_taints_filter)
         if taint is None:
-            return Status()
+            return SUCCESS
         reason = untolerated_taint_reason(taint) if self.names_taint else ERR_REASON_UNTOLERATED_TAINTS
         return Status(Code.UnschedulableAndUnresolvable, reason)
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(_prefer_no_schedule_tolerations(pod)))
-        return Status()
+        return SUCCESS
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
         except KeyError:
             return 0, Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
-        return count_intolerable_taints_prefer_no_schedule(node_info.node.taints, s.tolerations_prefer_no_schedule), Status()
+        return count_intolerable_taints_prefer_no_schedule(node_info.node.taints, s.tolerations_prefer_no_schedule), SUCCESS
 
     def score_extensions(self) -> "TaintToleration":
         return self

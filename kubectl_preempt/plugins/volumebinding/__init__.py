@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from ...model.quantity import parse_quantity
@@ -202,7 +202,7 @@ class VolumeBinding:
         if claims.unbound_claims_immediate:
             return None, Status(Code.UnschedulableAndUnresolvable, ERR_UNBOUND_IMMEDIATE)
         state.write(STATE_KEY, StateData(claims))
-        return None, Status()
+        return None, SUCCESS
 
     # ------------------------------------------------------------------ Filter
     def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
@@ -210,7 +210,7 @@ class VolumeBinding:
         if not isinstance(data, StateData):
             return Status.as_error("not found")
         if data.pod_volume_claims is None:
-            return Status()
+            return SUCCESS
         index = storage_index(state, self.handle)
         try:
             reasons = self.find_pod_volumes(index, data, pod, node_info.node)
@@ -220,7 +220,7 @@ class VolumeBinding:
             return Status.as_error(ERR_TRANSLATE.format(e))
         if reasons:
             return Status(Code.UnschedulableAndUnresolvable, *reasons)
-        return Status()
+        return SUCCESS
 
     def find_pod_volumes(self, index: StorageIndex, data: StateData, pod: Pod, node: Any) -> list[str]:
         """mirrors FindPodVolumes: the conflict reasons for this node, in upstream's order."""
@@ -424,7 +424,7 @@ class VolumeBinding:
         return Status(Code.Skip)
 
     def score(self, state: Any, pod: Pod, node_info: Any) -> tuple[int, Status]:
-        return 0, Status()
+        return 0, SUCCESS
 
 
 def new(args: Mapping[str, Any], handle: Any) -> VolumeBinding:

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from .. import names
@@ -145,7 +145,7 @@ class VolumeRestrictions:
         if not needs_check and count == 0:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(frozenset(rwop), count))
-        return None, Status()
+        return None, SUCCESS
 
     def pre_filter_extensions(self) -> "VolumeRestrictions":
         return self
@@ -159,14 +159,14 @@ class VolumeRestrictions:
         if s is None:
             return Status.as_error(_ERR_NO_STATE)
         s.update_with_pod(pod_to_add, 1)
-        return Status()
+        return SUCCESS
 
     def remove_pod(self, state: Any, pod: Pod, pod_to_remove: Pod, node_info: Any) -> Status:
         s = self._state(state)
         if s is None:
             return Status.as_error(_ERR_NO_STATE)
         s.update_with_pod(pod_to_remove, -1)
-        return Status()
+        return SUCCESS
 
     def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
         # mirrors satisfyVolumeConflicts, then satisfyReadWriteOncePod
@@ -179,7 +179,7 @@ class VolumeRestrictions:
             return Status.as_error(_ERR_NO_STATE)
         if s.conflicting_pvc_ref_count > 0:
             return Status(Code.Unschedulable, ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT)
-        return Status()
+        return SUCCESS
 
 
 def new(args: Mapping[str, Any], handle: Any) -> VolumeRestrictions:

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.status import Code, Status
+from ...framework.status import SUCCESS, Code, Status
 from ...model.objects import Pod
 from .. import names
 from ..volumeutil.helpers import VOLUME_BINDING_WAIT, claim_class
@@ -87,7 +87,7 @@ class VolumeZone:
         claims = [v["persistentVolumeClaim"].get("claimName") or ""
                   for v in pod.spec.get("volumes") or () if v.get("persistentVolumeClaim") is not None]
         if not claims:
-            return out, Status()
+            return out, SUCCESS
         index = storage_index(state, self.handle)
         for claim in claims:
             if not claim:
@@ -113,7 +113,7 @@ class VolumeZone:
             if pv is None:
                 return [], Status(Code.UnschedulableAndUnresolvable, not_found(PV_RESOURCE, pv_name))
             out.extend(pv_topologies(pv))
-        return out, Status()
+        return out, SUCCESS
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
         topologies, status = self._pv_by_pod(state, pod)
@@ -122,11 +122,11 @@ class VolumeZone:
         if not topologies:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, topologies)
-        return None, Status()
+        return None, SUCCESS
 
     def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
         if not pod.spec.get("volumes"):
-            return Status()
+            return SUCCESS
         topologies = state.get(PRE_FILTER_STATE_KEY)
         if topologies is None:
             topologies, status = self._pv_by_pod(state, pod)
@@ -135,14 +135,14 @@ class VolumeZone:
         labels = node_info.node.labels
         # a node without any zone or region label accepts every volume
         if not any(k in labels for k in TOPOLOGY_LABELS):
-            return Status()
+            return SUCCESS
         for t in topologies:
             v = labels.get(t.key)
             if v is None:
                 v = labels.get(_TO_GA.get(t.key, t.key))
             if v is None or v not in t.values:
                 return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_CONFLICT)
-        return Status()
+        return SUCCESS
 
 
 def new(args: Mapping[str, Any], handle: Any) -> VolumeZone:
