@@ -47,10 +47,10 @@ class Pod(_View):
         md = self.metadata = raw.get("metadata") or {}
         spec = self.spec = raw.get("spec") or {}
         status = self.status = raw.get("status") or {}
-        self.name: str = md.get("name") or ""
-        self.namespace: str = md.get("namespace") or "default"
-        self.key = f"{self.namespace}/{self.name}"
-        self.uid: str = md.get("uid") or self.key
+        name = self.name = md.get("name") or ""
+        namespace = self.namespace = md.get("namespace") or "default"
+        key = self.key = f"{namespace}/{name}"
+        self.uid: str = md.get("uid") or key
         self.labels: Mapping[str, str] = md.get("labels") or {}
         self.node_name: str = spec.get("nodeName") or ""
         self.nominated_node_name: str = status.get("nominatedNodeName") or ""

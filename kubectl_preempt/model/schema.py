@@ -421,7 +421,8 @@ _SIGNATURES, _SIGNATURE_KEYS = 32, 24
 
 class _Gen:
     def __init__(self) -> None:
-        self.env: dict[str, Any] = {"_dumps": orjson.dumps, "_STRING": _STRING, "_learn": self.learn}
+        self.env: dict[str, Any] = {"_dumps": orjson.dumps, "_STRING": _STRING, "_learn": self.learn,
+                                     "_learn_many": self.learn_many}
         self.functions: list[str] = []
         # (dispatch table, field, function name): filled in once the function is compiled
         self.fills: list[tuple[dict[str, Any], str, str]] = []
@@ -485,17 +486,31 @@ class _Gen:
             # a table of few fields (a pod's shell: metadata and status) reads each field
             # directly: fewer steps than walking every field the object holds
             out.append(f"{pad}if type({var}) is not dict: return False\n")
-            for k, sub in c.table.items():
-                if isinstance(sub, _Any):
-                    continue
-                x = self.name("x")
-                out.append(f"{pad}{x} = {var}.get({k!r})\n")
+            fields = [(k, sub, self.name("x")) for k, sub in c.table.items() if not isinstance(sub, _Any)]
+            out.extend(f"{pad}{x} = {var}.get({k!r})\n" for k, sub, x in fields)
+            big = [(sub, x) for k, sub, x in fields if isinstance(sub, _Obj) and len(sub.table) > _DIRECT_FIELDS]
+            if len(big) > 1:
+                # objects that are all there, as usual: one function for their key lists together
+                xs = ", ".join(x for sub, x in big)
+                sigs, f = self.const("_S", {}), self.name("f")
+                tables = self.const("_O", tuple(sub for sub, x in big))
+                walks = f"({', '.join(self.walker(sub) for sub, x in big)},)"
+                out.append(f"{pad}if {' and '.join(f'type({x}) is dict' for sub, x in big)}:\n"
+                           f"{pad}    {f} = {sigs}.get(({', '.join(f'tuple({x})' for sub, x in big)},))\n"
+                           f"{pad}    if {f} is None: {f} = _learn_many({sigs}, {tables}, {walks}, {xs})\n"
+                           f"{pad}    if not {f}({xs}): return False\n"
+                           f"{pad}else:\n")
+                for sub, x in big:
+                    out.append(f"{pad}    if {x} is not None:\n")
+                    self.emit(sub, x, out, ind + 2)
+            for k, sub, x in fields:
                 if sub is STR or sub is TIME:
                     out.append(f"{pad}if {x} is not None and type({x}) is not str: return False\n")
                 elif isinstance(sub, _Obj) and len(sub.table) > _DIRECT_FIELDS:
-                    # its key list's function called from here: one call fewer per object
-                    out.append(f"{pad}if {x} is not None:\n")
-                    self.emit(sub, x, out, ind + 1)
+                    if len(big) == 1:
+                        # its key list's function called from here: one call fewer per object
+                        out.append(f"{pad}if {x} is not None:\n")
+                        self.emit(sub, x, out, ind + 1)
                 else:
                     out.append(f"{pad}if {x} is not None and not {self.function(sub)}({x}): return False\n")
             return
@@ -556,6 +571,28 @@ class _Gen:
         keys = tuple(v)
         if len(sigs) >= _SIGNATURES or len(keys) > _SIGNATURE_KEYS:
             return walk
+        fn = self.name("_sig")
+        self.functions.append(f"def {fn}(v):\n" + "".join(self.sig_body(c, keys, "v", walk)) + "    return True\n")
+        self.flush()
+        f = sigs[keys] = self.env[fn]
+        return f
+
+    def learn_many(self, sigs: dict[tuple, Any], cs: tuple[_Obj, ...], walks: tuple[Any, ...], *vs: dict) -> Any:
+        """learn for several objects at once (a pod's metadata and status): one function of
+        their key lists, called once for all of them."""
+        keys = tuple(map(tuple, vs))
+        if len(sigs) >= _SIGNATURES or max(map(len, keys)) > _SIGNATURE_KEYS:
+            return lambda *xs: all(w(x) for w, x in zip(walks, xs))
+        fn = self.name("_sig")
+        args = [self.name("v") for _ in vs]
+        body = [line for c, k, var, walk in zip(cs, keys, args, walks) for line in self.sig_body(c, k, var, walk)]
+        self.functions.append(f"def {fn}({', '.join(args)}):\n" + "".join(body) + "    return True\n")
+        self.flush()
+        f = sigs[keys] = self.env[fn]
+        return f
+
+    def sig_body(self, c: _Obj, keys: tuple, var: str, walk: Any) -> list[str]:
+        """Lines that unpack dict `var` of key list `keys` and `return False` unless it passes `c`."""
         names: list[str] = []
         strings: list[str] = []
         body: list[str] = []
@@ -577,15 +614,12 @@ class _Gen:
             # the string fields at once, in C; a null among them (allowed) or a wrong type: the
             # walk decides
             body.insert(0, f"    try:\n        ''.join(({', '.join(strings)},))\n"
-                           f"    except TypeError:\n        return {walk.__name__}(v)\n")
+                           f"    except TypeError:\n        if not {walk.__name__}({var}): return False\n")
         else:
             body[:0] = [f"    if type({x}) is not str and {x} is not None: return False\n" for x in strings]
-        fn = self.name("_sig")
-        unpack = f"    {', '.join(names)}, = v.values()\n" if keys else ""
-        self.functions.append(f"def {fn}(v):\n{unpack}" + "".join(body) + "    return True\n")
-        self.flush()
-        f = sigs[keys] = self.env[fn]
-        return f
+        if keys:
+            body.insert(0, f"    {', '.join(names)}, = {var}.values()\n")
+        return body
 
     def emit_walk(self, c: _Obj, var: str, out: list[str], ind: int) -> None:
         """A walk over the fields present (an object holds a few of the many its table names):
