@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
@@ -23,6 +24,8 @@ KNOWN_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass") + EXTRA_KI
 _UNIQUE = frozenset(("Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace", "PersistentVolumeClaim",
                      "PersistentVolume", "StorageClass", "CSINode", "CSIDriver"))
 _NAMESPACED = frozenset(("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"))
+_NODE_NAME = operator.attrgetter("node_name")
+_HAS_PRIORITY = operator.attrgetter("has_priority")
 # one counter for every cluster's PDB list, so that a generation names one state of one list for
 # the whole process (a pod's PDB matches are kept per generation; check's two clusters share pods)
 _pdb_generations = itertools.count(1)
@@ -156,6 +159,9 @@ class Cluster:
         room on no node the scheduler sees, so the verdict cannot count it."""
         missing: dict[str, list[str]] = {}
         nodes = self.nodes
+        # the node names at C speed first: usually every one is known, and the loop is skipped
+        if not set(map(_NODE_NAME, self.pods.values())).difference(nodes, ("",)):
+            return
         for p in self.pods.values():
             if p.node_name and p.node_name not in nodes:
                 missing.setdefault(p.node_name, []).append(p.key)
@@ -165,6 +171,8 @@ class Cluster:
                               "what they request counts on no node")
 
     def resolve_priorities(self) -> None:
+        if all(map(_HAS_PRIORITY, self.pods.values())):  # at C speed: a snapshot's pods all have one
+            return
         for pod in self.pods.values():
             if not pod.has_priority:
                 resolve(pod, self.priority_classes)
