@@ -118,7 +118,8 @@ class Cluster:
                     check_object(obj)
         elif not checked:
             check_object(obj)
-        if (obj.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+        pod = Pod(obj)
+        if pod.phase == "Succeeded" or pod.phase == "Failed":
             if self._seen is not None:
                 # finished pods are not kept in self.pods: the listing remembers them
                 namespace, name = md.get("namespace") or "default", md["name"]
@@ -128,7 +129,6 @@ class Cluster:
                 self._listed_once("Pod", namespace, name, where if type(where) is str else f"items[{where}]")
             self.finished_pods += 1
             return
-        pod = Pod(obj)
         pods = self.pods
         if self._seen is not None:
             # live pods are checked against self.pods itself: a second index of 150,000 pods

@@ -749,8 +749,7 @@ def pod_ok(o: dict) -> bytes | None:
     its spec key (pod_spec_key; b"null" without a spec); None sends the caller to check_object."""
     if not _pod_fns:
         _pod_fns.extend((_GEN.compile_checker(_POD_SHELL), _GEN.compile_checker(POD_SPEC)))
-    shell_ok, spec_ok = _pod_fns
-    if not shell_ok(o):
+    if not _pod_fns[0](o):  # the shell: metadata and status
         return None
     spec = o.get("spec")
     if spec is None:
@@ -769,7 +768,7 @@ def pod_ok(o: dict) -> bytes | None:
         needle = _NODE_NAME_TEXT.get(node)
         key = key.replace(needle if needle is not None else _node_name_text(node), _NODE_NAME_BLANK)
     if key not in _POD_SPEC_GOOD:
-        if not spec_ok(spec):
+        if not _pod_fns[1](spec):
             return None
         if len(_POD_SPEC_GOOD) < 100_000:
             _POD_SPEC_GOOD.add(key)
