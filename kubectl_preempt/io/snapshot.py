@@ -18,7 +18,7 @@ from ..errors import InputError, quote
 from ..model.bulk import bulk_allocation
 from ..model import limits
 from ..model.cluster import KNOWN_KINDS
-from ..model.schema import basics_ok
+from ..model.schema import basics_ok, describe
 
 try:  # the C loader is several times faster on large YAML snapshots
     from yaml import CSafeLoader as _BaseLoader
@@ -242,13 +242,13 @@ def _collection(doc: Any, where: str, name: str) -> tuple[str | None, list]:
     if isinstance(doc, list):
         return where, doc
     if not isinstance(doc, Mapping):
-        raise InputError(f"expected a List, a conformance case or Kubernetes objects, got {_type_name(doc)}",
+        raise InputError(f"expected a List, a conformance case or Kubernetes objects, got {describe(doc)}",
                          source=name, field=where or None)
     kind = doc.get("kind")
     if "objects" in doc and kind is None:  # conformance case file
         objects = doc["objects"]
         if not isinstance(objects, list):
-            raise InputError(f"expected a list, got {_type_name(objects)}", source=name,
+            raise InputError(f"expected a list, got {describe(objects)}", source=name,
                              field=_join(where, "objects"))
         return _join(where, "objects"), objects
     if isinstance(kind, str) and kind.endswith("List"):
@@ -256,7 +256,7 @@ def _collection(doc: Any, where: str, name: str) -> tuple[str | None, list]:
         if items is None:
             return where, []
         if not isinstance(items, list):
-            raise InputError(f"expected a list, got {_type_name(items)}", source=name, field=_join(where, "items"))
+            raise InputError(f"expected a list, got {describe(items)}", source=name, field=_join(where, "items"))
         if kind != "List":
             # a typed list from the API (PodList) leaves kind off its items
             item_kind = kind[:-4]
@@ -279,28 +279,12 @@ def _items(doc: Any, where: str, name: str) -> Iterator[tuple[str, Any]]:
         yield f"{label}[{i}]", item
 
 
-def _type_name(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return f"a number ({v})"
-    if isinstance(v, str):
-        return f"a string ({quote(v[:40])})" if v else "an empty string"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, Mapping):
-        return "an object"
-    return type(v).__name__
-
-
 def _check_object(obj: Any, where: str, name: str) -> None:
     if not isinstance(obj, dict):
-        raise InputError(f"expected a Kubernetes object, got {_type_name(obj)}", source=name, field=where or None)
+        raise InputError(f"expected a Kubernetes object, got {describe(obj)}", source=name, field=where or None)
     kind = obj.get("kind")
     if not isinstance(kind, str) or not kind:
-        raise InputError("missing kind" if kind is None else f"kind must be a non-empty string, got {_type_name(kind)}",
+        raise InputError("missing kind" if kind is None else f"kind must be a non-empty string, got {describe(kind)}",
                          source=name, field=_join(where, "kind"))
     md = obj.get("metadata")
     if not isinstance(md, dict) or not isinstance(md.get("name"), str) or not md.get("name"):
@@ -383,7 +367,7 @@ def _config_document(path: str) -> tuple[str, Mapping[str, Any]]:
         raise InputError(f"expected one KubeSchedulerConfiguration, found {len(docs)} documents", source=name)
     raw = docs[0][1]
     if not isinstance(raw, Mapping):
-        raise InputError(f"expected a KubeSchedulerConfiguration object, got {_type_name(raw)}", source=name)
+        raise InputError(f"expected a KubeSchedulerConfiguration object, got {describe(raw)}", source=name)
     return name, raw
 
 
@@ -421,7 +405,7 @@ def load_manifests(path: str, namespace: str | None = None) -> list[dict]:
         for item_where, obj in _items(doc, where, name):
             field = item_where or None
             if not isinstance(obj, dict):
-                raise InputError(f"expected a Pod, got {_type_name(obj)}", source=name, field=field)
+                raise InputError(f"expected a Pod, got {describe(obj)}", source=name, field=field)
             kind = obj.get("kind")
             if kind not in MANIFEST_KINDS:
                 what = f"kind {kind}" if isinstance(kind, str) and kind else "an object without kind"

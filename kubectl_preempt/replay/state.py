@@ -271,13 +271,7 @@ class ReplayState:
     def mark_disruption_target(self, pod: Pod, now: float) -> None:
         """The scheduler's status patch on a victim (PreemptPod): the DisruptionTarget condition.
         An update of the pod, so it moves on its node's list as the scheduler cache moves it."""
-        status = dict(pod.status)
-        conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
-        conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
-                      "message": f"{pod.scheduler_name}: preempting to accommodate a higher priority pod",
-                      "lastTransitionTime": format_time(now)})
-        status["conditions"] = conds
-        pod.status = status
+        pod.status = _with_disruption_target(pod, now)
         self.touch(pod)
 
     def mark_terminating(self, pod: Pod, now: float, *, preempted: bool) -> None:
@@ -289,13 +283,7 @@ class ReplayState:
         pod.metadata = md
         pod.deletion_timestamp = md["deletionTimestamp"]
         if preempted:
-            status = dict(pod.status)
-            conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
-            conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
-                          "message": f"{pod.scheduler_name}: preempting to accommodate a higher priority pod",
-                          "lastTransitionTime": format_time(now)})
-            status["conditions"] = conds
-            pod.status = status
+            pod.status = _with_disruption_target(pod, now)
         self.pdb_dirty = True
 
     # ---------------------------------------------------------------- PDBs, classes, the rest
@@ -429,3 +417,15 @@ def build_cluster(objects: Iterable[Mapping[str, Any]]) -> Cluster:
     for i, obj in enumerate(objects):
         c.add_object(obj, f"items[{i}]", checked=True)
     return c
+
+
+def _with_disruption_target(pod: Pod, now: float) -> dict:
+    """The pod's status with the DisruptionTarget condition the scheduler patches onto a victim
+    (PreemptPod), replacing any earlier one: a new dict, as an update makes a new object."""
+    status = dict(pod.status)
+    conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
+    conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
+                  "message": f"{pod.scheduler_name}: preempting to accommodate a higher priority pod",
+                  "lastTransitionTime": format_time(now)})
+    status["conditions"] = conds
+    return status
