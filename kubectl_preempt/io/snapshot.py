@@ -14,7 +14,7 @@ from typing import Any, Mapping
 import orjson
 import yaml
 
-from ..errors import InputError, quote
+from ..errors import InputError
 from ..model.bulk import bulk_allocation
 from ..model import limits
 from ..model.cluster import KNOWN_KINDS
