@@ -22,7 +22,9 @@ from typing import Any
 from ..model.objects import Pod
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+# shared by every pod without host ports or claims: read, never changed in place
 _NO_PORTS: list[tuple[str, str, int]] = []
+_NO_PVCS: list[str] = []
 
 
 class PodInfo:
@@ -75,12 +77,12 @@ class PodInfo:
         # mirrors updatePVCRefCounts: PVC volumes only; generic ephemeral volumes are not counted
         self.pvc_keys: list[str] = [
             f"{pod.namespace}/{v['persistentVolumeClaim'].get('claimName')}"
-            for v in volumes if v.get("persistentVolumeClaim") is not None] if volumes else []
+            for v in volumes if v.get("persistentVolumeClaim") is not None] if volumes else _NO_PVCS
         if spec.get("initContainers"):
             self.host_ports = _host_ports(spec)
         else:
             # most pods declare no ports: a plain loop here, no call (every pod of a snapshot
-            # passes); the list is never changed in place, so one empty list serves them all
+            # passes)
             for c in spec.get("containers") or ():
                 if "ports" in c:
                     self.host_ports = _host_ports(spec)

@@ -413,6 +413,7 @@ _GENERIC = obj(metadata=OBJECT_META)
 # may refuse a Mapping that is not a dict, which check_object accepts).
 
 _STRING = object()  # a dispatch entry: the field is a string
+_SEP = object()  # between the key lists of several objects in one lookup key
 _DIRECT_FIELDS = 3  # tables of at most this many fields are read field by field, not walked
 # at most this many key lists get a function of their own per table, of at most this many keys
 # (a hostile file of many shapes or huge objects compiles a bounded amount, then walks)
@@ -422,7 +423,7 @@ _SIGNATURES, _SIGNATURE_KEYS = 32, 24
 class _Gen:
     def __init__(self) -> None:
         self.env: dict[str, Any] = {"_dumps": orjson.dumps, "_STRING": _STRING, "_learn": self.learn,
-                                     "_learn_many": self.learn_many}
+                                     "_learn_many": self.learn_many, "_SEP": _SEP}
         self.functions: list[str] = []
         # (dispatch table, field, function name): filled in once the function is compiled
         self.fills: list[tuple[dict[str, Any], str, str]] = []
@@ -496,7 +497,7 @@ class _Gen:
                 tables = self.const("_O", tuple(sub for sub, x in big))
                 walks = f"({', '.join(self.walker(sub) for sub, x in big)},)"
                 out.append(f"{pad}if {' and '.join(f'type({x}) is dict' for sub, x in big)}:\n"
-                           f"{pad}    {f} = {sigs}.get(({', '.join(f'tuple({x})' for sub, x in big)},))\n"
+                           f"{pad}    {f} = {sigs}.get(({', _SEP, '.join(f'*{x}' for sub, x in big)},))\n"
                            f"{pad}    if {f} is None: {f} = _learn_many({sigs}, {tables}, {walks}, {xs})\n"
                            f"{pad}    if not {f}({xs}): return False\n"
                            f"{pad}else:\n")
@@ -583,12 +584,16 @@ class _Gen:
         keys = tuple(map(tuple, vs))
         if len(sigs) >= _SIGNATURES or max(map(len, keys)) > _SIGNATURE_KEYS:
             return lambda *xs: all(w(x) for w, x in zip(walks, xs))
+        # the key the caller looks up: the key lists in one tuple, _SEP between them
+        flat: tuple = keys[0]
+        for k in keys[1:]:
+            flat += (_SEP, *k)
         fn = self.name("_sig")
         args = [self.name("v") for _ in vs]
         body = [line for c, k, var, walk in zip(cs, keys, args, walks) for line in self.sig_body(c, k, var, walk)]
         self.functions.append(f"def {fn}({', '.join(args)}):\n" + "".join(body) + "    return True\n")
         self.flush()
-        f = sigs[keys] = self.env[fn]
+        f = sigs[flat] = self.env[fn]
         return f
 
     def sig_body(self, c: _Obj, keys: tuple, var: str, walk: Any) -> list[str]:
