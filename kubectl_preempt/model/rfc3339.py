@@ -17,6 +17,7 @@ from typing import Any
 
 NANOS = 1_000_000_000
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+_MIN_DATETIME_SECONDS = (1 - _EPOCH_ORDINAL) * 86400  # 0001-01-01T00:00:00Z
 
 # mirrors what time.Parse(time.RFC3339Nano, ...) accepts: 'T' or 't', an optional fraction of
 # any length (digits past the ninth are dropped), 'Z'/'z' or a numeric offset
@@ -101,6 +102,10 @@ def parse_datetime(value: Any) -> datetime | None:
     if n is None:
         return None
     secs, rem = divmod(n, NANOS)
+    if secs < _MIN_DATETIME_SECONDS:
+        # year 0, which Go reads and datetime cannot hold: the earliest datetime keeps the order
+        # against every later time (parse_nanos is exact for comparisons that need more)
+        return datetime.min.replace(tzinfo=timezone.utc)
     return datetime.fromtimestamp(secs, tz=timezone.utc).replace(microsecond=rem // 1000)
 
 
@@ -108,7 +113,7 @@ def format_seconds(t: float) -> str:
     """RFC 3339 in UTC with milliseconds only when the time has them (the replay's times)."""
     ms = int(round(t * 1000))
     secs, rem = divmod(ms, 1000)
-    base = datetime.fromtimestamp(secs, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    base = _format_whole_seconds(secs)
     return f"{base}.{rem:03d}Z" if rem else f"{base}Z"
 
 
@@ -116,7 +121,27 @@ def format_nanos(n: int, *, fraction: bool = False) -> str:
     """RFC 3339 in UTC: whole seconds as metav1.Time writes them, or with the fraction Go's
     RFC3339Nano writes (trailing zeros dropped) when `fraction`."""
     secs, rem = divmod(n, NANOS)
-    base = datetime.fromtimestamp(secs, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    base = _format_whole_seconds(secs)
     if fraction and rem:
         return f"{base}.{str(rem).rjust(9, '0').rstrip('0')}Z"
     return f"{base}Z"
+
+
+def _format_whole_seconds(secs: int) -> str:
+    """`2006-01-02T15:04:05` of seconds since the epoch, as Go's time.Format writes it for any
+    year: four digits at least (`0001`, which strftime writes `1`), year 0, and a sign before
+    years before it; datetime holds only years 1 to 9999. The civil date from the day count is
+    the proleptic Gregorian calendar's, computed in eras of 400 years (146,097 days)."""
+    days, rest = divmod(secs, 86400)
+    hour, rest = divmod(rest, 3600)
+    minute, sec = divmod(rest, 60)
+    z = days + 719_468  # days since 0000-03-01, the start of an era
+    era, doe = divmod(z, 146_097)
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    year = era * 400 + yoe + (month <= 2)
+    sign = "-" if year < 0 else ""
+    return f"{sign}{abs(year):04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{sec:02d}"

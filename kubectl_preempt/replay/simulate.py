@@ -147,8 +147,10 @@ class Simulation:
 
         for pod in cluster.pods.values():
             if pod.node_name:
-                st = pod.start_time
-                self.recorded_bind[pod.uid] = st.timestamp() if st is not None else timeline.start
+                # seconds to the microsecond, as the datetime this was read from before (and year
+                # 0, which a datetime cannot hold)
+                st = pod.start_nanos
+                self.recorded_bind[pod.uid] = (st // 1000) / 1_000_000 if st is not None else timeline.start
         # kube-batch beside kube-scheduler, when the trace has pods of its (replay/batch.py); its
         # random draws come from a stream of its own
         self.batch: BatchScheduler | None = None

@@ -1,6 +1,8 @@
 """One RFC 3339 reader for the project: nanoseconds exact, as Go's time.Time compares them."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kubectl_preempt.model.objects import Pod
@@ -81,3 +83,24 @@ def test_the_usual_form_reads_as_every_other_form_of_the_same_time() -> None:
         assert parse_nanos(usual) == parse_nanos(other) is not None
     for bad in ["2026-01-01T24:00:00Z", "2026-01-01T23:59:60Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z"]:
         assert parse_nanos(bad) is None, bad
+
+
+@pytest.mark.parametrize("text", ["0000-01-01T00:00:00Z", "0000-02-29T12:00:00Z", "0001-01-01T00:00:00Z",
+                                  "0999-12-31T23:59:59Z", "1970-01-01T00:00:00Z", "9999-12-31T23:59:59Z"])
+def test_times_are_written_back_as_go_writes_them(text: str) -> None:
+    # four-digit years as Go's time.Format writes them (strftime writes year 1 as "1"), year 0 too
+    assert format_nanos(parse_nanos(text)) == text
+    assert format_seconds(parse_seconds(text)) == text
+
+
+def test_a_victim_started_in_year_zero_is_explained_not_a_traceback() -> None:
+    import kubectl_preempt
+    from tests.builders import make_node, make_pod
+
+    old = make_pod("old").on("node-a").req(cpu="2").priority(1).obj()
+    old["status"]["startTime"] = "0000-01-01T00:00:00Z"
+    objs = [make_node("node-a").alloc(cpu="2").obj(), old,
+            make_pod("new").req(cpu="2").priority(100).obj()]
+    doc = kubectl_preempt.explain(objs, "default/new")
+    assert doc["outcome"] == "Preempted" and doc["victims"] == ["default/old"]
+    assert '"startTime": "0000-01-01T00:00:00Z"' in json.dumps(doc)
