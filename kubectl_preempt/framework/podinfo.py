@@ -5,9 +5,12 @@ would otherwise re-parse: the pod (anti-)affinity terms. We hold more of the sam
 slotted object: each plugin's per-pod derived data (requests, node affinity, tolerations, spread
 constraints, volumes, images, ...), the equivalence cache's pod shape and the PDBs that count the pod.
 
-One PodInfo belongs to one Pod object. A Pod object never changes once built: an update of the pod
-(a replay event, a binding, a status patch) builds a new Pod, which gets a new PodInfo on first use,
-so nothing derived from an old version of a pod survives into its new one.
+One PodInfo belongs to one Pod object. A recorded update of a pod (a trace event) builds a new Pod,
+which gets a new PodInfo on first use, so nothing derived from an old version of a pod survives
+into its new one. The replay's own writes to a pod it keeps (binding it: node name, phase, start
+time; the DisruptionTarget condition; the deletion timestamp) change that Pod's status and metadata
+in place: no field here derives from those (they derive from the spec, the namespace and the
+labels, which those writes keep).
 
 Each field is computed on first use by the module that owns it (named in the comment beside it) and
 kept in the slot; an unset slot reads as AttributeError, which the owner's accessor catches to
