@@ -127,5 +127,10 @@ def check_yaml_depth(text: str, name: str) -> None:
                 if aliases > MAX_ALIASES:
                     raise InputError(f"more than {MAX_ALIASES} YAML aliases (*name): refused, as the API "
                                      "server refuses excessive aliasing", source=name)
-    except yaml.YAMLError:
+    except yaml.YAMLError as e:
+        # PyYAML >= 6.0.3 stops at its own nesting limit, possibly before this walk reached ours
+        if "nesting depth" in str(getattr(e, "problem", "") or ""):
+            mark = getattr(e, "problem_mark", None)
+            raise InputError(f"nested more than {MAX_DEPTH} levels deep (no Kubernetes object is)",
+                             source=name, field=f"line {mark.line + 1 if mark is not None else 0}") from None
         return  # malformed: the loader words the error, naming the line
