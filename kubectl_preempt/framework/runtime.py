@@ -32,11 +32,14 @@ class Nominator:
 
     def __init__(self) -> None:
         self.by_node: dict[str, list[Pod]] = {}
+        # moves on with every change (what a remembered failed cycle ran with must not have moved)
+        self.version = 0
 
     def add(self, pod: Pod, node_name: str) -> None:
         self.delete(pod)
         if node_name:
             self.by_node.setdefault(node_name, []).append(pod)
+            self.version += 1
 
     def delete(self, pod: Pod) -> None:
         for node, pods in list(self.by_node.items()):
@@ -45,6 +48,7 @@ class Nominator:
                     del pods[i]
                     if not pods:
                         del self.by_node[node]
+                    self.version += 1
                     return
 
     def nominated_pods_for_node(self, node_name: str) -> list[Pod]:

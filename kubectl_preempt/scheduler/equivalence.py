@@ -15,6 +15,10 @@ pod: its namespace, priority, preemption policy and whole spec.
 The cache is passed to the Scheduler; None switches it off (explain's default: one cycle over a
 snapshot does not pay for it) and gives the same answers, as tests/scheduler/test_equivalence_cache.py
 checks over generated traces.
+
+Beside the per-node answers it keeps whole failed cycles (FailedCycles): a replay retries the
+pods that fit nowhere each time an event may help them, and most such retries run on a cluster
+no different from the previous failure of a pod of the same shape.
 """
 from __future__ import annotations
 
@@ -154,17 +158,21 @@ class NodeAnswers:
 class EquivalenceCache:
     """Answers per (profile, extension point, plugins, pod shape), then per node (NodeAnswers)."""
 
-    def __init__(self, max_shapes: int = MAX_SHAPES) -> None:
+    def __init__(self, max_shapes: int = MAX_SHAPES, *, failed_cycles: bool = True) -> None:
         self.epoch = 0
         self.max_shapes = max_shapes
         self._shapes: dict[tuple, NodeAnswers] = {}
         # the journal of the scheduler's snapshot line (Scheduler sets it with the snapshot)
         self.journal: NodeJournal | None = None
+        # whole failed cycles; None: every failed cycle runs afresh
+        self.failed_cycles: FailedCycles | None = FailedCycles() if failed_cycles else None
 
     def new_epoch(self) -> None:
         """The snapshot was replaced: nothing remembered holds any more."""
         self.epoch += 1
         self._shapes.clear()
+        if self.failed_cycles is not None:
+            self.failed_cycles.clear()
 
     def use_journal(self, journal: NodeJournal | None) -> None:
         self.journal = journal
@@ -205,3 +213,45 @@ class PodAnswers:
         got = self.cache.answers((self.profile, point, plugins, self.shape))
         got.catch_up(self.cache.journal)
         return got
+
+
+class FailedCycles:
+    """Whole failed scheduling cycles, remembered per (profile, pod shape, what the PreFilter
+    plugins decided, start index) with the state of the world they ran on.
+
+    A cycle qualifies (the Scheduler and schedule_one decide, see Scheduler.schedule) when every
+    Filter plugin it runs is node-local, the pod has no nominated node, and its PostFilter plugins
+    declare `repeatable_post_filter` (their answer is a function of the pod's shape, the nodes,
+    the nominator and the PDBs) and drew nothing from the random source. Its outcome is then a
+    function of the key and of the world: the snapshot (its identity and journal position: every
+    NodeInfo change is journaled), the nominator's version, the cluster's version (every object
+    other than pods and nodes) and the PDBs' generation and disruptionsAllowed. A remembered cycle
+    is given back only while all of those are unchanged; anything else is a miss."""
+
+    __slots__ = ("_memo", "max_entries", "hits")
+
+    def __init__(self, max_entries: int = MAX_SHAPES) -> None:
+        self._memo: dict[tuple, tuple[tuple, Any]] = {}
+        self.max_entries = max_entries
+        self.hits = 0
+
+    def recall(self, key: tuple, world: tuple) -> Any | None:
+        got = self._memo.get(key)
+        if got is None:
+            return None
+        then, value = got
+        # the snapshot by identity (a rebuilt one is another world), the rest by value
+        if then[0] is not world[0] or then[1:] != world[1:]:
+            del self._memo[key]
+            return None
+        self.hits += 1
+        return value
+
+    def remember(self, key: tuple, world: tuple, value: Any) -> None:
+        memo = self._memo
+        if key not in memo and len(memo) >= self.max_entries:
+            del memo[next(iter(memo))]
+        memo[key] = (world, value)
+
+    def clear(self) -> None:
+        self._memo.clear()

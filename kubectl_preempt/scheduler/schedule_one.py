@@ -5,6 +5,7 @@ PreemptionRecord on the failure path); nothing here formats text for people.
 """
 from __future__ import annotations
 
+import dataclasses
 import operator
 import random
 from dataclasses import dataclass, field
@@ -13,14 +14,14 @@ from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, fit_error_message, fit_error_reasons
-from ..framework.interface import NodePluginScores, PostFilterResult, ScoreTable, is_node_local
+from ..framework.interface import NodePluginScores, PostFilterResult, PreFilterResult, ScoreTable, is_node_local
 from ..framework.runtime import Framework
 from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
 from ..preemption.evaluator import RECORD_KEY
-from .equivalence import PodAnswers
+from .equivalence import FailedCycles, PodAnswers
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -168,11 +169,14 @@ class SchedulingError(Exception):
 
 
 def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_index: int = 0,
-                            equivalence: PodAnswers | None = None) -> tuple[list[NodeInfo], Diagnosis, bool]:
-    """mirrors findNodesThatFitPod; the flag says the nominated node was tried first and fit."""
+                            equivalence: PodAnswers | None = None,
+                            pre_filtered: tuple[PreFilterResult | None, Status, set[str]] | None = None
+                            ) -> tuple[list[NodeInfo], Diagnosis, bool]:
+    """mirrors findNodesThatFitPod; the flag says the nominated node was tried first and fit.
+    `pre_filtered`: what run_pre_filter_plugins returned, when the caller ran it on `state`."""
     diagnosis = Diagnosis()
     all_nodes = fwk.snapshot.list()
-    pre_res, s, unsched_plugins = fwk.run_pre_filter_plugins(state, pod)
+    pre_res, s, unsched_plugins = pre_filtered if pre_filtered is not None else fwk.run_pre_filter_plugins(state, pod)
     diagnosis.unschedulable_plugins = set(unsched_plugins)
     if not s.is_success():
         if not s.is_rejected():
@@ -213,17 +217,63 @@ def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[No
     return scores
 
 
+def failed_cycle_key(fwk: Framework, state: CycleState, pod: Pod, start_index: int,
+                     pre_filtered: tuple[PreFilterResult | None, Status, set[str]],
+                     equivalence: PodAnswers | None) -> tuple | None:
+    """The key a failure of this cycle is remembered under (scheduler/equivalence.py FailedCycles),
+    None when its outcome could depend on more than the key and the world: the PreFilter did not
+    pass every node, a Filter plugin it runs is not node-local (it may read the pod's labels or
+    other pods), the pod has a nominated node (tried first, and read by preemption), or a
+    PostFilter plugin does not say it is repeatable for this pod."""
+    pre_res, s, unsched_plugins = pre_filtered
+    if equivalence is None or pod.nominated_node_name or s.code != Code.Success:
+        return None
+    if pre_res is not None and not pre_res.all_nodes():
+        return None
+    skip = state.skip_filter_plugins
+    if not all(is_node_local(pl, "filter") for pl in fwk.filter_plugins if pl.name not in skip):
+        return None
+    for pl in fwk.post_filter_plugins:
+        repeatable = getattr(pl, "repeatable_post_filter", None)
+        if repeatable is None or not repeatable(state, pod):
+            return None
+    return (equivalence.profile, equivalence.shape, start_index, frozenset(skip), frozenset(unsched_plugins))
+
+
+def _again(res: CycleResult, pod: Pod) -> CycleResult:
+    """A remembered failed cycle as this pod's: its own Diagnosis (the sets are the queue's to keep),
+    the statuses shared (nothing writes to a finished cycle's)."""
+    d, old = Diagnosis(), res.diagnosis
+    d.node_to_status = old.node_to_status
+    d.unschedulable_plugins = set(old.unschedulable_plugins)
+    d.pending_plugins = set(old.pending_plugins)
+    d.pre_filter_msg, d.post_filter_msg = old.pre_filter_msg, old.post_filter_msg
+    return dataclasses.replace(res, pod=pod, diagnosis=d)
+
+
 def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.Random | None = None,
-                 run_post_filter: bool = True, equivalence: PodAnswers | None = None) -> CycleResult:
+                 run_post_filter: bool = True, equivalence: PodAnswers | None = None,
+                 failed_cycles: FailedCycles | None = None, world: tuple | None = None) -> CycleResult:
     """Run one scheduling cycle: filter, score, select; on failure, PostFilter (preemption).
-    `equivalence`: the scheduler's equivalence cache for this pod (None: every answer afresh)."""
+    `equivalence`: the scheduler's equivalence cache for this pod (None: every answer afresh);
+    `failed_cycles` with `world` (Scheduler.world()): failed cycles remembered and given back
+    while the world they ran on holds (None: every cycle runs)."""
     n = fwk.snapshot.num_nodes()
     state = CycleState()
     if n == 0:
         return CycleResult(pod, UNSCHEDULABLE, 0, message="no nodes available to schedule pods",
                            error="no nodes available to schedule pods")
+    key = None
     try:
-        feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index, equivalence)
+        pre_filtered = fwk.run_pre_filter_plugins(state, pod)
+        if failed_cycles is not None and world is not None and run_post_filter:
+            key = failed_cycle_key(fwk, state, pod, start_index, pre_filtered, equivalence)
+            if key is not None:
+                known = failed_cycles.recall(key, world)
+                if known is not None:
+                    return _again(known, pod)
+        feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index, equivalence,
+                                                                     pre_filtered)
         processed = len(feasible) + len(diagnosis.node_to_status)
         if feasible:
             names = list(map(_NODE_NAME, feasible))
@@ -252,6 +302,10 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
         record = state.get(RECORD_KEY)
         if status.is_success() and result is not None and result.nominated_node_name:
             outcome = PREEMPTED
-    return CycleResult(pod, outcome, n, diagnosis=diagnosis, message=fit_error_message(n, diagnosis),
-                       post_filter_result=result, post_filter_status=status, preemption=record,
-                       processed_nodes=processed)
+    res = CycleResult(pod, outcome, n, diagnosis=diagnosis, message=fit_error_message(n, diagnosis),
+                      post_filter_result=result, post_filter_status=status, preemption=record,
+                      processed_nodes=processed)
+    # a preemption that drew its candidate offset at random is not repeated without drawing
+    if key is not None and outcome == UNSCHEDULABLE and (fwk.rng is None or record is None or not record.potential):
+        failed_cycles.remember(key, world, res)
+    return res

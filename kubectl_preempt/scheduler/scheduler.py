@@ -66,6 +66,16 @@ class Scheduler:
         snapshot.continues = None  # read once; no chain of old snapshots kept alive
         self._snapshot = snapshot
 
+    def world(self) -> tuple:
+        """What a failed cycle reads besides its pod and configuration, as a token that moves when
+        any of it changes (scheduler/equivalence.py FailedCycles): the snapshot and how far its
+        node journal has come, the nominator, the cluster's other objects, the PDBs' status."""
+        c = self.cluster
+        journal = self._snapshot.journal
+        pdbs = c.pdbs
+        return (self._snapshot, journal.end if journal is not None else -1, self.nominator.version, c.version,
+                c.pdb_generation, tuple([p.disruptions_allowed for p in pdbs]) if pdbs else ())
+
     def framework_for(self, pod: Pod) -> Framework | None:
         return self.framework_for_profile(pod.scheduler_name)
 
@@ -135,9 +145,12 @@ class Scheduler:
         if not gate.is_success():
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
                                post_filter_status=gate)
-        answers = self.equivalence.for_pod(fwk.profile_name, pod) if self.equivalence is not None else None
+        eq = self.equivalence
+        answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
+        failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
         res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng,
-                           equivalence=answers)
+                           equivalence=answers, failed_cycles=failed,
+                           world=self.world() if failed is not None else None)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n

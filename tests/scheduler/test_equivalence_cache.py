@@ -157,3 +157,26 @@ def test_answers_hold_across_the_journal_forgetting_what_moved(monkeypatch) -> N
             ni = rnd.choice(cached.snapshot.list())
             cached.snapshot.add_pod(Pod(make_pod(f"x{step}").uid(f"x{step}").req(cpu="500m").on(ni.name).obj()))
         assert len(cached.snapshot.journal.entries) <= max(read_ahead, max_entries) + 1
+
+
+def test_a_failed_cycle_is_recalled_only_while_nothing_it_read_changed() -> None:
+    c, s = _sched(make_node("n1").alloc(cpu="2", memory="8Gi"), make_node("n2").alloc(cpu="2", memory="8Gi"))
+    memo = s.equivalence.failed_cycles
+    first = s.schedule(_pod("a", cpu="3"))
+    assert first.outcome == "Unschedulable" and memo.hits == 0
+    again = s.schedule(_pod("b", cpu="3"))
+    assert memo.hits == 1
+    assert again.pod.name == "b" and again.message == first.message and again.diagnosis is not first.diagnosis
+    # a node changes: the next failure runs afresh
+    s.snapshot.add_pod(Pod(make_pod("x").req(cpu="1").on("n1").obj()))
+    assert s.schedule(_pod("c", cpu="3")).outcome == "Unschedulable" and memo.hits == 1
+    # so does a nomination
+    s.nominator.add(Pod(make_pod("nom").priority(5).req(cpu="1").nominated("n2").obj()), "n2")
+    assert s.schedule(_pod("d", cpu="3")).outcome == "Unschedulable" and memo.hits == 1
+    # and another shape is another key
+    assert s.schedule(_pod("e", cpu="4")).outcome == "Unschedulable" and memo.hits == 1
+    # nothing changed since "d": recalled
+    assert s.schedule(_pod("f", cpu="3")).message == first.message and memo.hits == 2
+    # a pod that fits is never answered from the memo
+    fits = s.schedule(_pod("g", cpu="500m"))
+    assert fits.outcome == "Scheduled" and memo.hits == 2

@@ -96,6 +96,12 @@ class DefaultPreemption(PreemptionPlugin):
         self.seed: int | None = None
 
     # ---------------------------------------------------------------- PostFilter
+    def repeatable_post_filter(self, state: CycleState, pod: Pod) -> bool:
+        """Its answer is a function of the pod's shape, the nodes, the nominator and the PDBs, and
+        it draws from the random source only for the candidate offset (scheduler/equivalence.py
+        FailedCycles)."""
+        return True
+
     def post_filter(self, state: CycleState, pod: Pod, m: Any) -> tuple[PostFilterResult | None, Status]:
         result, status = self.evaluator.preempt(state, pod, m)
         msg = status.message()

@@ -244,6 +244,12 @@ class DynamicResources:
         return SUCCESS
 
     # ------------------------------------------------------------------ PostFilter
+    def repeatable_post_filter(self, state: Any, pod: Pod) -> bool:
+        """For a pod without claims the answer is always the same (scheduler/equivalence.py
+        FailedCycles); with claims it reads them and who they are reserved for."""
+        s = state.get(STATE_KEY)
+        return isinstance(s, StateData) and not s.claims
+
     def post_filter(self, state: Any, pod: Pod, node_to_status: Any) -> tuple[None, Status]:
         s = state.get(STATE_KEY)
         if not isinstance(s, StateData):
