@@ -37,8 +37,9 @@ class PodInfo:
         "pod",
         # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
         "has_affinity", "has_required_anti_affinity", "pvc_keys", "host_ports",
-        # scheduler/equivalence.py: what node-local plugins can read of the pod (pod_shape)
-        "shape",
+        # scheduler/equivalence.py: what a cycle reads of the pod (pod_shape), what node-local
+        # plugins read of it (node_shape)
+        "shape", "node_shape",
         # plugins/interpodaffinity/terms.py: the parsed (anti-)affinity terms (PodInfo.Update)
         "affinity_terms",
         # plugins/interpodaffinity/plugin.py: the terms' label selectors, for the queueing hints

@@ -9,8 +9,9 @@ NodeInfos over, generations included (Snapshot.from_cluster's `previous`).
 
 Only plugins that declare themselves node-local for an extension point (`node_local` next to
 their `name`) are answered from here; tests/scheduler/test_node_local.py holds each declaration to
-"reads nothing but the pod and its NodeInfo". A pod shape is what those plugins can read of a
-pod: its namespace, priority, preemption policy and whole spec.
+"reads nothing but the pod and its NodeInfo". Their answers are kept per node shape: what those
+plugins read of a pod, its spec without the priority, the preemption policy and the grace period
+(node_shape); tests/scheduler/test_node_local.py holds them to not reading those either.
 
 The cache is passed to the Scheduler; None switches it off (explain's default: one cycle over a
 snapshot does not pay for it) and gives the same answers, as tests/scheduler/test_equivalence_cache.py
@@ -41,9 +42,33 @@ MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
 
 
+# spec fields no node-local plugin reads (tests/scheduler/test_node_local.py holds them to it): pods
+# of one template in several priority classes, or with another grace period, share the nodes' answers
+NOT_READ_BY_NODE_LOCAL = frozenset({"priority", "priorityClassName", "preemptionPolicy",
+                                    "terminationGracePeriodSeconds"})
+
+
+def node_shape(pod: Pod) -> bytes | None:
+    """What node-local plugins read of a pod: its spec but the fields in NOT_READ_BY_NODE_LOCAL
+    (None: the spec holds a value JSON cannot carry); kept in the pod's PodInfo."""
+    pi = pod.info or pod_info(pod)
+    try:
+        return pi.node_shape
+    except AttributeError:
+        pass
+    spec = pod.spec
+    try:
+        shape: bytes | None = orjson.dumps({k: v for k, v in spec.items() if k not in NOT_READ_BY_NODE_LOCAL})
+    except TypeError:
+        shape = None
+    pi.node_shape = shape
+    return shape
+
+
 def pod_shape(pod: Pod) -> bytes | None:
-    """What node-local plugins can read of a pod (None: the spec holds a value JSON cannot carry);
-    kept in the pod's PodInfo, as a pod object does not change."""
+    """What a scheduling cycle reads of a pod besides its metadata: namespace, priority,
+    preemption policy and whole spec (None: the spec holds a value JSON cannot carry); kept in the
+    pod's PodInfo, as a pod object does not change."""
     pi = pod.info or pod_info(pod)
     try:
         return pi.shape
@@ -181,13 +206,15 @@ class EquivalenceCache:
         shape = pod_shape(pod)
         if shape is None:
             return None
+        local = node_shape(pod)
+        assert local is not None  # a part of what pod_shape could carry
         journal = self.journal
         if journal is not None and len(journal.entries) > JOURNAL_READ_AHEAD:
             # every group reads what it has not read yet, then the journal forgets it
             for got in self._shapes.values():
                 got.catch_up(journal)
             journal.forget_before(journal.end)
-        return PodAnswers(self, profile, shape)
+        return PodAnswers(self, profile, shape, local)
 
     def answers(self, key: tuple) -> NodeAnswers:
         got = self._shapes.get(key)
@@ -199,18 +226,21 @@ class EquivalenceCache:
 
 
 class PodAnswers:
-    """The cache as one scheduling cycle sees it: its profile and its pod's shape fixed
-    (framework.interface.EquivalenceAnswers)."""
+    """The cache as one scheduling cycle sees it: its profile and its pod's shapes fixed
+    (framework.interface.EquivalenceAnswers). Node-local answers are kept per `node_shape` (what
+    those plugins read); `shape` (what the whole cycle reads of the pod besides its labels) keys
+    the failed cycles."""
 
-    __slots__ = ("cache", "profile", "shape")
+    __slots__ = ("cache", "profile", "shape", "node_shape")
 
-    def __init__(self, cache: EquivalenceCache, profile: str, shape: bytes) -> None:
+    def __init__(self, cache: EquivalenceCache, profile: str, shape: bytes, node_shape: bytes) -> None:
         self.cache = cache
         self.profile = profile
         self.shape = shape
+        self.node_shape = node_shape
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers:
-        got = self.cache.answers((self.profile, point, plugins, self.shape))
+        got = self.cache.answers((self.profile, point, plugins, self.node_shape))
         got.catch_up(self.cache.journal)
         return got
 

@@ -164,3 +164,54 @@ def test_a_node_local_plugin_answers_from_the_pod_and_its_node_alone(version, se
                     assert got_sc == want_sc, (name, pod.name, ni.name)
                 checked += 1
     assert checked > 100
+
+
+def _other_class(pod: Pod) -> Pod:
+    """The pod in another namespace and priority class, with another preemption policy and grace
+    period: what scheduler/equivalence.py's node_shape leaves out."""
+    import copy
+
+    from kubectl_preempt.scheduler.equivalence import NOT_READ_BY_NODE_LOCAL
+
+    raw = copy.deepcopy(pod.raw)
+    raw["metadata"]["namespace"] = "elsewhere"
+    raw["metadata"]["labels"] = {"other": "labels"}
+    spec = raw["spec"]
+    spec.update(priority=spec.get("priority", 0) + 12345, priorityClassName="another-class",
+                preemptionPolicy="Never", terminationGracePeriodSeconds=777)
+    assert NOT_READ_BY_NODE_LOCAL <= set(spec)
+    return Pod(raw)
+
+
+@pytest.mark.parametrize("version", SUPPORTED, ids=lambda v: str(v.name))
+@pytest.mark.parametrize("seed", range(4))
+def test_a_node_local_plugin_reads_nothing_the_node_shape_leaves_out(version, seed: int) -> None:  # noqa: ANN001
+    rnd = random.Random(100 + seed)
+    objs, pods = _random_cluster(rnd)
+    cluster = Cluster.from_objects(objs)
+    sched = Scheduler(cluster, default_config(version))
+    fwk = sched.framework_for(pods[0])
+    nodes = sched.snapshot.list()
+    checked = 0
+    for name, point in _declared(version):
+        pl = fwk.plugins[name]
+        for pod in pods:
+            other = _other_class(pod)
+            answers = []
+            for p in (pod, other):
+                state = CycleState()
+                if point == "filter" and hasattr(pl, "pre_filter"):
+                    _, s = pl.pre_filter(state, p, nodes)
+                    if not s.is_success():
+                        answers.append(None)
+                        continue
+                if point == "score" and hasattr(pl, "pre_score") and pl.pre_score(state, p, nodes).is_skip():
+                    answers.append(None)
+                    continue
+                if point == "filter":
+                    answers.append([(st.code, st.reasons) for st in (pl.filter(state, p, ni) for ni in nodes)])
+                else:
+                    answers.append([pl.score(state, p, ni)[0] for ni in nodes])
+            assert answers[0] == answers[1], (name, point, pod.name)
+            checked += answers[0] is not None
+    assert checked > 20
