@@ -2,7 +2,8 @@
 Run*Plugins functions of framework/runtime/framework.go."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from itertools import repeat
+from typing import Any, Callable, Mapping, Sequence
 
 import operator
 
@@ -276,14 +277,19 @@ class Framework:
         return SUCCESS
 
     def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo],
-                          equivalence: EquivalenceAnswers | None = None) -> tuple[ScoreTable, Status]:
+                          equivalence: EquivalenceAnswers | None = None,
+                          node_names: list[str] | None = None) -> tuple[ScoreTable, Status]:
         """mirrors RunScorePlugins; node-local plugins' raw scores come from `equivalence` (the
-        scheduler's cache) for nodes it remembers unchanged."""
-        plugins = [pl for pl in self.score_plugins if pl.name not in state.skip_score_plugins]
+        scheduler's cache) for nodes it remembers unchanged. `node_names`: the nodes' names, when
+        the caller has them. Columns are tuples or lists, one per plugin."""
+        skip = state.skip_score_plugins
+        plugins = [pl for pl in self.score_plugins if pl.name not in skip] if skip else self.score_plugins
         names = tuple(pl.name for pl in plugins)
         local = [i for i, pl in enumerate(plugins) if is_node_local(pl, "score")]
-        raw: list[list[int]] = [[0] * len(nodes) for _ in plugins]
-        node_names = list(map(_NAME, nodes))
+        n = len(nodes)
+        raw: list[Sequence[int]] = [()] * len(plugins)
+        if node_names is None:
+            node_names = list(map(_NAME, nodes))
         if local:
             local_plugins = [plugins[i] for i in local]
 
@@ -304,45 +310,58 @@ class Framework:
             except _ScoreFailed as e:
                 return ScoreTable([], names, [], []), Status.as_error(
                     f"plugin {quote(e.plugin)} failed with: {e.status.message()}", e.plugin)
-            for i, col in zip(local, zip(*rows)):
-                raw[i] = list(col)
+            if rows:
+                for i, col in zip(local, zip(*rows)):
+                    raw[i] = col
+            else:
+                for i in local:
+                    raw[i] = ()
         # a plugin may know that for this pod every node scores 0 and normalizing keeps 0
         # (DynamicResources for a pod without claims): its column stays zeros, nothing to call
         zero = {i for i, pl in enumerate(plugins)
                 if i not in local and (nothing := getattr(pl, "scores_nothing", None)) is not None
                 and nothing(state, pod)}
         for i, pl in enumerate(plugins):
-            if i in local or i in zero:
+            if i in local:
                 continue
-            col = raw[i]
+            if i in zero:
+                raw[i] = [0] * n
+                continue
+            col = [0] * n
             for j, ni in enumerate(nodes):
                 sc, s = pl.score(state, pod, ni)
                 if s.code != Code.Success:
                     return ScoreTable([], names, [], []), Status.as_error(
                         f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
                 col[j] = sc
+            raw[i] = col
         for i, pl in enumerate(plugins):
             ext = pl.score_extensions() if hasattr(pl, "score_extensions") and i not in zero else None
             if ext is None:
                 continue
             fast = getattr(ext, "normalize_values", None)
             if fast is not None:
-                raw[i] = fast(state, pod, raw[i])
+                raw[i] = fast(state, pod, list(raw[i]))
                 continue
-            ns = [NodeScore(n, sc) for n, sc in zip(node_names, raw[i])]
+            ns = [NodeScore(nm, sc) for nm, sc in zip(node_names, raw[i])]
             s = ext.normalize_score(state, pod, ns)
             if not s.is_success():
                 return ScoreTable([], names, [], []), Status.as_error(f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
             raw[i] = [x.score for x in ns]
-        weights = [self.score_weights.get(n, 1) for n in names]
+        weights = self.score_weights
+        weighted: list[Sequence[int]] = []
         for i, col in enumerate(raw):
             if col and (max(col) > MAX_NODE_SCORE or min(col) < 0):
                 sc = next(x for x in col if x > MAX_NODE_SCORE or x < 0)
                 return ScoreTable([], names, [], []), Status.as_error(
                     f"plugin {quote(names[i])} returns an invalid score {sc}, it should in the range of "
                     f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
-        weighted = [col if w == 1 else [sc * w for sc in col] for col, w in zip(raw, weights)]
-        totals = list(weighted[0]) if weighted else [0] * len(nodes)
-        for col in weighted[1:]:
-            totals = list(map(operator.add, totals, col))
+            w = weights.get(names[i], 1)
+            weighted.append(col if w == 1 else list(map(operator.mul, col, repeat(w, n))))
+        if not weighted:
+            totals = [0] * n
+        elif len(weighted) == 1:
+            totals = list(weighted[0])
+        else:
+            totals = list(map(sum, zip(*weighted)))
         return ScoreTable(node_names, names, weighted, totals), SUCCESS

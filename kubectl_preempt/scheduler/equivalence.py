@@ -86,19 +86,18 @@ class NodeAnswers:
     """One pod shape's answers from one group of plugins, per node name, each with the node
     generation it was computed at.
 
-    Which answers still hold is learnt from the snapshot line's NodeJournal: the nodes whose
-    generation moved since this group last looked are marked stale (and computed again when
-    asked for), so a cycle pays for the nodes that changed, not for every node. Without a
-    journal (or when the journal forgot what this group had not read yet) every node's
-    generation is compared, which gives the same answers."""
+    Which answers still hold is learnt from the snapshot line's NodeJournal: the answers of the
+    nodes whose generation moved since this group last looked are dropped (and computed again
+    when asked for), so a cycle pays for the nodes that changed, not for every node, and finds
+    them at C speed. Without a journal (or when the journal forgot what this group had not read
+    yet) every node's generation is compared, which gives the same answers."""
 
-    __slots__ = ("generations", "values", "stale", "_statuses", "journal", "seen")
+    __slots__ = ("generations", "values", "_statuses", "journal", "seen")
 
     def __init__(self) -> None:
         self.generations: dict[str, int] = {}
+        # with a journal: only answers that still hold (never None)
         self.values: dict[str, Any] = {}
-        # names whose answer (still in `values`) was computed at a generation that moved
-        self.stale: set[str] = set()
         # equal rejections share one Status object, so counting reasons over thousands of nodes
         # counts a few objects (Status is immutable)
         self._statuses: dict[tuple, Status] = {}
@@ -106,22 +105,21 @@ class NodeAnswers:
         self.seen = 0  # the journal's entries before this one were read
 
     def catch_up(self, journal: NodeJournal | None) -> None:
-        """Mark stale the answers of the nodes whose generation moved since the last look (drop
-        all of them when the journal cannot tell: another line of snapshots, or entries it
-        forgot before they were read). Without a journal, get() compares every generation."""
+        """Drop the answers of the nodes whose generation moved since the last look (all of them
+        when the journal cannot tell: another line of snapshots, or entries it forgot before they
+        were read). Without a journal, get() compares every generation."""
         if journal is None:
             self.journal = None
             return
         if journal is not self.journal or self.seen < journal.base:
             self.generations.clear()
             self.values.clear()
-            self.stale.clear()
         elif self.seen != journal.end:
-            gens, stale = self.generations, self.stale
+            gens, values = self.generations, self.values
             for ni in journal.since(self.seen):
                 name = ni.name
                 if gens.get(name, ni.generation) != ni.generation:
-                    stale.add(name)
+                    values.pop(name, None)
         self.journal = journal
         self.seen = journal.end
 
@@ -134,37 +132,22 @@ class NodeAnswers:
             names = list(map(_NAME, nodes))
         gens, values = self.generations, self.values
         if self.journal is not None:
-            stale = self.stale
+            out = list(map(values.get, names))
+            # the nodes without an answer, in node order (as a walk computes them: the first
+            # error wins), found at C speed
+            missing: list[int] = []
+            k = -1
+            index = out.index
             try:
-                out = list(map(values.__getitem__, names))
-                missing: list[int] = []
-            except KeyError:
-                # nodes never answered for: found at C speed
-                out = list(map(values.get, names))
-                missing, k = [], -1
-                index = out.index
-                try:
-                    while True:
-                        k = index(None, k + 1)
-                        missing.append(k)
-                except ValueError:
-                    pass
-            if stale:
-                if len(stale) <= 16:
-                    index = names.index
-                    for name in stale:
-                        try:
-                            missing.append(index(name))
-                        except ValueError:
-                            pass
-                else:
-                    missing += [k for k, name in enumerate(names) if name in stale]
-                missing.sort()  # in node order, as a walk computes them (the first error wins)
+                while True:
+                    k = index(None, k + 1)
+                    missing.append(k)
+            except ValueError:
+                pass
         else:
             now = list(map(_GENERATION, nodes))
             missing = list(compress(range(len(names)), map(operator.ne, now, map(gens.get, names))))
             out = None
-            stale = self.stale
         statuses = self._statuses
         for k in missing:
             ni = nodes[k]
@@ -174,7 +157,6 @@ class NodeAnswers:
             name = names[k]
             values[name] = v
             gens[name] = ni.generation
-            stale.discard(name)
             if out is not None:
                 out[k] = v
         return out if out is not None else list(map(values.__getitem__, names))

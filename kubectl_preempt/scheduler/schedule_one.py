@@ -205,13 +205,14 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
 
 
 def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo],
-                     equivalence: PodAnswers | None = None) -> Sequence[NodePluginScores]:
+                     equivalence: PodAnswers | None = None,
+                     names: list[str] | None = None) -> Sequence[NodePluginScores]:
     if not fwk.has_score_plugins():
         return [NodePluginScores(ni.name, (), [], 1) for ni in nodes]
     s = fwk.run_pre_score_plugins(state, pod, nodes)
     if not s.is_success():
         raise SchedulingError(s.message())
-    scores, s = fwk.run_score_plugins(state, pod, nodes, equivalence)
+    scores, s = fwk.run_score_plugins(state, pod, nodes, equivalence, names)
     if not s.is_success():
         raise SchedulingError(s.message())
     return scores
@@ -281,7 +282,7 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
                 return CycleResult(pod, SCHEDULED, n, suggested_host=names[0], feasible_nodes=names,
                                    best_nodes=names[:1], diagnosis=diagnosis,
                                    evaluated_nominated_node=nominated_fit, processed_nodes=processed)
-            scores = prioritize_nodes(fwk, state, pod, feasible, equivalence)
+            scores = prioritize_nodes(fwk, state, pod, feasible, equivalence, names)
             if isinstance(scores, ScoreTable):
                 totals, scored = scores.totals, scores.node_names
             else:

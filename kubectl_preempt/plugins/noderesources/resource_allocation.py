@@ -115,6 +115,8 @@ class ResourceAllocationScorer:
         self.use_requested = use_requested
         self.mode = mode
         self.with_allocated = with_allocated
+        # the default resources (cpu, memory), read straight from the NodeInfo on the hot path
+        self._cpu_memory = [r.name for r in self.resources] == [CPU, MEMORY] and not with_allocated
 
     def pod_request_list(self, pod: Pod) -> list[int]:
         """mirrors calculatePodResourceRequestList"""
@@ -122,6 +124,13 @@ class ResourceAllocationScorer:
         return [quantity_in_scheduler_units(r.name, reqs.get(r.name)) for r in self.resources]
 
     def score(self, node_info: NodeInfo, pod_requests_list: Sequence[int]) -> tuple[int, Status]:
+        if self._cpu_memory:
+            # what the loop below computes for cpu and memory (allocatable_and_request)
+            requested = node_info.requested if self.use_requested else node_info.non_zero_requested
+            alloc = node_info.allocatable
+            a_cpu, a_mem = alloc.milli_cpu, alloc.memory
+            return self.scorer([requested.milli_cpu + pod_requests_list[0] if a_cpu else 0,
+                                requested.memory + pod_requests_list[1] if a_mem else 0], [a_cpu, a_mem]), SUCCESS
         if not self.resources:
             return 0, Status.as_error(ERR_RESOURCES_NOT_FOUND)
         n = len(self.resources)
