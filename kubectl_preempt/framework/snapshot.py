@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Iterable
+from typing import Callable, Iterable, Sequence
 
 from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
@@ -68,9 +68,12 @@ class Snapshot:
 
     @classmethod
     def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
-                     pods: Iterable[Pod] | None = None, previous: "Snapshot | None" = None) -> "Snapshot":
+                     pods: Iterable[Pod] | None = None, previous: "Snapshot | None" = None,
+                     pods_on: Callable[[str], Sequence[Pod]] | None = None) -> "Snapshot":
         """`pods`: the bound pods in the order each node's NodeInfo lists them (the scheduler
         cache's order, kept by a replay); the cluster's own order (a snapshot file's) without.
+        `pods_on`: instead of `pods`, a node's bound pods in that order, by node name (a
+        replay's index, which spares going through every pod).
 
         `previous`: the snapshot this one replaces (a replay rebuilding after a node came, went
         or moved in the node tree). A node whose Node object and pods are the same objects in
@@ -80,7 +83,7 @@ class Snapshot:
         excluded = set(exclude)
         ordered = node_tree_order(cluster.nodes.values())
         on_node: dict[str, list[Pod]] = {}
-        for pod in (cluster.pods.values() if pods is None else pods):
+        for pod in (() if pods_on is not None else cluster.pods.values() if pods is None else pods):
             node_name = pod.node_name
             if node_name and (not excluded or pod.key not in excluded):
                 group = on_node.get(node_name)
@@ -92,7 +95,7 @@ class Snapshot:
         infos: list[NodeInfo] = []
         kept: list[NodeInfo] = []
         for node in ordered:
-            want = on_node.get(node.name, ())
+            want = on_node.get(node.name, ()) if pods_on is None else pods_on(node.name)
             ni = old.get(node.name)
             if (ni is not None and ni.node is node and len(ni.pods) == len(want)
                     and all(map(operator.is_, map(_POD, ni.pods), want))):

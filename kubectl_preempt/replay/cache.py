@@ -14,11 +14,14 @@ initial pods carry (see there) and plays it through the same rules.
 """
 from __future__ import annotations
 
+import operator
 import statistics
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..model.objects import Pod
 from ..model.rfc3339 import NANOS, parse_nanos
+
+_NODE_NAME = operator.attrgetter("node_name")
 
 
 class PodOrder:
@@ -119,6 +122,17 @@ class PodOrder:
                 p = pods_by_uid.get(uid)
                 if p is not None and p.node_name == node:
                     yield p
+
+    def pods_on(self, node: str, pods_by_uid: Mapping[str, Pod]) -> list[Pod]:
+        """The node's bound pods in the cache's order (what pods() gives for it), found at C speed
+        when every uid listed is a pod bound there."""
+        uids = self.by_node.get(node)
+        if not uids:
+            return []
+        got = list(map(pods_by_uid.get, uids))
+        if None not in got and all(map(node.__eq__, map(_NODE_NAME, got))):
+            return got
+        return [p for p in got if p is not None and p.node_name == node]
 
     def on_node(self, node: str) -> list[str]:
         return list(self.by_node.get(node, ()))

@@ -156,8 +156,9 @@ class ReplayState:
         if self.snapshot_dirty:
             # the unchanged nodes keep their NodeInfos and generations (and the scheduler's
             # equivalence cache what it knows of them)
-            self.snapshot = Snapshot.from_cluster(self.cluster, pods=self.order.pods(self.pods_by_uid),
-                                                  previous=self.snapshot)
+            by_uid = self.pods_by_uid
+            self.snapshot = Snapshot.from_cluster(self.cluster, previous=self.snapshot,
+                                                  pods_on=lambda name: self.order.pods_on(name, by_uid))
             self.scheduler.snapshot = self.snapshot
             self.snapshot_dirty = False
         if self.recompute_pdbs and self.pdb_lag:

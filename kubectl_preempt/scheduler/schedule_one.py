@@ -68,6 +68,14 @@ class CycleResult:
         otherwise, the PostFilter message as is. Empty when the cycle failed without a FitError."""
         if self.outcome == SCHEDULED or self.error is not None or not self.message:
             return {}
+        # counted once per cycle (and per remembered failed cycle, see _again): a copy each time
+        known = self.__dict__.get("_fit_error_fields")
+        if known is None:
+            known = self._fit_error_fields()
+            object.__setattr__(self, "_fit_error_fields", known)
+        return dict(known)
+
+    def _fit_error_fields(self) -> dict[str, Any]:
         d = self.diagnosis
         out: dict[str, Any] = {"reasons": [{"reason": r, "nodes": n}
                                            for r, n in fit_error_reasons(self.num_all_nodes, d)]}
@@ -249,7 +257,11 @@ def _again(res: CycleResult, pod: Pod) -> CycleResult:
     d.unschedulable_plugins = set(old.unschedulable_plugins)
     d.pending_plugins = set(old.pending_plugins)
     d.pre_filter_msg, d.post_filter_msg = old.pre_filter_msg, old.post_filter_msg
-    return dataclasses.replace(res, pod=pod, diagnosis=d)
+    again = dataclasses.replace(res, pod=pod, diagnosis=d)
+    known = res.__dict__.get("_fit_error_fields")
+    if known is not None:
+        object.__setattr__(again, "_fit_error_fields", known)
+    return again
 
 
 def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.Random | None = None,

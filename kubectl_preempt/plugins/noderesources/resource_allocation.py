@@ -115,13 +115,20 @@ class ResourceAllocationScorer:
         self.use_requested = use_requested
         self.mode = mode
         self.with_allocated = with_allocated
+        self._names = tuple(r.name for r in self.resources)
         # the default resources (cpu, memory), read straight from the NodeInfo on the hot path
-        self._cpu_memory = [r.name for r in self.resources] == [CPU, MEMORY] and not with_allocated
+        self._cpu_memory = self._names == (CPU, MEMORY) and not with_allocated
 
     def pod_request_list(self, pod: Pod) -> list[int]:
-        """mirrors calculatePodResourceRequestList"""
+        """mirrors calculatePodResourceRequestList (kept in the pod's PodInfo per mode and resource
+        names: a scorer never changes the list it is given)"""
         reqs = _requests(pod, self.mode)
-        return [quantity_in_scheduler_units(r.name, reqs.get(r.name)) for r in self.resources]
+        per_mode = (pod.info or pod_info(pod)).score_requests
+        key = (self.mode, self._names)
+        got = per_mode.get(key)
+        if got is None:
+            got = per_mode[key] = [quantity_in_scheduler_units(r.name, reqs.get(r.name)) for r in self.resources]
+        return got
 
     def score(self, node_info: NodeInfo, pod_requests_list: Sequence[int]) -> tuple[int, Status]:
         if self._cpu_memory:
