@@ -212,6 +212,7 @@ class PreemptionRecord:
     cleared_nominations: Sequence[Pod] = ()
     message: str = ""
     reasons: Sequence[tuple[str, int]] = ()  # the histogram of `message` when no node had candidates
+    dry_runs: int = 0                      # nodes where victims were looked for
 
     @cached_property
     def potential_nodes(self) -> list[str]:

@@ -70,6 +70,7 @@ class PreemptionRun:
     cleared_nominations: list[Pod] = field(default_factory=list)
     message: str = ""
     reasons: tuple[tuple[str, int], ...] = ()
+    dry_runs: int = 0  # nodes where victims were looked for (the screen let them through)
 
     def freeze(self) -> PreemptionRecord:
         return PreemptionRecord(
@@ -79,7 +80,7 @@ class PreemptionRun:
             node_statuses=self.node_statuses.statuses if self.node_statuses is not None else {},
             selected=self.selected, survivors=tuple(self.chain_survivors), tied=tuple(self.tied),
             cleared_nominations=tuple(self.cleared_nominations), message=self.message,
-            reasons=self.reasons)
+            reasons=self.reasons, dry_runs=self.dry_runs)
 
 
 class PreemptionPlugin:
@@ -179,6 +180,7 @@ class Evaluator:
             no_victims, with_victims = None, list(range(n))
         done = n
         for i in with_victims:
+            details.dry_runs += 1
             base = order[i]
             ni = base.snapshot()
             st_copy = state.clone()

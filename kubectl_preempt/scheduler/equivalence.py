@@ -40,6 +40,7 @@ _GENERATION = operator.attrgetter("generation")
 _NAME = operator.attrgetter("name")
 MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
+MAX_MOVED = 64  # node changes a remembered failed cycle is checked against before it is run again
 
 
 # spec fields no node-local plugin reads (tests/scheduler/test_node_local.py holds them to it): pods
@@ -240,12 +241,13 @@ class FailedCycles:
     other than pods and nodes) and the PDBs' generation and disruptionsAllowed. A remembered cycle
     is given back only while all of those are unchanged; anything else is a miss."""
 
-    __slots__ = ("_memo", "max_entries", "hits")
+    __slots__ = ("_memo", "max_entries", "hits", "checked")
 
     def __init__(self, max_entries: int = MAX_SHAPES) -> None:
         self._memo: dict[tuple, tuple[tuple, Any]] = {}
         self.max_entries = max_entries
-        self.hits = 0
+        self.hits = 0  # given back on an unchanged world
+        self.checked = 0  # given back to be checked against the nodes that changed
 
     def recall(self, key: tuple, world: tuple) -> Any | None:
         got = self._memo.get(key)
@@ -254,10 +256,26 @@ class FailedCycles:
         then, value = got
         # the snapshot by identity (a rebuilt one is another world), the rest by value
         if then[0] is not world[0] or then[1:] != world[1:]:
-            del self._memo[key]
-            return None
+            return None  # kept for recall_moved; a new failure replaces it
         self.hits += 1
         return value
+
+    def recall_moved(self, key: tuple, world: tuple) -> tuple[Any, list[NodeInfo]] | None:
+        """When only nodes changed since the cycle remembered under `key` ran (the same snapshot,
+        its journal further on, nothing else moved): the value and the NodeInfos that changed, in
+        the order they did, for the caller to judge (at most MAX_MOVED of them)."""
+        got = self._memo.get(key)
+        if got is None:
+            return None
+        then, value = got
+        snapshot = world[0]
+        if then[0] is not snapshot or then[2:] != world[2:]:
+            return None
+        journal = snapshot.journal
+        if journal is None or then[1] < journal.base or world[1] - then[1] > MAX_MOVED:
+            return None
+        self.checked += 1
+        return value, journal.since(then[1])[:world[1] - then[1]]
 
     def remember(self, key: tuple, world: tuple, value: Any) -> None:
         memo = self._memo

@@ -13,7 +13,7 @@ from itertools import compress
 from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
-from ..framework.diagnosis import Diagnosis, fit_error_message, fit_error_reasons
+from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message, fit_error_reasons
 from ..framework.interface import NodePluginScores, PostFilterResult, PreFilterResult, ScoreTable, is_node_local
 from ..framework.runtime import Framework
 from ..framework.status import Code, Status
@@ -226,14 +226,17 @@ def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[No
     return scores
 
 
-def failed_cycle_key(fwk: Framework, state: CycleState, pod: Pod, start_index: int,
+def failed_cycle_key(fwk: Framework, state: CycleState, pod: Pod,
                      pre_filtered: tuple[PreFilterResult | None, Status, set[str]],
                      equivalence: PodAnswers | None) -> tuple | None:
     """The key a failure of this cycle is remembered under (scheduler/equivalence.py FailedCycles),
     None when its outcome could depend on more than the key and the world: the PreFilter did not
     pass every node, a Filter plugin it runs is not node-local (it may read the pod's labels or
     other pods), the pod has a nominated node (tried first, and read by preemption), or a
-    PostFilter plugin does not say it is repeatable for this pod."""
+    PostFilter plugin does not say it is repeatable for this pod.
+
+    The start index is no part of it: a failed walk visits every node, and where it started only
+    orders the rejected nodes' statuses (_again puts them in this cycle's order)."""
     pre_res, s, unsched_plugins = pre_filtered
     if equivalence is None or pod.nominated_node_name or s.code != Code.Success:
         return None
@@ -246,14 +249,54 @@ def failed_cycle_key(fwk: Framework, state: CycleState, pod: Pod, start_index: i
         repeatable = getattr(pl, "repeatable_post_filter", None)
         if repeatable is None or not repeatable(state, pod):
             return None
-    return (equivalence.profile, equivalence.shape, start_index, frozenset(skip), frozenset(unsched_plugins))
+    return (equivalence.profile, equivalence.shape, frozenset(skip), frozenset(unsched_plugins))
 
 
-def _again(res: CycleResult, pod: Pod) -> CycleResult:
+def _still_fails(fwk: Framework, state: CycleState, pod: Pod, equivalence: PodAnswers, res: CycleResult,
+                 moved: list[NodeInfo]) -> bool:
+    """Whether a remembered failed cycle holds after `moved` nodes changed (nothing else did): each
+    such node's node-local filters still reject the pod with the very status remembered (statuses
+    are shared objects), it has no pods nominated to it, and every PostFilter plugin says its
+    answer there is unchanged (DefaultPreemption: the node still holds no possible victim, and the
+    remembered dry run looked at none)."""
+    statuses = res.diagnosis.node_to_status
+    skip = state.skip_filter_plugins
+    answers = equivalence.answers("filter", tuple(pl.name for pl in fwk.filter_plugins if pl.name not in skip))
+    nominated = fwk.nominator.by_node
+    post_filters = fwk.post_filter_plugins
+    seen: set[str] = set()
+    for ni in moved:
+        name = ni.name
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in nominated or fwk.snapshot.get(name) is not ni:
+            return False
+        st = answers.get([ni], lambda n: fwk.run_filter_plugins(state, pod, n), [name])[0]
+        if st is not statuses.statuses.get(name):
+            return False
+        for pl in post_filters:
+            same = getattr(pl, "same_answer_after_change", None)
+            if same is None or not same(state, pod, res.preemption, ni, st):
+                return False
+    return True
+
+
+def _again(res: CycleResult, pod: Pod, start_then: int, start_now: int, names: list[str]) -> CycleResult:
     """A remembered failed cycle as this pod's: its own Diagnosis (the sets are the queue's to keep),
-    the statuses shared (nothing writes to a finished cycle's)."""
+    the statuses shared (nothing writes to a finished cycle's), listed from this cycle's start
+    index as its walk would list them (`names`: the snapshot's node names)."""
     d, old = Diagnosis(), res.diagnosis
     d.node_to_status = old.node_to_status
+    if start_now != start_then and names:
+        statuses = old.node_to_status.statuses
+        start = start_now % len(names)
+        order = names[start:] + names[:start]
+        if len(statuses) == len(order):
+            rotated = dict(zip(order, map(statuses.__getitem__, order)))
+        else:
+            rotated = {name: statuses[name] for name in order if name in statuses}
+        d.node_to_status = NodeToStatus(rotated, old.node_to_status.absent)
     d.unschedulable_plugins = set(old.unschedulable_plugins)
     d.pending_plugins = set(old.pending_plugins)
     d.pre_filter_msg, d.post_filter_msg = old.pre_filter_msg, old.post_filter_msg
@@ -280,11 +323,17 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
     try:
         pre_filtered = fwk.run_pre_filter_plugins(state, pod)
         if failed_cycles is not None and world is not None and run_post_filter:
-            key = failed_cycle_key(fwk, state, pod, start_index, pre_filtered, equivalence)
+            key = failed_cycle_key(fwk, state, pod, pre_filtered, equivalence)
             if key is not None:
                 known = failed_cycles.recall(key, world)
+                if known is None:
+                    # only nodes changed since: still the same failure if none of them matters
+                    moved = failed_cycles.recall_moved(key, world)
+                    if moved is not None and _still_fails(fwk, state, pod, equivalence, moved[0][0], moved[1]):
+                        known = moved[0]
+                        failed_cycles.remember(key, world, known)
                 if known is not None:
-                    return _again(known, pod)
+                    return _again(known[0], pod, known[1], start_index, fwk.snapshot.node_names)
         feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index, equivalence,
                                                                      pre_filtered)
         processed = len(feasible) + len(diagnosis.node_to_status)
@@ -320,5 +369,5 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
                       processed_nodes=processed)
     # a preemption that drew its candidate offset at random is not repeated without drawing
     if key is not None and outcome == UNSCHEDULABLE and (fwk.rng is None or record is None or not record.potential):
-        failed_cycles.remember(key, world, res)
+        failed_cycles.remember(key, world, (res, start_index))
     return res

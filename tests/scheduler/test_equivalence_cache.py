@@ -180,3 +180,31 @@ def test_a_failed_cycle_is_recalled_only_while_nothing_it_read_changed() -> None
     # a pod that fits is never answered from the memo
     fits = s.schedule(_pod("g", cpu="500m"))
     assert fits.outcome == "Scheduled" and memo.hits == 2
+
+
+def test_a_failed_cycle_is_checked_against_the_nodes_that_changed() -> None:
+    """Only nodes changed: the remembered failure holds while each changed node rejects the pod
+    alike and holds no pod it could preempt; a node that gains a possible victim runs the cycle
+    again. Every answer is the one a scheduler without the memo gives."""
+    def fresh(c: Cluster, pod: Pod):  # noqa: ANN202
+        return Scheduler(c).schedule(pod)
+
+    fillers = [make_pod(f"filler-{n}").priority(10).req(cpu="1").on(n) for n in ("n1", "n2")]
+    c, s = _sched(make_node("n1").alloc(cpu="2", memory="8Gi"), make_node("n2").alloc(cpu="2", memory="8Gi"),
+                  *fillers)
+    memo = s.equivalence.failed_cycles
+    first = s.schedule(_pod("a", cpu="1500m"))
+    assert "2 No preemption victims found" in first.message
+    # a pod that could not be preempted (higher priority) lands on n2: n2 still rejects alike
+    important = Pod(make_pod("important").priority(10).req(cpu="100m").on("n2").obj())
+    c.pods[important.key] = important
+    s.snapshot.add_pod(important)
+    again = s.schedule(_pod("b", cpu="1500m"))
+    assert memo.checked == 1 and again.message == first.message == fresh(c, _pod("b", cpu="1500m")).message
+    # a pod it could preempt lands on n1: the dry run must look there, so the cycle runs again
+    low = Pod(make_pod("low").priority(-5).req(cpu="100m").on("n1").obj())
+    c.pods[low.key] = low
+    s.snapshot.add_pod(low)
+    third = s.schedule(_pod("c", cpu="1500m"))
+    assert third.message == fresh(c, _pod("c", cpu="1500m")).message
+    assert third.message != first.message

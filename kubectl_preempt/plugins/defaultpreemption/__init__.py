@@ -102,6 +102,22 @@ class DefaultPreemption(PreemptionPlugin):
         FailedCycles)."""
         return True
 
+    def same_answer_after_change(self, state: CycleState, pod: Pod, record: Any, node_info: NodeInfo,
+                                 status: Status) -> bool:
+        """Whether the answer `record` holds after `node_info` changed and its filters still reject
+        the pod with `status`: the pod may not preempt at all, or the dry run looked for victims
+        nowhere and there is still none to look for on this node (scheduler/schedule_one.py)."""
+        if record is None:
+            return False
+        if not record.eligible:
+            return True  # the preemption policy said no (a nominated pod never gets here)
+        if record.dry_runs or record.candidates:
+            return False
+        if status.code != Code.Unschedulable:
+            return True  # not a node preemption looks at (NodesForStatusCode)
+        has, _ = self.nodes_with_possible_victims(pod, [node_info])
+        return not has[0]
+
     def post_filter(self, state: CycleState, pod: Pod, m: Any) -> tuple[PostFilterResult | None, Status]:
         result, status = self.evaluator.preempt(state, pod, m)
         msg = status.message()

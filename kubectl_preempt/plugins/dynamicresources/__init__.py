@@ -250,6 +250,10 @@ class DynamicResources:
         s = state.get(STATE_KEY)
         return isinstance(s, StateData) and not s.claims
 
+    def same_answer_after_change(self, state: Any, pod: Pod, record: Any, node_info: Any, status: Status) -> bool:
+        """Without claims its answer reads no node (scheduler/schedule_one.py)."""
+        return self.repeatable_post_filter(state, pod)
+
     def post_filter(self, state: Any, pod: Pod, node_to_status: Any) -> tuple[None, Status]:
         s = state.get(STATE_KEY)
         if not isinstance(s, StateData):
