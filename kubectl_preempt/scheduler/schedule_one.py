@@ -5,7 +5,7 @@ PreemptionRecord on the failure path); nothing here formats text for people.
 """
 from __future__ import annotations
 
-import dataclasses
+import copy
 import operator
 import random
 from dataclasses import dataclass, field
@@ -282,6 +282,30 @@ def _still_fails(fwk: Framework, state: CycleState, pod: Pod, equivalence: PodAn
     return True
 
 
+class _Relisted(NodeToStatus):
+    """A remembered cycle's rejected nodes listed as a walk from another start index lists them:
+    the same statuses, rotated when first read (a replay seldom reads them)."""
+
+    def __init__(self, base: NodeToStatus, names: list[str], start: int) -> None:  # noqa: D107
+        self.absent = base.absent
+        self._base, self._names, self._start = base.statuses, names, start
+        self._statuses: dict[str, Status] | None = None
+
+    @property
+    def statuses(self) -> dict[str, Status]:  # type: ignore[override]
+        if self._statuses is None:
+            base, names = self._base, self._names
+            order = names[self._start:] + names[:self._start]
+            if len(base) == len(order):
+                self._statuses = dict(zip(order, map(base.__getitem__, order)))
+            else:
+                self._statuses = {name: base[name] for name in order if name in base}
+        return self._statuses
+
+    def __len__(self) -> int:
+        return len(self._base)
+
+
 def _again(res: CycleResult, pod: Pod, start_then: int, start_now: int, names: list[str]) -> CycleResult:
     """A remembered failed cycle as this pod's: its own Diagnosis (the sets are the queue's to keep),
     the statuses shared (nothing writes to a finished cycle's), listed from this cycle's start
@@ -289,21 +313,15 @@ def _again(res: CycleResult, pod: Pod, start_then: int, start_now: int, names: l
     d, old = Diagnosis(), res.diagnosis
     d.node_to_status = old.node_to_status
     if start_now != start_then and names:
-        statuses = old.node_to_status.statuses
-        start = start_now % len(names)
-        order = names[start:] + names[:start]
-        if len(statuses) == len(order):
-            rotated = dict(zip(order, map(statuses.__getitem__, order)))
-        else:
-            rotated = {name: statuses[name] for name in order if name in statuses}
-        d.node_to_status = NodeToStatus(rotated, old.node_to_status.absent)
+        d.node_to_status = _Relisted(old.node_to_status, names, start_now % len(names))
     d.unschedulable_plugins = set(old.unschedulable_plugins)
     d.pending_plugins = set(old.pending_plugins)
     d.pre_filter_msg, d.post_filter_msg = old.pre_filter_msg, old.post_filter_msg
-    again = dataclasses.replace(res, pod=pod, diagnosis=d)
-    known = res.__dict__.get("_fit_error_fields")
-    if known is not None:
-        object.__setattr__(again, "_fit_error_fields", known)
+    # a copy of the frozen record with the pod and diagnosis swapped (what dataclasses.replace
+    # does, without running __init__ over every field)
+    again = copy.copy(res)
+    object.__setattr__(again, "pod", pod)
+    object.__setattr__(again, "diagnosis", d)
     return again
 
 

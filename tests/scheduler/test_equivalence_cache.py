@@ -208,3 +208,20 @@ def test_a_failed_cycle_is_checked_against_the_nodes_that_changed() -> None:
     third = s.schedule(_pod("c", cpu="1500m"))
     assert third.message == fresh(c, _pod("c", cpu="1500m")).message
     assert third.message != first.message
+
+
+def test_a_recalled_failure_lists_the_rejected_nodes_from_its_own_start() -> None:
+    nodes = [make_node(f"n{i}").alloc(cpu="1", memory="8Gi") for i in range(5)]
+    c, s = _sched(*nodes)
+    first = s.schedule(_pod("a", cpu="3"))
+    assert list(first.diagnosis.node_to_status.statuses) == ["n0", "n1", "n2", "n3", "n4"]
+    s.next_start_node_index = 3
+    again = s.schedule(_pod("b", cpu="3"))
+    assert s.equivalence.failed_cycles.hits == 1
+    assert list(again.diagnosis.node_to_status.statuses) == ["n3", "n4", "n0", "n1", "n2"]
+    fresh = Scheduler(c)
+    fresh.next_start_node_index = 3
+    want = fresh.schedule(_pod("b", cpu="3")).diagnosis.node_to_status
+    got = again.diagnosis.node_to_status
+    assert len(got) == 5
+    assert [(n, st.to_dict()) for n, st in got.statuses.items()] == [(n, st.to_dict()) for n, st in want.statuses.items()]
