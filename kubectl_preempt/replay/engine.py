@@ -25,7 +25,7 @@ Callback = Callable[[], Any]
 
 # while a replay runs, the cyclic collector's first generation is collected every this many
 # allocations (CPython's default: 700)
-YOUNG_COLLECTION_THRESHOLD = 50_000
+YOUNG_COLLECTION_THRESHOLD = 200_000
 _long_runs = 0
 
 
