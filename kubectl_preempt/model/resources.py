@@ -165,10 +165,30 @@ def _resize_infeasible(status: Mapping[str, Any]) -> bool:
     return False
 
 
+_REQUESTS_CACHE: dict[tuple, dict[str, Fraction]] = {}
+
+
 def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
                  non_missing: Mapping[str, Fraction] | None = None, field: str = "spec") -> dict[str, Fraction]:
     """resourcehelper.PodRequests with the v1.34 defaults: status resources (in-place resize)
-    and pod-level resources honoured, overhead added."""
+    and pod-level resources honoured, overhead added. Pods of one workload read alike
+    (_resource_key): their requests are computed once; each caller gets its own dict."""
+    try:
+        key: tuple | None = (_resource_key(spec, status), tuple(non_missing.items()) if non_missing else None)
+    except Exception:  # a malformed spec is diagnosed by the full computation below
+        key = None
+    if key is not None:
+        hit = _REQUESTS_CACHE.get(key)
+        if hit is not None:
+            return dict(hit)
+    reqs = _pod_requests(spec, status, non_missing, field)
+    if key is not None and len(_REQUESTS_CACHE) < 200_000:
+        _REQUESTS_CACHE[key] = dict(reqs)
+    return reqs
+
+
+def _pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
+                  non_missing: Mapping[str, Fraction] | None, field: str) -> dict[str, Fraction]:
     statuses: dict[str, Mapping[str, Any]] = {}
     for cs in (status.get("containerStatuses") or ()):
         statuses[cs.get("name")] = cs

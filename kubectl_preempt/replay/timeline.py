@@ -53,7 +53,7 @@ class Timeline:
 
 
 def _get(e: Any, name: str) -> Any:
-    if isinstance(e, Mapping):
+    if type(e) is dict or isinstance(e, Mapping):  # a dict is by far the most common: no ABC check
         return e.get(name)
     return getattr(e, name, None)
 
