@@ -56,6 +56,11 @@ class Nominator:
         return list(self.by_node.get(node_name, ()))
 
 
+def _extensions(plugin: Any) -> Any:
+    """The plugin's ScoreExtensions (its normalizer), None without."""
+    return plugin.score_extensions() if hasattr(plugin, "score_extensions") else None
+
+
 class Framework:
     """One profile's plugins, wired as upstream's frameworkImpl."""
 
@@ -290,8 +295,15 @@ class Framework:
         raw: list[Sequence[int]] = [()] * len(plugins)
         if node_names is None:
             node_names = list(map(_NAME, nodes))
+        weights = self.score_weights
+        # node-local plugins without a normalizer (NodeResourcesFit, BalancedAllocation,
+        # ImageLocality): in-tree, their scores lie in [0, MaxNodeScore] by construction, so no
+        # range check; their weighted sum is kept in each remembered row, added once per node
+        plain = [i for i in local if _extensions(plugins[i]) is None]
+        partial: Sequence[int] | None = None
         if local:
             local_plugins = [plugins[i] for i in local]
+            plain_weights = [(k, weights.get(plugins[i].name, 1)) for k, i in enumerate(local) if i in plain]
 
             def row(ni: NodeInfo) -> tuple[int, ...]:
                 out = []
@@ -300,6 +312,7 @@ class Framework:
                     if s.code != Code.Success:
                         raise _ScoreFailed(pl.name, s)
                     out.append(sc)
+                out.append(sum(out[k] * w for k, w in plain_weights))
                 return tuple(out)
 
             try:
@@ -311,11 +324,10 @@ class Framework:
                 return ScoreTable([], names, [], []), Status.as_error(
                     f"plugin {quote(e.plugin)} failed with: {e.status.message()}", e.plugin)
             if rows:
-                for i, col in zip(local, zip(*rows)):
+                cols = list(zip(*rows))
+                for i, col in zip(local, cols):
                     raw[i] = col
-            else:
-                for i in local:
-                    raw[i] = ()
+                partial = cols[-1]
         # a plugin may know that for this pod every node scores 0 and normalizing keeps 0
         # (DynamicResources for a pod without claims): its column stays zeros, nothing to call
         zero = {i for i, pl in enumerate(plugins)
@@ -336,7 +348,7 @@ class Framework:
                 col[j] = sc
             raw[i] = col
         for i, pl in enumerate(plugins):
-            ext = pl.score_extensions() if hasattr(pl, "score_extensions") and i not in zero else None
+            ext = _extensions(pl) if i not in zero else None
             if ext is None:
                 continue
             fast = getattr(ext, "normalize_values", None)
@@ -348,20 +360,27 @@ class Framework:
             if not s.is_success():
                 return ScoreTable([], names, [], []), Status.as_error(f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
             raw[i] = [x.score for x in ns]
-        weights = self.score_weights
         weighted: list[Sequence[int]] = []
+        rest: list[Sequence[int]] = []  # the weighted columns not in `partial`
         for i, col in enumerate(raw):
-            if col and (max(col) > MAX_NODE_SCORE or min(col) < 0):
+            if i not in plain and col and (max(col) > MAX_NODE_SCORE or min(col) < 0):
                 sc = next(x for x in col if x > MAX_NODE_SCORE or x < 0)
                 return ScoreTable([], names, [], []), Status.as_error(
                     f"plugin {quote(names[i])} returns an invalid score {sc}, it should in the range of "
                     f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
             w = weights.get(names[i], 1)
-            weighted.append(col if w == 1 else list(map(operator.mul, col, repeat(w, n))))
-        if not weighted:
+            col = col if w == 1 else list(map(operator.mul, col, repeat(w, n)))
+            weighted.append(col)
+            if i not in plain:
+                rest.append(col)
+        if partial is not None:
+            rest.append(partial)
+        if not rest:
             totals = [0] * n
-        elif len(weighted) == 1:
-            totals = list(weighted[0])
+        elif len(rest) == 1:
+            totals = list(rest[0])
+        elif len(rest) == 2:
+            totals = list(map(operator.add, rest[0], rest[1]))
         else:
-            totals = list(map(sum, zip(*weighted)))
+            totals = list(map(sum, zip(*rest)))
         return ScoreTable(node_names, names, weighted, totals), SUCCESS
