@@ -20,6 +20,7 @@ class Code(IntEnum):
 
 _set = object.__setattr__
 _SUCCESS: "Status | None" = None
+_SKIP: "Status | None" = None
 
 
 class Status:
@@ -35,8 +36,11 @@ class Status:
     def __new__(cls, code: Code = Code.Success, *reasons: str, plugin: str = "", error: str | None = None) -> "Status":
         # a plain success is the most frequent answer (every PreFilter extension, every fitting
         # node): being immutable, one object serves them all
-        if code is Code.Success and not reasons and not plugin and error is None and _SUCCESS is not None:
-            return _SUCCESS
+        if not reasons and not plugin and error is None:
+            if code is Code.Success and _SUCCESS is not None:
+                return _SUCCESS
+            if code is Code.Skip and _SKIP is not None:
+                return _SKIP  # every PreFilter/PreScore with nothing to do, every cycle
         self = object.__new__(cls)
         _set(self, "code", code)
         _set(self, "_reasons", reasons)
@@ -92,5 +96,6 @@ def _rebuild(code: Code, reasons: tuple[str, ...], plugin: str, error: str | Non
 
 
 _SUCCESS = Status()
+_SKIP = Status(Code.Skip)
 # the plain success, for hot paths that would otherwise call Status() per node and plugin
 SUCCESS = _SUCCESS

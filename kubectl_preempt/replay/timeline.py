@@ -103,13 +103,14 @@ def normalize(events: Any) -> Timeline:
         if typ == "BOOKMARK":
             out.append(TraceEvent(t, typ, obj, obj.get("kind") or "", where))
             continue
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):
             raise InputError("object must be a Kubernetes object", field=f"{where}.object")
         kind = obj.get("kind")
         if not isinstance(kind, str) or not kind:
             raise InputError("missing kind", field=f"{where}.object.kind")
         md = obj.get("metadata")
-        if not isinstance(md, Mapping) or not isinstance(md.get("name"), str) or not md.get("name"):
+        if (type(md) is not dict and not isinstance(md, Mapping)) or not isinstance(md.get("name"), str) \
+                or not md.get("name"):
             raise InputError(f"{kind} without metadata.name", field=f"{where}.object.metadata.name")
         out.append(TraceEvent(t, typ, obj, kind, where))
     # every object's shape, column by column (fast when all is well), before anything reads it
