@@ -174,7 +174,9 @@ def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
     and pod-level resources honoured, overhead added. Pods of one workload read alike
     (_resource_key): their requests are computed once; each caller gets its own dict."""
     try:
-        key: tuple | None = (_resource_key(spec, status), tuple(non_missing.items()) if non_missing else None)
+        # the defaults as exact integer pairs: hashing a Fraction is slow
+        key: tuple | None = (_resource_key(spec, status), tuple(
+            (k, v.numerator, v.denominator) for k, v in non_missing.items()) if non_missing else None)
     except Exception:  # a malformed spec is diagnosed by the full computation below
         key = None
     if key is not None:

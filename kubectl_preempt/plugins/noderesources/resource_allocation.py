@@ -72,9 +72,11 @@ def quantity_in_scheduler_units(name: str, q: Fraction | None) -> int:
     """Quantity.MilliValue() for cpu, Value() for the rest: rounded up."""
     if q is None:
         return 0
+    # ceil(q) or ceil(1000 q), on the exact numerator and denominator (no Fraction arithmetic)
+    n, d = q.numerator, q.denominator
     if name == CPU:
-        q = q * 1000
-    return int(-((-q) // 1))
+        n *= 1000
+    return -(-n // d)
 
 
 # which PodResourcesOptions a request list is computed with (see pod_request_list)
