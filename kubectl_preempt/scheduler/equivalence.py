@@ -241,10 +241,13 @@ class FailedCycles:
     other than pods and nodes) and the PDBs' generation and disruptionsAllowed. A remembered cycle
     is given back only while all of those are unchanged; anything else is a miss."""
 
-    __slots__ = ("_memo", "max_entries", "hits", "checked")
+    __slots__ = ("_memo", "_keys", "max_entries", "hits", "checked")
 
     def __init__(self, max_entries: int = MAX_SHAPES) -> None:
         self._memo: dict[tuple, tuple[tuple, Any]] = {}
+        # per (profile, pod shape): the key the PreFilter's outcome gave in a world, for pods whose
+        # PreFilter reads nothing but their shape (there the outcome is the shape's in that world)
+        self._keys: dict[tuple, tuple[tuple, tuple]] = {}
         self.max_entries = max_entries
         self.hits = 0  # given back on an unchanged world
         self.checked = 0  # given back to be checked against the nodes that changed
@@ -259,6 +262,21 @@ class FailedCycles:
             return None  # kept for recall_moved; a new failure replaces it
         self.hits += 1
         return value
+
+    def recall_key(self, shaped: tuple, world: tuple) -> tuple | None:
+        got = self._keys.get(shaped)
+        if got is None:
+            return None
+        then, key = got
+        if then[0] is not world[0] or then[1:] != world[1:]:
+            return None
+        return key
+
+    def remember_key(self, shaped: tuple, world: tuple, key: tuple) -> None:
+        keys = self._keys
+        if shaped not in keys and len(keys) >= self.max_entries:
+            del keys[next(iter(keys))]
+        keys[shaped] = (world, key)
 
     def recall_moved(self, key: tuple, world: tuple) -> tuple[Any, list[NodeInfo]] | None:
         """When only nodes changed since the cycle remembered under `key` ran (the same snapshot,
@@ -285,3 +303,4 @@ class FailedCycles:
 
     def clear(self) -> None:
         self._memo.clear()
+        self._keys.clear()

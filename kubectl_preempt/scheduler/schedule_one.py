@@ -226,6 +226,16 @@ def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[No
     return scores
 
 
+def _pre_filter_reads_labels(fwk: Framework, pod: Pod) -> bool:
+    """Whether some PreFilter plugin's outcome for this pod, in this cluster, may depend on more
+    than the pod's shape (its labels, name or uid); a plugin that does not say is taken to."""
+    for pl in fwk.pre_filter_plugins:
+        reads = getattr(pl, "pre_filter_reads_labels", None)
+        if reads is None or reads(pod):
+            return True
+    return False
+
+
 def failed_cycle_key(fwk: Framework, state: CycleState, pod: Pod,
                      pre_filtered: tuple[PreFilterResult | None, Status, set[str]],
                      equivalence: PodAnswers | None) -> tuple | None:
@@ -339,9 +349,21 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
                            error="no nodes available to schedule pods")
     key = None
     try:
+        shaped = None  # (profile, shape) when no PreFilter reads more of this pod than its shape
+        if failed_cycles is not None and world is not None and run_post_filter and equivalence is not None \
+                and not pod.nominated_node_name and not _pre_filter_reads_labels(fwk, pod):
+            shaped = (equivalence.profile, equivalence.shape)
+            # the PreFilter's outcome for this shape in this world is known: so is the key
+            known_key = failed_cycles.recall_key(shaped, world)
+            if known_key is not None:
+                known = failed_cycles.recall(known_key, world)
+                if known is not None:
+                    return _again(known[0], pod, known[1], start_index, fwk.snapshot.node_names)
         pre_filtered = fwk.run_pre_filter_plugins(state, pod)
         if failed_cycles is not None and world is not None and run_post_filter:
             key = failed_cycle_key(fwk, state, pod, pre_filtered, equivalence)
+            if key is not None and shaped is not None:
+                failed_cycles.remember_key(shaped, world, key)
             if key is not None:
                 known = failed_cycles.recall(key, world)
                 if known is None:

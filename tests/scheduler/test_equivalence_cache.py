@@ -225,3 +225,28 @@ def test_a_recalled_failure_lists_the_rejected_nodes_from_its_own_start() -> Non
     got = again.diagnosis.node_to_status
     assert len(got) == 5
     assert [(n, st.to_dict()) for n, st in got.statuses.items()] == [(n, st.to_dict()) for n, st in want.statuses.items()]
+
+
+def test_a_failure_is_recalled_without_its_pre_filter_only_when_no_plugin_reads_the_labels(monkeypatch) -> None:
+    c, s = _sched(make_node("n1").alloc(cpu="1", memory="8Gi"))
+    fwk = s.framework_for(_pod("x"))
+    ran: list[str] = []
+    real = fwk.run_pre_filter_plugins
+
+    def counting(state, pod):  # noqa: ANN001, ANN202
+        ran.append(pod.name)
+        return real(state, pod)
+
+    monkeypatch.setattr(fwk, "run_pre_filter_plugins", counting)
+    first = s.schedule(_pod("a", cpu="3"))
+    again = s.schedule(_pod("b", cpu="3"))
+    assert ran == ["a"] and again.message == first.message and again.pod.name == "b"
+    # a pod with required anti-affinity joins the cluster: labels may matter, PreFilter runs
+    anti = Pod(make_pod("anti").req(cpu="100m").on("n1").affinity({"podAntiAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [
+            {"topologyKey": "kubernetes.io/hostname", "labelSelector": {"matchLabels": {"app": "x"}}}]}}).obj())
+    c.pods[anti.key] = anti
+    s.snapshot.add_pod(anti)
+    s.schedule(_pod("c", cpu="3"))
+    s.schedule(_pod("d", cpu="3"))
+    assert ran == ["a", "c", "d"]

@@ -155,6 +155,11 @@ class DynamicResources:
         return SUCCESS
 
     # ------------------------------------------------------------------ PreFilter
+    def pre_filter_reads_labels(self, pod: Pod) -> bool:
+        """A pod with claims has them named after itself (templates) and reserved for it
+        (scheduler/schedule_one.py)."""
+        return bool(pod.spec.get("resourceClaims"))
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
         s = StateData()
         state.write(STATE_KEY, s)

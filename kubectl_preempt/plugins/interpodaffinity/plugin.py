@@ -49,6 +49,14 @@ class InterPodAffinity:
         self.ignore_preferred_terms_of_existing_pods = bool(args.get("ignorePreferredTermsOfExistingPods", False))
 
     # ------------------------------------------------------------------ prefilter
+    def pre_filter_reads_labels(self, pod: Pod) -> bool:
+        """Its PreFilter matches the pod's labels against existing pods' required anti-affinity
+        and its own terms against existing pods; without either it skips whatever the labels
+        (scheduler/schedule_one.py)."""
+        terms = pod_terms(pod)
+        return bool(terms.errors or terms.required_affinity or terms.required_anti_affinity
+                    or self.handle.snapshot.have_pods_with_required_anti_affinity_list)
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         terms = pod_terms(pod)
         if terms.errors:

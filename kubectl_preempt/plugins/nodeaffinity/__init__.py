@@ -86,6 +86,11 @@ class NodeAffinity:
         self.added_node_selector = added_node_selector
         self.added_pref_sched_terms = added_pref_sched_terms
 
+    def pre_filter_reads_labels(self, pod: Pod) -> bool:
+        """Its PreFilter reads nothing of the pod but its spec and namespace (scheduler/schedule_one.py
+        skips PreFilter for a remembered failure only when no plugin reads more)."""
+        return False
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         required = _required_terms(pod)
         no_node_affinity = required is None

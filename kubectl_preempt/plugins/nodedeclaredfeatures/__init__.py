@@ -78,6 +78,11 @@ class NodeDeclaredFeatures:
                                      is_schedulable_after_node_change),
                 ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE), is_schedulable_after_pod_update)]
 
+    def pre_filter_reads_labels(self, pod: Pod) -> bool:
+        """Its PreFilter reads nothing of the pod but its spec and namespace (scheduler/schedule_one.py
+        skips PreFilter for a remembered failure only when no plugin reads more)."""
+        return False
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[None, Status]:
         if not self.enabled:
             return None, Status(Code.Skip)

@@ -46,6 +46,11 @@ class NodePorts:
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), is_schedulable_after_pod_deleted),
                 ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD))]
 
+    def pre_filter_reads_labels(self, pod: Pod) -> bool:
+        """Its PreFilter reads nothing of the pod but its spec and namespace (scheduler/schedule_one.py
+        skips PreFilter for a remembered failure only when no plugin reads more)."""
+        return False
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         ports = host_ports(pod)
         if not ports:

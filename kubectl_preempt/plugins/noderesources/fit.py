@@ -176,6 +176,11 @@ class Fit:
         self.scorer = scorer
 
     # --- PreFilter / Filter ---------------------------------------------------------------
+    def pre_filter_reads_labels(self, pod: Pod) -> bool:
+        """Its PreFilter reads nothing of the pod but its spec and namespace (scheduler/schedule_one.py
+        skips PreFilter for a remembered failure only when no plugin reads more)."""
+        return False
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         state.write(PRE_FILTER_STATE_KEY, compute_pod_resource_request(pod))
         return None, SUCCESS

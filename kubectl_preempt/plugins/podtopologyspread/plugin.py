@@ -91,6 +91,13 @@ class PodTopologySpread:
         return self._build_default_constraints(state, pod, action)
 
     # ------------------------------------------------------------------ prefilter
+    def pre_filter_reads_labels(self, pod: Pod) -> bool:
+        """Its PreFilter reads the pod's labels through its own constraints or the default hard
+        ones (their selectors); with neither it skips whatever the labels (scheduler/schedule_one.py)."""
+        if pod.spec.get("topologySpreadConstraints"):
+            return True
+        return any((c.get("whenUnsatisfiable") or "") == DO_NOT_SCHEDULE for c in self.default_constraints)
+
     def pre_filter(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         try:
             constraints = self.constraints(state, pod, DO_NOT_SCHEDULE)

@@ -187,6 +187,11 @@ class VolumeBinding:
             out.unbound_volumes_delay_binding[cls] = index.pvs_of_class(cls)
         return out
 
+    def pre_filter_reads_labels(self, pod: Any) -> bool:
+        """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
+        reads more than the spec (scheduler/schedule_one.py)."""
+        return bool(pod.spec.get("volumes"))
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
         if not _pvc_volumes(pod):
             state.write(STATE_KEY, StateData())

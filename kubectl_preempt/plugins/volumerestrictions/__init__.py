@@ -129,6 +129,11 @@ class VolumeRestrictions:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
 
+    def pre_filter_reads_labels(self, pod: Any) -> bool:
+        """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
+        reads more than the spec (scheduler/schedule_one.py)."""
+        return bool(pod.spec.get("volumes"))
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
         needs_check = bool(_disks(pod))
         claims = _claim_names(pod)

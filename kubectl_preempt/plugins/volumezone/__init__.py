@@ -115,6 +115,11 @@ class VolumeZone:
             out.extend(pv_topologies(pv))
         return out, SUCCESS
 
+    def pre_filter_reads_labels(self, pod: Any) -> bool:
+        """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
+        reads more than the spec (scheduler/schedule_one.py)."""
+        return bool(pod.spec.get("volumes"))
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
         topologies, status = self._pv_by_pod(state, pod)
         if not status.is_success():
