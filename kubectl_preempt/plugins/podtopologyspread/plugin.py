@@ -52,6 +52,10 @@ class PodTopologySpread:
         else:
             self.default_constraints = list(args.get("defaultConstraints") or [])
             self.system_defaulted = False
+        # the default constraints per whenUnsatisfiable, parsed once when none has matchLabelKeys
+        # (then the pod's labels take no part in them)
+        self._defaults: dict[str, list[Constraint]] | None = (
+            None if any(c.get("matchLabelKeys") for c in self.default_constraints if isinstance(c, Mapping)) else {})
 
     # ------------------------------------------------------------------ constraints
     def _default_selector(self, state: CycleState | None, pod: Pod) -> LabelSelector:
@@ -66,7 +70,12 @@ class PodTopologySpread:
 
     def _build_default_constraints(self, state: CycleState | None, pod: Pod, action: str) -> list[Constraint]:
         """mirrors buildDefaultConstraints: the defaults with the pod's workloads' selector."""
-        constraints = filter_constraints(self.default_constraints, pod.labels, action)
+        known = self._defaults
+        constraints = known.get(action) if known is not None else None
+        if constraints is None:
+            constraints = filter_constraints(self.default_constraints, pod.labels, action)
+            if known is not None:
+                known[action] = constraints
         if not constraints:
             return []
         selector = self._default_selector(state, pod)
