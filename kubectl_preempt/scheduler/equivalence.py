@@ -252,31 +252,29 @@ class FailedCycles:
         self.hits = 0  # given back on an unchanged world
         self.checked = 0  # given back to be checked against the nodes that changed
 
-    def recall(self, key: tuple, world: tuple) -> Any | None:
-        got = self._memo.get(key)
+    @staticmethod
+    def _held(memo: dict[tuple, tuple[tuple, Any]], key: tuple, world: tuple) -> Any | None:
+        """What `memo` keeps under `key` when its world is `world` (the snapshot by identity: a
+        rebuilt one is another world; the rest by value), else None."""
+        got = memo.get(key)
         if got is None:
             return None
         then, value = got
-        # the snapshot by identity (a rebuilt one is another world), the rest by value
         if then[0] is not world[0] or then[1:] != world[1:]:
-            return None  # kept for recall_moved; a new failure replaces it
-        self.hits += 1
+            return None  # kept (for recall_moved); a new entry replaces it
+        return value
+
+    def recall(self, key: tuple, world: tuple) -> Any | None:
+        value = self._held(self._memo, key, world)
+        if value is not None:
+            self.hits += 1
         return value
 
     def recall_key(self, shaped: tuple, world: tuple) -> tuple | None:
-        got = self._keys.get(shaped)
-        if got is None:
-            return None
-        then, key = got
-        if then[0] is not world[0] or then[1:] != world[1:]:
-            return None
-        return key
+        return self._held(self._keys, shaped, world)
 
     def remember_key(self, shaped: tuple, world: tuple, key: tuple) -> None:
-        keys = self._keys
-        if shaped not in keys and len(keys) >= self.max_entries:
-            del keys[next(iter(keys))]
-        keys[shaped] = (world, key)
+        self._put(self._keys, shaped, world, key)
 
     def recall_moved(self, key: tuple, world: tuple) -> tuple[Any, list[NodeInfo]] | None:
         """When only nodes changed since the cycle remembered under `key` ran (the same snapshot,
@@ -296,7 +294,9 @@ class FailedCycles:
         return value, journal.since(then[1])[:world[1] - then[1]]
 
     def remember(self, key: tuple, world: tuple, value: Any) -> None:
-        memo = self._memo
+        self._put(self._memo, key, world, value)
+
+    def _put(self, memo: dict[tuple, tuple[tuple, Any]], key: tuple, world: tuple, value: Any) -> None:
         if key not in memo and len(memo) >= self.max_entries:
             del memo[next(iter(memo))]
         memo[key] = (world, value)
