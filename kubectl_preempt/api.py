@@ -187,3 +187,23 @@ def explain_batch(objects: Iterable[Mapping[str, Any]], pods: list[str], schedul
     from .batch.story import explain_task
     result = run(objects, scheduler_conf, scheduler_name=scheduler_name, seed=seed, conf_source=conf_source)
     return [explain_task(result, key, scheduler_name) for key in pods]
+
+
+def preemption_history(objects: Iterable[Mapping[str, Any]] = (), *,
+                       trace_events: Iterable[Mapping[str, Any]] | None = None, now: float | None = None,
+                       since: float | None = None, namespace: str | None = None,
+                       pods_visible: Callable[[str], bool] | None = None, events_read: bool = True,
+                       source: str = "", notes: Iterable[str] = ()) -> dict[str, Any]:
+    """What got preempted (`history`): the scheduler's Preempted Events, victims' DisruptionTarget
+    conditions and preemptors' nominations, and kube-batch's Evict Events, joined into one row per
+    victim and preemptor, and grouped into preemptions. From the objects of one instant (a live
+    read, a snapshot) or from every version a trace recorded (`trace_events`, {"ts", "type",
+    "object"}). `since` seconds before `now` (default: the trace's last event) bound the rows;
+    `namespace` keeps one namespace's victims. See history/build.py."""
+    from .history import build_history, observe_objects, observe_trace
+
+    obs = observe_trace(trace_events) if trace_events is not None else observe_objects(_items(objects))
+    if now is None:
+        now = obs.last_time
+    return build_history(obs, now=now, since=since, namespace=namespace, pods_visible=pods_visible,
+                         events_read=events_read, source=source, notes=notes)

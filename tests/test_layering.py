@@ -30,14 +30,16 @@ ALLOWED: dict[str, set[str]] = {
     # replay runs kube-batch beside kube-scheduler for the pods that name it
     "replay": _CORE | {"batch"},
     "check": _CORE | {"replay"},
+    # history joins the cluster's records of preemptions (Events, conditions, nominations)
+    "history": {"model"},
     # kube-batch's session beside kube-scheduler's core; nothing in that core imports it
     "batch": {"model", "framework", "plugins"},
     # render formats the reports it is given: quantities are its only domain knowledge, besides
     # the decision record's vocabulary (NARROW below)
     "render": {"model"},
     "io": {"model", "framework"},
-    "api": _CORE | {"explain", "replay", "check", "batch", "render", "io"},
-    "cli": _CORE | {"explain", "replay", "check", "batch", "render", "io", "api"},
+    "api": _CORE | {"explain", "replay", "check", "batch", "render", "io", "history"},
+    "cli": _CORE | {"explain", "replay", "check", "batch", "render", "io", "api", "history"},
     "__init__": {"api", "io"},
     "__main__": {"cli"},
 }

@@ -911,3 +911,91 @@ def write_document(doc: Mapping[str, Any], path: str, *, private: bool = False) 
     from .files import write_atomic
 
     write_atomic(path, serialize(doc, path), private=private)
+
+
+# --- history (issue 25): the records of recent preemptions -------------------------------------
+
+# The scheduler writes its Events through events.k8s.io/v1 and the API server serves the same
+# objects as core/v1 Events: both groups are read (RBAC may grant one and not the other) and the
+# join keeps each Event once, by UID. `reason` is a field selector in both groups
+# (pkg/registry/core/event/strategy.go, pkg/apis/events/v1 field label conversion).
+HISTORY_EVENT_SPECS = (
+    ListSpec("Event", "events.k8s.io/v1", "events", True, False, "EventsV1Api", "event"),
+    ListSpec("Event", "v1", "events", True, False, "CoreV1Api", "event"),
+)
+# kube-scheduler's Preempted (on the victim) and kube-batch's Evict (on the victim's PodGroup,
+# kube-batch cache.go SchedulerCache.Evict)
+HISTORY_EVENT_REASONS = (EVENT_REASON_PREEMPTED, "Evict")
+
+
+@dataclass
+class HistoryRead:
+    """What `history` read live: Events and pods as objects, and what it could not read."""
+
+    objects: list[dict]
+    notes: list[str]
+    events_read: bool
+    pods_read: bool
+    events_refused: str = ""  # which permission is missing, when no Event could be read
+    pods_refused: str = ""
+    pods_namespace: str | None = None  # where pods were listed: None for every namespace
+
+    def pods_visible(self, namespace: str) -> bool:
+        """Whether every pod of `namespace` ("" for all) was read, so that one not found is gone."""
+        return self.pods_read and (self.pods_namespace is None or namespace == self.pods_namespace)
+
+
+def _group_name(api_version: str) -> str:
+    return api_version.rpartition("/")[0]
+
+
+def read_history(cluster: LiveCluster, namespace: str | None) -> HistoryRead:
+    """The Preempted and Evict Events (both API groups) and the pods, in `namespace` or every
+    namespace; and the preemptors that Events name in other namespaces, each by a GET. GETs only."""
+    objects: list[dict] = []
+    notes: list[str] = []
+    refused: list[Forbidden] = []
+    events_read = False
+    for spec in HISTORY_EVENT_SPECS:
+        try:
+            for reason in HISTORY_EVENT_REASONS:
+                objects.extend(cluster.list(spec, namespace, field_selector=f"reason={reason}"))
+            events_read = True
+        except Forbidden as e:
+            refused.append(e)
+        except NotServed:
+            notes.append(f"{spec.api_version} events are not served by this cluster: read through the other group")
+    events_refused = ""
+    if not events_read:
+        where = f'in namespace "{namespace}"' if namespace else "at the cluster scope"
+        if refused:
+            groups = " nor ".join(f'"{_group_name(s.api_version)}"' for s in HISTORY_EVENT_SPECS)
+            events_refused = (f"{cluster.conn.server}: forbidden: cannot list events {where} (API group {groups}): "
+                              "the Preempted Events could not be read; grant list on events in either group")
+        else:
+            events_refused = f"{cluster.conn.server}: events are not served by this cluster"
+    pods_read = False
+    pods_refused = ""
+    pods: list[dict] = []
+    try:
+        pods = cluster.list(SPECS_BY_KIND["Pod"], namespace)
+        pods_read = True
+    except Forbidden as e:
+        pods_refused = str(e)
+    objects.extend(pods)
+    if pods_read and namespace is not None:
+        # a preemptor may be in another namespace than its victims: the Event's `related` names it
+        have = {(o.get("metadata") or {}).get("uid") for o in pods}
+        wanted: dict[tuple[str, str], str] = {}
+        for ev in objects:
+            rel = ev.get("related") if ev.get("kind") == "Event" else None
+            if isinstance(rel, Mapping) and rel.get("name") and rel.get("uid") not in have:
+                wanted.setdefault((rel.get("namespace") or "default", rel["name"]), rel.get("uid") or "")
+        for (ns, name), uid in sorted(wanted.items()):
+            try:
+                pod = cluster.get_pod(ns, name)
+            except Forbidden:
+                continue
+            if pod is not None and (not uid or (pod.get("metadata") or {}).get("uid") == uid):
+                objects.append(pod)
+    return HistoryRead(objects, notes, events_read, pods_read, events_refused, pods_refused, namespace)

@@ -1,0 +1,173 @@
+"""kubectl preempt history: what got preempted recently, by whom, from the cluster's own records."""
+from __future__ import annotations
+
+import re
+import sys
+import time
+from typing import Annotated, Optional
+
+import typer
+
+from .. import api
+from ..errors import ClusterError, ExitCode, UsageError, quote
+from ..io import live
+from ..io.snapshot import display_name
+from ..io.trace import read_trace
+from ..render.history import FORMATS, render_history_table, summary_line
+from ..render.json import dumps as json_dumps
+from ..render.yaml import dumps as yaml_dumps
+from . import options
+from .common import Progress, error_line, guard, note
+
+HELP = """What got preempted recently, and by whom: one line per victim, with its PriorityClass,
+the pod that preempted it and that pod's class, the node, and how it was found.
+
+Read from what the cluster records (GET requests only): the scheduler's Preempted Events on the
+victims ("Preempted by pod <UID> on node <node>", through events.k8s.io/v1 and v1; the API server
+keeps them about an hour), the victims' DisruptionTarget condition (reason PreemptionByScheduler,
+kept while a victim terminates and on pods that ended Failed), and the preemptors'
+nominatedNodeName. FOUND says which of them showed a victim: event, condition or both; a
+preemptor named only by its nomination is marked +nomination. The preemptor's name is resolved
+from the Event's UID through the pod, else the Event's related object, else the UID is shown
+with a note. Where the sources disagree (another node, another pod) the row says CONFLICT.
+kube-batch's evictions show with its Evict Event's reason (preempt or reclaim).
+
+--snapshot reads a file `kubectl preempt capture` wrote (it keeps the last hour's Preempted
+Events); --trace a recording of `kubectl preempt record`: every preemption it saw, a victim
+without an Event attributed to the pod nominated to its node at the same instant.
+
+Without access to Events, the missing permission is named (exit 3) and the pods' conditions
+are still listed."""
+
+EPILOG = """\b
+Examples:
+  # the last hour, every namespace of the current context
+  kubectl preempt history -A
+\b
+  # the last 20 minutes of one namespace, as JSON
+  kubectl preempt history -n batch --since 20m -o json
+\b
+  # from a snapshot (the hour before it was captured), and from a recording
+  kubectl preempt history -A --snapshot prod.json.gz
+  kubectl preempt history -A --trace rollout.jsonl.gz -o wide"""
+
+# Go's time.ParseDuration units, as kubectl's --since (kubectl logs) takes them
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+DEFAULT_SINCE = "1h"
+
+
+def parse_since(text: str) -> float:
+    """A Go duration ("1h", "20m", "1h30m", "90s"), in seconds; more than zero."""
+    s = text.strip()
+    parts = _PART.findall(s)
+    if not parts or "".join(n + u for n, u in parts) != s:
+        raise UsageError(f"{quote(text)} is not a duration such as 1h, 20m or 1h30m", field="--since")
+    seconds = sum(float(n) * _UNITS[u] for n, u in parts)
+    if seconds <= 0:
+        raise UsageError(f"{quote(text)} must be more than zero", field="--since")
+    return seconds
+
+
+def register(app: typer.Typer) -> None:
+    app.command("history", help=HELP, epilog=EPILOG)(history)
+
+
+@guard
+def history(
+    namespace: Annotated[Optional[str], typer.Option(
+        "--namespace", "-n", metavar="NS",
+        help="Victims in NS only (default: the context's namespace live; every namespace in a file).")] = None,
+    all_namespaces: Annotated[bool, typer.Option(
+        "--all-namespaces", "-A", help="Victims in every namespace.")] = False,
+    since: Annotated[Optional[str], typer.Option(
+        "--since", metavar="DURATION",
+        help="How far back: a duration such as 1h, 20m, 1h30m (default 1h before now, or before the "
+             "snapshot was captured; a trace: all of it).", show_default=False)] = None,
+    snapshot: options.Snapshot = None,
+    trace: Annotated[Optional[str], typer.Option(
+        "--trace", metavar="TRACE", help="Read a recording of `kubectl preempt record` (or - for stdin).")] = None,
+    output: Annotated[str, options.output_option(FORMATS)] = "table",
+    no_headers: Annotated[bool, typer.Option(
+        "--no-headers", help="Table without its header line, as kubectl's flag.")] = False,
+    context: options.Context = None,
+    kubeconfig: options.Kubeconfig = None,
+    request_timeout: options.RequestTimeout = None,
+) -> None:
+    if namespace is not None and all_namespaces:
+        raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
+    if snapshot is not None and trace is not None:
+        raise UsageError("--snapshot and --trace do not go together: give one")
+    window = parse_since(since) if since is not None else None
+    ns = None if all_namespaces else namespace
+    refusal = ""
+    if trace is not None:
+        tr = read_trace(trace)
+        if tr.form == "snapshot":
+            snapshot, trace = trace, None
+        else:
+            recorded = ((tr.header.get("recorder") or {}).get("kinds")) or ()
+            events_read = "Event" in recorded or any((e.get("object") or {}).get("kind") == "Event" for e in tr.events)
+            notes = list(tr.notes)
+            if not events_read:
+                notes.append(f"{display_name(trace)}: recorded without Events: victims are found by their "
+                             "DisruptionTarget condition, preemptors by their nomination at the same instant")
+            doc = api.preemption_history(trace_events=tr.events, since=window, namespace=ns, events_read=events_read,
+                                         source=display_name(trace), notes=notes)
+    if snapshot is not None:
+        tr = read_trace(snapshot)
+        objects = [e.get("object") or {} for e in tr.events]
+        doc = api.preemption_history(objects, now=tr.start, since=window if window else parse_since(DEFAULT_SINCE),
+                                     namespace=ns, source=display_name(snapshot), notes=tr.notes)
+    elif trace is None:
+        doc, refusal = _live(ns, namespace is None and not all_namespaces, window, context, kubeconfig,
+                             request_timeout)
+    _print(doc, output, no_headers)
+    if refusal:
+        print(error_line(ClusterError(refusal)), file=sys.stderr)
+        raise typer.Exit(int(ExitCode.CLUSTER))
+
+
+def _live(namespace: Optional[str], context_namespace: bool, window: Optional[float], context: Optional[str],
+          kubeconfig: Optional[str], request_timeout: Optional[str]) -> tuple[dict, str]:
+    """Read the live cluster; the document, and the refusal to report once it is printed."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    progress = Progress() if sys.stderr.isatty() else None
+    try:
+        if context_namespace:
+            namespace = conn.namespace
+        cluster = live.LiveCluster(conn, progress=progress)
+        read = live.read_history(cluster, namespace)
+    finally:
+        if progress is not None:
+            progress.clear()
+        conn.close()
+    if not read.events_read and not read.pods_read:
+        raise ClusterError(f"{read.events_refused}; and {read.pods_refused}")
+    notes = list(read.notes)
+    refusal = ""
+    if not read.events_read:
+        notes.append("no Events could be read: listing the victims the pods' DisruptionTarget conditions show "
+                     "(preemptors from their nominations)")
+        refusal = read.events_refused
+    elif not read.pods_read:
+        notes.append("no pods could be read: listing the victims the Events name (preemptors named by the Events)")
+        refusal = read.pods_refused + ": the pods' conditions and nominations could not be read"
+    doc = api.preemption_history(read.objects, now=time.time(),
+                                 since=window if window else parse_since(DEFAULT_SINCE), namespace=namespace,
+                                 pods_visible=read.pods_visible, events_read=read.events_read,
+                                 source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes)
+    return doc, refusal
+
+
+def _print(doc: dict, output: str, no_headers: bool) -> None:
+    for n in doc.get("notes") or ():
+        note(f"note: {n}")
+    if output == "json":
+        sys.stdout.write(json_dumps(doc))
+    elif output == "yaml":
+        sys.stdout.write(yaml_dumps(doc))
+    else:
+        sys.stdout.write(render_history_table(doc, wide=output == "wide", headers=not no_headers))
+        if not no_headers or not doc.get("items"):
+            note(summary_line(doc))

@@ -1,0 +1,589 @@
+"""What got preempted, and by whom: the cluster's own records of preemptions joined into rows.
+
+kube-scheduler v1.34.1 leaves three signs of a preemption (framework/preemption/preemption.go):
+`prepareCandidate` / `prepareCandidateAsync` call `PreemptPod` for each victim not already being
+deleted, which patches the victim's status with a DisruptionTarget condition (reason
+PreemptionByScheduler), deletes it, and records a `Preempted` Event on it, "Preempted by pod
+<preemptor UID> on node <node>" (events.k8s.io/v1, also served as core/v1; `related` names the
+preemptor); and the scheduler's failure handler (schedule_one.go, handleSchedulingFailure) writes
+the preemptor's status.nominatedNodeName. The Event outlives the pod (the API server keeps Events
+an hour by default); the condition outlives the Event while the victim terminates, and on a pod
+that ended Failed; the nomination stays until the preemptor is bound.
+
+kube-batch (kubernetes-sigs/kube-batch, pkg/scheduler/cache/cache.go, SchedulerCache.Evict)
+deletes its victims without a condition and records one Event on the victim's PodGroup,
+reason `Evict`, the message being the action that evicted: "preempt" (actions/preempt) or
+"reclaim" (actions/reclaim). It names no preemptor.
+
+The input is plain objects, wherever they came from (a live cluster's lists, a snapshot, every
+version a trace recorded); `observe_objects` and `observe_trace` gather them, `build_history`
+joins them. Nothing here reads a file or the network.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from ..model.rfc3339 import format_seconds, parse_seconds
+from ..model.who_preempted import (DISRUPTION_TARGET, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
+                                   preempted_by)
+
+API_VERSION = "kubectl-preempt/v1"
+KIND = "PreemptionHistory"
+
+# kube-batch cache.go, SchedulerCache.Evict: Recorder.Eventf(podgroup, Normal, "Evict", reason)
+EVENT_REASON_EVICT = "Evict"
+# kube-batch's PodGroup annotation on its pods (api/job_info.go, getJobID)
+GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name"
+DEFAULT_SCHEDULER = "default-scheduler"
+
+# The victim's condition patch and the preemptor's nomination are written by one scheduling
+# attempt within milliseconds (with async preemption, from two goroutines): in the shared
+# real-cluster traces at most 0.4 s apart as the watch saw them. A nomination this close to a
+# victim's condition, on the victim's node, is "at the same instant".
+SAME_INSTANT = 2.0
+# the truth files of the real-cluster traces count the scheduler deciding again for the same pod
+# and node within 10 s as one preemption; rows are grouped the same way
+SAME_PREEMPTION = 10.0
+
+FOUND_EVENT = "event"
+FOUND_CONDITION = "condition"
+FOUND_BOTH = "both"
+
+
+# --- reading one object ---------------------------------------------------------------------------
+
+def _md(o: Mapping[str, Any]) -> Mapping[str, Any]:
+    return o.get("metadata") or {}
+
+
+def _key(ns: Any, name: Any) -> str:
+    return f"{ns or 'default'}/{name}"
+
+
+def pod_key(o: Mapping[str, Any]) -> str:
+    md = _md(o)
+    return _key(md.get("namespace"), md.get("name"))
+
+
+def preemption_condition(pod: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The DisruptionTarget condition kube-scheduler's PreemptPod writes, or None."""
+    for c in (pod.get("status") or {}).get("conditions") or ():
+        if isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET \
+                and c.get("reason") == REASON_PREEMPTION_BY_SCHEDULER and c.get("status", "True") == "True":
+            return c
+    return None
+
+
+def event_first_time(ev: Mapping[str, Any]) -> float | None:
+    """When an Event's first occurrence happened: events.k8s.io's eventTime (what the scheduler's
+    recorder sets, to the microsecond), else the core/v1 firstTimestamp (deprecatedFirstTimestamp
+    in events.k8s.io/v1), else its last time, else when the object was created."""
+    series = ev.get("series") or {}
+    for v in (ev.get("eventTime"), ev.get("firstTimestamp"), ev.get("deprecatedFirstTimestamp"),
+              ev.get("lastTimestamp"), ev.get("deprecatedLastTimestamp"), series.get("lastObservedTime"),
+              _md(ev).get("creationTimestamp")):
+        t = parse_seconds(v)
+        if t is not None:
+            return t
+    return None
+
+
+def event_last_time(ev: Mapping[str, Any]) -> float | None:
+    series = ev.get("series") or {}
+    for v in (series.get("lastObservedTime"), ev.get("lastTimestamp"), ev.get("deprecatedLastTimestamp")):
+        t = parse_seconds(v)
+        if t is not None:
+            return t
+    return event_first_time(ev)
+
+
+def _regarding(ev: Mapping[str, Any]) -> Mapping[str, Any]:
+    # core/v1 calls it involvedObject, events.k8s.io/v1 regarding
+    return ev.get("involvedObject") or ev.get("regarding") or {}
+
+
+def _reporter(ev: Mapping[str, Any]) -> str:
+    return (ev.get("reportingComponent") or ev.get("reportingController") or (ev.get("source") or {}).get("component")
+            or (ev.get("deprecatedSource") or {}).get("component") or "")
+
+
+def _priority(pod: Mapping[str, Any] | None) -> int | None:
+    if pod is None:
+        return None
+    p = (pod.get("spec") or {}).get("priority")
+    return p if isinstance(p, int) and not isinstance(p, bool) else None
+
+
+def _class(pod: Mapping[str, Any] | None) -> str | None:
+    if pod is None:
+        return None
+    return (pod.get("spec") or {}).get("priorityClassName") or None
+
+
+def _higher(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
+    """Whether pod a may preempt pod b by priority (unknown priorities do not rule it out)."""
+    pa, pb = _priority(a), _priority(b)
+    return pa is None or pb is None or pa > pb
+
+
+# --- what was observed ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Nomination:
+    """A pending pod's status.nominatedNodeName; `time` when a trace saw it set, None when read live."""
+
+    time: float | None
+    uid: str
+    node: str
+
+
+@dataclass
+class Observed:
+    """Everything the join reads: pods by UID (the last version seen, deleted ones included for a
+    trace), when each victim's condition was first seen (a trace), Events, nominations."""
+
+    pods: dict[str, dict] = field(default_factory=dict)
+    condition_seen: dict[str, float] = field(default_factory=dict)
+    deleted: set[str] = field(default_factory=set)
+    events: list[dict] = field(default_factory=list)
+    nominations: list[Nomination] = field(default_factory=list)
+    last_time: float | None = None  # the latest instant the input shows (a trace's last event)
+
+
+def _uid(o: Mapping[str, Any]) -> str:
+    md = _md(o)
+    return md.get("uid") or pod_key(o)
+
+
+def _event_id(ev: Mapping[str, Any]) -> str:
+    # the same Event read through both API groups is one object: one UID
+    md = _md(ev)
+    return md.get("uid") or f"{md.get('namespace')}/{md.get('name')}"
+
+
+def _wanted_event(o: Mapping[str, Any]) -> bool:
+    return o.get("kind") == "Event" and o.get("reason") in (EVENT_REASON_PREEMPTED, EVENT_REASON_EVICT)
+
+
+def observe_objects(objects: Iterable[Mapping[str, Any]]) -> Observed:
+    """The objects of one instant (a live read, a snapshot): nominations without a time."""
+    obs = Observed()
+    events: dict[str, dict] = {}
+    for o in objects:
+        kind = o.get("kind")
+        if kind == "Pod":
+            uid = _uid(o)
+            obs.pods[uid] = o  # type: ignore[assignment]
+            status = o.get("status") or {}
+            nom = status.get("nominatedNodeName")
+            if nom and not (o.get("spec") or {}).get("nodeName"):
+                obs.nominations.append(Nomination(None, uid, nom))
+        elif _wanted_event(o):
+            events.setdefault(_event_id(o), o)  # type: ignore[arg-type]
+    obs.events = list(events.values())
+    return obs
+
+
+def observe_trace(events: Iterable[Mapping[str, Any]]) -> Observed:
+    """Every version a trace recorded ({"ts", "type", "object"} in time order): each pod's last
+    version, when its condition first appeared, each nomination as it was set."""
+    obs = Observed()
+    seen_events: dict[str, dict] = {}
+    for ev in events:
+        typ = ev.get("type")
+        o = ev.get("object") or {}
+        ts = ev.get("ts")
+        if typ == "BOOKMARK":
+            continue
+        if isinstance(ts, (int, float)):
+            obs.last_time = ts if obs.last_time is None else max(obs.last_time, ts)
+        kind = o.get("kind")
+        if kind == "Pod":
+            uid = _uid(o)
+            old = obs.pods.get(uid)
+            obs.pods[uid] = o
+            if typ == "DELETED":
+                obs.deleted.add(uid)
+            if uid not in obs.condition_seen and preemption_condition(o) is not None and ts is not None:
+                obs.condition_seen[uid] = ts
+            nom = (o.get("status") or {}).get("nominatedNodeName") or ""
+            old_nom = ((old or {}).get("status") or {}).get("nominatedNodeName") or ""
+            if nom and nom != old_nom and typ != "DELETED" and not (o.get("spec") or {}).get("nodeName"):
+                obs.nominations.append(Nomination(ts, uid, nom))
+        elif _wanted_event(o) and typ != "DELETED":
+            # a series updates its Event: the first version holds the first occurrence's time,
+            # the last one its count
+            first = seen_events.get(_event_id(o))
+            seen_events[_event_id(o)] = o if first is None else {**o, "eventTime": first.get("eventTime") or o.get("eventTime")}
+    obs.events = list(seen_events.values())
+    return obs
+
+
+# --- the join ----------------------------------------------------------------------------------------
+
+@dataclass
+class _Row:
+    victim: str | None
+    victim_uid: str | None
+    node: str | None
+    preemptor_uid: str | None
+    time: float | None = None
+    scheduler: str = DEFAULT_SCHEDULER
+    reason: str = EVENT_REASON_PREEMPTED
+    event: bool = False
+    condition: bool = False
+    event_groups: set[str] = field(default_factory=set)
+    related: Mapping[str, Any] | None = None
+    event_message: str = ""
+    group: str | None = None  # kube-batch: the PodGroup its Event names
+    preemptor: str | None = None
+    preemptor_from: str | None = None
+    notes: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+
+def _note(row: _Row, text: str) -> None:
+    if text not in row.notes:
+        row.notes.append(text)
+
+
+def _conflict(row: _Row, text: str) -> None:
+    if text not in row.conflicts:
+        row.conflicts.append(text)
+
+
+def build_history(obs: Observed, *, now: float | None, since: float | None, namespace: str | None = None,
+                  pods_visible: Callable[[str], bool] | None = None, events_read: bool = True,
+                  source: str = "", notes: Iterable[str] = ()) -> dict[str, Any]:
+    """The history document: one row per victim and preemptor, newest last, and the rows grouped
+    into preemptions (preemptor, node). `since` seconds before `now` bound it (None: no bound);
+    `namespace` keeps the victims of one namespace. `pods_visible(ns)` says whether every pod of a
+    namespace was read ("" for all), so that a preemptor not found is gone rather than unreadable.
+    `events_read`: False when Events could not be read (a victim with its condition only is then
+    not remarkable)."""
+    visible = pods_visible or (lambda ns: True)
+    by_uid = obs.pods
+    by_key: dict[str, list[dict]] = {}
+    for p in by_uid.values():
+        by_key.setdefault(pod_key(p), []).append(p)
+
+    rows: dict[tuple, _Row] = {}
+    evict_events: list[Mapping[str, Any]] = []
+    for ev in obs.events:
+        if ev.get("reason") == EVENT_REASON_EVICT:
+            evict_events.append(ev)
+            continue
+        reg = _regarding(ev)
+        if reg.get("kind") not in (None, "", "Pod") or not reg.get("name"):
+            continue
+        victim = _key(reg.get("namespace") or _md(ev).get("namespace"), reg["name"])
+        msg = (ev.get("message") or ev.get("note") or "").strip()
+        by = preempted_by(ev)
+        puid, node = by if by is not None else (None, None)
+        related = ev.get("related") or None
+        if puid is None and related and related.get("uid"):
+            puid = related["uid"]
+        k = (reg.get("uid") or victim, puid, node)
+        row = rows.get(k)
+        if row is None:
+            row = rows[k] = _Row(victim, reg.get("uid") or None, node, puid)
+        row.event = True
+        row.event_groups.add(ev.get("apiVersion") or "v1")
+        row.scheduler = _reporter(ev) or row.scheduler
+        t = event_first_time(ev)
+        if t is not None and (row.time is None or t < row.time):
+            row.time = t
+        row.event_message = msg
+        if related and related.get("name"):
+            row.related = related
+        if by is None:
+            _note(row, f"the Event's message is not the scheduler's \"Preempted by pod <UID> on node <node>\": {msg!r}")
+
+    # several Events naming different preemptors of one victim: each row says so
+    per_victim: dict[str, list[_Row]] = {}
+    for row in rows.values():
+        per_victim.setdefault(row.victim_uid or row.victim or "", []).append(row)
+
+    for uid, pod in by_uid.items():
+        cond = preemption_condition(pod)
+        mine = per_victim.get(uid) or [r for r in per_victim.get(pod_key(pod), ()) if r.victim_uid is None]
+        for row in mine:
+            _check_victim(row, pod, cond, uid in obs.deleted)
+        if cond is None or mine:
+            continue
+        node = (pod.get("spec") or {}).get("nodeName") or None
+        row = _Row(pod_key(pod), uid, node, None, condition=True)
+        row.time = obs.condition_seen.get(uid, parse_seconds(cond.get("lastTransitionTime")))
+        rows[(uid, None, node)] = row
+        _attribute_by_nomination(row, pod, obs, by_uid)
+        earlier = [r for r in per_victim.get(pod_key(pod), ()) if r.victim_uid not in (None, uid)]
+        if events_read and not earlier:
+            _note(row, "no Preempted Event: expired (the API server keeps Events an hour by default) or not recorded")
+
+    for rlist in per_victim.values():
+        if len(rlist) > 1:
+            for row in rlist:
+                others = sorted({_preemptor_label(r, by_uid) for r in rlist if r is not row})
+                _note(row, "also preempted by " + ", ".join(others) + " (another Event on this victim)")
+
+    for row in rows.values():
+        _resolve_preemptor(row, obs, by_uid, visible)
+
+    for ev in evict_events:
+        for row in _kube_batch_rows(ev, by_uid, by_key):
+            rows[(row.victim_uid or row.victim or row.group, "kube-batch", _event_id(ev))] = row
+
+    lo = None if since is None or now is None else now - since
+    out_rows = []
+    for row in rows.values():
+        ns = (row.victim or row.group or "/").partition("/")[0]
+        if namespace is not None and ns != namespace:
+            continue
+        if lo is not None and row.time is not None and row.time < lo:
+            continue
+        if row.time is None:
+            _note(row, "no time recorded")
+        out_rows.append(_row_doc(row, by_uid))
+    out_rows.sort(key=lambda r: (r["time"] or "", r["victim"] or "", r["preemptor"] or ""))
+
+    doc: dict[str, Any] = {
+        "apiVersion": API_VERSION, "kind": KIND, "source": source,
+        "namespace": namespace,
+        "window": {"since": since, "from": format_seconds(lo) if lo is not None else None,
+                   "to": format_seconds(now) if now is not None else None},
+        "items": out_rows,
+        "preemptions": group_preemptions(out_rows),
+        "notes": list(notes),
+    }
+    return doc
+
+
+def _preemptor_label(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> str:
+    if row.preemptor_uid and row.preemptor_uid in by_uid:
+        return pod_key(by_uid[row.preemptor_uid])
+    if row.related and row.related.get("name"):
+        return _key(row.related.get("namespace"), row.related["name"])
+    return f"pod UID {row.preemptor_uid}" if row.preemptor_uid else "an unnamed pod"
+
+
+def _check_victim(row: _Row, pod: Mapping[str, Any], cond: Mapping[str, Any] | None, deleted: bool) -> None:
+    """An Event row meets the victim pod it names: the condition joins it, or contradicts it."""
+    spec = pod.get("spec") or {}
+    on = spec.get("nodeName")
+    if cond is not None:
+        row.condition = True
+        if row.node and on and on != row.node:
+            _conflict(row, f"the Event says node {row.node}, the victim's condition was set on node {on}")
+        return
+    terminating = bool(_md(pod).get("deletionTimestamp")) or deleted
+    phase = (pod.get("status") or {}).get("phase")
+    if row.node and on and on != row.node:
+        _conflict(row, f"the Event says node {row.node}, the victim runs on node {on}")
+    if not terminating and phase not in ("Succeeded", "Failed"):
+        _conflict(row, "the Event says preempted, but the pod has no DisruptionTarget condition and is not "
+                       "terminating")
+
+
+def _attribute_by_nomination(row: _Row, victim: Mapping[str, Any], obs: Observed,
+                             by_uid: Mapping[str, Mapping[str, Any]]) -> None:
+    """A victim known by its condition only: the pod nominated to its node at the same instant
+    (a trace) or now (a live read, while the victim still terminates) is its preemptor, as
+    handleSchedulingFailure writes the nomination of the pod whose PostFilter chose the victims."""
+    node = row.node
+    if not node:
+        _note(row, "preemptor unknown: no Event, and the victim is on no node")
+        return
+    timed = row.time is not None and any(n.time is not None for n in obs.nominations)
+    if timed:
+        near = sorted((abs(n.time - row.time), n.uid) for n in obs.nominations  # type: ignore[operator]
+                      if n.time is not None and n.node == node and abs(n.time - row.time) <= SAME_INSTANT
+                      and n.uid != row.victim_uid and _higher(by_uid.get(n.uid), victim))
+        if not near:
+            _note(row, f"preemptor unknown: no Event, and no pod was nominated to {node} at the same instant")
+            return
+        best = near[0][1]
+        row.preemptor_uid = best
+        row.preemptor_from = "nomination"  # FOUND says "+nomination"
+        others = sorted({pod_key(by_uid[u]) if u in by_uid else u for _, u in near[1:] if u != best})
+        if others:
+            _note(row, "also nominated to " + node + " within " + f"{SAME_INSTANT:g}s: " + ", ".join(others))
+        return
+    terminating = bool(_md(victim).get("deletionTimestamp")) \
+        and (victim.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
+    cands = sorted({n.uid for n in obs.nominations if n.node == node and n.uid != row.victim_uid
+                    and _higher(by_uid.get(n.uid), victim)})
+    if terminating and len(cands) == 1:
+        row.preemptor_uid = cands[0]
+        row.preemptor_from = "nomination"
+        _note(row, f"preemptor from its nomination to {node}, the only higher-priority pod nominated there (no Event)")
+    elif terminating and cands:
+        names = ", ".join(sorted(pod_key(by_uid[u]) for u in cands if u in by_uid))
+        _note(row, f"preemptor unknown: no Event; nominated to {node} now: {names}")
+    else:
+        _note(row, "preemptor unknown: no Event" + ("" if terminating else ", and the victim no longer terminates"))
+
+
+def _resolve_preemptor(row: _Row, obs: Observed, by_uid: Mapping[str, Mapping[str, Any]],
+                       visible: Callable[[str], bool]) -> None:
+    """The preemptor's name from its UID: the pod itself, else the Event's `related`, else any
+    other Event about that UID, else the UID with a note."""
+    puid = row.preemptor_uid
+    if not puid:
+        return
+    pod = by_uid.get(puid)
+    related = row.related
+    rel_key = _key(related.get("namespace"), related["name"]) if related and related.get("name") else None
+    if pod is not None:
+        row.preemptor = pod_key(pod)
+        row.preemptor_from = row.preemptor_from or "pod"
+        if rel_key and rel_key != row.preemptor:
+            _conflict(row, f"the Event's related pod is {rel_key}, the pod with UID {puid} is {row.preemptor}")
+        _check_nomination(row, pod, obs)
+        return
+    if rel_key:
+        row.preemptor = rel_key
+        row.preemptor_from = "event"
+        ns = rel_key.partition("/")[0]
+        if visible(ns):
+            _note(row, "preemptor gone; named by the Event")
+        else:
+            _note(row, f"preemptor's pods (namespace {ns}) not read; named by the Event")
+        return
+    for ev in obs.events:
+        reg = _regarding(ev)
+        if reg.get("uid") == puid and reg.get("name"):
+            row.preemptor = _key(reg.get("namespace"), reg["name"])
+            row.preemptor_from = "event"
+            _note(row, "preemptor gone; named by another Event about it")
+            return
+    _note(row, f"preemptor pod UID {puid} not found: " + ("gone, and no Event names it" if visible("")
+                                                           else "gone or not readable, and no Event names it"))
+
+
+def _check_nomination(row: _Row, pod: Mapping[str, Any], obs: Observed) -> None:
+    """The preemptor's own nomination at the same instant (a trace) should name the Event's node."""
+    if row.preemptor_from != "pod" or row.time is None or not row.node:
+        return
+    near = sorted((abs(n.time - row.time), n.node) for n in obs.nominations  # type: ignore[operator]
+                  if n.uid == row.preemptor_uid and n.time is not None and abs(n.time - row.time) <= SAME_INSTANT)
+    if near and all(node != row.node for _, node in near):
+        _conflict(row, f"the Event says node {row.node}, the preemptor's nomination at the same instant names "
+                       f"{near[0][1]}")
+
+
+def _deletion_requested(pod: Mapping[str, Any]) -> float | None:
+    """When a pod's deletion was asked for: the API server sets deletionTimestamp to that time
+    plus the grace period (registry/rest/delete.go, BeforeDelete)."""
+    md = _md(pod)
+    t = parse_seconds(md.get("deletionTimestamp"))
+    if t is None:
+        return None
+    grace = md.get("deletionGracePeriodSeconds")
+    if not isinstance(grace, int):
+        grace = (pod.get("spec") or {}).get("terminationGracePeriodSeconds")
+    return t - (grace if isinstance(grace, int) and not isinstance(grace, bool) else 30)
+
+
+def _kube_batch_rows(ev: Mapping[str, Any], by_uid: Mapping[str, Mapping[str, Any]],
+                     by_key: Mapping[str, list[dict]]) -> list[_Row]:
+    """kube-batch's Evict Event on a PodGroup: the group's pods whose deletion was asked for
+    while the Event's occurrences lasted (kube-batch's Evict deletes, then records the Event)."""
+    reg = _regarding(ev)
+    if reg.get("kind") != "PodGroup" or not reg.get("name"):
+        return []
+    ns = reg.get("namespace") or _md(ev).get("namespace") or "default"
+    group = _key(ns, reg["name"])
+    action = (ev.get("message") or ev.get("note") or "").strip()
+    first, last = event_first_time(ev), event_last_time(ev)
+    scheduler = _reporter(ev) or "kube-batch"
+    out = []
+    for pod in by_uid.values():
+        md = _md(pod)
+        if (md.get("namespace") or "default") != ns or (md.get("annotations") or {}).get(GROUP_NAME_ANNOTATION) != reg["name"]:
+            continue
+        asked = _deletion_requested(pod)
+        if asked is None or first is None or not (first - SAME_INSTANT <= asked <= (last or first) + SAME_INSTANT):
+            continue
+        row = _Row(pod_key(pod), _uid(pod), (pod.get("spec") or {}).get("nodeName") or None, None, time=asked,
+                   scheduler=scheduler, reason=action or EVENT_REASON_EVICT, event=True, group=group)
+        row.event_groups.add(ev.get("apiVersion") or "v1")
+        _note(row, f"kube-batch's Evict Event on PodGroup {group} ({action or 'no reason given'}); "
+                   "kube-batch names no preemptor")
+        out.append(row)
+    if not out:
+        row = _Row(None, None, None, None, time=first, scheduler=scheduler, reason=action or EVENT_REASON_EVICT,
+                   event=True, group=group)
+        row.event_groups.add(ev.get("apiVersion") or "v1")
+        count = ev.get("count") or ev.get("deprecatedCount") or (ev.get("series") or {}).get("count") or 1
+        _note(row, f"kube-batch's Evict Event on PodGroup {group} ({action or 'no reason given'}, {count}x); "
+                   "no pod of the group was seen being deleted then")
+        out.append(row)
+    return out
+
+
+def _row_doc(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    victim = by_uid.get(row.victim_uid or "")
+    pre = by_uid.get(row.preemptor_uid or "")
+    found = FOUND_BOTH if row.event and row.condition else FOUND_EVENT if row.event else FOUND_CONDITION
+    if row.victim_uid and victim is None and row.victim and row.event:
+        _note(row, "victim gone")
+    sources = sorted(f"event ({g})" for g in row.event_groups) + (["condition"] if row.condition else [])
+    if row.preemptor_from == "nomination":
+        sources.append("nomination")
+    state = None
+    if pre is not None:
+        spec, status = pre.get("spec") or {}, pre.get("status") or {}
+        if spec.get("nodeName"):
+            state = f"Scheduled on {spec['nodeName']}"
+        elif status.get("phase") in ("Succeeded", "Failed"):
+            state = status["phase"]
+        elif status.get("nominatedNodeName"):
+            state = f"Nominated to {status['nominatedNodeName']}"
+        else:
+            state = "Pending"
+    elif row.preemptor_uid:
+        state = "Gone"
+    return {
+        "time": format_seconds(row.time) if row.time is not None else None,
+        "victim": row.victim,
+        "victimUID": row.victim_uid,
+        "victimClass": _class(victim),
+        "victimPriority": _priority(victim),
+        "preemptor": row.preemptor,
+        "preemptorUID": row.preemptor_uid,
+        "preemptorClass": _class(pre),
+        "preemptorPriority": _priority(pre),
+        "preemptorState": state,
+        "node": row.node,
+        "found": found,
+        "sources": sources,
+        "scheduler": row.scheduler,
+        "reason": row.reason,
+        **({"podGroup": row.group} if row.group else {}),
+        "notes": list(row.notes),
+        "conflicts": list(row.conflicts),
+    }
+
+
+def group_preemptions(rows: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of one preemptor on one node within SAME_PREEMPTION seconds are one preemption
+    (its victims); a row with no preemptor is a preemption of its own."""
+    out: list[dict[str, Any]] = []
+    open_: dict[tuple, dict[str, Any]] = {}
+    for r in rows:
+        who = r["preemptorUID"] or r["preemptor"]
+        t = parse_seconds(r["time"])
+        k = (r["scheduler"], who, r["node"])
+        g = open_.get(k) if who else None
+        if g is not None and t is not None and g["_t"] is not None and t - g["_t"] <= SAME_PREEMPTION:
+            g["victims"].append(r["victim"])
+            continue
+        g = {"time": r["time"], "preemptor": r["preemptor"], "preemptorUID": r["preemptorUID"], "node": r["node"],
+             "scheduler": r["scheduler"], "victims": [r["victim"]], "_t": t}
+        out.append(g)
+        if who:
+            open_[k] = g
+    for g in out:
+        g.pop("_t")
+    return out
