@@ -335,7 +335,7 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
             rows[(row.victim_uid or row.victim or row.group, "kube-batch", _event_id(ev))] = row
 
     lo = None if since is None or now is None else now - since
-    out_rows = []
+    out_rows: list[tuple[float | None, dict[str, Any]]] = []
     for row in rows.values():
         ns = (row.victim or row.group or "/").partition("/")[0]
         if namespace is not None and ns != namespace:
@@ -344,16 +344,17 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
             continue
         if row.time is None:
             _note(row, "no time recorded")
-        out_rows.append(_row_doc(row, by_uid))
-    out_rows.sort(key=lambda r: (r["time"] or "", r["victim"] or "", r["preemptor"] or ""))
+        out_rows.append((row.time, _row_doc(row, by_uid)))
+    # by the time itself: "…:00.100Z" sorts before "…:00Z" as text
+    out_rows.sort(key=lambda tr: (tr[0] is None, tr[0] or 0.0, tr[1]["victim"] or "", tr[1]["preemptor"] or ""))
 
     doc: dict[str, Any] = {
         "apiVersion": API_VERSION, "kind": KIND, "source": source,
         "namespace": namespace,
         "window": {"since": since, "from": format_seconds(lo) if lo is not None else None,
                    "to": format_seconds(now) if now is not None else None},
-        "items": out_rows,
-        "preemptions": group_preemptions(out_rows),
+        "items": [r for _, r in out_rows],
+        "preemptions": group_preemptions([r for _, r in out_rows]),
         "notes": list(notes),
     }
     return doc

@@ -33,6 +33,8 @@ RESOURCES: dict[tuple[str, str], tuple[str, bool]] = {
     ("v1", "pods"): ("Pod", True),
     ("v1", "namespaces"): ("Namespace", False),
     ("v1", "events"): ("Event", True),
+    # the same kind through its own group (an object added with this apiVersion is served here only)
+    ("events.k8s.io/v1", "events"): ("Event", True),
     ("v1", "services"): ("Service", True),
     ("v1", "replicationcontrollers"): ("ReplicationController", True),
     ("v1", "persistentvolumeclaims"): ("PersistentVolumeClaim", True),

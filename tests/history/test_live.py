@@ -1,0 +1,221 @@
+"""history against the loopback API server: Events planted in both API groups, a preemptor that
+is gone, one no object names, an expired Event, a victim with only its condition, kube-batch's
+Evict Event; and what happens without access to Events or pods. Only GETs are ever sent."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from kubectl_preempt.cli.main import main
+from tests.builders import make_node, make_pod
+from tests.live.fakeapi import FakeAPIServer
+
+from .objects import evict_event, iso, preempted_event, with_condition
+
+NOW = time.time()
+
+
+def _cluster() -> list[dict[str, Any]]:
+    t = NOW - 300  # five minutes ago
+    objs: list[dict[str, Any]] = [make_node(f"node-{i}").alloc(cpu="4", memory="8Gi").obj() for i in (1, 2, 3)]
+
+    def victim(name: str, uid: str, node: str, *, cond: float | None = None, **kw: Any) -> dict[str, Any]:
+        pod = make_pod(name).ns("batch").uid(uid).priority(10).priority_class("low").req(cpu="3").running(node) \
+            .terminating(iso(NOW + 20)).obj()
+        return with_condition(pod, cond) if cond is not None else pod
+
+    web0 = make_pod("web-0").ns("team-a").uid("uid-web-0").priority(1000).priority_class("high") \
+        .req(cpu="2").nominated("node-1").obj()
+    web2 = make_pod("web-2").ns("team-a").uid("uid-web-2").priority(1000).priority_class("high") \
+        .req(cpu="2").nominated("node-2").obj()
+    objs += [web0, web2]
+    # the scheduler's Event through events.k8s.io/v1, and the victim still terminating with its condition
+    objs.append(victim("etl-1", "uid-etl-1", "node-1", cond=t))
+    objs.append(preempted_event("batch/etl-1", "uid-etl-1", "uid-web-0", "node-1", t + 0.2, related="team-a/web-0",
+                                group="events.k8s.io/v1"))
+    # through core/v1: the victim and its preemptor are both gone; the Event's related names it
+    objs.append(preempted_event("batch/gone-1", "uid-gone-1", "uid-api-7", "node-2", t + 30,
+                                related="team-a/api-7"))
+    # no object names this preemptor any more
+    objs.append(preempted_event("batch/gone-2", "uid-gone-2", "uid-lost", "node-3", t + 40))
+    # an Event two hours old: outside --since 1h
+    objs.append(preempted_event("batch/old-1", "uid-old-1", "uid-api-7", "node-2", NOW - 7200))
+    # a victim whose Event expired: its condition, and the pod nominated to its node
+    objs.append(victim("etl-2", "uid-etl-2", "node-2", cond=t + 60))
+    # kube-batch's eviction: the Evict Event on the PodGroup, the pod being deleted
+    kb = make_pod("job-a-0").ns("batch").uid("uid-kb").priority(1).group("job-a").running("node-3") \
+        .set("metadata.deletionTimestamp", iso(int(t) + 100 + 30)).set("metadata.deletionGracePeriodSeconds", 30).obj()
+    objs += [kb, evict_event("batch/job-a", "preempt", int(t) + 100)]
+    # a Killing event of the kubelet, and a Preempted Event of another namespace
+    objs.append({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "k", "namespace": "batch"},
+                 "involvedObject": {"kind": "Pod", "namespace": "batch", "name": "etl-1"}, "reason": "Killing",
+                 "message": "Stopping container main", "eventTime": iso(t)})
+    objs.append(preempted_event("team-a/side-1", "uid-side-1", "uid-web-2", "node-2", t + 50))
+    return objs
+
+
+@pytest.fixture
+def api() -> Iterator[FakeAPIServer]:
+    with FakeAPIServer(_cluster()) as server:
+        yield server
+
+
+@pytest.fixture
+def cli(api: FakeAPIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("KUBECONFIG", str(api.kubeconfig(tmp_path / "kubeconfig", namespace="batch")))
+
+    def run(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def _rows(out: str) -> dict[str, dict]:
+    return {r["victim"] or f"<{r['podGroup']}>": r for r in json.loads(out)["items"]}
+
+
+def test_history_joins_events_of_both_groups_conditions_and_nominations(cli, api: FakeAPIServer) -> None:
+    code, out, err = cli("history", "-A", "-o", "json")
+    assert code == 0, err
+    rows = _rows(out)
+    assert sorted(rows) == ["batch/etl-1", "batch/etl-2", "batch/gone-1", "batch/gone-2", "batch/job-a-0",
+                            "team-a/side-1"]
+
+    etl1 = rows["batch/etl-1"]
+    assert (etl1["preemptor"], etl1["preemptorClass"], etl1["victimClass"], etl1["node"], etl1["found"]) == \
+        ("team-a/web-0", "high", "low", "node-1", "both")
+    assert etl1["sources"] == ["event (events.k8s.io/v1)", "condition"]
+
+    gone1 = rows["batch/gone-1"]
+    assert (gone1["preemptor"], gone1["preemptorUID"], gone1["found"]) == ("team-a/api-7", "uid-api-7", "event")
+    assert gone1["sources"] == ["event (v1)"]
+    assert "preemptor gone; named by the Event" in gone1["notes"]
+
+    gone2 = rows["batch/gone-2"]
+    assert gone2["preemptor"] is None and gone2["preemptorUID"] == "uid-lost"
+    assert "preemptor pod UID uid-lost not found: gone, and no Event names it" in gone2["notes"]
+
+    etl2 = rows["batch/etl-2"]
+    assert (etl2["found"], etl2["preemptor"], etl2["node"]) == ("condition", "team-a/web-2", "node-2")
+    assert "nomination" in etl2["sources"]
+
+    kb = rows["batch/job-a-0"]
+    assert (kb["scheduler"], kb["reason"], kb["podGroup"]) == ("kube-batch", "preempt", "batch/job-a")
+
+    # GETs only; Events listed through both groups, by reason
+    assert api.methods == {"GET"}
+    groups = {(r.path.rsplit("/events", 1)[0], r.query.get("fieldSelector")) for r in api.requests_for("events")}
+    assert groups == {("/apis/events.k8s.io/v1", "reason=Preempted"), ("/apis/events.k8s.io/v1", "reason=Evict"),
+                      ("/api/v1", "reason=Preempted"), ("/api/v1", "reason=Evict")}
+
+
+def test_since_reaches_further_back(cli) -> None:
+    code, out, _ = cli("history", "-A", "--since", "3h", "-o", "json")
+    assert code == 0
+    assert "batch/old-1" in _rows(out)
+
+
+def test_without_a_namespace_flag_the_context_s_namespace_is_read_and_preemptors_elsewhere_are_fetched(
+        cli, api: FakeAPIServer) -> None:
+    code, out, err = cli("history", "-o", "json")  # the context's namespace is batch
+    assert code == 0, err
+    rows = _rows(out)
+    assert "team-a/side-1" not in rows
+    assert rows["batch/etl-1"]["preemptor"] == "team-a/web-0"  # read by a GET in team-a
+    assert rows["batch/etl-1"]["preemptorClass"] == "high"
+    assert any(r.path == "/api/v1/namespaces/team-a/pods/web-0" for r in api.requests)
+
+
+def test_the_table_has_kubectl_s_look(cli) -> None:
+    code, out, err = cli("history", "-A")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["TIME", "VICTIM", "CLASS", "PREEMPTOR", "CLASS", "NODE", "FOUND", "NOTES"]
+    assert len(lines) == 7
+    etl1 = next(line for line in lines if "batch/etl-1" in line)
+    assert etl1.split()[1:7] == ["batch/etl-1", "low", "team-a/web-0", "high", "node-1", "both"]
+    assert "<uid uid-lost>" in next(line for line in lines if "batch/gone-2" in line)
+    # etl-2 (condition, web-2 nominated to node-2) and side-1 (web-2 on node-2, 10 s before): one preemption
+    assert "6 victims of 5 preemptions" in err
+    code, out2, _ = cli("history", "-A", "--no-headers")
+    assert len(out2.splitlines()) == 6 and not out2.startswith("TIME")
+
+
+def test_without_access_to_events_the_missing_permission_is_named_and_conditions_still_listed(
+        cli, api: FakeAPIServer) -> None:
+    api.authorize = lambda verb, resource, ns: resource != "events"
+    code, out, err = cli("history", "-A", "-o", "json")
+    assert code == 3
+    assert 'cannot list events at the cluster scope (API group "events.k8s.io" nor "")' in err
+    assert "listing the victims the pods' DisruptionTarget conditions show" in err
+    assert err.strip().splitlines()[-1].startswith("error: ")
+    rows = _rows(out)
+    assert sorted(rows) == ["batch/etl-1", "batch/etl-2"]
+    assert all(r["found"] == "condition" for r in rows.values())
+    assert rows["batch/etl-1"]["preemptor"] == "team-a/web-0"  # the only pod nominated to node-1
+
+
+def test_with_one_event_group_refused_the_other_one_serves(cli, api: FakeAPIServer) -> None:
+    api.authorize = lambda verb, resource, ns: True
+    api.fail("events", 403, when=lambda r: r.path.startswith("/apis/events.k8s.io"))
+    code, out, err = cli("history", "-A", "-o", "json")
+    assert code == 0, err
+    assert "batch/gone-1" in _rows(out) and "batch/etl-1" not in {
+        v for v, r in _rows(out).items() if "event" in r["found"]}
+
+
+def test_without_access_to_pods_events_are_listed_and_the_refusal_named(cli, api: FakeAPIServer) -> None:
+    api.authorize = lambda verb, resource, ns: resource != "pods"
+    code, out, err = cli("history", "-A", "-o", "json")
+    assert code == 3
+    assert "cannot list pods" in err and "no pods could be read" in err
+    rows = _rows(out)
+    assert rows["batch/etl-1"]["preemptor"] == "team-a/web-0"  # from the Event's related object
+    assert "batch/etl-2" not in rows  # its condition could not be read
+
+
+def test_without_any_access_one_line_and_exit_3(cli, api: FakeAPIServer) -> None:
+    api.authorize = lambda verb, resource, ns: False
+    code, out, err = cli("history", "-A")
+    assert code == 3 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+    assert "cannot list events" in err and "cannot list pods" in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--since", "yesterday"], "is not a duration"),
+    (["--since", "0s"], "must be more than zero"),
+    (["-n", "x", "-A"], "do not go together"),
+])
+def test_bad_flags_exit_2_in_one_line(cli, args: list[str], message: str) -> None:
+    code, out, err = cli("history", *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_a_capture_of_this_cluster_gives_the_same_preemptions_read_back(cli, api: FakeAPIServer,
+                                                                        tmp_path: Path) -> None:
+    snap = tmp_path / "snap.json"
+    code, _, err = cli("capture", "-o", str(snap))
+    assert code == 0, err
+    code, out, err = cli("history", "-A", "--snapshot", str(snap), "-o", "json")
+    assert code == 0, err
+    rows = _rows(out)
+    # capture keeps the Preempted Events of the last hour (core/v1), not kube-batch's Evict Events
+    assert sorted(rows) == ["batch/etl-1", "batch/etl-2", "batch/gone-1", "batch/gone-2", "team-a/side-1"]
+    assert rows["batch/gone-1"]["found"] == "event" and rows["batch/gone-1"]["preemptor"] == "team-a/api-7"
+    # this loopback server serves etl-1's Event through events.k8s.io only (a real one serves every
+    # Event through both groups), and capture reads core/v1: its condition and nomination remain
+    assert rows["batch/etl-1"]["found"] == "condition" and rows["batch/etl-1"]["preemptor"] == "team-a/web-0"

@@ -1,0 +1,71 @@
+"""history --trace on the shared real-cluster traces, held to what the real kube-scheduler v1.34.1
+did (its log, in NAME.truth.json).
+
+On the v2 traces, recorded with the scheduler's Preempted Events, the preemptions (preemptor,
+node, victims) are exactly the truth's. On the first-round traces (no Events), every victim is
+listed, and the preemptor where a nomination on the victim's node at the same instant names it;
+none names another pod than the truth's."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kubectl_preempt.cli.main import main
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+REAL = SHARED / "realcluster"
+
+V2 = sorted((REAL / "v2").glob("*.truth.json")) if (REAL / "v2").is_dir() else []
+FIRST = sorted(REAL.glob("*.truth.json")) if REAL.is_dir() else []
+
+
+def _history(trace: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+    capsys.readouterr()
+    assert main(["history", "-A", "--trace", str(trace), "-o", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _trace_of(truth: Path) -> Path:
+    return truth.with_name(truth.name.replace(".truth.json", ".jsonl.gz"))
+
+
+@pytest.mark.skipif(not V2, reason="../shared/realcluster/v2 is not here")
+@pytest.mark.parametrize("truth_file", V2, ids=lambda p: p.name.split(".")[0])
+def test_on_a_trace_with_events_history_lists_exactly_the_real_preemptions(
+        truth_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    truth = json.loads(truth_file.read_text())
+    doc = _history(_trace_of(truth_file), capsys)
+
+    want = sorted((p["preemptor"], p["node"], sorted(p["victims"])) for p in truth["preemptions"])
+    got = sorted((p["preemptor"], p["node"], sorted(p["victims"])) for p in doc["preemptions"])
+    assert got == want
+    victims = sorted(v for p in truth["preemptions"] for v in p["victims"])
+    assert sorted(r["victim"] for r in doc["items"]) == victims
+    # each victim's own Event and condition, and nothing contradicting them
+    assert {r["found"] for r in doc["items"]} == {"both"}
+    assert all(r["conflicts"] == [] for r in doc["items"])
+    assert len(doc["items"]) == truth["checks"]["preemptedEvents"]
+
+
+@pytest.mark.skipif(not FIRST, reason="../shared/realcluster is not here")
+@pytest.mark.parametrize("truth_file", FIRST, ids=lambda p: p.name.split(".")[0])
+def test_on_a_trace_without_events_history_lists_every_victim_and_the_nominated_preemptor(
+        truth_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    truth = json.loads(truth_file.read_text())
+    doc = _history(_trace_of(truth_file), capsys)
+
+    preemptor_of = {v: p["preemptor"] for p in truth["preemptions"] for v in p["victims"]}
+    node_of = {v: p["node"] for p in truth["preemptions"] for v in p["victims"]}
+    rows = {r["victim"]: r for r in doc["items"]}
+    assert sorted(rows) == sorted(preemptor_of)
+    assert all(r["found"] == "condition" for r in rows.values())
+    assert {v: r["node"] for v, r in rows.items()} == node_of
+    named = {v: r["preemptor"] for v, r in rows.items() if r["preemptor"]}
+    assert {v: preemptor_of[v] for v in named} == named
+    # in these recordings every victim's preemptor was nominated to its node at the same instant
+    assert len(named) == len(rows)
+    assert all("nomination" in r["sources"] for r in rows.values())
+    assert sorted((p["preemptor"], p["node"], sorted(p["victims"])) for p in doc["preemptions"]) == \
+        sorted((p["preemptor"], p["node"], sorted(p["victims"])) for p in truth["preemptions"])
