@@ -169,5 +169,5 @@ def _print(doc: dict, output: str, no_headers: bool) -> None:
         sys.stdout.write(yaml_dumps(doc))
     else:
         sys.stdout.write(render_history_table(doc, wide=output == "wide", headers=not no_headers))
-        if not no_headers or not doc.get("items"):
-            note(summary_line(doc))
+        if not doc.get("items"):
+            note(summary_line(doc))  # as kubectl's "No resources found", on stderr

@@ -79,7 +79,8 @@ def test_rbac_grants_get_list_watch_on_exactly_what_the_plugin_reads() -> None:
             continue
         assert sorted(rule["verbs"]) == ["get", "list", "watch"]
         granted |= {(g, r) for g in rule["apiGroups"] for r in rule["resources"]}
-    wanted = {(spec.group, spec.plural) for spec in live.LIST_SPECS} | {("", "events")}
+    wanted = {(spec.group, spec.plural) for spec in live.LIST_SPECS} | {("", "events")} \
+        | {(spec.group, spec.plural) for spec in live.HISTORY_EVENT_SPECS}
     assert granted == wanted
     binding = next(d for d in docs if d["kind"] == "ClusterRoleBinding")
     assert binding["roleRef"]["name"] == role["metadata"]["name"] == "kubectl-preempt-reader"
