@@ -193,16 +193,18 @@ def preemption_history(objects: Iterable[Mapping[str, Any]] = (), *,
                        trace_events: Iterable[Mapping[str, Any]] | None = None, now: float | None = None,
                        since: float | None = None, namespace: str | None = None,
                        pods_visible: Callable[[str], bool] | None = None, events_read: bool = True,
-                       source: str = "", notes: Iterable[str] = ()) -> dict[str, Any]:
+                       source: str = "", notes: Iterable[str] = (), checked: bool = False) -> dict[str, Any]:
     """What got preempted (`history`): the scheduler's Preempted Events, victims' DisruptionTarget
     conditions and preemptors' nominations, and kube-batch's Evict Events, joined into one row per
     victim and preemptor, and grouped into preemptions. From the objects of one instant (a live
     read, a snapshot) or from every version a trace recorded (`trace_events`, {"ts", "type",
     "object"}). `since` seconds before `now` (default: the trace's last event) bound the rows;
-    `namespace` keeps one namespace's victims. See history/build.py."""
+    `namespace` keeps one namespace's victims; `checked`: the objects come from an API server, their
+    shapes need no check (else a bad one is an InputError naming it). See history/build.py."""
     from .history import build_history, observe_objects, observe_trace
 
-    obs = observe_trace(trace_events) if trace_events is not None else observe_objects(_items(objects))
+    obs = observe_trace(trace_events) if trace_events is not None else \
+        observe_objects(_items(objects), checked=checked)
     if now is None:
         now = obs.last_time
     return build_history(obs, now=now, since=since, namespace=namespace, pods_visible=pods_visible,

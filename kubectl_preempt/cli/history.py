@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..errors import ClusterError, ExitCode, UsageError, quote
+from ..errors import ClusterError, ExitCode, InputError, UsageError, quote
 from ..io import live
 from ..io.snapshot import display_name
 from ..io.trace import read_trace
@@ -100,10 +100,25 @@ def history(
         raise UsageError("--snapshot and --trace do not go together: give one")
     window = parse_since(since) if since is not None else None
     ns = None if all_namespaces else namespace
+    try:
+        doc, refusal = _history(ns, namespace is None and not all_namespaces, window, snapshot, trace, context,
+                                kubeconfig, request_timeout)
+    except InputError as e:
+        # a file's object of a bad shape: the error names the object and field, here the file too
+        raise e.located(source=display_name(trace or snapshot) if (trace or snapshot) else None) from None
+    _print(doc, output, no_headers)
+    if refusal:
+        print(error_line(ClusterError(refusal)), file=sys.stderr)
+        raise typer.Exit(int(ExitCode.CLUSTER))
+
+
+def _history(ns: Optional[str], context_namespace: bool, window: Optional[float], snapshot: Optional[str],
+             trace: Optional[str], context: Optional[str], kubeconfig: Optional[str],
+             request_timeout: Optional[str]) -> tuple[dict, str]:
     refusal = ""
-    if trace is not None:
-        tr = read_trace(trace)
-        if tr.form == "snapshot":
+    tr = read_trace(trace if trace is not None else snapshot) if (trace or snapshot) is not None else None
+    if trace is not None and tr is not None:
+        if tr.form == "snapshot":  # a snapshot given as --trace: a trace of one instant
             snapshot, trace = trace, None
         else:
             recorded = ((tr.header.get("recorder") or {}).get("kinds")) or ()
@@ -114,18 +129,13 @@ def history(
                              "DisruptionTarget condition, preemptors by their nomination at the same instant")
             doc = api.preemption_history(trace_events=tr.events, since=window, namespace=ns, events_read=events_read,
                                          source=display_name(trace), notes=notes)
-    if snapshot is not None:
-        tr = read_trace(snapshot)
+    if snapshot is not None and tr is not None:
         objects = [e.get("object") or {} for e in tr.events]
         doc = api.preemption_history(objects, now=tr.start, since=window if window else parse_since(DEFAULT_SINCE),
                                      namespace=ns, source=display_name(snapshot), notes=tr.notes)
     elif trace is None:
-        doc, refusal = _live(ns, namespace is None and not all_namespaces, window, context, kubeconfig,
-                             request_timeout)
-    _print(doc, output, no_headers)
-    if refusal:
-        print(error_line(ClusterError(refusal)), file=sys.stderr)
-        raise typer.Exit(int(ExitCode.CLUSTER))
+        doc, refusal = _live(ns, context_namespace, window, context, kubeconfig, request_timeout)
+    return doc, refusal
 
 
 def _live(namespace: Optional[str], context_namespace: bool, window: Optional[float], context: Optional[str],
@@ -155,7 +165,7 @@ def _live(namespace: Optional[str], context_namespace: bool, window: Optional[fl
         refusal = read.pods_refused + ": the pods' conditions and nominations could not be read"
     doc = api.preemption_history(read.objects, now=time.time(),
                                  since=window if window else parse_since(DEFAULT_SINCE), namespace=namespace,
-                                 pods_visible=read.pods_visible, events_read=read.events_read,
+                                 pods_visible=read.pods_visible, events_read=read.events_read, checked=True,
                                  source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes)
     return doc, refusal
 

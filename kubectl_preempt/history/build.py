@@ -24,7 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from ..errors import InputError
 from ..model.rfc3339 import format_seconds, parse_seconds
+from ..model.schema import check_object, object_label
 from ..model.who_preempted import (DISRUPTION_TARGET, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
                                    preempted_by)
 
@@ -166,11 +168,42 @@ def _wanted_event(o: Mapping[str, Any]) -> bool:
     return o.get("kind") == "Event" and o.get("reason") in (EVENT_REASON_PREEMPTED, EVENT_REASON_EVICT)
 
 
-def observe_objects(objects: Iterable[Mapping[str, Any]]) -> Observed:
-    """The objects of one instant (a live read, a snapshot): nominations without a time."""
+# the fields of an Event the join reads, and the type each must have
+_EVENT_MAPPINGS = ("involvedObject", "regarding", "related", "series", "source", "deprecatedSource")
+_EVENT_STRINGS = ("message", "note", "reportingComponent", "reportingController")
+
+
+def check_input(o: Mapping[str, Any], where: str) -> None:
+    """InputError naming `where`, the object and the field, when an object the join reads has a
+    shape the API server would not have stored: a Pod by the model's schema, an Event's fields
+    that are read here by their type."""
+    try:
+        if o.get("kind") == "Pod":
+            check_object(o)
+        elif _wanted_event(o):
+            for f in _EVENT_MAPPINGS:
+                if o.get(f) is not None and not isinstance(o[f], Mapping):
+                    raise InputError("must be an object", field=f)
+            for f in _EVENT_STRINGS:
+                if o.get(f) is not None and not isinstance(o[f], str):
+                    raise InputError("must be a string", field=f)
+            for f in _EVENT_MAPPINGS[:3]:
+                for k in ("name", "namespace", "uid", "kind"):
+                    v = (o.get(f) or {}).get(k)
+                    if v is not None and not isinstance(v, str):
+                        raise InputError("must be a string", field=f"{f}.{k}")
+    except InputError as e:
+        raise e.located(field_prefix=f"{where} ({object_label(o)})") from None
+
+
+def observe_objects(objects: Iterable[Mapping[str, Any]], *, checked: bool = False) -> Observed:
+    """The objects of one instant (a live read, a snapshot): nominations without a time.
+    `checked`: the objects come from an API server (their shapes are its own)."""
     obs = Observed()
     events: dict[str, dict] = {}
-    for o in objects:
+    for i, o in enumerate(objects):
+        if not checked:
+            check_input(o, f"items[{i}]")
         kind = o.get("kind")
         if kind == "Pod":
             uid = _uid(o)
@@ -198,6 +231,7 @@ def observe_trace(events: Iterable[Mapping[str, Any]]) -> Observed:
             continue
         if isinstance(ts, (int, float)):
             obs.last_time = ts if obs.last_time is None else max(obs.last_time, ts)
+        check_input(o, f"line {ev['line']}" if ev.get("line") is not None else "object")
         kind = o.get("kind")
         if kind == "Pod":
             uid = _uid(o)

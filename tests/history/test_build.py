@@ -274,3 +274,46 @@ def test_since_on_a_trace_counts_back_from_its_last_event() -> None:
                    (NOW + 600, "ADDED", preempted_event("batch/b", "uid-b", "uid-p", "node-1", NOW + 600)))
     assert [r["victim"] for r in preemption_history(trace_events=steps, since=300.0)["items"]] == ["batch/b"]
     assert len(preemption_history(trace_events=steps)["items"]) == 2
+
+
+# --- bad input: one line naming the file, the object and the field, exit 2 ------------------------
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda e: e.update(involvedObject="batch/etl-1"), "involvedObject"),
+    (lambda e: e.update(message=["Preempted by pod x on node y"]), "message"),
+    (lambda e: e["involvedObject"].update(name=7), "involvedObject.name"),
+    (lambda e: e.update(related=[1]), "related"),
+])
+def test_a_trace_event_of_a_bad_shape_is_one_line_naming_file_line_object_and_field(
+        mutate: Any, field: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    import gzip
+    import json
+
+    from kubectl_preempt.cli.main import main
+
+    ev = preempted_event("batch/etl-1", "uid-v", "uid-p", "node-1", NOW)
+    mutate(ev)
+    header = {"apiVersion": "kubectl-preempt/v1", "kind": "Trace", "startTime": iso(NOW)}
+    path = tmp_path / "bad.jsonl.gz"
+    path.write_bytes(gzip.compress(b"\n".join(json.dumps(x).encode() for x in (
+        header, {"time": iso(NOW), "type": "ADDED", "object": _preemptor()},
+        {"time": iso(NOW + 1), "type": "ADDED", "object": ev}))))
+    assert main(["history", "-A", "--trace", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"error: {path}: line 3 (Event batch/") and f".{field}: must be" in err
+
+
+def test_a_snapshot_pod_of_a_bad_shape_is_named(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from kubectl_preempt.cli.main import main
+
+    pod = _victim(t=NOW)
+    pod["status"]["conditions"] = "DisruptionTarget"
+    path = tmp_path / "snap.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [_preemptor(), pod]}))
+    assert main(["history", "-A", "--snapshot", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith(f"error: {path}: items[1] (Pod batch/etl-1).status.conditions")
