@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import InputError
 from ..model.rfc3339 import format_seconds, parse_seconds
-from ..model.schema import check_object, object_label
+from ..model.schema import check_objects, object_label
 from ..model.who_preempted import (DISRUPTION_TARGET, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
                                    preempted_by)
 
@@ -173,27 +173,32 @@ _EVENT_MAPPINGS = ("involvedObject", "regarding", "related", "series", "source",
 _EVENT_STRINGS = ("message", "note", "reportingComponent", "reportingController")
 
 
-def check_input(o: Mapping[str, Any], where: str) -> None:
-    """InputError naming `where`, the object and the field, when an object the join reads has a
-    shape the API server would not have stored: a Pod by the model's schema, an Event's fields
-    that are read here by their type."""
-    try:
-        if o.get("kind") == "Pod":
-            check_object(o)
-        elif _wanted_event(o):
-            for f in _EVENT_MAPPINGS:
-                if o.get(f) is not None and not isinstance(o[f], Mapping):
-                    raise InputError("must be an object", field=f)
-            for f in _EVENT_STRINGS:
-                if o.get(f) is not None and not isinstance(o[f], str):
-                    raise InputError("must be a string", field=f)
-            for f in _EVENT_MAPPINGS[:3]:
-                for k in ("name", "namespace", "uid", "kind"):
-                    v = (o.get(f) or {}).get(k)
-                    if v is not None and not isinstance(v, str):
-                        raise InputError("must be a string", field=f"{f}.{k}")
-    except InputError as e:
-        raise e.located(field_prefix=f"{where} ({object_label(o)})") from None
+def _check_event(o: Mapping[str, Any]) -> None:
+    for f in _EVENT_MAPPINGS:
+        if o.get(f) is not None and not isinstance(o[f], Mapping):
+            raise InputError("must be an object", field=f)
+    for f in _EVENT_STRINGS:
+        if o.get(f) is not None and not isinstance(o[f], str):
+            raise InputError("must be a string", field=f)
+    for f in _EVENT_MAPPINGS[:3]:
+        for k in ("name", "namespace", "uid", "kind"):
+            v = (o.get(f) or {}).get(k)
+            if v is not None and not isinstance(v, str):
+                raise InputError("must be a string", field=f"{f}.{k}")
+
+
+def check_input(objects: list[Mapping[str, Any]], where: Callable[[int], str]) -> None:
+    """InputError naming `where(i)`, the object and the field, when an object the join reads has
+    a shape the API server would not have stored: Pods by the model's schema (all at once, at C
+    speed when all is well), the fields of Events read here by their type."""
+    pods = [i for i, o in enumerate(objects) if o.get("kind") == "Pod"]
+    check_objects([objects[i] for i in pods], lambda j, o: f"{where(pods[j])} ({object_label(o)})")
+    for i, o in enumerate(objects):
+        if _wanted_event(o):
+            try:
+                _check_event(o)
+            except InputError as e:
+                raise e.located(field_prefix=f"{where(i)} ({object_label(o)})") from None
 
 
 def observe_objects(objects: Iterable[Mapping[str, Any]], *, checked: bool = False) -> Observed:
@@ -201,9 +206,10 @@ def observe_objects(objects: Iterable[Mapping[str, Any]], *, checked: bool = Fal
     `checked`: the objects come from an API server (their shapes are its own)."""
     obs = Observed()
     events: dict[str, dict] = {}
-    for i, o in enumerate(objects):
-        if not checked:
-            check_input(o, f"items[{i}]")
+    objects = objects if isinstance(objects, list) else list(objects)
+    if not checked:
+        check_input(objects, lambda i: f"items[{i}]")
+    for o in objects:
         kind = o.get("kind")
         if kind == "Pod":
             uid = _uid(o)
@@ -223,6 +229,9 @@ def observe_trace(events: Iterable[Mapping[str, Any]]) -> Observed:
     version, when its condition first appeared, each nomination as it was set."""
     obs = Observed()
     seen_events: dict[str, dict] = {}
+    events = events if isinstance(events, list) else list(events)
+    check_input([ev.get("object") or {} for ev in events],
+                lambda i: f"line {events[i]['line']}" if events[i].get("line") is not None else f"events[{i}]")
     for ev in events:
         typ = ev.get("type")
         o = ev.get("object") or {}
@@ -231,7 +240,6 @@ def observe_trace(events: Iterable[Mapping[str, Any]]) -> Observed:
             continue
         if isinstance(ts, (int, float)):
             obs.last_time = ts if obs.last_time is None else max(obs.last_time, ts)
-        check_input(o, f"line {ev['line']}" if ev.get("line") is not None else "object")
         kind = o.get("kind")
         if kind == "Pod":
             uid = _uid(o)
@@ -298,9 +306,6 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
     not remarkable)."""
     visible = pods_visible or (lambda ns: True)
     by_uid = obs.pods
-    by_key: dict[str, list[dict]] = {}
-    for p in by_uid.values():
-        by_key.setdefault(pod_key(p), []).append(p)
 
     rows: dict[tuple, _Row] = {}
     evict_events: list[Mapping[str, Any]] = []
@@ -339,9 +344,12 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
     for row in rows.values():
         per_victim.setdefault(row.victim_uid or row.victim or "", []).append(row)
 
+    # an Event without the victim's UID is matched by name (pod_key for every pod only then)
+    by_name = any(r.victim_uid is None for r in rows.values())
     for uid, pod in by_uid.items():
         cond = preemption_condition(pod)
-        mine = per_victim.get(uid) or [r for r in per_victim.get(pod_key(pod), ()) if r.victim_uid is None]
+        mine = per_victim.get(uid) or (
+            [r for r in per_victim.get(pod_key(pod), ()) if r.victim_uid is None] if by_name else ())
         for row in mine:
             _check_victim(row, pod, cond, uid in obs.deleted)
         if cond is None or mine:
@@ -351,8 +359,7 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
         row.time = obs.condition_seen.get(uid, parse_seconds(cond.get("lastTransitionTime")))
         rows[(uid, None, node)] = row
         _attribute_by_nomination(row, pod, obs, by_uid)
-        earlier = [r for r in per_victim.get(pod_key(pod), ()) if r.victim_uid not in (None, uid)]
-        if events_read and not earlier:
+        if events_read:
             _note(row, "no Preempted Event: expired (the API server keeps Events an hour by default) or not recorded")
 
     for rlist in per_victim.values():
@@ -364,8 +371,15 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
     for row in rows.values():
         _resolve_preemptor(row, obs, by_uid, visible)
 
+    groups: dict[tuple[str, str], list[dict]] = {}
+    if evict_events:  # kube-batch's pods by PodGroup, once: not every pod once per Event
+        for p in by_uid.values():
+            md = _md(p)
+            g = (md.get("annotations") or {}).get(GROUP_NAME_ANNOTATION)
+            if g:
+                groups.setdefault((md.get("namespace") or "default", g), []).append(p)
     for ev in evict_events:
-        for row in _kube_batch_rows(ev, by_uid, by_key):
+        for row in _kube_batch_rows(ev, groups):
             rows[(row.victim_uid or row.victim or row.group, "kube-batch", _event_id(ev))] = row
 
     lo = None if since is None or now is None else now - since
@@ -520,8 +534,7 @@ def _deletion_requested(pod: Mapping[str, Any]) -> float | None:
     return t - (grace if isinstance(grace, int) and not isinstance(grace, bool) else 30)
 
 
-def _kube_batch_rows(ev: Mapping[str, Any], by_uid: Mapping[str, Mapping[str, Any]],
-                     by_key: Mapping[str, list[dict]]) -> list[_Row]:
+def _kube_batch_rows(ev: Mapping[str, Any], groups: Mapping[tuple[str, str], list[dict]]) -> list[_Row]:
     """kube-batch's Evict Event on a PodGroup: the group's pods whose deletion was asked for
     while the Event's occurrences lasted (kube-batch's Evict deletes, then records the Event)."""
     reg = _regarding(ev)
@@ -533,10 +546,7 @@ def _kube_batch_rows(ev: Mapping[str, Any], by_uid: Mapping[str, Mapping[str, An
     first, last = event_first_time(ev), event_last_time(ev)
     scheduler = _reporter(ev) or "kube-batch"
     out = []
-    for pod in by_uid.values():
-        md = _md(pod)
-        if (md.get("namespace") or "default") != ns or (md.get("annotations") or {}).get(GROUP_NAME_ANNOTATION) != reg["name"]:
-            continue
+    for pod in groups.get((ns, reg["name"]), ()):
         asked = _deletion_requested(pod)
         if asked is None or first is None or not (first - SAME_INSTANT <= asked <= (last or first) + SAME_INSTANT):
             continue
