@@ -48,6 +48,9 @@ SAME_INSTANT = 2.0
 # and node within 10 s as one preemption; rows are grouped the same way
 SAME_PREEMPTION = 10.0
 
+# the DisruptionTarget condition's message after "<schedulerName>: " (preemption.go, PreemptPod)
+CONDITION_MESSAGE_TAIL = "preempting to accommodate a higher priority pod"
+
 FOUND_EVENT = "event"
 FOUND_CONDITION = "condition"
 FOUND_BOTH = "both"
@@ -356,6 +359,7 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
             continue
         node = (pod.get("spec") or {}).get("nodeName") or None
         row = _Row(pod_key(pod), uid, node, None, condition=True)
+        row.scheduler = _condition_scheduler(cond) or row.scheduler
         row.time = obs.condition_seen.get(uid, parse_seconds(cond.get("lastTransitionTime")))
         rows[(uid, None, node)] = row
         _attribute_by_nomination(row, pod, obs, by_uid)
@@ -406,6 +410,15 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
         "notes": list(notes),
     }
     return doc
+
+
+def _condition_scheduler(cond: Mapping[str, Any]) -> str | None:
+    """The scheduler that wrote the condition: PreemptPod's message is "<the preemptor's
+    schedulerName>: preempting to accommodate a higher priority pod" (preemption.go)."""
+    msg = cond.get("message")
+    if isinstance(msg, str) and msg.endswith(": " + CONDITION_MESSAGE_TAIL):
+        return msg[: -len(CONDITION_MESSAGE_TAIL) - 2] or None
+    return None
 
 
 def _preemptor_label(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> str:
@@ -551,7 +564,8 @@ def _kube_batch_rows(ev: Mapping[str, Any], groups: Mapping[tuple[str, str], lis
         if asked is None or first is None or not (first - SAME_INSTANT <= asked <= (last or first) + SAME_INSTANT):
             continue
         row = _Row(pod_key(pod), _uid(pod), (pod.get("spec") or {}).get("nodeName") or None, None, time=asked,
-                   scheduler=scheduler, reason=action or EVENT_REASON_EVICT, event=True, group=group)
+                   scheduler=scheduler, reason=action or EVENT_REASON_EVICT, event=True, group=group,
+                   event_message=action)
         row.event_groups.add(ev.get("apiVersion") or "v1")
         _note(row, f"kube-batch's Evict Event on PodGroup {group} ({action or 'no reason given'}); "
                    "kube-batch names no preemptor")
@@ -605,6 +619,7 @@ def _row_doc(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> dict[str, An
         "sources": sources,
         "scheduler": row.scheduler,
         "reason": row.reason,
+        "eventMessage": row.event_message or None,
         **({"podGroup": row.group} if row.group else {}),
         "notes": list(row.notes),
         "conflicts": list(row.conflicts),

@@ -125,6 +125,15 @@ def test_a_victim_with_only_a_condition_takes_the_only_higher_priority_pod_nomin
     assert row["time"] == iso(int(NOW - 30))
 
 
+def test_a_condition_only_row_takes_the_scheduler_from_the_condition_s_message() -> None:
+    victim = _victim(t=NOW - 30)
+    victim["status"]["conditions"][0]["message"] = "my-scheduler: preempting to accommodate a higher priority pod"
+    [row] = _rows([victim])
+    assert row["scheduler"] == "my-scheduler"
+    [row] = _rows([_victim(t=NOW - 30)])
+    assert row["scheduler"] == "default-scheduler"
+
+
 def test_a_victim_with_only_a_condition_and_two_candidates_names_neither() -> None:
     objs = [_victim(t=NOW - 30), _preemptor(), _preemptor("web-1", "uid-p1", "node-1")]
     [row] = _rows(objs)
