@@ -1,6 +1,7 @@
 """kubectl preempt explain: what the scheduler decides for a pod, and why."""
 from __future__ import annotations
 
+import difflib
 import sys
 from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 
@@ -17,7 +18,7 @@ from ..render import render
 from . import live as live_cli
 from . import options
 from . import session as batch_options
-from .common import guard, note, picked_version
+from .common import guard, note, other_type, picked_version, strip_pod_prefix
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
 PROGRESS_MIN_PODS = 20
@@ -81,6 +82,11 @@ def explain(
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
+    if pods and all_namespaces:
+        # kubectl get: "a resource cannot be retrieved by name across all namespaces"
+        raise UsageError("a resource cannot be retrieved by name across all namespaces (give namespace/name, "
+                         "or the name with -n NAMESPACE)")
+    pods = [strip_pod_prefix(p) for p in pods] if pods else pods
     manifests = list(filename or [])
     # one pass over a large snapshot with no collections; what it builds lives to the end
     with bulk_allocation():
@@ -199,25 +205,25 @@ def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespace
              extra_keys: set[str], source: str) -> str:
     if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
         raise UsageError(f"pod {quote(arg)} is neither namespace/name nor name")
-    if arg.startswith("pod/") or arg.startswith("pods/"):
-        arg = arg.split("/", 1)[1]
-    if "/" in arg:
-        key = arg
-    elif all_namespaces:
-        matches = sorted({k for k, p in cluster.pods.items() if p.name == arg}
-                         | {k for k in extra_keys if k.split("/", 1)[1] == arg})
-        if len(matches) > 1:
-            raise UsageError(f"pod {arg} exists in several namespaces ({', '.join(sorted(matches))}): "
-                             "give namespace/name")
-        key = matches[0] if matches else f"default/{arg}"
-    else:
-        key = f"{namespace or 'default'}/{arg}"
+    arg = strip_pod_prefix(arg)
+    key = arg if "/" in arg else f"{namespace or 'default'}/{arg}"
     if key not in cluster.pods and key not in extra_keys:
-        ns = key.split("/", 1)[0]
-        n = sum(1 for p in cluster.pods.values() if p.namespace == ns)
-        hint = f"{n} pod{'s' if n != 1 else ''} in namespace {ns}" if n else f"no pods in namespace {ns}"
-        raise InputError(f"pod {key} not found ({hint}; finished pods are left out; -f MANIFEST explains a "
-                         f"pod not created yet)", source=source)
+        ns, name = key.split("/", 1)
+        kind = other_type(arg) if not any(p.namespace == ns for p in cluster.pods.values()) else None
+        if kind is not None:
+            # kubectl's TYPE/NAME (deployment/checkout) would otherwise read as namespace/name
+            raise UsageError(f"{arg} names a {kind}: give namespace/name of a Pod (explain reads pods; "
+                             f"-n NAMESPACE -l SELECTOR picks a workload's pending pods)")
+        names = sorted({p.name for p in cluster.pods.values() if p.namespace == ns}
+                       | {k.split("/", 1)[1] for k in extra_keys if k.split("/", 1)[0] == ns})
+        hint = f"{len(names)} pod{'s' if len(names) != 1 else ''} in namespace {ns}" if names \
+            else f"no pods in namespace {ns}"
+        # as kubectl's "did you mean": the names in the same namespace closest to the one typed
+        close = sorted(difflib.get_close_matches(name, names, n=3, cutoff=0.6),
+                       key=lambda c: (-difflib.SequenceMatcher(None, name, c).ratio(), c))
+        mean = f"; did you mean {' or '.join(f'{ns}/{c}' for c in close)}?" if close else ""
+        raise InputError(f"pod {key} not found{mean} ({hint}; finished pods are left out; -f MANIFEST explains "
+                         f"a pod not created yet)", source=source)
     return key
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Any, Mapping, Optional, Sequence
 
 import typer
 
@@ -64,6 +64,23 @@ def read_scheduler_conf(path: Optional[str]) -> tuple[Optional[str], str]:
         raise InputError("is not UTF-8 text", source=name) from None
 
 
+def require_batch_pods(objects: Sequence[Mapping[str, Any]], scheduler_name: str, source: str) -> None:
+    """A session schedules the pods that name kube-batch (its --scheduler-name): a snapshot without
+    any has nothing for it to do, and empty tables would read as "kube-batch did nothing"."""
+    names: dict[str, int] = {}
+    for o in objects:
+        if o.get("kind") == "Pod":
+            name = (o.get("spec") or {}).get("schedulerName") or "default-scheduler"
+            names[name] = names.get(name, 0) + 1
+    if scheduler_name in names:
+        return
+    held = ", ".join(f"{k} ({n})" for k, n in sorted(names.items(), key=lambda kv: (-kv[1], kv[0])))
+    raise InputError(f"no pod has schedulerName {scheduler_name} ("
+                     + (f"the pods name {held}" if names else "no pods at all")
+                     + "): give the name of the pods kube-batch schedules with --batch-scheduler-name",
+                     source=source)
+
+
 @guard
 def session(
     snapshot: options.Snapshot = None,
@@ -79,6 +96,7 @@ def session(
         raise UsageError("--snapshot - and --scheduler-conf - cannot both read standard input")
     source = display_name(snapshot)
     objects = load_objects(snapshot)
+    require_batch_pods(objects, batch_scheduler_name, source)
     text, conf_name = read_scheduler_conf(scheduler_conf)
     ignored = {k: n for k, n in ignored_kinds(objects).items() if k not in BATCH_KINDS}
     if ignored:
