@@ -14,7 +14,9 @@ from ..io.snapshot import (display_name, ignored_note, load_config, load_manifes
                            pod_key)
 from ..model.bulk import bulk_allocation
 from ..model.cluster import Cluster
+from ..model.selectors import LabelSelector, parse_selector
 from ..render import render
+from ..render.output import NAME, is_data
 from . import live as live_cli
 from . import options
 from . import session as batch_options
@@ -70,6 +72,8 @@ def explain(
     namespace: options.Namespace = None,
     all_namespaces: options.AllNamespaces = False,
     output: options.Output = "table",
+    no_headers: options.NoHeaders = False,
+    selector: options.Selector = None,
     config: options.ConfigFile = None,
     seed: options.Seed = 0,
     max_input_size: options.MaxInputSize = None,
@@ -87,13 +91,21 @@ def explain(
         raise UsageError("a resource cannot be retrieved by name across all namespaces (give namespace/name, "
                          "or the name with -n NAMESPACE)")
     pods = [strip_pod_prefix(p) for p in pods] if pods else pods
+    if selector is not None and pods:
+        # kubectl get: "selectors and the all flag cannot be used when passing resource/name arguments"
+        raise UsageError("a selector (-l) cannot be used when naming pods: it picks among the pending pods "
+                         "of -n NAMESPACE or -A", field="--selector")
+    label_selector = parse_selector(selector) if selector is not None else None
+    if label_selector is not None and namespace is None and not all_namespaces:
+        namespace = "default" if snapshot is not None else None
     manifests = list(filename or [])
     # one pass over a large snapshot with no collections; what it builds lives to the end
     with bulk_allocation():
         live_ctx = None
         if snapshot is None:
             live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
-                                          pods or [], manifests, server_version=not kubernetes_version)
+                                          pods or [], manifests, server_version=not kubernetes_version,
+                                          current_namespace=label_selector is not None)
             live_ctx.require_nodes(output)
             objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
             data_version, data_source = live_ctx.server_version, "the API server"
@@ -130,7 +142,7 @@ def explain(
         # condition, and the preemptor when a captured Preempted event names it), as live explain
         live_ctx = live_cli.snapshot_records(objects, source, namespace, list(pods), cluster)
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
-        _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
+        _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source, label_selector)
     if live_ctx is not None:
         keys = live_ctx.with_preemptors(keys, cluster.pods)
     for key in keys:
@@ -142,8 +154,9 @@ def explain(
             sys.stdout.write(live_ctx.render([], output))
             return
         scope = f"namespace {namespace}" if namespace is not None else "any namespace"
-        note(f"{source}: no pending pods in {scope}")
-        if output in ("json", "yaml"):
+        matching = f" matching {selector}" if selector is not None else ""
+        note(f"{source}: no pending pods{matching} in {scope}")
+        if is_data(output):
             sys.stdout.write(render([], output))
         return
 
@@ -154,7 +167,7 @@ def explain(
         keys = [k for k in keys if k not in batch_keys]
         batch_docs = _explain_batch(objects, batch_keys, scheduler_conf, batch_scheduler_name, seed, source)
         if not keys and not extra:
-            sys.stdout.write(render_batch(batch_docs, output))
+            sys.stdout.write(render_batch(batch_docs, output, no_headers))
             return
     _check_requests(cluster, keys, objects, source)
     try:
@@ -162,12 +175,15 @@ def explain(
     except InputError as e:
         raise e.located(source=source) from None
     if batch_keys:
-        if output in ("json", "yaml"):
-            sys.stdout.write(render([*docs, *batch_docs], output))
+        if is_data(output) or output == NAME or no_headers:
+            sys.stdout.write(render([*docs, *batch_docs], output, no_headers=no_headers))
         else:
             sys.stdout.write(render(docs, output) + "\n" + render_batch(batch_docs, output))
         return
-    sys.stdout.write(live_ctx.render(docs, output) if live_ctx is not None else render(docs, output))
+    if live_ctx is not None and not no_headers:
+        sys.stdout.write(live_ctx.render(docs, output))
+    else:
+        sys.stdout.write(render(docs, output, no_headers=no_headers))
 
 
 def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_path: Optional[str],
@@ -180,15 +196,17 @@ def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_p
         raise (e if e.source else e.located(source=source)) from None
 
 
-def render_batch(docs: Sequence[Mapping[str, Any]], output: str) -> str:
-    if output in ("json", "yaml"):
-        return render(docs, output)
+def render_batch(docs: Sequence[Mapping[str, Any]], output: str, no_headers: bool = False) -> str:
+    if is_data(output) or output == NAME or no_headers:
+        # the batch story's document has the same pod and outcome fields as an explanation
+        return render(docs, output, no_headers=no_headers)
     from ..render.session import render_batch_explain_table
-    return render_batch_explain_table(docs)
+    return render_batch_explain_table(docs, wide=output == "wide")
 
 
 def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[str], all_namespaces: bool,
-                     extra_keys: set[str], cfg: Any, source: str) -> list[str]:
+                     extra_keys: set[str], cfg: Any, source: str,
+                     selector: Optional[LabelSelector] = None) -> list[str]:
     if pods:
         return [_resolve(cluster, p, namespace, all_namespaces, extra_keys, source) for p in pods]
     if extra_keys:
@@ -198,7 +216,8 @@ def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[
     schedulers = ({p.scheduler_name for p in cfg.profiles} if cfg is not None else {"default-scheduler"})
     # the pods the scheduler would try: pending, not being deleted, handled by one of its profiles
     return [key for key in api.pending_pods(cluster, namespace)
-            if not cluster.pods[key].terminating and cluster.pods[key].scheduler_name in schedulers]
+            if not cluster.pods[key].terminating and cluster.pods[key].scheduler_name in schedulers
+            and (selector is None or selector.matches(cluster.pods[key].labels))]
 
 
 def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespaces: bool,

@@ -9,13 +9,11 @@ import typer
 from .. import api
 from ..errors import InputError, UsageError
 from ..io.snapshot import display_name, ignored_kinds, load_objects, read_bytes
-from ..render.json import dumps as json_dumps
-from ..render.session import render_session_table
-from ..render.yaml import dumps as yaml_dumps
+from ..render.session import SESSION_FORMATS, render_session
 from . import options
 from .common import guard, note
 
-FORMATS = ("table", "json", "yaml")
+FORMATS = SESSION_FORMATS
 BATCH_KINDS = ("Queue", "PodGroup")
 
 HELP = """What one kube-batch session does to the cluster in a snapshot, action by action: the
@@ -86,6 +84,7 @@ def session(
     snapshot: options.Snapshot = None,
     scheduler_conf: SchedulerConf = None,
     output: Annotated[str, options.output_option(FORMATS)] = "table",
+    no_headers: options.NoHeaders = False,
     batch_scheduler_name: BatchSchedulerName = "kube-batch",
     default_queue: DefaultQueue = "default",
     seed: BatchSeed = 0,
@@ -106,9 +105,4 @@ def session(
                                    default_queue=default_queue, seed=seed, conf_source=conf_name)
     except InputError as e:
         raise (e if e.source else e.located(source=source)) from None
-    if output == "json":
-        sys.stdout.write(json_dumps(result))
-    elif output == "yaml":
-        sys.stdout.write(yaml_dumps(result))
-    else:
-        sys.stdout.write(render_session_table(result))
+    sys.stdout.write(render_session(result, output, no_headers=no_headers))

@@ -109,6 +109,18 @@ def _trace_lines(t: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def change_rows(report: Mapping[str, Any]) -> list[list[str]]:
+    """One row a pod whose outcome changes, on every trace: TRACE, POD, PRIORITY, CHANGE, BASELINE,
+    PROPOSED (what --no-headers prints)."""
+    rows = []
+    for t in report.get("traces") or []:
+        suffix = node_suffix(t)
+        for e in t.get("changes") or []:
+            rows.append([t["trace"], e["pod"], priority_text(e), changes_text(e),
+                         outcome_text(e["baseline"], suffix), outcome_text(e["proposed"], suffix)])
+    return rows
+
+
 def _delta(a: int, b: int) -> str:
     d = (b or 0) - (a or 0)
     return f"+{d}" if d > 0 else (str(d) if d else "")
