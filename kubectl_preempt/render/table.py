@@ -28,8 +28,10 @@ _BYTE_RESOURCES = ("memory", "ephemeral-storage")
 
 # --- small text helpers ------------------------------------------------------------------------
 
-def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent: str = INDENT) -> list[str]:
-    """Left-aligned columns; data rows are indented under a header that starts at the margin."""
+def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent: str = INDENT,
+            names: Sequence[str] | None = None) -> list[str]:
+    """Left-aligned columns; data rows are indented under a header that starts at the margin.
+    `names` name the columns when the header does not (for the line that says what a terminal cut)."""
     rows = [["" if c is None else str(c) for c in r] for r in rows]
     ncol = max([len(r) for r in rows] + [len(header) if header else 0])
     # a title alone over several columns heads the block without setting the first column's width
@@ -45,7 +47,9 @@ def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent:
     widths = [max(len(f) for f in firsts)] + [max(len(r[c]) for r in all_rows) for c in range(1, ncol)]
     if width.limit() is not None:
         # on a terminal: the widest columns give way, cut with an ellipsis (render/width.py)
-        if with_header:
+        if names is not None:
+            names = list(names)
+        elif with_header:
             names = list(header)  # type: ignore[arg-type]
         else:
             title = re.sub(r" \(\d+\)$", "", header[0]) if header else ""
