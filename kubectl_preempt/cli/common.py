@@ -66,6 +66,18 @@ class Progress:
             self.width = 0
 
 
+def output_path(output_file: Optional[str], output: Optional[str]) -> Optional[str]:
+    """capture's and record's file: --output-file, or -o/--output as they always took it. In every
+    other command -o is a format (kubectl's habit), so --output-file is the name that reads right;
+    -o stays so that scripts written for it keep working."""
+    from ..errors import UsageError
+
+    if output_file is not None and output is not None and output_file != output:
+        raise UsageError("give the file once: --output-file and -o/--output name different files",
+                         field="--output-file")
+    return output_file if output_file is not None else output
+
+
 # --- naming pods as kubectl does -------------------------------------------------------------------
 
 # the resource types (and kubectl's short names) a user may put before a name by habit
