@@ -45,3 +45,4 @@ def test_help_says_the_difference(cli) -> None:
         assert code == 0
         text = " ".join(out.split())
         assert "--output-file" in text and "kept for compatibility" in text
+
