@@ -29,8 +29,8 @@ HELP = """Explain what kube-scheduler decides for each POD: where it goes, or wh
 preempt on which node and why there, or why it cannot be scheduled, with every other node's reason.
 
 POD is namespace/name, or a name in the namespace of -n (default: default). Without PODs, -n NS
-explains every pending pod in NS and -A every pending pod. Each pod is explained on its own against
-the same cluster state."""
+explains every pending pod in NS and -A every pending pod; -l SELECTOR keeps those whose labels
+match. Each pod is explained on its own against the same cluster state."""
 
 EPILOG = """\b
 Examples:
@@ -45,6 +45,12 @@ Examples:
 \b
   # every pending pod in every namespace, as data
   kubectl preempt explain -A --snapshot prod.json.gz -o json
+\b
+  # the pending pods of one workload, one line each, for a script
+  kubectl preempt explain -n shop -l app=checkout --snapshot prod.json --no-headers
+\b
+  # which pods each pending pod would evict, as kubectl's JSONPath
+  kubectl preempt explain -A --snapshot prod.json -o jsonpath='{range .items[*]}{.pod}: {.victims}{"\\n"}{end}'
 \b
   # what would happen if this pod were created now
   kubectl preempt explain -f big-job.yaml --snapshot prod.json

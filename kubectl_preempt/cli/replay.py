@@ -73,6 +73,9 @@ Examples:
   kubectl preempt replay prod.jsonl.gz
   kubectl preempt replay prod.jsonl.gz -o json > replay.json
 \b
+  # only the preemptions touching one namespace, in the trace's first half hour
+  kubectl preempt replay prod.jsonl.gz -n team-a --until 30m
+\b
   # what the cluster did, explained decision by decision
   kubectl preempt replay prod.jsonl.gz --follow
 \b
