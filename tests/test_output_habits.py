@@ -164,3 +164,9 @@ def test_check_habits() -> None:
     assert [r.split()[1] for r in rows] == ["shop/checkout", "batch/report-1"]
     assert rows[0].split()[0].endswith("trace.jsonl")
     assert run_cli([*CHECK, "-o", "jsonpath={.passed}"]).out == "false"
+
+
+def test_replay_markdown_says_the_timeline_was_narrowed() -> None:
+    assert "## Preemptions touching namespace batch (1 of 1)" in run_cli(["replay", TRACE, "-o", "markdown",
+                                                                            "-n", "batch"]).out
+    assert "## Preemptions (1)" in run_cli(["replay", TRACE, "-o", "markdown"]).out

@@ -216,11 +216,7 @@ def _table(report: Mapping[str, Any]) -> str:
         out.extend(distribution.table_lines(report["distribution"]))
         out.append(f"Run {(report.get('run') or {}).get('run')} (median preemptions)")
     shown = report.get("shown")
-    if shown:
-        # -n/--since/--until narrowed the timeline (cli/options.py narrow_timeline); the summary is whole
-        scope = (f" touching namespace {shown['namespace']}" if shown.get("namespace") else "") + \
-            (f" from {clock(shown['since'])}" if shown.get("since") else "") + \
-            (f" until {clock(shown['until'])}" if shown.get("until") else "")
+    scope = _shown_scope(report)
     if not pre:
         out.append("No preemptions" + (f"{scope} ({shown['of']} in all)." if shown else
                                        " in the recording." if follow else " in this replay."))
@@ -240,6 +236,15 @@ def _table(report: Mapping[str, Any]) -> str:
     out.append("")
     out.extend(_summary_lines(report))
     return "\n".join(out) + "\n"
+
+
+def _shown_scope(report: Mapping[str, Any]) -> str:
+    """How -n/--since/--until narrowed the timeline (cli/options.py narrow_timeline); the summary
+    stays whole."""
+    shown = report.get("shown") or {}
+    return (f" touching namespace {shown['namespace']}" if shown.get("namespace") else "") + \
+        (f" from {clock(shown['since'])}" if shown.get("since") else "") + \
+        (f" until {clock(shown['until'])}" if shown.get("until") else "")
 
 
 def preemption_rows(report: Mapping[str, Any], limit: int | None = None) -> tuple[list[str], list[list[str]]]:
@@ -334,7 +339,9 @@ def _markdown(report: Mapping[str, Any]) -> str:
         out.append(f"## Run {(report.get('run') or {}).get('run')} (median preemptions)")
     pre = list(report.get("preemptions") or [])
     follow = report.get("mode") == "follow"
-    out += ["", f"## Preemptions ({len(pre)})", ""]
+    shown = report.get("shown")
+    out += ["", f"## Preemptions{_shown_scope(report)} ({len(pre)} of {shown['of']})" if shown else
+            f"## Preemptions ({len(pre)})", ""]
     if pre:
         by = any(p.get("scheduler") for p in pre)
         header = ["Time"] + (["By"] if by else []) + ["Preemptor", "Priority", "Node", "Victims"] + \
