@@ -88,7 +88,21 @@ def run_scenario(folder: Path) -> Run:
     args = shlex.split((folder / "cmd").read_text())
     stdin_file = folder / "stdin"
     stdin = stdin_file.read_bytes() if stdin_file.exists() else b""
-    return run_cli(args, cwd=folder, stdin=stdin)
+    # an `env` file (KEY=VALUE lines) sets variables for the run: KUBECTL_PREEMPT_TERMINAL=1 and
+    # COLUMNS=80 make standard output a terminal that wide (render/width.py)
+    env_file = folder / "env"
+    env = dict(line.split("=", 1) for line in env_file.read_text().splitlines() if "=" in line) \
+        if env_file.exists() else {}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return run_cli(args, cwd=folder, stdin=stdin)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 class GoldenItem(pytest.Item):

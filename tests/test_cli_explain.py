@@ -403,10 +403,11 @@ def test_a_pipe_gets_no_progress_bar(snap: Path) -> None:
     assert run.err == ""
 
 
-def test_with_a_bare_name_finds_the_pod_in_any_namespace_or_asks(tmp_path: Path) -> None:
-    objs = cluster() + [make_pod("urgent").ns("team").priority(1).obj()]
-    (tmp_path / "s.json").write_bytes(as_list(objs))
-    run = run_cli(["explain", "urgent", "-A", "--snapshot", "s.json"], cwd=tmp_path)
-    assert_one_line_error(run, "pod urgent exists in several namespaces (default/urgent, team/urgent)")
-    found = run_cli(["explain", "other", "-A", "--snapshot", "s.json", "-o", "json"], cwd=tmp_path)
+def test_a_name_with_all_namespaces_is_refused_as_kubectl_refuses_it(tmp_path: Path) -> None:
+    # kubectl get pods NAME -A: "a resource cannot be retrieved by name across all namespaces"
+    (tmp_path / "s.json").write_bytes(as_list(cluster()))
+    for arg in ("other", "team/other", "pod/other"):
+        run = run_cli(["explain", arg, "-A", "--snapshot", "s.json"], cwd=tmp_path)
+        assert_one_line_error(run, "a resource cannot be retrieved by name across all namespaces")
+    found = run_cli(["explain", "other", "-n", "team", "--snapshot", "s.json", "-o", "json"], cwd=tmp_path)
     assert orjson.loads(found.out)["pod"] == "team/other"

@@ -11,7 +11,7 @@ import typer
 from ..errors import UsageError
 from ..io import live
 from . import options
-from .common import Progress, guard, note
+from .common import Progress, guard, note, output_path
 
 HELP = """Take a snapshot of the live cluster that `explain --snapshot` reads: every object a
 scheduling decision depends on (nodes, pods, PodDisruptionBudgets, PriorityClasses, namespaces,
@@ -24,7 +24,8 @@ removed (README's redaction table lists each place); everything the scheduler re
 verdicts on the redacted snapshot equal those on the full one.
 
 Written atomically (a temporary file, then a rename); gzipped when FILE ends in .gz; YAML when it
-ends in .yaml or .yml; to standard output with -o -."""
+ends in .yaml or .yml; to standard output with --output-file -. -o FILE is the same as
+--output-file FILE (kept for compatibility; in every other command -o names a format)."""
 
 EPILOG = """\b
 Examples:
@@ -32,14 +33,14 @@ Examples:
   kubectl preempt capture
 \b
   # another context, a chosen file, then explain a pending pod from it
-  kubectl preempt capture --context prod-eu -o prod.json.gz
+  kubectl preempt capture --context prod-eu --output-file prod.json.gz
   kubectl preempt explain team-a/api-1 --snapshot prod.json.gz
 \b
   # one namespace only (other namespaces' pods on the same nodes are then missing)
-  kubectl preempt capture -n team-a -o team-a.json
+  kubectl preempt capture -n team-a --output-file team-a.json
 \b
   # everything, unredacted, to standard output
-  kubectl preempt capture --no-redact -o - | gzip > full.json.gz"""
+  kubectl preempt capture --no-redact --output-file - | gzip > full.json.gz"""
 
 _SUMMARY_KINDS = (("Node", "node", "nodes"), ("Pod", "pod", "pods"), ("PodDisruptionBudget", "PDB", "PDBs"),
                   ("PriorityClass", "PriorityClass", "PriorityClasses"))
@@ -72,9 +73,14 @@ def summary(doc: Mapping[str, Any]) -> str:
 @guard
 def capture(
     output_file: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="FILE",
+        "--output-file", metavar="FILE",
         help="Where to write the snapshot (- for standard output); default: "
-             "snapshot-<context>-<time>.json.gz here.", show_default=False)] = None,
+             "snapshot-<context>-<time>.json.gz here. The format follows the name (.json, .yaml, .gz).",
+        show_default=False)] = None,
+    output_compat: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="FILE",
+        help="The same as --output-file, kept for compatibility: unlike every other command's -o, it names a "
+             "file, not a format.", show_default=False)] = None,
     namespace: Annotated[Optional[str], typer.Option(
         "--namespace", "-n", metavar="NS",
         help="Read namespaced objects in NS only (nodes and other cluster-wide objects in full).")] = None,
@@ -90,6 +96,7 @@ def capture(
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
+    output_file = output_path(output_file, output_compat)
     progress = Progress() if sys.stderr.isatty() else None
     now = datetime.now(timezone.utc)
     try:

@@ -100,6 +100,7 @@ def check(
         "--max-new-victims", metavar="N", help="Fail when a trace has more than N new victims.",
         show_default=False)] = None,
     output: Annotated[str, options.output_option(CHECK_FORMATS)] = "table",
+    no_headers: options.NoHeaders = False,
     junit: Annotated[Optional[str], typer.Option(
         "--junit", metavar="FILE", help="Also write JUnit XML: a testsuite per trace, a testcase per rule.",
         show_default=False)] = None,
@@ -162,7 +163,7 @@ def check(
             line.clear()
 
     if html != STDOUT:
-        sys.stdout.write(render_check(report, output))
+        sys.stdout.write(render_check(report, output, no_headers=no_headers))
     # what is made from a private trace (readable by its owner only, or unredacted) is private too
     private = any(is_private(p) or tr.header.get("redacted") is False for p, tr in traces.items())
     if junit:

@@ -1,6 +1,7 @@
 """kubectl preempt explain: what the scheduler decides for a pod, and why."""
 from __future__ import annotations
 
+import difflib
 import sys
 from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 
@@ -13,11 +14,13 @@ from ..io.snapshot import (display_name, ignored_note, load_config, load_manifes
                            pod_key)
 from ..model.bulk import bulk_allocation
 from ..model.cluster import Cluster
+from ..model.selectors import LabelSelector, parse_selector
 from ..render import render
+from ..render.output import NAME, is_data
 from . import live as live_cli
 from . import options
 from . import session as batch_options
-from .common import guard, note, picked_version
+from .common import guard, note, other_type, picked_version, strip_pod_prefix
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
 PROGRESS_MIN_PODS = 20
@@ -26,8 +29,8 @@ HELP = """Explain what kube-scheduler decides for each POD: where it goes, or wh
 preempt on which node and why there, or why it cannot be scheduled, with every other node's reason.
 
 POD is namespace/name, or a name in the namespace of -n (default: default). Without PODs, -n NS
-explains every pending pod in NS and -A every pending pod. Each pod is explained on its own against
-the same cluster state."""
+explains every pending pod in NS and -A every pending pod; -l SELECTOR keeps those whose labels
+match. Each pod is explained on its own against the same cluster state."""
 
 EPILOG = """\b
 Examples:
@@ -42,6 +45,12 @@ Examples:
 \b
   # every pending pod in every namespace, as data
   kubectl preempt explain -A --snapshot prod.json.gz -o json
+\b
+  # the pending pods of one workload, one line each, for a script
+  kubectl preempt explain -n shop -l app=checkout --snapshot prod.json --no-headers
+\b
+  # which pods each pending pod would evict, as kubectl's JSONPath
+  kubectl preempt explain -A --snapshot prod.json -o jsonpath='{range .items[*]}{.pod}: {.victims}{"\\n"}{end}'
 \b
   # what would happen if this pod were created now
   kubectl preempt explain -f big-job.yaml --snapshot prod.json
@@ -69,6 +78,8 @@ def explain(
     namespace: options.Namespace = None,
     all_namespaces: options.AllNamespaces = False,
     output: options.Output = "table",
+    no_headers: options.NoHeaders = False,
+    selector: options.Selector = None,
     config: options.ConfigFile = None,
     seed: options.Seed = 0,
     max_input_size: options.MaxInputSize = None,
@@ -81,13 +92,26 @@ def explain(
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
+    if pods and all_namespaces:
+        # kubectl get: "a resource cannot be retrieved by name across all namespaces"
+        raise UsageError("a resource cannot be retrieved by name across all namespaces (give namespace/name, "
+                         "or the name with -n NAMESPACE)")
+    pods = [strip_pod_prefix(p) for p in pods] if pods else pods
+    if selector is not None and pods:
+        # kubectl get: "selectors and the all flag cannot be used when passing resource/name arguments"
+        raise UsageError("a selector (-l) cannot be used when naming pods: it picks among the pending pods "
+                         "of -n NAMESPACE or -A", field="--selector")
+    label_selector = parse_selector(selector) if selector is not None else None
+    if label_selector is not None and namespace is None and not all_namespaces:
+        namespace = "default" if snapshot is not None else None
     manifests = list(filename or [])
     # one pass over a large snapshot with no collections; what it builds lives to the end
     with bulk_allocation():
         live_ctx = None
         if snapshot is None:
             live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
-                                          pods or [], manifests, server_version=not kubernetes_version)
+                                          pods or [], manifests, server_version=not kubernetes_version,
+                                          current_namespace=label_selector is not None)
             live_ctx.require_nodes(output)
             objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
             data_version, data_source = live_ctx.server_version, "the API server"
@@ -124,7 +148,7 @@ def explain(
         # condition, and the preemptor when a captured Preempted event names it), as live explain
         live_ctx = live_cli.snapshot_records(objects, source, namespace, list(pods), cluster)
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
-        _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source)
+        _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source, label_selector)
     if live_ctx is not None:
         keys = live_ctx.with_preemptors(keys, cluster.pods)
     for key in keys:
@@ -136,8 +160,9 @@ def explain(
             sys.stdout.write(live_ctx.render([], output))
             return
         scope = f"namespace {namespace}" if namespace is not None else "any namespace"
-        note(f"{source}: no pending pods in {scope}")
-        if output in ("json", "yaml"):
+        matching = f" matching {selector}" if selector is not None else ""
+        note(f"{source}: no pending pods{matching} in {scope}")
+        if is_data(output):
             sys.stdout.write(render([], output))
         return
 
@@ -148,7 +173,7 @@ def explain(
         keys = [k for k in keys if k not in batch_keys]
         batch_docs = _explain_batch(objects, batch_keys, scheduler_conf, batch_scheduler_name, seed, source)
         if not keys and not extra:
-            sys.stdout.write(render_batch(batch_docs, output))
+            sys.stdout.write(render_batch(batch_docs, output, no_headers))
             return
     _check_requests(cluster, keys, objects, source)
     try:
@@ -156,12 +181,15 @@ def explain(
     except InputError as e:
         raise e.located(source=source) from None
     if batch_keys:
-        if output in ("json", "yaml"):
-            sys.stdout.write(render([*docs, *batch_docs], output))
+        if is_data(output) or output == NAME or no_headers:
+            sys.stdout.write(render([*docs, *batch_docs], output, no_headers=no_headers))
         else:
             sys.stdout.write(render(docs, output) + "\n" + render_batch(batch_docs, output))
         return
-    sys.stdout.write(live_ctx.render(docs, output) if live_ctx is not None else render(docs, output))
+    if live_ctx is not None and not no_headers:
+        sys.stdout.write(live_ctx.render(docs, output))
+    else:
+        sys.stdout.write(render(docs, output, no_headers=no_headers))
 
 
 def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_path: Optional[str],
@@ -174,15 +202,17 @@ def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_p
         raise (e if e.source else e.located(source=source)) from None
 
 
-def render_batch(docs: Sequence[Mapping[str, Any]], output: str) -> str:
-    if output in ("json", "yaml"):
-        return render(docs, output)
+def render_batch(docs: Sequence[Mapping[str, Any]], output: str, no_headers: bool = False) -> str:
+    if is_data(output) or output == NAME or no_headers:
+        # the batch story's document has the same pod and outcome fields as an explanation
+        return render(docs, output, no_headers=no_headers)
     from ..render.session import render_batch_explain_table
-    return render_batch_explain_table(docs)
+    return render_batch_explain_table(docs, wide=output == "wide")
 
 
 def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[str], all_namespaces: bool,
-                     extra_keys: set[str], cfg: Any, source: str) -> list[str]:
+                     extra_keys: set[str], cfg: Any, source: str,
+                     selector: Optional[LabelSelector] = None) -> list[str]:
     if pods:
         return [_resolve(cluster, p, namespace, all_namespaces, extra_keys, source) for p in pods]
     if extra_keys:
@@ -192,32 +222,33 @@ def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[
     schedulers = ({p.scheduler_name for p in cfg.profiles} if cfg is not None else {"default-scheduler"})
     # the pods the scheduler would try: pending, not being deleted, handled by one of its profiles
     return [key for key in api.pending_pods(cluster, namespace)
-            if not cluster.pods[key].terminating and cluster.pods[key].scheduler_name in schedulers]
+            if not cluster.pods[key].terminating and cluster.pods[key].scheduler_name in schedulers
+            and (selector is None or selector.matches(cluster.pods[key].labels))]
 
 
 def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespaces: bool,
              extra_keys: set[str], source: str) -> str:
     if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
         raise UsageError(f"pod {quote(arg)} is neither namespace/name nor name")
-    if arg.startswith("pod/") or arg.startswith("pods/"):
-        arg = arg.split("/", 1)[1]
-    if "/" in arg:
-        key = arg
-    elif all_namespaces:
-        matches = sorted({k for k, p in cluster.pods.items() if p.name == arg}
-                         | {k for k in extra_keys if k.split("/", 1)[1] == arg})
-        if len(matches) > 1:
-            raise UsageError(f"pod {arg} exists in several namespaces ({', '.join(sorted(matches))}): "
-                             "give namespace/name")
-        key = matches[0] if matches else f"default/{arg}"
-    else:
-        key = f"{namespace or 'default'}/{arg}"
+    arg = strip_pod_prefix(arg)
+    key = arg if "/" in arg else f"{namespace or 'default'}/{arg}"
     if key not in cluster.pods and key not in extra_keys:
-        ns = key.split("/", 1)[0]
-        n = sum(1 for p in cluster.pods.values() if p.namespace == ns)
-        hint = f"{n} pod{'s' if n != 1 else ''} in namespace {ns}" if n else f"no pods in namespace {ns}"
-        raise InputError(f"pod {key} not found ({hint}; finished pods are left out; -f MANIFEST explains a "
-                         f"pod not created yet)", source=source)
+        ns, name = key.split("/", 1)
+        kind = other_type(arg) if not any(p.namespace == ns for p in cluster.pods.values()) else None
+        if kind is not None:
+            # kubectl's TYPE/NAME (deployment/checkout) would otherwise read as namespace/name
+            raise UsageError(f"{arg} names a {kind}: give namespace/name of a Pod (explain reads pods; "
+                             f"-n NAMESPACE -l SELECTOR picks a workload's pending pods)")
+        names = sorted({p.name for p in cluster.pods.values() if p.namespace == ns}
+                       | {k.split("/", 1)[1] for k in extra_keys if k.split("/", 1)[0] == ns})
+        hint = f"{len(names)} pod{'s' if len(names) != 1 else ''} in namespace {ns}" if names \
+            else f"no pods in namespace {ns}"
+        # as kubectl's "did you mean": the names in the same namespace closest to the one typed
+        close = sorted(difflib.get_close_matches(name, names, n=3, cutoff=0.6),
+                       key=lambda c: (-difflib.SequenceMatcher(None, name, c).ratio(), c))
+        mean = f"; did you mean {' or '.join(f'{ns}/{c}' for c in close)}?" if close else ""
+        raise InputError(f"pod {key} not found{mean} ({hint}; finished pods are left out; -f MANIFEST explains "
+                         f"a pod not created yet)", source=source)
     return key
 
 

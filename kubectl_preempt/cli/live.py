@@ -80,7 +80,8 @@ def _key(arg: str, namespace: Optional[str]) -> Optional[str]:
 
 def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout: Optional[str],
               namespace: Optional[str], all_namespaces: bool, pods: Sequence[str],
-              manifests: Sequence[str], *, server_version: bool = False) -> LiveExplain:
+              manifests: Sequence[str], *, server_version: bool = False,
+              current_namespace: bool = False) -> LiveExplain:
     """Read the cluster and the preemption records of the named pods, then close the connection.
     With `server_version`, also the server's version (which kube-scheduler release to imitate).
 
@@ -88,7 +89,8 @@ def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout
     server, rejected credentials or a timeout end the command (exit 3)."""
     progress = Progress() if sys.stderr.isatty() else None
     with live.open_session(kubeconfig, context, request_timeout, progress=progress) as session:
-        if namespace is None and not all_namespaces and (pods or manifests):
+        # named pods, manifests and a label selector (`-l`, as kubectl's) default to the context's namespace
+        if namespace is None and not all_namespaces and (pods or manifests or current_namespace):
             namespace = session.namespace
         keys = {arg: _key(arg, None if all_namespaces else namespace) for arg in pods}
         # with access to one namespace only, the pods asked about say which one to read

@@ -10,6 +10,7 @@ import typer
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__
 from ..errors import ExitCode, PreemptError
 from ..model import limits
+from ..render import width
 from . import capture, explain
 from . import record, replay
 from . import check
@@ -80,6 +81,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _kubectl_style(command)  # type: ignore[arg-type]
     args = list(sys.argv[1:] if argv is None else argv)
     limits.set_current(limits.DEFAULT)  # each command starts from the default limits; its flags raise them
+    # tables fit a terminal's width, never a pipe's or a file's (render/width.py); for this command
+    # only: a renderer called from Python afterwards sees no limit
+    width.set_limit(width.terminal_limit(sys.stdout))
+    try:
+        return _run(command, args)
+    finally:
+        width.set_limit(None)
+
+
+def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
     try:
         rv = command.main(args=args, prog_name=USAGE_NAME, standalone_mode=False)
     except PreemptError as err:

@@ -2,13 +2,15 @@
 and help read the same everywhere."""
 from __future__ import annotations
 
-from typing import Annotated, Callable, Optional, Sequence
+from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 
 import typer
 
-from ..errors import quote
+from ..errors import InputError, UsageError, quote
 from ..model import limits
+from ..model.rfc3339 import format_seconds, parse_seconds
 from ..render import FORMATS
+from ..render.output import check_format, extended_formats
 
 
 def _choice(choices: Sequence[str]) -> Callable[[str], str]:
@@ -19,12 +21,40 @@ def _choice(choices: Sequence[str]) -> Callable[[str], str]:
     return check
 
 
-def output_option(choices: Sequence[str] = FORMATS) -> typer.models.OptionInfo:
-    return typer.Option("--output", "-o", metavar="|".join(choices), callback=_choice(choices),
-                        help="Output format: " + ", ".join(choices) + ".")
+def _format(choices: Sequence[str]) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        why = check_format(value, choices)
+        if why is not None:
+            raise typer.BadParameter(why.replace(repr(value), quote(value), 1))
+        return value
+    return check
+
+
+def output_option(choices: Sequence[str] = FORMATS, *, habits: bool = True) -> typer.models.OptionInfo:
+    """-o: the command's formats and, with `habits`, kubectl's `name` and `jsonpath=TEMPLATE`
+    (render/output.py renders them; a command hands its document and its list's pod keys)."""
+    if not habits:
+        return typer.Option("--output", "-o", metavar="|".join(choices), callback=_choice(choices),
+                            help="Output format: " + ", ".join(choices) + ".")
+    shown = extended_formats(choices)
+    return typer.Option("--output", "-o", metavar="|".join(shown), callback=_format(choices),
+                        help="Output format: " + ", ".join(shown) + ". name prints pod/NAME of each pod the "
+                             "table lists, as kubectl does; jsonpath=TEMPLATE applies a kubectl JSONPath template "
+                             "to what -o json prints" + (" (wide: the table, never cut to the terminal)"
+                                                         if "wide" in choices else "") + ".")
 
 
 Output = Annotated[str, output_option()]
+
+NoHeaders = Annotated[bool, typer.Option(
+    "--no-headers",
+    help="With -o table or wide: print only the rows of the command's list (one line each, no header, "
+         "nothing cut), for scripts, as kubectl get --no-headers.")]
+
+Selector = Annotated[Optional[str], typer.Option(
+    "--selector", "-l", metavar="SELECTOR",
+    help="Without PODs: only the pods whose labels match (kubectl's syntax: key=value, key!=value, "
+         "key in (a,b), key notin (a), key, !key; comma-separated terms all hold).")]
 
 
 def html_option(help: str) -> typer.models.OptionInfo:
@@ -125,3 +155,78 @@ MaxTraceSpan = Annotated[Optional[str], typer.Option(
 MaxTraceEvents = Annotated[Optional[int], typer.Option(
     "--max-trace-events", metavar="N", min=1, callback=_max_trace_events, show_default=False,
     help=f"Refuse a trace of more than N events (default {limits.DEFAULT.max_trace_events:,}).")]
+
+
+# --- narrowing a replay's timeline: -n/-A, --since, --until (reusable by history, plan...) ----------
+
+ReplayNamespace = Annotated[Optional[str], typer.Option(
+    "--namespace", "-n", metavar="NS",
+    help="Show only the preemptions touching NS: its pod preempted, or a pod of it was a victim. The "
+         "replay still runs the whole cluster (every namespace shapes every decision); the summary "
+         "counts it all.")]
+
+ReplayAllNamespaces = Annotated[bool, typer.Option(
+    "--all-namespaces", "-A", help="Show the preemptions of every namespace (the default).")]
+
+Since = Annotated[Optional[str], typer.Option(
+    "--since", metavar="TIME|DURATION",
+    help="Show only the preemptions at or after TIME (RFC 3339, e.g. 2026-03-01T10:05:00Z) or DURATION "
+         "after the trace's start (e.g. 5m). The replay still runs from the start: what comes before "
+         "shapes what follows.")]
+
+Until = Annotated[Optional[str], typer.Option(
+    "--until", metavar="TIME|DURATION",
+    help="Show only the preemptions at or before TIME (RFC 3339) or DURATION after the trace's start.")]
+
+
+def _instant(value: str, flag: str, start: Optional[float]) -> float:
+    """An RFC 3339 time, or a duration after the trace's start, as seconds since the epoch."""
+    t = parse_seconds(value)
+    if t is not None:
+        return t
+    try:
+        span = limits.parse_span(value, flag)
+    except InputError:
+        raise UsageError(f"{quote(value)} is neither an RFC 3339 time (2026-03-01T10:05:00Z) nor a duration "
+                         "(30s, 5m, 1h)", field=flag) from None
+    return (start or 0.0) + span
+
+
+def timeline_window(since: Optional[str], until: Optional[str],
+                    start: Optional[float]) -> tuple[Optional[float], Optional[float]]:
+    """--since/--until as instants (None: open), refusing a window that ends before it starts."""
+    lo = _instant(since, "--since", start) if since is not None else None
+    hi = _instant(until, "--until", start) if until is not None else None
+    if lo is not None and hi is not None and hi < lo:
+        raise UsageError(f"--until {until} is before --since {since}", field="--until")
+    return lo, hi
+
+
+def touches(preemption: Mapping[str, Any], namespace: str) -> bool:
+    """Whether a preemption involves NS: its preemptor, or one of its victims, lives there."""
+    keys = [preemption.get("preemptor") or ""] + list(preemption.get("victims") or ())
+    return any(str(k).partition("/")[0] == namespace for k in keys)
+
+
+def narrow_timeline(report: Mapping[str, Any], *, namespace: Optional[str] = None,
+                    window: tuple[Optional[float], Optional[float]] = (None, None)) -> dict[str, Any]:
+    """The report with only the preemptions in NS and the window; `shown` says what was kept of how
+    many, so that -o json says it was narrowed."""
+    lo, hi = window
+    pre = list(report.get("preemptions") or ())
+    kept = []
+    for p in pre:
+        if namespace is not None and not touches(p, namespace):
+            continue
+        t = parse_seconds(p.get("time"))
+        if t is not None and ((lo is not None and t < lo) or (hi is not None and t > hi)):
+            continue
+        kept.append(p)
+    shown: dict[str, Any] = {"preemptions": len(kept), "of": len(pre)}
+    if namespace is not None:
+        shown["namespace"] = namespace
+    if lo is not None:
+        shown["since"] = format_seconds(lo)
+    if hi is not None:
+        shown["until"] = format_seconds(hi)
+    return {**report, "preemptions": kept, "shown": shown}

@@ -12,7 +12,7 @@ from ..errors import UsageError, quote
 from ..io import live
 from ..io.record import record as run_record
 from . import options
-from .common import Progress, guard, note
+from .common import Progress, guard, note, output_path
 
 HELP = """Record the live cluster into a trace that `kubectl preempt replay` reads: the lists of
 every kind a verdict depends on first (nodes, pods, PodDisruptionBudgets, PriorityClasses and the
@@ -23,15 +23,16 @@ out with a note. After a 410 Gone the kind is listed again and the difference is
 line is written through at once.
 
 Ends after --duration, after --max-events, or on Ctrl-C / SIGTERM, always leaving a valid trace.
-Redacted as `capture` redacts, unless --no-redact. Gzipped when TRACE ends in .gz."""
+Redacted as `capture` redacts, unless --no-redact. Gzipped when TRACE ends in .gz. -o TRACE is
+the same as --output-file TRACE (kept for compatibility; in every other command -o names a format)."""
 
 EPILOG = """\b
 Examples:
   # ten minutes of the current context
-  kubectl preempt record -o prod.jsonl.gz --duration 10m
+  kubectl preempt record --output-file prod.jsonl.gz --duration 10m
 \b
   # until Ctrl-C, then replay what happened
-  kubectl preempt record -o rollout.jsonl.gz
+  kubectl preempt record --output-file rollout.jsonl.gz
   kubectl preempt replay rollout.jsonl.gz --follow"""
 
 
@@ -41,9 +42,13 @@ def register(app: typer.Typer) -> None:
 
 @guard
 def record(
-    output_file: Annotated[str, typer.Option(
-        "--output", "-o", metavar="TRACE", help="Where to write the trace (.jsonl or .jsonl.gz; - for stdout).",
-        show_default=False)],
+    output_file: Annotated[Optional[str], typer.Option(
+        "--output-file", metavar="TRACE", help="Where to write the trace (.jsonl or .jsonl.gz; - for stdout).",
+        show_default=False)] = None,
+    output_compat: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="TRACE",
+        help="The same as --output-file, kept for compatibility: unlike every other command's -o, it names a "
+             "file, not a format.", show_default=False)] = None,
     duration: Annotated[Optional[str], typer.Option(
         "--duration", metavar="D", help="Stop after this long (e.g. 30s, 10m, 1h).", show_default=False)] = None,
     max_events: Annotated[Optional[int], typer.Option(
@@ -57,6 +62,9 @@ def record(
     kubeconfig: options.Kubeconfig = None,
     request_timeout: options.RequestTimeout = None,
 ) -> None:
+    output_file = output_path(output_file, output_compat)
+    if output_file is None:
+        raise UsageError("give the trace's file with --output-file TRACE (or -o TRACE)", field="--output-file")
     seconds = None
     if duration is not None:
         seconds = live.parse_request_timeout(duration)

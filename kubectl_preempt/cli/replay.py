@@ -73,6 +73,9 @@ Examples:
   kubectl preempt replay prod.jsonl.gz
   kubectl preempt replay prod.jsonl.gz -o json > replay.json
 \b
+  # only the preemptions touching one namespace, in the trace's first half hour
+  kubectl preempt replay prod.jsonl.gz -n team-a --until 30m
+\b
   # what the cluster did, explained decision by decision
   kubectl preempt replay prod.jsonl.gz --follow
 \b
@@ -184,6 +187,11 @@ def replay(
         help="With --priorityclasses: give pods that exist at the trace's start the new priorities too.")] = False,
     config: options.ConfigFile = None,
     output: Annotated[str, options.output_option(REPLAY_FORMATS)] = "table",
+    no_headers: options.NoHeaders = False,
+    namespace: options.ReplayNamespace = None,
+    all_namespaces: options.ReplayAllNamespaces = False,
+    since: options.Since = None,
+    until: options.Until = None,
     dump_decisions: Annotated[Optional[str], typer.Option(
         "--dump-decisions", metavar="DIR",
         help="Write every preemption decision as a conformance case file (the cluster at that instant "
@@ -226,6 +234,8 @@ def replay(
         "--schedule-period", metavar="SECONDS",
         help="Seconds between kube-batch's sessions (its --schedule-period).")] = 1.0,
 ) -> None:
+    if namespace is not None and all_namespaces:
+        raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
     if reresolve_existing and not priorityclasses:
         raise UsageError("--reresolve-existing needs --priorityclasses")
     gates = _feature_gates(feature_gates)
@@ -239,6 +249,7 @@ def replay(
     for n in tr.notes:
         note(f"note: {n}")
     version = picked_version(replay_scheduler_version(tr, kubernetes_version))
+    window = options.timeline_window(since, until, tr.start)
     classes: list[dict] = []
     for f in priorityclasses or ():
         objs = load_objects(f)
@@ -281,10 +292,12 @@ def replay(
     finally:
         if progress is not None:
             progress.clear()
+    if namespace is not None or window != (None, None):
+        report = options.narrow_timeline(report, namespace=namespace, window=window)
     if trace is None:
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
     if html != STDOUT:
-        sys.stdout.write(render_replay(report, output))
+        sys.stdout.write(render_replay(report, output, no_headers=no_headers))
     if html:
         from ..api import replay_html
 

@@ -2,20 +2,18 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Any, Mapping, Optional, Sequence
 
 import typer
 
 from .. import api
 from ..errors import InputError, UsageError
 from ..io.snapshot import display_name, ignored_kinds, load_objects, read_bytes
-from ..render.json import dumps as json_dumps
-from ..render.session import render_session_table
-from ..render.yaml import dumps as yaml_dumps
+from ..render.session import SESSION_FORMATS, render_session
 from . import options
 from .common import guard, note
 
-FORMATS = ("table", "json", "yaml")
+FORMATS = SESSION_FORMATS
 BATCH_KINDS = ("Queue", "PodGroup")
 
 HELP = """What one kube-batch session does to the cluster in a snapshot, action by action: the
@@ -64,11 +62,29 @@ def read_scheduler_conf(path: Optional[str]) -> tuple[Optional[str], str]:
         raise InputError("is not UTF-8 text", source=name) from None
 
 
+def require_batch_pods(objects: Sequence[Mapping[str, Any]], scheduler_name: str, source: str) -> None:
+    """A session schedules the pods that name kube-batch (its --scheduler-name): a snapshot without
+    any has nothing for it to do, and empty tables would read as "kube-batch did nothing"."""
+    names: dict[str, int] = {}
+    for o in objects:
+        if o.get("kind") == "Pod":
+            name = (o.get("spec") or {}).get("schedulerName") or "default-scheduler"
+            names[name] = names.get(name, 0) + 1
+    if scheduler_name in names:
+        return
+    held = ", ".join(f"{k} ({n})" for k, n in sorted(names.items(), key=lambda kv: (-kv[1], kv[0])))
+    raise InputError(f"no pod has schedulerName {scheduler_name} ("
+                     + (f"the pods name {held}" if names else "no pods at all")
+                     + "): give the name of the pods kube-batch schedules with --batch-scheduler-name",
+                     source=source)
+
+
 @guard
 def session(
     snapshot: options.Snapshot = None,
     scheduler_conf: SchedulerConf = None,
     output: Annotated[str, options.output_option(FORMATS)] = "table",
+    no_headers: options.NoHeaders = False,
     batch_scheduler_name: BatchSchedulerName = "kube-batch",
     default_queue: DefaultQueue = "default",
     seed: BatchSeed = 0,
@@ -79,6 +95,7 @@ def session(
         raise UsageError("--snapshot - and --scheduler-conf - cannot both read standard input")
     source = display_name(snapshot)
     objects = load_objects(snapshot)
+    require_batch_pods(objects, batch_scheduler_name, source)
     text, conf_name = read_scheduler_conf(scheduler_conf)
     ignored = {k: n for k, n in ignored_kinds(objects).items() if k not in BATCH_KINDS}
     if ignored:
@@ -88,9 +105,4 @@ def session(
                                    default_queue=default_queue, seed=seed, conf_source=conf_name)
     except InputError as e:
         raise (e if e.source else e.located(source=source)) from None
-    if output == "json":
-        sys.stdout.write(json_dumps(result))
-    elif output == "yaml":
-        sys.stdout.write(yaml_dumps(result))
-    else:
-        sys.stdout.write(render_session_table(result))
+    sys.stdout.write(render_session(result, output, no_headers=no_headers))

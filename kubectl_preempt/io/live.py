@@ -854,7 +854,7 @@ def capture(kubeconfig: str | None = None, context: str | None = None, namespace
     A required kind (nodes, pods, PDBs, PriorityClasses) that cannot be read is a ClusterError.
     """
     from ..version import __version__
-    from .redact import redact_objects
+    from .redact import keeps_event, redact_objects
 
     conn = connect(kubeconfig, context, request_timeout)
     try:
@@ -866,6 +866,9 @@ def capture(kubeconfig: str | None = None, context: str | None = None, namespace
     taken = now or datetime.now(timezone.utc)
     objects = [o for o in objects if o.get("kind") != "Event" or _within(o, taken, EVENTS_KEPT_SECONDS)]
     if redact:
+        # only the Events the product reads; their list asks for those alone (a field selector),
+        # but an API server or proxy that ignores the selector must not slip others in
+        objects = [o for o in objects if o.get("kind") != "Event" or keeps_event(o)]
         redact_objects(objects, in_place=True)
     when = taken.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     annotations = {

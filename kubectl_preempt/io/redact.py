@@ -15,6 +15,8 @@ import re
 
 import orjson
 
+from ..model.who_preempted import EVENT_REASON_PREEMPTED, PREEMPTED_BY
+
 # (where, what is removed, what stays): README's redaction table, row by row
 REMOVED: tuple[tuple[str, str, str], ...] = (
     ("metadata of every object, and of every nested template (pod templates, a pod's ephemeral "
@@ -36,6 +38,10 @@ REMOVED: tuple[tuple[str, str, str], ...] = (
     ("ResourceClaims and DeviceClasses", "opaque device configuration `parameters`, allocated devices' `data`",
      "requests, selectors, allocation results"),
     ("Secrets and ConfigMaps (should one be passed in)", "`data`, `stringData`, `binaryData`", "metadata"),
+    ("Events (only the scheduler's `Preempted` events are read: who preempted a pod)",
+     "the `message` and `note` of an Event of any other reason; of a `Preempted` event, everything but "
+     "`Preempted by pod <uid> on node <node>`",
+     "reason, the pod it is about, the related preemptor, times, reporting component"),
 )
 
 # annotations the scheduler reads (component-helpers/storage/volume, csi-translation, DRA),
@@ -168,6 +174,36 @@ def _template(obj: MutableMapping[str, Any]) -> None:
             _metadata(claim.get("metadata"))
 
 
+# the Event reasons the product reads: the scheduler's Preempted event ("Preempted by pod <uid>
+# on node <node>", framework/preemption/preemption.go prepareCandidate), which explain and replay's
+# follow mode read to attribute a victim to its preemptor (model/who_preempted.py, replay/follow.py).
+# Nothing reads kube-batch's eviction events: its evictions are attributed by replaying its session.
+READ_EVENT_REASONS = frozenset({EVENT_REASON_PREEMPTED})
+
+
+def _event(obj: MutableMapping[str, Any]) -> None:
+    """An Event's free text can carry anything (a failed image pull's URL with its token): an
+    Event of a reason nobody reads loses it; a Preempted event keeps only the sentence attribution
+    parses, rebuilt from its parts, so nothing appended to it survives."""
+    kept: dict[str, str] = {}
+    if obj.get("reason") in READ_EVENT_REASONS:
+        for key in ("message", "note"):  # core/v1 `message`, events.k8s.io/v1 `note`
+            text = obj.get(key)
+            m = PREEMPTED_BY.fullmatch(text.strip()) if isinstance(text, str) else None
+            if m:
+                kept[key] = f"Preempted by pod {m.group('uid')} on node {m.group('node')}"
+    for key in ("message", "note"):
+        if key in kept:
+            obj[key] = kept[key]
+        else:
+            obj.pop(key, None)
+
+
+def keeps_event(obj: Any) -> bool:
+    """Whether capture keeps this Event at all: only the reasons the product reads."""
+    return isinstance(obj, dict) and obj.get("reason") in READ_EVENT_REASONS
+
+
 def redact_object(obj: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     """Redact one decoded object in place and return it."""
     kind = obj.get("kind")
@@ -203,6 +239,8 @@ def redact_object(obj: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     elif kind == "DeviceClass":
         if isinstance(spec, dict):
             _opaque_configs(spec.get("config"))
+    elif kind == "Event":
+        _event(obj)
     elif kind in ("Secret", "ConfigMap"):
         for key in ("data", "stringData", "binaryData"):
             obj.pop(key, None)

@@ -89,13 +89,30 @@ def parse_trace(data: bytes, name: str) -> Trace:
         if isinstance(first, dict) and first.get("kind") == KIND:
             return _parse_jsonl(data, name)
         if isinstance(first, dict) and "type" in first and "object" in first:
-            return _parse_watch(data, name)
+            return _require_a_cluster(_parse_watch(data, name))
         if first is None:
             # a pretty-printed document: a watch stream if its first document is an event
             doc = _first_document(data, name)
             if isinstance(doc, dict) and "type" in doc and "object" in doc and "kind" not in doc:
-                return _parse_watch(data, name)
-    return _parse_snapshot(data, name)
+                return _require_a_cluster(_parse_watch(data, name))
+    return _require_a_cluster(_parse_snapshot(data, name))
+
+
+def _require_a_cluster(trace: Trace) -> Trace:
+    """A file without a trace header is taken for a cluster (a watch stream or a snapshot): one
+    without a single Node is something else (a ConfigMap, a lone Pod) and replaying it would only
+    report an empty cluster dated 1970. Say what it holds instead."""
+    kinds: dict[str, int] = {}
+    for ev in trace.events:
+        kind = (ev.get("object") or {}).get("kind")
+        if kind:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    if "Node" in kinds:
+        return trace
+    held = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))) or "no objects"
+    what = "a kubectl watch stream of " if trace.form == "watch" else ""
+    raise InputError(f"no trace header and no Node (it holds {what}{held}): expected a trace from kubectl preempt "
+                     "record, or a watch stream or snapshot of a cluster with its nodes", source=trace.source)
 
 
 # --- JSON Lines ------------------------------------------------------------------------------------

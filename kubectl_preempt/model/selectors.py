@@ -57,3 +57,54 @@ class LabelSelector:
         out.match_labels = self.match_labels
         out.exprs = self.exprs + tuple(extra)
         return out
+
+
+def parse_selector(text: str) -> LabelSelector:
+    """A label selector as kubectl's -l reads it (apimachinery pkg/labels/selector.go Parse):
+    comma-separated requirements that must all hold: `key=value` or `key==value`, `key!=value`
+    (also true where the key is missing, as upstream's NotEquals), `key in (a,b)`,
+    `key notin (a,b)` (true where the key is missing), `key` (exists), `!key` (does not exist).
+    The empty selector matches every pod. Raises InputError naming the flag."""
+    terms: list[str] = []
+    depth, start = 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "," and depth == 0:
+            terms.append(text[start:i])
+            start = i + 1
+    terms.append(text[start:])
+    exprs: list[dict[str, Any]] = []
+    for raw in terms:
+        term = raw.strip()
+        if not term:
+            if text.strip():
+                raise InputError(f"empty requirement in selector {quote(text)}", field="--selector")
+            continue
+        exprs.append(_requirement(term, text))
+    sel = LabelSelector({})
+    sel.exprs = tuple((e["key"], e["operator"], frozenset(e["values"])) for e in exprs)
+    return sel
+
+
+def _requirement(term: str, text: str) -> dict[str, Any]:
+    import re
+
+    def bad(why: str) -> InputError:
+        return InputError(f"{why} in selector {quote(text)}", field="--selector")
+
+    m = re.fullmatch(r"\s*(\S+?)\s+(in|notin)\s*\((.*)\)\s*", term)
+    if m:
+        values = [v.strip() for v in m.group(3).split(",")]
+        if not m.group(3).strip():
+            raise bad(f"no values for {m.group(1)} {m.group(2)}")
+        return {"key": m.group(1), "operator": "In" if m.group(2) == "in" else "NotIn", "values": values}
+    m = re.fullmatch(r"\s*([^=!<>\s]+)\s*(==|!=|=)\s*([^=!<>\s,]*)\s*", term)
+    if m:
+        return {"key": m.group(1), "operator": "NotIn" if m.group(2) == "!=" else "In", "values": [m.group(3)]}
+    m = re.fullmatch(r"\s*(!?)\s*([^=!<>\s(),]+)\s*", term)
+    if m:
+        return {"key": m.group(2), "operator": "DoesNotExist" if m.group(1) else "Exists", "values": []}
+    raise bad(f"cannot read {quote(term)}")

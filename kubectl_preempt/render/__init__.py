@@ -20,11 +20,21 @@ def as_document(docs: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     return {"apiVersion": LIST_API_VERSION, "kind": LIST_KIND, "items": list(docs)}
 
 
-def render(docs: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
-    """The text for `-o fmt`, ending in a newline."""
-    if fmt in ("table", "wide"):
-        from .table import render_table
+def render(docs: Sequence[Mapping[str, Any]], fmt: str = "table", *, no_headers: bool = False) -> str:
+    """The text for `-o fmt`, ending in a newline (but a jsonpath template's, as kubectl prints it).
+    `no_headers`: with table or wide, the summary's rows only (one a pod), for scripts."""
+    from .output import render_habit
 
+    habit = render_habit(fmt, document=lambda: as_document(docs), keys=lambda: [d.get("pod") for d in docs])
+    if habit is not None:
+        return habit
+    if fmt in ("table", "wide"):
+        from .table import render_table, summary_rows
+
+        if no_headers:
+            from .output import no_headers_rows
+
+            return no_headers_rows(summary_rows(docs))
         return render_table(docs, wide=fmt == "wide")
     if fmt == "json":
         from .json import dumps

@@ -26,7 +26,7 @@ def render_table(report: Mapping[str, Any]) -> str:
     rows = [[c.get("name") or "(no name)", class_text(c),
              "superseded" if c.get("superseded") else ("valid" if c.get("valid") else "REJECTED"),
              c.get("source") or ""] for c in classes]
-    out.extend(columns(None, rows))
+    out.extend(columns(None, rows, names=["CLASS", "VALUE", "VERDICT", "SOURCE"]))
     out.append("")
 
     v = report.get("validation") or {}
@@ -53,7 +53,7 @@ def render_table(report: Mapping[str, Any]) -> str:
     rule_rows = []
     for r in report.get("rules") or []:
         rule_rows.append([r["rule"], r.get("trace") or "-", "pass" if r["passed"] else "FAIL", r.get("summary", "")])
-    out.extend(columns(["RULE", "TRACE", "RESULT", ""], rule_rows))
+    out.extend(columns(["RULE", "TRACE", "RESULT", ""], rule_rows, names=["RULE", "TRACE", "RESULT", "SUMMARY"]))
     failing = [r for r in report.get("rules") or [] if not r["passed"]]
     if failing:
         out.append("")
@@ -107,6 +107,18 @@ def _trace_lines(t: Mapping[str, Any]) -> list[str]:
     if len(changes) > MAX_CHANGE_ROWS:
         out.append(f"    ... {len(changes) - MAX_CHANGE_ROWS} more (-o json has them all)")
     return out
+
+
+def change_rows(report: Mapping[str, Any]) -> list[list[str]]:
+    """One row a pod whose outcome changes, on every trace: TRACE, POD, PRIORITY, CHANGE, BASELINE,
+    PROPOSED (what --no-headers prints)."""
+    rows = []
+    for t in report.get("traces") or []:
+        suffix = node_suffix(t)
+        for e in t.get("changes") or []:
+            rows.append([t["trace"], e["pod"], priority_text(e), changes_text(e),
+                         outcome_text(e["baseline"], suffix), outcome_text(e["proposed"], suffix)])
+    return rows
 
 
 def _delta(a: int, b: int) -> str:

@@ -9,18 +9,38 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import quote
 from ..model.quantity import format_bytes, format_milli_cpu
-from . import distribution
+from . import distribution, width
 from .wording import clock, plural, short_reason
 from .wording import columns as _columns
 from .wording import md_table as _md_table
 
-REPLAY_FORMATS = ("table", "json", "yaml", "markdown")
+REPLAY_FORMATS = ("table", "wide", "json", "yaml", "markdown")
 MAX_VICTIMS_SHOWN = 3
 MAX_ROWS = 500
 MAX_NEVER_SCHEDULED_SHOWN = 15
 
 
-def render_replay(report: Mapping[str, Any], fmt: str = "table") -> str:
+def render_replay(report: Mapping[str, Any], fmt: str = "table", *, no_headers: bool = False) -> str:
+    """The text for `-o fmt`. On a terminal `table` fits its width (render/width.py); `wide` is the
+    same table never cut. `name` and `jsonpath=` as kubectl's (render/output.py); `no_headers`:
+    the preemption rows alone."""
+    from .output import no_headers_rows, render_habit
+
+    habit = render_habit(fmt, document=lambda: report,
+                         keys=lambda: [p.get("preemptor") for p in report.get("preemptions") or ()])
+    if habit is not None:
+        return habit
+    if fmt in ("table", "wide") and no_headers:
+        return no_headers_rows(preemption_rows(report)[1])
+    if fmt == "table":
+        return width.finish(_table(report))
+    with width.unlimited():
+        return _render_uncut(report, fmt)
+
+
+def _render_uncut(report: Mapping[str, Any], fmt: str) -> str:
+    if fmt == "wide":
+        return _table(report)
     if fmt == "json":
         from .json import dumps
 
@@ -195,21 +215,14 @@ def _table(report: Mapping[str, Any]) -> str:
         out[-1:] = [distribution.headline(report), ""]
         out.extend(distribution.table_lines(report["distribution"]))
         out.append(f"Run {(report.get('run') or {}).get('run')} (median preemptions)")
+    shown = report.get("shown")
+    scope = _shown_scope(report)
     if not pre:
-        out.append("No preemptions" + (" in the recording." if follow else " in this replay."))
+        out.append("No preemptions" + (f"{scope} ({shown['of']} in all)." if shown else
+                                       " in the recording." if follow else " in this replay."))
     else:
-        out.append(f"Preemptions ({len(pre)})")
-        by = any(p.get("scheduler") for p in pre)
-        header = ["TIME"] + (["BY"] if by else []) + ["PREEMPTOR", "PRIORITY", "NODE", "VICTIMS"] + \
-            (["VERDICT"] if follow else []) + ["WHY"]
-        rows = []
-        for p in pre[:MAX_ROWS]:
-            row = [clock(p.get("time", ""))] + ([by_text(p)] if by else []) + \
-                [p.get("preemptor") or "?", _prio(p), p.get("node") or "", _victims_text(victim_labels(p))]
-            if follow:
-                row.append({True: "agrees", False: "DIFFERS", None: "not explained"}[p.get("agrees")])
-            row.append(why_text(p))
-            rows.append(row)
+        out.append(f"Preemptions{scope} ({len(pre)} of {shown['of']})" if shown else f"Preemptions ({len(pre)})")
+        header, rows = preemption_rows(report, MAX_ROWS)
         out.extend(_columns(header, rows, "  "))
         if len(pre) > MAX_ROWS:
             out.append(f"  ... {len(pre) - MAX_ROWS} more (-o json has them all)")
@@ -223,6 +236,33 @@ def _table(report: Mapping[str, Any]) -> str:
     out.append("")
     out.extend(_summary_lines(report))
     return "\n".join(out) + "\n"
+
+
+def _shown_scope(report: Mapping[str, Any]) -> str:
+    """How -n/--since/--until narrowed the timeline (cli/options.py narrow_timeline); the summary
+    stays whole."""
+    shown = report.get("shown") or {}
+    return (f" touching namespace {shown['namespace']}" if shown.get("namespace") else "") + \
+        (f" from {clock(shown['since'])}" if shown.get("since") else "") + \
+        (f" until {clock(shown['until'])}" if shown.get("until") else "")
+
+
+def preemption_rows(report: Mapping[str, Any], limit: int | None = None) -> tuple[list[str], list[list[str]]]:
+    """The timeline's header and rows (the first `limit`): the table's, and --no-headers' rows."""
+    pre = list(report.get("preemptions") or [])
+    follow = report.get("mode") == "follow"
+    by = any(p.get("scheduler") for p in pre)
+    header = ["TIME"] + (["BY"] if by else []) + ["PREEMPTOR", "PRIORITY", "NODE", "VICTIMS"] + \
+        (["VERDICT"] if follow else []) + ["WHY"]
+    rows = []
+    for p in pre[:limit]:
+        row = [clock(p.get("time", ""))] + ([by_text(p)] if by else []) + \
+            [p.get("preemptor") or "?", _prio(p), p.get("node") or "", _victims_text(victim_labels(p))]
+        if follow:
+            row.append({True: "agrees", False: "DIFFERS", None: "not explained"}[p.get("agrees")])
+        row.append(why_text(p))
+        rows.append(row)
+    return header, rows
 
 
 def _summary_lines(report: Mapping[str, Any]) -> list[str]:
@@ -299,7 +339,9 @@ def _markdown(report: Mapping[str, Any]) -> str:
         out.append(f"## Run {(report.get('run') or {}).get('run')} (median preemptions)")
     pre = list(report.get("preemptions") or [])
     follow = report.get("mode") == "follow"
-    out += ["", f"## Preemptions ({len(pre)})", ""]
+    shown = report.get("shown")
+    out += ["", f"## Preemptions{_shown_scope(report)} ({len(pre)} of {shown['of']})" if shown else
+            f"## Preemptions ({len(pre)})", ""]
     if pre:
         by = any(p.get("scheduler") for p in pre)
         header = ["Time"] + (["By"] if by else []) + ["Preemptor", "Priority", "Node", "Victims"] + \

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..model.quantity import format_bytes
+from . import width
 from .table import columns
 
 
@@ -40,7 +41,44 @@ def _for(ev: Mapping[str, Any]) -> str:
     return who
 
 
+SESSION_FORMATS = ("table", "wide", "json", "yaml")
+EVICTION_HEADER = ["ACTION", "VICTIM", "JOB", "QUEUE", "NODE", "FREES", "FOR", "ELIGIBLE BY"]
+
+
+def eviction_rows(result: Mapping[str, Any]) -> list[list[str]]:
+    """One row an eviction: the session table's, and what --no-headers prints."""
+    return [[e["action"], e["task"], e["job"], e.get("queue") or "-", e.get("node") or "-",
+             resources(e.get("frees")), _for(e), ", ".join(e.get("votes") or []) or "-"]
+            for e in result.get("evictions") or []]
+
+
+def render_session(result: Mapping[str, Any], fmt: str = "table", *, no_headers: bool = False) -> str:
+    """`kubectl preempt session -o fmt`: the table (fitted to a terminal; `wide` never cut), the
+    document (json, yaml, jsonpath=), or the evicted pods (`name`, as kubectl prints them)."""
+    from .json import dumps as json_dumps
+    from .output import no_headers_rows, render_habit
+    from .yaml import dumps as yaml_dumps
+
+    habit = render_habit(fmt, document=lambda: result, keys=lambda: [e.get("task") for e in result.get("evictions") or ()])
+    if habit is not None:
+        return habit
+    if fmt == "json":
+        return json_dumps(result)
+    if fmt == "yaml":
+        return yaml_dumps(result)
+    if no_headers:
+        return no_headers_rows(eviction_rows(result))
+    if fmt == "wide":
+        with width.unlimited():
+            return render_session_table(result)
+    return render_session_table(result)
+
+
 def render_session_table(result: Mapping[str, Any]) -> str:
+    return width.finish(_session_table(result))
+
+
+def _session_table(result: Mapping[str, Any]) -> str:
     out: list[str] = []
     out.append(f"Session    actions: {', '.join(result.get('actions') or [])}")
     tiers = " | ".join(", ".join(t) for t in result.get("tiers") or [])
@@ -49,10 +87,7 @@ def render_session_table(result: Mapping[str, Any]) -> str:
     evictions = result.get("evictions") or []
     if evictions:
         out.extend(columns([f"Evictions ({len(evictions)})"], []))
-        out.extend(columns(["  ACTION", "VICTIM", "JOB", "QUEUE", "NODE", "FREES", "FOR", "ELIGIBLE BY"],
-                           [[e["action"], e["task"], e["job"], e.get("queue") or "-", e.get("node") or "-",
-                             resources(e.get("frees")), _for(e), ", ".join(e.get("votes") or []) or "-"]
-                            for e in evictions], indent="  "))
+        out.extend(columns(["  " + EVICTION_HEADER[0]] + EVICTION_HEADER[1:], eviction_rows(result), indent="  "))
     else:
         out.append("Evictions  none")
     out.append("")
@@ -89,7 +124,14 @@ def render_session_table(result: Mapping[str, Any]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_batch_explain_table(docs: Sequence[Mapping[str, Any]]) -> str:
+def render_batch_explain_table(docs: Sequence[Mapping[str, Any]], *, wide: bool = False) -> str:
+    if wide:
+        with width.unlimited():
+            return _batch_explain_table(docs)
+    return width.finish(_batch_explain_table(docs))
+
+
+def _batch_explain_table(docs: Sequence[Mapping[str, Any]]) -> str:
     blocks = []
     for d in docs:
         out: list[str] = []

@@ -11,6 +11,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..model.quantity import format_bytes, format_milli_cpu
 from ..preemption.decision import CHAIN, SUM_STEP
+from . import width
 
 INDENT = "  "
 GAP = "  "
@@ -27,8 +28,10 @@ _BYTE_RESOURCES = ("memory", "ephemeral-storage")
 
 # --- small text helpers ------------------------------------------------------------------------
 
-def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent: str = INDENT) -> list[str]:
-    """Left-aligned columns; data rows are indented under a header that starts at the margin."""
+def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent: str = INDENT,
+            names: Sequence[str] | None = None) -> list[str]:
+    """Left-aligned columns; data rows are indented under a header that starts at the margin.
+    `names` name the columns when the header does not (for the line that says what a terminal cut)."""
     rows = [["" if c is None else str(c) for c in r] for r in rows]
     ncol = max([len(r) for r in rows] + [len(header) if header else 0])
     # a title alone over several columns heads the block without setting the first column's width
@@ -42,10 +45,22 @@ def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent:
     with_header = bool(header) and not title_only
     firsts = [(r[0] if (with_header and i == 0) else indent + r[0]) for i, r in enumerate(all_rows)]
     widths = [max(len(f) for f in firsts)] + [max(len(r[c]) for r in all_rows) for c in range(1, ncol)]
+    if width.limit() is not None:
+        # on a terminal: the widest columns give way, cut with an ellipsis (render/width.py)
+        if names is not None:
+            names = list(names)
+        elif with_header:
+            names = list(header)  # type: ignore[arg-type]
+        else:
+            title = re.sub(r" \(\d+\)$", "", header[0]) if header else ""
+            names = [title] * ncol
+        widths = width.fit_table([], widths, names, 0, len(GAP))
+        firsts = [width.cut_cell(f, widths[0]) for f in firsts]
+        all_rows = [[r[0]] + [width.cut_cell(c, w) for c, w in zip(r[1:], widths[1:])] for r in all_rows]
     for first, r in zip(firsts, all_rows):
         cells = [first] + r[1:]
         line = GAP.join(c.ljust(w) for c, w in zip(cells, widths))
-        out.append(line.rstrip())
+        out.append(width.cut_line(line.rstrip()))
     return out
 
 
@@ -469,7 +484,11 @@ def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
     return "\n\n".join("\n".join(s) for s in sections if s) + "\n"
 
 
-def _summary(docs: Sequence[Mapping[str, Any]]) -> str:
+SUMMARY_HEADER = ["POD", "OUTCOME", "NODE", "VICTIMS"]
+
+
+def summary_rows(docs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """One row a pod: what --no-headers prints, and the summary over several pods' tables."""
     rows = []
     for d in docs:
         outcome = d.get("outcome", "?")
@@ -478,9 +497,14 @@ def _summary(docs: Sequence[Mapping[str, Any]]) -> str:
         elif outcome == "Preempted":
             where, victims = d.get("nominatedNode", ""), str(len(d.get("victims") or []))
         else:
-            where, victims = "-", ""
+            # kube-batch's story of a pod names the node it was bound to or evicted from
+            where, victims = d.get("node") or "-", ""
         rows.append([d.get("pod", "?"), outcome, where or "-", victims or "-"])
-    lines = columns(["POD", "OUTCOME", "NODE", "VICTIMS"], rows, indent="")
+    return rows
+
+
+def _summary(docs: Sequence[Mapping[str, Any]]) -> str:
+    lines = columns(SUMMARY_HEADER, summary_rows(docs), indent="")
     versions = ", ".join(dict.fromkeys(str(d["schedulerVersion"]) for d in docs if d.get("schedulerVersion")))
     by = f", by kube-scheduler {versions}" if versions else ""
     lines.append(f"({_plural(len(docs), 'pod')}, each explained alone against the same cluster state{by})")
@@ -488,10 +512,19 @@ def _summary(docs: Sequence[Mapping[str, Any]]) -> str:
 
 
 def render_table(docs: Sequence[Mapping[str, Any]], *, wide: bool = False) -> str:
-    """The table for one pod, or a summary followed by each pod's table."""
+    """The table for one pod, or a summary followed by each pod's table. On a terminal, `table`
+    fits its width (render/width.py); `wide` never is cut."""
+    if wide:
+        with width.unlimited():
+            return _render_table(docs, wide=True)
+    return width.finish(_render_table(docs, wide=False))
+
+
+def _render_table(docs: Sequence[Mapping[str, Any]], *, wide: bool) -> str:
     if not docs:
         return ""
     if len(docs) == 1:
         return explanation_table(docs[0], wide=wide)
     parts = [_summary(docs)] + [explanation_table(d, wide=wide) for d in docs]
-    return ("\n" + "-" * 72 + "\n\n").join(parts)
+    rule = "-" * min(72, width.limit() or 72)
+    return ("\n" + rule + "\n\n").join(parts)

@@ -5,6 +5,7 @@ import time
 from typing import Any, Mapping, Sequence
 
 from ..model.rfc3339 import NANOS, parse_nanos
+from . import width
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -52,10 +53,14 @@ def columns(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = 
     rows = [["" if c is None else str(c) for c in r] for r in rows]
     table = [list(header)] + rows
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    if width.limit() is not None:
+        # on a terminal: the widest columns give way, cut with an ellipsis (render/width.py)
+        widths = width.fit_table(table, widths, header, len(indent), 2)
+        table = [[width.cut_cell(c, w) for c, w in zip(r, widths)] for r in table]
     out = []
     for r in table:
         line = "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
-        out.append(indent + line)
+        out.append(width.cut_line(indent + line))
     return out
 
 

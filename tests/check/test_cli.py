@@ -101,7 +101,7 @@ def test_a_directory_of_traces_and_a_baseline(work: Path) -> None:
     (["check", "-t", "prod.jsonl", "-p", "missing/"], "error: missing/: no such file or directory"),
     (["check", "-t", "prod.jsonl", "-p", "good/", "--fail-on", "victims"],
      "error: --fail-on: \"victims\" is not one of new-victims, unschedulable, any-change"),
-    (["check", "-t", "prod.jsonl", "-p", "good/", "-o", "html"], '"html" is not one of table, markdown, json, yaml'),
+    (["check", "-t", "prod.jsonl", "-p", "good/", "-o", "html"], '"html" is not one of table, wide, markdown, json, yaml, name, jsonpath=TEMPLATE'),
     (["check", "-t", "prod.jsonl", "-p", "empty.yaml"], "error: --proposed: no PriorityClass in empty.yaml (only ConfigMap (1))"),
     (["check", "-t", "broken.jsonl", "-p", "good/"], "error: broken.jsonl: line 2:"),
 ], ids=["no trace", "no proposal", "a missing trace", "a missing proposal", "an unknown rule",

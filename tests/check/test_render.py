@@ -75,7 +75,7 @@ def test_data_formats_hold_the_whole_report(failing_report: dict, fmt: str, load
 
 
 def test_every_format_is_known() -> None:
-    assert CHECK_FORMATS == ("table", "markdown", "json", "yaml")
+    assert CHECK_FORMATS == ("table", "wide", "markdown", "json", "yaml")
     with pytest.raises(ValueError):
         render_check({}, "html")
 

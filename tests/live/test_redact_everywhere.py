@@ -122,7 +122,22 @@ def planted() -> list[dict[str, Any]]:
         {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": _meta("slice"),
          "spec": {"driver": "g", "nodeName": "node-1", "pool": {"name": "p", "generation": 1,
                                                                  "resourceSliceCount": 1}}},
+        # the scheduler's Preempted events are kept, but only the sentence attribution reads: a
+        # secret after it, or in the events.k8s.io `note`, goes
+        _event("p.1", "Preempted", f"Preempted by pod uid-web on node node-1 (token {SECRET})"),
+        _event("p.2", "Preempted", "Preempted by pod uid-web on node node-1", note=SECRET),
     ]
+
+
+def _event(name: str, reason: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Event", "metadata": _meta(name, "team-a"), "reason": reason,
+            "message": message, "type": "Normal",
+            "involvedObject": {"kind": "Pod", "namespace": "team-a", "name": "p", "uid": "uid-p"}, **extra}
+
+
+# an Event of a reason nothing reads: a failed image pull names the URL, token and all
+FAILED_PULL = _event("p.3", "Failed", f"Failed to pull image \"registry.example/app:1\": "
+                                      f"https://registry.example/v2/token?secret={SECRET}: 401")
 
 
 # kinds that capture and record do not list, but that redact_object is given by whoever passes
@@ -132,6 +147,38 @@ OTHER_KINDS = [_workload("Deployment", "apps/v1"), _workload("DaemonSet", "apps/
                {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": _meta("cj", "team-a"),
                 "spec": {"jobTemplate": {"metadata": _meta("jt"), "spec": {"template": _template()}}}},
                {"apiVersion": "v1", "kind": "PodTemplate", "metadata": _meta("pt", "team-a"), "template": _template()}]
+
+
+def test_event_messages_keep_only_what_attribution_reads() -> None:
+    from kubectl_preempt.io.redact import keeps_event, redact_objects
+    from kubectl_preempt.model.who_preempted import preempted_by
+
+    events = [o for o in planted() if o["kind"] == "Event"] + [FAILED_PULL]
+    out = redact_objects(copy.deepcopy(events))
+    assert SECRET not in json.dumps(out)
+    first, second, failed = out
+    # the first message had text after the node: it no longer parses as the scheduler's, so it goes
+    assert "message" not in first and preempted_by(first) is None
+    assert second["message"] == "Preempted by pod uid-web on node node-1" and "note" not in second
+    assert preempted_by(second) == ("uid-web", "node-1")
+    assert failed["reason"] == "Failed" and "message" not in failed
+    assert [keeps_event(e) for e in events] == [True, True, False]
+
+
+def test_capture_keeps_no_event_of_a_reason_nothing_reads_even_if_the_server_sends_it(
+        cli, api_planted: FakeAPIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api_planted.add(copy.deepcopy(FAILED_PULL))
+    from tests.live import fakeapi
+
+    # an API server (or a proxy) that ignores the field selector answers with every Event
+    monkeypatch.setattr(fakeapi, "field_selector_matches", lambda obj, selector: True)
+    path = tmp_path / "snap.json"
+    code, out, err = cli("capture", "-o", str(path))
+    assert code == 0, err
+    text = path.read_text()
+    assert SECRET not in text
+    reasons = sorted(o["reason"] for o in json.loads(text)["items"] if o["kind"] == "Event")
+    assert reasons == ["Preempted", "Preempted"]
 
 
 def test_the_fixture_plants_a_secret_in_every_kind_capture_reads() -> None:
@@ -200,7 +247,7 @@ def test_record_leaves_no_planted_secret_in_listed_or_watched_objects(
 def test_kinds_passed_in_by_hand_lose_their_secrets_too() -> None:
     from kubectl_preempt.io.redact import redact_objects
 
-    out = redact_objects(copy.deepcopy(OTHER_KINDS))
+    out = redact_objects(copy.deepcopy(OTHER_KINDS + [FAILED_PULL]))
     assert SECRET not in json.dumps(out)
     cron = out[3]["spec"]["jobTemplate"]["spec"]["template"]["spec"]
     assert cron["containers"][0]["image"] == "registry.example/app:1"
