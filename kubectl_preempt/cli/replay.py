@@ -238,7 +238,8 @@ def replay(
     tr = read_trace(path)
     for n in tr.notes:
         note(f"note: {n}")
-    version = picked_version(replay_scheduler_version(tr, kubernetes_version))
+    # the note when the release is not the one named; the replay itself says where it came from
+    picked_version(replay_scheduler_version(tr, kubernetes_version))
     classes: list[dict] = []
     for f in priorityclasses or ():
         objs = load_objects(f)
@@ -273,7 +274,7 @@ def replay(
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
                             on_decision=on_decision, progress=None if runs > 1 else progress,
                             runs=runs, jobs=jobs, ray_address=ray, run_progress=run_progress,
-                            api_latency=api_latency, feature_gates=gates, kubernetes_version=version,
+                            api_latency=api_latency, feature_gates=gates, kubernetes_version=kubernetes_version,
                             batch_scheduler_name=batch_scheduler_name, batch_scheduler_conf=batch_conf,
                             batch_scheduler_conf_source=batch_conf_name, schedule_period=schedule_period)
     except InputError as e:

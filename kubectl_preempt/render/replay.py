@@ -154,6 +154,25 @@ def scheduler_version(report: Mapping[str, Any]) -> str:
     return str(report.get("schedulerVersion") or "v1.34.1")
 
 
+def version_source_text(source: Mapping[str, Any] | None) -> str:
+    """Where the imitated release came from, in a parenthesis ("" for reports that do not say):
+    a trace header names kube-apiserver's release, and kube-scheduler may be a minor older."""
+    if not source:
+        return ""
+    frm = source.get("from")
+    if frm == "--kubernetes-version":
+        return f" (--kubernetes-version {source.get('requested')})"
+    if frm == "trace":
+        return (f" (inferred from the trace's API server {source.get('serverVersion')}; the scheduler may be "
+                "older: --kubernetes-version sets it)")
+    return " (the default: the trace names no server version)"
+
+
+def scheduler_text(report: Mapping[str, Any]) -> str:
+    """"kube-scheduler v1.34.1" with where that release came from."""
+    return f"kube-scheduler {scheduler_version(report)}{version_source_text(report.get('schedulerVersionSource'))}"
+
+
 def _headline(report: Mapping[str, Any]) -> list[str]:
     tr = report.get("trace") or {}
     src = tr.get("source") or {}
@@ -164,9 +183,9 @@ def _headline(report: Mapping[str, Any]) -> list[str]:
              f"{tr.get('events', 0)} events after it"]
     if mode == "follow":
         lines.append("Mode      follow: the recording applied as it happened; each preemption the cluster made "
-                     f"is explained at that instant by the offline kube-scheduler {scheduler_version(report)}")
+                     f"is explained at that instant by the offline {scheduler_text(report)}")
     else:
-        lines.append(f"Mode      simulate: the offline kube-scheduler {scheduler_version(report)} places every "
+        lines.append(f"Mode      simulate: the offline {scheduler_text(report)} places every "
                      "pending pod; recorded bindings and preemptions are left out")
     kb = (report.get("summary") or {}).get("kubeBatch")
     if kb:
