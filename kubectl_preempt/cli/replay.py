@@ -14,7 +14,7 @@ from ..framework.config import FEATURE_GATES
 from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.snapshot import load_config_document, load_objects
 from ..io.trace import read_trace
-from ..render.replay import REPLAY_FORMATS, render_replay
+from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
 from ..replay.api import replay as run_replay
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.async_preemption import DEFAULT_API_LATENCY
@@ -284,6 +284,10 @@ def replay(
             progress.clear()
     if trace is None:
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
+    if output not in ("table", "markdown") or html == STDOUT:
+        # the table and markdown say it in their head; data formats on stderr
+        for line in gap_notes(report.get("trace") or {}):
+            note(line.replace("note: ", f"note: {tr.source}: ", 1) if tr.source else line)
     if html != STDOUT:
         sys.stdout.write(render_replay(report, output))
     if html:

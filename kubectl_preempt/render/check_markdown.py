@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
                            node_suffix, outcome_text, plural, priority_text, recreate_text, runs_text, totals_text,
                            verdict_text)
-from .replay import version_source_text
+from .replay import gap_notes, version_source_text
 
 
 def _cell(text: Any) -> str:
@@ -110,7 +110,8 @@ def _trace(t: Mapping[str, Any], max_rows: int = MAX_CHANGE_ROWS) -> list[str]:
            f"{t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))})"
            + (f", replayed by kube-scheduler {t['schedulerVersion']}"
               f"{version_source_text(t.get('schedulerVersionSource'))}." if t.get("schedulerVersion") else "."), ""]
-    notes = [f"- re-created: {recreate_text(rc)}" for rc in t.get("recreated") or []]
+    notes = [f"- {line}" for line in gap_notes(t)]
+    notes += [f"- re-created: {recreate_text(rc)}" for rc in t.get("recreated") or []]
     notes += [f"- refused: {_code(n)} is not created; the proposed replay runs without it" for n in t.get("rejected") or []]
     notes += [f"- deleted: {_code(rm['priorityClass'])}" for rm in t.get("removed") or []]
     if notes:

@@ -137,8 +137,12 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
         f.config_raw = spec.config_raw
         return _named(follow_report(f.run(), what_if=spec.what_if), version, source)
     if runs > 1:
-        return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version,
-                      source)
+        report = replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress)
+        if (report.get("trace") or {}).get("gaps"):
+            # every run replays the same stretch: its time-to-schedule figures take in the recorder's
+            # stalls (replay/timeline.py), which the median run's report lists
+            report["distribution"]["timeToSchedule"]["spansRecorderGaps"] = len(report["trace"]["gaps"])
+        return _named(report, version, source)
     report, _ = simulate_once(spec, run, on_decision=on_decision, progress=progress, listener=listener)
     if run > 1:
         report["run"] = {"run": run, "seed": run_seed(seed, run)}
