@@ -174,8 +174,9 @@ def scheduler_text(report: Mapping[str, Any]) -> str:
 
 
 def gap_notes(trace: Mapping[str, Any]) -> list[str]:
-    """One `note:` per recorder gap of a report's trace (replay/timeline.py's rule)."""
-    out = []
+    """One `note:` per event of a report's trace that contradicts an earlier one, then one per
+    recorder gap (replay/timeline.py's rules)."""
+    out = [f"note: {n}" for n in trace.get("notes") or ()]
     for g in trace.get("gaps") or ():
         out.append(f"note: recorder gap {clock(g.get('start', ''))} to {clock(g.get('end', ''))} "
                    f"({duration(g.get('seconds'))}): no event and no bookmark for longer than "

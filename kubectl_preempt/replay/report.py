@@ -5,7 +5,7 @@ import math
 from typing import Any, Iterable, Mapping
 
 from .state import format_time
-from .timeline import Gap, find_gaps, gap_threshold
+from .timeline import Gap, contradictions, find_gaps, gap_threshold
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "ReplayReport"
@@ -121,11 +121,16 @@ def _across(gaps: list[Gap], start: float, end: float) -> bool:
 
 def gaps_info(tl: Any, gaps: list[Gap] | None = None) -> dict[str, Any]:
     """The trace's recorder gaps (replay/timeline.py's rule) as report fields: `gaps` always,
-    the length that made them gaps when there are any."""
+    the length that made them gaps when there are any; `notes` on events that contradict each
+    other when there are any."""
     gaps = find_gaps(tl) if gaps is None else gaps
     out: dict[str, Any] = {"gaps": [g.to_dict() for g in gaps]}
     if gaps:
         out["gapThresholdSeconds"] = round(gap_threshold(tl), 3)
+    # events that contradict earlier ones (replay/timeline.py), when there are any
+    notes = contradictions(tl)
+    if notes:
+        out["notes"] = notes
     return out
 
 

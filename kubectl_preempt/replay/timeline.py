@@ -195,3 +195,75 @@ def find_gaps(tl: Timeline) -> list[Gap]:
             out.append(Gap(prev, ev.time))
         prev = max(prev, ev.time)
     return out
+
+
+# --- events that contradict each other ----------------------------------------------------------------
+# A recording can hold events that no API server would have produced in that order: a deletion of
+# an object no event created (or already deleted), a binding of a pod after its terminal status,
+# a pod leaving a terminal phase (the API server refuses both: a terminal phase is final,
+# ValidatePodStatusUpdate in pkg/apis/core/validation; a Binding needs a pod without a node).
+# The replay applies them as it always has; these notes only say where the trace is odd.
+TERMINAL_PHASES = ("Succeeded", "Failed")
+MAX_CONTRADICTIONS = 20
+
+
+def contradictions(tl: Timeline) -> list[str]:
+    """A note per event that contradicts an earlier one, naming the event and the object (at most
+    MAX_CONTRADICTIONS, then how many more)."""
+    out: list[str] = []
+    alive: dict[tuple[str, str, str], str] = {}   # object -> where it was last created or changed
+    gone: dict[tuple[str, str, str], str] = {}    # object -> where it was deleted
+    terminal: dict[tuple[str, str, str], tuple[str, str, bool]] = {}  # pod -> (phase, where, bound then)
+    flagged: set[tuple[tuple[str, str, str], str]] = set()
+    more = 0
+
+    def say(k: tuple[str, str, str], what: str, text: str) -> None:
+        nonlocal more
+        if (k, what) in flagged:
+            return
+        flagged.add((k, what))
+        if len(out) < MAX_CONTRADICTIONS:
+            out.append(text)
+        else:
+            more += 1
+
+    for ev in (*tl.initial, *tl.events):
+        if ev.type == "BOOKMARK":
+            continue
+        k = (ev.kind, ev.namespace, ev.name)
+        label = f"{ev.kind} {ev.key if ev.kind == 'Pod' else ev.name}"
+        if ev.type == "DELETED":
+            if k not in alive:
+                where = gone.get(k)
+                say(k, "deleted", f"{ev.where}: {ev.type} {label}, which " +
+                    (f"{where} deleted already" if where else "no earlier event created") +
+                    "; the events contradict each other")
+            else:
+                del alive[k]
+            gone[k] = ev.where
+            terminal.pop(k, None)
+            continue
+        if ev.type == "ADDED" and k not in alive:
+            terminal.pop(k, None)  # a new object of that name
+        alive[k] = ev.where
+        if ev.kind != "Pod":
+            continue
+        status = ev.obj.get("status")
+        phase = status.get("phase") if isinstance(status, Mapping) else None
+        spec = ev.obj.get("spec")
+        node = spec.get("nodeName") if isinstance(spec, Mapping) else None
+        was = terminal.get(k)
+        if was is not None:
+            odd = []
+            if node and not was[2]:
+                odd.append(f"binds it to {node}")
+            if phase and phase not in TERMINAL_PHASES:
+                odd.append(f"moves it back to {phase}")
+            if odd:
+                say(k, "terminal", f"{ev.where}: {ev.type} {label} {' and '.join(odd)} after {was[1]} gave it the "
+                                   f"terminal phase {was[0]}; the events contradict each other")
+        elif phase in TERMINAL_PHASES:
+            terminal[k] = (str(phase), ev.where, bool(node))
+    if more:
+        out.append(f"{more} more events contradict earlier ones")
+    return out
