@@ -235,6 +235,11 @@ def _table(report: Mapping[str, Any]) -> str:
     if report.get("distribution"):
         out[-1:] = [distribution.headline(report), ""]
         out.extend(distribution.table_lines(report["distribution"]))
+        spans = (report["distribution"].get("timeToSchedule") or {}).get("spansRecorderGaps")
+        if spans:
+            out.append(f"note: the time to schedule above spans {plural(spans, 'recorder gap')} (see the note above): "
+                       "waits across it include the recorder's stall")
+            out.append("")
         out.append(f"Run {(report.get('run') or {}).get('run')} (median preemptions)")
     if not pre:
         out.append("No preemptions" + (" in the recording." if follow else " in this replay."))

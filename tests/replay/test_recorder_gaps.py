@@ -11,6 +11,7 @@ import pytest
 
 from kubectl_preempt.check.api import check
 from kubectl_preempt.io.trace import write_trace
+from kubectl_preempt.render.replay import render_replay
 from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.timeline import MIN_GAP_SECONDS, find_gaps, gap_threshold, normalize
 from tests.builders import make_node, make_pod, make_priority_class
@@ -85,6 +86,8 @@ def test_waits_across_the_gap_are_flagged() -> None:
 def test_runs_flag_the_time_to_schedule_distribution() -> None:
     r = replay(stalled(), runs=2, jobs=1)
     assert r["distribution"]["timeToSchedule"]["spansRecorderGaps"] == 1
+    assert ("note: the time to schedule above spans 1 recorder gap (see the note above): waits across it include "
+            "the recorder's stall") in render_replay(r).splitlines()
     assert "spansRecorderGaps" not in replay(stalled(stall_to=STALL_FROM + 100), runs=2, jobs=1)["distribution"]["timeToSchedule"]
 
 
