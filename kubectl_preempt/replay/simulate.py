@@ -43,6 +43,10 @@ class Listener:
     def bound(self, t: float, pod: Pod, node: str) -> None: ...
     def nominated(self, t: float, pod: Pod, node: str) -> None: ...
     def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None: ...
+    # a preemption decision, when it is made: `victims` are the pods it evicts (not those already
+    # terminating or being evicted by an earlier decision), whose `preempted` comes with their
+    # delete calls, possibly after the trace's end
+    def preempting(self, t: float, preemptor: Pod, node: str, victims: list[Pod]) -> None: ...
     def deleted(self, t: float, pod: Pod, reason: str) -> None: ...
     # `fields`: the FitError behind `message` as data (CycleResult.fit_error_fields), when it was one
     def unschedulable(self, t: float, pod: Pod, message: str, fields: Mapping[str, Any] | None = None) -> None: ...
@@ -326,6 +330,7 @@ class Simulation:
         record = self._preemption_record(pod, res, details, attempts)
         self.preemptions.append(record)
         details_of = {d["pod"]: d for d in record["victimDetails"]}
+        evicting: list[Pod] = []
         for victim in sel.victims:
             if victim.terminating:
                 continue  # already going: no delete call
@@ -336,6 +341,9 @@ class Simulation:
                 continue
             self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
             self._deleted_by_call[victim.uid] = details_of.get(victim.key)
+            evicting.append(victim)
+        if self.listener is not None:
+            self.listener.preempting(now, pod, node, evicting)
         cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]
         if self.async_preemption:
             calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency)
