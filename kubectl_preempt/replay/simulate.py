@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 from ..framework.config import SchedulerConfig
 from ..model.bulk import long_run
 from ..model.objects import Pod
+from ..model.who_preempted import EVENT_REASON_PREEMPTED, preempted_by
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
@@ -133,6 +134,9 @@ class Simulation:
         self.completed_in_recording: set[str] = set()
         self.gone: set[str] = set()               # uids the replay has deleted
         self.victims_at_start = {p.uid for p in cluster.pods.values() if p.terminating}
+        # pods the recorded scheduler preempted: their DisruptionTarget condition says so, or a
+        # Preempted Event names them (the condition may be missing from a pod's last versions)
+        self.recorded_victims = recorded_scheduler_victims(timeline.events)
 
         # asynchronous preemption: preemptors whose victims' API calls are still running
         self.async_preemption = config.enabled(FEATURE_GATE)
@@ -499,7 +503,7 @@ class Simulation:
                 return
             if uid in self.completed_in_recording and uid in self._completion_events:
                 return  # it completes in the replay when its replayed run ends
-            if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
+            if self._deleted_by_recorded_scheduler(uid, raw):
                 self.handler.ignored += 1
                 return  # the recorded scheduler's deletion: the replay makes its own
             self._remove(cur, "deleted")
@@ -519,6 +523,20 @@ class Simulation:
             self._add_new_pod(raw)
             return
         # MODIFIED (or ADDED again) of a pod the replay holds
+        if finished(raw) and (md.get("deletionTimestamp") or cur.deletion_timestamp
+                              or self._deleted_by_recorded_scheduler(uid, raw)):
+            # A terminal status that ends a graceful deletion is not the workload completing: the
+            # kubelet kills the containers when the grace period ends and writes the terminal
+            # phase (kubelet.go SyncTerminatingPod -> generateAPIPodStatus: Failed, exit code 137),
+            # and the scheduler's informer drops a terminal pod from then on. When the deletion
+            # was the recorded scheduler's, the replay did not make it: the pod keeps running there
+            # (its own preemption, if it made one, ends through its own timer). Any other deletion
+            # the replay applied as recorded: the pod leaves now.
+            if self._deleted_by_recorded_scheduler(uid, raw):
+                self.handler.ignored += 1
+                return
+            self._remove(cur, "deleted")
+            return
         if finished(raw):
             self.completed_in_recording.add(uid)
             ran = now - self.recorded_bind.get(uid, now)
@@ -534,7 +552,7 @@ class Simulation:
                 self.handler.bind_pod(cur, node_name, now)
                 return
         if md.get("deletionTimestamp") and not cur.deletion_timestamp:
-            if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
+            if self._deleted_by_recorded_scheduler(uid, raw):
                 self.handler.ignored += 1
                 return
             if cur.node_name:
@@ -558,6 +576,34 @@ class Simulation:
             # nothing the scheduler reads changed, but the cache still removes and re-adds a bound pod
             self.handler.touch_pod(cur)
             self.handler.ignored += 1
+
+
+    def _deleted_by_recorded_scheduler(self, uid: str, raw: Mapping[str, Any]) -> bool:
+        """A deletion (or its end) the recorded scheduler made during the trace: simulate mode
+        leaves it out. One made before the trace (a victim terminating at its start) stands."""
+        if uid in self.victims_at_start:
+            return False
+        return uid in self.recorded_victims or preempted_by_scheduler(raw)
+
+
+def recorded_scheduler_victims(events: list[TraceEvent]) -> set[str]:
+    """Uids of the pods a `Preempted` Event of the trace names (kube-scheduler's
+    PreemptPod records one per victim it deletes: "Preempted by pod <uid> on node <node>")."""
+    out: set[str] = set()
+    for ev in events:
+        if ev.kind != "Event" or ev.type == "BOOKMARK":
+            continue
+        o = ev.obj
+        if o.get("reason") != EVENT_REASON_PREEMPTED or preempted_by(o) is None:
+            continue
+        inv = o.get("involvedObject") or o.get("regarding") or {}
+        if inv.get("kind", "Pod") != "Pod":
+            continue
+        if inv.get("uid"):
+            out.add(inv["uid"])
+        elif inv.get("name"):
+            out.add(f"{inv.get('namespace') or 'default'}/{inv['name']}")
+    return out
 
 
 class _ControllerHost:
