@@ -51,6 +51,106 @@ def workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], 
     return f"{ns}/{name}"
 
 
+# --------------------------------------------------------------------------------- leaving
+#
+# A deleted pod keeps its node's room until the kubelet ends it: it sends SIGTERM, waits for the
+# containers to exit or for the grace period to end (kuberuntime killContainer), then writes the
+# terminal phase (kubelet SyncTerminatingPod), from which the scheduler's informer drops the pod,
+# and the pod is removed. A real application usually exits before its grace period, and the
+# kubelet starts the period when it sees the deletion: request time + grace is only an upper bound.
+# The trace says how long such pods take: each recorded deletion of a bound pod that ends in a
+# terminal status or a removal is one figure, from the request (the first version with a
+# deletionTimestamp) to the end, at most the grace period.
+
+LEAVE_WORKLOAD = "workload"
+LEAVE_NAMESPACE = "namespace"
+LEAVE_CLUSTER = "cluster"
+LEAVE_GRACE_PERIOD = "gracePeriod"
+
+
+def _grace_of(raw: Mapping[str, Any]) -> float:
+    """The pod's grace period as its deletion used it (deletionGracePeriodSeconds), else its spec's
+    (the API server's default 30 s when unset)."""
+    for g in ((raw.get("metadata") or {}).get("deletionGracePeriodSeconds"),
+              (raw.get("spec") or {}).get("terminationGracePeriodSeconds")):
+        if isinstance(g, (int, float)) and not isinstance(g, bool) and g >= 0:
+            return float(g)
+    return 30.0
+
+
+def _median(values: list[float]) -> float:
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+class LeaveTimes:
+    """How long after its deletion request a pod leaves, as the trace measured it: per owning
+    workload, else per namespace, else over the cluster, each among pods of the same grace period
+    (a figure measured under another grace period says nothing of this one); the grace period
+    when the trace measured none."""
+
+    def __init__(self, events: Iterable[Any], replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]) -> None:
+        asked: dict[str, tuple[float, float, str, str]] = {}   # uid -> (time, grace, workload, namespace)
+        done: set[str] = set()
+        by_workload: dict[tuple[str, float], list[float]] = {}
+        by_namespace: dict[tuple[str, float], list[float]] = {}
+        by_grace: dict[float, list[float]] = {}
+        for ev in events:
+            if ev.kind != "Pod" or ev.type == "BOOKMARK":
+                continue
+            raw = ev.obj
+            md = raw.get("metadata") or {}
+            uid = _uid(md)
+            if uid in done:
+                continue
+            phase = (raw.get("status") or {}).get("phase")
+            req = asked.get(uid)
+            if req is None:
+                if md.get("deletionTimestamp") and ev.type != "DELETED":
+                    if not (raw.get("spec") or {}).get("nodeName") or phase in ("Succeeded", "Failed"):
+                        done.add(uid)  # no kubelet to wait for: it leaves at once
+                        continue
+                    ns = md.get("namespace") or "default"
+                    asked[uid] = (ev.time, _grace_of(raw), workload_of(md, replica_sets), ns)
+                continue
+            if ev.type == "DELETED" or phase in ("Succeeded", "Failed"):
+                done.add(uid)
+                t0, grace, wl, ns = req
+                took = min(max(0.0, ev.time - t0), grace)
+                by_workload.setdefault((wl, grace), []).append(took)
+                by_namespace.setdefault((ns, grace), []).append(took)
+                by_grace.setdefault(grace, []).append(took)
+        self.by_workload = {k: (_median(v), len(v)) for k, v in by_workload.items()}
+        self.by_namespace = {k: (_median(v), len(v)) for k, v in by_namespace.items()}
+        self.by_grace = {k: (_median(v), len(v)) for k, v in by_grace.items()}
+        self.used: dict[str, int] = {}
+
+    def after(self, pod: Any, grace: float, replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]
+              ) -> tuple[float, str, str]:
+        """(seconds from the deletion request to the pod leaving, which figure: LEAVE_*, and whose)."""
+        wl = workload_of(pod.metadata, replica_sets)
+        for figures, key, level, whose in ((self.by_workload, (wl, grace), LEAVE_WORKLOAD, wl),
+                                           (self.by_namespace, (pod.namespace, grace), LEAVE_NAMESPACE, pod.namespace),
+                                           (self.by_grace, grace, LEAVE_CLUSTER, "")):
+            got = figures.get(key)
+            if got is not None:
+                self.used[level] = self.used.get(level, 0) + 1
+                return min(got[0], grace), level, whose
+        self.used[LEAVE_GRACE_PERIOD] = self.used.get(LEAVE_GRACE_PERIOD, 0) + 1
+        return grace, LEAVE_GRACE_PERIOD, ""
+
+    def report(self) -> dict[str, Any]:
+        """The figures measured, and how many of the replay's deletions used each kind."""
+        return {
+            "measuredByWorkload": [{"workload": wl, "gracePeriodSeconds": g, "deletions": n,
+                                    "medianSeconds": round(m, 3)}
+                                   for (wl, g), (m, n) in sorted(self.by_workload.items())],
+            "used": {level: self.used.get(level, 0)
+                     for level in (LEAVE_WORKLOAD, LEAVE_NAMESPACE, LEAVE_CLUSTER, LEAVE_GRACE_PERIOD)},
+        }
+
+
 # --------------------------------------------------------------------------------- simulate mode
 #
 # In simulate mode the replayed scheduler evicts other pods than the recorded one did. The

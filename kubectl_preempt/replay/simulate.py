@@ -25,7 +25,8 @@ from ..plugins import names
 from .cache import PodOrder, status_delay_of
 from .async_preemption import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
 from .batch import BATCH_KINDS, KUBE_SCHEDULER_ACTION, BatchOptions, BatchScheduler, schedules_any
-from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
+from .controllers import (DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, LeaveTimes, WorkloadControllers,
+                          replica_set_index)
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .eventhandlers import EventHandler
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
@@ -100,6 +101,11 @@ class Simulation:
                                                timeline.initial + timeline.events if workloads else (),
                                                timeline.start, enabled=workloads)
         self.created_by_replay = self.controllers.created
+        # how long the trace's deleted pods took to leave, for the replay's own deletions
+        rs = list(cluster.extra.get("ReplicaSet") or ())
+        rs += [e.obj for e in timeline.events if e.kind == "ReplicaSet" and e.type != "BOOKMARK"]
+        self._replica_sets = replica_set_index(rs)
+        self.leave_times = LeaveTimes(timeline.events, self._replica_sets)
         self._disruption_sync_armed = False
         if workloads:
             self.state.expected_scale = self.controllers.expected_scale
@@ -143,6 +149,7 @@ class Simulation:
         self.api_latency = DEFAULT_API_LATENCY if config.api_latency is None else config.api_latency
         self.preempting: set[str] = set()
         self._deleted_by_call: dict[str, dict[str, Any] | None] = {}  # victim uid -> its victimDetails entry
+        self._leave_after: dict[str, float] = {}  # victim uid -> seconds from its delete call to leaving
 
         self._cursor = 0
         self._schedule_armed = False
@@ -339,7 +346,14 @@ class Simulation:
                 details_of[victim.key]["alreadyEvicting"] = True
                 continue
             self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
-            self._deleted_by_call[victim.uid] = details_of.get(victim.key)
+            detail = details_of.get(victim.key)
+            self._deleted_by_call[victim.uid] = detail
+            if detail is not None:
+                after, level, whose = self.leave_times.after(victim, grace_period(victim), self._replica_sets)
+                self._leave_after[victim.uid] = after
+                # which figure says when it leaves (see controllers.LeaveTimes)
+                detail["leavesAfterSeconds"] = round(after, 3)
+                detail["leaveFigure"] = f"{level} {whose}" if whose else level
         cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]
         if self.async_preemption:
             calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency)
@@ -381,7 +395,8 @@ class Simulation:
                 detail["deletionTimestamp"] = format_time(now)
             if self.listener is not None:
                 self.listener.preempted(now, cur, preemptor, node)
-            self._delete_at(cur, now + grace_period(cur), "preempted")
+            after = self._leave_after.pop(cur.uid, None)
+            self._delete_at(cur, now + (grace_period(cur) if after is None else after), "preempted")
         if kick:
             self._kick()
 

@@ -106,3 +106,77 @@ def test_a_terminal_status_ending_a_users_deletion_removes_the_pod_when_recorded
     report, log = run(tr)
     assert log.deletes["default/low"] == (14.0, "deleted")
     assert log.binds["default/late"] == (14.0, "n1")
+
+
+def _rs_pod(name: str, rs: str, ns: str = "default", grace: int = 30) -> Any:
+    return (make_pod(name).ns(ns).priority_class("batch").priority(10).req(cpu="2")
+            .set("spec.terminationGracePeriodSeconds", grace)
+            .set("metadata.ownerReferences", [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs,
+                                               "uid": f"uid-{rs}", "controller": True}]))
+
+
+def _measured_deletion(name: str, rs: str, ns: str, asked: float, took: float, grace: int = 30) -> list[dict[str, Any]]:
+    """A user deletes `name` (bound to n9) at `asked`; the kubelet ends it `took` seconds later."""
+    pod = _rs_pod(name, rs, ns, grace).running("n9")
+    deleting = pod.set("metadata.deletionTimestamp", "2026-03-01T10:01:00Z").set(
+        "metadata.deletionGracePeriodSeconds", grace)
+    return [ev(asked, "MODIFIED", deleting.obj()),
+            ev(asked + took, "MODIFIED", deleting.set("status.phase", "Failed").obj()),
+            ev(asked + took + 0.1, "DELETED", deleting.set("status.phase", "Failed").obj())]
+
+
+def _leaving_trace(victim_rs: str, victim_ns: str) -> dict[str, Any]:
+    """The trace measured two deletions of the `app-1a2b3c` workload's pods in `shop` (4.0 s and
+    4.4 s of a 30 s grace period); the replay then preempts `victim`, a pod of `victim_rs` in
+    `victim_ns`, at 50."""
+    return trace(
+        ev(0, "ADDED", make_priority_class("batch", 10)),
+        ev(0, "ADDED", make_priority_class("web", 1000)),
+        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n9").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", _rs_pod("m1", "app-1a2b3c", "shop").running("n9").obj()),
+        ev(0, "ADDED", _rs_pod("m2", "app-1a2b3c", "shop").running("n9").obj()),
+        ev(0, "ADDED", _rs_pod("victim", victim_rs, victim_ns).running("n1").obj()),
+        *_measured_deletion("m1", "app-1a2b3c", "shop", 10, 4.0),
+        *_measured_deletion("m2", "app-1a2b3c", "shop", 20, 4.4),
+        ev(50, "ADDED", make_pod("high").priority_class("web").priority(1000).req(cpu="2")
+           .set("spec.nodeSelector", {"kubernetes.io/hostname": "n1"}).obj()),
+        end=200)
+
+
+def _victim(report: dict[str, Any]) -> dict[str, Any]:
+    [p] = report["preemptions"]
+    [d] = p["victimDetails"]
+    return d
+
+
+def test_a_victim_leaves_as_long_after_its_deletion_as_its_workloads_pods_did_in_the_trace() -> None:
+    report, log = run(_leaving_trace("app-1a2b3c", "shop"))
+    d = _victim(report)
+    assert (d["leavesAfterSeconds"], d["leaveFigure"]) == (4.2, "workload shop/app-1a2b3c")
+    asked = d["deletionTimestamp"]
+    from .helpers import seconds
+    # the median of 4.0 and 4.4 after its delete call, not its 30 s grace period
+    assert log.deletes["shop/victim"] == (round(seconds(asked) + 4.2, 3), "preempted")
+    assert log.binds["default/high"][0] == log.deletes["shop/victim"][0]
+    assert report["summary"]["victimsLeave"] == {"workload": 1, "namespace": 0, "cluster": 0, "gracePeriod": 0}
+    assert report["victimsLeave"]["measuredByWorkload"] == [
+        {"workload": "shop/app-1a2b3c", "gracePeriodSeconds": 30.0, "deletions": 2, "medianSeconds": 4.2}]
+
+
+def test_without_a_measure_of_its_workload_a_victim_takes_its_namespaces_then_the_clusters() -> None:
+    d = _victim(run(_leaving_trace("other-9f8e7d", "shop"))[0])
+    assert (d["leavesAfterSeconds"], d["leaveFigure"]) == (4.2, "namespace shop")
+    d = _victim(run(_leaving_trace("other-9f8e7d", "default"))[0])
+    assert (d["leavesAfterSeconds"], d["leaveFigure"]) == (4.2, "cluster")
+
+
+def test_a_measure_under_another_grace_period_is_not_used_the_grace_period_is() -> None:
+    tr = _leaving_trace("other-9f8e7d", "default")
+    for e in tr["events"]:
+        if e["object"].get("metadata", {}).get("name") == "victim":
+            e["object"]["spec"]["terminationGracePeriodSeconds"] = 20
+    report, log = run(tr)
+    d = _victim(report)
+    assert (d["leavesAfterSeconds"], d["leaveFigure"]) == (20.0, "gracePeriod")
+    assert report["summary"]["victimsLeave"]["gracePeriod"] == 1
