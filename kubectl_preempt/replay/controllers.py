@@ -78,6 +78,20 @@ def _grace_of(raw: Mapping[str, Any]) -> float:
     return 30.0
 
 
+def _asked_at(seen: float, md: Mapping[str, Any]) -> float:
+    """When a deletion was asked for: when the recording saw it, unless the object says earlier.
+    The API server sets deletionTimestamp to the request's time plus deletionGracePeriodSeconds
+    (apiserver registry/rest BeforeDelete), written in whole seconds, so the request came before
+    deletionTimestamp - deletionGracePeriodSeconds + 1 s."""
+    from .state import parse_time
+
+    g = md.get("deletionGracePeriodSeconds")
+    dts = parse_time(md.get("deletionTimestamp"))
+    if dts is None or isinstance(g, bool) or not isinstance(g, (int, float)):
+        return seen
+    return min(seen, dts - g + 1.0)
+
+
 def _median(values: list[float]) -> float:
     s = sorted(values)
     n = len(s)
@@ -112,7 +126,7 @@ class LeaveTimes:
                         done.add(uid)  # no kubelet to wait for: it leaves at once
                         continue
                     ns = md.get("namespace") or "default"
-                    asked[uid] = (ev.time, _grace_of(raw), workload_of(md, replica_sets), ns)
+                    asked[uid] = (_asked_at(ev.time, md), _grace_of(raw), workload_of(md, replica_sets), ns)
                 continue
             if ev.type == "DELETED" or phase in ("Succeeded", "Failed"):
                 done.add(uid)
@@ -519,14 +533,17 @@ class WorkloadControllers:
     # ------------------------------------------------------------------ disruption controller
     def expected_scale(self, pods: Iterable[Any]) -> int | None:
         """mirrors DisruptionController.getExpectedScale: the sum of the scales of the controllers
-        of `pods`, each counted once; None when a pod has no controller with a scale (the
-        controller then allows no disruption). A Deployment is not in a trace: the spec.replicas
-        of its ReplicaSets stand for its scale."""
+        of `pods`, each counted once; a pod no controller owns counts for nothing (its
+        unmanagedPods); None when a pod's controller has no scale the replay knows (upstream's
+        "found no controllers" error: the controller's failSafe then allows no disruption). A
+        Deployment is not in a trace: the spec.replicas of its ReplicaSets stand for its scale."""
         total = 0
         seen: set[tuple] = set()
         for p in pods:
             ref = controller_ref(p.metadata)
-            if ref is None or ref.get("kind") not in OWNER_KINDS:
+            if ref is None:
+                continue
+            if ref.get("kind") not in OWNER_KINDS:
                 return None
             key = (p.namespace, ref.get("kind"), ref.get("name") or "")
             if key in seen:

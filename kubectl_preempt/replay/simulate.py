@@ -107,11 +107,12 @@ class Simulation:
         self._replica_sets = replica_set_index(rs)
         self.leave_times = LeaveTimes(timeline.events, self._replica_sets)
         self._disruption_sync_armed = False
+        self._pdb_rechecks: set[float] = set()
         if workloads:
             self.state.expected_scale = self.controllers.expected_scale
             self.state.pdb_lag = DISRUPTION_CONTROLLER_DELAY
-            self.state.recompute_pdb_status()
-            self.state.pdb_dirty = False
+        # the recorded PDB status stands until the PDB or a pod it covers changes (the disruption
+        # controller syncs a PDB on those events only: DisruptionController.trySync)
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
                                      max_backoff=float(config.pod_max_backoff_seconds),
@@ -200,8 +201,19 @@ class Simulation:
 
     def _disruption_sync(self) -> None:
         self._disruption_sync_armed = False
-        self.state.pdb_dirty = False
-        self.state.recompute_pdb_status()
+        recheck = self.state.recompute_pdb_status(self.engine.now, only_changed=True)
+        if recheck is not None and recheck not in self._pdb_rechecks:
+            # mirrors enqueuePdbForRecheck: synced again when a disruptedPods entry expires
+            self._pdb_rechecks.add(recheck)
+            self.engine.schedule(recheck + 1e-6, lambda: self._pdb_recheck(recheck), priority=PRIORITY_INTERNAL,
+                                 name="disruption controller recheck")
+        self._kick()
+
+    def _pdb_recheck(self, at: float) -> None:
+        self._pdb_rechecks.discard(at)
+        pdbs = self.state.cluster.pdbs
+        self.state.dirty_pdbs.update(p.key for p in pdbs if p.disrupted_pods)
+        self.state.pdb_dirty = bool(self.state.dirty_pdbs)
         self._kick()
 
     def _arm_next_trace_event(self) -> None:

@@ -10,7 +10,7 @@ from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.simulate import Listener
 from tests.builders import make_node, make_pod, make_priority_class
 
-from .helpers import START, ev, trace
+from .helpers import START, at, ev, seconds, trace
 
 PREEMPTED = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]
 
@@ -155,7 +155,6 @@ def test_a_victim_leaves_as_long_after_its_deletion_as_its_workloads_pods_did_in
     d = _victim(report)
     assert (d["leavesAfterSeconds"], d["leaveFigure"]) == (4.2, "workload shop/app-1a2b3c")
     asked = d["deletionTimestamp"]
-    from .helpers import seconds
     # the median of 4.0 and 4.4 after its delete call, not its 30 s grace period
     assert log.deletes["shop/victim"] == (round(seconds(asked) + 4.2, 3), "preempted")
     assert log.binds["default/high"][0] == log.deletes["shop/victim"][0]
@@ -180,3 +179,18 @@ def test_a_measure_under_another_grace_period_is_not_used_the_grace_period_is() 
     d = _victim(report)
     assert (d["leavesAfterSeconds"], d["leaveFigure"]) == (20.0, "gracePeriod")
     assert report["summary"]["victimsLeave"]["gracePeriod"] == 1
+
+
+def test_a_deletion_is_measured_from_when_its_deletion_timestamp_says_it_was_asked() -> None:
+    # seen at 20 but deletionTimestamp 10:00:35Z with a 30 s grace period: the API server set it
+    # to the request's time + 30 in whole seconds, so the request came by 6; the kubelet ended the
+    # pod at 24, 18 s after it (not 4)
+    tr = _leaving_trace("app-1a2b3c", "shop")
+    evs = tr["events"]
+    m2 = [i for i, e in enumerate(evs) if e["object"].get("metadata", {}).get("name") == "m2"
+          and e["type"] == "MODIFIED"]
+    for i in m2:
+        evs[i]["object"]["metadata"]["deletionTimestamp"] = "2026-03-01T10:00:35Z"
+    evs[m2[1]]["time"] = evs[m2[1] + 1]["time"] = at(24)
+    [row] = replay(tr)["victimsLeave"]["measuredByWorkload"]
+    assert (row["deletions"], row["medianSeconds"]) == (2, 11.0)  # the median of 4.0 and 18.0
