@@ -99,7 +99,9 @@ class Simulation:
         self.controllers = WorkloadControllers(_ControllerHost(self), cluster.pods.values(),
                                                cluster.extra if workloads else {},
                                                timeline.initial + timeline.events if workloads else (),
-                                               timeline.start, enabled=workloads)
+                                               timeline.start, enabled=workloads,
+                                               api_latency=DEFAULT_API_LATENCY if config.api_latency is None
+                                               else config.api_latency)
         self.created_by_replay = self.controllers.created
         # how long the trace's deleted pods took to leave, for the replay's own deletions
         rs = list(cluster.extra.get("ReplicaSet") or ())
@@ -524,6 +526,7 @@ class Simulation:
         now = self.engine.now
         if node_name and uid not in self.recorded_bind:
             self.recorded_bind[uid] = now
+        self.controllers.recorded_pod(ev.type, raw)
         cur = self.state.pods_by_uid.get(uid)
         if ev.type == "DELETED":
             if cur is None:
@@ -656,6 +659,8 @@ class _ControllerHost:
         return self.sim.state.cluster.pods.get(key)
 
     def create_pod(self, raw: Mapping[str, Any]) -> None:
+        # a recorded pod the replay had left out may be made now (a recorded replacement)
+        self.sim.gone.discard((raw.get("metadata") or {}).get("uid") or "")
         self.sim._add_new_pod(raw)
 
     def delete_pod(self, pod: Pod) -> None:
