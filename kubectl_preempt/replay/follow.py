@@ -181,7 +181,9 @@ class Follow:
                         self.apply(events[j])
                         applied.add(j)
                 assumed = self._assume_bindings_decided_before(inc, i)
+                held = self._hold_nominations_decided_before(inc)
                 self.explain(inc, ev.time)
+                self._forget_nominations(held)
                 self._forget_assumed(assumed)
             if i in applied:
                 continue
@@ -247,6 +249,39 @@ class Follow:
             st.replace_pod(cur, assumed)
             out.append((cur, assumed))
         return out
+
+    def _hold_nominations_decided_before(self, inc: Incident) -> list[tuple[Pod, str]]:
+        """Nominations the scheduler already held when it made this decision, though their first
+        sign reaches the recording after this decision's.
+
+        The scheduler decides pods one at a time in its queue's order and sets a preemptor's
+        nomination in its nominator at once (then patches it through the API, with the victims'
+        calls); a preemptor ahead of this one in that order whose preemption's first sign follows
+        within ASSUMED_WINDOW was decided before this one was tried. Returns (pod, previous
+        nominated node) pairs for _forget_nominations."""
+        pod = self._find_preemptor(inc, infer=False)
+        if pod is None or pod.node_name:
+            return []
+        mine = self._queue_key(pod)
+        st = self.state
+        out: list[tuple[Pod, str]] = []
+        held: set[str] = set()
+        for other in self.incidents:
+            dt = other.time - inc.time
+            if other is inc or dt < 0 or dt > ASSUMED_WINDOW or not other.preemptor_uid \
+                    or other.preemptor_uid in held:
+                continue
+            held.add(other.preemptor_uid)  # its next decision only: a later one came after this
+            p = st.pods_by_uid.get(other.preemptor_uid)
+            if p is None or p is pod or p.node_name or p.nominated_node_name == other.node \
+                    or self._queue_key(p) >= mine:
+                continue
+            out.append((p, st.nominate(p, other.node)))
+        return out
+
+    def _forget_nominations(self, held: list[tuple[Pod, str]]) -> None:
+        for p, prev in reversed(held):
+            self.state.nominate(p, prev)
 
     def _forget_assumed(self, assumed: list[tuple[Pod, Pod]]) -> None:
         # in reverse: each assumed pod is the last on its node when it is taken off again

@@ -1,6 +1,7 @@
-"""Follow mode says why a recorded preemption may differ from the replay's for reasons the trace
-cannot settle (issue 26): victims whose order in the scheduler's cache comes from before the trace,
-and a nomination decided a few milliseconds before this one whose writes came after its."""
+"""Follow mode and what the trace cannot settle (issue 26): it says why a recorded preemption may
+differ from the replay's (victims whose order in the scheduler's cache comes from before the trace;
+a nomination whose writes came a few milliseconds after this decision's), and holds the nomination
+of a pod ahead in the queue whose writes came just after, as the scheduler held it."""
 from __future__ import annotations
 
 from typing import Any
@@ -62,22 +63,34 @@ def test_a_difference_among_pods_started_in_different_seconds_is_not_put_down_to
     assert p["agrees"] is False and "victimOrderUnknown" not in p["replayed"]
 
 
-def test_a_nomination_decided_just_before_whose_writes_came_after_is_named() -> None:
-    # p1 took n1 (the better node: its victim has the lower priority) and p2 then took n2; p2's
-    # writes reached the recording 1 ms before p1's
-    tr = trace(
+def _racing_trace(p1_first: bool) -> dict[str, Any]:
+    """p1 took n1 (the better node: its victim has the lower priority) and p2 took n2; p2's writes
+    reached the recording 1 ms before p1's. `p1_first`: p1 came into the queue before p2."""
+    created = [ev(4, "ADDED", make_pod(n).priority(1000).req(cpu="2").obj()) for n in ("p1", "p2")]
+    return trace(
         ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
         ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
         ev(0, "ADDED", _low("v1", "n1", priority=1).obj()),
         ev(0, "ADDED", _low("v2", "n2", priority=5).obj()),
-        ev(4, "ADDED", make_pod("p1").priority(1000).req(cpu="2").obj()),
-        ev(4, "ADDED", make_pod("p2").priority(1000).req(cpu="2").obj()),
+        *(created if p1_first else created[::-1]),
         _nominated("p2", "n2", 5.000),
         _victim_signal(_low("v2", "n2", priority=5), 5.0005),
         _nominated("p1", "n1", 5.001),
         _victim_signal(_low("v1", "n1", priority=1), 5.0015),
         end=60)
-    rows = {p["preemptor"]: p for p in _follow(tr)["preemptions"]}
+
+
+def test_a_nomination_of_a_pod_ahead_in_the_queue_whose_writes_came_after_is_held_when_deciding() -> None:
+    # p1 was ahead of p2 in the queue (same priority, queued first): the scheduler decided it
+    # first and held its nomination to n1 when it tried p2, which therefore took n2
+    rows = {p["preemptor"]: p for p in _follow(_racing_trace(p1_first=True))["preemptions"]}
+    assert rows["default/p2"]["agrees"] is True, rows["default/p2"]["differences"]
+    assert rows["default/p1"]["agrees"] is True
+
+
+def test_a_nomination_decided_just_after_whose_pod_was_behind_in_the_queue_is_named() -> None:
+    # p2 was queued first: nothing says p1 was decided before it; the difference stays, explained
+    rows = {p["preemptor"]: p for p in _follow(_racing_trace(p1_first=False))["preemptions"]}
     p2 = rows["default/p2"]
     assert p2["agrees"] is False
     assert p2["replayed"]["nominatedJustAfter"] == [{"preemptor": "default/p1", "node": "n1", "afterSeconds": 0.001}]
