@@ -3,9 +3,10 @@
 The state at the trace's start is taken as recorded. After it, what users, controllers and
 kubelets did is applied at its time (pods created and deleted, nodes added, changed and removed,
 PDBs and classes changed, pods completing), while what the recorded scheduler did (bindings,
-nominations, preemptions and the deletions they caused) is left out: the replayed scheduler makes
-its own, with kube-scheduler v1.34.1's queue, and the victims it preempts terminate after their
-grace period.
+nominations, preemptions and the deletions they caused, to the terminal status that ends them) is
+left out: the replayed scheduler makes its own, with kube-scheduler v1.34.1's queue, and the victims
+it preempts leave as long after their deletion as the trace's deleted pods of their workload took
+(controllers.LeaveTimes; at most, and without a measure, their grace period).
 
 A pod that completes in the recording runs as long in the replay: from its replayed binding for
 the time it ran between its recorded binding and its completion.
