@@ -158,11 +158,13 @@ def build_spec(objects: Sequence[Mapping[str, Any]], start: float, creations: li
             events.append({"time": format_time(t), "ts": t, "type": "MODIFIED", "object": o})
     span = MAX_DURATION if duration is None else duration
     end = start + span
-    events.append({"time": format_time(end), "ts": end, "type": "BOOKMARK", "object": {}})
     hdr = {"apiVersion": "kubectl-preempt/v1", "kind": "Trace", "startTime": stamp,
            "source": dict((header or {}).get("source") or {"form": "plan"})}
-    trace = {"header": hdr, "events": events}
-    timeline = normalize(trace)
+    # the run's end is the timeline's; the trace a replay or the HTML page reads says it with a
+    # BOOKMARK, which the engine need not carry (it would keep a settled run from looking settled)
+    timeline = replace(normalize({"header": hdr, "events": events}), end=end)
+    trace = {"header": hdr, "events": events + [{"time": format_time(end), "ts": end, "type": "BOOKMARK",
+                                                  "object": {}}]}
     return PlanSpec(timeline, config, config_raw, seed, creations, duration, trace, source)
 
 
