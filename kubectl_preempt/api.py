@@ -187,3 +187,7 @@ def explain_batch(objects: Iterable[Mapping[str, Any]], pods: list[str], schedul
     from .batch.story import explain_task
     result = run(objects, scheduler_conf, scheduler_name=scheduler_name, seed=seed, conf_source=conf_source)
     return [explain_task(result, key, scheduler_name) for key in pods]
+
+
+from .plan.api import plan  # noqa: E402,F401 - plan(objects, manifests, scale, ...) -> report, see plan/api.py
+from .plan.capacity import plan_max  # noqa: E402,F401 - plan_max(objects, manifest, ...) -> report, see plan/capacity.py

@@ -30,13 +30,15 @@ ALLOWED: dict[str, set[str]] = {
     # replay runs kube-batch beside kube-scheduler for the pods that name it
     "replay": _CORE | {"batch"},
     "check": _CORE | {"replay"},
+    # plan: new workloads' pods created into the replay's engine (the layer of explain, replay, check)
+    "plan": _CORE | {"replay"},
     # kube-batch's session beside kube-scheduler's core; nothing in that core imports it
     "batch": {"model", "framework", "plugins"},
     # render formats the reports it is given: quantities are its only domain knowledge, besides
     # the decision record's vocabulary (NARROW below)
     "render": {"model"},
     "io": {"model", "framework"},
-    "api": _CORE | {"explain", "replay", "check", "batch", "render", "io"},
+    "api": _CORE | {"explain", "replay", "check", "batch", "render", "io", "plan"},
     "cli": _CORE | {"explain", "replay", "check", "batch", "render", "io", "api"},
     "__init__": {"api", "io"},
     "__main__": {"cli"},

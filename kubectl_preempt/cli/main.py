@@ -14,6 +14,7 @@ from . import capture, explain
 from . import record, replay
 from . import check
 from . import session
+from . import plan
 from .common import PROG, USAGE_NAME, error_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
@@ -55,6 +56,7 @@ record.register(app)
 replay.register(app)
 check.register(app)
 session.register(app)
+plan.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:

@@ -71,14 +71,15 @@ def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (
          config: Any = None, seed: int = 0, duration: float | None = None, runs: int = 1, jobs: int | None = None,
          ray_address: str | None = None, namespace: str | None = None, captured_at: str | None = None,
          kubernetes_version: str | KubernetesVersion | None = None, server_version: str | None = None,
-         on_decision: Any = None, source: str = "") -> dict[str, Any]:
+         on_decision: Any = None, source: str = "", trace_out: dict[str, Any] | None = None) -> dict[str, Any]:
     """What creating `manifests` (Pods, Deployments, ReplicaSets, StatefulSets, Jobs; each
     (file, where, object)) and scaling `scale` targets ("NS/KIND/NAME=N") at the snapshot's time
     would do: the replay of the snapshot with those pods created as a burst (plan/run.py).
 
     `duration`: seconds of virtual time to run; None runs until nothing changes (at most 1h).
     `runs` > 1: distributions over runs with their own random choices, as replay --runs.
-    `on_decision`: each preemption decision as a conformance case (--dump-decisions; runs 1)."""
+    `on_decision`: each preemption decision as a conformance case (--dump-decisions; runs 1).
+    `trace_out`: filled with the trace replayed ({"header", "events"}), for replay_html()."""
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
     if runs > 1 and on_decision is not None:
@@ -86,6 +87,8 @@ def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (
     spec = plan_spec(objects, manifests, scale, config=config, seed=seed, duration=duration, namespace=namespace,
                      captured_at=captured_at, kubernetes_version=kubernetes_version, server_version=server_version,
                      source=source)
+    if trace_out is not None:
+        trace_out.update(spec.trace)  # what the HTML page draws the cluster from
     if runs > 1:
         report = plan_runs(spec, runs, jobs=jobs, ray_address=ray_address)
     else:
