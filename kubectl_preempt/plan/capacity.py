@@ -6,8 +6,9 @@ fit; it counts free room only (no preemption). Here the copies go through the re
 (replay/simulate.py, on plan/run.py's SettlingEngine) one at a time, with preemption:
 
 1. the snapshot runs until nothing changes (its own pending pods scheduled or given up);
-2. copy 1 arrives; each next copy arrives ARRIVAL_GAP after the one before was decided (bound, or
-   nominated after a preemption: the next one sees that nomination and the victims terminating);
+2. copy 1 arrives; each next copy arrives ARRIVAL_GAP after the one before was bound (as
+   cluster-capacity binds each copy before trying the next; a copy that preempts is bound once
+   its victims are gone, after their grace period);
 3. a copy that cannot be placed is left to the queue until nothing changes (a victim's room may
    still free up for it); if it is then still pending, the search stops there, with its message.
 
@@ -33,11 +34,11 @@ from .run import PlanSimulation, SettlingEngine, build_spec
 from .workloads import Maker, admit_priority
 
 DEFAULT_MAX_COUNT = 10_000
-ARRIVAL_GAP = 0.001  # seconds between one copy's decision and the next copy's arrival
-# the search's virtual time: copies arrive a moment apart, and wait only for a victim's room or
-# for the queue to settle, so a day is ample for 10,000 copies (the queue's periodic flush is
-# one engine event per 30 s of it)
-MAX_SPAN = 24 * 3600.0
+ARRIVAL_GAP = 0.001  # seconds between one copy's binding and the next copy's arrival
+# the search's virtual time: a copy that preempts waits out its victims' grace period (30 s by
+# default) before the next one comes, so a week holds 10,000 of them with a minute each (the
+# queue's periodic flush is one engine event per 30 s of it)
+MAX_SPAN = 7 * 24 * 3600.0
 KIND = "PlanMaxReport"
 
 
@@ -149,8 +150,6 @@ class _Search(Listener):
         c.first_message = message
         if outcome != SCHEDULED and self.free_room_end is None:
             self.free_room_end = c
-        if outcome in (SCHEDULED, PREEMPTED):
-            self.arrive(t + ARRIVAL_GAP)
 
     # -- Listener
     def bound(self, t: float, pod: Pod, node: str) -> None:
@@ -160,17 +159,14 @@ class _Search(Listener):
             c.node = node
             if not c.first:
                 self._decided(c, SCHEDULED, t)
-            elif c.first == "Unschedulable" and c is self.copies[-1]:
-                self.arrive(t + ARRIVAL_GAP)  # placed at last: the search goes on
+            if c is self.copies[-1]:
+                self.arrive(t + ARRIVAL_GAP)  # bound: the next copy comes
 
     def nominated(self, t: float, pod: Pod, node: str) -> None:
         self.last_change = t
         c = self.by_uid.get(pod.uid)
-        if c is not None:
-            if not c.first:
-                self._decided(c, PREEMPTED, t)
-            elif c.first == "Unschedulable" and c is self.copies[-1] and not c.node:
-                self.arrive(t + ARRIVAL_GAP)
+        if c is not None and not c.first:
+            self._decided(c, PREEMPTED, t)
 
     def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None:
         self.last_change = t
