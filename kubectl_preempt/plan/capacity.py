@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, UsageError, quote
+from ..model.admission import merge_label_keys
 from ..model.objects import Pod
 from ..replay.activity import Tee
 from ..replay.report import evicts
@@ -203,6 +204,7 @@ def plan_max(objects: Sequence[Mapping[str, Any]], manifest: tuple[str, str, Map
     template, base = template_pod(obj, file, where, namespace)
     classes = Cluster.from_objects([o for o in objects if o.get("kind") == "PriorityClass"]).priority_classes
     admit_priority(template, classes, source=file, obj=template["_label"], field_path=template["_field"])
+    merge_label_keys(template)  # as the pod strategy does on create
     try:
         Pod(template).resource  # noqa: B018 - bad quantities fail here, naming the manifest
     except InputError as e:

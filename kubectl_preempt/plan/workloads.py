@@ -31,6 +31,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import orjson
 
 from ..errors import InputError, quote
+from ..model.admission import merge_label_keys
 from ..model.objects import PriorityClass
 from ..model.priority import class_priority
 from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
@@ -121,6 +122,10 @@ def admit_priority(raw: dict[str, Any], classes: Mapping[str, PriorityClass], *,
     else 0; preemptionPolicy from the class unless the pod sets it). A name no class has: the API
     server refuses the pod, so the plan cannot be made (exit 2 naming the field)."""
     spec = raw.setdefault("spec", {})
+    if isinstance(spec.get("priority"), int) and not isinstance(spec.get("priority"), bool):
+        # a manifest that carries its priority (one taken from `kubectl get -o yaml`) keeps it, as
+        # explain -f keeps it (model/admission.py)
+        return
     name = spec.get("priorityClassName") or ""
     if not isinstance(name, str):
         raise InputError(f"must be a string, got {quote(name)}", source=source, field=f"{obj}: {field_path}")
@@ -184,6 +189,8 @@ class Maker:
         spec.pop("nodeName", None)
         raw = {"apiVersion": "v1", "kind": "Pod", "metadata": md, "spec": spec, "status": {"phase": "Pending"}}
         admit_priority(raw, self.classes, source=source, obj=obj, field_path=field_path)
+        # the pod strategy merges matchLabelKeys / mismatchLabelKeys into affinity selectors on create
+        merge_label_keys(raw)
         self.taken.add(f"{ns}/{name}")
         return raw
 
