@@ -34,7 +34,8 @@ def _pod(name: str, node: str, ns: str) -> dict[str, Any]:
             "status": {"phase": "Running", "startTime": T0}}
 
 
-def snapshot(nodes: int = 1000, low_per_node: int = 3, tainted_every: int = 50) -> list[dict[str, Any]]:
+def snapshot(nodes: int = 1000, low_per_node: int = 3, tainted_every: int = 50, free_every: int = 0) -> list[dict[str, Any]]:
+    """`free_every` > 0: only every free_every-th node has room for a copy (one low pod fewer)."""
     objs: list[dict[str, Any]] = [
         {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "low"}, "value": 10},
         {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000},
@@ -42,7 +43,8 @@ def snapshot(nodes: int = 1000, low_per_node: int = 3, tainted_every: int = 50) 
     for i in range(nodes):
         objs.append(_node(i, tainted_every > 0 and i % tainted_every == tainted_every - 1))
     for i in range(nodes):
-        for j in range(low_per_node):
+        n_low = low_per_node - 1 if free_every and i % free_every == 0 else low_per_node
+        for j in range(n_low):
             ns = ("batch", "reports")[j % 2]
             objs.append(_pod(f"low-{i:04d}-{j}", f"node-{i:04d}", ns))
     return objs
