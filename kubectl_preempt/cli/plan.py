@@ -41,7 +41,7 @@ class and namespace, and where it stops, with the scheduler's message."""
 EPILOG = """\b
 Examples:
   # roll out a Deployment: which pods get evicted, where, and what stays pending
-  kubectl preempt plan -f checkout-deployment.yaml --snapshot prod.json
+  kubectl preempt plan -f storefront-deployment.yaml --snapshot prod.json
 \b
   # scale an existing Deployment to 40 replicas, against the live cluster (read only)
   kubectl preempt plan --scale shop/deployment/checkout=40
@@ -54,7 +54,7 @@ Examples:
 \b
   # how many more of this pod fit, on free room and by preempting
   kubectl preempt plan --max -f api-pod.yaml --snapshot prod.json
-  kubectl preempt plan --max -f checkout-deployment.yaml --snapshot prod.json --max-count 500 -o wide"""
+  kubectl preempt plan --max -f storefront-deployment.yaml --snapshot prod.json --max-count 500 -o wide"""
 
 
 def register(app: typer.Typer) -> None:

@@ -208,7 +208,7 @@ class Maker:
         if kind not in KINDS:
             what = f"kind {kind}" if isinstance(kind, str) and kind else "an object without kind"
             raise InputError(f"{what} cannot be planned: give {', '.join(KINDS[:-1])} or {KINDS[-1]}",
-                             source=source, field=f"{where}.kind" if where else "kind")
+                             source=source, field=f"{label}: kind")
         ns = md.get("namespace") or self.namespace or "default"
         if not name and not (kind in ("Pod", "Job") and md.get("generateName")):
             raise InputError(f"{kind} without metadata.name", source=source, field=f"{label}: metadata.name")

@@ -123,7 +123,7 @@ def test_a_template_no_class_resolves_is_bad_input_naming_file_object_and_field(
 def test_an_unknown_kind_is_bad_input() -> None:
     with pytest.raises(InputError) as e:
         _creations(busy_cluster(), [("x.yaml", "items[0]", {"kind": "DaemonSet", "metadata": {"name": "d"}})])
-    assert str(e.value).startswith("x.yaml: items[0].kind: kind DaemonSet cannot be planned")
+    assert str(e.value).startswith("x.yaml: items[0] (DaemonSet d): kind: kind DaemonSet cannot be planned")
 
 
 def test_a_scale_target_not_in_the_snapshot_is_bad_input() -> None:
