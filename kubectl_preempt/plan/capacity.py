@@ -75,7 +75,7 @@ def template_pod(obj: Mapping[str, Any], source: str, where: str, namespace: str
     else:
         what = f"kind {kind}" if isinstance(kind, str) and kind else "an object without kind"
         raise InputError(f"{what} cannot be copied: give a Pod or a Deployment, ReplicaSet, StatefulSet or Job",
-                         source=source, field=f"{where}.kind" if where else "kind")
+                         source=source, field=f"{label}: kind")
     if not base:
         raise InputError(f"{kind} without metadata.name", source=source, field=f"{label}: metadata.name")
     raw = {"apiVersion": "v1", "kind": "Pod",
