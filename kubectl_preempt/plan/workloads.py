@@ -32,7 +32,7 @@ import orjson
 
 from ..errors import InputError, quote
 from ..model.admission import merge_label_keys
-from ..model.objects import PriorityClass
+from ..model.objects import Pod, PriorityClass
 from ..model.priority import class_priority
 from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
 
@@ -191,6 +191,13 @@ class Maker:
         admit_priority(raw, self.classes, source=source, obj=obj, field_path=field_path)
         # the pod strategy merges matchLabelKeys / mismatchLabelKeys into affinity selectors on create
         merge_label_keys(raw)
+        try:
+            Pod(raw).resource  # noqa: B018 - a bad quantity fails here, naming the manifest
+        except InputError as e:
+            # the pod's field, under the workload's spec.template when it came from one
+            outer = field_path[: -len("spec.priorityClassName")].rstrip(".")
+            inner = e.field or "spec"
+            raise InputError(e.detail, source=source, field=f"{obj}: {outer + '.' if outer else ''}{inner}") from None
         self.taken.add(f"{ns}/{name}")
         return raw
 

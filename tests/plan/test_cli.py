@@ -90,3 +90,13 @@ def test_help_has_examples(cli) -> None:
     run = cli(["plan", "--help"], cwd=REPO)
     assert run.code == 0
     assert "Examples:" in run.out and "kubectl preempt plan --max -f" in run.out and "--scale" in run.out
+
+
+def test_a_bad_quantity_in_a_template_names_its_field(cli, tmp_path: Path) -> None:
+    path = _write(tmp_path, "q.yaml", [{"apiVersion": "apps/v1", "kind": "Deployment",
+                                        "metadata": {"name": "web", "namespace": "shop"},
+                                        "spec": {"replicas": 1, "template": {"spec": {"containers": [
+                                            {"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}}}}])
+    run = cli(["plan", "-f", path, "--snapshot", DEMO], cwd=REPO)
+    assert run.code == 2 and run.err.count("\n") == 1
+    assert run.err.startswith(f"error: {path}: Deployment web: spec.template.spec.containers[0].resources.requests.cpu: ")
