@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..errors import quote
+from ..errors import UsageError, quote
 from .replay import victim_labels, why_text
 from .wording import clock, columns, plural, short_reason
 
@@ -29,7 +29,8 @@ def render_plan(report: Mapping[str, Any], fmt: str = "table") -> str:
 
         return yaml_dumps(orjson.loads(json_dumps(_data(report))))
     if fmt not in ("table", "wide"):
-        raise ValueError(f"unknown output format {quote(fmt)}; expected one of {', '.join(PLAN_FORMATS)}")
+        # a usage error, not a crash, should an output habit reach a report that has no rows of pods
+        raise UsageError(f"{quote(fmt)} is not one of {', '.join(PLAN_FORMATS)}", field="--output")
     wide = fmt == "wide"
     if report.get("kind") == "PlanMaxReport":
         return "\n".join(_max_table(report, wide)) + "\n"
