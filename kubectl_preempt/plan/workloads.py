@@ -115,7 +115,7 @@ def pod_template_hash(template: Mapping[str, Any], collision_count: int = 0) -> 
 
 
 # ------------------------------------------------------------------------------- admission
-def admit_priority(raw: dict[str, Any], classes: Mapping[str, PriorityClass], *, source: str, obj: str,
+def admit_priority(raw: dict[str, Any], classes: Mapping[str, PriorityClass], *, source: str | None, obj: str,
                    field_path: str) -> None:
     """Fill spec.priority and spec.preemptionPolicy as the Priority admission plugin does
     (plugin/pkg/admission/priority: the named class, a system class, else the globalDefault class,
@@ -170,7 +170,7 @@ class Maker:
                 return name
 
     def _pod(self, template: Mapping[str, Any], ns: str, name: str, owner: Mapping[str, Any] | None,
-             labels: Mapping[str, str] = (), annotations: Mapping[str, str] = (), *, source: str, obj: str,
+             labels: Mapping[str, str] = (), annotations: Mapping[str, str] = (), *, source: str | None, obj: str,
              field_path: str, generate: str | None = None) -> dict[str, Any]:
         tmd = template.get("metadata") or {}
         md: dict[str, Any] = {"name": name, "namespace": ns, "uid": self._uid("Pod", ns, name),
@@ -230,6 +230,19 @@ class Maker:
         replicas = self._count(spec, "parallelism" if kind == "Job" else "replicas", source, label)
         if kind == "Deployment":
             return self._deployment(obj, ns, name, template, replicas, source, label)
+        existing = self._find(kind, ns, name) if kind in ("ReplicaSet", "StatefulSet") else None
+        if existing is not None:
+            # applying a manifest of a controller the cluster has is an update: its controller
+            # counts the pods it has (FilterActivePods) and makes only the missing ones, from the
+            # manifest's template
+            updated = self._owner_object(obj, ns, kind, replicas)
+            updated["metadata"]["uid"] = (existing.get("metadata") or {}).get("uid") or updated["metadata"]["uid"]
+            if kind == "ReplicaSet":
+                c = self._scale_replica_set(updated, replicas, label, f"{ns}/{name}", kind, source)
+            else:
+                c = self._scale_stateful_set(updated, replicas, label, source)
+            c.source = label
+            return c
         if kind == "ReplicaSet":
             rs = self._owner_object(obj, ns, "ReplicaSet", replicas)
             return self._replica_set_pods(rs, template, 0, replicas, source, label, f"{ns}/{name}")
@@ -294,7 +307,8 @@ class Maker:
               "spec": {"replicas": replicas, "selector": sel, "template": tpl}}
         return self._replica_set_pods(rs, tpl, 0, replicas, source, label, f"{ns}/{name}", kind="Deployment")
 
-    def _replica_set_pods(self, rs: dict[str, Any], template: Mapping[str, Any], have: int, want: int, source: str,
+    def _replica_set_pods(self, rs: dict[str, Any], template: Mapping[str, Any], have: int, want: int,
+                          source: str | None,
                           label: str, workload: str, kind: str = "ReplicaSet") -> Creation:
         md = rs["metadata"]
         ref = self._ref("ReplicaSet", "apps/v1", md["name"], md["uid"])
@@ -308,7 +322,7 @@ class Maker:
         return c
 
     def _stateful_set_pods(self, sts: dict[str, Any], template: Mapping[str, Any], have: int, want: int,
-                           source: str, label: str) -> Creation:
+                           source: str | None, label: str) -> Creation:
         md = sts["metadata"]
         ns, name = md["namespace"], md["name"]
         ref = self._ref("StatefulSet", "apps/v1", name, md["uid"])
@@ -450,7 +464,8 @@ class Maker:
             raise InputError("the snapshot's object has no spec.template.spec to make pods from", field=f"{label}: NAME")
         return tpl
 
-    def _scale_replica_set(self, rs: Mapping[str, Any], n: int, label: str, workload: str, kind: str) -> Creation:
+    def _scale_replica_set(self, rs: Mapping[str, Any], n: int, label: str, workload: str, kind: str,
+                           source: str | None = None) -> Creation:
         md = rs.get("metadata") or {}
         ns, name = md.get("namespace") or "default", md.get("name") or ""
         have = len(self._active("ReplicaSet", ns, name))
@@ -461,9 +476,9 @@ class Maker:
             # the replay's ReplicaSet controller removes the extra pods (replay/controllers.py's
             # ranking of getPodsToDelete) once it sees the new spec.replicas
             return Creation(workload, kind, label, scale_down=[new])
-        return self._replica_set_pods(new, self._template(rs, label), have, n, label, label, workload, kind=kind)
+        return self._replica_set_pods(new, self._template(rs, label), have, n, source, label, workload, kind=kind)
 
-    def _scale_stateful_set(self, sts: Mapping[str, Any], n: int, label: str) -> Creation:
+    def _scale_stateful_set(self, sts: Mapping[str, Any], n: int, label: str, source: str | None = None) -> Creation:
         md = sts.get("metadata") or {}
         ns, name = md.get("namespace") or "default", md.get("name") or ""
         have = len(self._active("StatefulSet", ns, name))
@@ -473,7 +488,7 @@ class Maker:
         if n < have:
             return Creation(f"{ns}/{name}", "StatefulSet", label, scale_down=[new])
         # every ordinal below n that has no pod is created, lowest first (a missing one too)
-        return self._stateful_set_pods(new, self._template(sts, label), 0, n, label, label)
+        return self._stateful_set_pods(new, self._template(sts, label), 0, n, source, label)
 
 
 def owner_key_of(obj: Mapping[str, Any]) -> tuple[str, str, str]:

@@ -158,3 +158,18 @@ def test_scale_down_lets_the_replays_controller_remove_pods() -> None:
     assert w["scaleDownTo"] == 6
     deleted = [e for e in report["activity"]["events"] if e[0] == "deleted"]
     assert len(deleted) == 2
+
+
+def test_a_manifest_of_an_existing_replica_set_is_an_update_that_makes_only_the_missing_pods() -> None:
+    rs = replica_set("etl", "batch", 10, "1500m", "low")
+    c = _creations(busy_cluster(), [("rs.yaml", "", rs)])[0]
+    assert len(c.pods) == 2 and c.owners[0]["metadata"]["uid"] == "uid-etl"
+
+
+def test_a_scaled_template_no_class_resolves_names_the_snapshot_and_target() -> None:
+    objs = busy_cluster()
+    rs = next(o for o in objs if o["kind"] == "ReplicaSet")
+    rs["spec"]["template"]["spec"]["priorityClassName"] = "gone"
+    with pytest.raises(InputError) as e:
+        plan_spec(objs, scale=["batch/rs/etl=9"], source="snap.json")
+    assert str(e.value).startswith("snap.json: --scale batch/rs/etl=9: spec.template.spec.priorityClassName: ")
