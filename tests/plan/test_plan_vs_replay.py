@@ -83,3 +83,35 @@ def test_every_dumped_decision_is_a_case_explain_reproduces() -> None:
     for case in cases:
         result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"))
         assert compare(case["expect"], result) == [], (case["name"], json.dumps(case["expect"])[:300])
+
+
+def test_plan_with_a_duration_is_the_replay_to_that_time_to_the_decision(tmp_path: Path) -> None:
+    objects = busy_cluster()
+    spec, report, cases = _plan(objects, [("web.yaml", "", deployment("web", "shop", 4, "2", "high"))], duration=600)
+    assert not report["until"]["settled"] and report["until"]["virtualSeconds"] == 600
+    path = tmp_path / "plan.jsonl"
+    w = TraceWriter(str(path), spec.trace["header"])
+    for ev in spec.trace["events"]:
+        w.event(ev["ts"], ev["type"], ev["object"] if ev["type"] != "BOOKMARK" else {"kind": "Pod", "metadata": {}})
+    w.close()
+    replayed: list[dict] = []
+    rep = kubectl_preempt.replay(read_trace(str(path)), on_decision=replayed.append)
+    assert cases == replayed
+    assert report["summary"] == rep["summary"]  # every cycle, the failed ones too
+    assert report["activity"] == rep["activity"]
+
+
+def test_a_plan_stops_once_every_pending_pod_was_retried_on_an_unchanged_cluster() -> None:
+    from kubectl_preempt.plan.run import SETTLE_AFTER
+
+    objects = busy_cluster()
+    # each replica of 3.5 CPU evicts both etl pods of a node; the ReplicaSet re-creates them and
+    # they stay pending: nothing has room for them
+    spec, report, _ = _plan(objects, [("web.yaml", "", deployment("big", "shop", 2, "3500m", "high"))])
+    u = report["until"]
+    assert u["settled"] and report["workloads"][0]["placed"] == 2
+    pending = [p for p in report["pending"] if p["pod"].startswith("batch/etl-")]
+    assert len(pending) >= 4  # (the pending medium pod of the snapshot may evict one more)
+    assert all(p["attempts"] >= 2 for p in pending)  # tried again by the leftover flush, in vain
+    last_change = u["virtualSeconds"]
+    assert last_change < SETTLE_AFTER  # the report ends at the last change, not when the run noticed
