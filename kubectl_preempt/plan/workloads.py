@@ -427,17 +427,23 @@ class Maker:
         # (deployment util's FindNewReplicaSet picks the one matching the template; a snapshot
         # without the Deployment has only the revision to go by)
         owned = []
+        deployments: set[str] = set()
         for o in self.objects:
             md = o.get("metadata") or {}
             if o.get("kind") != "ReplicaSet" or (md.get("namespace") or "default") != ns:
                 continue
             ref = controller_ref(md)
-            if ref is not None and ref.get("kind") == "Deployment" and ref.get("name") == name:
+            if ref is None or ref.get("kind") != "Deployment":
+                continue
+            deployments.add(ref.get("name") or "")
+            if ref.get("name") == name:
                 rev = (md.get("annotations") or {}).get(DEPLOYMENT_REVISION) or "0"
                 owned.append((int(rev) if str(rev).isdigit() else 0, md.get("creationTimestamp") or "", o))
         if not owned:
-            raise InputError(f"Deployment {ns}/{name} is not in the snapshot: no ReplicaSet of it "
-                             f"({self._not_found('ReplicaSet', ns, name + '-...').split('(', 1)[1].rstrip(')')})",
+            known = sorted(deployments)
+            hint = (f"Deployments in {ns}: {', '.join(known[:8])}{' ...' if len(known) > 8 else ''}" if known
+                    else f"no Deployment's ReplicaSet in namespace {ns}")
+            raise InputError(f"Deployment {ns}/{name} is not in the snapshot (no ReplicaSet of it; {hint})",
                              field=f"{label}: NAME")
         owned.sort(key=lambda t: (t[0], t[1]))
         return owned[-1][2]
