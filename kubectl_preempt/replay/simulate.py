@@ -72,6 +72,9 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
 
 class Simulation:
     mode = "simulate"
+    # the clock and heap a run uses: `plan` (kubectl_preempt/plan/) runs this very replay on an
+    # Engine subclass that also stops once nothing changes any more
+    engine_type: type[Engine] = Engine
 
     def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
                  seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
@@ -85,7 +88,7 @@ class Simulation:
         self.on_decision = on_decision
         self.progress = progress
         self.listener = listener
-        self.engine = Engine(timeline.start)
+        self.engine = self.engine_type(timeline.start)
         # `rng`: a run's own random source for every random choice the scheduler makes (see
         # replay/runs.py); without it, only the host among equal scores follows the seed
         self.rng = rng if rng is not None else (random.Random(seed) if seed else None)
