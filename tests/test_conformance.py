@@ -1,7 +1,7 @@
 """Every recorded case through kubectl_preempt.explain, compared by the corpus's own rule
 (../shared/conformance/compare.py): as kube-scheduler v1.34.1 decided it (the case's `expect`) and
-as v1.36.2 decided it (../shared/conformance/v1.36/expects.json, same objects). One test per case
-file and version."""
+as every other imitated release decided it (../shared/conformance/v1.3X/expects.json, same
+objects). One test per case file and release."""
 from __future__ import annotations
 
 import json
@@ -15,7 +15,6 @@ import kubectl_preempt
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 DIRS = [SHARED / "cases", SHARED / "cases-real"]
-V1_36_EXPECTS = SHARED / "v1.36" / "expects.json"
 
 
 def _cases() -> list:
@@ -54,22 +53,37 @@ def test_case_matches_kube_scheduler(case_file: Path) -> None:
     assert not diffs, f"{case_file.name}: " + "; ".join(diffs)
 
 
-_V1_36 = json.loads(V1_36_EXPECTS.read_text()) if V1_36_EXPECTS.is_file() else {}
+# every other release recorded over the same cases: folder, the release it must be explained as
+RELEASES = [("v1.36", "v1.36.2"), ("v1.33", "v1.33.0"), ("v1.32", "v1.32.2"), ("v1.31", "v1.31.1"),
+            ("v1.30", "v1.30.1")]
+_EXPECTS: dict[str, dict] = {}
 
 
-@pytest.mark.skipif(not V1_36_EXPECTS.is_file(), reason="../shared/conformance/v1.36 is absent")
-@pytest.mark.parametrize("case_file", CASES, ids=[f"v1.36/{p.parent.name}/{p.stem}" for p in CASES])
-def test_case_matches_kube_scheduler_v1_36(case_file: Path) -> None:
+def _expects(folder: str) -> dict:
+    if folder not in _EXPECTS:
+        path = SHARED / folder / "expects.json"
+        _EXPECTS[folder] = json.loads(path.read_text()) if path.is_file() else {}
+    return _EXPECTS[folder]
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/conformance is absent (a clone outside the workspace)")
+@pytest.mark.parametrize("folder,release", RELEASES, ids=[f for f, _ in RELEASES])
+@pytest.mark.parametrize("case_file", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_case_matches_kube_scheduler_release(case_file: Path, folder: str, release: str) -> None:
+    """The case as that release decided it (../shared/conformance/<folder>/expects.json)."""
+    expects = _expects(folder)
+    if not expects:
+        pytest.skip(f"../shared/conformance/{folder} is absent")
     key = f"{case_file.parent.name}/{case_file.stem}"
-    assert key in _V1_36, f"{key} has no v1.36.2 verdict in {V1_36_EXPECTS}"
+    assert key in expects, f"{key} has no {release} verdict in {folder}/expects.json"
     case = json.loads(case_file.read_text())
     result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"),
-                                     kubernetes_version="v1.36")
-    assert result["schedulerVersion"] == "v1.36.2"
-    diffs = compare(_V1_36[key], result)
+                                     kubernetes_version=folder)
+    assert result["schedulerVersion"] == release
+    diffs = compare(expects[key], result)
     if diffs and case_file.stem in NONDETERMINISTIC:
         pytest.xfail(f"{NONDETERMINISTIC[case_file.stem]}: " + "; ".join(diffs))
-    assert not diffs, f"{case_file.name} (v1.36.2): " + "; ".join(diffs)
+    assert not diffs, f"{case_file.name} ({release}): " + "; ".join(diffs)
 
 
 def test_corpus_present_in_ci() -> None:

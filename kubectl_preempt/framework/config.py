@@ -25,10 +25,15 @@ DEFAULT_MULTIPOINT_V1_34: list[tuple[str, int]] = [
     ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), ("DefaultBinder", 0),
 ]
 def default_multi_point(version: KubernetesVersion) -> list[tuple[str, int]]:
-    """mirrors getDefaultPlugins + applyFeatureGates of the release: since v1.35 DynamicResources
+    """mirrors getDefaultPlugins + applyFeatureGates of the release: DynamicResources only with
+    DynamicResourceAllocation (on by default since v1.34); since v1.35 DynamicResources
     scores (weight 2), and the NodeDeclaredFeatures gate appends its plugin after DefaultBinder.
     GangScheduling and TopologyAwareWorkloadScheduling (pod groups, PlacementScore) are alpha, off."""
     out = list(DEFAULT_MULTIPOINT_V1_34)
+    if not version.features.enable_dynamic_resource_allocation:
+        # before v1.34 DynamicResourceAllocation is off by default, and applyFeatureGates inserts
+        # DynamicResources before DefaultPreemption only when it is on
+        out = [(n, w) for n, w in out if n != "DynamicResources"]
     if version.features.enable_dra_prioritized_list and version.at_least(35):
         out = [(n, 2 if n == "DynamicResources" else w) for n, w in out]
     if version.features.enable_node_declared_features:

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from typing import Iterable
 
 from ..model.objects import Node, Pod
-from ..model.resources import Resource
+from ..model.resources import PodResourcesOptions, Resource
 from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, pod_info
 
 
@@ -108,7 +108,7 @@ class NodeInfo:
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
                  "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
-                 "journal", "name")
+                 "journal", "name", "resource_options")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
@@ -130,6 +130,9 @@ class NodeInfo:
         # the journal of the snapshot line this NodeInfo belongs to (Snapshot sets it); copies
         # for dry runs and nominated pods have none: their changes concern no cache
         self.journal: NodeJournal | None = None
+        # how this release adds up a pod's requests (framework/versions.py resource_options);
+        # None: v1.34's, the Pod's own `resource`
+        self.resource_options: PodResourcesOptions | None = None
         for p in pods:
             self.add_pod(p)
 
@@ -153,7 +156,31 @@ class NodeInfo:
         c.generation = self.generation
         c.lowest_priority = self.lowest_priority
         c.journal = None
+        c.resource_options = self.resource_options
         return c
+
+    def use_resource_options(self, options: PodResourcesOptions | None) -> None:
+        """Add up the pods' requests as a release with these PodResourcesOptions does (upstream's
+        gates are the process's: its NodeInfos never change mode; ours follow the release a
+        scheduler imitates), and from now on count the pods that come and go so."""
+        if options == self.resource_options:
+            return
+        self.resource_options = options
+        cpu = memory = storage = non0_cpu = non0_mem = 0
+        scalar: dict[str, int] = {}
+        for pi in self.pods:
+            res = pi.pod.resource_for(options)
+            pr = res.resource
+            cpu += pr.milli_cpu
+            memory += pr.memory
+            storage += pr.ephemeral_storage
+            for k, v in pr.scalar.items():
+                scalar[k] = scalar.get(k, 0) + v
+            non0_cpu += res.non0_cpu
+            non0_mem += res.non0_mem
+        self.requested = Resource(cpu, memory, storage, scalar=scalar)
+        self.non_zero_requested = Resource(non0_cpu, non0_mem)
+        self._next_generation()
 
     def changed(self) -> None:
         """Something a plugin reads of this node changed outside add/remove/set_node (its image
@@ -192,6 +219,7 @@ class NodeInfo:
         lowest = self.lowest_priority
         cpu = memory = storage = non0_cpu = non0_mem = 0
         scalar: dict[str, int] = {}
+        options = self.resource_options
         for pod in pods:
             pi = pod.info
             if pi is None:
@@ -203,7 +231,7 @@ class NodeInfo:
                 with_affinity.append(pi)
             if pi.has_required_anti_affinity:
                 with_anti.append(pi)
-            res = pod._resource or pod.resource
+            res = (pod._resource or pod.resource) if options is None else pod.resource_for(options)
             pr = res.resource
             cpu += pr.milli_cpu
             memory += pr.memory
@@ -276,7 +304,7 @@ class NodeInfo:
         return True
 
     def _update(self, pi: PodInfo, sign: int) -> None:
-        res = pi.pod.resource
+        res = pi.pod.resource if self.resource_options is None else pi.pod.resource_for(self.resource_options)
         r = self.requested
         pr = res.resource
         r.milli_cpu += sign * pr.milli_cpu

@@ -8,9 +8,10 @@ is built for; nothing outside the plugins and the default profile asks which ver
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import UsageError, quote
+from ..model.resources import PodResourcesOptions
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
 
@@ -38,17 +39,50 @@ class Features:
     enable_gang_scheduling: bool = False
     enable_topology_aware_workload_scheduling: bool = False
     enable_taint_toleration_comparison_operators: bool = False
+    # DynamicResourceAllocation: beta but off before v1.34 (KEP-4381 GA in v1.34): without it the
+    # default profile has no DynamicResources (default_plugins.go applyFeatureGates)
+    enable_dynamic_resource_allocation: bool = True
+    # PodLevelResources: alpha and off before v1.34 (KEP-2837): requests are the containers' own
+    # (resourcehelper.PodResourcesOptions.SkipPodLevelResources)
+    enable_pod_level_resources: bool = True
+    # InPlacePodVerticalScaling: alpha and off before v1.33 (KEP-1287): a bound pod's requests are
+    # its spec, not the larger of spec and status (PodResourcesOptions.UseStatusResources)
+    enable_in_place_pod_vertical_scaling: bool = True
+
+
+# the feature gates (pkg/features names) behind the Features fields: --feature-gates sets them
+GATE_FIELDS: dict[str, str] = {
+    "DynamicResourceAllocation": "enable_dynamic_resource_allocation",
+    "PodLevelResources": "enable_pod_level_resources",
+    "InPlacePodVerticalScaling": "enable_in_place_pod_vertical_scaling",
+    "DRAPrioritizedList": "enable_dra_prioritized_list",
+    "DRAExtendedResource": "enable_dra_extended_resource",
+    "DRAConsumableCapacity": "enable_dra_consumable_capacity",
+    "DRADeviceBindingConditions": "enable_dra_device_binding_conditions",
+    "DRADeviceTaints": "enable_dra_device_taints",
+    "DRAPartitionableDevices": "enable_dra_partitionable_devices",
+    "NodeDeclaredFeatures": "enable_node_declared_features",
+    "InPlacePodLevelResourcesVerticalScaling": "enable_in_place_pod_level_resources_vertical_scaling",
+    "NominatedNodeNameForExpectation": "enable_nominated_node_name_for_expectation",
+    "OpportunisticBatching": "enable_opportunistic_batching",
+    "GangScheduling": "enable_gang_scheduling",
+    "TopologyAwareWorkloadScheduling": "enable_topology_aware_workload_scheduling",
+    "TaintTolerationComparisonOperators": "enable_taint_toleration_comparison_operators",
+}
 
 
 @dataclass(frozen=True)
 class KubernetesVersion:
-    """One imitated kube-scheduler release."""
+    """One imitated kube-scheduler release, with its feature gates (the release's defaults, or
+    those --feature-gates set: `gates`)."""
 
     name: str                    # "v1.36.2"
     major: int
     minor: int
     patch: int
     features: Features
+    # the gates set on the command line (--feature-gates), in the order given: name, value
+    gates: tuple[tuple[str, bool], ...] = ()
 
     @property
     def short(self) -> str:
@@ -57,10 +91,43 @@ class KubernetesVersion:
     def at_least(self, minor: int, patch: int = 0) -> bool:
         return (self.minor, self.patch) >= (minor, patch)
 
+    @property
+    def resource_options(self) -> PodResourcesOptions | None:
+        """How this release's framework adds up a pod's requests (types.go calculateResource /
+        PodInfo.CalculateResource with resourcehelper.PodResourcesOptions from the gates); None for
+        v1.34's, the model's own default."""
+        f = self.features
+        if self.minor >= 33:
+            status = "v1.33" if f.enable_in_place_pod_vertical_scaling else ""
+        elif self.minor == 32:
+            status = "v1.32" if f.enable_in_place_pod_vertical_scaling else ""
+        else:
+            status = "v1.31" if f.enable_in_place_pod_vertical_scaling else ""
+        opts = PodResourcesOptions(pod_level=f.enable_pod_level_resources, status=status,
+                                   # kubernetes/kubernetes#127878 (v1.32): before it, calculateResource
+                                   # summed the non-zero requests in a ContainerFn
+                                   legacy_non_zero=self.minor < 32)
+        return None if opts == PodResourcesOptions() else opts
+
+    def with_gates(self, gates: tuple[tuple[str, bool], ...]) -> "KubernetesVersion":
+        """The release with these gates set over its defaults (already validated: gate_errors)."""
+        if not gates:
+            return self
+        changes = {GATE_FIELDS[n]: v for n, v in gates if n in GATE_FIELDS}
+        return replace(self, features=replace(self.features, **changes), gates=tuple(gates))
+
     def __str__(self) -> str:
         return self.name
 
 
+V1_30_1 = KubernetesVersion("v1.30.1", 1, 30, 1, Features(
+    enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
+    enable_pod_level_resources=False, enable_in_place_pod_vertical_scaling=False))
+V1_31_1 = KubernetesVersion("v1.31.1", 1, 31, 1, V1_30_1.features)
+V1_32_2 = KubernetesVersion("v1.32.2", 1, 32, 2, V1_30_1.features)
+V1_33_0 = KubernetesVersion("v1.33.0", 1, 33, 0, Features(
+    enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
+    enable_pod_level_resources=False))
 V1_34_1 = KubernetesVersion("v1.34.1", 1, 34, 1, Features())
 V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_dra_extended_resource=True, enable_dra_consumable_capacity=True,
@@ -69,10 +136,23 @@ V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_in_place_pod_level_resources_vertical_scaling=True,
     enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
 
+_ALL = (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2)
 # in the order of version.KUBERNETES_VERSIONS, which names them for every layer
 SUPPORTED: tuple[KubernetesVersion, ...] = tuple(
-    v for name in KUBERNETES_VERSIONS for v in (V1_34_1, V1_36_2) if v.name == name)
+    v for name in KUBERNETES_VERSIONS for v in _ALL if v.name == name)
 DEFAULT = next(v for v in SUPPORTED if v.name == KUBERNETES_VERSION)
+
+# Later patches of an imitated minor that changed a verdict the imitated patch gives: a cluster on
+# one of them gets the imitated patch with a note naming the change (the patch numbers are not
+# claimed: only that the change came after the imitated patch).
+LATER_PATCH_CHANGES: dict[int, str] = {
+    34: "later 1.34 patches word TaintToleration's reason \"node(s) had untolerated taint(s)\" without the "
+        "taint (kubernetes/kubernetes#135023, cherry-picked after v1.34.1)",
+    31: "later 1.31 patches pick the minHighestPriority candidate correctly (kubernetes/kubernetes#128431, "
+        "cherry-picked after v1.31.1)",
+    30: "later 1.30 patches give the nodes a PreFilter result leaves out no status (kubernetes/kubernetes#125306, "
+        "cherry-picked after v1.30.1)",
+}
 
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$")
 
@@ -86,11 +166,15 @@ def parse_version(text: str) -> tuple[int, int, int | None] | None:
 
 
 def nearest(major: int, minor: int) -> KubernetesVersion:
-    """The imitated release closest to a server's: 1.35 and later follow v1.36.2 (1.35 already has
-    TaintToleration's new wording and DynamicResources' Score), 1.34 and older v1.34.1."""
+    """The imitated release closest to a server's: its own minor's; 1.35 and later follow v1.36.2
+    (1.35 already has TaintToleration's new wording and DynamicResources' Score), 1.29 and older
+    v1.30.1."""
     if major > 1 or minor >= 35:
         return V1_36_2
-    return V1_34_1
+    for v in SUPPORTED:
+        if v.minor == minor:
+            return v
+    return min(SUPPORTED, key=lambda v: v.minor) if minor < 34 else V1_34_1
 
 
 @dataclass(frozen=True)
@@ -111,7 +195,7 @@ def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
         text = str(requested).strip()
         parsed = parse_version(text)
         if parsed is None or parsed[0] != 1:
-            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.34 or v1.36 "
+            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.33 or v1.36 "
                              f"(imitated: {', '.join(v.name for v in SUPPORTED)})")
         return _map(text, parsed, "requested")
     if data_version is None or not str(data_version).strip() or str(data_version).strip() == "unknown":
@@ -125,19 +209,20 @@ def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
 
 
 def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolved:
+    """A patch maps to its minor's imitated patch; a note only where a later patch of that minor
+    changed a verdict (LATER_PATCH_CHANGES), or when the minor is not imitated (the nearest is)."""
     major, minor, patch = parsed
-    for v in SUPPORTED:
-        if (major, minor) == (v.major, v.minor) and (patch is None or patch == v.patch):
-            return Resolved(v)
     v = nearest(major, minor)
     who = "requested" if source == "requested" else f"{source} names server"
     if (major, minor) == (v.major, v.minor):
-        why = f"the nearest imitated release of {v.short}"
-    else:
-        why = f"the nearest imitated release to {major}.{minor}"
+        later = LATER_PATCH_CHANGES.get(minor)
+        if patch is None or patch <= v.patch or later is None:
+            return Resolved(v)
+        return Resolved(v, f"note: {who} version {text}: imitating kube-scheduler {v.name}; {later}")
+    why = f"the nearest imitated release to {major}.{minor}"
     return Resolved(v, f"note: {who} version {text}: imitating kube-scheduler {v.name}, {why}")
 
 
 def by_name(name: str) -> KubernetesVersion:
-    """An imitated release by its name or short name ("v1.36.2", "v1.36")."""
+    """An imitated release by its name or short name ("v1.36.2", "v1.33")."""
     return resolve_kubernetes_version(name).version

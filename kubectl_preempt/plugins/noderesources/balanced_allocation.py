@@ -125,8 +125,12 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
         if r.weight != 1:
             raise InputError(f"{r.weight}: must be 1", field=f"{where}[{i}].weight")
     if scores_improvement(version):
-        return BalancedAllocation(ResourceAllocationScorer(NAME, balanced_resource_scorer_with_and_without, resources,
-                                                           use_requested=True, mode=MODE_BALANCED,
-                                                           with_allocated=True))
-    return BalancedAllocation(ResourceAllocationScorer(NAME, balanced_resource_scorer, resources,
-                                                       use_requested=True, mode=MODE_BALANCED))
+        scorer = ResourceAllocationScorer(NAME, balanced_resource_scorer_with_and_without, resources,
+                                          use_requested=True, mode=MODE_BALANCED, with_allocated=True)
+    else:
+        scorer = ResourceAllocationScorer(NAME, balanced_resource_scorer, resources, use_requested=True,
+                                          mode=MODE_BALANCED)
+    # the incoming pod's requests with the release's PodLevelResources / InPlacePodVerticalScaling
+    # (calculatePodResourceRequest's PodResourcesOptions)
+    scorer.options = version.resource_options
+    return BalancedAllocation(scorer)
