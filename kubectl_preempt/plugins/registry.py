@@ -37,7 +37,7 @@ _FACTORIES: dict[str, str] = {
 
 # modules whose new(args, handle, version) differs between the imitated releases
 _VERSIONED = frozenset({"tainttoleration", "noderesources.balanced_allocation", "dynamicresources",
-                        "nodedeclaredfeatures", "noderesources.fit", "volumerestrictions"})
+                        "nodedeclaredfeatures", "noderesources.fit", "volumerestrictions", "volumebinding"})
 
 
 def _factory(module: str, version: KubernetesVersion) -> Callable[[Mapping[str, Any], Any], Any]:

@@ -96,3 +96,55 @@ def test_read_write_once_pod_reason_per_release(version: str, reason: str) -> No
                make_pod("holder").pvc("solo").on("n1").obj(), make_pod("p").pvc("solo").obj()]
     doc = _explain(objects, "default/p", version)
     assert doc["nodeStatuses"]["n1"]["reasons"] == [reason]
+
+
+# --- InPlacePodVerticalScaling (KEP-1287): off before v1.33 --------------------------------------------
+def _resized_cluster(status_extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    # the bound pod's spec asks 1 cpu; the kubelet reports 3 (a resize up in progress)
+    bound = make_pod("resized").req(cpu="1").on("n1").obj()
+    name = bound["spec"]["containers"][0]["name"]
+    bound["status"]["containerStatuses"] = [{"name": name, "resources": {"requests": {"cpu": "3"}},
+                                             "allocatedResources": {"cpu": "3"}}]
+    bound["status"].update(status_extra or {})
+    return [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), bound, make_pod("p").req(cpu="2").obj()]
+
+
+@pytest.mark.parametrize("version,outcome", [("v1.34", "Unschedulable"), ("v1.33", "Unschedulable"),
+                                             ("v1.32", "Scheduled"), ("v1.31", "Scheduled"), ("v1.30", "Scheduled")])
+def test_status_resources_count_from_v1_33(version: str, outcome: str) -> None:
+    assert _explain(_resized_cluster(), "default/p", version)["outcome"] == outcome
+
+
+def test_an_infeasible_resize_reads_the_field_of_its_release() -> None:
+    # v1.33+ read the PodResizePending condition, v1.32 the status.resize field; infeasible: the
+    # status resources alone (3 cpu), not the spec's (1)
+    spec_larger = _resized_cluster({"resize": "Infeasible"})
+    spec_larger[1]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "3500m"
+    spec_larger[1]["status"]["containerStatuses"][0]["resources"]["requests"]["cpu"] = "1"
+    spec_larger[1]["status"]["containerStatuses"][0]["allocatedResources"]["cpu"] = "1"
+    v132 = V1_32_2.with_gates((("InPlacePodVerticalScaling", True),))
+    # v1.32 with the gate reads the field: 1 cpu counted, the pod fits; v1.33 ignores the field: max(3.5, 1)
+    assert kubectl_preempt.explain(spec_larger, "default/p", kubernetes_version=v132)["outcome"] == "Scheduled"
+    assert _explain(spec_larger, "default/p", "v1.33")["outcome"] == "Unschedulable"
+
+
+# --- VolumeBinding's node affinity conflict wording (kubernetes/kubernetes#129887) --------------------
+@pytest.mark.parametrize("version,reason", [("v1.33", "node(s) didn't match PersistentVolume's node affinity"),
+                                            ("v1.32", "node(s) had volume node affinity conflict")])
+def test_volume_node_affinity_reason_per_release(version: str, reason: str) -> None:
+    objects = [make_node("n1").obj(), make_pvc("data", volume="pv-data"),
+               make_pv("pv-data", hostname="n2", claim=("default", "data")), make_pod("p").pvc("data").obj()]
+    doc = _explain(objects, "default/p", version)
+    assert doc["nodeStatuses"]["n1"]["reasons"] == [reason]
+
+
+# --- BalancedAllocation on a best-effort pod (kubernetes/kubernetes#130260) --------------------------
+def test_balanced_allocation_scores_a_best_effort_pod_before_v1_33() -> None:
+    objects = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), make_node("n2").alloc(cpu="4", memory="8Gi").obj(),
+               make_pod("busy").req(cpu="3", memory="1Gi").on("n1").obj(), make_pod("p").obj()]
+    v133 = _explain(objects, "default/p", "v1.33")
+    v132 = _explain(objects, "default/p", "v1.32")
+    assert all("NodeResourcesBalancedAllocation" not in s for s in v133["pluginScores"].values())
+    # requested cpu 3 of 4, memory 1Gi of 8Gi on n1: unbalanced; nothing on n2: balanced
+    assert v132["pluginScores"]["n2"]["NodeResourcesBalancedAllocation"] == 100
+    assert v132["pluginScores"]["n1"]["NodeResourcesBalancedAllocation"] < 100

@@ -19,6 +19,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from ...model.quantity import parse_quantity
 from .. import names
@@ -37,6 +38,8 @@ STATE_KEY = NAME
 
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
 ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"
+# the wording before v1.33 (binder.go ErrReasonNodeConflict, changed by kubernetes/kubernetes#129887)
+ERR_REASON_NODE_CONFLICT_V1_32 = "node(s) had volume node affinity conflict"
 ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
 ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
@@ -123,6 +126,8 @@ def _storage_quantity(obj: Mapping[str, Any], field: str) -> Fraction | None:
 
 class VolumeBinding:
     name = NAME
+    # a bound PV's node affinity conflict, as the release words it (new())
+    node_conflict_reason = ERR_REASON_NODE_CONFLICT
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors VolumeBinding.EventsToRegister (SchedulerQueueingHints on); its hints are not
@@ -236,7 +241,7 @@ class VolumeBinding:
         def reasons() -> list[str]:
             out = []
             if not bound_ok:
-                out.append(ERR_REASON_NODE_CONFLICT)
+                out.append(self.node_conflict_reason)
             if not unbound_ok:
                 out.append(ERR_REASON_BIND_CONFLICT)
             if not sufficient:
@@ -432,5 +437,8 @@ class VolumeBinding:
         return 0, SUCCESS
 
 
-def new(args: Mapping[str, Any], handle: Any) -> VolumeBinding:
-    return VolumeBinding(handle)
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> VolumeBinding:
+    plugin = VolumeBinding(handle)
+    if not version.at_least(33):
+        plugin.node_conflict_reason = ERR_REASON_NODE_CONFLICT_V1_32
+    return plugin
