@@ -109,6 +109,26 @@ class KubernetesVersion:
                                    legacy_non_zero=self.minor < 32)
         return None if opts == PodResourcesOptions() else opts
 
+    # --- behaviour of the scheduler's own code (not a plugin's) that differs between releases;
+    # schedule_one and the preemption evaluator ask these, never the release's number ---------------
+    @property
+    def pre_filter_rejection_on_every_node(self) -> bool:
+        """Before v1.32 findNodesThatFitPod copies a PreFilter rejection into every node's entry of
+        NodeToStatusMap; since kubernetes/kubernetes#126022 it is the status of absent nodes, listed
+        for none."""
+        return self.minor < 32
+
+    @property
+    def nodes_left_out_by_pre_filter(self) -> str:
+        """How findNodesThatFitPod records the nodes a PreFilterResult leaves out: "absent" (v1.32+:
+        the absent nodes' status, "node(s) didn't satisfy plugin(s) [...]"), "unlisted" (v1.31: no
+        status at all; preemption's nodesWherePreemptionMightHelp takes them as unresolvable),
+        "filtered" (v1.30.1: each gets "node is filtered out by the prefilter result", with no
+        plugin; kubernetes/kubernetes#125197 removed it in v1.31, cherry-picked to 1.30 later)."""
+        if self.minor >= 32:
+            return "absent"
+        return "unlisted" if self.minor == 31 else "filtered"
+
     def with_gates(self, gates: tuple[tuple[str, bool], ...]) -> "KubernetesVersion":
         """The release with these gates set over its defaults (already validated: gate_errors)."""
         if not gates:

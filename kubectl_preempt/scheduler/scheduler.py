@@ -94,6 +94,7 @@ class Scheduler:
                             nominator=self.nominator,
                             percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score)
             fwk.seed = self.seed
+            fwk.version = self.config.version
             self.frameworks[name] = fwk
         fwk.rng = self.rng
         fwk.snapshot = self.snapshot

@@ -2,6 +2,7 @@
 (../shared/conformance/v1.3X/README.md names the upstream change behind each)."""
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ import kubectl_preempt
 from kubectl_preempt.framework.config import default_config
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.framework.versions import V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2
-from tests.builders import make_node, make_pod, make_pv, make_pvc
+from tests.builders import make_csi_node, make_node, make_pdb, make_pod, make_pv, make_pvc, make_volume_attachment
 
 PC = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000}
 
@@ -148,3 +149,117 @@ def test_balanced_allocation_scores_a_best_effort_pod_before_v1_33() -> None:
     # requested cpu 3 of 4, memory 1Gi of 8Gi on n1: unbalanced; nothing on n2: balanced
     assert v132["pluginScores"]["n2"]["NodeResourcesBalancedAllocation"] == 100
     assert v132["pluginScores"]["n1"]["NodeResourcesBalancedAllocation"] < 100
+
+
+# --- v1.31 and older: the sidecar's non-zero requests (kubernetes/kubernetes#127878) -----------------
+def test_before_v1_32_a_bound_sidecar_counts_only_as_an_init_container_in_scoring() -> None:
+    from kubectl_preempt.model.resources import calculate_resource
+    # a container with no requests (100m by default) and a sidecar asking 500m
+    pod = make_pod("s").init_container(sidecar=True, cpu="500m", memory="1Gi").obj()
+    v134 = calculate_resource(pod["spec"], {})
+    v131 = calculate_resource(pod["spec"], {}, options=V1_31_1.resource_options)
+    # v1.32+: PodRequests with the defaults: container 100m + sidecar 500m
+    assert (v134.non0_cpu, v134.non0_mem) == (600, 200 * 1024**2 + 1024**3)
+    # v1.31: max(containers' 100m, the largest init container's 500m); memory max(200Mi, 1Gi)
+    assert (v131.non0_cpu, v131.non0_mem) == (500, 1024**3)
+    # the requests themselves do not change
+    assert v131.resource.milli_cpu == v134.resource.milli_cpu == 500
+
+
+# --- v1.31 and older: a PreFilter rejection is every node's status (kubernetes/kubernetes#126022) ------
+def _unbound_immediate() -> list[dict[str, Any]]:
+    pvc = make_pvc("data", storage_class="fast")
+    sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "fast"},
+          "provisioner": "example.com/csi", "volumeBindingMode": "Immediate"}
+    return [make_node("n1").obj(), make_node("n2").obj(), pvc, sc, make_pod("p").pvc("data").obj()]
+
+
+@pytest.mark.parametrize("version,listed", [("v1.32", []), ("v1.31", ["n1", "n2"]), ("v1.30", ["n1", "n2"])])
+def test_a_pre_filter_rejection_is_listed_for_every_node_before_v1_32(version: str, listed: list[str]) -> None:
+    doc = _explain(_unbound_immediate(), "default/p", version)
+    assert doc["message"].startswith("0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims.")
+    assert sorted(doc["nodeStatuses"]) == listed
+    for name in listed:
+        assert doc["nodeStatuses"][name] == {**doc["nodeStatuses"][name], "code": "UnschedulableAndUnresolvable",
+                                             "plugin": "VolumeBinding",
+                                             "reasons": ["pod has unbound immediate PersistentVolumeClaims"]}
+
+
+# --- VolumeBinding's PreFilter result for a bound local PV (v1.31 and older) -------------------------
+def _local_pv_cluster() -> list[dict[str, Any]]:
+    # the pod's claim is bound to a PV on n2; n2 is full, n1 and n3 have room but not the volume
+    return [make_node("n1").obj(), make_node("n2").alloc(cpu="1").obj(), make_node("n3").obj(),
+            make_pvc("data", volume="pv-data"), make_pv("pv-data", hostname="n2", claim=("default", "data")),
+            make_pod("p").req(cpu="2").pvc("data").obj()]
+
+
+def test_a_bound_local_pv_narrows_the_nodes_before_v1_32() -> None:
+    v132 = _explain(_local_pv_cluster(), "default/p", "v1.32")
+    v131 = _explain(_local_pv_cluster(), "default/p", "v1.31")
+    v130 = _explain(_local_pv_cluster(), "default/p", "v1.30")
+    assert v132["message"].startswith(
+        "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had volume node affinity conflict.")
+    # v1.31: the PreFilter result leaves n1 and n3 out, with no status
+    assert v131["message"].startswith("0/3 nodes are available: 1 Insufficient cpu.")
+    assert sorted(v131["nodeStatuses"]) == ["n2"]
+    # v1.30.1: each node left out has its own status, with no plugin
+    assert v130["message"].startswith(
+        "0/3 nodes are available: 1 Insufficient cpu, 2 node is filtered out by the prefilter result.")
+    assert v130["nodeStatuses"]["n1"] == {**v130["nodeStatuses"]["n1"], "code": "UnschedulableAndUnresolvable",
+                                          "plugin": "", "reasons": ["node is filtered out by the prefilter result"]}
+
+
+# --- NodeVolumeLimits and VolumeAttachments (v1.32) -----------------------------------------------
+def _attach_limited() -> list[dict[str, Any]]:
+    # one CSI attach slot on n1, taken by a VolumeAttachment no pod on the node uses
+    csi_node = make_csi_node("n1", {"ebs.csi.example.com": 1})
+    va = make_volume_attachment("va-1", "n1", "pv-other", "ebs.csi.example.com")
+    pv = make_pv("pv-data", csi=("ebs.csi.example.com", "vol-1"), claim=("default", "data"))
+    other = make_pv("pv-other", csi=("ebs.csi.example.com", "vol-2"))
+    return [make_node("n1").obj(), csi_node, va, pv, other, make_pvc("data", volume="pv-data"),
+            make_pod("p").pvc("data").obj()]
+
+
+@pytest.mark.parametrize("version,outcome", [("v1.32", "Unschedulable"), ("v1.31", "Scheduled")])
+def test_volume_attachments_count_against_the_limit_from_v1_32(version: str, outcome: str) -> None:
+    doc = _explain(_attach_limited(), "default/p", version)
+    assert doc["outcome"] == outcome
+    if outcome == "Unschedulable":
+        assert doc["nodeStatuses"]["n1"]["reasons"] == ["node(s) exceed max volume count"]
+
+
+def test_before_v1_32_a_node_allocatable_attach_limit_counts() -> None:
+    from kubectl_preempt.plugins.nodevolumelimits import csi_attach_limit_key
+    # no CSINode count; the Node's allocatable says one attachable volume of the driver
+    objects = [o for o in _attach_limited() if o.get("kind") not in ("CSINode", "VolumeAttachment")]
+    node = make_node("n1").obj()
+    node["status"]["allocatable"][csi_attach_limit_key("ebs.csi.example.com")] = "0"
+    objects[0] = node
+    assert _explain(objects, "default/p", "v1.31")["outcome"] == "Unschedulable"
+    assert _explain(objects, "default/p", "v1.32")["outcome"] == "Scheduled"
+    # a long driver name: its first 23 characters and 16 hex digits of its SHA-1 (GetCSIAttachLimitKey)
+    assert csi_attach_limit_key("x" * 50) == ("attachable-volumes-csi-" + "x" * 23
+                                              + hashlib.sha1(b"x" * 50).hexdigest()[:16])
+    assert csi_attach_limit_key("ebs.csi.example.com") == "attachable-volumes-csi-ebs.csi.example.com"
+
+
+# --- v1.31's minHighestPriority pick (kubernetes/kubernetes#128307, upstream's own test) --------------
+def _min_highest_priority() -> list[dict[str, Any]]:
+    # upstream's "pod can be made schedulable on minHighestPriority node": one pod fits per node
+    return [make_node("node1").alloc(pods="1").obj(), make_node("node2").alloc(pods="1").obj(),
+            make_pdb("violating-pdb", {"matchLabels": {"pdb": "violating"}}, 0),
+            make_pdb("non-violating-pdb", {"matchLabels": {"pdb": "non-violating"}}, 2147483647),
+            make_pod("p1").label("pdb", "non-violating").priority(300).on("node1").obj(),
+            make_pod("p2").label("pdb", "violating").priority(100).on("node1").obj(),
+            make_pod("p3").label("pdb", "violating").priority(200).on("node2").obj(),
+            make_pod("p").priority(400).obj()]
+
+
+@pytest.mark.parametrize("version,node,victims", [
+    ("v1.32", "node2", ["default/p3"]), ("v1.33", "node2", ["default/p3"]),
+    # the violating low-priority victim comes first on node1, so its "highest" victim reads low
+    ("v1.31", "node1", ["default/p1", "default/p2"]), ("v1.30", "node1", ["default/p1", "default/p2"]),
+])
+def test_min_highest_priority_reads_the_first_victim(version: str, node: str, victims: list[str]) -> None:
+    doc = _explain(_min_highest_priority(), "default/p", version)
+    assert (doc["outcome"], doc["nominatedNode"], sorted(doc["victims"])) == ("Preempted", node, victims)
