@@ -86,6 +86,59 @@ def test_case_matches_kube_scheduler_release(case_file: Path, folder: str, relea
     assert not diffs, f"{case_file.name} ({release}): " + "; ".join(diffs)
 
 
+def _has_pod_level_requests(case: dict) -> bool:
+    return any(o.get("kind") == "Pod" and ((o.get("spec") or {}).get("resources") or {}).get("requests")
+               for o in case["objects"])
+
+
+POD_LEVEL_CASES = [p for p in CASES if _has_pod_level_requests(json.loads(p.read_text()))]
+
+
+def _verdict(expect: dict, result: dict) -> list[str]:
+    """Where the decision differs (outcome, node, scores, nomination, victims), leaving out the
+    message and node statuses, which v1.33 words its own way (../shared/conformance/v1.33/README.md)."""
+    out = []
+    if result["outcome"] != expect["outcome"]:
+        return [f"outcome {result['outcome']} != {expect['outcome']}"]
+    if expect["outcome"] == "Scheduled":
+        if result["node"] not in expect["bestNodes"]:
+            out.append(f"node {result['node']} not in {expect['bestNodes']}")
+        if "scores" in expect and result.get("scores") != expect["scores"]:
+            out.append(f"scores {result.get('scores')} != {expect['scores']}")
+    elif expect["outcome"] == "Preempted":
+        node = result["nominatedNode"]
+        if node not in expect["nominatedNodes"]:
+            out.append(f"nominated {node} not in {expect['nominatedNodes']}")
+        elif sorted(result["victims"]) != expect["victims"][node]:
+            out.append(f"victims {sorted(result['victims'])} != {expect['victims'][node]}")
+    return out
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/conformance is absent (a clone outside the workspace)")
+@pytest.mark.parametrize("case_file", POD_LEVEL_CASES, ids=[f"{p.parent.name}/{p.stem}" for p in POD_LEVEL_CASES])
+def test_v1_33_with_pod_level_resources_on_decides_as_v1_34(case_file: Path) -> None:
+    """--feature-gates PodLevelResources=true on v1.33: v1.34.1's decision on every case with
+    pod-level requests (the v1.33 README: all its outcome, victim and nomination changes are this gate)."""
+    case = json.loads(case_file.read_text())
+    result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"),
+                                     kubernetes_version="v1.33", feature_gates="PodLevelResources=true")
+    assert (result["schedulerVersion"], result["featureGates"]) == ("v1.33.0", {"PodLevelResources": True})
+    assert not _verdict(case["expect"], result), "; ".join(_verdict(case["expect"], result))
+
+
+def test_the_pod_level_gate_is_what_changes_those_verdicts() -> None:
+    """The gate is not idle: without it v1.33 decides some of those cases otherwise."""
+    if not POD_LEVEL_CASES:
+        pytest.skip("../shared/conformance is absent")
+    changed = 0
+    for case_file in POD_LEVEL_CASES:
+        case = json.loads(case_file.read_text())
+        plain = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"),
+                                        kubernetes_version="v1.33")
+        changed += bool(_verdict(case["expect"], plain))
+    assert changed >= 6  # m0003, m0009, m0011, m0015, m0025, m0036 change outcome alone
+
+
 def test_corpus_present_in_ci() -> None:
     if os.environ.get("CI") and not SHARED.is_dir():
         pytest.fail("CI must run with ../shared beside the repository")

@@ -8,7 +8,8 @@ import typer
 
 from .. import api
 from ..errors import InputError, UsageError, quote
-from ..framework.versions import KubernetesVersion, resolve_kubernetes_version
+from ..framework.versions import (KubernetesVersion, apply_feature_gates, parse_feature_gates,
+                                  resolve_kubernetes_version)
 from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects,
                            pod_key)
 from ..model.bulk import bulk_allocation
@@ -50,7 +51,10 @@ Examples:
   kubectl preempt explain batch/etl-0 --snapshot prod.json --config scheduler.yaml -o wide
 \b
   # as kube-scheduler v1.36 decides (default: the version the snapshot or server names)
-  kubectl preempt explain batch/etl-0 --snapshot prod.json --kubernetes-version v1.36"""
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --kubernetes-version v1.36
+\b
+  # a v1.33 cluster whose scheduler runs with pod-level resources turned on
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --feature-gates PodLevelResources=true"""
 
 
 def register(app: typer.Typer) -> None:
@@ -78,9 +82,11 @@ def explain(
     kubeconfig: options.Kubeconfig = None,
     request_timeout: options.RequestTimeout = None,
     kubernetes_version: options.KubernetesVersion = None,
+    feature_gates: options.FeatureGates = None,
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
+    gates = parse_feature_gates(feature_gates)  # a malformed flag fails before the cluster is read
     manifests = list(filename or [])
     # one pass over a large snapshot with no collections; what it builds lives to the end
     with bulk_allocation():
@@ -107,6 +113,7 @@ def explain(
         if ignored:
             note(f"{source}: {ignored}")
         version = picked_version(resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source))
+        version = apply_feature_gates(version, gates)
         cfg = load_config(config) if config else None
         extra: list[dict] = []
         for path in manifests:
@@ -161,7 +168,16 @@ def explain(
         else:
             sys.stdout.write(render(docs, output) + "\n" + render_batch(batch_docs, output))
         return
-    sys.stdout.write(live_ctx.render(docs, output) if live_ctx is not None else render(docs, output))
+    text = live_ctx.render(docs, output) if live_ctx is not None else render(docs, output)
+    sys.stdout.write(_gates_footer(text, version, output))
+
+
+def _gates_footer(text: str, version: KubernetesVersion, output: str) -> str:
+    """The table's last lines name the release that decided; with --feature-gates, the gates it
+    decided with follow (json and yaml carry them in each document's featureGates)."""
+    if not version.gates or output not in ("table", "wide") or not text:
+        return text
+    return text.rstrip("\n") + f"\nFeature gates: {version.gates_label()}\n"
 
 
 def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_path: Optional[str],

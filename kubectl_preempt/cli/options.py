@@ -68,6 +68,12 @@ KubernetesVersion = Annotated[Optional[str], typer.Option(
          "nearest, with a note. Default: the version the data names (a captured snapshot's, a trace's, the "
          "live server's), else v1.34.1.")]
 
+FeatureGates = Annotated[Optional[str], typer.Option(
+    "--feature-gates", metavar="GATE=true|false,...",
+    help="kube-scheduler's --feature-gates: the release decides with these gates set, checked against its own "
+         "(an unknown gate, or one locked to its default, is refused with kube-scheduler's words), e.g. "
+         "PodLevelResources=true on v1.33. Shown with the release that decided.", show_default=False)]
+
 RequestTimeout = Annotated[Optional[str], typer.Option(
     "--request-timeout", metavar="DURATION",
     help="How long to wait for each answer of the API server (e.g. 30s, 1m; 0 waits forever), "

@@ -12,7 +12,8 @@ from ..errors import InputError, quote
 from .versions import DEFAULT, KubernetesVersion
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
-# the feature gates the replay honours, with v1.34.1's defaults (v1.36.2's are the same)
+# the feature gates the replay honours beyond the plugins' (framework/versions.py Features), with
+# v1.34.1's defaults (each release's own: featuregates.py)
 FEATURE_GATES = {"SchedulerAsyncPreemption": True}
 
 # v1.34 default MultiPoint set; DynamicResources is on by default (DRA is GA) and sits before
@@ -95,7 +96,11 @@ class SchedulerConfig:
     source: str | None = None
 
     def enabled(self, gate: str) -> bool:
-        return self.feature_gates.get(gate, FEATURE_GATES.get(gate, False))
+        """A gate the replay honours: as given, else the release's (SchedulerAsyncPreemption: on
+        in v1.33 and later, alpha and off in v1.32, absent before)."""
+        if gate in self.feature_gates:
+            return self.feature_gates[gate]
+        return self.version.gate_enabled(gate)
 
     def for_version(self, version: KubernetesVersion) -> "SchedulerConfig":
         """The same configuration with `version`'s defaults (itself when already so); the

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
 from ..errors import UsageError, quote
 from ..model.resources import PodResourcesOptions
+from .featuregates import gates_of
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
 
@@ -129,12 +131,32 @@ class KubernetesVersion:
             return "absent"
         return "unlisted" if self.minor == 31 else "filtered"
 
+    def gate_enabled(self, name: str) -> bool:
+        """A feature gate's value in this scheduler: as --feature-gates set it, else as AllAlpha or
+        AllBeta set every unset gate of that stage (featureGate's special gates), else its default."""
+        specs = gates_of(self.name)
+        explicit = dict(self.gates)
+        if name in explicit:
+            return explicit[name]
+        spec = specs.get(name)
+        if spec is None:
+            return False
+        for special, stage in (("AllAlpha", "A"), ("AllBeta", "B")):
+            if special in explicit and spec.stage == stage:
+                return explicit[special]
+        return spec.default
+
     def with_gates(self, gates: tuple[tuple[str, bool], ...]) -> "KubernetesVersion":
-        """The release with these gates set over its defaults (already validated: gate_errors)."""
+        """The release with these gates set over its defaults (checked by apply_feature_gates)."""
         if not gates:
             return self
-        changes = {GATE_FIELDS[n]: v for n, v in gates if n in GATE_FIELDS}
-        return replace(self, features=replace(self.features, **changes), gates=tuple(gates))
+        named = replace(self, gates=tuple(gates))
+        changes = {field: named.gate_enabled(gate) for gate, field in GATE_FIELDS.items() if gate in gates_of(self.name)}
+        return replace(named, features=replace(self.features, **changes))
+
+    def gates_label(self) -> str:
+        """"PodLevelResources=true,..." as given, or "" with the defaults."""
+        return ",".join(f"{n}={'true' if v else 'false'}" for n, v in self.gates)
 
     def __str__(self) -> str:
         return self.name
@@ -241,6 +263,75 @@ def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolve
         return Resolved(v, f"note: {who} version {text}: imitating kube-scheduler {v.name}; {later}")
     why = f"the nearest imitated release to {major}.{minor}"
     return Resolved(v, f"note: {who} version {text}: imitating kube-scheduler {v.name}, {why}")
+
+
+_SPECIAL_GATES = ("AllAlpha", "AllBeta")
+
+
+def parse_feature_gates(text: str | None) -> tuple[tuple[str, bool], ...]:
+    """--feature-gates "NAME=BOOL,...", parsed as featureGate.Set does (strconv.ParseBool's
+    spellings), with its errors' wording; the last value of a gate named twice wins, in the place
+    of its first mention."""
+    gates: dict[str, bool] = {}
+    for part in (text or "").split(","):
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep:
+            raise UsageError(f"missing bool value for {key}", field="--feature-gates")
+        value = value.strip()
+        if value not in _GO_BOOLS:
+            raise UsageError(f'invalid value of {key}={value}, err: strconv.ParseBool: parsing {_go_quote(value)}: '
+                             "invalid syntax", field="--feature-gates")
+        gates[key] = _GO_BOOLS[value]
+    return tuple(gates.items())
+
+
+_GO_BOOLS = {**{s: True for s in ("1", "t", "T", "TRUE", "true", "True")},
+             **{s: False for s in ("0", "f", "F", "FALSE", "false", "False")}}
+
+
+def _go_quote(s: str) -> str:
+    """strconv.Quote for the texts a flag value can hold."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def apply_feature_gates(version: KubernetesVersion,
+                        gates: str | Mapping[str, bool] | Sequence[tuple[str, bool]] | None) -> KubernetesVersion:
+    """`version` with kube-scheduler's --feature-gates set, checked against that release's gates as
+    featureGate.SetFromMap checks them (unsafeSetFromMap): an unknown gate, a gate locked to its
+    default set to the other value, or a gate not yet available at the release is refused, with
+    upstream's words."""
+    if gates is None:
+        return version
+    if isinstance(gates, str):
+        pairs = parse_feature_gates(gates)
+    else:
+        pairs = tuple(gates.items()) if isinstance(gates, Mapping) else tuple(gates)
+    if not pairs:
+        return version
+    known = gates_of(version.name)
+    for name, value in pairs:
+        if not isinstance(value, bool):
+            raise UsageError(f"{name} must be true or false, got {quote(value)}", field="--feature-gates")
+        spec = known.get(name)
+        if spec is None:
+            if name in _SPECIAL_GATES:
+                continue
+            raise UsageError(f"unrecognized feature gate: {name} (kube-scheduler {version.name})",
+                             field="--feature-gates")
+        if spec.locked and spec.default != value:
+            raise UsageError(f"cannot set feature gate {name} to {'true' if value else 'false'}, feature is locked to "
+                             f"{'true' if spec.default else 'false'} (kube-scheduler {version.name})",
+                             field="--feature-gates")
+        if spec.stage == "P":
+            raise UsageError(f"cannot set feature gate {name} to {'true' if value else 'false'}, feature is PreAlpha "
+                             f"at emulated version {version.major}.{version.minor} (kube-scheduler {version.name})",
+                             field="--feature-gates")
+    merged = dict(version.gates)
+    merged.update(pairs)
+    return version.with_gates(tuple(merged.items()))
 
 
 def by_name(name: str) -> KubernetesVersion:

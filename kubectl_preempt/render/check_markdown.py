@@ -107,7 +107,9 @@ def _render(report: Mapping[str, Any], max_rows: int) -> str:
 def _trace(t: Mapping[str, Any], max_rows: int = MAX_CHANGE_ROWS) -> list[str]:
     out = [f"### Trace {_code(t['trace'])}", "",
            f"{t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))})"
-           + (f", replayed by kube-scheduler {t['schedulerVersion']}." if t.get("schedulerVersion") else "."), ""]
+           + (f", replayed by kube-scheduler {t['schedulerVersion']}" if t.get("schedulerVersion") else "")
+           + (" with feature gates " + ",".join(f"{k}={'true' if v else 'false'}" for k, v in t["featureGates"].items())
+              if t.get("featureGates") else "") + ".", ""]
     notes = [f"- re-created: {recreate_text(rc)}" for rc in t.get("recreated") or []]
     notes += [f"- refused: {_code(n)} is not created; the proposed replay runs without it" for n in t.get("rejected") or []]
     notes += [f"- deleted: {_code(rm['priorityClass'])}" for rm in t.get("removed") or []]

@@ -77,7 +77,10 @@ def _where(f: Mapping[str, Any]) -> str:
 
 
 def _trace_lines(t: Mapping[str, Any]) -> list[str]:
+    # the release that replayed, and the --feature-gates it replayed with
     by = f", replayed by kube-scheduler {t['schedulerVersion']}" if t.get("schedulerVersion") else ""
+    if t.get("featureGates"):
+        by += " with feature gates " + ",".join(f"{k}={'true' if v else 'false'}" for k, v in t["featureGates"].items())
     out = [f"Trace {t['trace']}   {t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))}){by}"]
     for rc in t.get("recreated") or []:
         out.append(f"  re-created: {recreate_text(rc)}")
