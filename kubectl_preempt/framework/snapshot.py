@@ -6,8 +6,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
-from ..model.resources import PodResourcesOptions
-from .types import ImageStateSummary, NodeInfo, NodeJournal
+from .types import ImageStateSummary, NodeCounting, NodeInfo, NodeJournal
 
 _POD = operator.attrgetter("pod")
 
@@ -66,8 +65,8 @@ class Snapshot:
         # the snapshot this one carries on from (from_cluster's `previous`): its unchanged
         # NodeInfos, generations included, are this one's; the scheduler reads it once
         self.continues: Snapshot | None = None
-        # how its NodeInfos add up pod requests (the release's; None: v1.34's), use_resource_options
-        self.resource_options: PodResourcesOptions | None = None
+        # how its NodeInfos count pods (the release's; None: v1.34's), use_counting
+        self.counting: NodeCounting | None = None
 
     @classmethod
     def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
@@ -84,7 +83,7 @@ class Snapshot:
         across snapshots; a NodeInfo whose image summaries change (the count of nodes holding
         an image, or of all nodes when it holds any) gets a new generation."""
         excluded = set(exclude)
-        options = previous.resource_options if previous is not None else None
+        counting = previous.counting if previous is not None else None
         ordered = node_tree_order(cluster.nodes.values())
         on_node: dict[str, list[Pod]] = {}
         for pod in (() if pods_on is not None else cluster.pods.values() if pods is None else pods):
@@ -106,13 +105,13 @@ class Snapshot:
                 kept.append(ni)
             else:
                 ni = NodeInfo(node)
-                # a rebuild keeps the way the snapshot it replaces adds up requests
-                ni.resource_options = options
+                # a rebuild keeps the way the snapshot it replaces counts pods
+                ni.counting = counting
                 ni.add_pods(want)
             infos.append(ni)
         before = {id(ni): ni.image_states for ni in kept}
         snap = cls(infos, previous.journal if previous is not None else None)
-        snap.resource_options = options
+        snap.counting = counting
         snap.compute_image_states(cluster.nodes.values())
         count_moved = previous is not None and previous.num_nodes() != len(infos)
         for ni in kept:
@@ -155,14 +154,14 @@ class Snapshot:
                     states[name] = summaries[name]
             ni.image_states = states
 
-    def use_resource_options(self, options: PodResourcesOptions | None) -> None:
-        """Its NodeInfos add up pod requests as a release with these options does (the Scheduler
-        asks it of the snapshot it is given: framework/versions.py resource_options)."""
-        if options == self.resource_options:
+    def use_counting(self, counting: NodeCounting | None) -> None:
+        """Its NodeInfos count pods as a release does (the Scheduler asks it of the snapshot it is
+        given: framework/versions.py node_counting)."""
+        if counting == self.counting:
             return
-        self.resource_options = options
+        self.counting = counting
         for ni in self.node_info_list:
-            ni.use_resource_options(options)
+            ni.use_counting(counting)
 
     def get(self, name: str) -> NodeInfo | None:
         return self.node_info_map.get(name)

@@ -14,6 +14,7 @@ from typing import Mapping, Sequence
 from ..errors import UsageError, quote
 from ..model.resources import PodResourcesOptions
 from .featuregates import gates_of
+from .types import NodeCounting
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
 
@@ -130,6 +131,14 @@ class KubernetesVersion:
         if self.minor >= 32:
             return "absent"
         return "unlisted" if self.minor == 31 else "filtered"
+
+    @property
+    def node_counting(self) -> NodeCounting | None:
+        """How this release's NodeInfo counts a pod (NodeInfo.update): its requests
+        (resource_options) and, before v1.34, only its containers' host ports (updateUsedPorts
+        without schedutil.GetHostPorts); None for v1.34's."""
+        counting = NodeCounting(self.resource_options, sidecar_host_ports=self.minor >= 34)
+        return None if counting == NodeCounting() else counting
 
     def gate_enabled(self, name: str) -> bool:
         """A feature gate's value in this scheduler: as --feature-gates set it, else as AllAlpha or

@@ -35,10 +35,11 @@ class Scheduler:
         self.rng = rng
         # the scheduler owns its snapshot (built here unless the caller hands one over)
         self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster)
-        # the release's way of adding up a bound pod's requests (PodLevelResources,
-        # InPlacePodVerticalScaling, the v1.31 non-zero sums), applied to whichever snapshot it is given
-        self._resource_options = self.config.version.resource_options
-        self._snapshot.use_resource_options(self._resource_options)
+        # the release's way of counting a bound pod on its node (requests with PodLevelResources,
+        # InPlacePodVerticalScaling, the v1.31 non-zero sums; sidecars' host ports), applied to
+        # whichever snapshot it is given
+        self._counting = self.config.version.node_counting
+        self._snapshot.use_counting(self._counting)
         if equivalence is not None:
             equivalence.use_journal(self._snapshot.journal)
         if nominator is None:
@@ -68,7 +69,7 @@ class Scheduler:
                 self.equivalence.new_epoch()
             self.equivalence.use_journal(snapshot.journal)
         snapshot.continues = None  # read once; no chain of old snapshots kept alive
-        snapshot.use_resource_options(self._resource_options)
+        snapshot.use_counting(self._counting)
         self._snapshot = snapshot
 
     def world(self) -> tuple:

@@ -85,6 +85,7 @@ def test_gates_reach_the_features_and_the_default_profile() -> None:
     on = apply_feature_gates(V1_33_0, "DynamicResourceAllocation=true,PodLevelResources=true")
     assert on.name == "v1.33.0" and on.features.enable_dynamic_resource_allocation
     assert on.resource_options is None  # v1.34's way of adding up requests
+    assert on.node_counting is not None and on.node_counting.resources is None  # but v1.33's ports
     names = [p.name for p in default_config(on).profiles[0].multi_point.enabled]
     assert "DynamicResources" in names
     # AllBeta turns on every beta gate not set: DynamicResourceAllocation is beta in v1.33

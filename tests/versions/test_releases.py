@@ -263,3 +263,25 @@ def _min_highest_priority() -> list[dict[str, Any]]:
 def test_min_highest_priority_reads_the_first_victim(version: str, node: str, victims: list[str]) -> None:
     doc = _explain(_min_highest_priority(), "default/p", version)
     assert (doc["outcome"], doc["nominatedNode"], sorted(doc["victims"])) == ("Preempted", node, victims)
+
+
+# --- sidecars' host ports (schedutil.GetHostPorts, v1.34) ------------------------------------------
+def _sidecar_port(pod: Any, port: int) -> Any:
+    obj = pod.init_container(sidecar=True).obj()
+    obj["spec"]["initContainers"][-1]["ports"] = [{"containerPort": port, "hostPort": port}]
+    return obj
+
+
+@pytest.mark.parametrize("version,outcome", [("v1.34", "Unschedulable"), ("v1.36", "Unschedulable"),
+                                             ("v1.33", "Scheduled"), ("v1.30", "Scheduled")])
+def test_a_bound_sidecar_s_host_port_is_taken_from_v1_34(version: str, outcome: str) -> None:
+    objects = [make_node("n1").obj(), _sidecar_port(make_pod("proxy").on("n1"), 8080),
+               make_pod("p").host_port(8080).obj()]
+    assert _explain(objects, "default/p", version)["outcome"] == outcome
+
+
+@pytest.mark.parametrize("version,outcome", [("v1.34", "Unschedulable"), ("v1.33", "Scheduled")])
+def test_an_incoming_sidecar_s_host_port_is_asked_for_from_v1_34(version: str, outcome: str) -> None:
+    objects = [make_node("n1").obj(), make_pod("web").host_port(9090).on("n1").obj(),
+               _sidecar_port(make_pod("p"), 9090)]
+    assert _explain(objects, "default/p", version)["outcome"] == outcome
