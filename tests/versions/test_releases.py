@@ -285,3 +285,16 @@ def test_an_incoming_sidecar_s_host_port_is_asked_for_from_v1_34(version: str, o
     objects = [make_node("n1").obj(), make_pod("web").host_port(9090).on("n1").obj(),
                _sidecar_port(make_pod("p"), 9090)]
     assert _explain(objects, "default/p", version)["outcome"] == outcome
+
+
+# --- DynamicResources turned on before v1.34 (--feature-gates DynamicResourceAllocation=true) ---------
+@pytest.mark.parametrize("version,part", [("v1.34", "no new claims to deallocate, "), ("v1.33", ""),
+                                          ("v1.32", "no new claims to deallocate, ")])
+def test_dynamic_resources_post_filter_for_a_pod_without_claims(version: str, part: str) -> None:
+    # v1.33's PostFilter returns before reading its state, with no reason; v1.32 and v1.34 read it
+    objects = [make_node("n1").taint("dedicated", "gpu").obj(), make_pod("p").req(cpu="1").obj()]
+    doc = kubectl_preempt.explain(objects, "default/p", kubernetes_version=version,
+                                  feature_gates="DynamicResourceAllocation=true" if version != "v1.34" else None)
+    assert doc["message"] == ("0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. "
+                              f"{part}preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
+                              "scheduling.")
