@@ -114,7 +114,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         if pod.node_name:
             # a bound pod is explained as if it were pending again: its node is freed of it and
             # it asks for no node by name
-            sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(cluster, exclude=[key]))
+            sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(
+                cluster, exclude=[key], counting=version.node_counting))
             pod = _as_pending(pod)
         else:
             if base is None:

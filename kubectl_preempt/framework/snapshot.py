@@ -71,11 +71,15 @@ class Snapshot:
     @classmethod
     def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
                      pods: Iterable[Pod] | None = None, previous: "Snapshot | None" = None,
-                     pods_on: Callable[[str], Sequence[Pod]] | None = None) -> "Snapshot":
+                     pods_on: Callable[[str], Sequence[Pod]] | None = None,
+                     counting: NodeCounting | None = None) -> "Snapshot":
         """`pods`: the bound pods in the order each node's NodeInfo lists them (the scheduler
         cache's order, kept by a replay); the cluster's own order (a snapshot file's) without.
         `pods_on`: instead of `pods`, a node's bound pods in that order, by node name (a
         replay's index, which spares going through every pod).
+
+        `counting`: how the NodeInfos count pods (a release's node_counting; None: v1.34's), unless
+        `previous` says (a rebuild keeps its line's).
 
         `previous`: the snapshot this one replaces (a replay rebuilding after a node came, went
         or moved in the node tree). A node whose Node object and pods are the same objects in
@@ -83,7 +87,8 @@ class Snapshot:
         across snapshots; a NodeInfo whose image summaries change (the count of nodes holding
         an image, or of all nodes when it holds any) gets a new generation."""
         excluded = set(exclude)
-        counting = previous.counting if previous is not None else None
+        if previous is not None:
+            counting = previous.counting
         ordered = node_tree_order(cluster.nodes.values())
         on_node: dict[str, list[Pod]] = {}
         for pod in (() if pods_on is not None else cluster.pods.values() if pods is None else pods):
@@ -122,12 +127,12 @@ class Snapshot:
         return snap
 
     @classmethod
-    def build(cls, cluster: Cluster) -> "Snapshot":
+    def build(cls, cluster: Cluster, counting: NodeCounting | None = None) -> "Snapshot":
         """The snapshot of a cluster as it is now, built in bulk (150,000 pods). Its owner keeps it:
         the Scheduler, a replay's state, or a caller explaining many pods against one state.
         Cycles never change it (dry runs work on copies of NodeInfos)."""
         with bulk_allocation():
-            return cls.from_cluster(cluster)
+            return cls.from_cluster(cluster, counting=counting)
 
     def compute_image_states(self, listed: Iterable[Node] | None = None) -> None:
         # mirrors the cache's addNodeImageStates: keyed by the names the node reports, as they

@@ -81,7 +81,13 @@ class Pod(_View):
         up (None: v1.34's, `resource`); identical pods share the result: read-only."""
         if options is None:
             return self.resource
-        return calculate_resource(self.spec, self.status, options=options)
+        # kept with the pod as `resource` is (set only for pods another release counts)
+        kept = self.__dict__.get("_resource_with")
+        if kept is not None and kept[0] == options:
+            return kept[1]
+        r = calculate_resource(self.spec, self.status, options=options)
+        self._resource_with = (options, r)
+        return r
 
     @property
     def terminating(self) -> bool:

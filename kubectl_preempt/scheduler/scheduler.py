@@ -34,11 +34,11 @@ class Scheduler:
         # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
         self.rng = rng
         # the scheduler owns its snapshot (built here unless the caller hands one over)
-        self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster)
         # the release's way of counting a bound pod on its node (requests with PodLevelResources,
         # InPlacePodVerticalScaling, the v1.31 non-zero sums; sidecars' host ports), applied to
         # whichever snapshot it is given
         self._counting = self.config.version.node_counting
+        self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster, self._counting)
         self._snapshot.use_counting(self._counting)
         if equivalence is not None:
             equivalence.use_journal(self._snapshot.journal)
