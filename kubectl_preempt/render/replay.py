@@ -170,8 +170,13 @@ def _prio(p: Mapping[str, Any]) -> str:
 
 
 def scheduler_version(report: Mapping[str, Any]) -> str:
-    """The kube-scheduler release that replayed (reports from before it was named: v1.34.1)."""
-    return str(report.get("schedulerVersion") or "v1.34.1")
+    """The kube-scheduler release that replayed (reports from before it was named: v1.34.1), with
+    the --feature-gates it replayed with."""
+    name = str(report.get("schedulerVersion") or "v1.34.1")
+    gates = report.get("featureGates") or {}
+    if gates:
+        name += " with feature gates " + ",".join(f"{k}={'true' if v else 'false'}" for k, v in gates.items())
+    return name
 
 
 def version_source_text(source: Mapping[str, Any] | None) -> str:
