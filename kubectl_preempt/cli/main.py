@@ -14,6 +14,7 @@ from . import capture, explain
 from . import record, replay
 from . import check
 from . import session
+from . import completion, version
 from .common import PROG, USAGE_NAME, error_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
@@ -55,6 +56,8 @@ record.register(app)
 replay.register(app)
 check.register(app)
 session.register(app)
+completion.register(app)
+version.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:
@@ -77,6 +80,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     command = typer.main.get_command(app)
     _kubectl_style(command)  # type: ignore[arg-type]
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == [completion.COMPLETE_COMMAND]:
+        return completion.complete_main(args[1:])  # cobra's protocol, for the shells' scripts
     limits.set_current(limits.DEFAULT)  # each command starts from the default limits; its flags raise them
     try:
         rv = command.main(args=args, prog_name=USAGE_NAME, standalone_mode=False)

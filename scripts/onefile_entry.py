@@ -1,0 +1,22 @@
+"""Entry point of the single-file executable (scripts/build.py).
+
+One file serves both names kubectl looks for: `kubectl-preempt` runs the plugin, and a link to it
+named `kubectl_complete-preempt` answers kubectl's completion requests (krew links only the
+first; its caveats say how to add the second)."""
+import os
+import sys
+
+
+def _run() -> int:
+    name = os.path.basename(sys.argv[0])
+    if name.startswith("kubectl_complete-"):
+        from kubectl_preempt.cli.completion import plugin_complete_main
+
+        return plugin_complete_main()
+    from kubectl_preempt.cli.main import main
+
+    return main()
+
+
+if __name__ == "__main__":
+    sys.exit(_run())
