@@ -218,15 +218,53 @@ def test_bash_script_registers_and_completes_through_the_installed_command(tmp_p
     assert got == [sorted(want) for _, want in cases]
 
 
-@pytest.mark.parametrize("shell,check", [("zsh", ["-n"]), ("fish", ["--no-execute"])])
-def test_zsh_and_fish_scripts_parse(shell: str, check: list[str], tmp_path: Path) -> None:
-    exe = shutil.which(shell)
-    if exe is None:
-        pytest.skip(f"{shell} is not installed on this machine")
-    path = tmp_path / f"script.{shell}"
-    path.write_text(completion.SCRIPTS[shell])
-    run = subprocess.run([exe, *check, str(path)], capture_output=True, text=True, timeout=60)
+ZSH_STUBS = (
+    # zsh -f has no completion system: compdef, _describe and _files print what they were given
+    'compdef() { print -r -- "compdef $*"; }; '
+    '_describe() { local a; while [[ $1 == -* ]]; do shift 2; done; a=$2; shift 2; print -rl -- "${(@P)a}"; }; '
+    '_files() { print -r -- "_files${1:+ }$*"; }; '
+)
+
+
+def test_zsh_script_registers_and_completes(tmp_path: Path) -> None:
+    zsh = shutil.which("zsh")
+    if zsh is None:
+        pytest.skip("zsh is not installed on this machine")
+    script = tmp_path / "_kubectl-preempt"
+    script.write_text(completion.SCRIPTS["zsh"])
+    cases = [(["kubectl-preempt", "explain", "-o", ""], ["table", "wide", "json", "yaml"]),
+             (["kubectl-preempt", "ex"], ["explain:Explain what kube-scheduler decides for each POD"]),
+             (["kubectl-preempt", "replay", ""], ["_files"]),
+             (["kubectl-preempt", "replay", "--dump-decisions", ""], ["_files -/"]),
+             (["kubectl-preempt", "explain", "--seed", ""], [])]
+    drive = "; echo ---; ".join(
+        "words=(" + " ".join(f"'{w}'" for w in words) + f"); CURRENT={len(words)}; _kubectl_preempt"
+        for words, _ in cases)
+    run = subprocess.run([zsh, "-f", "-c", ZSH_STUBS + f"source {script}; echo ---; " + drive],
+                         env=_env(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    blocks = [list(filter(None, b.strip("\n").split("\n"))) for b in run.stdout.split("---\n")]
+    assert blocks[0] == ["compdef _kubectl_preempt kubectl-preempt"], run.stderr
+    assert blocks[1:] == [want for _, want in cases]
+
+
+def test_fish_script_completes(tmp_path: Path) -> None:
+    fish = shutil.which("fish")
+    if fish is None:
+        pytest.skip("fish is not installed on this machine")
+    script = tmp_path / "kubectl-preempt.fish"
+    script.write_text(completion.SCRIPTS["fish"])
+    (tmp_path / "trace.jsonl").write_text("")
+    cases = [("kubectl-preempt ex", ["explain\tExplain what kube-scheduler decides for each POD"]),
+             ("kubectl-preempt explain -o ", ["json", "table", "wide", "yaml"]),
+             ("kubectl-preempt explain --output=y", ["--output=yaml"]),
+             ("kubectl-preempt replay tr", ["trace.jsonl"]),
+             ("kubectl-preempt explain --seed ", [])]
+    drive = "; echo ---; ".join(f"complete -C '{line}'" for line, _ in cases)
+    run = subprocess.run([fish, "--no-config", "-c", f"source {script}; " + drive], env=_env(tmp_path),
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+    blocks = [sorted(filter(None, b.strip("\n").split("\n"))) for b in run.stdout.split("---\n")]
+    assert blocks == [sorted(want) for _, want in cases]
 
 
 def test_kubectl_complete_preempt_is_installed_and_answers(tmp_path: Path, snapshot: Path) -> None:
