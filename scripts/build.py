@@ -106,7 +106,7 @@ def python_dist(dist: Path) -> None:
 def onefile(dist: Path, work: Path) -> Path:
     """The single-file executable of scripts/onefile_entry.py, with every module of the package
     (the plugin registry imports plugins by name) and its data (the HTML report's assets)."""
-    cmd = [sys.executable, "-m", "PyInstaller", "--onefile", "--noconfirm", "--clean", "--log-level", "WARN",
+    cmd = [sys.executable, "-m", "PyInstaller", "--onefile", "--noconfirm", "--clean", "--log-level", "WARN", "--strip",
            "--name", NAME, "--distpath", str(dist), "--workpath", str(work / "work"),
            "--specpath", str(work), "--paths", str(ROOT),
            "--collect-submodules", "kubectl_preempt", "--collect-data", "kubectl_preempt"]
