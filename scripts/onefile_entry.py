@@ -8,13 +8,10 @@ import sys
 
 
 def _run() -> int:
-    name = os.path.basename(sys.argv[0])
-    if name.startswith("kubectl_complete-"):
-        from kubectl_preempt.cli.completion import plugin_complete_main
+    from kubectl_preempt.cli.main import complete_plugin, main
 
-        return plugin_complete_main()
-    from kubectl_preempt.cli.main import main
-
+    if os.path.basename(sys.argv[0]).startswith("kubectl_complete-"):
+        return complete_plugin()
     return main()
 
 

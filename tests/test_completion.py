@@ -11,11 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 
 from kubectl_preempt.cli import completion
 from kubectl_preempt.cli.completion import (DIRECTIVE_DEFAULT, DIRECTIVE_ERROR, DIRECTIVE_FILTER_DIRS,
-                                            DIRECTIVE_KEEP_ORDER, DIRECTIVE_NO_FILE_COMP, complete)
-from kubectl_preempt.cli.main import main
+                                            DIRECTIVE_KEEP_ORDER, DIRECTIVE_NO_FILE_COMP)
+from kubectl_preempt.cli.main import app, main
 from tests.builders import make_node, make_pod
 
 BIN = Path(sys.executable).parent
@@ -43,6 +44,11 @@ def no_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for var in ("KUBECONFIG", "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"):
         monkeypatch.delenv(var, raising=False)
+
+
+def complete(args: list[str]) -> tuple[list[str], int]:
+    """cobra's __complete answer for `kubectl-preempt ARGS...` (the last one being completed)."""
+    return completion.complete(args, typer.main.get_command(app))
 
 
 def names(cands: list[str]) -> list[str]:
@@ -148,10 +154,10 @@ def test_complete_command_prints_cobras_protocol(capsys: pytest.CaptureFixture[s
 
 def test_a_failing_completion_answers_the_error_directive(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    def boom(args, root=None):
+    def boom(args, root):
         raise RuntimeError("bug")
     monkeypatch.setattr(completion, "complete", boom)
-    assert completion.complete_main(["explain", ""]) == 0
+    assert main(["__complete", "explain", ""]) == 0
     assert capsys.readouterr() == (f":{DIRECTIVE_ERROR}\n", "")
 
 

@@ -23,7 +23,7 @@ import re
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import typer
 
@@ -66,14 +66,6 @@ class Line:
     flags: set[str] = field(default_factory=set)                 # param names given
     positionals: list[str] = field(default_factory=list)
     pending: Optional[Any] = None            # an option still waiting for its value
-
-
-def _root() -> Any:
-    from .main import app, _kubectl_style
-
-    command = typer.main.get_command(app)
-    _kubectl_style(command)
-    return command
 
 
 def _options(command: Any) -> list[Any]:
@@ -183,7 +175,7 @@ def kubernetes_versions() -> list[str]:
 
 def _quietly(fn: Callable[[], list[str]], timeout: Optional[float] = None) -> list[str]:
     """Run a lookup with nothing reaching the terminal, and nothing at all when it fails or takes
-    longer than `timeout` (the thread is left behind; plugin_complete_main exits without it)."""
+    longer than `timeout` (the thread is left behind; complete_main exits without it)."""
     result: list[list[str]] = []
 
     def work() -> None:
@@ -337,10 +329,10 @@ def _flag_candidates(command: Any, line: Line, to_complete: str) -> list[str]:
     return [c for c in out if c.split("\t")[0].startswith(to_complete)]
 
 
-def complete(args: Sequence[str], root: Any = None) -> tuple[list[str], int]:
+def complete(args: Sequence[str], root: Any) -> tuple[list[str], int]:
     """Cobra's `__complete`: `args` are the words after the program's name, the last one being
-    the word to complete ("" for a new word). Returns the candidates and the directive."""
-    root = root if root is not None else _root()
+    the word to complete ("" for a new word); `root` is the click command of the whole program.
+    Returns the candidates and the directive."""
     words, to_complete = list(args[:-1]), (args[-1] if args else "")
     line = _parse(root, words)
 
@@ -389,15 +381,15 @@ def complete(args: Sequence[str], root: Any = None) -> tuple[list[str], int]:
     return [], DIRECTIVE_NO_FILE_COMP
 
 
-def answer(args: Sequence[str]) -> str:
+def answer(args: Sequence[str], root: Any) -> str:
     """The text cobra's `__complete` prints."""
-    cands, directive = complete(args)
+    cands, directive = complete(args, root)
     return "".join(c + "\n" for c in cands) + f":{directive}\n"
 
 
-def _print_answer(args: Sequence[str]) -> int:
+def _print_answer(args: Sequence[str], root: Any) -> int:
     try:
-        text = answer(args)
+        text = answer(args, root)
     except Exception:  # noqa: BLE001 - a TAB never prints a traceback
         text = f":{DIRECTIVE_ERROR}\n"
     sys.stdout.write(text)
@@ -406,18 +398,15 @@ def _print_answer(args: Sequence[str]) -> int:
     return 0
 
 
-def complete_main(args: Sequence[str]) -> int:
-    """`kubectl-preempt __complete ARGS... TO_COMPLETE`."""
-    code = _print_answer(args)
+def complete_main(args: Sequence[str], root: Any) -> int:
+    """`kubectl-preempt __complete ARGS... TO_COMPLETE`, and `kubectl_complete-preempt ARGS...
+    TO_COMPLETE`, which kubectl runs to complete `kubectl preempt ARGS...` (cli.main holds both
+    entry points and passes the program's command)."""
+    code = _print_answer(args, root)
     if threading.active_count() > 1:
+        sys.stdout.flush()
         os._exit(code)   # a live lookup that timed out is still waiting on the network
     return code
-
-
-def plugin_complete_main(argv: Optional[Sequence[str]] = None) -> int:
-    """The console script `kubectl_complete-preempt`, which kubectl runs as
-    `kubectl_complete-preempt ARGS... TO_COMPLETE` to complete `kubectl preempt ARGS...`."""
-    return complete_main(list(sys.argv[1:] if argv is None else argv))
 
 
 # --- the scripts --------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _kubectl_style(command)  # type: ignore[arg-type]
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == [completion.COMPLETE_COMMAND]:
-        return completion.complete_main(args[1:])  # cobra's protocol, for the shells' scripts
+        return completion.complete_main(args[1:], command)  # cobra's protocol, for the shells' scripts
     limits.set_current(limits.DEFAULT)  # each command starts from the default limits; its flags raise them
     try:
         rv = command.main(args=args, prog_name=USAGE_NAME, standalone_mode=False)
@@ -109,6 +109,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         code = getattr(err, "exit_code", 2)
         return int(code) if code else int(ExitCode.BAD_INPUT)
     return rv if isinstance(rv, int) else 0
+
+
+def complete_plugin() -> int:
+    """The console script kubectl_complete-preempt: kubectl (1.26+) runs it to complete
+    `kubectl preempt ...` (cli/completion.py)."""
+    return completion.complete_main(sys.argv[1:], typer.main.get_command(app))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from kubectl_preempt.cli import completion
-from kubectl_preempt.cli.completion import DIRECTIVE_NO_FILE_COMP, complete
+from kubectl_preempt.cli.completion import DIRECTIVE_NO_FILE_COMP
+from tests.test_completion import complete
 from tests.live.fakeapi import FakeAPIServer
 
 
