@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import resource
 import subprocess
 import sys
 import tarfile
@@ -133,27 +134,30 @@ def test_the_executable_runs_without_python(unpacked: Path, tmp_path: Path) -> N
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
-def test_the_executable_starts_fast(unpacked: Path, tmp_path: Path) -> None:
-    """`--help` of the executable next to the project's own command, best of three each (the
-    machine may be busy): the single file costs its unpacking, nothing more."""
+def _start_up(cmd: list[str], env: dict[str, str] | None, cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run, the CPU time of the process and every process it
+    waited for (the single file's bootloader runs the program in a child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    run = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert run.returncode == 0 and "explain" in run.stdout, run.stderr
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def test_the_executable_starts_in_under_a_second(unpacked: Path, tmp_path: Path) -> None:
+    """`--help` of the single file, best of three. The bound is on CPU time, what the start-up
+    costs on an idle machine: on a busy one (the tests share it) the wall clock mostly measures the
+    wait for a core. Both are printed, beside the project's own command."""
     env = _clean_env(tmp_path)
-    exe = unpacked / "kubectl-preempt"
-
-    def best(cmd: list[str], env: dict[str, str] | None) -> float:
-        times = []
-        for _ in range(3):
-            started = time.perf_counter()
-            run = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-            times.append(time.perf_counter() - started)
-            assert run.returncode == 0 and "explain" in run.stdout, run.stderr
-        return min(times)
-
-    onefile = best([str(exe), "--help"], env)
-    venv = best([str(Path(sys.executable).parent / "kubectl-preempt"), "--help"], None)
-    print(f"\n--help: single file {onefile:.2f}s, project venv {venv:.2f}s")
-    # a bound for what would be a mistake (a stray large dependency bundled, binaries unstripped),
-    # loose enough for a busy machine; the figures themselves are printed above
-    assert onefile < 1.5 * venv + 0.5, f"the single file takes {onefile:.2f}s to start, the venv {venv:.2f}s"
+    onefile = [_start_up([str(unpacked / "kubectl-preempt"), "--help"], env, tmp_path) for _ in range(3)]
+    venv = [_start_up([str(Path(sys.executable).parent / "kubectl-preempt"), "--help"], None, tmp_path)
+            for _ in range(3)]
+    best = min(cpu for _, cpu in onefile)
+    print(f"\n--help: single file wall {min(w for w, _ in onefile):.2f}s cpu {best:.2f}s; "
+          f"project venv wall {min(w for w, _ in venv):.2f}s cpu {min(c for _, c in venv):.2f}s")
+    assert best < 1.0, f"the single file takes {best:.2f}s of CPU to start"
 
 
 def test_the_executable_answers_kubectls_completion_under_its_second_name(unpacked: Path, tmp_path: Path) -> None:
