@@ -416,6 +416,8 @@ BASH = r"""# bash completion for kubectl-preempt (kubectl preempt completion bas
 _kubectl_preempt() {
     local cur="${COMP_WORDS[COMP_CWORD]}" i w out directive line
     local -a words=() cands=()
+    COMPREPLY=()
+    # no mapfile, no negative indexes: macOS still ships bash 3.2
     # bash splits --output=json at "=" (COMP_WORDBREAKS): join such pieces back into one word
     for ((i = 1; i <= COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
@@ -439,7 +441,7 @@ _kubectl_preempt() {
     done <<< "$out"
     if ((directive & 16)); then
         compopt -o filenames 2>/dev/null
-        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+        while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -d -- "$cur")
         return
     fi
     if ((${#cands[@]} == 0)); then
@@ -448,7 +450,7 @@ _kubectl_preempt() {
             COMPREPLY=()
         else
             compopt -o filenames 2>/dev/null
-            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
         fi
         return
     fi
