@@ -19,9 +19,31 @@ from kubectl_preempt.cli.completion import (DIRECTIVE_DEFAULT, DIRECTIVE_ERROR, 
 from kubectl_preempt.cli.main import app, main
 from tests.builders import make_node, make_pod
 
+ROOT = typer.main.get_command(app)
 BIN = Path(sys.executable).parent
 KUBECTL = shutil.which("kubectl")
 BASH = shutil.which("bash")
+
+
+def formats(command: str) -> list[str]:
+    """-o's values as `kubectl preempt COMMAND --help` lists them (its metavar, table|json|...):
+    what completes, `word=` for a `word=VALUE` piece."""
+    opt = next(p for p in ROOT.commands[command].params if "--output" in p.opts)
+    out = [piece.partition("=")[0] + ("=" if "=" in piece else "") for piece in opt.metavar.split("|")]
+    assert {"table", "json", "yaml"} <= set(out)
+    return out
+
+
+@pytest.mark.parametrize("metavar,want", [
+    ("table|wide|json|yaml", ["table", "wide", "json", "yaml"]),
+    ("table|name|jsonpath=TEMPLATE", ["table", "name", "jsonpath="]),
+    ("new-victims|unschedulable|any-change", ["new-victims", "unschedulable", "any-change"]),
+    ("GATE=true|false,...", None),
+    ("FILE", None),
+    (None, None),
+], ids=["formats", "a format with a value", "policies", "a syntax, not values", "one word", "none"])
+def test_a_metavar_that_lists_values_completes_them(metavar, want) -> None:
+    assert completion._choices(metavar) == want
 
 
 @pytest.fixture
@@ -48,7 +70,7 @@ def no_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 def complete(args: list[str]) -> tuple[list[str], int]:
     """cobra's __complete answer for `kubectl-preempt ARGS...` (the last one being completed)."""
-    return completion.complete(args, typer.main.get_command(app))
+    return completion.complete(args, ROOT)
 
 
 def names(cands: list[str]) -> list[str]:
@@ -60,10 +82,10 @@ def names(cands: list[str]) -> list[str]:
      DIRECTIVE_NO_FILE_COMP),
     (["re"], ["record", "replay"], DIRECTIVE_NO_FILE_COMP),
     (["--v"], ["--version"], DIRECTIVE_NO_FILE_COMP),
-    (["explain", "-o", ""], ["table", "wide", "json", "yaml"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
+    (["explain", "-o", ""], formats("explain"), DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["explain", "-o", "y"], ["yaml"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
-    (["explain", "--output=j"], ["--output=json"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
-    (["replay", "-o", ""], ["table", "json", "yaml", "markdown"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
+    (["explain", "--output=y"], ["--output=yaml"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
+    (["replay", "-o", ""], formats("replay"), DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["check", "--fail-on", "new"], ["new-victims"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["explain", "--kubernetes-version", ""], ["v1.34.1", "v1.34", "v1.36.2", "v1.36"],
      DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
@@ -208,10 +230,10 @@ def test_bash_script_registers_and_completes_through_the_installed_command(tmp_p
 
     cases = [
         (["kubectl-preempt", "ex"], ["explain"]),
-        (["kubectl-preempt", "explain", "-o", ""], ["table", "wide", "json", "yaml"]),
-        # `--output=js` reaches bash's function as three words; the reply replaces only the last
-        (["kubectl-preempt", "explain", "--output", "=", "js"], ["json"]),
-        (["kubectl-preempt", "explain", "--output", "="], ["=table", "=wide", "=json", "=yaml"]),
+        (["kubectl-preempt", "explain", "-o", ""], formats("explain")),
+        # `--output=ya` reaches bash's function as three words; the reply replaces only the last
+        (["kubectl-preempt", "explain", "--output", "=", "ya"], ["yaml"]),
+        (["kubectl-preempt", "explain", "--output", "="], ["=" + f for f in formats("explain")]),
         (["kubectl-preempt", "explain", "--snapshot", str(snapshot), "-n", "shop", "w"], ["web-0", "web-1", "worker"]),
         (["kubectl-preempt", "replay", "tr"], ["trace.jsonl", "traces"]),
         (["kubectl-preempt", "replay", "--dump-decisions", "tr"], ["traces"]),
@@ -238,7 +260,7 @@ def test_zsh_script_registers_and_completes(tmp_path: Path) -> None:
         pytest.skip("zsh is not installed on this machine")
     script = tmp_path / "_kubectl-preempt"
     script.write_text(completion.SCRIPTS["zsh"])
-    cases = [(["kubectl-preempt", "explain", "-o", ""], ["table", "wide", "json", "yaml"]),
+    cases = [(["kubectl-preempt", "explain", "-o", ""], formats("explain")),
              (["kubectl-preempt", "ex"], ["explain:Explain what kube-scheduler decides for each POD"]),
              (["kubectl-preempt", "replay", ""], ["_files"]),
              (["kubectl-preempt", "replay", "--dump-decisions", ""], ["_files -/"]),
@@ -261,7 +283,7 @@ def test_fish_script_completes(tmp_path: Path) -> None:
     script.write_text(completion.SCRIPTS["fish"])
     (tmp_path / "trace.jsonl").write_text("")
     cases = [("kubectl-preempt ex", ["explain\tExplain what kube-scheduler decides for each POD"]),
-             ("kubectl-preempt explain -o ", ["json", "table", "wide", "yaml"]),
+             ("kubectl-preempt explain -o ", formats("explain")),
              ("kubectl-preempt explain --output=y", ["--output=yaml"]),
              ("kubectl-preempt replay tr", ["trace.jsonl"]),
              ("kubectl-preempt explain --seed ", [])]

@@ -175,7 +175,7 @@ def kubernetes_versions() -> list[str]:
 
 def _quietly(fn: Callable[[], list[str]], timeout: Optional[float] = None) -> list[str]:
     """Run a lookup with nothing reaching the terminal, and nothing at all when it fails or takes
-    longer than `timeout` (the thread is left behind; complete_main exits without it)."""
+    longer than `timeout` (the thread, a daemon, is left behind)."""
     result: list[list[str]] = []
 
     def work() -> None:
@@ -402,11 +402,9 @@ def complete_main(args: Sequence[str], root: Any) -> int:
     """`kubectl-preempt __complete ARGS... TO_COMPLETE`, and `kubectl_complete-preempt ARGS...
     TO_COMPLETE`, which kubectl runs to complete `kubectl preempt ARGS...` (cli.main holds both
     entry points and passes the program's command)."""
-    code = _print_answer(args, root)
-    if threading.active_count() > 1:
-        sys.stdout.flush()
-        os._exit(code)   # a live lookup that timed out is still waiting on the network
-    return code
+    # a live lookup that timed out may still be waiting on the network, in a daemon thread: the
+    # interpreter leaves it behind when the command returns
+    return _print_answer(args, root)
 
 
 # --- the scripts --------------------------------------------------------------------------------
