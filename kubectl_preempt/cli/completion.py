@@ -526,11 +526,11 @@ complete -c kubectl-preempt -f -a '(__kubectl_preempt_complete)'
 SCRIPTS = {"bash": BASH, "zsh": ZSH, "fish": FISH}
 
 HELP = """Print the shell code that completes kubectl-preempt's commands, flags, flag values and POD
-names (from --snapshot when given, else from the live cluster).
+names (from --snapshot when given, else from the live cluster), when the command is typed on its
+own (as kubectl-preempt).
 
-`kubectl preempt <TAB>` is completed by kubectl itself (1.26+) through the executable
-kubectl_complete-preempt on your PATH, which ./install.sh and pipx put there; this command is
-for `kubectl-preempt <TAB>`, the command used on its own."""
+`kubectl preempt <TAB>` is completed by kubectl itself (1.26+), through the executable
+kubectl_complete-preempt on your PATH, which ./install.sh and pipx put there."""
 
 EPILOG = """\b
 Examples:
@@ -538,7 +538,7 @@ Examples:
   source <(kubectl preempt completion bash)
   kubectl preempt completion bash > ~/.local/share/bash-completion/completions/kubectl-preempt
 \b
-  # zsh: a file named _kubectl-preempt in a folder of $fpath
+  # zsh: a file in a folder of $fpath, named _kubectl-preempt
   kubectl preempt completion zsh > "${fpath[1]}/_kubectl-preempt"
 \b
   # fish
