@@ -47,7 +47,11 @@ Examples:
 \b
   # from a snapshot (the hour before it was captured), and from a recording
   kubectl preempt history -A --snapshot prod.json.gz
-  kubectl preempt history -A --trace rollout.jsonl.gz -o wide"""
+  kubectl preempt history -A --trace rollout.jsonl.gz -o wide
+\b
+  # for a script: the victims (pod/NAME), and the rows without their header
+  kubectl preempt history -A -o name
+  kubectl preempt history -A --no-headers"""
 
 # Go's time.ParseDuration units, as kubectl's --since (kubectl logs) takes them
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}

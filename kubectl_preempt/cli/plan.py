@@ -54,7 +54,12 @@ Examples:
 \b
   # how many more of this pod fit, on free room and by preempting
   kubectl preempt plan --max -f api-pod.yaml --snapshot prod.json
-  kubectl preempt plan --max -f storefront-deployment.yaml --snapshot prod.json --max-count 500 -o wide"""
+  kubectl preempt plan --max -f storefront-deployment.yaml --snapshot prod.json --max-count 500 -o wide
+\b
+  # for a script: the new pods (pod/NAME), one row a pod without headers, a value by JSONPath
+  kubectl preempt plan -f app.yaml --snapshot prod.json -o name
+  kubectl preempt plan -f app.yaml --snapshot prod.json --no-headers | awk '$2 == "Pending"'
+  kubectl preempt plan --max -f api-pod.yaml --snapshot prod.json -o jsonpath='{.withPreemption.count}'"""
 
 
 def register(app: typer.Typer) -> None:
