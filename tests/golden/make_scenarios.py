@@ -528,8 +528,11 @@ def write(folder: Path, files: Files, cmd: str | None = None) -> None:
 
 def main() -> None:
     for path in HERE.iterdir():
-        if path.is_dir() and path.name not in SCENARIOS and (path / "cmd").exists():
-            shutil.rmtree(path)  # a scenario that was removed here
+        # a scenario that was removed here; the terminal-width goldens (an `env` file, a `cmd`
+        # reading another scenario's or examples/ inputs) are written by hand, not by this script
+        if path.is_dir() and path.name not in SCENARIOS and (path / "cmd").exists() \
+                and not (path / "env").exists():
+            shutil.rmtree(path)
     for name, make in SCENARIOS.items():
         cmd, files = make()
         folder = HERE / name
