@@ -38,7 +38,7 @@ def test_version_as_data_carries_the_servers_whole_answer(cli, api: FakeAPIServe
     assert code == 0, err
     doc = load(out)
     assert doc["clientVersion"]["gitVersion"] == __version__
-    assert doc["kubeSchedulerVersions"] == ["v1.34.1", "v1.36.2"]
+    assert doc["kubeSchedulerVersions"] == ["v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.36.2"]
     assert doc["defaultKubeSchedulerVersion"] == "v1.34.1"
     assert doc["serverVersion"] == {**VERSION_INFO, "gitVersion": "v1.37.0"}
     assert doc["imitatedKubeSchedulerVersion"] == "v1.36.2"
