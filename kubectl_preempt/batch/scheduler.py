@@ -52,12 +52,14 @@ def session_result(ssn: Session, conf: SchedulerConf) -> dict[str, Any]:
     out["allocations"] = [e for e in ssn.events if e["kind"] in ("bind", "pipeline")]
     drf = ssn.plugins.get("drf")
     jobs: dict[str, Any] = {}
-    for job in ssn.jobs.values():
+    # jobs and tasks listed by name: the maps' slot order is one run's draw, not a user's order
+    for job in sorted(ssn.jobs.values(), key=lambda j: j.uid):
         j: dict[str, Any] = {
             "name": job.name, "namespace": job.namespace, "queue": job.queue,
             "minMember": job.min_available, "readyTasks": job.ready_task_num(),
             "ready": job.ready(), "pipelined": job.pipelined(), "priority": job.priority,
-            "tasks": {t.key: {"status": status_name(t.status), "node": t.node_name} for t in job.tasks.values()},
+            "tasks": {t.key: {"status": status_name(t.status), "node": t.node_name}
+                      for t in sorted(job.tasks.values(), key=lambda t: t.key)},
             "fitError": job.fit_error(),
         }
         if drf is not None and job.uid in drf.job_opts:
