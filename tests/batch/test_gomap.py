@@ -86,7 +86,7 @@ def test_a_ninth_key_makes_a_table_of_sixteen_slots_placed_by_hash() -> None:
     g0, g1 = 0 << 7, 1 << 7
     hashes = {"k0": g1, "k1": g0, "k2": g1, "k3": g0, "k4": g0, "k5": g1, "k6": g0, "k7": g0, "k8": g1}
     m = _hashed(hashes)
-    assert m.values() == ["k1", "k3", "k4", "k6", "k7", "k0", "k2", "k5", "k8"]
+    assert m.slot_order() == ["k1", "k3", "k4", "k6", "k7", "k0", "k2", "k5", "k8"]
     # a range starts at slot rand() & 15 of the table and wraps around
     assert m.ranged(FixedRand(8)) == ["k0", "k2", "k5", "k8", "k1", "k3", "k4", "k6", "k7"]
     assert m.ranged(FixedRand(3)) == ["k6", "k7", "k0", "k2", "k5", "k8", "k1", "k3", "k4"]
@@ -96,8 +96,8 @@ def test_a_full_group_sends_a_key_along_the_probe_sequence() -> None:
     # probeSeq: from group h1 & mask, then +1, +2, ... (triangular); 8 keys of group 0 fill it
     hashes = {f"k{i}": 0 for i in range(9)}
     m = _hashed(hashes)
-    assert [t for t in m.values()] == [f"k{i}" for i in range(9)]
-    table = m._dir[0]  # type: ignore[index]
+    assert m.slot_order() == [f"k{i}" for i in range(9)]
+    table = m._tables()[0]
     assert table.keys[:8] == [f"k{i}" for i in range(8)] and table.keys[8] == "k8"
 
 
@@ -105,14 +105,17 @@ def test_deleting_from_a_full_group_leaves_a_tombstone_and_else_empties_the_slot
     # table.Delete: an empty slot in the group ends every probe, so the slot can be emptied
     hashes = {f"k{i}": 0 for i in range(9)}
     m = _hashed(hashes)
-    table = m._dir[0]  # type: ignore[index]
+    table = m._tables()[0]
     del m["k3"]
+    m._tables()  # the layout follows the operations when an order is asked for
     assert table.keys[3] is not None and table.keys[3] not in hashes  # a tombstone in the full group 0
     del m["k8"]
+    m._tables()
     assert table.keys[9] is None  # group 1 has empty slots
     # PutSlot: the group's first free slot is a tombstone, remembered and reused
     HashedMap.HASHES = {**hashes, "n": 0}
     m["n"] = "n"
+    m._tables()
     assert table.keys[3] == "n"
 
 
@@ -120,9 +123,9 @@ def test_a_table_grows_at_seven_eighths_and_splits_past_1024_slots() -> None:
     rng = random.Random(7)
     hashes = {f"k{i}": rng.getrandbits(64) for i in range(1000)}
     m = _hashed(dict(list(hashes.items())[:14]))
-    assert m._dir[0].cap == 16  # type: ignore[index]
+    assert m._tables()[0].cap == 16
     m = _hashed(dict(list(hashes.items())[:15]))
-    assert m._dir[0].cap == 32  # type: ignore[index]
+    assert m._tables()[0].cap == 32
     m = _hashed(hashes)
     tables = m._tables()
     assert len(tables) == 2 and all(t.cap == 1024 for t in tables)

@@ -22,19 +22,19 @@ range below follow the Swiss-table runtime step by step:
   else leaves a tombstone (table.Delete). A range starts each table at slot `rand() & (cap - 1)`
   and the directory at entry `rand() & (dirLen - 1)` (Iter.Next).
 - The hash is the runtime's hash of the key under the map's random seed (NewMap: `seed =
-  rand()`): for the layout it is a uniform 64-bit number per key, the same for the life of the
-  map. Each map draws its seed when it first needs hashes (when it grows to a table); each key's
-  hash is then drawn from the map's own generator.
+  rand()`): for the layout it is a uniform 64-bit number per key and map, the same for the life
+  of the map, so each key's hash is drawn once, when the map first needs it (from the 9th key on).
 
 All random numbers come from one generator: a session's (the `rng` given to `go_range`), and for
-seeds, the generator installed by `go_runtime` while the cache and the session are built (as Go's
-runtime `rand()` serves every map of the process).
+hashes, the generator installed by `go_runtime` while the cache and the session are built (as Go's
+runtime `rand()` serves every map of the process); outside one, a fixed module generator.
 """
 from __future__ import annotations
 
+import bisect
 import contextlib
 import random
-from typing import Generic, Iterator, TypeVar
+from typing import Any, Generic, Iterator, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -60,18 +60,20 @@ def go_runtime(rng: random.Random) -> Iterator[random.Random]:
 
 
 class _Table:
-    """One Swiss table (table.go): `keys[pos]` is a key, None (empty) or _DELETED; `vals` beside."""
-    __slots__ = ("cap", "keys", "vals", "growth_left", "used", "local_depth", "index")
+    """One Swiss table (table.go): `keys[pos]` is a key, None (empty) or _DELETED. Only keys: the
+    layout depends on the keys alone, the values live in the GoMap's dict."""
+    __slots__ = ("cap", "keys", "growth_left", "used", "local_depth", "index", "order")
 
     def __init__(self, cap: int, index: int, local_depth: int) -> None:
         self.cap = cap
         self.keys: list = [None] * cap
-        self.vals: list = [None] * cap
         self.used = 0
         self.index = index
         self.local_depth = local_depth
         # resetGrowthLeft: a table of one group keeps one slot empty
         self.growth_left = cap - 1 if cap <= GROUP_SLOTS else cap * MAX_AVG_GROUP_LOAD // GROUP_SLOTS
+        # (positions, keys) of the full slots in slot order, until the table changes
+        self.order: tuple[list[int], list] | None = None
 
     def tombstones(self) -> int:
         return self.cap * MAX_AVG_GROUP_LOAD // GROUP_SLOTS - self.used - self.growth_left
@@ -86,16 +88,16 @@ class _Table:
             index += 1
             offset = (offset + index) & mask
 
-    def unchecked_put(self, key: object, h: int, val: object) -> int:
+    def unchecked_put(self, key: object, h: int) -> int:
         """uncheckedPutSlot: the first empty-or-deleted slot of the first group that has one."""
         keys = self.keys
+        self.order = None
         for g in self.probe(h):
             base = g * GROUP_SLOTS
             for pos in range(base, base + GROUP_SLOTS):
                 k = keys[pos]
                 if k is None or k is _DELETED:
                     keys[pos] = key
-                    self.vals[pos] = val
                     self.growth_left -= 1
                     self.used += 1
                     return pos
@@ -139,34 +141,47 @@ class _Table:
                     keys[pos] = None
                     self.growth_left += 1
 
-    def full(self) -> Iterator[int]:
-        for pos, k in enumerate(self.keys):
-            if k is not None and k is not _DELETED:
-                yield pos
+    def full(self) -> tuple[list[int], list]:
+        o = self.order
+        if o is None:
+            poss = [pos for pos, k in enumerate(self.keys) if k is not None and k is not _DELETED]
+            o = self.order = (poss, [self.keys[p] for p in poss])
+        return o
 
 
 class GoMap(Generic[K, V]):
-    """A Go map's contents and its slot layout. `values()` lists the values in slot order;
-    `go_range` gives them in the order one `range` over the map may, drawn from a generator."""
-    __slots__ = ("_index", "_slots", "_values", "_dir", "_depth", "_hashes", "_hrng")
+    """A Go map's contents and its slot layout. `go_range` gives the values in the order one
+    `range` over the map may, drawn from a generator; `values()` is for reads of no order.
+
+    Up to 8 entries the slots are kept as they change (the common case, and cheap). From the 9th
+    on, the contents live in a dict and the key operations are logged; the table layout is worked
+    out from the log only when an order is asked for (a range, values()), since most large maps
+    of a session are read but never ranged."""
+    __slots__ = ("_index", "_slots", "_values", "_big", "_log", "_dir", "_depth", "_loc", "_hashes", "_src")
 
     def __init__(self) -> None:
         # small map (one group): _slots[i] is (key, value) or None, at most 8 long (trailing
         # empty slots are left out); _index maps a key to its slot
         self._index: dict = {}
         self._slots: list = []
-        self._values: list | None = None  # values() in slot order, until the map changes
-        # a table map: the directory of tables (None while small), its global depth, the keys'
-        # hashes and the generator they are drawn from
+        # until the map changes: values() in slot order (small), or per table its full slots'
+        # positions and values in slot order (a table map, for ranges)
+        self._values: Any = None
+        # a table map: its contents (None while small), the key operations not yet laid out
+        # (True: put, False: delete), the directory of tables, its global depth, each laid-out
+        # key's (table, slot), the keys' hashes and the generator they are drawn from
+        self._big: dict | None = None
+        self._log: list = []
         self._dir: list[_Table] | None = None
         self._depth = 0
+        self._loc: dict = {}
         self._hashes: dict | None = None
-        self._hrng: random.Random | None = None
+        self._src = _source[-1]
 
-    # --- small map --------------------------------------------------------------------
     def __setitem__(self, key: K, value: V) -> None:
         self._values = None
-        if self._dir is None:
+        big = self._big
+        if big is None:
             i = self._index.get(key)
             if len(self._index) < GROUP_SLOTS:
                 if i is not None:
@@ -181,40 +196,142 @@ class GoMap(Generic[K, V]):
                     slots.append((key, value))
                 self._index[key] = i
                 return
-            # Map.PutSlot: a full group grows to a table, even for a key already present
-            self._grow_to_table()
-        self._table_put(key, value)
+            # Map.PutSlot: a full group grows to a table (growToTable: its entries in slot
+            # order), even for a key already present
+            big = self._big = {}
+            for k, v in self._slots:
+                big[k] = v
+            self._log = [(True, k) for k, _ in self._slots]
+            self._log.append(None)  # the end of growToTable's re-placing
+            self._slots = []
+            self._index = {}
+        if key not in big:
+            self._log.append((True, key))
+        big[key] = value
 
     def __getitem__(self, key: K) -> V:
-        if self._dir is None:
+        big = self._big
+        if big is None:
             return self._slots[self._index[key]][1]
-        t, pos = self._index[key]
-        return t.vals[pos]
+        return big[key]
 
     def get(self, key: K, default: V | None = None) -> V | None:
-        i = self._index.get(key)
-        if i is None:
-            return default
-        if self._dir is None:
-            return self._slots[i][1]
-        return i[0].vals[i[1]]
+        big = self._big
+        if big is None:
+            i = self._index.get(key)
+            return default if i is None else self._slots[i][1]
+        return big.get(key, default)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._index
+        big = self._big
+        return key in (self._index if big is None else big)
 
     def __delitem__(self, key: K) -> None:
         self._values = None
-        i = self._index.pop(key)
-        if self._dir is None:
+        big = self._big
+        if big is None:
             # deleteSmall: the slot is empty again, the next new key takes the lowest empty one
+            i = self._index.pop(key)
             slots = self._slots
             slots[i] = None
             while slots and slots[-1] is None:
                 slots.pop()
             return
-        t, pos = i
+        del big[key]
+        self._log.append((False, key))
+
+    def pop(self, key: K, default: V | None = None) -> V | None:
+        if key not in self:
+            return default
+        v = self[key]
+        del self[key]
+        return v
+
+    def __len__(self) -> int:
+        big = self._big
+        return len(self._index if big is None else big)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def values(self) -> list[V]:
+        """The values for reads whose order does not matter (sums, lookups): in slot order while
+        the map is small, in insertion order once it is a table (laying it out for an order nobody
+        reads would cost the large maps dearly). A read whose order matters ranges (go_range).
+        A list, safe to keep while the map changes (the map makes a new one then)."""
+        if self._big is not None:
+            return list(self._big.values())
+        v = self._values
+        if v is None:
+            v = self._values = [s[1] for s in self._slots if s is not None]
+        return v
+
+    def items(self) -> Iterator[tuple[K, V]]:
+        """As values(): slot order while small, insertion order once a table."""
+        if self._big is None:
+            return (s for s in list(self._slots) if s is not None)
+        return iter(list(self._big.items()))
+
+    def slot_order(self) -> list[V]:
+        """The values in slot order: a range that starts at the first slot."""
+        if self._big is None:
+            return self.values()
+        big = self._big
+        return [big[k] for t in self._tables() for k in t.full()[1]]
+
+    def keys(self) -> Iterator[K]:
+        return (k for k, _ in self.items())
+
+    __iter__ = keys
+
+    # --- the table layout ------------------------------------------------------------------
+    def _hash(self, key: object) -> int:
+        hashes = self._hashes
+        h = hashes.get(key)  # type: ignore[union-attr]
+        if h is None:
+            # the key's hash under the map's random seed: for the layout, a uniform 64-bit number,
+            # drawn once per key and map from the runtime's generator
+            h = hashes[key] = self._src.getrandbits(64)  # type: ignore[index]
+        return h
+
+    def _tables(self) -> list[_Table]:
+        """Each table once, in directory order, laid out up to the last operation."""
+        self._lay_out()
+        out: list[_Table] = []
+        for t in self._dir or ():
+            if not out or out[-1] is not t:
+                out.append(t)
+        return out
+
+    def _lay_out(self) -> None:
+        log = self._log
+        if not log:
+            return
+        self._log = []
+        i = 0
+        if self._dir is None:
+            # Map.growToTable: the group's entries, in slot order, into a table of 16 slots
+            self._hashes = {}
+            t = _Table(2 * GROUP_SLOTS, 0, 0)
+            while log[i] is not None:
+                k = log[i][1]
+                self._loc[k] = (t, t.unchecked_put(k, self._hash(k)))
+                i += 1
+            i += 1
+            self._dir = [t]
+            self._depth = 0
+        loc = self._loc
+        for put, k in log[i:]:
+            if put:
+                if k not in loc:
+                    self._table_put(k)
+            else:
+                self._table_delete(k)
+
+    def _table_delete(self, key: object) -> None:
+        t, pos = self._loc.pop(key)
         t.used -= 1
-        t.vals[pos] = None
+        t.order = None
         # table.Delete: a group with another empty slot ends every probe there, so the slot may be
         # emptied; in a full group it becomes a tombstone
         if t.group_has_empty(pos // GROUP_SLOTS):
@@ -223,131 +340,68 @@ class GoMap(Generic[K, V]):
         else:
             t.keys[pos] = _DELETED
 
-    def pop(self, key: K, default: V | None = None) -> V | None:
-        if key not in self._index:
-            return default
-        v = self[key]
-        del self[key]
-        return v
-
-    def __len__(self) -> int:
-        return len(self._index)
-
-    def __bool__(self) -> bool:
-        return bool(self._index)
-
-    def values(self) -> list[V]:
-        """In slot order; a list, safe to keep while the map changes (the map makes a new one then)."""
-        v = self._values
-        if v is None:
-            if self._dir is None:
-                v = [s[1] for s in self._slots if s is not None]
-            else:
-                v = [t.vals[pos] for t in self._tables() for pos in t.full()]
-            self._values = v
-        return v
-
-    def items(self) -> Iterator[tuple[K, V]]:
-        if self._dir is None:
-            return (s for s in list(self._slots) if s is not None)
-        return iter([(t.keys[pos], t.vals[pos]) for t in self._tables() for pos in t.full()])
-
-    def keys(self) -> Iterator[K]:
-        return (k for k, _ in self.items())
-
-    __iter__ = keys
-
-    # --- table map ----------------------------------------------------------------------
-    def _hash(self, key: object) -> int:
-        hashes = self._hashes
-        h = hashes.get(key)  # type: ignore[union-attr]
-        if h is None:
-            h = hashes[key] = self._hrng.getrandbits(64)  # type: ignore[union-attr,index]
-        return h
-
-    def _tables(self) -> list[_Table]:
-        """Each table once, in directory order."""
-        out: list[_Table] = []
-        for t in self._dir or ():
-            if not out or out[-1] is not t:
-                out.append(t)
-        return out
-
-    def _grow_to_table(self) -> None:
-        """Map.growToTable: the group's entries, in slot order, into a table of 16 slots."""
-        if self._hrng is None:
-            self._hrng = random.Random(_source[-1].getrandbits(64))  # NewMap: seed = rand()
-            self._hashes = {}
-        t = _Table(2 * GROUP_SLOTS, 0, 0)
-        index: dict = {}
-        for s in self._slots:
-            if s is not None:
-                index[s[0]] = (t, t.unchecked_put(s[0], self._hash(s[0]), s[1]))
-        self._slots = []
-        self._index = index
-        self._dir = [t]
-        self._depth = 0
-
     def _table_for(self, h: int) -> _Table:
         d = self._dir
         assert d is not None
         return d[0] if len(d) == 1 else d[h >> (64 - self._depth)]  # directoryIndex
 
-    def _table_put(self, key: object, value: object) -> None:
-        loc = self._index.get(key)
-        if loc is not None:
-            loc[0].vals[loc[1]] = value
-            return
+    def _table_put(self, key: object) -> None:
         h = self._hash(key)
         while True:
             t = self._table_for(h)
             pos = self._put_slot(t, h)
             if pos is not None:
                 t.keys[pos] = key
-                t.vals[pos] = value
                 t.growth_left -= 1
                 t.used += 1
-                self._index[key] = (t, pos)
+                t.order = None
+                self._loc[key] = (t, pos)
                 return
 
     def _put_slot(self, t: _Table, h: int) -> int | None:
         """table.PutSlot for a key not present: the slot it goes to, or None after the table was
         rehashed (then the put starts over)."""
         keys = t.keys
+        mask = t.cap // GROUP_SLOTS - 1
+        g = (h >> 7) & mask  # makeProbeSeq
+        step = 0
         first_deleted = None
-        for g in t.probe(h):
+        while True:
             base = g * GROUP_SLOTS
-            pos = None
-            for p in range(base, base + GROUP_SLOTS):
-                k = keys[p]
-                if k is None or k is _DELETED:
-                    pos = p
-                    break
-            if pos is None:
-                continue  # a full group: keep probing
-            if keys[pos] is _DELETED:
-                # the group's first free slot is a tombstone: remember the first one, keep probing
-                if first_deleted is None:
-                    first_deleted = pos
+            grp = keys[base:base + GROUP_SLOTS]
+            free = grp.index(None) if None in grp else GROUP_SLOTS
+            if _DELETED in grp:
+                d = next(i for i, k in enumerate(grp) if k is _DELETED)
+                if d < free:
+                    # the group's first free slot is a tombstone: remember the first, keep probing
+                    if first_deleted is None:
+                        first_deleted = base + d
+                    step += 1
+                    g = (g + step) & mask
+                    continue
+            if free == GROUP_SLOTS:
+                step += 1  # a full group: keep probing (probeSeq.next)
+                g = (g + step) & mask
                 continue
+            pos = base + free
             if first_deleted is not None:
                 pos = first_deleted
                 t.growth_left += 1  # a tombstone reused costs no growth
             if t.growth_left == 0:
                 t.prune_tombstones(self._hashes)  # type: ignore[arg-type]
+                t.order = None
             if t.growth_left > 0:
                 return pos
             self._rehash(t)
             return None
-        raise AssertionError("unreachable")
 
     def _rehash(self, t: _Table) -> None:
+        loc = self._loc
         if 2 * t.cap <= MAX_TABLE_CAPACITY:
             # grow: one table twice as large, the entries re-placed in slot order
             nt = _Table(2 * t.cap, t.index, t.local_depth)
-            for pos in t.full():
-                k = t.keys[pos]
-                self._index[k] = (nt, nt.unchecked_put(k, self._hash(k), t.vals[pos]))
+            for k in t.full()[1]:
+                loc[k] = (nt, nt.unchecked_put(k, self._hash(k)))
             self._replace(nt)
             return
         # split: two tables by the next hash bit from the top
@@ -355,11 +409,10 @@ class GoMap(Generic[K, V]):
         left = _Table(MAX_TABLE_CAPACITY, -1, depth)
         right = _Table(MAX_TABLE_CAPACITY, -1, depth)
         mask = 1 << (64 - depth)
-        for pos in t.full():
-            k = t.keys[pos]
+        for k in t.full()[1]:
             h = self._hash(k)
             nt = left if h & mask == 0 else right
-            self._index[k] = (nt, nt.unchecked_put(k, h, t.vals[pos]))
+            loc[k] = (nt, nt.unchecked_put(k, h))
         d = self._dir
         assert d is not None
         if t.local_depth == self._depth:
@@ -386,15 +439,21 @@ class GoMap(Generic[K, V]):
     def ranged(self, rng: random.Random) -> list[V]:
         """The values in the order one `range` gives (Iter.Init / Iter.Next), its random start
         drawn from `rng`."""
-        if self._dir is None:
+        big = self._big
+        if big is None:
             slots = self._slots
             if len(self._index) <= 1:
                 return [s[1] for s in slots if s is not None]
             off = rng.getrandbits(3)  # entryOffset % 8
             return [s[1] for s in slots[off:] + slots[:off] if s is not None]
+        by_table = self._values
+        if by_table is None:
+            # per table, its full slots' positions and values in slot order, until the map changes
+            by_table = self._values = {id(t): (t.full()[0], [big[k] for k in t.full()[1]]) for t in self._tables()}
         entry_off = rng.getrandbits(64)
         dir_off = rng.getrandbits(64)
         d = self._dir
+        assert d is not None
         n = len(d)
         out: list = []
         idx = 0
@@ -404,12 +463,11 @@ class GoMap(Generic[K, V]):
             if t.index != at:
                 # the random start fell inside a run of entries of one table: start at its first
                 dir_off -= at - t.index
-            start = entry_off & (t.cap - 1)
-            keys, vals = t.keys, t.vals
-            for pos in list(range(start, t.cap)) + list(range(start)):
-                k = keys[pos]
-                if k is not None and k is not _DELETED:
-                    out.append(vals[pos])
+            poss, vals = by_table[id(t)]
+            # the table from slot entryOffset & (cap - 1) on, wrapping around
+            i = bisect.bisect_left(poss, entry_off & (t.cap - 1))
+            out += vals[i:]
+            out += vals[:i]
             idx += 1 << (self._depth - t.local_depth)
         return out
 
