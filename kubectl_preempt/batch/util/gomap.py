@@ -2,10 +2,11 @@
 job's tasks, tasks by status) and the order a `range` over them gives.
 
 Which Go runtime: the Swiss-table maps of Go 1.24 and later (src/internal/runtime/maps: map.go,
-table.go, group.go), as in go1.27.3, the runtime the kube-batch corpus was recorded with. Go 1.23's
-bucket maps also start each range at a random bucket and offset and gave the same outcome sets, but
-not the same frequencies, and the frequencies are what the corpus holds, so the layout and the
-range below follow the Swiss-table runtime step by step:
+table.go, group.go, at its latest form with pruneTombstones), because the kube-batch corpus was
+recorded with go1.27.3 and its frequencies are that runtime's. Go 1.23's bucket maps (a go1.23
+build gave the same outcome sets) range a map of one bucket the same way, from a random one of 8
+slots, but lay larger maps out differently (buckets by hash, overflow buckets, incremental
+evacuation), so they are not imitated. The layout and the range follow the runtime step by step:
 
 - A map of at most 8 entries is one group of 8 slots (Map.putSlotSmall): a new key takes the first
   empty slot, a deleted key's slot is emptied at once (Map.deleteSmall), so the slot order is the
@@ -23,7 +24,9 @@ range below follow the Swiss-table runtime step by step:
   and the directory at entry `rand() & (dirLen - 1)` (Iter.Next).
 - The hash is the runtime's hash of the key under the map's random seed (NewMap: `seed =
   rand()`): for the layout it is a uniform 64-bit number per key and map, the same for the life
-  of the map, so each key's hash is drawn once, when the map first needs it (from the 9th key on).
+  of the map, so each key's hash is drawn once, when the map's layout first needs it.
+- Not imitated: iteration while the map grows (kube-batch changes no map it is ranging over in a
+  way that matters: the values are taken at the range's start), and the 32-bit hash of 386/arm.
 
 All random numbers come from one generator: a session's (the `rng` given to `go_range`), and for
 hashes, the generator installed by `go_runtime` while the cache and the session are built (as Go's
