@@ -95,7 +95,10 @@ class _Table:
         """uncheckedPutSlot: the first empty-or-deleted slot of the first group that has one."""
         keys = self.keys
         self.order = None
-        for g in self.probe(h):
+        mask = self.cap // GROUP_SLOTS - 1
+        g = (h >> 7) & mask  # the probe sequence, as probe()
+        step = 0
+        while True:
             base = g * GROUP_SLOTS
             for pos in range(base, base + GROUP_SLOTS):
                 k = keys[pos]
@@ -104,7 +107,8 @@ class _Table:
                     self.growth_left -= 1
                     self.used += 1
                     return pos
-        raise AssertionError("unreachable: a table always has an empty slot")
+            step += 1
+            g = (g + step) & mask
 
     def group_has_empty(self, g: int) -> bool:
         base = g * GROUP_SLOTS
@@ -191,12 +195,12 @@ class GoMap(Generic[K, V]):
                     self._slots[i] = (key, value)
                     return
                 slots = self._slots
-                try:
-                    i = slots.index(None)
-                    slots[i] = (key, value)
-                except ValueError:
+                if len(slots) == len(self._index):  # no hole: the first empty slot is the next
                     i = len(slots)
                     slots.append((key, value))
+                else:
+                    i = slots.index(None)
+                    slots[i] = (key, value)
                 self._index[key] = i
                 return
             # Map.PutSlot: a full group grows to a table (growToTable: its entries in slot
@@ -255,7 +259,8 @@ class GoMap(Generic[K, V]):
         return len(self._index if big is None else big)
 
     def __bool__(self) -> bool:
-        return len(self) > 0
+        big = self._big
+        return bool(self._index if big is None else big)
 
     def values(self) -> list[V]:
         """The values for reads whose order does not matter (sums, lookups): in slot order while
@@ -351,7 +356,8 @@ class GoMap(Generic[K, V]):
     def _table_put(self, key: object) -> None:
         h = self._hash(key)
         while True:
-            t = self._table_for(h)
+            d = self._dir
+            t = d[0] if len(d) == 1 else self._table_for(h)  # type: ignore[arg-type,index]
             pos = self._put_slot(t, h)
             if pos is not None:
                 t.keys[pos] = key
@@ -369,11 +375,13 @@ class GoMap(Generic[K, V]):
         g = (h >> 7) & mask  # makeProbeSeq
         step = 0
         first_deleted = None
+        # without tombstones (the common case) the first free slot is the first empty one
+        tombstones = t.tombstones() > 0
         while True:
             base = g * GROUP_SLOTS
             grp = keys[base:base + GROUP_SLOTS]
             free = grp.index(None) if None in grp else GROUP_SLOTS
-            if _DELETED in grp:
+            if tombstones and any(k is _DELETED for k in grp):
                 d = next(i for i, k in enumerate(grp) if k is _DELETED)
                 if d < free:
                     # the group's first free slot is a tombstone: remember the first, keep probing
