@@ -135,13 +135,19 @@ def preempt(ssn: Session, stmt: Statement, preemptor: TaskInfo, filter_fn: Calla
         priority_list = prioritize_nodes(preemptor, nodes, configs)
     why = stmt.__dict__.setdefault("why", {})
     for node in sort_nodes(priority_list, ssn.nodes):
-        # node.Tasks ranged in Go's order: the plugins' Preemptable functions read the candidates
-        # in that order (drf's takes each job's share down task by task), so it can decide which
-        # are victims
-        preemptees = [t.clone() for t in ssn.ranged(node.tasks) if filter_fn(t)]
+        # node.Tasks ranged in Go's order: drf's Preemptable reads the candidates in that order
+        # (it takes each job's share down task by task), so it can decide which are victims; the
+        # other plugins decide task by task, and the victims are then ordered by the task order
+        # (victimsQueue), so the range is drawn only if drf is asked
+        preemptees = [t.clone() for t in node.tasks.values() if filter_fn(t)]
         if not preemptees:
             continue
-        victims = ssn.preemptable(preemptor, preemptees)
+
+        def in_order(node=node, preemptees=preemptees) -> list[TaskInfo]:
+            by_uid = {t.uid: t for t in preemptees}
+            return [by_uid[t.uid] for t in ssn.ranged(node.tasks) if t.uid in by_uid]
+
+        victims = ssn.preemptable(preemptor, preemptees, in_order)
         votes = ssn.last_votes
         resreq = preemptor.init_resreq.clone()
         if not _valid_victims(victims, resreq):

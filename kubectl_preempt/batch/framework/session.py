@@ -96,12 +96,18 @@ class Session:
 
     # --- how the tiers combine the plugins' votes ----------------------------------------
     def _evictable(self, fns: dict[str, Callable], switch: str, actor: TaskInfo,
-                   candidates: list[TaskInfo]) -> list[TaskInfo]:
+                   candidates: list[TaskInfo], in_order: Callable[[], list[TaskInfo]] | None = None
+                   ) -> list[TaskInfo]:
         """mirrors Reclaimable / Preemptable: within a tier the plugins' victims intersect; the
-        first tier that yields a non-nil list decides."""
+        first tier that yields a non-nil list decides.
+
+        `in_order`, when given, makes the candidates in the order kube-batch ranged them; only a
+        plugin whose choice depends on that order (PREEMPTEES_IN_ORDER) is asked with it, the
+        others with `candidates`, the same tasks in any order."""
         self.last_votes = {}
         victims: list[TaskInfo] | None = None
         init = False
+        ordered: list[TaskInfo] | None = None
         for tier in self.tiers:
             for p in tier:
                 if not p.on(switch):
@@ -109,7 +115,12 @@ class Session:
                 fn = fns.get(p.name)
                 if fn is None:
                     continue
-                got = fn(actor, candidates)
+                if in_order is not None and getattr(self.plugins.get(p.name), "PREEMPTEES_IN_ORDER", False):
+                    if ordered is None:
+                        ordered = in_order()
+                    got = fn(actor, ordered)
+                else:
+                    got = fn(actor, candidates)
                 self.last_votes[p.name] = {t.uid for t in got or ()}
                 if not init:
                     victims = list(got) or None  # Go: a plugin with no victims returns nil
@@ -124,8 +135,9 @@ class Session:
     def reclaimable(self, reclaimer: TaskInfo, reclaimees: list[TaskInfo]) -> list[TaskInfo]:
         return self._evictable(self.reclaimable_fns, "enableReclaimable", reclaimer, reclaimees)
 
-    def preemptable(self, preemptor: TaskInfo, preemptees: list[TaskInfo]) -> list[TaskInfo]:
-        return self._evictable(self.preemptable_fns, "enablePreemptable", preemptor, preemptees)
+    def preemptable(self, preemptor: TaskInfo, preemptees: list[TaskInfo],
+                    in_order: Callable[[], list[TaskInfo]] | None = None) -> list[TaskInfo]:
+        return self._evictable(self.preemptable_fns, "enablePreemptable", preemptor, preemptees, in_order)
 
     def overused(self, queue: QueueInfo) -> bool:
         for tier in self.tiers:

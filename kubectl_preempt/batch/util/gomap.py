@@ -177,13 +177,14 @@ class GoMap(Generic[K, V]):
         # a table map: its contents (None while small), the key operations not yet laid out
         # (True: put, False: delete), the directory of tables, its global depth, each laid-out
         # key's (table, slot), the keys' hashes and the generator they are drawn from
+        # (all but _big made when the map grows: most maps stay small, and cheap)
         self._big: dict | None = None
-        self._log: list = []
+        self._log: list = None  # type: ignore[assignment]
         self._dir: list[_Table] | None = None
         self._depth = 0
-        self._loc: dict = {}
+        self._loc: dict = None  # type: ignore[assignment]
         self._hashes: dict | None = None
-        self._src = _source[-1]
+        self._src: random.Random = None  # type: ignore[assignment]
 
     def __setitem__(self, key: K, value: V) -> None:
         self._values = None
@@ -210,6 +211,7 @@ class GoMap(Generic[K, V]):
                 big[k] = v
             self._log = [(True, k) for k, _ in self._slots]
             self._log.append(None)  # the end of growToTable's re-placing
+            self._src = _source[-1]  # the runtime's generator, for the keys' hashes
             self._slots = []
             self._index = {}
         if key not in big:
@@ -320,6 +322,7 @@ class GoMap(Generic[K, V]):
         if self._dir is None:
             # Map.growToTable: the group's entries, in slot order, into a table of 16 slots
             self._hashes = {}
+            self._loc = {}
             t = _Table(2 * GROUP_SLOTS, 0, 0)
             while log[i] is not None:
                 k = log[i][1]
