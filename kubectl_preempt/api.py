@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import InputError, UsageError, quote
@@ -390,3 +392,106 @@ def other_type(arg: str) -> str | None:
     if "." in head:
         return OTHER_TYPES.get(head.split(".", 1)[0], head)
     return None
+
+
+# --- replay's and check's requests: traces read, each with the release that replays it ----------
+
+from .replay.api import scheduler_version as _replay_scheduler_version  # noqa: E402
+
+
+def bundled_trace(name: str) -> str:
+    """The path of a trace bundled with the project (traces/NAME)."""
+    here = Path(__file__).resolve().parents[1] / "traces" / name
+    if not here.exists():
+        raise InputError(f"the bundled trace {name} is not here ({here}); give a TRACE file",
+                         field="TRACE")
+    return str(here)
+
+
+def read_replay_trace(path: str, *, kubernetes_version: str | None = None,
+                      feature_gates: Mapping[str, bool] | None = None,
+                      note: Callable[[str], None] | None = None) -> tuple[Trace, KubernetesVersion]:
+    """The trace at `path` and the release that replays it: the one the trace was recorded from
+    unless `kubernetes_version` says, with `feature_gates` checked against it (refused here, as
+    kube-scheduler refuses them at start). `note` hears the trace's notes, then the release's when
+    it is not the one the trace names."""
+    say = note if note is not None else (lambda _text: None)
+    tr = read_trace(path)
+    for n in tr.notes:
+        say(f"note: {n}")
+    picked = _replay_scheduler_version(tr, kubernetes_version)
+    if picked.note:
+        say(picked.note)
+    return tr, apply_feature_gates(picked.version, feature_gates)
+
+
+def load_priority_class_files(paths: Iterable[str]) -> list[dict]:
+    """The PriorityClasses of replay's --priorityclasses files: any other kind is refused."""
+    classes: list[dict] = []
+    for f in paths:
+        objs = load_objects(f)
+        bad = [o.get("kind") for o in objs if o.get("kind") != "PriorityClass"]
+        if bad:
+            raise InputError(f"expected PriorityClass objects only, found {bad[0]}", source=f)
+        classes.extend(objs)
+    return classes
+
+
+def decision_case_writer(directory: str, *, overwrite: bool,
+                         private: bool) -> tuple[Callable[[dict[str, Any]], None], list[str]]:
+    """--dump-decisions: a function writing each decision's conformance case into `directory`
+    (made ready here: empty or new unless `overwrite`), and the list of the files it wrote."""
+    prepare_directory(directory, overwrite=overwrite, private=private, field="--dump-decisions")
+    written: list[str] = []
+
+    def write(case: dict[str, Any]) -> None:
+        path = os.path.join(directory, f"{case['name']}.json")
+        write_atomic(path, live.serialize(case, path), private=private, field="--dump-decisions")
+        written.append(path)
+
+    return write, written
+
+
+@dataclass
+class CheckInputs:
+    """What `check` compares: the traces by name, the proposed classes (with the file each came
+    from), the baseline classes when given, the scheduler configuration, and the notes on them."""
+    traces: dict[str, Trace]
+    classes: list[dict]
+    sources: Any
+    baseline: list[dict] | None
+    config: Any
+    notes: list[str]
+
+
+def check_inputs(trace_paths: Sequence[str], proposed: Sequence[str], *, baseline: Sequence[str] | None = None,
+                 config: str | None = None, kubernetes_version: str | None = None,
+                 feature_gates: Mapping[str, bool] | None = None) -> CheckInputs:
+    """Read everything `check` needs before any replay: the traces (directories expanded), the
+    proposed and baseline PriorityClass files, the configuration. Each trace's release is picked
+    and the feature gates checked against it here, so that a refusal comes before any replay."""
+    notes: list[str] = []
+    traces: dict[str, Trace] = {}
+    for path in expand(trace_paths, TRACE_SUFFIXES, "traces", recursive=False):
+        tr = read_trace(path)
+        notes += [f"note: {n}" for n in tr.notes]
+        traces[tr.source or path] = tr
+        # each trace is replayed by the release it was recorded from, unless one is asked for
+        picked = _replay_scheduler_version(tr, kubernetes_version)
+        if picked.note:
+            notes.append(f"{tr.source or path}: {picked.note}")
+        # refused before any replay, as kube-scheduler refuses them at start
+        apply_feature_gates(picked.version, feature_gates)
+
+    classes, sources, skipped = load_priority_classes(proposed)
+    others = ", ".join(f"{k} ({n})" for k, n in skipped.items())
+    if not classes:
+        raise InputError("no PriorityClass in " + ", ".join(proposed) + (f" (only {others})" if others else ""),
+                         field="--proposed")
+    if skipped:
+        notes.append(f"note: --proposed: skipped {others}: only PriorityClasses are checked")
+    base = None
+    if baseline:
+        base, _, _ = load_priority_classes(baseline)
+    cfg = load_config_document(config) if config else None
+    return CheckInputs(traces, classes, sources, base, cfg, notes)

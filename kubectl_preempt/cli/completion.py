@@ -28,7 +28,7 @@ from typing import Any, Callable, Optional, Sequence
 import typer
 
 from ..errors import UsageError, quote
-from ..framework.versions import SUPPORTED
+from ..api import SUPPORTED
 from .common import guard
 
 # cobra's ShellCompDirective bits (cobra completions.go)
@@ -201,13 +201,13 @@ def _quietly(fn: Callable[[], list[str]], timeout: Optional[float] = None) -> li
 
 
 def _snapshot_objects(path: str) -> list[dict]:
-    from ..io.snapshot import load_objects
+    from ..api import load_objects
 
     return [o for o in load_objects(path) if isinstance(o, dict)]
 
 
 def _live_session(line: Line) -> Any:
-    from ..io import live
+    from ..api import live
 
     conn = live.connect(_last(line, "kubeconfig"), _last(line, "context"), LIVE_REQUEST_TIMEOUT)
     return live, conn
@@ -283,7 +283,8 @@ def contexts(line: Line) -> list[str]:
     def read() -> list[str]:
         import yaml
 
-        from ..io.live import kubeconfig_paths
+        from ..api import live
+        kubeconfig_paths = live.kubeconfig_paths
 
         out: list[str] = []
         for path in kubeconfig_paths(_last(line, "kubeconfig")):

@@ -10,9 +10,7 @@ import typer
 
 from .. import api
 from ..errors import ClusterError, ExitCode, InputError, UsageError, quote
-from ..io import live
-from ..io.snapshot import display_name
-from ..io.trace import read_trace
+from ..api import display_name, live, read_trace
 from ..render.history import FORMATS, render_history, summary_line
 from . import options
 from .common import Progress, error_line, guard, note

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from .. import api
 from ..errors import ClusterError
-from ..io import live
+from ..api import live
 from ..render.table import INDENT, columns, short_time
 from .common import Progress, note
 

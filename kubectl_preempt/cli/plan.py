@@ -9,9 +9,8 @@ import typer
 
 from .. import api
 from ..errors import InputError, UsageError
-from ..io.files import STDOUT, is_private, refuse_link, write_atomic
-from ..io.snapshot import display_name, ignored_note, load_config_document, load_objects
-from ..model import limits
+from ..api import (STDOUT, display_name, ignored_note, is_private, limits, live, load_config_document, load_objects,
+                   read_bytes, refuse_link, write_atomic)
 from ..render.plan import PLAN_FORMATS, render_plan
 from . import options
 from .common import guard, note, picked_version
@@ -74,8 +73,6 @@ def _captured_at(path: str) -> Optional[str]:
     metadata may come after its items, so the whole file is searched, at C speed)."""
     if path == "-":
         return None
-    from ..io.snapshot import read_bytes
-
     try:
         m = _CAPTURED_AT.search(read_bytes(path))
     except InputError:
@@ -167,8 +164,6 @@ def plan(
     manifests = _manifests(manifests_paths)
     private = False
     if snapshot is None:
-        from ..io import live
-
         # the same reading as `capture` (lists only), kept unredacted: names are what is planned
         doc, notes = live.capture(kubeconfig, context, None, request_timeout, redact=False)
         for n in notes:
@@ -200,9 +195,7 @@ def plan(
     on_decision = None
     written: list[str] = []
     if dump_decisions:
-        from .replay import _dump_writer
-
-        on_decision, written = _dump_writer(dump_decisions, overwrite=overwrite, private=private)
+        on_decision, written = api.decision_case_writer(dump_decisions, overwrite=overwrite, private=private)
     if html and html != STDOUT:
         refuse_link(html, "--html")
     trace: dict[str, Any] = {}

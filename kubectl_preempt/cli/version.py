@@ -12,8 +12,7 @@ import typer
 import yaml
 
 from ..errors import ClusterError, UsageError, quote
-from ..framework.versions import DEFAULT, SUPPORTED, resolve_kubernetes_version
-from ..version import __version__
+from ..api import DEFAULT, SUPPORTED, __version__, resolve_kubernetes_version
 from . import options
 from .common import guard
 
@@ -106,7 +105,7 @@ def version(
     doc = client_document()
     failure: Optional[ClusterError] = None
     if not client:
-        from ..io import live
+        from ..api import live
 
         try:
             conn = live.connect(kubeconfig, context, request_timeout)
