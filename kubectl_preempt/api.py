@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import difflib
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .errors import InputError, UsageError, quote
+from .errors import ClusterError, InputError, UsageError, quote
 from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
@@ -495,3 +496,70 @@ def check_inputs(trace_paths: Sequence[str], proposed: Sequence[str], *, baselin
         base, _, _ = load_priority_classes(baseline)
     cfg = load_config_document(config) if config else None
     return CheckInputs(traces, classes, sources, base, cfg, notes)
+
+
+# --- history's request: a trace, a snapshot or the live cluster, read into one document ---------
+
+def history_request(namespace: str | None, since: float | None, default_since: float, *,
+                    snapshot: str | None = None, trace: str | None = None, context_namespace: bool = False,
+                    context: str | None = None, kubeconfig: str | None = None, request_timeout: str | None = None,
+                    progress: Callable[[str], None] | None = None) -> tuple[dict[str, Any], str]:
+    """`history`'s document from a recorded trace (every version it recorded), a snapshot (the
+    `default_since` seconds before its capture unless `since`), or else the live cluster (the
+    context's namespace with `context_namespace`); and the refusal to report once it is shown (a
+    live read that could read pods or Events but not both), else ""."""
+    refusal = ""
+    tr = read_trace(trace if trace is not None else snapshot, require=("Pod", "Event")) \
+        if (trace or snapshot) is not None else None
+    if trace is not None and tr is not None:
+        if tr.form == "snapshot":  # a snapshot given as --trace: a trace of one instant
+            snapshot, trace = trace, None
+        else:
+            recorded = ((tr.header.get("recorder") or {}).get("kinds")) or ()
+            events_read = "Event" in recorded or any((e.get("object") or {}).get("kind") == "Event" for e in tr.events)
+            notes = list(tr.notes)
+            if not events_read:
+                notes.append(f"{display_name(trace)}: recorded without Events: victims are found by their "
+                             "DisruptionTarget condition, preemptors by their nomination at the same instant")
+            doc = preemption_history(trace_events=tr.events, since=since, namespace=namespace,
+                                     events_read=events_read, source=display_name(trace), notes=notes)
+    if snapshot is not None and tr is not None:
+        objects = [e.get("object") or {} for e in tr.events]
+        # the reader's note on a snapshot ("replayed as a trace of one instant") is replay's; history
+        # reads a snapshot as the hour before its capture, which its window says
+        notes = [] if tr.form == "snapshot" else list(tr.notes)
+        doc = preemption_history(objects, now=tr.start, since=since if since else default_since,
+                                 namespace=namespace, source=display_name(snapshot), notes=notes)
+    elif trace is None:
+        doc, refusal = _live_history(namespace, context_namespace, since if since else default_since, context,
+                                     kubeconfig, request_timeout, progress)
+    return doc, refusal
+
+
+def _live_history(namespace: str | None, context_namespace: bool, since: float, context: str | None,
+                  kubeconfig: str | None, request_timeout: str | None,
+                  progress: Callable[[str], None] | None) -> tuple[dict[str, Any], str]:
+    """Read the live cluster; the document, and the refusal to report once it is printed."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        if context_namespace:
+            namespace = conn.namespace
+        cluster = live.LiveCluster(conn, progress=progress)
+        read = live.read_history(cluster, namespace)
+    finally:
+        conn.close()
+    if not read.events_read and not read.pods_read:
+        raise ClusterError(f"{read.events_refused}; and {read.pods_refused}")
+    notes = list(read.notes)
+    refusal = ""
+    if not read.events_read:
+        notes.append("no Events could be read: listing the victims the pods' DisruptionTarget conditions show "
+                     "(preemptors from their nominations)")
+        refusal = read.events_refused
+    elif not read.pods_read:
+        notes.append("no pods could be read: listing the victims the Events name (preemptors named by the Events)")
+        refusal = read.pods_refused + ": the pods' conditions and nominations could not be read"
+    doc = preemption_history(read.objects, now=time.time(), since=since, namespace=namespace,
+                             pods_visible=read.pods_visible, events_read=read.events_read, checked=True,
+                             source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes)
+    return doc, refusal
