@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -563,3 +564,78 @@ def _live_history(namespace: str | None, context_namespace: bool, since: float, 
                              pods_visible=read.pods_visible, events_read=read.events_read, checked=True,
                              source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes)
     return doc, refusal
+
+
+# --- plan's request: the cluster (a snapshot or the live one) and the manifests to create -------
+
+_CAPTURED_AT = re.compile(rb"""kubectl-preempt/captured-at["']?\s*:\s*["']?([0-9][0-9T:.\-+Z]+)""")
+
+
+def _captured_at(path: str) -> str | None:
+    """The captured-at annotation of a snapshot `capture` wrote, found in its bytes (a List's
+    metadata may come after its items, so the whole file is searched, at C speed)."""
+    if path == "-":
+        return None
+    try:
+        m = _CAPTURED_AT.search(read_bytes(path))
+    except InputError:
+        return None
+    return m.group(1).decode() if m else None
+
+
+def _plan_manifests(paths: Sequence[str]) -> list[tuple[str, str, Any]]:
+    out = []
+    for path in paths:
+        name = display_name(path)
+        objs = load_objects(path)
+        for i, obj in enumerate(objs):
+            out.append((name, f"items[{i}]" if len(objs) > 1 else "", obj))
+    return out
+
+
+@dataclass
+class PlanInputs:
+    """What `plan` plans against: the manifests to create (file, item, object), the cluster's
+    objects and where they came from (and when captured), whether what is made from them is private,
+    the release that decides and the scheduler configuration."""
+    manifests: list[tuple[str, str, Any]]
+    objects: list[dict]
+    source: str
+    captured_at: str | None
+    private: bool
+    version: KubernetesVersion
+    config: Any
+
+
+def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context: str | None = None,
+                kubeconfig: str | None = None, request_timeout: str | None = None,
+                kubernetes_version: str | None = None, config: str | None = None,
+                note: Callable[[str], None] | None = None) -> PlanInputs:
+    """Read what `plan` needs: the manifests, then the snapshot, or without one the live cluster
+    (read as `capture` reads it, lists only, unredacted: names are what is planned). `note` hears,
+    in order, the live read's notes, the kinds ignored, and the release picked when it is not the
+    one the data names."""
+    say = note if note is not None else (lambda _text: None)
+    manifests = _plan_manifests(manifest_paths)
+    if snapshot is None:
+        doc, notes = live.capture(kubeconfig, context, None, request_timeout, redact=False)
+        for n in notes:
+            say(f"note: {n}")
+        objects = doc["items"]
+        ann = doc["metadata"]["annotations"]
+        source, captured_at = f"context {ann.get(live.ANN_CONTEXT)}", ann.get(live.ANN_CAPTURED_AT)
+        private = True
+    else:
+        source = display_name(snapshot)
+        objects = load_objects(snapshot)
+        captured_at = _captured_at(snapshot)
+        private = is_private(snapshot)
+    ignored = ignored_note([o for o in objects if o.get("kind") not in ("Event", "Deployment", "Job")])
+    if ignored:
+        say(f"{source}: {ignored}")
+    # the release the data names: a captured List's server-version annotation, or the live server's
+    resolved = scheduler_version(objects if snapshot is not None else doc, kubernetes_version)
+    if resolved.note:
+        say(resolved.note)
+    cfg = load_config_document(config) if config else None
+    return PlanInputs(manifests, objects, source, captured_at, private, resolved.version, cfg)

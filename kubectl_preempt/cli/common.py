@@ -8,7 +8,6 @@ from typing import Any, Callable, Optional, TypeVar
 import typer
 
 from ..errors import PreemptError
-from ..api import KubernetesVersion, Resolved
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -39,13 +38,6 @@ def guard(func: F) -> F:
             raise typer.Exit(int(err.exit_code)) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def picked_version(resolved: Resolved, prefix: str = "") -> KubernetesVersion:
-    """The release a command imitates; when it is not the one the data names, a note says so."""
-    if resolved.note:
-        note(prefix + resolved.note)
-    return resolved.version
 
 
 class Progress:
