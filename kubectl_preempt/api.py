@@ -639,3 +639,16 @@ def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context:
         say(resolved.note)
     cfg = load_config_document(config) if config else None
     return PlanInputs(manifests, objects, source, captured_at, private, resolved.version, cfg)
+
+
+# --- version's request ------------------------------------------------------------------------------
+
+def server_version_info(context: str | None = None, kubeconfig: str | None = None,
+                        request_timeout: str | None = None) -> dict[str, Any]:
+    """The API server's /version (gitVersion, ...), read through the context as kubectl version
+    reads it; a ClusterError when it cannot be reached."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        return live.LiveCluster(conn).version_info()
+    finally:
+        conn.close()
