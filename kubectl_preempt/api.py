@@ -652,3 +652,30 @@ def server_version_info(context: str | None = None, kubeconfig: str | None = Non
         return live.LiveCluster(conn).version_info()
     finally:
         conn.close()
+
+
+# --- completion's reads of the live cluster (the shell waits: the caller bounds the time) -------
+
+kubeconfig_paths = live.kubeconfig_paths  # the kubeconfig files kubectl would read, for --context's names
+
+
+def live_pod_names(context: str | None, kubeconfig: str | None, request_timeout: str | None,
+                   namespace: str | None) -> tuple[str, list[str]]:
+    """The namespace read (`namespace`, else the context's when None) and the names of its pods."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        target = conn.namespace if namespace is None else namespace
+        items = live.LiveCluster(conn).list(live.SPECS_BY_KIND["Pod"], target)
+        return target, [(o.get("metadata") or {}).get("name") or "" for o in items]
+    finally:
+        conn.close()
+
+
+def live_namespace_names(context: str | None, kubeconfig: str | None, request_timeout: str | None) -> list[str]:
+    """The names of the cluster's namespaces, sorted."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        items = live.LiveCluster(conn).list(live.SPECS_BY_KIND["Namespace"])
+        return sorted((o.get("metadata") or {}).get("name") or "" for o in items)
+    finally:
+        conn.close()
