@@ -1,9 +1,15 @@
 """Entry points of the library: plain data in, plain data out, nothing printed."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+import difflib
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .errors import InputError, quote
+from .errors import ClusterError, InputError, UsageError, quote
 from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
@@ -229,3 +235,539 @@ def preemption_history(objects: Iterable[Mapping[str, Any]] = (), *,
                          events_read=events_read, source=source, notes=notes)
 from .plan.api import plan  # noqa: E402,F401 - plan(objects, manifests, scale, ...) -> report, see plan/api.py
 from .plan.capacity import plan_max  # noqa: E402,F401 - plan_max(objects, manifest, ...) -> report, see plan/capacity.py
+
+
+# --- the command line's door ----------------------------------------------------------------------
+# cli/ parses flags, calls what stands here and renders: it imports nothing else of the package but
+# api, render and errors (tests/test_layering.py). What it reads (files, traces, the live cluster)
+# and what it resolves (releases, clusters, pods, PriorityClass files) is done or named here.
+from .check.policy import DEFAULT_FAIL_ON, FAIL_ON, Policy  # noqa: E402,F401 - check's --fail-on rules
+from .framework.versions import (DEFAULT, SUPPORTED, parse_feature_gates,  # noqa: E402,F401
+                                 resolve_kubernetes_version)
+from .io import live  # noqa: E402,F401 - the live cluster's reads (capture, record, history, completion)
+from .io.files import STDOUT, is_private, prepare_directory, refuse_link, write_atomic  # noqa: E402,F401
+from .io.proposals import TRACE_SUFFIXES, expand, load_priority_classes  # noqa: E402,F401
+from .io.record import record  # noqa: E402,F401 - record(...) a trace from the live cluster, see io/record.py
+from .io.snapshot import (display_name, ignored_kinds, ignored_note, load_config, load_config_document,  # noqa: E402,F401
+                          load_manifests, load_objects, pod_key, read_bytes)
+from .io.trace import Trace, read_trace  # noqa: E402,F401
+from .model import limits  # noqa: E402,F401 - the input limits the flags override (--max-input-size, ...)
+from .model.bulk import bulk_allocation  # noqa: E402,F401
+from .model.rfc3339 import format_seconds, parse_seconds  # noqa: E402,F401
+from .model.selectors import LabelSelector, parse_selector  # noqa: E402,F401
+from .replay.simulate import DEFAULT_API_LATENCY  # noqa: E402,F401 - --api-latency's default
+from .version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__  # noqa: E402,F401
+
+
+# --- explain's request: the cluster read, the release, the pods named ---------------------------
+
+@dataclass
+class ExplainInputs:
+    """What `explain` decides against: the cluster built from what was read, the release that
+    decides (with its feature gates), the scheduler configuration and the manifests of pods not
+    created yet."""
+    cluster: Cluster
+    version: KubernetesVersion
+    config: SchedulerConfig | None
+    extra: list[dict]
+
+
+def explain_inputs(objects: Sequence[Mapping[str, Any]], source: str, *, data_version: str | None,
+                   data_source: str, kubernetes_version: str | None = None,
+                   feature_gates: Mapping[str, bool] | None = None, config: str | None = None,
+                   manifests: Sequence[str] = (), namespace: str | None = None,
+                   also_read: Sequence[str] = (), note: Callable[[str], None] | None = None) -> ExplainInputs:
+    """Build what explain() needs from the objects read from `source` (a snapshot's name or the
+    live context): `also_read` are kinds read beside the scheduler's own (kube-batch's Queues and
+    PodGroups), not noted as ignored. `note` hears, in order, what is worth knowing on the way (kinds
+    ignored, the release picked when it is not the one the data names, the cluster's notes); an
+    error raised half-way comes after the notes made before it."""
+    say = note if note is not None else (lambda _text: None)
+    # Preempted events (capture keeps them) say who preempted a pod: read, not ignored
+    ignored = ignored_note([o for o in objects if o.get("kind") not in also_read and o.get("kind") != "Event"])
+    if ignored:
+        say(f"{source}: {ignored}")
+    resolved = resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source)
+    if resolved.note:
+        say(resolved.note)
+    version = apply_feature_gates(resolved.version, feature_gates)
+    cfg = load_config(config) if config else None
+    extra: list[dict] = []
+    for path in manifests:
+        extra.extend(load_manifests(path, namespace))
+    try:
+        cluster = Cluster.from_objects(objects)
+    except InputError as e:
+        raise e.located(source=source) from None
+    for text in cluster.notes:
+        say(f"note: {source}: {text}")
+    return ExplainInputs(cluster, version, cfg, extra)
+
+
+def pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: str | None, all_namespaces: bool,
+                    extra_keys: set[str], config: SchedulerConfig | None, source: str,
+                    selector: LabelSelector | None = None) -> list[str]:
+    """The keys of the pods `explain` explains: those named (namespace/name, or name in
+    `namespace`), else the pending pods of `namespace` (every namespace with `all_namespaces`) that
+    one of the scheduler's profiles handles, matching `selector`."""
+    if pods:
+        return [_resolve_pod(cluster, p, namespace, extra_keys, source) for p in pods]
+    if extra_keys:
+        return []
+    if namespace is None and not all_namespaces:
+        raise UsageError("name the pods to explain, or give -f MANIFEST, -n NAMESPACE or -A")
+    schedulers = ({p.scheduler_name for p in config.profiles} if config is not None else {"default-scheduler"})
+    # the pods the scheduler would try: pending, not being deleted, handled by one of its profiles
+    return [key for key in pending_pods(cluster, namespace)
+            if not cluster.pods[key].terminating and cluster.pods[key].scheduler_name in schedulers
+            and (selector is None or selector.matches(cluster.pods[key].labels))]
+
+
+def _resolve_pod(cluster: Cluster, arg: str, namespace: str | None, extra_keys: set[str], source: str) -> str:
+    if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
+        raise UsageError(f"pod {quote(arg)} is neither namespace/name nor name")
+    arg = strip_pod_prefix(arg)
+    key = arg if "/" in arg else f"{namespace or 'default'}/{arg}"
+    if key not in cluster.pods and key not in extra_keys:
+        ns, name = key.split("/", 1)
+        kind = other_type(arg) if not any(p.namespace == ns for p in cluster.pods.values()) else None
+        if kind is not None:
+            # kubectl's TYPE/NAME (deployment/checkout) would otherwise read as namespace/name
+            raise UsageError(f"{arg} names a {kind}: give namespace/name of a Pod (explain reads pods; "
+                             f"-n NAMESPACE -l SELECTOR picks a workload's pending pods)")
+        names = sorted({p.name for p in cluster.pods.values() if p.namespace == ns}
+                       | {k.split("/", 1)[1] for k in extra_keys if k.split("/", 1)[0] == ns})
+        hint = f"{len(names)} pod{'s' if len(names) != 1 else ''} in namespace {ns}" if names \
+            else f"no pods in namespace {ns}"
+        # as kubectl's "did you mean": the names in the same namespace closest to the one typed
+        close = sorted(difflib.get_close_matches(name, names, n=3, cutoff=0.6),
+                       key=lambda c: (-difflib.SequenceMatcher(None, name, c).ratio(), c))
+        mean = f"; did you mean {' or '.join(f'{ns}/{c}' for c in close)}?" if close else ""
+        raise InputError(f"pod {key} not found{mean} ({hint}; finished pods are left out; -f MANIFEST explains "
+                         f"a pod not created yet)", source=source)
+    return key
+
+
+def check_requests(cluster: Cluster, keys: Sequence[str], objects: Sequence[Mapping[str, Any]], source: str) -> None:
+    """A pending pod's requests are parsed only when it is scheduled: check them before, so that a
+    bad quantity is reported with the item it sits in, as the loader reports bound pods'."""
+    for key in keys:
+        pod = cluster.pods.get(key)
+        if pod is None:
+            continue
+        try:
+            pod.resource  # noqa: B018
+        except InputError as e:
+            where = next((f"items[{i}] (Pod {key})" for i, o in enumerate(objects)
+                          if o.get("kind") == "Pod" and pod_key(o) == key), f"Pod {key}")
+            raise e.located(source=source, field_prefix=where) from None
+
+
+# --- naming pods as kubectl does -------------------------------------------------------------------
+
+# the resource types (and kubectl's short names) a user may put before a name by habit
+# (`kubectl logs deployment/checkout`); explain reads Pods only. kubectl's own `pod/`, `pods/`
+# and `po/` prefixes are accepted and dropped.
+POD_PREFIXES = ("pod/", "pods/", "po/")
+OTHER_TYPES = {
+    "deployment": "Deployment", "deployments": "Deployment", "deploy": "Deployment",
+    "replicaset": "ReplicaSet", "replicasets": "ReplicaSet", "rs": "ReplicaSet",
+    "statefulset": "StatefulSet", "statefulsets": "StatefulSet", "sts": "StatefulSet",
+    "daemonset": "DaemonSet", "daemonsets": "DaemonSet", "ds": "DaemonSet",
+    "job": "Job", "jobs": "Job", "cronjob": "CronJob", "cronjobs": "CronJob", "cj": "CronJob",
+    "replicationcontroller": "ReplicationController", "replicationcontrollers": "ReplicationController",
+    "rc": "ReplicationController", "service": "Service", "services": "Service", "svc": "Service",
+    "node": "Node", "nodes": "Node", "no": "Node", "namespace": "Namespace", "namespaces": "Namespace",
+    "poddisruptionbudget": "PodDisruptionBudget", "poddisruptionbudgets": "PodDisruptionBudget",
+    "pdb": "PodDisruptionBudget", "priorityclass": "PriorityClass", "priorityclasses": "PriorityClass",
+    "pc": "PriorityClass", "persistentvolumeclaim": "PersistentVolumeClaim",
+    "persistentvolumeclaims": "PersistentVolumeClaim", "pvc": "PersistentVolumeClaim",
+}
+
+
+def strip_pod_prefix(arg: str) -> str:
+    """`pod/web-0` -> `web-0`, as kubectl reads TYPE/NAME for pods."""
+    for prefix in POD_PREFIXES:
+        if arg.startswith(prefix):
+            return arg[len(prefix):]
+    return arg
+
+
+def other_type(arg: str) -> str | None:
+    """The kind `arg` names when it is TYPE/NAME of something other than a Pod (`deployment/checkout`,
+    `deployments.apps/checkout`), else None. A namespace name is a DNS label: no dot in it."""
+    head, sep, _ = arg.partition("/")
+    if not sep:
+        return None
+    head = head.lower()
+    if head in OTHER_TYPES:
+        return OTHER_TYPES[head]
+    if "." in head:
+        return OTHER_TYPES.get(head.split(".", 1)[0], head)
+    return None
+
+
+# --- replay's and check's requests: traces read, each with the release that replays it ----------
+
+from .replay.api import scheduler_version as _replay_scheduler_version  # noqa: E402
+
+
+def bundled_trace(name: str) -> str:
+    """The path of a trace bundled with the project (traces/NAME)."""
+    here = Path(__file__).resolve().parents[1] / "traces" / name
+    if not here.exists():
+        raise InputError(f"the bundled trace {name} is not here ({here}); give a TRACE file",
+                         field="TRACE")
+    return str(here)
+
+
+def read_replay_trace(path: str, *, kubernetes_version: str | None = None,
+                      feature_gates: Mapping[str, bool] | None = None,
+                      note: Callable[[str], None] | None = None) -> tuple[Trace, KubernetesVersion]:
+    """The trace at `path` and the release that replays it: the one the trace was recorded from
+    unless `kubernetes_version` says, with `feature_gates` checked against it (refused here, as
+    kube-scheduler refuses them at start). `note` hears the trace's notes, then the release's when
+    it is not the one the trace names."""
+    say = note if note is not None else (lambda _text: None)
+    tr = read_trace(path)
+    for n in tr.notes:
+        say(f"note: {n}")
+    picked = _replay_scheduler_version(tr, kubernetes_version)
+    if picked.note:
+        say(picked.note)
+    return tr, apply_feature_gates(picked.version, feature_gates)
+
+
+def load_priority_class_files(paths: Iterable[str]) -> list[dict]:
+    """The PriorityClasses of replay's --priorityclasses files: any other kind is refused."""
+    classes: list[dict] = []
+    for f in paths:
+        objs = load_objects(f)
+        bad = [o.get("kind") for o in objs if o.get("kind") != "PriorityClass"]
+        if bad:
+            raise InputError(f"expected PriorityClass objects only, found {bad[0]}", source=f)
+        classes.extend(objs)
+    return classes
+
+
+def decision_case_writer(directory: str, *, overwrite: bool,
+                         private: bool) -> tuple[Callable[[dict[str, Any]], None], list[str]]:
+    """--dump-decisions: a function writing each decision's conformance case into `directory`
+    (made ready here: empty or new unless `overwrite`), and the list of the files it wrote."""
+    prepare_directory(directory, overwrite=overwrite, private=private, field="--dump-decisions")
+    written: list[str] = []
+
+    def write(case: dict[str, Any]) -> None:
+        path = os.path.join(directory, f"{case['name']}.json")
+        write_atomic(path, live.serialize(case, path), private=private, field="--dump-decisions")
+        written.append(path)
+
+    return write, written
+
+
+@dataclass
+class CheckInputs:
+    """What `check` compares: the traces by name, the proposed classes (with the file each came
+    from), the baseline classes when given, the scheduler configuration, and the notes on them."""
+    traces: dict[str, Trace]
+    classes: list[dict]
+    sources: Any
+    baseline: list[dict] | None
+    config: Any
+    notes: list[str]
+
+
+def check_inputs(trace_paths: Sequence[str], proposed: Sequence[str], *, baseline: Sequence[str] | None = None,
+                 config: str | None = None, kubernetes_version: str | None = None,
+                 feature_gates: Mapping[str, bool] | None = None) -> CheckInputs:
+    """Read everything `check` needs before any replay: the traces (directories expanded), the
+    proposed and baseline PriorityClass files, the configuration. Each trace's release is picked
+    and the feature gates checked against it here, so that a refusal comes before any replay."""
+    notes: list[str] = []
+    traces: dict[str, Trace] = {}
+    for path in expand(trace_paths, TRACE_SUFFIXES, "traces", recursive=False):
+        tr = read_trace(path)
+        notes += [f"note: {n}" for n in tr.notes]
+        traces[tr.source or path] = tr
+        # each trace is replayed by the release it was recorded from, unless one is asked for
+        picked = _replay_scheduler_version(tr, kubernetes_version)
+        if picked.note:
+            notes.append(f"{tr.source or path}: {picked.note}")
+        # refused before any replay, as kube-scheduler refuses them at start
+        apply_feature_gates(picked.version, feature_gates)
+
+    classes, sources, skipped = load_priority_classes(proposed)
+    others = ", ".join(f"{k} ({n})" for k, n in skipped.items())
+    if not classes:
+        raise InputError("no PriorityClass in " + ", ".join(proposed) + (f" (only {others})" if others else ""),
+                         field="--proposed")
+    if skipped:
+        notes.append(f"note: --proposed: skipped {others}: only PriorityClasses are checked")
+    base = None
+    if baseline:
+        base, _, _ = load_priority_classes(baseline)
+    cfg = load_config_document(config) if config else None
+    return CheckInputs(traces, classes, sources, base, cfg, notes)
+
+
+# --- history's request: a trace, a snapshot or the live cluster, read into one document ---------
+
+def history_request(namespace: str | None, since: float | None, default_since: float, *,
+                    snapshot: str | None = None, trace: str | None = None, context_namespace: bool = False,
+                    context: str | None = None, kubeconfig: str | None = None, request_timeout: str | None = None,
+                    progress: Callable[[str], None] | None = None) -> tuple[dict[str, Any], str]:
+    """`history`'s document from a recorded trace (every version it recorded), a snapshot (the
+    `default_since` seconds before its capture unless `since`), or else the live cluster (the
+    context's namespace with `context_namespace`); and the refusal to report once it is shown (a
+    live read that could read pods or Events but not both), else ""."""
+    refusal = ""
+    tr = read_trace(trace if trace is not None else snapshot, require=("Pod", "Event")) \
+        if (trace or snapshot) is not None else None
+    if trace is not None and tr is not None:
+        if tr.form == "snapshot":  # a snapshot given as --trace: a trace of one instant
+            snapshot, trace = trace, None
+        else:
+            recorded = ((tr.header.get("recorder") or {}).get("kinds")) or ()
+            events_read = "Event" in recorded or any((e.get("object") or {}).get("kind") == "Event" for e in tr.events)
+            notes = list(tr.notes)
+            if not events_read:
+                notes.append(f"{display_name(trace)}: recorded without Events: victims are found by their "
+                             "DisruptionTarget condition, preemptors by their nomination at the same instant")
+            doc = preemption_history(trace_events=tr.events, since=since, namespace=namespace,
+                                     events_read=events_read, source=display_name(trace), notes=notes)
+    if snapshot is not None and tr is not None:
+        objects = [e.get("object") or {} for e in tr.events]
+        # the reader's note on a snapshot ("replayed as a trace of one instant") is replay's; history
+        # reads a snapshot as the hour before its capture, which its window says
+        notes = [] if tr.form == "snapshot" else list(tr.notes)
+        doc = preemption_history(objects, now=tr.start, since=since if since else default_since,
+                                 namespace=namespace, source=display_name(snapshot), notes=notes)
+    elif trace is None:
+        doc, refusal = _live_history(namespace, context_namespace, since if since else default_since, context,
+                                     kubeconfig, request_timeout, progress)
+    return doc, refusal
+
+
+def _live_history(namespace: str | None, context_namespace: bool, since: float, context: str | None,
+                  kubeconfig: str | None, request_timeout: str | None,
+                  progress: Callable[[str], None] | None) -> tuple[dict[str, Any], str]:
+    """Read the live cluster; the document, and the refusal to report once it is printed."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        if context_namespace:
+            namespace = conn.namespace
+        cluster = live.LiveCluster(conn, progress=progress)
+        read = live.read_history(cluster, namespace)
+    finally:
+        conn.close()
+    if not read.events_read and not read.pods_read:
+        raise ClusterError(f"{read.events_refused}; and {read.pods_refused}")
+    notes = list(read.notes)
+    refusal = ""
+    if not read.events_read:
+        notes.append("no Events could be read: listing the victims the pods' DisruptionTarget conditions show "
+                     "(preemptors from their nominations)")
+        refusal = read.events_refused
+    elif not read.pods_read:
+        notes.append("no pods could be read: listing the victims the Events name (preemptors named by the Events)")
+        refusal = read.pods_refused + ": the pods' conditions and nominations could not be read"
+    doc = preemption_history(read.objects, now=time.time(), since=since, namespace=namespace,
+                             pods_visible=read.pods_visible, events_read=read.events_read, checked=True,
+                             source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes)
+    return doc, refusal
+
+
+# --- plan's request: the cluster (a snapshot or the live one) and the manifests to create -------
+
+_CAPTURED_AT = re.compile(rb"""kubectl-preempt/captured-at["']?\s*:\s*["']?([0-9][0-9T:.\-+Z]+)""")
+
+
+def _captured_at(path: str) -> str | None:
+    """The captured-at annotation of a snapshot `capture` wrote, found in its bytes (a List's
+    metadata may come after its items, so the whole file is searched, at C speed)."""
+    if path == "-":
+        return None
+    try:
+        m = _CAPTURED_AT.search(read_bytes(path))
+    except InputError:
+        return None
+    return m.group(1).decode() if m else None
+
+
+def _plan_manifests(paths: Sequence[str]) -> list[tuple[str, str, Any]]:
+    out = []
+    for path in paths:
+        name = display_name(path)
+        objs = load_objects(path)
+        for i, obj in enumerate(objs):
+            out.append((name, f"items[{i}]" if len(objs) > 1 else "", obj))
+    return out
+
+
+@dataclass
+class PlanInputs:
+    """What `plan` plans against: the manifests to create (file, item, object), the cluster's
+    objects and where they came from (and when captured), whether what is made from them is private,
+    the release that decides and the scheduler configuration."""
+    manifests: list[tuple[str, str, Any]]
+    objects: list[dict]
+    source: str
+    captured_at: str | None
+    private: bool
+    version: KubernetesVersion
+    config: Any
+
+
+def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context: str | None = None,
+                kubeconfig: str | None = None, request_timeout: str | None = None,
+                kubernetes_version: str | None = None, config: str | None = None,
+                note: Callable[[str], None] | None = None) -> PlanInputs:
+    """Read what `plan` needs: the manifests, then the snapshot, or without one the live cluster
+    (read as `capture` reads it, lists only, unredacted: names are what is planned). `note` hears,
+    in order, the live read's notes, the kinds ignored, and the release picked when it is not the
+    one the data names."""
+    say = note if note is not None else (lambda _text: None)
+    manifests = _plan_manifests(manifest_paths)
+    if snapshot is None:
+        doc, notes = live.capture(kubeconfig, context, None, request_timeout, redact=False)
+        for n in notes:
+            say(f"note: {n}")
+        objects = doc["items"]
+        ann = doc["metadata"]["annotations"]
+        source, captured_at = f"context {ann.get(live.ANN_CONTEXT)}", ann.get(live.ANN_CAPTURED_AT)
+        private = True
+    else:
+        source = display_name(snapshot)
+        objects = load_objects(snapshot)
+        captured_at = _captured_at(snapshot)
+        private = is_private(snapshot)
+    ignored = ignored_note([o for o in objects if o.get("kind") not in ("Event", "Deployment", "Job")])
+    if ignored:
+        say(f"{source}: {ignored}")
+    # the release the data names: a captured List's server-version annotation, or the live server's
+    resolved = scheduler_version(objects if snapshot is not None else doc, kubernetes_version)
+    if resolved.note:
+        say(resolved.note)
+    cfg = load_config_document(config) if config else None
+    return PlanInputs(manifests, objects, source, captured_at, private, resolved.version, cfg)
+
+
+# --- version's request ------------------------------------------------------------------------------
+
+def server_version_info(context: str | None = None, kubeconfig: str | None = None,
+                        request_timeout: str | None = None) -> dict[str, Any]:
+    """The API server's /version (gitVersion, ...), read through the context as kubectl version
+    reads it; a ClusterError when it cannot be reached."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        return live.LiveCluster(conn).version_info()
+    finally:
+        conn.close()
+
+
+# --- completion's reads of the live cluster (the shell waits: the caller bounds the time) -------
+
+kubeconfig_paths = live.kubeconfig_paths  # the kubeconfig files kubectl would read, for --context's names
+
+
+def live_pod_names(context: str | None, kubeconfig: str | None, request_timeout: str | None,
+                   namespace: str | None) -> tuple[str, list[str]]:
+    """The namespace read (`namespace`, else the context's when None) and the names of its pods."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        target = conn.namespace if namespace is None else namespace
+        items = live.LiveCluster(conn).list(live.SPECS_BY_KIND["Pod"], target)
+        return target, [(o.get("metadata") or {}).get("name") or "" for o in items]
+    finally:
+        conn.close()
+
+
+def live_namespace_names(context: str | None, kubeconfig: str | None, request_timeout: str | None) -> list[str]:
+    """The names of the cluster's namespaces, sorted."""
+    conn = live.connect(kubeconfig, context, request_timeout)
+    try:
+        items = live.LiveCluster(conn).list(live.SPECS_BY_KIND["Namespace"])
+        return sorted((o.get("metadata") or {}).get("name") or "" for o in items)
+    finally:
+        conn.close()
+
+
+# --- explain's live read: the cluster, and what it recorded of the named pods' preemption -------
+
+def pod_arg_key(arg: str, namespace: str | None) -> str | None:
+    """namespace/name of a POD argument (kubectl's pod/ and pods/ prefixes dropped; a bare name in
+    `namespace`), or None when it names no pod that way."""
+    for prefix in ("pod/", "pods/"):
+        if arg.startswith(prefix):
+            arg = arg[len(prefix):]
+    if arg.count("/") == 1 and not arg.startswith("/") and not arg.endswith("/"):
+        return arg
+    if "/" not in arg and namespace:
+        return f"{namespace}/{arg}"
+    return None
+
+
+@dataclass
+class LiveExplainRead:
+    """What `explain` reads of the live cluster: its objects, where from, the namespace (-n, else
+    the context's when pods are named), the POD arguments left to explain, the preemption records
+    of the named pods (key -> record), those whose record is the whole answer (gone: False, still on
+    their node: True), the refusal to read nodes if any, and the server's version when asked."""
+    objects: list[dict]
+    source: str
+    namespace: str | None
+    pods: list[str]
+    records: dict[str, dict[str, Any]]
+    record_only: dict[str, bool]
+    nodes_refused: ClusterError | None
+    server_version: str | None = None
+
+
+def live_explain_read(context: str | None, kubeconfig: str | None, request_timeout: str | None,
+                      namespace: str | None, all_namespaces: bool, pods: Sequence[str], manifests: Sequence[str], *,
+                      server_version: bool = False, current_namespace: bool = False,
+                      progress: Callable[[str], None] | None = None, progress_done: Callable[[], None] | None = None,
+                      note: Callable[[str], None] | None = None) -> LiveExplainRead:
+    """Read the cluster and the preemption records of the named pods, then close the connection.
+    With `server_version`, also the server's version (which kube-scheduler release to imitate).
+    `progress` hears the lists' reading, `progress_done` once they are read; `note` hears what could
+    not be read (refusals, kinds not served), unless the nodes could not be read and no record is
+    shown: without nodes there is no verdict, the refusal alone is the answer."""
+    say = note if note is not None else (lambda _text: None)
+    with live.open_session(kubeconfig, context, request_timeout, progress=progress) as session:
+        # named pods, manifests and a label selector (`-l`, as kubectl's) default to the context's namespace
+        if namespace is None and not all_namespaces and (pods or manifests or current_namespace):
+            namespace = session.namespace
+        keys = {arg: pod_arg_key(arg, None if all_namespaces else namespace) for arg in pods}
+        # with access to one namespace only, the pods asked about say which one to read
+        named = {k.partition("/")[0] for k in keys.values() if k}
+        fallback = next(iter(named)) if len(named) == 1 else namespace
+        try:
+            objects, notes = session.fetch(fallback)
+        finally:
+            if progress_done is not None:
+                progress_done()
+        heard = [f"note: {n}" for n in notes]
+        by_key = {live.pod_key(o): o for o in objects if o.get("kind") == "Pod"}
+        records: dict[str, dict[str, Any]] = {}
+        for key in dict.fromkeys(k for k in keys.values() if k):
+            record, record_notes = session.who_preempted(key)
+            heard.extend(f"note: {key}: {n}" for n in record_notes)
+            if record is not None:
+                records[key] = record
+        record_only: dict[str, bool] = {}
+        for k in records:
+            pod = by_key.get(k)
+            if pod is None or (pod.get("spec") or {}).get("nodeName") or \
+                    (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                record_only[k] = pod is not None
+        kept = [arg for arg, k in keys.items() if k not in record_only]
+        nodes_refused = session.nodes_refused()
+        if nodes_refused is None or records:
+            for n in heard:
+                say(n)
+        source = f"context {session.conn.context}" if session.conn.context else "in-cluster"
+        out = LiveExplainRead(objects, source, namespace, kept, records, record_only, nodes_refused)
+        if server_version:
+            out.server_version = session.cluster.server_version()
+    return out

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Mapping, Optional
 import typer
 
 from ..errors import UsageError
-from ..io import live
+from ..api import live
 from . import options
 from .common import Progress, guard, note, output_path
 

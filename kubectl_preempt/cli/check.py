@@ -6,15 +6,9 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from ..check.api import check as run_check
-from ..check.policy import DEFAULT_FAIL_ON, FAIL_ON, Policy
-from ..errors import ExitCode, InputError, UsageError
-from ..io.files import STDOUT, is_private, refuse_link, write_atomic
-from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
-from ..io.snapshot import load_config_document
-from ..io.trace import read_trace
-from ..framework.versions import apply_feature_gates, parse_feature_gates
-from ..replay.api import scheduler_version as replay_scheduler_version
+from .. import api
+from ..api import DEFAULT_FAIL_ON, FAIL_ON, STDOUT, Policy, is_private, parse_feature_gates, refuse_link, write_atomic
+from ..errors import ExitCode, UsageError
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from ..render.replay import gap_notes
@@ -130,38 +124,16 @@ def check(
         if out_path and out_path != STDOUT:
             refuse_link(out_path, flag)  # before the replays, not after them
 
-    notes: list[str] = []
-    traces = {}
-    for path in expand(trace, TRACE_SUFFIXES, "traces", recursive=False):
-        tr = read_trace(path)
-        notes += [f"note: {n}" for n in tr.notes]
-        traces[tr.source or path] = tr
-        # each trace is replayed by the release it was recorded from, unless one is asked for
-        picked = replay_scheduler_version(tr, kubernetes_version)
-        if picked.note:
-            notes.append(f"{tr.source or path}: {picked.note}")
-        # refused before any replay, as kube-scheduler refuses them at start
-        apply_feature_gates(picked.version, gates)
-
-    classes, sources, skipped = load_priority_classes(proposed)
-    others = ", ".join(f"{k} ({n})" for k, n in skipped.items())
-    if not classes:
-        raise InputError("no PriorityClass in " + ", ".join(proposed) + (f" (only {others})" if others else ""),
-                         field="--proposed")
-    if skipped:
-        notes.append(f"note: --proposed: skipped {others}: only PriorityClasses are checked")
-    base = None
-    if baseline:
-        base, _, _ = load_priority_classes(baseline)
-
-    cfg = load_config_document(config) if config else None
+    inputs = api.check_inputs(trace, proposed, baseline=baseline, config=config,
+                              kubernetes_version=kubernetes_version, feature_gates=gates)
+    traces, classes, sources, base, cfg = inputs.traces, inputs.classes, inputs.sources, inputs.baseline, inputs.config
 
     # every input read: what is worth knowing about them, then the work
-    for n in notes:
+    for n in inputs.notes:
         note(n)
     line = Progress() if sys.stderr.isatty() else None
     try:
-        report = run_check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
+        report = api.check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
                            seed=seed, progress=_progress(line) if line is not None else None,
                            runs=runs, jobs=jobs, ray_address=ray, kubernetes_version=kubernetes_version,
                            feature_gates=gates)
@@ -181,9 +153,7 @@ def check(
     if junit:
         write_atomic(junit, render_junit(report), private=private, field="--junit")
     if html:
-        from ..api import check_html
-
-        page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
+        page = api.check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
                           kubernetes_version=kubernetes_version, feature_gates=gates)
         write_atomic(html, page, private=private, field="--html")
         if html != STDOUT:

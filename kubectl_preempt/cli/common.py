@@ -8,7 +8,6 @@ from typing import Any, Callable, Optional, TypeVar
 import typer
 
 from ..errors import PreemptError
-from ..framework.versions import KubernetesVersion, Resolved
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -41,13 +40,6 @@ def guard(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def picked_version(resolved: Resolved, prefix: str = "") -> KubernetesVersion:
-    """The release a command imitates; when it is not the one the data names, a note says so."""
-    if resolved.note:
-        note(prefix + resolved.note)
-    return resolved.version
-
-
 class Progress:
     """One self-overwriting line on stderr while lists are read, only on a terminal."""
 
@@ -76,47 +68,3 @@ def output_path(output_file: Optional[str], output: Optional[str]) -> Optional[s
         raise UsageError("give the file once: --output-file and -o/--output name different files",
                          field="--output-file")
     return output_file if output_file is not None else output
-
-
-# --- naming pods as kubectl does -------------------------------------------------------------------
-
-# the resource types (and kubectl's short names) a user may put before a name by habit
-# (`kubectl logs deployment/checkout`); explain reads Pods only. kubectl's own `pod/`, `pods/`
-# and `po/` prefixes are accepted and dropped.
-POD_PREFIXES = ("pod/", "pods/", "po/")
-OTHER_TYPES = {
-    "deployment": "Deployment", "deployments": "Deployment", "deploy": "Deployment",
-    "replicaset": "ReplicaSet", "replicasets": "ReplicaSet", "rs": "ReplicaSet",
-    "statefulset": "StatefulSet", "statefulsets": "StatefulSet", "sts": "StatefulSet",
-    "daemonset": "DaemonSet", "daemonsets": "DaemonSet", "ds": "DaemonSet",
-    "job": "Job", "jobs": "Job", "cronjob": "CronJob", "cronjobs": "CronJob", "cj": "CronJob",
-    "replicationcontroller": "ReplicationController", "replicationcontrollers": "ReplicationController",
-    "rc": "ReplicationController", "service": "Service", "services": "Service", "svc": "Service",
-    "node": "Node", "nodes": "Node", "no": "Node", "namespace": "Namespace", "namespaces": "Namespace",
-    "poddisruptionbudget": "PodDisruptionBudget", "poddisruptionbudgets": "PodDisruptionBudget",
-    "pdb": "PodDisruptionBudget", "priorityclass": "PriorityClass", "priorityclasses": "PriorityClass",
-    "pc": "PriorityClass", "persistentvolumeclaim": "PersistentVolumeClaim",
-    "persistentvolumeclaims": "PersistentVolumeClaim", "pvc": "PersistentVolumeClaim",
-}
-
-
-def strip_pod_prefix(arg: str) -> str:
-    """`pod/web-0` -> `web-0`, as kubectl reads TYPE/NAME for pods."""
-    for prefix in POD_PREFIXES:
-        if arg.startswith(prefix):
-            return arg[len(prefix):]
-    return arg
-
-
-def other_type(arg: str) -> Optional[str]:
-    """The kind `arg` names when it is TYPE/NAME of something other than a Pod (`deployment/checkout`,
-    `deployments.apps/checkout`), else None. A namespace name is a DNS label: no dot in it."""
-    head, sep, _ = arg.partition("/")
-    if not sep:
-        return None
-    head = head.lower()
-    if head in OTHER_TYPES:
-        return OTHER_TYPES[head]
-    if "." in head:
-        return OTHER_TYPES.get(head.split(".", 1)[0], head)
-    return None

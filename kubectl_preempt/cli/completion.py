@@ -28,7 +28,7 @@ from typing import Any, Callable, Optional, Sequence
 import typer
 
 from ..errors import UsageError, quote
-from ..framework.versions import SUPPORTED
+from ..api import SUPPORTED
 from .common import guard
 
 # cobra's ShellCompDirective bits (cobra completions.go)
@@ -201,16 +201,9 @@ def _quietly(fn: Callable[[], list[str]], timeout: Optional[float] = None) -> li
 
 
 def _snapshot_objects(path: str) -> list[dict]:
-    from ..io.snapshot import load_objects
+    from ..api import load_objects
 
     return [o for o in load_objects(path) if isinstance(o, dict)]
-
-
-def _live_session(line: Line) -> Any:
-    from ..io import live
-
-    conn = live.connect(_last(line, "kubeconfig"), _last(line, "context"), LIVE_REQUEST_TIMEOUT)
-    return live, conn
 
 
 def _namespace_default(line: Line) -> str:
@@ -236,13 +229,11 @@ def pod_names(line: Line, to_complete: str) -> list[str]:
         names = _quietly(from_file)
     else:
         def from_cluster() -> list[str]:
-            live, conn = _live_session(line)
-            try:
-                target = typed_ns if slash else (_last(line, "namespace") or conn.namespace)
-                items = live.LiveCluster(conn).list(live.SPECS_BY_KIND["Pod"], target)
-                return [f"{target}\0" + ((o.get("metadata") or {}).get("name") or "") for o in items]
-            finally:
-                conn.close()
+            from .. import api
+
+            target, pods = api.live_pod_names(_last(line, "context"), _last(line, "kubeconfig"), LIVE_REQUEST_TIMEOUT,
+                                              typed_ns if slash else _last(line, "namespace") or None)
+            return [f"{target}\0{name}" for name in pods]
         raw = _quietly(from_cluster, LIVE_TOTAL_TIMEOUT)
         names = [r.partition("\0")[2] for r in raw]
         ns = raw[0].partition("\0")[0] if raw else typed_ns
@@ -269,12 +260,9 @@ def namespaces(line: Line) -> list[str]:
         return _quietly(from_file)
 
     def from_cluster() -> list[str]:
-        live, conn = _live_session(line)
-        try:
-            items = live.LiveCluster(conn).list(live.SPECS_BY_KIND["Namespace"])
-            return sorted((o.get("metadata") or {}).get("name") or "" for o in items)
-        finally:
-            conn.close()
+        from .. import api
+
+        return api.live_namespace_names(_last(line, "context"), _last(line, "kubeconfig"), LIVE_REQUEST_TIMEOUT)
     return _quietly(from_cluster, LIVE_TOTAL_TIMEOUT)
 
 
@@ -283,7 +271,7 @@ def contexts(line: Line) -> list[str]:
     def read() -> list[str]:
         import yaml
 
-        from ..io.live import kubeconfig_paths
+        from ..api import kubeconfig_paths
 
         out: list[str] = []
         for path in kubeconfig_paths(_last(line, "kubeconfig")):

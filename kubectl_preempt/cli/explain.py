@@ -1,27 +1,20 @@
 """kubectl preempt explain: what the scheduler decides for a pod, and why."""
 from __future__ import annotations
 
-import difflib
 import sys
 from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 
 import typer
 
 from .. import api
-from ..errors import InputError, UsageError, quote
-from ..framework.versions import (KubernetesVersion, apply_feature_gates, parse_feature_gates,
-                                  resolve_kubernetes_version)
-from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects,
-                           pod_key)
-from ..model.bulk import bulk_allocation
-from ..model.cluster import Cluster
-from ..model.selectors import LabelSelector, parse_selector
+from ..api import KubernetesVersion, bulk_allocation, display_name, load_objects, parse_feature_gates, parse_selector
+from ..errors import InputError, UsageError
 from ..render import render
 from ..render.output import NAME, is_data
 from . import live as live_cli
 from . import options
 from . import session as batch_options
-from .common import guard, note, other_type, picked_version, strip_pod_prefix
+from .common import guard, note
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
 PROGRESS_MIN_PODS = 20
@@ -101,7 +94,7 @@ def explain(
         # kubectl get: "a resource cannot be retrieved by name across all namespaces"
         raise UsageError("a resource cannot be retrieved by name across all namespaces (give namespace/name, "
                          "or the name with -n NAMESPACE)")
-    pods = [strip_pod_prefix(p) for p in pods] if pods else pods
+    pods = [api.strip_pod_prefix(p) for p in pods] if pods else pods
     if selector is not None and pods:
         # kubectl get: "selectors and the all flag cannot be used when passing resource/name arguments"
         raise UsageError("a selector (-l) cannot be used when naming pods: it picks among the pending pods "
@@ -131,31 +124,18 @@ def explain(
             objects = load_objects(snapshot)
             data_version, data_source = objects.server_version, source
         # Queues and PodGroups are read for the pods kube-batch schedules
-        # Preempted events (capture keeps them) say who preempted a pod, read below
-        ignored = ignored_note([o for o in objects if o.get("kind") not in batch_options.BATCH_KINDS
-                                and o.get("kind") != "Event"])
-        if ignored:
-            note(f"{source}: {ignored}")
-        version = picked_version(resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source))
-        version = apply_feature_gates(version, gates)
-        cfg = load_config(config) if config else None
-        extra: list[dict] = []
-        for path in manifests:
-            extra.extend(load_manifests(path, namespace))
-
-        try:
-            cluster = Cluster.from_objects(objects)
-        except InputError as e:
-            raise e.located(source=source) from None
-        for text in cluster.notes:
-            note(f"note: {source}: {text}")
-    extra_keys = {pod_key(m) for m in extra}
+        inputs = api.explain_inputs(objects, source, data_version=data_version, data_source=data_source,
+                                    kubernetes_version=kubernetes_version, feature_gates=gates, config=config,
+                                    manifests=manifests, namespace=namespace, also_read=batch_options.BATCH_KINDS,
+                                    note=note)
+    cluster, version, cfg, extra = inputs.cluster, inputs.version, inputs.config, inputs.extra
+    extra_keys = {api.pod_key(m) for m in extra}
     if live_ctx is None and pods:
         # a victim in a snapshot: what the snapshot recorded of its preemption (the DisruptionTarget
         # condition, and the preemptor when a captured Preempted event names it), as live explain
         live_ctx = live_cli.snapshot_records(objects, source, namespace, list(pods), cluster)
     keys = [] if live_ctx is not None and live_ctx.all_gone else \
-        _pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source, label_selector)
+        api.pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source, label_selector)
     if live_ctx is not None:
         keys = live_ctx.with_preemptors(keys, cluster.pods)
     for key in keys:
@@ -182,7 +162,7 @@ def explain(
         if not keys and not extra:
             sys.stdout.write(render_batch(batch_docs, output, no_headers))
             return
-    _check_requests(cluster, keys, objects, source)
+    api.check_requests(cluster, keys, objects, source)
     try:
         docs = _explain_all(cluster, keys, cfg, seed, extra, version)
     except InputError as e:
@@ -226,64 +206,7 @@ def render_batch(docs: Sequence[Mapping[str, Any]], output: str, no_headers: boo
     return render_batch_explain_table(docs, wide=output == "wide")
 
 
-def _pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: Optional[str], all_namespaces: bool,
-                     extra_keys: set[str], cfg: Any, source: str,
-                     selector: Optional[LabelSelector] = None) -> list[str]:
-    if pods:
-        return [_resolve(cluster, p, namespace, all_namespaces, extra_keys, source) for p in pods]
-    if extra_keys:
-        return []
-    if namespace is None and not all_namespaces:
-        raise UsageError("name the pods to explain, or give -f MANIFEST, -n NAMESPACE or -A")
-    schedulers = ({p.scheduler_name for p in cfg.profiles} if cfg is not None else {"default-scheduler"})
-    # the pods the scheduler would try: pending, not being deleted, handled by one of its profiles
-    return [key for key in api.pending_pods(cluster, namespace)
-            if not cluster.pods[key].terminating and cluster.pods[key].scheduler_name in schedulers
-            and (selector is None or selector.matches(cluster.pods[key].labels))]
-
-
-def _resolve(cluster: Cluster, arg: str, namespace: Optional[str], all_namespaces: bool,
-             extra_keys: set[str], source: str) -> str:
-    if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
-        raise UsageError(f"pod {quote(arg)} is neither namespace/name nor name")
-    arg = strip_pod_prefix(arg)
-    key = arg if "/" in arg else f"{namespace or 'default'}/{arg}"
-    if key not in cluster.pods and key not in extra_keys:
-        ns, name = key.split("/", 1)
-        kind = other_type(arg) if not any(p.namespace == ns for p in cluster.pods.values()) else None
-        if kind is not None:
-            # kubectl's TYPE/NAME (deployment/checkout) would otherwise read as namespace/name
-            raise UsageError(f"{arg} names a {kind}: give namespace/name of a Pod (explain reads pods; "
-                             f"-n NAMESPACE -l SELECTOR picks a workload's pending pods)")
-        names = sorted({p.name for p in cluster.pods.values() if p.namespace == ns}
-                       | {k.split("/", 1)[1] for k in extra_keys if k.split("/", 1)[0] == ns})
-        hint = f"{len(names)} pod{'s' if len(names) != 1 else ''} in namespace {ns}" if names \
-            else f"no pods in namespace {ns}"
-        # as kubectl's "did you mean": the names in the same namespace closest to the one typed
-        close = sorted(difflib.get_close_matches(name, names, n=3, cutoff=0.6),
-                       key=lambda c: (-difflib.SequenceMatcher(None, name, c).ratio(), c))
-        mean = f"; did you mean {' or '.join(f'{ns}/{c}' for c in close)}?" if close else ""
-        raise InputError(f"pod {key} not found{mean} ({hint}; finished pods are left out; -f MANIFEST explains "
-                         f"a pod not created yet)", source=source)
-    return key
-
-
-def _check_requests(cluster: Cluster, keys: Sequence[str], objects: Sequence[Mapping[str, Any]], source: str) -> None:
-    # a pending pod's requests are parsed only when it is scheduled: check them here, so that a
-    # bad quantity is reported with the item it sits in, as the loader reports bound pods'
-    for key in keys:
-        pod = cluster.pods.get(key)
-        if pod is None:
-            continue
-        try:
-            pod.resource  # noqa: B018
-        except InputError as e:
-            where = next((f"items[{i}] (Pod {key})" for i, o in enumerate(objects)
-                          if o.get("kind") == "Pod" and pod_key(o) == key), f"Pod {key}")
-            raise e.located(source=source, field_prefix=where) from None
-
-
-def _explain_all(cluster: Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict],
+def _explain_all(cluster: api.Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict],
                  version: KubernetesVersion) -> list[Mapping[str, Any]]:
     total = len(keys) + len(extra)
     if not (total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):

@@ -3,16 +3,13 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from typing import Annotated, Optional
 
 import typer
 
 from .. import api
 from ..errors import ClusterError, ExitCode, InputError, UsageError, quote
-from ..io import live
-from ..io.snapshot import display_name
-from ..io.trace import read_trace
+from ..api import display_name
 from ..render.history import FORMATS, render_history, summary_line
 from . import options
 from .common import Progress, error_line, guard, note
@@ -116,62 +113,14 @@ def history(
 def _history(ns: Optional[str], context_namespace: bool, window: Optional[float], snapshot: Optional[str],
              trace: Optional[str], context: Optional[str], kubeconfig: Optional[str],
              request_timeout: Optional[str]) -> tuple[dict, str]:
-    refusal = ""
-    tr = read_trace(trace if trace is not None else snapshot, require=("Pod", "Event")) if (trace or snapshot) is not None else None
-    if trace is not None and tr is not None:
-        if tr.form == "snapshot":  # a snapshot given as --trace: a trace of one instant
-            snapshot, trace = trace, None
-        else:
-            recorded = ((tr.header.get("recorder") or {}).get("kinds")) or ()
-            events_read = "Event" in recorded or any((e.get("object") or {}).get("kind") == "Event" for e in tr.events)
-            notes = list(tr.notes)
-            if not events_read:
-                notes.append(f"{display_name(trace)}: recorded without Events: victims are found by their "
-                             "DisruptionTarget condition, preemptors by their nomination at the same instant")
-            doc = api.preemption_history(trace_events=tr.events, since=window, namespace=ns, events_read=events_read,
-                                         source=display_name(trace), notes=notes)
-    if snapshot is not None and tr is not None:
-        objects = [e.get("object") or {} for e in tr.events]
-        # the reader's note on a snapshot ("replayed as a trace of one instant") is replay's; history
-        # reads a snapshot as the hour before its capture, which its window says
-        notes = [] if tr.form == "snapshot" else list(tr.notes)
-        doc = api.preemption_history(objects, now=tr.start, since=window if window else parse_since(DEFAULT_SINCE),
-                                     namespace=ns, source=display_name(snapshot), notes=notes)
-    elif trace is None:
-        doc, refusal = _live(ns, context_namespace, window, context, kubeconfig, request_timeout)
-    return doc, refusal
-
-
-def _live(namespace: Optional[str], context_namespace: bool, window: Optional[float], context: Optional[str],
-          kubeconfig: Optional[str], request_timeout: Optional[str]) -> tuple[dict, str]:
-    """Read the live cluster; the document, and the refusal to report once it is printed."""
-    conn = live.connect(kubeconfig, context, request_timeout)
     progress = Progress() if sys.stderr.isatty() else None
     try:
-        if context_namespace:
-            namespace = conn.namespace
-        cluster = live.LiveCluster(conn, progress=progress)
-        read = live.read_history(cluster, namespace)
+        return api.history_request(ns, window, parse_since(DEFAULT_SINCE), snapshot=snapshot, trace=trace,
+                                   context_namespace=context_namespace, context=context, kubeconfig=kubeconfig,
+                                   request_timeout=request_timeout, progress=progress)
     finally:
         if progress is not None:
             progress.clear()
-        conn.close()
-    if not read.events_read and not read.pods_read:
-        raise ClusterError(f"{read.events_refused}; and {read.pods_refused}")
-    notes = list(read.notes)
-    refusal = ""
-    if not read.events_read:
-        notes.append("no Events could be read: listing the victims the pods' DisruptionTarget conditions show "
-                     "(preemptors from their nominations)")
-        refusal = read.events_refused
-    elif not read.pods_read:
-        notes.append("no pods could be read: listing the victims the Events name (preemptors named by the Events)")
-        refusal = read.pods_refused + ": the pods' conditions and nominations could not be read"
-    doc = api.preemption_history(read.objects, now=time.time(),
-                                 since=window if window else parse_since(DEFAULT_SINCE), namespace=namespace,
-                                 pods_visible=read.pods_visible, events_read=read.events_read, checked=True,
-                                 source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes)
-    return doc, refusal
 
 
 def _print(doc: dict, output: str, no_headers: bool) -> None:

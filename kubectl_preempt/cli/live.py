@@ -13,7 +13,6 @@ from typing import Any, Mapping, Optional, Sequence
 
 from .. import api
 from ..errors import ClusterError
-from ..io import live
 from ..render.table import INDENT, columns, short_time
 from .common import Progress, note
 
@@ -67,73 +66,22 @@ class LiveExplain:
         raise self.nodes_refused
 
 
-def _key(arg: str, namespace: Optional[str]) -> Optional[str]:
-    for prefix in ("pod/", "pods/"):
-        if arg.startswith(prefix):
-            arg = arg[len(prefix):]
-    if arg.count("/") == 1 and not arg.startswith("/") and not arg.endswith("/"):
-        return arg
-    if "/" not in arg and namespace:
-        return f"{namespace}/{arg}"
-    return None
-
-
 def read_live(context: Optional[str], kubeconfig: Optional[str], request_timeout: Optional[str],
               namespace: Optional[str], all_namespaces: bool, pods: Sequence[str],
               manifests: Sequence[str], *, server_version: bool = False,
               current_namespace: bool = False) -> LiveExplain:
-    """Read the cluster and the preemption records of the named pods, then close the connection.
-    With `server_version`, also the server's version (which kube-scheduler release to imitate).
+    """Read the cluster and the preemption records of the named pods (api.live_explain_read).
 
     Refusals (403) and kinds the server does not serve become notes on stderr; an unreachable
     server, rejected credentials or a timeout end the command (exit 3)."""
     progress = Progress() if sys.stderr.isatty() else None
-    with live.open_session(kubeconfig, context, request_timeout, progress=progress) as session:
-        # named pods, manifests and a label selector (`-l`, as kubectl's) default to the context's namespace
-        if namespace is None and not all_namespaces and (pods or manifests or current_namespace):
-            namespace = session.namespace
-        keys = {arg: _key(arg, None if all_namespaces else namespace) for arg in pods}
-        # with access to one namespace only, the pods asked about say which one to read
-        named = {k.partition("/")[0] for k in keys.values() if k}
-        fallback = next(iter(named)) if len(named) == 1 else namespace
-        try:
-            objects, notes = session.fetch(fallback)
-        finally:
-            if progress is not None:
-                progress.clear()
-        heard = [f"note: {n}" for n in notes]
-        by_key = {live.pod_key(o): o for o in objects if o.get("kind") == "Pod"}
-        records = preemption_records(session, list(dict.fromkeys(k for k in keys.values() if k)), heard)
-        record_only: dict[str, bool] = {}
-        for k in records:
-            pod = by_key.get(k)
-            if pod is None or (pod.get("spec") or {}).get("nodeName") or \
-                    (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
-                record_only[k] = pod is not None
-        kept = [arg for arg, k in keys.items() if k not in record_only]
-        nodes_refused = session.nodes_refused()
-        # without nodes there is no verdict: the notes on what else could not be read qualify
-        # nothing unless a preemption record is shown; the refusal alone is the answer
-        if nodes_refused is None or records:
-            for n in heard:
-                note(n)
-        source = f"context {session.conn.context}" if session.conn.context else "in-cluster"
-        out = LiveExplain(objects, source, namespace, kept, records, record_only, nodes_refused)
-        if server_version:
-            out.server_version = session.cluster.server_version()
-    return out
-
-
-def preemption_records(session: live.LiveSession, keys: Sequence[str],
-                       heard: list[str]) -> dict[str, dict[str, Any]]:
-    """key -> what the cluster recorded about the scheduler preempting that pod (only those it did);
-    notes on what could not be read go to `heard`."""
-    out: dict[str, dict[str, Any]] = {}
-    for key in keys:
-        record, notes = session.who_preempted(key)
-        heard.extend(f"note: {key}: {n}" for n in notes)
-        if record is not None:
-            out[key] = record
+    read = api.live_explain_read(context, kubeconfig, request_timeout, namespace, all_namespaces, pods, manifests,
+                                 server_version=server_version, current_namespace=current_namespace,
+                                 progress=progress, progress_done=progress.clear if progress is not None else None,
+                                 note=note)
+    out = LiveExplain(read.objects, read.source, read.namespace, read.pods, read.records, read.record_only,
+                      read.nodes_refused)
+    out.server_version = read.server_version
     return out
 
 
@@ -143,7 +91,7 @@ def snapshot_records(objects: list[dict], source: str, namespace: Optional[str],
     scheduler preempting them (condition, captured Preempted events). None when nothing was."""
     records: dict[str, dict[str, Any]] = {}
     for arg in pods:
-        key = _key(arg, namespace) or arg
+        key = api.pod_arg_key(arg, namespace) or arg
         if key not in cluster.pods:
             continue
         rec = api.who_preempted(objects, key)

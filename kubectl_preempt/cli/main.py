@@ -7,9 +7,8 @@ from typing import Optional, Sequence
 
 import typer
 
-from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__
+from ..api import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__, limits
 from ..errors import ExitCode, PreemptError
-from ..model import limits
 from ..render import width
 from . import capture, explain
 from . import record, replay

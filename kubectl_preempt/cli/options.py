@@ -7,8 +7,7 @@ from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 import typer
 
 from ..errors import InputError, UsageError, quote
-from ..model import limits
-from ..model.rfc3339 import format_seconds, parse_seconds
+from ..api import format_seconds, limits, parse_seconds
 from ..render import FORMATS
 from ..render.output import check_format, extended_formats
 

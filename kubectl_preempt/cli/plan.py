@@ -1,20 +1,17 @@
 """kubectl preempt plan: what creating or scaling workloads would do, and how many copies fit."""
 from __future__ import annotations
 
-import re
 import sys
 from typing import Annotated, Any, Optional
 
 import typer
 
 from .. import api
-from ..errors import InputError, UsageError
-from ..io.files import STDOUT, is_private, refuse_link, write_atomic
-from ..io.snapshot import display_name, ignored_note, load_config_document, load_objects
-from ..model import limits
+from ..errors import UsageError
+from ..api import STDOUT, limits, refuse_link, write_atomic
 from ..render.plan import PLAN_FORMATS, render_plan
 from . import options
-from .common import guard, note, picked_version
+from .common import guard, note
 
 HELP = """Plan a rollout or a scale-up before making it: which pods would be preempted, where and why,
 and what would stay pending.
@@ -64,33 +61,6 @@ Examples:
 
 def register(app: typer.Typer) -> None:
     app.command("plan", help=HELP, epilog=EPILOG, no_args_is_help=True)(plan)
-
-
-_CAPTURED_AT = re.compile(rb"""kubectl-preempt/captured-at["']?\s*:\s*["']?([0-9][0-9T:.\-+Z]+)""")
-
-
-def _captured_at(path: str) -> Optional[str]:
-    """The captured-at annotation of a snapshot `capture` wrote, found in its bytes (a List's
-    metadata may come after its items, so the whole file is searched, at C speed)."""
-    if path == "-":
-        return None
-    from ..io.snapshot import read_bytes
-
-    try:
-        m = _CAPTURED_AT.search(read_bytes(path))
-    except InputError:
-        return None
-    return m.group(1).decode() if m else None
-
-
-def _manifests(paths: list[str]) -> list[tuple[str, str, Any]]:
-    out = []
-    for path in paths:
-        name = display_name(path)
-        objs = load_objects(path)
-        for i, obj in enumerate(objs):
-            out.append((name, f"items[{i}]" if len(objs) > 1 else "", obj))
-    return out
 
 
 def _duration(text: Optional[str]) -> Optional[float]:
@@ -164,30 +134,12 @@ def plan(
                          "apply to --snapshot")
     if snapshot == "-" and "-" in manifests_paths:
         raise UsageError("--snapshot - and -f - cannot both read standard input")
-    manifests = _manifests(manifests_paths)
-    private = False
-    if snapshot is None:
-        from ..io import live
-
-        # the same reading as `capture` (lists only), kept unredacted: names are what is planned
-        doc, notes = live.capture(kubeconfig, context, None, request_timeout, redact=False)
-        for n in notes:
-            note(f"note: {n}")
-        objects = doc["items"]
-        ann = doc["metadata"]["annotations"]
-        source, captured_at = f"context {ann.get(live.ANN_CONTEXT)}", ann.get(live.ANN_CAPTURED_AT)
-        private = True
-    else:
-        source = display_name(snapshot)
-        objects = load_objects(snapshot)
-        captured_at = _captured_at(snapshot)
-        private = is_private(snapshot)
-    ignored = ignored_note([o for o in objects if o.get("kind") not in ("Event", "Deployment", "Job")])
-    if ignored:
-        note(f"{source}: {ignored}")
-    # the release the data names: a captured List's server-version annotation, or the live server's
-    version = picked_version(api.scheduler_version(objects if snapshot is not None else doc, kubernetes_version))
-    cfg = load_config_document(config) if config else None
+    inputs = api.plan_inputs(manifests_paths, snapshot, context=context, kubeconfig=kubeconfig,
+                             request_timeout=request_timeout, kubernetes_version=kubernetes_version,
+                             config=config, note=note)
+    manifests, objects, source, captured_at, private = (inputs.manifests, inputs.objects, inputs.source,
+                                                        inputs.captured_at, inputs.private)
+    version, cfg = inputs.version, inputs.config
 
     if max_:
         if len(manifests) != 1:
@@ -200,9 +152,7 @@ def plan(
     on_decision = None
     written: list[str] = []
     if dump_decisions:
-        from .replay import _dump_writer
-
-        on_decision, written = _dump_writer(dump_decisions, overwrite=overwrite, private=private)
+        on_decision, written = api.decision_case_writer(dump_decisions, overwrite=overwrite, private=private)
     if html and html != STDOUT:
         refuse_link(html, "--html")
     trace: dict[str, Any] = {}

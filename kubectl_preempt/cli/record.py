@@ -9,8 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import UsageError, quote
-from ..io import live
-from ..io.record import record as run_record
+from ..api import live
+from ..api import record as run_record
 from . import options
 from .common import Progress, guard, note, output_path
 

@@ -1,26 +1,20 @@
 """kubectl preempt replay: a recorded stretch of time through the offline scheduler."""
 from __future__ import annotations
 
-import os
 import sys
 import time
-from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from ..errors import InputError, UsageError, quote
-from ..framework.versions import apply_feature_gates, parse_feature_gates
-from ..io.files import STDOUT, is_private, refuse_link, write_atomic
-from ..io.snapshot import load_config_document, load_objects
-from ..io.trace import read_trace
+from .. import api
+from ..api import (DEFAULT_API_LATENCY, STDOUT, is_private, load_config_document, parse_feature_gates, refuse_link,
+                   write_atomic)
+from ..errors import InputError, UsageError
 from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
-from ..replay.api import replay as run_replay
-from ..replay.api import scheduler_version as replay_scheduler_version
-from ..replay.async_preemption import DEFAULT_API_LATENCY
 from . import options
 from .session import BatchSchedulerName, read_scheduler_conf
-from .common import Progress, guard, note, picked_version
+from .common import Progress, guard, note
 
 DEMO_TRACE = "demo.jsonl.gz"
 
@@ -98,11 +92,7 @@ def register(app: typer.Typer) -> None:
 
 
 def bundled_trace(name: str = DEMO_TRACE) -> str:
-    here = Path(__file__).resolve().parents[2] / "traces" / name
-    if not here.exists():
-        raise InputError(f"the bundled trace {name} is not here ({here}); give a TRACE file",
-                         field="TRACE")
-    return str(here)
+    return api.bundled_trace(name)
 
 
 class _Progress:
@@ -137,21 +127,6 @@ class _RunProgress:
 
     def clear(self) -> None:
         self.line.clear()
-
-
-def _dump_writer(directory: str, *, overwrite: bool, private: bool):
-    from ..io.files import prepare_directory, write_atomic
-    from ..io.live import serialize
-
-    prepare_directory(directory, overwrite=overwrite, private=private, field="--dump-decisions")
-    written: list[str] = []
-
-    def write(case: dict[str, Any]) -> None:
-        path = os.path.join(directory, f"{case['name']}.json")
-        write_atomic(path, serialize(case, path), private=private, field="--dump-decisions")
-        written.append(path)
-
-    return write, written
 
 
 def _feature_gates(text: str | None) -> dict[str, bool]:
@@ -237,21 +212,10 @@ def replay(
     if runs > 1 and dump_decisions:
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1")
     path = trace if trace is not None else bundled_trace()
-    tr = read_trace(path)
-    for n in tr.notes:
-        note(f"note: {n}")
     # the note when the release is not the one named; the replay itself says where it came from
-    version = picked_version(replay_scheduler_version(tr, kubernetes_version))
-    # refused here, naming the flag (not the trace), as kube-scheduler refuses them at start
-    version = apply_feature_gates(version, gates)
+    tr, _ = api.read_replay_trace(path, kubernetes_version=kubernetes_version, feature_gates=gates, note=note)
     window = options.timeline_window(since, until, tr.start)
-    classes: list[dict] = []
-    for f in priorityclasses or ():
-        objs = load_objects(f)
-        bad = [o.get("kind") for o in objs if o.get("kind") != "PriorityClass"]
-        if bad:
-            raise InputError(f"expected PriorityClass objects only, found {bad[0]}", source=f)
-        classes.extend(objs)
+    classes = api.load_priority_class_files(priorityclasses or ())
     cfg = load_config_document(config) if config else None
     if batch_scheduler_conf == "-" and (trace == "-" or "-" in (priorityclasses or ())):
         raise UsageError("--batch-scheduler-conf - and another input cannot both read standard input")
@@ -263,7 +227,7 @@ def replay(
     # what is made from a private trace (readable by its owner only, or unredacted) is private too
     private = is_private(tr.source) or tr.header.get("redacted") is False
     if dump_decisions:
-        on_decision, written = _dump_writer(dump_decisions, overwrite=overwrite, private=private)
+        on_decision, written = api.decision_case_writer(dump_decisions, overwrite=overwrite, private=private)
     if html and html != STDOUT:
         refuse_link(html, "--html")
     progress = None
@@ -275,7 +239,7 @@ def replay(
         else:
             progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
     try:
-        report = run_replay(tr, mode="follow" if follow else "simulate", config=cfg,
+        report = api.replay(tr, mode="follow" if follow else "simulate", config=cfg,
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
                             on_decision=on_decision, progress=None if runs > 1 else progress,
                             runs=runs, jobs=jobs, ray_address=ray, run_progress=run_progress,
@@ -298,9 +262,7 @@ def replay(
     if html != STDOUT:
         sys.stdout.write(render_replay(report, output, no_headers=no_headers))
     if html:
-        from ..api import replay_html
-
-        write_atomic(html, replay_html(report, tr), private=private, field="--html")
+        write_atomic(html, api.replay_html(report, tr), private=private, field="--html")
         if html != STDOUT:
             note(f"wrote the HTML report to {html}")
     if dump_decisions:

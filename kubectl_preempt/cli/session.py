@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from ..errors import InputError, UsageError
-from ..io.snapshot import display_name, ignored_kinds, load_objects, read_bytes
+from ..api import display_name, ignored_kinds, load_objects, read_bytes
 from ..render.session import SESSION_FORMATS, render_session, render_session_runs_table
 from . import options
 from .common import guard, note

@@ -12,8 +12,8 @@ import typer
 import yaml
 
 from ..errors import ClusterError, UsageError, quote
-from ..framework.versions import DEFAULT, SUPPORTED, resolve_kubernetes_version
-from ..version import __version__
+from .. import api
+from ..api import DEFAULT, SUPPORTED, __version__, resolve_kubernetes_version
 from . import options
 from .common import guard
 
@@ -106,14 +106,8 @@ def version(
     doc = client_document()
     failure: Optional[ClusterError] = None
     if not client:
-        from ..io import live
-
         try:
-            conn = live.connect(kubeconfig, context, request_timeout)
-            try:
-                _server_part(doc, live.LiveCluster(conn).version_info())
-            finally:
-                conn.close()
+            _server_part(doc, api.server_version_info(context, kubeconfig, request_timeout))
         except ClusterError as err:
             failure = err
     sys.stdout.write(_render(doc, output))
