@@ -17,7 +17,7 @@ from ..io.trace import read_trace
 from ..render.replay import REPLAY_FORMATS, render_replay
 from ..replay.api import replay as run_replay
 from ..replay.api import scheduler_version as replay_scheduler_version
-from ..replay.async_preemption import DEFAULT_API_LATENCY
+from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY
 from . import options
 from .session import BatchSchedulerName, read_scheduler_conf
 from .common import Progress, guard, note, picked_version

@@ -10,10 +10,11 @@ import operator
 from ..errors import InputError, quote
 from ..model.objects import Pod
 from .config import Profile
+from .events import QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
 from .listers import Listers
-from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EquivalenceAnswers, NodeScore, PostFilterResult,
-                        PreFilterResult, ScoreTable, is_node_local)
+from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EnqueueExtensions, EquivalenceAnswers, NodeScore,
+                        PostFilterResult, PreFilterResult, ScoreTable, is_node_local)
 from .status import SUCCESS, Code, Status
 from .types import NodeInfo
 
@@ -384,3 +385,30 @@ class Framework:
         else:
             totals = list(map(sum, zip(*rest)))
         return ScoreTable(node_names, names, weighted, totals), SUCCESS
+
+
+# the extension points whose plugins can reject a pod and so tell the queue what may help it
+# (upstream's shouldHaveEnqueueExtensions)
+_ENQUEUE_POINTS = ("preEnqueue", "preFilter", "filter", "reserve", "permit")
+
+
+def enqueue_extensions(fwk: Framework) -> list[Any]:
+    """The profile's plugins that have a say on requeueing: those at a rejecting point, in the
+    profile's order, then those that declare events anyway (DefaultPreemption, whose
+    PreEnqueue the replay runs itself)."""
+    out: list[Any] = []
+    for ep in _ENQUEUE_POINTS:
+        out += [pl for pl in fwk.points[ep] if pl not in out]
+    out += [pl for _, pl in sorted(fwk.plugins.items()) if pl not in out and isinstance(pl, EnqueueExtensions)]
+    return out
+
+
+def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
+    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint; a plugin at
+    a rejecting point that declares nothing is registered for every event of every resource."""
+    hints = QueueingHintMap()
+    for pl in enqueue_extensions(fwk):
+        events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
+        for e in events:
+            hints.register(pl.name, e.event, e.hint)
+    return hints

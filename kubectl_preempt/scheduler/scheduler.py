@@ -7,9 +7,8 @@ from typing import Any, Callable, Mapping
 
 from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
-from ..framework.events import QueueingHintMap, unroll_wildcard_resource
-from ..framework.interface import EnqueueExtensions
-from ..framework.runtime import Framework, Nominator
+from ..framework.events import QueueingHintMap
+from ..framework.runtime import Framework, Nominator, build_queueing_hint_map
 from ..framework.snapshot import Snapshot
 from ..framework.status import SUCCESS, Status
 from ..model.cluster import Cluster
@@ -155,30 +154,3 @@ class Scheduler:
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
         return res
-
-
-# the extension points whose plugins can reject a pod and so tell the queue what may help it
-# (upstream's shouldHaveEnqueueExtensions)
-_ENQUEUE_POINTS = ("preEnqueue", "preFilter", "filter", "reserve", "permit")
-
-
-def enqueue_extensions(fwk: Framework) -> list[Any]:
-    """The profile's plugins that have a say on requeueing: those at a rejecting point, in the
-    profile's order, then those that declare events anyway (DefaultPreemption, whose
-    PreEnqueue the replay runs itself)."""
-    out: list[Any] = []
-    for ep in _ENQUEUE_POINTS:
-        out += [pl for pl in fwk.points[ep] if pl not in out]
-    out += [pl for _, pl in sorted(fwk.plugins.items()) if pl not in out and isinstance(pl, EnqueueExtensions)]
-    return out
-
-
-def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
-    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint; a plugin at
-    a rejecting point that declares nothing is registered for every event of every resource."""
-    hints = QueueingHintMap()
-    for pl in enqueue_extensions(fwk):
-        events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
-        for e in events:
-            hints.register(pl.name, e.event, e.hint)
-    return hints

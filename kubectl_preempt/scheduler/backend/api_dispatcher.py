@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..model.objects import Pod
+from ...model.objects import Pod
 
 FEATURE_GATE = "SchedulerAsyncPreemption"
 # the median time between a victim's DisruptionTarget patch and its delete call as recorded in
