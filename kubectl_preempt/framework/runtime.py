@@ -13,8 +13,8 @@ from .config import Profile
 from .events import QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
 from .listers import Listers
-from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EnqueueExtensions, EquivalenceAnswers, NodeScore,
-                        PostFilterResult, PreFilterResult, ScoreTable, is_node_local)
+from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EnqueueExtensions, EquivalenceAnswers, MemoTraits,
+                        NodeScore, PostFilterResult, PreFilterResult, ScoreTable, is_node_local, memo_traits)
 from .status import SUCCESS, Code, Status
 from .types import NodeInfo
 
@@ -102,6 +102,9 @@ class Framework:
         self.post_filter_plugins = self.points["postFilter"]
         self.pre_score_plugins = self.points["preScore"]
         self.score_plugins = self.points["score"]
+        # what each plugin declares for the scheduler's memory (interface.MemoTraits), looked up
+        # once: a Protocol check is slow, and a plugin's traits are fixed
+        self.memo_traits: dict[str, MemoTraits] = {name: memo_traits(pl) for name, pl in self.plugins.items()}
 
     def _expand(self, ep: str) -> list[Any]:
         # mirrors expandMultiPointPlugins
@@ -332,8 +335,7 @@ class Framework:
         # a plugin may know that for this pod every node scores 0 and normalizing keeps 0
         # (DynamicResources for a pod without claims): its column stays zeros, nothing to call
         zero = {i for i, pl in enumerate(plugins)
-                if i not in local and (nothing := getattr(pl, "scores_nothing", None)) is not None
-                and nothing(state, pod)}
+                if i not in local and self.memo_traits[pl.name].scores_nothing(state, pod)}
         for i, pl in enumerate(plugins):
             if i in local:
                 continue
@@ -352,9 +354,11 @@ class Framework:
             ext = _extensions(pl) if i not in zero else None
             if ext is None:
                 continue
-            fast = getattr(ext, "normalize_values", None)
+            # the same normalizer on the plain scores, when the extension declares one
+            fast = (self.memo_traits[pl.name] if ext is pl else memo_traits(ext)).normalize_values(
+                state, pod, list(raw[i]))
             if fast is not None:
-                raw[i] = fast(state, pod, list(raw[i]))
+                raw[i] = fast
                 continue
             ns = [NodeScore(nm, sc) for nm, sc in zip(node_names, raw[i])]
             s = ext.normalize_score(state, pod, ns)

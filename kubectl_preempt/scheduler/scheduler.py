@@ -14,7 +14,8 @@ from ..framework.status import SUCCESS, Status
 from ..model.cluster import Cluster
 from ..model.objects import Pod
 from ..plugins.registry import in_tree_registry
-from .equivalence import EquivalenceCache
+from .memo.equivalence import EquivalenceCache
+from .memo.failed_cycles import schedule_one_remembering
 from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
 
 
@@ -25,7 +26,7 @@ class Scheduler:
                  out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
                  equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
-        # the one equivalence cache (scheduler/equivalence.py); None: every answer afresh
+        # the one equivalence cache (scheduler/memo/equivalence.py); None: every answer afresh
         self.equivalence = equivalence
         self.config = config or default_config()
         self.seed = seed
@@ -67,7 +68,7 @@ class Scheduler:
 
     def world(self) -> tuple:
         """What a failed cycle reads besides its pod and configuration, as a token that moves when
-        any of it changes (scheduler/equivalence.py FailedCycles): the snapshot and how far its
+        any of it changes (scheduler/memo/failed_cycles.py FailedCycles): the snapshot and how far its
         node journal has come, the nominator, the cluster's other objects, the PDBs' status."""
         c = self.cluster
         journal = self._snapshot.journal
@@ -147,9 +148,12 @@ class Scheduler:
         eq = self.equivalence
         answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
         failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
-        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng,
-                           equivalence=answers, failed_cycles=failed,
-                           world=self.world() if failed is not None else None)
+        rng = rng if rng is not None else self.rng
+        if failed is not None and answers is not None:
+            res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(), equivalence=answers,
+                                           start_index=self.next_start_node_index, rng=rng)
+        else:
+            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng, equivalence=answers)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n

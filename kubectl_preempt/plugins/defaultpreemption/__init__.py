@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import PostFilterResult
+from ...framework.interface import MemoTraits, PostFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
@@ -78,7 +78,7 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
 _LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
 
 
-class DefaultPreemption(PreemptionPlugin):
+class DefaultPreemption(PreemptionPlugin, MemoTraits):
     name = NAME
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -98,7 +98,7 @@ class DefaultPreemption(PreemptionPlugin):
     # ---------------------------------------------------------------- PostFilter
     def repeatable_post_filter(self, state: CycleState, pod: Pod) -> bool:
         """Its answer is a function of the pod's shape, the nodes, the nominator and the PDBs, and
-        it draws from the random source only for the candidate offset (scheduler/equivalence.py
+        it draws from the random source only for the candidate offset (scheduler/memo/failed_cycles.py
         FailedCycles)."""
         return True
 
@@ -106,7 +106,7 @@ class DefaultPreemption(PreemptionPlugin):
                                  status: Status) -> bool:
         """Whether the answer `record` holds after `node_info` changed and its filters still reject
         the pod with `status`: the pod may not preempt at all, or the dry run looked for victims
-        nowhere and there is still none to look for on this node (scheduler/schedule_one.py)."""
+        nowhere and there is still none to look for on this node (scheduler/memo/failed_cycles.py)."""
         if record is None:
             return False
         if not record.eligible:

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...model.objects import Pod
 from .. import names
@@ -66,7 +67,7 @@ def volume_limits(csi_node: Mapping[str, Any] | None) -> dict[str, int]:
     return out
 
 
-class CSILimits:
+class CSILimits(MemoTraits):
     name = NAME
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -81,7 +82,7 @@ class CSILimits:
 
     def pre_filter_reads_labels(self, pod: Any) -> bool:
         """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
-        reads more than the spec (scheduler/schedule_one.py)."""
+        reads more than the spec (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("volumes"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:

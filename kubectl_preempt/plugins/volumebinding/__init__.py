@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
@@ -121,7 +122,7 @@ def _storage_quantity(obj: Mapping[str, Any], field: str) -> Fraction | None:
     return parse_quantity(q, field=f"CSIStorageCapacity {namespace_of(obj)}/{name_of(obj)} {field}")
 
 
-class VolumeBinding:
+class VolumeBinding(MemoTraits):
     name = NAME
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -189,7 +190,7 @@ class VolumeBinding:
 
     def pre_filter_reads_labels(self, pod: Any) -> bool:
         """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
-        reads more than the spec (scheduler/schedule_one.py)."""
+        reads more than the spec (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("volumes"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
