@@ -12,6 +12,7 @@ from ..framework.runtime import Framework, Nominator, build_queueing_hint_map
 from ..framework.snapshot import Snapshot
 from ..framework.status import SUCCESS, Status
 from ..model.cluster import Cluster
+from ..model.memory import MEMORY
 from ..model.objects import Pod
 from ..plugins.registry import in_tree_registry
 from .memo.equivalence import EquivalenceCache
@@ -26,8 +27,9 @@ class Scheduler:
                  out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
                  equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
-        # the one equivalence cache (scheduler/memo/equivalence.py); None: every answer afresh
-        self.equivalence = equivalence
+        # the one equivalence cache (scheduler/memo/equivalence.py); None, or every memory switched
+        # off (model/memory.py): every answer afresh
+        self.equivalence = equivalence if MEMORY.on else None
         self.config = config or default_config()
         self.seed = seed
         # one random source for every random choice v1.34.1 makes (host among equal scores, the
@@ -35,8 +37,8 @@ class Scheduler:
         self.rng = rng
         # the scheduler owns its snapshot (built here unless the caller hands one over)
         self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster)
-        if equivalence is not None:
-            equivalence.use_journal(self._snapshot.journal)
+        if self.equivalence is not None:
+            self.equivalence.use_journal(self._snapshot.journal)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():
