@@ -36,9 +36,9 @@ class FailedCycles:
     """Whole failed scheduling cycles, remembered per (profile, pod shape, what the PreFilter
     plugins decided, start index) with the state of the world they ran on.
 
-    A cycle qualifies (failed_cycle_key decides) when every
-    Filter plugin it runs is node-local, the pod has no nominated node, and its PostFilter plugins
-    declare `repeatable_post_filter` (their answer is a function of the pod's shape, the nodes,
+    A cycle qualifies (failed_cycle_key decides) when every Filter plugin it runs is node-local,
+    the pod has no nominated node, and its PostFilter plugins declare `repeatable_post_filter`
+    (framework/interface.py MemoTraits: their answer is a function of the pod's shape, the nodes,
     the nominator and the PDBs) and drew nothing from the random source. Its outcome is then a
     function of the key and of the world: the snapshot (its identity and journal position: every
     NodeInfo change is journaled), the nominator's version, the cluster's version (every object
