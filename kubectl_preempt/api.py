@@ -209,3 +209,5 @@ def preemption_history(objects: Iterable[Mapping[str, Any]] = (), *,
         now = obs.last_time
     return build_history(obs, now=now, since=since, namespace=namespace, pods_visible=pods_visible,
                          events_read=events_read, source=source, notes=notes)
+from .plan.api import plan  # noqa: E402,F401 - plan(objects, manifests, scale, ...) -> report, see plan/api.py
+from .plan.capacity import plan_max  # noqa: E402,F401 - plan_max(objects, manifest, ...) -> report, see plan/capacity.py

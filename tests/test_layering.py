@@ -32,13 +32,15 @@ ALLOWED: dict[str, set[str]] = {
     "check": _CORE | {"replay"},
     # history joins the cluster's records of preemptions (Events, conditions, nominations)
     "history": {"model"},
+    # plan: new workloads' pods created into the replay's engine (the layer of explain, replay, check)
+    "plan": _CORE | {"replay"},
     # kube-batch's session beside kube-scheduler's core; nothing in that core imports it
     "batch": {"model", "framework", "plugins"},
     # render formats the reports it is given: quantities are its only domain knowledge, besides
     # the decision record's vocabulary (NARROW below)
     "render": {"model"},
     "io": {"model", "framework"},
-    "api": _CORE | {"explain", "replay", "check", "batch", "render", "io", "history"},
+    "api": _CORE | {"explain", "replay", "check", "batch", "render", "io", "history", "plan"},
     "cli": _CORE | {"explain", "replay", "check", "batch", "render", "io", "api", "history"},
     "__init__": {"api", "io"},
     "__main__": {"cli"},

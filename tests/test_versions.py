@@ -154,10 +154,12 @@ def test_replay_and_check_commands_name_the_release(tmp_path: Path) -> None:
     trace.write_text("\n".join(json.dumps(x) for x in [tr["header"], *tr["events"]]) + "\n")
     run = run_cli(["replay", str(trace)])
     assert run.code == 0
-    assert "Mode      simulate: the offline kube-scheduler v1.36.2 places every pending pod" in run.out
+    assert ("Mode      simulate: the offline kube-scheduler v1.36.2 (inferred from the trace's API server v1.37.0; "
+            "the scheduler may be older: --kubernetes-version sets it) places every pending pod") in run.out
     assert "imitating kube-scheduler v1.36.2, the nearest imitated release to 1.37" in run.err
     run = run_cli(["replay", str(trace), "-o", "markdown", "--kubernetes-version", "v1.34"])
-    assert "- Mode: simulate: the offline kube-scheduler v1.34.1 places every pending pod" in run.out
+    assert ("- Mode: simulate: the offline kube-scheduler v1.34.1 (--kubernetes-version v1.34) places every pending "
+            "pod") in run.out
     proposed = tmp_path / "p.yaml"
     proposed.write_text("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: serving}\n"
                         "value: 2000\n")

@@ -16,6 +16,8 @@ from ..errors import UsageError, quote
 from ..framework.versions import KubernetesVersion
 from ..replay.api import replay, run_spec
 from ..replay.api import scheduler_version as replay_scheduler_version
+from ..replay.api import scheduler_version_source
+from ..replay.report import gaps_info
 from ..replay.simulate import initial_objects
 from ..replay.state import finished, format_time
 from ..replay.timeline import normalize
@@ -182,8 +184,10 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
         trace_reports.append({
             "trace": name,
             "schedulerVersion": version.name,
+            "schedulerVersionSource": scheduler_version_source(events, kubernetes_version),
             "start": format_time(timeline.start), "end": format_time(timeline.end),
             "durationSeconds": round(timeline.end - timeline.start, 3),
+            **gaps_info(timeline),
             "recreated": _recreate_entries(applied, initial),
             "rejected": list(applied.rejected),
             "removed": removed,

@@ -3,6 +3,12 @@
 The replay's report lists preemptions; a per-pod diff also needs who got a node where, and who
 never did. A Listener on the Simulation records it as it happens: the replay itself is only
 read, never changed.
+
+One source of truth: a pod is a victim from the preemption decision that evicts it, the same
+decision the report's `preemptions` and `victims` count, not from its delete call, which
+asynchronous preemption makes a few API calls later (possibly after the trace's end). And a pod
+that preempted in one replay and not in the other, or on other nodes, is a change of its own, so
+that every difference in the totals a check shows is some pod's change.
 """
 from __future__ import annotations
 
@@ -20,8 +26,12 @@ NEWLY_UNSCHEDULABLE = "newlyUnschedulable"
 NEWLY_SCHEDULED = "newlyScheduled"
 DIFFERENT_PREEMPTOR = "differentPreemptor"
 DIFFERENT_NODE = "differentNode"
+# the pod as a preemptor: the preemption decisions it made (each one counted in `preemptions`)
+NEWLY_PREEMPTING = "newlyPreempting"
+NO_LONGER_PREEMPTING = "noLongerPreempting"
+DIFFERENT_PREEMPTIONS = "differentPreemptions"  # both preempted, on other nodes or another number of times
 CHANGES = (NEWLY_PREEMPTED, NO_LONGER_PREEMPTED, NEWLY_UNSCHEDULABLE, NEWLY_SCHEDULED, DIFFERENT_PREEMPTOR,
-           DIFFERENT_NODE)
+           DIFFERENT_NODE, NEWLY_PREEMPTING, NO_LONGER_PREEMPTING, DIFFERENT_PREEMPTIONS)
 
 # what happened to a pod over the trace
 PREEMPTED = "Preempted"
@@ -30,6 +40,7 @@ UNSCHEDULABLE = "Unschedulable"
 DELETED = "Deleted"
 RUNNING = "Running"  # on its node from the trace's start, untouched by the replayed scheduler
 PENDING = "Pending"  # never tried before the trace ended
+NOMINATED = "Nominated"  # preempted others and waited for a node (its nominated node) until the trace ended
 
 
 @dataclass
@@ -43,7 +54,9 @@ class PodOutcome:
     nominated: str = ""
     preempted_by: str = ""
     preempted_on: str = ""
-    preempted_at: float | None = None
+    preempted_at: float | None = None  # its delete call, or the decision while that call is pending
+    deletion_pending: bool = False     # decided, but no delete call had reached it when the trace ended
+    preemptions: list[tuple[str, float]] = field(default_factory=list)  # (node, time) of its own decisions
     last_message: str = ""     # the last FitError of a pod that stayed pending
     last_fields: Mapping[str, Any] = field(default_factory=dict)  # the same FitError as data
     deleted: str = ""          # why it went away before any binding ("deleted")
@@ -60,6 +73,8 @@ class PodOutcome:
             return DELETED
         if self.last_message:
             return UNSCHEDULABLE
+        if self.nominated:
+            return NOMINATED
         return RUNNING
 
     @property
@@ -72,6 +87,8 @@ class PodOutcome:
             d["preemptedBy"] = self.preempted_by
             d["node"] = self.preempted_on
             d["time"] = format_time(self.preempted_at) if self.preempted_at is not None else None
+            if self.deletion_pending:
+                d["deletionPending"] = True
         elif self.node:
             d["node"] = self.node
             d["time"] = format_time(self.bound_at) if self.bound_at is not None else None
@@ -80,9 +97,13 @@ class PodOutcome:
             d.update(self.last_fields)
             if self.nominated:
                 d["nominatedNode"] = self.nominated
+        elif self.nominated and not self.deleted:
+            d["nominatedNode"] = self.nominated
         if self.ended and not self.preempted_by:
             d["ended"] = self.ended
             d["endedAt"] = format_time(self.ended_at) if self.ended_at is not None else None
+        if self.preemptions:
+            d["preemptions"] = [{"node": n, "time": format_time(t)} for n, t in self.preemptions]
         return d
 
 
@@ -107,13 +128,26 @@ class OutcomeRecorder(Listener):
     def nominated(self, t: float, pod: Pod, node: str) -> None:
         self._get(pod).nominated = node
 
+    def preempting(self, t: float, preemptor: Pod, node: str, victims: list[Pod]) -> None:
+        self._get(preemptor).preemptions.append((node, t))
+        for v in victims:
+            o = self._get(v)
+            if not o.preempted_by:
+                o.preempted_by, o.preempted_on, o.preempted_at = preemptor.key, node, t
+                o.deletion_pending = True
+
     def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None:
+        # its delete call: the decision made it a victim already (preempting), except where no
+        # decision is told (a kube-batch eviction without a preemptor pod)
         o = self._get(victim)
-        o.preempted_by, o.preempted_on, o.preempted_at = preemptor.key, node, t
+        if not o.preempted_by:
+            o.preempted_by, o.preempted_on = preemptor.key, node
+        o.preempted_at, o.deletion_pending = t, False
 
     def deleted(self, t: float, pod: Pod, reason: str) -> None:
         o = self._get(pod)
         if o.preempted_by:
+            o.deletion_pending = False  # gone before (or after) its delete call
             return  # a victim going after its grace period
         if pod.node_name:
             # it ran (from the trace's start or from its replayed binding) and then ended
@@ -148,6 +182,14 @@ def pod_changes(base: PodOutcome | None, prop: PodOutcome | None) -> list[str]:
         out.append(NEWLY_SCHEDULED)
     elif b_sched and p_sched and base and prop and base.node != prop.node:
         out.append(DIFFERENT_NODE)
+    b_pre = [n for n, _ in base.preemptions] if base else []
+    p_pre = [n for n, _ in prop.preemptions] if prop else []
+    if p_pre and not b_pre:
+        out.append(NEWLY_PREEMPTING)
+    elif b_pre and not p_pre:
+        out.append(NO_LONGER_PREEMPTING)
+    elif b_pre != p_pre:
+        out.append(DIFFERENT_PREEMPTIONS)
     return out
 
 

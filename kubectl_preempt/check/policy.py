@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import UsageError, quote
-from .diff import (DIFFERENT_NODE, DIFFERENT_PREEMPTOR, NEWLY_PREEMPTED, NEWLY_SCHEDULED, NEWLY_UNSCHEDULABLE,
-                   NO_LONGER_PREEMPTED)
+from .diff import (DIFFERENT_NODE, DIFFERENT_PREEMPTIONS, DIFFERENT_PREEMPTOR, NEWLY_PREEMPTED, NEWLY_PREEMPTING,
+                   NEWLY_SCHEDULED, NEWLY_UNSCHEDULABLE, NO_LONGER_PREEMPTED, NO_LONGER_PREEMPTING)
 
 NEW_VICTIMS = "new-victims"
 UNSCHEDULABLE = "unschedulable"
@@ -32,6 +32,9 @@ CHANGE_WORDS = {
     NEWLY_SCHEDULED: "newly scheduled",
     DIFFERENT_PREEMPTOR: "preempted by another pod or on another node",
     DIFFERENT_NODE: "scheduled on another node",
+    NEWLY_PREEMPTING: "newly preempts others",
+    NO_LONGER_PREEMPTING: "no longer preempts others",
+    DIFFERENT_PREEMPTIONS: "preempts on other nodes or another number of times",
 }
 
 

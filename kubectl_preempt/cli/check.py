@@ -16,6 +16,7 @@ from ..io.trace import read_trace
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
+from ..render.replay import gap_notes
 from . import options
 from .common import Progress, guard, note
 
@@ -162,6 +163,11 @@ def check(
         if line is not None:
             line.clear()
 
+    if output not in ("table", "markdown") or html == STDOUT:
+        # the table and markdown say it under each trace; data formats on stderr
+        for t in report["traces"]:
+            for line in gap_notes(t):
+                note(line.replace("note: ", f"note: {t['trace']}: ", 1))
     if html != STDOUT:
         sys.stdout.write(render_check(report, output, no_headers=no_headers))
     # what is made from a private trace (readable by its owner only, or unredacted) is private too

@@ -116,7 +116,7 @@ def _history(ns: Optional[str], context_namespace: bool, window: Optional[float]
              trace: Optional[str], context: Optional[str], kubeconfig: Optional[str],
              request_timeout: Optional[str]) -> tuple[dict, str]:
     refusal = ""
-    tr = read_trace(trace if trace is not None else snapshot) if (trace or snapshot) is not None else None
+    tr = read_trace(trace if trace is not None else snapshot, require=("Pod", "Event")) if (trace or snapshot) is not None else None
     if trace is not None and tr is not None:
         if tr.form == "snapshot":  # a snapshot given as --trace: a trace of one instant
             snapshot, trace = trace, None

@@ -16,6 +16,7 @@ from . import record, replay
 from . import check
 from . import session
 from . import history
+from . import plan
 from .common import PROG, USAGE_NAME, error_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
@@ -58,6 +59,7 @@ replay.register(app)
 check.register(app)
 session.register(app)
 history.register(app)
+plan.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:

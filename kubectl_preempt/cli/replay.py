@@ -14,7 +14,7 @@ from ..framework.config import FEATURE_GATES
 from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.snapshot import load_config_document, load_objects
 from ..io.trace import read_trace
-from ..render.replay import REPLAY_FORMATS, render_replay
+from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
 from ..replay.api import replay as run_replay
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY
@@ -248,7 +248,8 @@ def replay(
     tr = read_trace(path)
     for n in tr.notes:
         note(f"note: {n}")
-    version = picked_version(replay_scheduler_version(tr, kubernetes_version))
+    # the note when the release is not the one named; the replay itself says where it came from
+    picked_version(replay_scheduler_version(tr, kubernetes_version))
     window = options.timeline_window(since, until, tr.start)
     classes: list[dict] = []
     for f in priorityclasses or ():
@@ -284,7 +285,7 @@ def replay(
                             priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
                             on_decision=on_decision, progress=None if runs > 1 else progress,
                             runs=runs, jobs=jobs, ray_address=ray, run_progress=run_progress,
-                            api_latency=api_latency, feature_gates=gates, kubernetes_version=version,
+                            api_latency=api_latency, feature_gates=gates, kubernetes_version=kubernetes_version,
                             batch_scheduler_name=batch_scheduler_name, batch_scheduler_conf=batch_conf,
                             batch_scheduler_conf_source=batch_conf_name, schedule_period=schedule_period)
     except InputError as e:
@@ -296,6 +297,10 @@ def replay(
         report = options.narrow_timeline(report, namespace=namespace, window=window)
     if trace is None:
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
+    if output not in ("table", "markdown") or html == STDOUT:
+        # the table and markdown say it in their head; data formats on stderr
+        for line in gap_notes(report.get("trace") or {}):
+            note(line.replace("note: ", f"note: {tr.source}: ", 1) if tr.source else line)
     if html != STDOUT:
         sys.stdout.write(render_replay(report, output, no_headers=no_headers))
     if html:

@@ -67,16 +67,21 @@ def _read_raw(path: str, notes: list[str]) -> bytes:
     return data
 
 
-def read_trace(path: str) -> Trace:
-    """Read a trace file ("-" for standard input) in any of the accepted forms."""
+def read_trace(path: str, *, require: tuple[str, ...] = ("Node",)) -> Trace:
+    """Read a trace file ("-" for standard input) in any of the accepted forms. A headerless file
+    must hold one of the kinds `require` names: a Node for replay and check (a cluster), a Pod or
+    an Event for `history`, which reads those alone."""
     notes: list[str] = []
     data = _read_raw(path, notes)
-    trace = parse_trace(data, display_name(path))
+    trace = parse_trace(data, display_name(path), require=require)
     trace.notes[:0] = notes
     return trace
 
 
-def parse_trace(data: bytes, name: str) -> Trace:
+def parse_trace(data: bytes, name: str, *, require: tuple[str, ...] = ("Node",)) -> Trace:
+    def checked(trace: Trace) -> Trace:
+        return _require_kinds(trace, require)
+
     stripped = data.lstrip()
     if not stripped:
         raise InputError("empty file: expected a trace", source=name)
@@ -89,16 +94,16 @@ def parse_trace(data: bytes, name: str) -> Trace:
         if isinstance(first, dict) and first.get("kind") == KIND:
             return _parse_jsonl(data, name)
         if isinstance(first, dict) and "type" in first and "object" in first:
-            return _require_a_cluster(_parse_watch(data, name))
+            return checked(_parse_watch(data, name))
         if first is None:
             # a pretty-printed document: a watch stream if its first document is an event
             doc = _first_document(data, name)
             if isinstance(doc, dict) and "type" in doc and "object" in doc and "kind" not in doc:
-                return _require_a_cluster(_parse_watch(data, name))
-    return _require_a_cluster(_parse_snapshot(data, name))
+                return checked(_parse_watch(data, name))
+    return checked(_parse_snapshot(data, name))
 
 
-def _require_a_cluster(trace: Trace) -> Trace:
+def _require_kinds(trace: Trace, require: tuple[str, ...]) -> Trace:
     """A file without a trace header is taken for a cluster (a watch stream or a snapshot): one
     without a single Node is something else (a ConfigMap, a lone Pod) and replaying it would only
     report an empty cluster dated 1970. Say what it holds instead."""
@@ -107,12 +112,17 @@ def _require_a_cluster(trace: Trace) -> Trace:
         kind = (ev.get("object") or {}).get("kind")
         if kind:
             kinds[kind] = kinds.get(kind, 0) + 1
-    if "Node" in kinds:
+    if any(kind in kinds for kind in require):
         return trace
     held = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))) or "no objects"
     what = "a kubectl watch stream of " if trace.form == "watch" else ""
-    raise InputError(f"no trace header and no Node (it holds {what}{held}): expected a trace from kubectl preempt "
-                     "record, or a watch stream or snapshot of a cluster with its nodes", source=trace.source)
+    if require == ("Node",):
+        raise InputError(f"no trace header and no Node (it holds {what}{held}): expected a trace from kubectl "
+                         "preempt record, or a watch stream or snapshot of a cluster with its nodes",
+                         source=trace.source)
+    raise InputError(f"no trace header and no {' or '.join(require)} (it holds {what}{held}): expected a trace "
+                     f"from kubectl preempt record, or a watch stream or snapshot with {' or '.join(require)}s",
+                     source=trace.source)
 
 
 # --- JSON Lines ------------------------------------------------------------------------------------

@@ -20,6 +20,9 @@ CHANGE_WORDS = {
     "newlyScheduled": "newly scheduled",
     "differentPreemptor": "other preemptor or node",
     "differentNode": "other node",
+    "newlyPreempting": "newly preempts",
+    "noLongerPreempting": "no longer preempts",
+    "differentPreemptions": "preempts otherwise",
 }
 
 
@@ -79,6 +82,8 @@ def outcome_text(side: Mapping[str, Any], suffix: str = "") -> str:
     if o == "Unschedulable":
         reason = short_reason(side)
         return "unschedulable" + (f": {reason}" if reason else "")
+    if o == "Nominated":
+        return f"nominated to {side.get('nominatedNode')}, not bound before the trace ended"
     if o == "Pending":
         return "pending, not tried before the trace ended"
     if o == "Deleted":

@@ -174,6 +174,37 @@ def scheduler_version(report: Mapping[str, Any]) -> str:
     return str(report.get("schedulerVersion") or "v1.34.1")
 
 
+def version_source_text(source: Mapping[str, Any] | None) -> str:
+    """Where the imitated release came from, in a parenthesis ("" for reports that do not say):
+    a trace header names kube-apiserver's release, and kube-scheduler may be a minor older."""
+    if not source:
+        return ""
+    frm = source.get("from")
+    if frm == "--kubernetes-version":
+        return f" (--kubernetes-version {source.get('requested')})"
+    if frm == "trace":
+        return (f" (inferred from the trace's API server {source.get('serverVersion')}; the scheduler may be "
+                "older: --kubernetes-version sets it)")
+    return " (the default: the trace names no server version)"
+
+
+def scheduler_text(report: Mapping[str, Any]) -> str:
+    """"kube-scheduler v1.34.1" with where that release came from."""
+    return f"kube-scheduler {scheduler_version(report)}{version_source_text(report.get('schedulerVersionSource'))}"
+
+
+def gap_notes(trace: Mapping[str, Any]) -> list[str]:
+    """One `note:` per event of a report's trace that contradicts an earlier one, then one per
+    recorder gap (replay/timeline.py's rules)."""
+    out = [f"note: {n}" for n in trace.get("notes") or ()]
+    for g in trace.get("gaps") or ():
+        out.append(f"note: recorder gap {clock(g.get('start', ''))} to {clock(g.get('end', ''))} "
+                   f"({duration(g.get('seconds'))}): no event and no bookmark for longer than "
+                   f"{duration(trace.get('gapThresholdSeconds'))}, far beyond the trace's usual gaps: the recorder "
+                   "stalled, not the cluster; waits across it are flagged")
+    return out
+
+
 def _headline(report: Mapping[str, Any]) -> list[str]:
     tr = report.get("trace") or {}
     src = tr.get("source") or {}
@@ -184,10 +215,11 @@ def _headline(report: Mapping[str, Any]) -> list[str]:
              f"{tr.get('events', 0)} events after it"]
     if mode == "follow":
         lines.append("Mode      follow: the recording applied as it happened; each preemption the cluster made "
-                     f"is explained at that instant by the offline kube-scheduler {scheduler_version(report)}")
+                     f"is explained at that instant by the offline {scheduler_text(report)}")
     else:
-        lines.append(f"Mode      simulate: the offline kube-scheduler {scheduler_version(report)} places every "
+        lines.append(f"Mode      simulate: the offline {scheduler_text(report)} places every "
                      "pending pod; recorded bindings and preemptions are left out")
+    lines.extend(gap_notes(tr))
     kb = (report.get("summary") or {}).get("kubeBatch")
     if kb:
         lines.append(f"Batch     kube-batch places the pods named {kb.get('schedulerName')}: a session every "
@@ -204,6 +236,15 @@ def _headline(report: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _across_text(tts: Mapping[str, Any]) -> str:
+    n = tts.get("podsWaitingAcrossGaps")
+    return f"; {n} of them waited across a recorder gap" if n else ""
+
+
+def _waiting(n: Mapping[str, Any]) -> str:
+    return duration(n.get("waitingSeconds")) + (" (across a recorder gap)" if n.get("waitedAcrossGap") else "")
+
+
 # --- table -----------------------------------------------------------------------------------------
 
 def _table(report: Mapping[str, Any]) -> str:
@@ -214,6 +255,11 @@ def _table(report: Mapping[str, Any]) -> str:
     if report.get("distribution"):
         out[-1:] = [distribution.headline(report), ""]
         out.extend(distribution.table_lines(report["distribution"]))
+        spans = (report["distribution"].get("timeToSchedule") or {}).get("spansRecorderGaps")
+        if spans:
+            out.append(f"note: the time to schedule above spans {plural(spans, 'recorder gap')} (see the note above): "
+                       "waits across it include the recorder's stall")
+            out.append("")
         out.append(f"Run {(report.get('run') or {}).get('run')} (median preemptions)")
     shown = report.get("shown")
     scope = _shown_scope(report)
@@ -298,7 +344,7 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
         if tts.get("pods"):
             out.append(f"  Time to schedule      p50 {duration(tts.get('p50Seconds'))}, p99 "
                        f"{duration(tts.get('p99Seconds'))}, max {duration(tts.get('maxSeconds'))} "
-                       f"({plural(tts['pods'], 'pod')} bound)")
+                       f"({plural(tts['pods'], 'pod')} bound{_across_text(tts)})")
     if s.get("byPriorityClass"):
         out.append("")
         out.extend(_columns(["PREEMPTOR CLASS", "PREEMPTIONS", "VICTIMS"],
@@ -318,7 +364,7 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
             out.append("  Every pod got a node by the end of the trace.")
         else:
             out.append(f"  Pods never scheduled ({s['podsNeverScheduled']})")
-            rows = [[n["pod"], _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
+            rows = [[n["pod"], _prio(n), _waiting(n), n.get("attempts", 0),
                      n.get("nominatedNode") or "-", short_reason(n, "lastMessage") or "(not tried yet)"]
                     for n in never[:MAX_NEVER_SCHEDULED_SHOWN]]
             out.extend(_columns(["POD", "PRIORITY", "WAITING", "ATTEMPTS", "NOMINATED", "LAST REASON"], rows, "    "))
@@ -333,7 +379,8 @@ def _markdown(report: Mapping[str, Any]) -> str:
     head = _headline(report)
     if report.get("distribution"):
         head.append(distribution.headline(report))
-    out = [f"# {head[0]}", ""] + [f"- {h.split(None, 1)[0]}: {h.split(None, 1)[1].strip()}" for h in head[1:]]
+    out = [f"# {head[0]}", ""] + [f"- {h}" if h.startswith("note:") else
+                                  f"- {h.split(None, 1)[0]}: {h.split(None, 1)[1].strip()}" for h in head[1:]]
     if report.get("distribution"):
         out += [""] + distribution.markdown_lines(report["distribution"])
         out.append(f"## Run {(report.get('run') or {}).get('run')} (median preemptions)")
@@ -370,7 +417,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
         if tts.get("pods"):
             out.append("")
             out.append(f"Time to schedule: p50 {duration(tts.get('p50Seconds'))}, p99 {duration(tts.get('p99Seconds'))}, "
-                       f"max {duration(tts.get('maxSeconds'))} ({plural(tts['pods'], 'pod')} bound)")
+                       f"max {duration(tts.get('maxSeconds'))} ({plural(tts['pods'], 'pod')} bound{_across_text(tts)})")
     if s.get("byPriorityClass"):
         out += ["", "### Preemptions by the preemptor's PriorityClass", ""]
         out += _md_table(["PriorityClass", "Preemptions", "Victims"],
@@ -387,7 +434,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
         out += ["", f"### Pods never scheduled ({s.get('podsNeverScheduled', 0)})", ""]
         if never:
             out += _md_table(["Pod", "Priority", "Waiting", "Attempts", "Last reason"],
-                             [[f"`{n['pod']}`", _prio(n), duration(n.get("waitingSeconds")), n.get("attempts", 0),
+                             [[f"`{n['pod']}`", _prio(n), _waiting(n), n.get("attempts", 0),
                                short_reason(n, "lastMessage") or "(not tried yet)"] for n in never])
         else:
             out.append("Every pod got a node by the end of the trace.")

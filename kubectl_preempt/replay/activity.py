@@ -71,6 +71,10 @@ class Tee(Listener):
         for lst in self.listeners:
             lst.preempted(t, victim, preemptor, node)
 
+    def preempting(self, t: float, preemptor: Pod, node: str, victims: list[Pod]) -> None:
+        for lst in self.listeners:
+            lst.preempting(t, preemptor, node, victims)
+
     def deleted(self, t: float, pod: Pod, reason: str) -> None:
         for lst in self.listeners:
             lst.deleted(t, pod, reason)

@@ -6,7 +6,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
-from ..framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
+from ..framework.versions import KubernetesVersion, Resolved, parse_version, resolve_kubernetes_version
 from ..batch.cache.cache import DEFAULT_SCHEDULER_NAME
 from .batch import DEFAULT_SCHEDULE_PERIOD, BatchOptions
 from .follow import Follow
@@ -38,10 +38,37 @@ def scheduler_version(events: Any, kubernetes_version: str | KubernetesVersion |
     return resolve_kubernetes_version(kubernetes_version, trace_server_version(events), data_source="the trace")
 
 
-def _named(report: dict[str, Any], version: KubernetesVersion) -> dict[str, Any]:
-    """The report with the release that replayed it, right after its apiVersion and kind."""
+# where the release a replay imitates came from (its report's schedulerVersionSource.from)
+FROM_FLAG = "--kubernetes-version"
+FROM_TRACE = "trace"
+FROM_DEFAULT = "default"
+
+
+def scheduler_version_source(events: Any, kubernetes_version: str | KubernetesVersion | None = None
+                             ) -> dict[str, Any]:
+    """Where scheduler_version's release comes from, for the report: asked for (FROM_FLAG), inferred
+    from the trace header's source.serverVersion (FROM_TRACE), or the default (FROM_DEFAULT, also
+    when that header names no Kubernetes release). A trace's serverVersion is kube-apiserver's:
+    the version-skew policy lets kube-scheduler be up to one minor older, so an inferred release
+    is a guess a reader should know about."""
+    if isinstance(kubernetes_version, KubernetesVersion):
+        return {"from": FROM_FLAG, "requested": kubernetes_version.name}
+    if kubernetes_version is not None and str(kubernetes_version).strip():
+        return {"from": FROM_FLAG, "requested": str(kubernetes_version).strip()}
+    server = trace_server_version(events)
+    text = (server or "").strip()
+    if text and text != "unknown" and parse_version(text) is not None:
+        return {"from": FROM_TRACE, "serverVersion": text}
+    return {"from": FROM_DEFAULT}
+
+
+def _named(report: dict[str, Any], version: KubernetesVersion,
+           source: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The report with the release that replayed it (and where that release came from), right
+    after its apiVersion and kind."""
     head = {k: report.pop(k) for k in ("apiVersion", "kind") if k in report}
-    return {**head, "schedulerVersion": version.name, **report}
+    return {**head, "schedulerVersion": version.name,
+            **({"schedulerVersionSource": dict(source)} if source is not None else {}), **report}
 
 
 def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Mapping[str, Any] | None = None,
@@ -103,17 +130,23 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
                     batch=batch_options(batch_scheduler_name, batch_scheduler_conf, batch_scheduler_conf_source,
                                         schedule_period))
     version = spec.config.version
+    source = scheduler_version_source(events, kubernetes_version)
     if mode == "follow":
         policy = PriorityPolicy(spec.priority_classes, reresolve_existing=reresolve_existing)
         f = Follow(spec.timeline, spec.config, policy=policy, seed=seed, on_decision=on_decision, progress=progress)
         f.config_raw = spec.config_raw
-        return _named(follow_report(f.run(), what_if=spec.what_if), version)
+        return _named(follow_report(f.run(), what_if=spec.what_if), version, source)
     if runs > 1:
-        return _named(replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress), version)
+        report = replay_runs(spec, runs, jobs=jobs, ray_address=ray_address, progress=run_progress)
+        if (report.get("trace") or {}).get("gaps"):
+            # every run replays the same stretch: its time-to-schedule figures take in the recorder's
+            # stalls (replay/timeline.py), which the median run's report lists
+            report["distribution"]["timeToSchedule"]["spansRecorderGaps"] = len(report["trace"]["gaps"])
+        return _named(report, version, source)
     report, _ = simulate_once(spec, run, on_decision=on_decision, progress=progress, listener=listener)
     if run > 1:
         report["run"] = {"run": run, "seed": run_seed(seed, run)}
-    return _named(report, version)
+    return _named(report, version, source)
 
 
 def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None = None,

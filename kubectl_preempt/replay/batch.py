@@ -227,6 +227,8 @@ class BatchScheduler:
                         "eligibleBy": sorted({p for e in evs for p in e.get("votes") or ()}),
                         "frees": frees},
             })
+            if sim.listener is not None and preemptor is not None:
+                sim.listener.preempting(now, preemptor, node, [v for v in victims if not v.terminating])
             for v in victims:
                 if v.terminating:
                     continue

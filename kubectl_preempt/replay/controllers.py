@@ -51,6 +51,120 @@ def workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], 
     return f"{ns}/{name}"
 
 
+# --------------------------------------------------------------------------------- leaving
+#
+# A deleted pod keeps its node's room until the kubelet ends it: it sends SIGTERM, waits for the
+# containers to exit or for the grace period to end (kuberuntime killContainer), then writes the
+# terminal phase (kubelet SyncTerminatingPod), from which the scheduler's informer drops the pod,
+# and the pod is removed. A real application usually exits before its grace period, and the
+# kubelet starts the period when it sees the deletion: request time + grace is only an upper bound.
+# The trace says how long such pods take: each recorded deletion of a bound pod that ends in a
+# terminal status or a removal is one figure, from the request (the first version with a
+# deletionTimestamp) to the end, at most the grace period.
+
+LEAVE_WORKLOAD = "workload"
+LEAVE_NAMESPACE = "namespace"
+LEAVE_CLUSTER = "cluster"
+LEAVE_GRACE_PERIOD = "gracePeriod"
+
+
+def _grace_of(raw: Mapping[str, Any]) -> float:
+    """The pod's grace period as its deletion used it (deletionGracePeriodSeconds), else its spec's
+    (the API server's default 30 s when unset)."""
+    for g in ((raw.get("metadata") or {}).get("deletionGracePeriodSeconds"),
+              (raw.get("spec") or {}).get("terminationGracePeriodSeconds")):
+        if isinstance(g, (int, float)) and not isinstance(g, bool) and g >= 0:
+            return float(g)
+    return 30.0
+
+
+def _asked_at(seen: float, md: Mapping[str, Any]) -> float:
+    """When a deletion was asked for: when the recording saw it, unless the object says earlier.
+    The API server sets deletionTimestamp to the request's time plus deletionGracePeriodSeconds
+    (apiserver registry/rest BeforeDelete), written in whole seconds, so the request came before
+    deletionTimestamp - deletionGracePeriodSeconds + 1 s."""
+    from .state import parse_time
+
+    g = md.get("deletionGracePeriodSeconds")
+    dts = parse_time(md.get("deletionTimestamp"))
+    if dts is None or isinstance(g, bool) or not isinstance(g, (int, float)):
+        return seen
+    return min(seen, dts - g + 1.0)
+
+
+def _median(values: list[float]) -> float:
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+class LeaveTimes:
+    """How long after its deletion request a pod leaves, as the trace measured it: per owning
+    workload, else per namespace, else over the cluster, each among pods of the same grace period
+    (a figure measured under another grace period says nothing of this one); the grace period
+    when the trace measured none."""
+
+    def __init__(self, events: Iterable[Any], replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]) -> None:
+        asked: dict[str, tuple[float, float, str, str]] = {}   # uid -> (time, grace, workload, namespace)
+        done: set[str] = set()
+        by_workload: dict[tuple[str, float], list[float]] = {}
+        by_namespace: dict[tuple[str, float], list[float]] = {}
+        by_grace: dict[float, list[float]] = {}
+        for ev in events:
+            if ev.kind != "Pod" or ev.type == "BOOKMARK":
+                continue
+            raw = ev.obj
+            md = raw.get("metadata") or {}
+            uid = _uid(md)
+            if uid in done:
+                continue
+            phase = (raw.get("status") or {}).get("phase")
+            req = asked.get(uid)
+            if req is None:
+                if md.get("deletionTimestamp") and ev.type != "DELETED":
+                    if not (raw.get("spec") or {}).get("nodeName") or phase in ("Succeeded", "Failed"):
+                        done.add(uid)  # no kubelet to wait for: it leaves at once
+                        continue
+                    ns = md.get("namespace") or "default"
+                    asked[uid] = (_asked_at(ev.time, md), _grace_of(raw), workload_of(md, replica_sets), ns)
+                continue
+            if ev.type == "DELETED" or phase in ("Succeeded", "Failed"):
+                done.add(uid)
+                t0, grace, wl, ns = req
+                took = min(max(0.0, ev.time - t0), grace)
+                by_workload.setdefault((wl, grace), []).append(took)
+                by_namespace.setdefault((ns, grace), []).append(took)
+                by_grace.setdefault(grace, []).append(took)
+        self.by_workload = {k: (_median(v), len(v)) for k, v in by_workload.items()}
+        self.by_namespace = {k: (_median(v), len(v)) for k, v in by_namespace.items()}
+        self.by_grace = {k: (_median(v), len(v)) for k, v in by_grace.items()}
+        self.used: dict[str, int] = {}
+
+    def after(self, pod: Any, grace: float, replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]
+              ) -> tuple[float, str, str]:
+        """(seconds from the deletion request to the pod leaving, which figure: LEAVE_*, and whose)."""
+        wl = workload_of(pod.metadata, replica_sets)
+        for figures, key, level, whose in ((self.by_workload, (wl, grace), LEAVE_WORKLOAD, wl),
+                                           (self.by_namespace, (pod.namespace, grace), LEAVE_NAMESPACE, pod.namespace),
+                                           (self.by_grace, grace, LEAVE_CLUSTER, "")):
+            got = figures.get(key)
+            if got is not None:
+                self.used[level] = self.used.get(level, 0) + 1
+                return min(got[0], grace), level, whose
+        self.used[LEAVE_GRACE_PERIOD] = self.used.get(LEAVE_GRACE_PERIOD, 0) + 1
+        return grace, LEAVE_GRACE_PERIOD, ""
+
+    def report(self) -> dict[str, Any]:
+        """The figures measured, and how many of the replay's deletions used each kind."""
+        return {
+            "measuredByWorkload": [{"workload": wl, "gracePeriodSeconds": g, "deletions": n,
+                                    "medianSeconds": round(m, 3)}
+                                   for (wl, g), (m, n) in sorted(self.by_workload.items())],
+            "used": {level: self.used.get(level, 0)
+                     for level in (LEAVE_WORKLOAD, LEAVE_NAMESPACE, LEAVE_CLUSTER, LEAVE_GRACE_PERIOD)},
+        }
+
+
 # --------------------------------------------------------------------------------- simulate mode
 #
 # In simulate mode the replayed scheduler evicts other pods than the recorded one did. The
@@ -83,6 +197,8 @@ STATEFUL_SET_DELAY = 0.1         # seconds from a pod being gone to its Stateful
 RESYNC_DELAY = 1.0               # an owner's spec changed: the replay checks its count after this
 JOB_POD_FAILURE_BACKOFF = 10.0   # DefaultJobPodFailureBackOff
 JOB_MAX_POD_FAILURE_BACKOFF = 600.0  # MaxJobPodFailureBackOff
+BURST_REPLICAS = 500             # replicaset.BurstReplicas: at most this many creations per sync
+SLOW_START_INITIAL_BATCH_SIZE = 1  # controller.SlowStartInitialBatchSize
 OWNER_KINDS = ("ReplicaSet", "ReplicationController", "StatefulSet")
 CONTROLLED_KINDS = OWNER_KINDS + ("Job",)
 # reasons a pod leaves the replay (replay/simulate.py) that are not a loss to its workload
@@ -115,13 +231,16 @@ def _uid(meta: Mapping[str, Any]) -> str:
 
 
 class RecordedReplacements:
-    """Which recorded creation answers which recorded loss, for owners the trace does not hold:
-    per owner, creations are matched in order to the pods the recording lost and had not
-    replaced yet."""
+    """Which recorded creation answers which recorded loss: per owner, creations are matched in
+    order to the pods the recording lost and had not replaced yet. For owners the trace does not
+    hold (`counted` left out) it decides which recorded creations the replay applies; for those it
+    holds, which recorded pod a replacement of the replay's own can be (`replacement_of`)."""
 
     def __init__(self, events: Iterable[Any], start: float, counted: set[OwnerKey]) -> None:
         self.replaces: dict[str, str] = {}               # creation uid -> the lost pod's uid
         self.replaced_at: dict[str, float] = {}          # lost pod's uid -> when its replacement came
+        self.replacement_of: dict[str, Mapping[str, Any]] = {}  # lost pod's uid -> the creation (counted owners)
+        self.replacing: dict[str, str] = {}              # that creation's uid -> the lost pod's uid
         seen: set[str] = set()
         lost: set[str] = set()
         pending: dict[OwnerKey, list[str]] = {}
@@ -130,7 +249,7 @@ class RecordedReplacements:
                 continue
             md = ev.obj.get("metadata") or {}
             key = owner_key(md)
-            if key is None or key[1] == "StatefulSet" or key in counted:
+            if key is None or key[1] == "StatefulSet":
                 continue
             uid = _uid(md)
             if uid not in seen:
@@ -138,8 +257,12 @@ class RecordedReplacements:
                 queue = pending.get(key)
                 if ev.time > start and queue:
                     gone = queue.pop(0)
-                    self.replaces[uid] = gone
-                    self.replaced_at[gone] = ev.time
+                    if key in counted:
+                        self.replacement_of[gone] = ev.obj
+                        self.replacing[uid] = gone
+                    else:
+                        self.replaces[uid] = gone
+                        self.replaced_at[gone] = ev.time
             phase = (ev.obj.get("status") or {}).get("phase")
             if uid not in lost and phase != "Succeeded" and (
                     ev.type == "DELETED" or md.get("deletionTimestamp") or phase == "Failed"):
@@ -151,7 +274,7 @@ class _Owner:
     """What the replay knows of one owning controller."""
 
     __slots__ = ("key", "replicas", "pods", "template", "owed", "failures", "last_failure", "sync_at",
-                 "created", "missing")
+                 "created", "missing", "recorded_active", "expect_until")
 
     def __init__(self, key: OwnerKey) -> None:
         self.key = key
@@ -164,6 +287,8 @@ class _Owner:
         self.sync_at: float | None = None     # when a sync is armed
         self.created = 0                      # pods this replay created for it (names)
         self.missing: dict[str, Mapping[str, Any]] = {}  # StatefulSet: names to re-create
+        self.recorded_active: set[str] = set()  # uids of the recording's active pods of it
+        self.expect_until = 0.0               # the end of its creations' slow-start batches
 
 
 class Host(Protocol):
@@ -181,9 +306,12 @@ class WorkloadControllers:
     """ReplicaSet, ReplicationController, StatefulSet and Job controllers for simulate mode."""
 
     def __init__(self, host: Host, pods: Iterable[Any], owners: Mapping[str, Sequence[Mapping[str, Any]]],
-                 events: Sequence[Any] = (), start: float = 0.0, *, enabled: bool = True) -> None:
+                 events: Sequence[Any] = (), start: float = 0.0, *, enabled: bool = True,
+                 api_latency: float = 0.0) -> None:
         self.host = host
         self.enabled = enabled
+        # seconds one API call takes: one slow-start batch of creations after another
+        self.api_latency = api_latency
         self.owners: dict[OwnerKey, _Owner] = {}
         self.created: set[str] = set()         # keys of pods this replay created
         self.lost: set[str] = set()            # uids of pods the replay deleted or lost
@@ -203,6 +331,8 @@ class WorkloadControllers:
                 o = self._owner(key)
                 o.pods.add(pod.uid)
                 o.template = pod.raw
+                if not pod.deletion_timestamp and pod.phase not in ("Succeeded", "Failed"):
+                    o.recorded_active.add(pod.uid)
 
     def _owner(self, key: OwnerKey) -> _Owner:
         o = self.owners.get(key)
@@ -241,6 +371,23 @@ class WorkloadControllers:
             o.replicas = r if isinstance(r, int) and not isinstance(r, bool) else 1
         return key
 
+    def recorded_pod(self, event_type: str, raw: Mapping[str, Any]) -> None:
+        """Every recorded Pod event: the recording's own count of each owner's active pods (what
+        its controller sees), so the replay knows when that controller is still adding pods."""
+        if not self.enabled:
+            return
+        md = raw.get("metadata") or {}
+        key = owner_key(md)
+        if key is None:
+            return
+        o = self._owner(key)  # kept whether or not the owner's scale is known yet
+        uid = _uid(md)
+        if event_type == "DELETED" or md.get("deletionTimestamp") or \
+                (raw.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+            o.recorded_active.discard(uid)
+        else:
+            o.recorded_active.add(uid)
+
     def admit(self, raw: Mapping[str, Any]) -> bool:
         """Whether a pod the recording creates is created in the replay too: not when it replaces a
         pod the replay kept, or one the replay replaced already."""
@@ -255,7 +402,12 @@ class WorkloadControllers:
         if key[1] == "StatefulSet":
             return self.host.pod_by_key(f"{key[0]}/{md.get('name')}") is None
         if o.replicas is not None:
-            return len(self.active(o)) < o.replicas
+            if len(self.active(o)) >= o.replicas:
+                return False
+            lost = self.recorded.replacing.get(_uid(md))
+            if lost is not None:
+                self.replaced.add(lost)  # the replay's own replacement of it is this one
+            return True
         gone = self.recorded.replaces.get(_uid(md))
         if gone is None:
             return True  # not a replacement: a new workload's pods, a scale-up
@@ -365,10 +517,19 @@ class WorkloadControllers:
                     self.replaced.add(uid)
                     self._create(o)
             return
+        now = self.host.now()
+        if now + 1e-9 < o.expect_until:
+            # mirrors SatisfiedExpectations: no new sync until its creations are all seen
+            self._arm(o, o.expect_until)
+            return
         active = self.active(o)
         diff = len(active) - o.replicas
-        for _ in range(-diff):
-            self._create(o)
+        if diff < 0:
+            # the recording's controller is still adding pods for its own deficit (a scale-up, a
+            # replacement): the replay's deficit, as far as the recording's goes, is left to those
+            # creations, applied as they come (admit); the replay makes only the rest
+            recorded_deficit = max(0, o.replicas - len(o.recorded_active))
+            self._create_slow_start(o, min(-diff - min(recorded_deficit, -diff), BURST_REPLICAS))
         if diff > 0:
             # mirrors getPodsToDelete's ranking, roughly: the replay's own pods first, then pods not
             # yet on a node, then the newest
@@ -376,6 +537,45 @@ class WorkloadControllers:
                                                    -(_created_at(p)), p.key))
             for p in ranked[:diff]:
                 self.host.delete_pod(p)
+
+    def _create_slow_start(self, o: _Owner, count: int) -> None:
+        """mirrors manageReplicas -> slowStartBatch: batches of 1, 2, 4... creations, each batch
+        once the one before it returned (one API call's latency). Each creation is, when the
+        recording has one, the recorded replacement of a pod the replay lost too (its name and
+        uid, so a victim the cluster evicted as well is replaced by the pod the cluster made)."""
+        if count <= 0:
+            return
+        now = self.host.now()
+        batch, left, t = SLOW_START_INITIAL_BATCH_SIZE, count, now
+        while left > 0:
+            size = min(batch, left)
+            if t <= now:
+                for _ in range(size):
+                    self._create_replacement(o)
+            else:
+                self.host.at(t, lambda n=size: [self._create_replacement(o) for _ in range(n)],
+                             f"create {o.key[1]} {o.key[0]}/{o.key[2]}")
+            left -= size
+            batch *= 2
+            t += self.api_latency
+        o.expect_until = t - self.api_latency
+
+    def _create_replacement(self, o: _Owner) -> None:
+        for uid in sorted(self.lost):
+            raw = self.recorded.replacement_of.get(uid)
+            if raw is None or uid in self.replaced:
+                continue
+            md = raw.get("metadata") or {}
+            if owner_key(md) != o.key or self.host.pod_by_uid(_uid(md)) is not None:
+                continue
+            self.replaced.add(uid)
+            from .state import format_time
+
+            new = {**raw, "metadata": {**md, "creationTimestamp": format_time(self.host.now())}}
+            o.pods.add(_uid(md))
+            self.host.create_pod(new)
+            return
+        self._create(o)
 
     def _sync_stateful_set(self, o: _Owner) -> None:
         missing, o.missing = o.missing, {}
@@ -419,14 +619,17 @@ class WorkloadControllers:
     # ------------------------------------------------------------------ disruption controller
     def expected_scale(self, pods: Iterable[Any]) -> int | None:
         """mirrors DisruptionController.getExpectedScale: the sum of the scales of the controllers
-        of `pods`, each counted once; None when a pod has no controller with a scale (the
-        controller then allows no disruption). A Deployment is not in a trace: the spec.replicas
-        of its ReplicaSets stand for its scale."""
+        of `pods`, each counted once; a pod no controller owns counts for nothing (its
+        unmanagedPods); None when a pod's controller has no scale the replay knows (upstream's
+        "found no controllers" error: the controller's failSafe then allows no disruption). A
+        Deployment is not in a trace: the spec.replicas of its ReplicaSets stand for its scale."""
         total = 0
         seen: set[tuple] = set()
         for p in pods:
             ref = controller_ref(p.metadata)
-            if ref is None or ref.get("kind") not in OWNER_KINDS:
+            if ref is None:
+                continue
+            if ref.get("kind") not in OWNER_KINDS:
                 return None
             key = (p.namespace, ref.get("kind"), ref.get("name") or "")
             if key in seen:

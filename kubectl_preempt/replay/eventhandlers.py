@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from ..framework import events as ev
 from ..model.objects import Node, Pod, PriorityClass
 from ..scheduler.backend.queue import SchedulingQueue
-from .state import ReplayState
+from .state import ReplayState, parse_time
 from .timeline import TraceEvent
 from .whatif import PriorityPolicy
 
@@ -92,7 +92,7 @@ class EventHandler:
             if event.type == "DELETED":
                 self.state.delete_pdb(event.obj)
             else:
-                self.set_pdb(event.obj)
+                self.set_pdb(event.obj, event.time)
         elif kind == "PriorityClass":
             apply_priority_class_event(self.state, self.policy, self.recorded_classes, event)
         elif kind in self.state.cluster.extra:
@@ -207,16 +207,27 @@ class EventHandler:
                                                          lambda q: q.priority <= prio)
 
     # ------------------------------------------------------------------ other kinds
-    def set_pdb(self, raw: Mapping[str, Any]) -> None:
+    def set_pdb(self, raw: Mapping[str, Any], at: float = 0.0) -> None:
         if self.pdb_status_from_trace:
             self.state.set_pdb(raw)
             return
         old = {p.key: p for p in self.state.cluster.pdbs}
-        self.state.set_pdb(raw)
-        # its status is the replay's own, not the recording's: kept until the next sync
-        for p in self.state.cluster.pdbs:
-            if p.key in old:
-                p.disruptions_allowed = old[p.key].disruptions_allowed
+        new = self.state.set_pdb(raw)
+        prev = old.get(new.key)
+        if prev is None:
+            return  # a new PDB: its recorded status until the controller's first sync of it
+        # its status is the replay's own, not the recording's: kept until the next sync...
+        new.disruptions_allowed = prev.disruptions_allowed
+        new.disrupted_pods = prev.disrupted_pods
+        # ...but for the evictions the recording made: the API server's eviction handler wrote
+        # each into the budget itself (EvictionREST.checkAndDecrement: the pod entered in
+        # status.disruptedPods), and the replay applies them to its own
+        before = (prev.raw.get("status") or {}).get("disruptedPods") or {}
+        now_recorded = (raw.get("status") or {}).get("disruptedPods") or {}
+        for name, when in sorted(now_recorded.items()):
+            if before.get(name) != when:
+                t = parse_time(when)
+                self.state.evict(new.key, name, t if t is not None else at)
 
     def set_object(self, kind: str, event: TraceEvent) -> None:
         """An object of another kind the cluster keeps (a claim, a volume, a ReplicaSet...); the

@@ -152,6 +152,9 @@ class Follow:
         # queue, and applies the recorded bindings and nominations (its _pod_event)
         self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event)
         self.incidents = find_incidents(initial, timeline.events)
+        # pods bound when the trace starts: their order in the recorded scheduler's cache comes
+        # from before the trace (PodOrder.from_history estimates it)
+        self.bound_at_start = {p.uid for p in cluster.pods.values() if p.node_name}
         self.preemptions: list[dict[str, Any]] = []
         self.decisions = 0
         self.bindings = 0
@@ -178,7 +181,9 @@ class Follow:
                         self.apply(events[j])
                         applied.add(j)
                 assumed = self._assume_bindings_decided_before(inc, i)
+                held = self._hold_nominations_decided_before(inc)
                 self.explain(inc, ev.time)
+                self._forget_nominations(held)
                 self._forget_assumed(assumed)
             if i in applied:
                 continue
@@ -244,6 +249,39 @@ class Follow:
             st.replace_pod(cur, assumed)
             out.append((cur, assumed))
         return out
+
+    def _hold_nominations_decided_before(self, inc: Incident) -> list[tuple[Pod, str]]:
+        """Nominations the scheduler already held when it made this decision, though their first
+        sign reaches the recording after this decision's.
+
+        The scheduler decides pods one at a time in its queue's order and sets a preemptor's
+        nomination in its nominator at once (then patches it through the API, with the victims'
+        calls); a preemptor ahead of this one in that order whose preemption's first sign follows
+        within ASSUMED_WINDOW was decided before this one was tried. Returns (pod, previous
+        nominated node) pairs for _forget_nominations."""
+        pod = self._find_preemptor(inc, infer=False)
+        if pod is None or pod.node_name:
+            return []
+        mine = self._queue_key(pod)
+        st = self.state
+        out: list[tuple[Pod, str]] = []
+        held: set[str] = set()
+        for other in self.incidents:
+            dt = other.time - inc.time
+            if other is inc or dt < 0 or dt > ASSUMED_WINDOW or not other.preemptor_uid \
+                    or other.preemptor_uid in held:
+                continue
+            held.add(other.preemptor_uid)  # its next decision only: a later one came after this
+            p = st.pods_by_uid.get(other.preemptor_uid)
+            if p is None or p is pod or p.node_name or p.nominated_node_name == other.node \
+                    or self._queue_key(p) >= mine:
+                continue
+            out.append((p, st.nominate(p, other.node)))
+        return out
+
+    def _forget_nominations(self, held: list[tuple[Pod, str]]) -> None:
+        for p, prev in reversed(held):
+            self.state.nominate(p, prev)
 
     def _forget_assumed(self, assumed: list[tuple[Pod, Pod]]) -> None:
         # in reverse: each assumed pod is the last on its node when it is taken off again
@@ -344,9 +382,22 @@ class Follow:
             cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
             if cand is not None:
                 replayed["victimsOnRecordedNode"] = [v.key for v in cand.victims]
+                going = {v.key for v in cand.victims if v.terminating}
+                unknown = self._order_unknown(inc.node, {v.key for v in cand.victims} ^ (set(inc.victims) | going))
+                if unknown:
+                    replayed["victimOrderUnknown"] = unknown
             if inc.node not in tied:
                 diffs.append(f"the replay nominates {sel.name}" + (f" (tied: {', '.join(tied)})" if len(tied) > 1 else "")
                              + f"; the cluster nominated {inc.node}")
+                racing = self._nominated_just_after(inc, set(tied))
+                if racing:
+                    # the recording orders the API writes, not the decisions behind them
+                    replayed["nominatedJustAfter"] = racing
+                    diffs.append("the recording shows " + ", ".join(f"{r['preemptor']} nominated to {r['node']} "
+                                                                    f"{r['afterSeconds']} s after this decision's "
+                                                                    f"first sign" for r in racing)
+                                 + f", within the {ASSUMED_WINDOW} s a decision's API writes take: the scheduler may "
+                                   "have made that decision first and held its nomination")
             else:
                 ours = sorted(v.key for v in cand.victims) if cand is not None else []
                 # a victim already terminating gets no new signal in the recording: it agrees
@@ -359,6 +410,11 @@ class Follow:
                 case = decision_case(st, self.config_raw, pod, res, details, len(self.preemptions) + 1, inc.time)
                 case["recorded"] = {"node": inc.node, "victims": sorted(inc.victims)}
                 self.on_decision(case)
+            if diffs and replayed.get("victimOrderUnknown"):
+                diffs.append(f"on {inc.node} the victims differ only among pods placed before the trace began, "
+                             f"with pods of equal priority started in the same second "
+                             f"([{', '.join(replayed['victimOrderUnknown'])}]): their order in the scheduler's "
+                             f"cache, which decides which are reprieved, is not in the trace")
         else:
             replayed["message"] = res.message
             replayed.update(res.fit_error_fields())
@@ -370,6 +426,39 @@ class Follow:
         record["agrees"] = not diffs
         record["differences"] = diffs
         self.preemptions.append(record)
+
+    def _nominated_just_after(self, inc: Incident, nodes: set[str]) -> list[dict[str, Any]]:
+        """Other preemptions on the replay's nodes whose first sign comes within ASSUMED_WINDOW
+        after this one's: decisions made a few milliseconds apart reach the recording in the
+        order of their API writes, which need not be the order the scheduler made them in."""
+        out = []
+        for other in self.incidents:
+            if other is inc or other.node not in nodes or other.preemptor_uid == inc.preemptor_uid:
+                continue
+            dt = other.time - inc.time
+            if 0 <= dt <= ASSUMED_WINDOW:
+                out.append({"preemptor": other.preemptor_key, "node": other.node, "afterSeconds": round(dt, 3)})
+        return out
+
+    def _order_unknown(self, node: str, differing: set[str]) -> list[str]:
+        """When the replay's victims on `node` and the cluster's differ only among pods that were
+        on the node before the trace began, and some of them share their priority and start second
+        with another such pod (SelectVictimsOnNode's MoreImportantPod cannot order those; its
+        unstable sort leaves them in the cache's order, which decides which are reprieved): those
+        groups of the node's pods, whose order the trace does not hold. Else []."""
+        if not differing:
+            return []
+        st = self.state
+        pods = [st.cluster.pods.get(k) for k in sorted(differing)]
+        if any(p is None or p.node_name != node or p.uid not in self.bound_at_start for p in pods):
+            return []
+        groups: dict[tuple, list[str]] = {}
+        for p in st.order.pods_on(node, st.pods_by_uid):
+            if p.uid in self.bound_at_start:
+                groups.setdefault((p.priority, p.start_nanos), []).append(p.key)
+        keys = {(p.priority, p.start_nanos) for p in pods if p is not None}
+        out = [k for key in keys for k in groups.get(key, ()) if len(groups[key]) >= 2]
+        return sorted(out)
 
     # ------------------------------------------------------------------ applying the recording
     def apply(self, ev: TraceEvent) -> None:

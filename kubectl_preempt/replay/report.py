@@ -5,6 +5,7 @@ import math
 from typing import Any, Iterable, Mapping
 
 from .state import format_time
+from .timeline import Gap, contradictions, find_gaps, gap_threshold
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "ReplayReport"
@@ -62,6 +63,7 @@ def summarize(preemptions: list[Mapping[str, Any]], *, victim_classes: Mapping[s
 def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The report of a finished Simulation."""
     tl = sim.timeline
+    gaps = find_gaps(tl)
     victim_classes = {}
     for p in sim.preemptions:
         for d in p.get("victimDetails") or ():
@@ -75,7 +77,8 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
                       "nominatedNode": pod.nominated_node_name or None,
                       "waitingSeconds": round(tl.end - enq, 3), "attempts": info.attempts,
                       "queue": info.where, "lastMessage": sim.last_failure.get(pod.uid, ""),
-                      **sim.last_failure_fields.get(pod.uid, {})})
+                      **sim.last_failure_fields.get(pod.uid, {}),
+                      **({"waitedAcrossGap": True} if _across(gaps, enq, tl.end) else {})})
     batch = getattr(sim, "batch", None)
     if batch is not None:
         never.extend(batch.never_scheduled(tl.end))
@@ -91,7 +94,11 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         "podsNeverScheduled": len(never),
         "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),
                            "p99Seconds": _round(percentile(waits, 99)),
-                           "maxSeconds": _round(max(waits) if waits else None)},
+                           "maxSeconds": _round(max(waits) if waits else None),
+                           # waits that ran through a recorder gap: part of them is the recorder's stall
+                           **({"podsWaitingAcrossGaps": sum(1 for s in sim.scheduled.values()
+                                                            if _across(gaps, s["time"] - s["waited"], s["time"]))}
+                              if gaps else {})},
         **summarize(sim.preemptions, victim_classes=victim_classes),
         "neverScheduled": never[:MAX_NEVER_SCHEDULED],
     }
@@ -101,21 +108,40 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         "apiVersion": API_VERSION,
         "kind": KIND,
         "mode": "simulate",
-        "trace": _trace_info(sim),
+        "trace": _trace_info(sim, gaps),
         "whatIf": dict(what_if or {}),
         "preemptions": list(sim.preemptions),
         "summary": summary,
     }
 
 
-def _trace_info(sim: Any) -> dict[str, Any]:
+def _across(gaps: list[Gap], start: float, end: float) -> bool:
+    return any(g.overlaps(start, end) for g in gaps)
+
+
+def gaps_info(tl: Any, gaps: list[Gap] | None = None) -> dict[str, Any]:
+    """The trace's recorder gaps (replay/timeline.py's rule) as report fields: `gaps` always,
+    the length that made them gaps when there are any; `notes` on events that contradict each
+    other when there are any."""
+    gaps = find_gaps(tl) if gaps is None else gaps
+    out: dict[str, Any] = {"gaps": [g.to_dict() for g in gaps]}
+    if gaps:
+        out["gapThresholdSeconds"] = round(gap_threshold(tl), 3)
+    # events that contradict earlier ones (replay/timeline.py), when there are any
+    notes = contradictions(tl)
+    if notes:
+        out["notes"] = notes
+    return out
+
+
+def _trace_info(sim: Any, gaps: list[Gap] | None = None) -> dict[str, Any]:
     tl = sim.timeline
     src = tl.header.get("source") if isinstance(tl.header, Mapping) else None
     return {"start": format_time(tl.start), "end": format_time(tl.end),
             "durationSeconds": round(tl.end - tl.start, 3),
             "initialObjects": len(tl.initial), "events": len(tl.events),
             "eventsApplied": getattr(sim, "events_applied", 0),
-            "source": src or {}}
+            "source": src or {}, **gaps_info(tl, gaps)}
 
 
 def follow_report(f: Any, *, what_if: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -116,7 +116,16 @@ def simulate_once(spec: RunSpec, run: int = 1, *, on_decision: Callable[[dict[st
     report = simulate_report(sim.run(), what_if=spec.what_if)
     # the replayed scheduler's bindings and deletions, pod by pod: what a timeline draws
     report["activity"] = recorder.activity()
+    add_leave_times(report, sim)
     return report, facts.facts(sim)
+
+
+def add_leave_times(report: dict[str, Any], sim: Simulation) -> None:
+    """When the replay's victims leave: the figures the trace measured and how many used each
+    (controllers.LeaveTimes); each victim's own is in its victimDetails."""
+    leave = sim.leave_times.report()
+    report["victimsLeave"] = leave
+    report["summary"]["victimsLeave"] = leave["used"]
 
 
 # ---------------------------------------------------------------------------------- fan-out

@@ -3,9 +3,10 @@
 The state at the trace's start is taken as recorded. After it, what users, controllers and
 kubelets did is applied at its time (pods created and deleted, nodes added, changed and removed,
 PDBs and classes changed, pods completing), while what the recorded scheduler did (bindings,
-nominations, preemptions and the deletions they caused) is left out: the replayed scheduler makes
-its own, with kube-scheduler v1.34.1's queue, and the victims it preempts terminate after their
-grace period.
+nominations, preemptions and the deletions they caused, to the terminal status that ends them) is
+left out: the replayed scheduler makes its own, with kube-scheduler v1.34.1's queue, and the victims
+it preempts leave as long after their deletion as the trace's deleted pods of their workload took
+(controllers.LeaveTimes; at most, and without a measure, their grace period).
 
 A pod that completes in the recording runs as long in the replay: from its replayed binding for
 the time it ran between its recorded binding and its completion.
@@ -18,13 +19,15 @@ from typing import Any, Callable, Mapping
 from ..framework.config import SchedulerConfig
 from ..model.bulk import long_run
 from ..model.objects import Pod
+from ..model.who_preempted import EVENT_REASON_PREEMPTED, preempted_by
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
 from ..scheduler.backend.cache import PodOrder, status_delay_of
 from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
 from .batch import BATCH_KINDS, KUBE_SCHEDULER_ACTION, BatchOptions, BatchScheduler, schedules_any
-from .controllers import DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, WorkloadControllers
+from .controllers import (DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, LeaveTimes, WorkloadControllers,
+                          replica_set_index)
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .eventhandlers import EventHandler
 from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
@@ -43,6 +46,10 @@ class Listener:
     def bound(self, t: float, pod: Pod, node: str) -> None: ...
     def nominated(self, t: float, pod: Pod, node: str) -> None: ...
     def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None: ...
+    # a preemption decision, when it is made: `victims` are the pods it evicts (not those already
+    # terminating or being evicted by an earlier decision), whose `preempted` comes with their
+    # delete calls, possibly after the trace's end
+    def preempting(self, t: float, preemptor: Pod, node: str, victims: list[Pod]) -> None: ...
     def deleted(self, t: float, pod: Pod, reason: str) -> None: ...
     # `fields`: the FitError behind `message` as data (CycleResult.fit_error_fields), when it was one
     def unschedulable(self, t: float, pod: Pod, message: str, fields: Mapping[str, Any] | None = None) -> None: ...
@@ -65,6 +72,9 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
 
 class Simulation:
     mode = "simulate"
+    # the clock and heap a run uses: `plan` (kubectl_preempt/plan/) runs this very replay on an
+    # Engine subclass that also stops once nothing changes any more
+    engine_type: type[Engine] = Engine
 
     def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
                  seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
@@ -78,7 +88,7 @@ class Simulation:
         self.on_decision = on_decision
         self.progress = progress
         self.listener = listener
-        self.engine = Engine(timeline.start)
+        self.engine = self.engine_type(timeline.start)
         # `rng`: a run's own random source for every random choice the scheduler makes (see
         # replay/runs.py); without it, only the host among equal scores follows the seed
         self.rng = rng if rng is not None else (random.Random(seed) if seed else None)
@@ -97,14 +107,22 @@ class Simulation:
         self.controllers = WorkloadControllers(_ControllerHost(self), cluster.pods.values(),
                                                cluster.extra if workloads else {},
                                                timeline.initial + timeline.events if workloads else (),
-                                               timeline.start, enabled=workloads)
+                                               timeline.start, enabled=workloads,
+                                               api_latency=DEFAULT_API_LATENCY if config.api_latency is None
+                                               else config.api_latency)
         self.created_by_replay = self.controllers.created
+        # how long the trace's deleted pods took to leave, for the replay's own deletions
+        rs = list(cluster.extra.get("ReplicaSet") or ())
+        rs += [e.obj for e in timeline.events if e.kind == "ReplicaSet" and e.type != "BOOKMARK"]
+        self._replica_sets = replica_set_index(rs)
+        self.leave_times = LeaveTimes(timeline.events, self._replica_sets)
         self._disruption_sync_armed = False
+        self._pdb_rechecks: set[float] = set()
         if workloads:
             self.state.expected_scale = self.controllers.expected_scale
             self.state.pdb_lag = DISRUPTION_CONTROLLER_DELAY
-            self.state.recompute_pdb_status()
-            self.state.pdb_dirty = False
+        # the recorded PDB status stands until the PDB or a pod it covers changes (the disruption
+        # controller syncs a PDB on those events only: DisruptionController.trySync)
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
                                      max_backoff=float(config.pod_max_backoff_seconds),
@@ -133,12 +151,16 @@ class Simulation:
         self.completed_in_recording: set[str] = set()
         self.gone: set[str] = set()               # uids the replay has deleted
         self.victims_at_start = {p.uid for p in cluster.pods.values() if p.terminating}
+        # pods the recorded scheduler preempted: their DisruptionTarget condition says so, or a
+        # Preempted Event names them (the condition may be missing from a pod's last versions)
+        self.recorded_victims = recorded_scheduler_victims(timeline.events)
 
         # asynchronous preemption: preemptors whose victims' API calls are still running
         self.async_preemption = config.enabled(FEATURE_GATE)
         self.api_latency = DEFAULT_API_LATENCY if config.api_latency is None else config.api_latency
         self.preempting: set[str] = set()
         self._deleted_by_call: dict[str, dict[str, Any] | None] = {}  # victim uid -> its victimDetails entry
+        self._leave_after: dict[str, float] = {}  # victim uid -> seconds from its delete call to leaving
 
         self._cursor = 0
         self._schedule_armed = False
@@ -189,8 +211,19 @@ class Simulation:
 
     def _disruption_sync(self) -> None:
         self._disruption_sync_armed = False
-        self.state.pdb_dirty = False
-        self.state.recompute_pdb_status()
+        recheck = self.state.recompute_pdb_status(self.engine.now, only_changed=True)
+        if recheck is not None and recheck not in self._pdb_rechecks:
+            # mirrors enqueuePdbForRecheck: synced again when a disruptedPods entry expires
+            self._pdb_rechecks.add(recheck)
+            self.engine.schedule(recheck + 1e-6, lambda: self._pdb_recheck(recheck), priority=PRIORITY_INTERNAL,
+                                 name="disruption controller recheck")
+        self._kick()
+
+    def _pdb_recheck(self, at: float) -> None:
+        self._pdb_rechecks.discard(at)
+        pdbs = self.state.cluster.pdbs
+        self.state.dirty_pdbs.update(p.key for p in pdbs if p.disrupted_pods)
+        self.state.pdb_dirty = bool(self.state.dirty_pdbs)
         self._kick()
 
     def _arm_next_trace_event(self) -> None:
@@ -326,6 +359,7 @@ class Simulation:
         record = self._preemption_record(pod, res, details, attempts)
         self.preemptions.append(record)
         details_of = {d["pod"]: d for d in record["victimDetails"]}
+        evicting: list[Pod] = []
         for victim in sel.victims:
             if victim.terminating:
                 continue  # already going: no delete call
@@ -335,7 +369,17 @@ class Simulation:
                 details_of[victim.key]["alreadyEvicting"] = True
                 continue
             self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
-            self._deleted_by_call[victim.uid] = details_of.get(victim.key)
+            detail = details_of.get(victim.key)
+            self._deleted_by_call[victim.uid] = detail
+            if detail is not None:
+                after, level, whose = self.leave_times.after(victim, grace_period(victim), self._replica_sets)
+                self._leave_after[victim.uid] = after
+                # which figure says when it leaves (see controllers.LeaveTimes)
+                detail["leavesAfterSeconds"] = round(after, 3)
+                detail["leaveFigure"] = f"{level} {whose}" if whose else level
+            evicting.append(victim)
+        if self.listener is not None:
+            self.listener.preempting(now, pod, node, evicting)
         cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]
         if self.async_preemption:
             calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency)
@@ -377,7 +421,8 @@ class Simulation:
                 detail["deletionTimestamp"] = format_time(now)
             if self.listener is not None:
                 self.listener.preempted(now, cur, preemptor, node)
-            self._delete_at(cur, now + grace_period(cur), "preempted")
+            after = self._leave_after.pop(cur.uid, None)
+            self._delete_at(cur, now + (grace_period(cur) if after is None else after), "preempted")
         if kick:
             self._kick()
 
@@ -493,13 +538,14 @@ class Simulation:
         now = self.engine.now
         if node_name and uid not in self.recorded_bind:
             self.recorded_bind[uid] = now
+        self.controllers.recorded_pod(ev.type, raw)
         cur = self.state.pods_by_uid.get(uid)
         if ev.type == "DELETED":
             if cur is None:
                 return
             if uid in self.completed_in_recording and uid in self._completion_events:
                 return  # it completes in the replay when its replayed run ends
-            if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
+            if self._deleted_by_recorded_scheduler(uid, raw):
                 self.handler.ignored += 1
                 return  # the recorded scheduler's deletion: the replay makes its own
             self._remove(cur, "deleted")
@@ -519,6 +565,20 @@ class Simulation:
             self._add_new_pod(raw)
             return
         # MODIFIED (or ADDED again) of a pod the replay holds
+        if finished(raw) and (md.get("deletionTimestamp") or cur.deletion_timestamp
+                              or self._deleted_by_recorded_scheduler(uid, raw)):
+            # A terminal status that ends a graceful deletion is not the workload completing: the
+            # kubelet kills the containers when the grace period ends and writes the terminal
+            # phase (kubelet.go SyncTerminatingPod -> generateAPIPodStatus: Failed, exit code 137),
+            # and the scheduler's informer drops a terminal pod from then on. When the deletion
+            # was the recorded scheduler's, the replay did not make it: the pod keeps running there
+            # (its own preemption, if it made one, ends through its own timer). Any other deletion
+            # the replay applied as recorded: the pod leaves now.
+            if self._deleted_by_recorded_scheduler(uid, raw):
+                self.handler.ignored += 1
+                return
+            self._remove(cur, "deleted")
+            return
         if finished(raw):
             self.completed_in_recording.add(uid)
             ran = now - self.recorded_bind.get(uid, now)
@@ -534,7 +594,7 @@ class Simulation:
                 self.handler.bind_pod(cur, node_name, now)
                 return
         if md.get("deletionTimestamp") and not cur.deletion_timestamp:
-            if preempted_by_scheduler(raw) and uid not in self.victims_at_start:
+            if self._deleted_by_recorded_scheduler(uid, raw):
                 self.handler.ignored += 1
                 return
             if cur.node_name:
@@ -560,6 +620,34 @@ class Simulation:
             self.handler.ignored += 1
 
 
+    def _deleted_by_recorded_scheduler(self, uid: str, raw: Mapping[str, Any]) -> bool:
+        """A deletion (or its end) the recorded scheduler made during the trace: simulate mode
+        leaves it out. One made before the trace (a victim terminating at its start) stands."""
+        if uid in self.victims_at_start:
+            return False
+        return uid in self.recorded_victims or preempted_by_scheduler(raw)
+
+
+def recorded_scheduler_victims(events: list[TraceEvent]) -> set[str]:
+    """Uids of the pods a `Preempted` Event of the trace names (kube-scheduler's
+    PreemptPod records one per victim it deletes: "Preempted by pod <uid> on node <node>")."""
+    out: set[str] = set()
+    for ev in events:
+        if ev.kind != "Event" or ev.type == "BOOKMARK":
+            continue
+        o = ev.obj
+        if o.get("reason") != EVENT_REASON_PREEMPTED or preempted_by(o) is None:
+            continue
+        inv = o.get("involvedObject") or o.get("regarding") or {}
+        if inv.get("kind", "Pod") != "Pod":
+            continue
+        if inv.get("uid"):
+            out.add(inv["uid"])
+        elif inv.get("name"):
+            out.add(f"{inv.get('namespace') or 'default'}/{inv['name']}")
+    return out
+
+
 class _ControllerHost:
     """The simulation as the workload controllers see it (controllers.Host)."""
 
@@ -583,6 +671,8 @@ class _ControllerHost:
         return self.sim.state.cluster.pods.get(key)
 
     def create_pod(self, raw: Mapping[str, Any]) -> None:
+        # a recorded pod the replay had left out may be made now (a recorded replacement)
+        self.sim.gone.discard((raw.get("metadata") or {}).get("uid") or "")
         self.sim._add_new_pod(raw)
 
     def delete_pod(self, pod: Pod) -> None:

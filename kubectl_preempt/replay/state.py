@@ -95,6 +95,10 @@ def pdb_manifest(pdb: PodDisruptionBudget) -> dict[str, Any]:
     raw = dict(pdb.raw)
     status = dict(raw.get("status") or {})
     status["disruptionsAllowed"] = pdb.disruptions_allowed
+    if pdb.disrupted_pods:
+        status["disruptedPods"] = dict(pdb.disrupted_pods)
+    else:
+        status.pop("disruptedPods", None)
     raw["status"] = status
     raw.setdefault("kind", "PodDisruptionBudget")
     raw.setdefault("apiVersion", "policy/v1")
@@ -142,7 +146,11 @@ class ReplayState:
         # equivalence cache pays (explain's single cycle goes without)
         self.scheduler = Scheduler(cluster, config, seed=seed, snapshot=self.snapshot, equivalence=EquivalenceCache())
         self.nominator: Nominator = self.scheduler.nominator
-        self.pdb_dirty = True
+        # PDBs whose status the disruption controller recomputes at its next sync: those whose
+        # PDB or a covered pod changed since (its pod and PDB handlers enqueue them); at the
+        # start, none: the recorded status stands until then
+        self.dirty_pdbs: set[str] = set()
+        self.pdb_dirty = False
         self.profiles = {p.scheduler_name for p in config.profiles}
         # seconds between a change of the pods and the PDB status the scheduler sees reflecting it
         # (0: at once); the simulation arms the disruption controller's syncs
@@ -164,8 +172,7 @@ class ReplayState:
         if self.recompute_pdbs and self.pdb_lag:
             return  # the disruption controller's syncs recompute it, pdb_lag after a change
         if self.pdb_dirty and self.recompute_pdbs:
-            self.recompute_pdb_status()
-        self.pdb_dirty = False
+            self.recompute_pdb_status(only_changed=True)
 
     def owned(self, pod: Pod) -> bool:
         """A pod this scheduler would schedule: its schedulerName is one of the profiles."""
@@ -210,7 +217,7 @@ class ReplayState:
                 self.snapshot.add_pod(pod)
         if pod.nominated_node_name and not pod.node_name:
             self.nominator.add(pod, pod.nominated_node_name)
-        self.pdb_dirty = True
+        self.pod_changed(pod)
 
     def remove_pod(self, pod: Pod) -> None:
         cur = self.cluster.pods.get(pod.key)
@@ -223,7 +230,7 @@ class ReplayState:
                 self.snapshot.remove_pod(pod)
         self.nominator.delete(pod)
         release(pod)
-        self.pdb_dirty = True
+        self.pod_changed(pod)
 
     def replace_pod(self, old: Pod, new: Pod) -> None:
         """A new view of the same pod (labels or spec changed)."""
@@ -243,6 +250,7 @@ class ReplayState:
             self.order.update(pod.node_name, pod.uid)
             if not self.snapshot_dirty:
                 self.snapshot.requeue_pod(pod)
+        self.pod_changed(pod)
 
     def bind(self, pod: Pod, node_name: str, now: float) -> None:
         self.nominator.delete(pod)
@@ -257,7 +265,7 @@ class ReplayState:
         self.order.add(node_name, pod.uid)
         if not self.snapshot_dirty:
             self.snapshot.add_pod(pod)
-        self.pdb_dirty = True
+        self.pod_changed(pod)
 
     def nominate(self, pod: Pod, node_name: str) -> str:
         """Set (or clear, with "") the pod's nominated node; returns the previous one."""
@@ -285,7 +293,7 @@ class ReplayState:
         pod.deletion_timestamp = md["deletionTimestamp"]
         if preempted:
             pod.status = _with_disruption_target(pod, now)
-        self.pdb_dirty = True
+        self.pod_changed(pod)
 
     # ---------------------------------------------------------------- PDBs, classes, the rest
     # Objects other than pods and nodes are swapped in as new lists (never mutated in place) and
@@ -295,11 +303,47 @@ class ReplayState:
     def _changed(self) -> None:
         self.cluster.version += 1
 
-    def set_pdb(self, raw: Mapping[str, Any]) -> None:
+    def pod_changed(self, pod: Pod) -> None:
+        """A pod was added, updated or deleted: the PDBs covering it are recomputed at the
+        disruption controller's next sync (mirrors DisruptionController.addPod/updatePod/deletePod
+        -> getPdbForPod -> enqueuePdb)."""
+        if not self.recompute_pdbs or not self.cluster.pdbs:
+            return
+        for pdb in self.cluster.pdbs:
+            if pdb.namespace == pod.namespace and pdb.selector is not None and pdb.selector.matches(pod.labels):
+                self.dirty_pdbs.add(pdb.key)
+                self.pdb_dirty = True
+
+    def set_pdb(self, raw: Mapping[str, Any]) -> PodDisruptionBudget:
         pdb = PodDisruptionBudget(raw)
         self.cluster.pdbs = [p for p in self.cluster.pdbs if p.key != pdb.key] + [pdb]
+        # mirrors DisruptionController.addDb/updateDb: the PDB itself is synced
+        self.dirty_pdbs.add(pdb.key)
         self.pdb_dirty = True
         self._changed()
+        return pdb
+
+    def evict(self, pdb_key: str, pod_name: str, at: float) -> bool:
+        """The Eviction API's write into a PDB covering an evicted pod (mirrors
+        EvictionREST.checkAndDecrement: disruptionsAllowed decremented, the pod entered in
+        status.disruptedPods at the eviction's time). A pod that is not running (pending in the
+        replay) or already terminating is evicted without touching the budget (canIgnorePDB).
+        Returns whether the budget was written."""
+        pdb = next((p for p in self.cluster.pdbs if p.key == pdb_key), None)
+        if pdb is None:
+            return False
+        pod = self.cluster.pods.get(f"{pdb.namespace}/{pod_name}")
+        if pod is None or not pod.node_name or pod.terminating:
+            return False
+        # the API server refuses at 0; the recording says the eviction went through, so the
+        # replay's budget stays at 0 rather than going below
+        pdb.disruptions_allowed = max(0, pdb.disruptions_allowed - 1)
+        pdb.disrupted_pods = {**pdb.disrupted_pods, pod_name: format_time(at)}
+        # which pods a PDB counts depends on disruptedPods: a new list, a new pdb_generation
+        self.cluster.pdbs = list(self.cluster.pdbs)
+        self.dirty_pdbs.add(pdb.key)
+        self.pdb_dirty = True
+        return True
 
     def delete_pdb(self, raw: Mapping[str, Any]) -> None:
         md = raw.get("metadata") or {}
@@ -331,21 +375,38 @@ class ReplayState:
         self.cluster.extra[kind] = kept
         self._changed()
 
-    def recompute_pdb_status(self) -> None:
-        """disruptionsAllowed as the disruption controller would compute it from the replayed pods
-        (healthy: bound and not terminating; expected: every matching pod, standing in for the
-        owner's scale), for PDBs with minAvailable or maxUnavailable."""
-        if not self.cluster.pdbs:
-            return
+    def recompute_pdb_status(self, now: float | None = None, *, only_changed: bool = False) -> float | None:
+        """disruptionsAllowed as the disruption controller computes it from the replayed pods
+        (mirrors DisruptionController.trySync; healthy: bound and not terminating), for every PDB
+        or, `only_changed`, for those whose PDB or covered pods changed since the last sync.
+        `now` (None: no clock) expires disruptedPods entries past DeletionTimeout. Returns when a
+        kept entry expires, for the controller's recheck (enqueuePdbForRecheck), or None."""
+        keys = self.dirty_pdbs if only_changed else {p.key for p in self.cluster.pdbs}
+        self.dirty_pdbs = set()
+        self.pdb_dirty = False
+        if not self.cluster.pdbs or not keys:
+            return None
         by_ns: dict[str, list[Pod]] = {}
         for p in self.cluster.pods.values():
             by_ns.setdefault(p.namespace, []).append(p)
+        recheck: float | None = None
+        regenerate = False
         for pdb in self.cluster.pdbs:
+            if pdb.key not in keys:
+                continue
             spec = pdb.raw.get("spec") or {}
             if pdb.selector is None or ("minAvailable" not in spec and "maxUnavailable" not in spec):
                 continue
             matching = [p for p in by_ns.get(pdb.namespace, ()) if pdb.selector.matches(p.labels)]
-            healthy = sum(1 for p in matching if p.node_name and not p.terminating)
+            disrupted, expires = _disrupted_pod_map(matching, pdb.disrupted_pods, now)
+            if expires is not None and (recheck is None or expires < recheck):
+                recheck = expires
+            if disrupted != dict(pdb.disrupted_pods):
+                pdb.disrupted_pods = disrupted
+                regenerate = True
+            # mirrors countHealthyPods: a pod being deleted, or listed in disruptedPods (its
+            # eviction not yet seen through), is not healthy
+            healthy = sum(1 for p in matching if p.node_name and not p.terminating and p.name not in disrupted)
             # mirrors getExpectedPodCount: an integer minAvailable against every matching pod (a
             # terminating one included), otherwise the owners' scale (expected_scale; without it,
             # the matching pods stand for it)
@@ -366,6 +427,9 @@ class ReplayState:
             if desired is None:
                 continue
             pdb.disruptions_allowed = max(0, healthy - desired) if expected > 0 else 0
+        if regenerate:
+            self.cluster.pdbs = list(self.cluster.pdbs)
+        return recheck
 
     # ---------------------------------------------------------------- the state as objects
     def objects(self) -> list[dict[str, Any]]:
@@ -396,6 +460,37 @@ class ReplayState:
         for kind, lst in self.cluster.extra.items():
             out.extend(lst)
         return out
+
+
+# mirrors disruption.DeletionTimeout: how long an evicted pod listed in a PDB's disruptedPods is
+# taken as about to be deleted
+DELETION_TIMEOUT = 120.0
+
+
+def _disrupted_pod_map(matching: list[Pod], recorded: Mapping[str, Any], now: float | None
+                       ) -> tuple[dict[str, Any], float | None]:
+    """mirrors buildDisruptedPodMap: the disruptedPods entries of pods that still exist and are
+    not being deleted, unless their DeletionTimeout passed; and the earliest expiry kept."""
+    if not recorded:
+        return {}, None
+    out: dict[str, Any] = {}
+    recheck: float | None = None
+    for p in matching:
+        if p.terminating:
+            continue
+        value = recorded.get(p.name)
+        if value is None:
+            continue
+        t = parse_time(value)
+        if t is None:
+            continue
+        expires = t + DELETION_TIMEOUT
+        if now is not None and expires < now:
+            continue  # expected to be deleted but it wasn't: dropped (the NotDeleted event)
+        if recheck is None or expires < recheck:
+            recheck = expires
+        out[p.name] = value
+    return out, recheck
 
 
 def _identity(obj: Mapping[str, Any]) -> tuple[str, str]:

@@ -12,7 +12,7 @@ from ..errors import InputError, quote
 from ..model import limits
 from ..model.schema import check_objects, object_label
 from ..model.rfc3339 import format_seconds
-from .state import parse_time
+from .state import format_time, parse_time
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK")
 
@@ -135,3 +135,135 @@ def normalize(events: Any) -> Timeline:
                          f"{limits.format_span(lim.max_trace_span)} (--max-trace-span raises it)",
                          field=late.where)
     return Timeline(start, end, out[:n], out[n:], header)
+
+
+# --- recorder gaps -----------------------------------------------------------------------------------
+# A recorder that stalls (its process or machine paused, its watch connection hung) leaves a
+# stretch with no event and no bookmark; replayed, that stretch reads as a cluster where nothing
+# happened, and every pod waiting across it seems to have waited that long for the scheduler.
+# "Much longer than the trace's usual gaps": longer than GAP_FACTOR times the GAP_QUANTILE-th
+# percentile (nearest rank) of the trace's own positive gaps between consecutive events (bookmarks
+# included, events at one instant are one), and never shorter than MIN_GAP_SECONDS. The floor is
+# two bookmark periods: a watch that asks for bookmarks (`kubectl preempt record` does) gets one
+# per kind about every minute however quiet the cluster is (kube-apiserver's cacher,
+# staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go, defaultBookmarkFrequency), so a
+# healthy recording is never silent that long; the factor keeps a sparse trace without bookmarks
+# (a kubectl watch stream, a generated trace) whose events are usually minutes apart from having
+# each of its quiet stretches called a stall. The 95th percentile, not the largest gap, so that a
+# stall does not set its own yardstick in a trace of more than twenty gaps.
+BOOKMARK_PERIOD = 60.0
+MIN_GAP_SECONDS = 2 * BOOKMARK_PERIOD
+GAP_FACTOR = 4.0
+GAP_QUANTILE = 95
+
+
+@dataclass(frozen=True)
+class Gap:
+    start: float
+    end: float
+
+    @property
+    def seconds(self) -> float:
+        return self.end - self.start
+
+    def overlaps(self, start: float, end: float) -> bool:
+        """Whether the interval start..end (a pod's wait) runs through part of the gap."""
+        return start < self.end and end > self.start
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": format_time(self.start), "end": format_time(self.end), "seconds": round(self.seconds, 3)}
+
+
+def gap_threshold(tl: Timeline) -> float:
+    """The length above which a stretch without events is a recorder gap (see above)."""
+    times = [tl.start] + [ev.time for ev in tl.events]
+    steps = sorted(b - a for a, b in zip(times, times[1:]) if b > a)
+    if not steps:
+        return MIN_GAP_SECONDS
+    rank = max(1, -(-GAP_QUANTILE * len(steps) // 100))  # nearest rank: ceil(q/100 * n)
+    return max(MIN_GAP_SECONDS, GAP_FACTOR * steps[min(rank, len(steps)) - 1])
+
+
+def find_gaps(tl: Timeline) -> list[Gap]:
+    """Stretches of the trace after its start with no event and no bookmark for longer than
+    gap_threshold: the recorder's stalls, not the cluster's quiet."""
+    limit = gap_threshold(tl)
+    out = []
+    prev = tl.start
+    for ev in tl.events:
+        if ev.time - prev > limit:
+            out.append(Gap(prev, ev.time))
+        prev = max(prev, ev.time)
+    return out
+
+
+# --- events that contradict each other ----------------------------------------------------------------
+# A recording can hold events that no API server would have produced in that order: a deletion of
+# an object no event created (or already deleted), a binding of a pod after its terminal status,
+# a pod leaving a terminal phase (the API server refuses both: a terminal phase is final,
+# ValidatePodStatusUpdate in pkg/apis/core/validation; a Binding needs a pod without a node).
+# The replay applies them as it always has; these notes only say where the trace is odd.
+TERMINAL_PHASES = ("Succeeded", "Failed")
+MAX_CONTRADICTIONS = 20
+
+
+def contradictions(tl: Timeline) -> list[str]:
+    """A note per event that contradicts an earlier one, naming the event and the object (at most
+    MAX_CONTRADICTIONS, then how many more)."""
+    out: list[str] = []
+    alive: dict[tuple[str, str, str], str] = {}   # object -> where it was last created or changed
+    gone: dict[tuple[str, str, str], str] = {}    # object -> where it was deleted
+    terminal: dict[tuple[str, str, str], tuple[str, str, bool]] = {}  # pod -> (phase, where, bound then)
+    flagged: set[tuple[tuple[str, str, str], str]] = set()
+    more = 0
+
+    def say(k: tuple[str, str, str], what: str, text: str) -> None:
+        nonlocal more
+        if (k, what) in flagged:
+            return
+        flagged.add((k, what))
+        if len(out) < MAX_CONTRADICTIONS:
+            out.append(text)
+        else:
+            more += 1
+
+    for ev in (*tl.initial, *tl.events):
+        if ev.type == "BOOKMARK":
+            continue
+        k = (ev.kind, ev.namespace, ev.name)
+        label = f"{ev.kind} {ev.key if ev.kind == 'Pod' else ev.name}"
+        if ev.type == "DELETED":
+            if k not in alive:
+                where = gone.get(k)
+                say(k, "deleted", f"{ev.where}: {ev.type} {label}, which " +
+                    (f"{where} deleted already" if where else "no earlier event created") +
+                    "; the events contradict each other")
+            else:
+                del alive[k]
+            gone[k] = ev.where
+            terminal.pop(k, None)
+            continue
+        if ev.type == "ADDED" and k not in alive:
+            terminal.pop(k, None)  # a new object of that name
+        alive[k] = ev.where
+        if ev.kind != "Pod":
+            continue
+        status = ev.obj.get("status")
+        phase = status.get("phase") if isinstance(status, Mapping) else None
+        spec = ev.obj.get("spec")
+        node = spec.get("nodeName") if isinstance(spec, Mapping) else None
+        was = terminal.get(k)
+        if was is not None:
+            odd = []
+            if node and not was[2]:
+                odd.append(f"binds it to {node}")
+            if phase and phase not in TERMINAL_PHASES:
+                odd.append(f"moves it back to {phase}")
+            if odd:
+                say(k, "terminal", f"{ev.where}: {ev.type} {label} {' and '.join(odd)} after {was[1]} gave it the "
+                                   f"terminal phase {was[0]}; the events contradict each other")
+        elif phase in TERMINAL_PHASES:
+            terminal[k] = (str(phase), ev.where, bool(node))
+    if more:
+        out.append(f"{more} more events contradict earlier ones")
+    return out

@@ -20,7 +20,7 @@ def failing(report: dict) -> list[str]:
 
 def test_lowering_the_preemptors_class_saves_its_victim_and_strands_it() -> None:
     r = check({"t": preempt_trace()}, [pc("serving", 50)])
-    assert changes(r) == [("batch/low-1", ["noLongerPreempted"]), ("shop/web", ["newlyUnschedulable"])]
+    assert changes(r) == [("batch/low-1", ["noLongerPreempted"]), ("shop/web", ["newlyUnschedulable", "noLongerPreempting"])]
     assert failing(r) == ["unschedulable"] and not r["passed"]
     t = r["traces"][0]
     assert (t["baseline"]["preemptions"], t["proposed"]["preemptions"]) == (1, 0)
@@ -29,7 +29,7 @@ def test_lowering_the_preemptors_class_saves_its_victim_and_strands_it() -> None
 
 def test_raising_a_class_above_a_running_one_makes_a_new_victim() -> None:
     r = check({"t": cache_trace()}, [pc("jobs", 800)], policy=Policy.from_options(protect_namespaces=["shop"]))
-    assert changes(r) == [("shop/cache-0", ["newlyPreempted"]), ("batch/job", ["newlyScheduled"])]
+    assert changes(r) == [("shop/cache-0", ["newlyPreempted"]), ("batch/job", ["newlyScheduled", "newlyPreempting"])]
     assert failing(r) == ["protect-namespace shop"]
     e = r["traces"][0]["changes"][0]
     assert e["proposed"]["preemptedBy"] == "batch/job" and e["baseline"]["outcome"] == "Running"
@@ -77,7 +77,7 @@ def test_a_baseline_is_the_whole_set_before_and_leaving_a_class_out_deletes_it()
 def test_against_a_baseline_a_change_is_measured_from_it() -> None:
     base = [pc("batch", 100), pc("serving", 1000)]
     r = check({"t": preempt_trace()}, [pc("batch", 100), pc("serving", 50)], baseline=base)
-    assert changes(r) == [("batch/low-1", ["noLongerPreempted"]), ("shop/web", ["newlyUnschedulable"])]
+    assert changes(r) == [("batch/low-1", ["noLongerPreempted"]), ("shop/web", ["newlyUnschedulable", "noLongerPreempting"])]
     [rc] = r["traces"][0]["recreated"]
     assert rc["changes"] == {"value": [1000, 50]}
 

@@ -55,7 +55,7 @@ def test_markdown_is_a_pull_request_comment(failing_report: dict) -> None:
     assert text.startswith("## ❌ PriorityClass check: FAIL")
     assert "| Rule | Trace | Result | Detail |" in text
     assert "| `protect-namespace shop` | `cache.jsonl` | **FAIL** | 1 new victim in shop |" in text
-    assert "<details><summary>2 pods changed: 1 newly preempted, 1 newly scheduled</summary>" in text
+    assert "<details><summary>2 pods changed: 1 newly preempted, 1 newly scheduled, 1 newly preempts</summary>" in text
     assert text.count("<details>") == text.count("</details>") == 2
     # every table row has as many cells as its header
     for block in text.split("\n\n"):

@@ -326,3 +326,18 @@ def test_a_snapshot_pod_of_a_bad_shape_is_named(tmp_path: Any, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
     assert err.startswith(f"error: {path}: items[1] (Pod batch/etl-1).status.conditions")
+
+
+def test_a_file_with_neither_pods_nor_events_is_refused(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """history reads snapshots without Nodes (Events and pods suffice), but a file holding none of
+    those is nonsense: one line naming the file and what it holds, exit 2, not an empty report."""
+    import json
+
+    from kubectl_preempt.cli.main import main
+
+    path = tmp_path / "cm.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "namespace": "d"}}))
+    assert main(["history", "-A", "--snapshot", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert str(path) in err and "no Pod or Event" in err and "1 ConfigMap" in err

@@ -513,7 +513,8 @@
     if (v.changes) {
       var tot = v.changes.totals || {};
       var parts = [["newlyPreempted", "newly preempted"], ["noLongerPreempted", "no longer preempted"], ["newlyUnschedulable", "newly unschedulable"],
-                   ["newlyScheduled", "newly scheduled"], ["differentPreemptor", "other preemptor"], ["differentNode", "other node"]]
+                   ["newlyScheduled", "newly scheduled"], ["differentPreemptor", "other preemptor"], ["differentNode", "other node"],
+                   ["newlyPreempting", "newly preempts"], ["noLongerPreempting", "no longer preempts"], ["differentPreemptions", "preempts otherwise"]]
         .filter(function (x) { return tot[x[0]]; }).map(function (x) { return tot[x[0]] + " " + x[1]; });
       items.push(["Changes with the proposal", tot.podsChanged || 0, parts.join(", ") || "no pod changes", "card-changes", (tot.newlyPreempted || tot.newlyUnschedulable) > 0]);
     }
@@ -971,7 +972,9 @@
     if (m.missing.length) append(d, h("div", { "class": "chart-title", text: "Not found on the node in the trace: " + m.missing.join(", ") }));
   }
   var CHANGE_WORDS = { newlyPreempted: "newly preempted", noLongerPreempted: "no longer preempted", newlyUnschedulable: "newly unschedulable",
-                       newlyScheduled: "newly scheduled", differentPreemptor: "preempted by another pod", differentNode: "on another node" };
+                       newlyScheduled: "newly scheduled", differentPreemptor: "preempted by another pod", differentNode: "on another node",
+                       newlyPreempting: "newly preempts others", noLongerPreempting: "no longer preempts others",
+                       differentPreemptions: "preempts on other nodes" };
   function changeText(c) {
     return "with the proposed classes: " + (c.changes || []).map(function (x) { return CHANGE_WORDS[x] || x; }).join(", ");
   }

@@ -1,0 +1,213 @@
+"""kubectl preempt plan: what creating or scaling workloads would do, and how many copies fit."""
+from __future__ import annotations
+
+import re
+import sys
+from typing import Annotated, Any, Optional
+
+import typer
+
+from .. import api
+from ..errors import InputError, UsageError
+from ..io.files import STDOUT, is_private, refuse_link, write_atomic
+from ..io.snapshot import display_name, ignored_note, load_config_document, load_objects
+from ..model import limits
+from ..render.plan import PLAN_FORMATS, render_plan
+from . import options
+from .common import guard, note, picked_version
+
+HELP = """Plan a rollout or a scale-up before making it: which pods would be preempted, where and why,
+and what would stay pending.
+
+The workloads in -f MANIFEST (Pods, Deployments, ReplicaSets, StatefulSets, Jobs; a List or a YAML
+stream) and the --scale targets (Deployment, ReplicaSet or StatefulSet in the snapshot, at N
+replicas) get their pods as their controllers make them (a ReplicaSet's `<rs>-<5 chars>`, a
+Deployment's ReplicaSet `<name>-<pod-template-hash>`, a StatefulSet's `<name>-<ordinal>` one after
+another, a Job's with its labels and completion index), their priority from their PriorityClass
+as admission gives it. They are created at the snapshot's time, all at once, into the same engine
+as `replay`: the scheduling queue orders them, each sees the nominations and evictions of the ones
+before, victims terminate over their grace period and their controllers re-create them. The run
+lasts until nothing changes any more (at most 1h of virtual time) or --duration.
+
+Prints the replicas placed and pending per workload, every preemption (victims, why that node),
+the victims per PriorityClass, namespace and workload, and the pods left pending with their last
+reason.
+
+--max -f POD: how many copies of the pod (or of a workload's pod template) fit, one after another,
+once the cluster's own pending pods have settled: the count on free room alone (what
+cluster-capacity counts), the count with preemption, what the extra copies cost in victims per
+class and namespace, and where it stops, with the scheduler's message."""
+
+EPILOG = """\b
+Examples:
+  # roll out a Deployment: which pods get evicted, where, and what stays pending
+  kubectl preempt plan -f storefront-deployment.yaml --snapshot prod.json
+\b
+  # scale an existing Deployment to 40 replicas, against the live cluster (read only)
+  kubectl preempt plan --scale shop/deployment/checkout=40
+\b
+  # 30 runs with their own random choices: distributions of placed, pending and victims
+  kubectl preempt plan -f job.yaml --snapshot prod.json --runs 30 -o json
+\b
+  # every preemption decision as a conformance case, and the timeline as a web page
+  kubectl preempt plan -f app.yaml --snapshot prod.json --dump-decisions cases/ --html plan.html
+\b
+  # how many more of this pod fit, on free room and by preempting
+  kubectl preempt plan --max -f api-pod.yaml --snapshot prod.json
+  kubectl preempt plan --max -f storefront-deployment.yaml --snapshot prod.json --max-count 500 -o wide"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("plan", help=HELP, epilog=EPILOG, no_args_is_help=True)(plan)
+
+
+_CAPTURED_AT = re.compile(rb"""kubectl-preempt/captured-at["']?\s*:\s*["']?([0-9][0-9T:.\-+Z]+)""")
+
+
+def _captured_at(path: str) -> Optional[str]:
+    """The captured-at annotation of a snapshot `capture` wrote, found in its bytes (a List's
+    metadata may come after its items, so the whole file is searched, at C speed)."""
+    if path == "-":
+        return None
+    from ..io.snapshot import read_bytes
+
+    try:
+        m = _CAPTURED_AT.search(read_bytes(path))
+    except InputError:
+        return None
+    return m.group(1).decode() if m else None
+
+
+def _manifests(paths: list[str]) -> list[tuple[str, str, Any]]:
+    out = []
+    for path in paths:
+        name = display_name(path)
+        objs = load_objects(path)
+        for i, obj in enumerate(objs):
+            out.append((name, f"items[{i}]" if len(objs) > 1 else "", obj))
+    return out
+
+
+def _duration(text: Optional[str]) -> Optional[float]:
+    if text is None:
+        return None
+    seconds = limits.parse_span(text, "--duration")
+    if not 0 < seconds <= 3600:
+        raise UsageError(f"{text} is more than 1h of virtual time, the most a plan runs", field="--duration")
+    return seconds
+
+
+@guard
+def plan(
+    filename: Annotated[Optional[list[str]], typer.Option(
+        "--filename", "-f", metavar="MANIFEST",
+        help="Pods, Deployments, ReplicaSets, StatefulSets or Jobs to create (YAML/JSON, a List or a stream; - for "
+             "stdin); repeatable. With --max: the one pod (or workload template) to copy.", show_default=False)] = None,
+    scale: Annotated[Optional[list[str]], typer.Option(
+        "--scale", metavar="NS/KIND/NAME=N",
+        help="Scale a Deployment, ReplicaSet or StatefulSet of the snapshot to N replicas; repeatable.",
+        show_default=False)] = None,
+    snapshot: options.Snapshot = None,
+    max_: Annotated[bool, typer.Option(
+        "--max", help="How many copies of the -f pod fit, one after another: on free room, then by preempting.")] = False,
+    max_count: Annotated[int, typer.Option(
+        "--max-count", metavar="N", min=1, help="With --max: stop after N copies.")] = 10_000,
+    duration: Annotated[Optional[str], typer.Option(
+        "--duration", metavar="DURATION",
+        help="Virtual time to run (e.g. 90s, 10m, 1h; at most 1h). Default: until nothing changes, at most 1h.",
+        show_default=False)] = None,
+    runs: options.Runs = 1,
+    jobs: options.Jobs = None,
+    seed: options.Seed = 0,
+    dump_decisions: Annotated[Optional[str], typer.Option(
+        "--dump-decisions", metavar="DIR",
+        help="Write every preemption decision as a conformance case file into DIR (empty or new).",
+        show_default=False)] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Let --dump-decisions write into a directory that is not empty.")] = False,
+    html: Annotated[Optional[str], options.html_option(
+        "Also write the plan as the replay's HTML page (a timeline per node, the why of each preemption).")] = None,
+    output: Annotated[str, options.output_option(PLAN_FORMATS)] = "table",
+    namespace: Annotated[Optional[str], typer.Option(
+        "--namespace", "-n", metavar="NS", help="Namespace of manifests that name none (default: default).")] = None,
+    config: options.ConfigFile = None,
+    kubernetes_version: options.KubernetesVersion = None,
+    max_input_size: options.MaxInputSize = None,
+    context: options.Context = None,
+    kubeconfig: options.Kubeconfig = None,
+    request_timeout: options.RequestTimeout = None,
+) -> None:
+    manifests_paths = list(filename or [])
+    targets = list(scale or [])
+    if not manifests_paths and not targets:
+        raise UsageError("nothing to plan: give -f MANIFEST or --scale NS/KIND/NAME=N")
+    if max_:
+        if targets:
+            raise UsageError("--max copies one pod: give it with -f, not --scale", field="--scale")
+        if runs > 1 or dump_decisions or html or duration:
+            raise UsageError("--max goes without --runs, --dump-decisions, --html and --duration", field="--max")
+    elif max_count != 10_000:
+        raise UsageError("--max-count goes with --max", field="--max-count")
+    if overwrite and not dump_decisions:
+        raise UsageError("--overwrite goes with --dump-decisions", field="--overwrite")
+    if runs > 1 and dump_decisions:
+        raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1")
+    seconds = _duration(duration)
+    if snapshot is not None and (context is not None or kubeconfig is not None or request_timeout is not None):
+        raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
+                         "apply to --snapshot")
+    if snapshot == "-" and "-" in manifests_paths:
+        raise UsageError("--snapshot - and -f - cannot both read standard input")
+    manifests = _manifests(manifests_paths)
+    private = False
+    if snapshot is None:
+        from ..io import live
+
+        # the same reading as `capture` (lists only), kept unredacted: names are what is planned
+        doc, notes = live.capture(kubeconfig, context, None, request_timeout, redact=False)
+        for n in notes:
+            note(f"note: {n}")
+        objects = doc["items"]
+        ann = doc["metadata"]["annotations"]
+        source, captured_at = f"context {ann.get(live.ANN_CONTEXT)}", ann.get(live.ANN_CAPTURED_AT)
+        private = True
+    else:
+        source = display_name(snapshot)
+        objects = load_objects(snapshot)
+        captured_at = _captured_at(snapshot)
+        private = is_private(snapshot)
+    ignored = ignored_note([o for o in objects if o.get("kind") not in ("Event", "Deployment", "Job")])
+    if ignored:
+        note(f"{source}: {ignored}")
+    # the release the data names: a captured List's server-version annotation, or the live server's
+    version = picked_version(api.scheduler_version(objects if snapshot is not None else doc, kubernetes_version))
+    cfg = load_config_document(config) if config else None
+
+    if max_:
+        if len(manifests) != 1:
+            raise UsageError(f"--max copies one pod; the manifests hold {len(manifests)} objects", field="--filename")
+        report = api.plan_max(objects, manifests[0], config=cfg, seed=seed, max_count=max_count, namespace=namespace,
+                              captured_at=captured_at, kubernetes_version=version, source=source)
+        sys.stdout.write(render_plan(report, output))
+        return
+
+    on_decision = None
+    written: list[str] = []
+    if dump_decisions:
+        from .replay import _dump_writer
+
+        on_decision, written = _dump_writer(dump_decisions, overwrite=overwrite, private=private)
+    if html and html != STDOUT:
+        refuse_link(html, "--html")
+    trace: dict[str, Any] = {}
+    report = api.plan(objects, manifests, targets, config=cfg, seed=seed, duration=seconds, runs=runs, jobs=jobs,
+                      namespace=namespace, captured_at=captured_at, kubernetes_version=version,
+                      on_decision=on_decision, source=source, trace_out=trace)
+    if html != STDOUT:
+        sys.stdout.write(render_plan(report, output))
+    if html:
+        write_atomic(html, api.replay_html(report, trace), private=private, field="--html")
+        if html != STDOUT:
+            note(f"wrote the HTML page to {html}")
+    if dump_decisions:
+        note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")

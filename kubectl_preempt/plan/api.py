@@ -1,0 +1,97 @@
+"""plan() and plan_max(): plain data in and out (the layer of explain, replay and check)."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import InputError, UsageError, quote
+from ..framework.config import SchedulerConfig, parse_config
+from ..framework.versions import KubernetesVersion, resolve_kubernetes_version
+from ..model.cluster import Cluster
+from ..replay.state import parse_time
+from .run import MAX_DURATION, PlanSpec, build_spec, plan_once, plan_runs
+from .workloads import Creation, Maker
+
+Manifest = tuple[str, str, Mapping[str, Any]]   # (file, where in it, object)
+
+
+def snapshot_time(objects: Sequence[Mapping[str, Any]], captured_at: str | None = None) -> float:
+    """The snapshot's instant: when `capture` took it, else its newest creationTimestamp (as the
+    replay reads a snapshot as a trace of one instant, io/trace.py)."""
+    t = parse_time(captured_at) if captured_at else None
+    if t is not None:
+        return t
+    times = [parse_time((o.get("metadata") or {}).get("creationTimestamp")) for o in objects]
+    known = [x for x in times if x is not None]
+    return max(known) if known else 0.0
+
+
+def _config(config: Any, version: KubernetesVersion) -> tuple[SchedulerConfig, Mapping[str, Any] | None]:
+    if isinstance(config, SchedulerConfig):
+        return config.for_version(version), getattr(config, "raw", None)
+    return parse_config(config, version=version), config
+
+
+def make_creations(objects: Sequence[Mapping[str, Any]], start: float, manifests: Iterable[Manifest] = (),
+                   scale: Iterable[str] = (), *, seed: int = 0, namespace: str | None = None,
+                   source: str = "") -> list[Creation]:
+    """The pods the manifests' and --scale targets' controllers make (plan/workloads.py)."""
+    try:
+        classes = Cluster.from_objects([o for o in objects if o.get("kind") == "PriorityClass"]).priority_classes
+    except InputError as e:
+        raise e.located(source=source) from None
+    maker = Maker(objects, classes, start, seed=seed, namespace=namespace)
+    out = [maker.from_manifest(obj, src, where) for src, where, obj in manifests]
+    for target in scale:
+        try:
+            out.append(maker.scale(target))
+        except InputError as e:
+            raise (e if e.source or not source else e.located(source=source)) from None
+    return out
+
+
+def plan_spec(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (), scale: Iterable[str] = (), *,
+              config: Any = None, seed: int = 0, duration: float | None = None, namespace: str | None = None,
+              captured_at: str | None = None, kubernetes_version: str | KubernetesVersion | None = None,
+              server_version: str | None = None, source: str = "") -> PlanSpec:
+    if duration is not None and (isinstance(duration, bool) or not isinstance(duration, (int, float))
+                                 or not 0 < duration <= MAX_DURATION):
+        raise UsageError(f"must be above 0 and at most {MAX_DURATION:g} seconds (1h), got {quote(duration)}",
+                         field="--duration")
+    version = resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot").version
+    cfg, cfg_raw = _config(config, version)
+    objects = list(objects)
+    start = snapshot_time(objects, captured_at)
+    creations = make_creations(objects, start, manifests, scale, seed=seed, namespace=namespace, source=source)
+    if not creations:
+        raise UsageError("nothing to plan: give -f MANIFEST or --scale NS/KIND/NAME=N")
+    return build_spec(objects, start, creations, cfg, cfg_raw, seed=seed, duration=duration, source=source)
+
+
+def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (), scale: Iterable[str] = (), *,
+         config: Any = None, seed: int = 0, duration: float | None = None, runs: int = 1, jobs: int | None = None,
+         ray_address: str | None = None, namespace: str | None = None, captured_at: str | None = None,
+         kubernetes_version: str | KubernetesVersion | None = None, server_version: str | None = None,
+         on_decision: Any = None, source: str = "", trace_out: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What creating `manifests` (Pods, Deployments, ReplicaSets, StatefulSets, Jobs; each
+    (file, where, object)) and scaling `scale` targets ("NS/KIND/NAME=N") at the snapshot's time
+    would do: the replay of the snapshot with those pods created as a burst (plan/run.py).
+
+    `duration`: seconds of virtual time to run; None runs until nothing changes (at most 1h).
+    `runs` > 1: distributions over runs with their own random choices, as replay --runs.
+    `on_decision`: each preemption decision as a conformance case (--dump-decisions; runs 1).
+    `trace_out`: filled with the trace replayed ({"header", "events"}), for replay_html()."""
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
+    if runs > 1 and on_decision is not None:
+        raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1", field="--runs")
+    spec = plan_spec(objects, manifests, scale, config=config, seed=seed, duration=duration, namespace=namespace,
+                     captured_at=captured_at, kubernetes_version=kubernetes_version, server_version=server_version,
+                     source=source)
+    if trace_out is not None:
+        trace_out.update(spec.trace)  # what the HTML page draws the cluster from
+    if runs > 1:
+        report = plan_runs(spec, runs, jobs=jobs, ray_address=ray_address)
+    else:
+        report, _ = plan_once(spec, on_decision=on_decision)
+    return {"apiVersion": report.pop("apiVersion"), "kind": report.pop("kind"),
+            "schedulerVersion": spec.config.version.name, **report}

@@ -1,0 +1,516 @@
+"""The pods a workload's controller makes, as the controller and the API server make them.
+
+`plan -f` takes Pods, Deployments, ReplicaSets, StatefulSets and Jobs; `plan --scale` raises (or
+lowers) the replicas of a Deployment, ReplicaSet or StatefulSet already in the snapshot. What
+comes out is a `Creation`: the pods to create at the snapshot's time (already admitted: priority
+and preemptionPolicy resolved from their PriorityClass), the owner objects the replay's workload
+controllers keep at their new scale, and the StatefulSet pods that wait for their predecessor.
+
+Names follow the controllers:
+- a pod with only generateName, a ReplicaSet's pod (generateName `<rs>-`) and a Job's pod get the
+  API server's generated suffix: apiserver's SimpleNameGenerator.GenerateName, base truncated to
+  58 characters + utilrand.String(5) over `bcdfghjklmnpqrstvwxz2456789`, drawn here from a seeded
+  random.Random (the real one is unseeded: names differ from a real cluster's, their shape does not);
+- a Deployment's ReplicaSet is `<deployment>-<pod-template-hash>` (deployment util's
+  ComputeHash: FNV-32a of the template, SafeEncodeString of its decimal form). Upstream hashes
+  the template as printed by spew's DeepHashObject, which we do not reproduce: the hash has
+  upstream's alphabet and form but not its value;
+- a StatefulSet's pods are `<name>-<ordinal>`, from 0 up (or from the current replicas on a
+  scale-up); with podManagementPolicy OrderedReady (the default) each waits for the one before;
+- a Job's pods carry the job-name and controller-uid labels and, for completionMode Indexed,
+  the completion index (annotation and label, name `<job>-<index>-<5 chars>`).
+"""
+from __future__ import annotations
+
+import copy
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import orjson
+
+from ..errors import InputError, quote
+from ..model.admission import merge_label_keys
+from ..model.objects import Pod, PriorityClass
+from ..model.priority import class_priority
+from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
+
+KINDS = ("Pod", "Deployment", "ReplicaSet", "StatefulSet", "Job")
+SCALE_KINDS = ("Deployment", "ReplicaSet", "StatefulSet")
+# utilrand.String's alphabet (k8s.io/apimachinery/pkg/util/rand): no vowels, no 0/1/3, no confusion
+RAND_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+# names.SimpleNameGenerator: maxNameLength 63, randomLength 5
+MAX_NAME_LENGTH = 63
+RANDOM_LENGTH = 5
+MAX_GENERATED_NAME_LENGTH = MAX_NAME_LENGTH - RANDOM_LENGTH
+
+# labels and annotations the controllers add (apps/v1 and batch/v1 well-known names)
+STATEFULSET_POD_NAME = "statefulset.kubernetes.io/pod-name"
+POD_INDEX_LABEL = "apps.kubernetes.io/pod-index"
+JOB_NAME_LABELS = ("batch.kubernetes.io/job-name", "job-name")
+CONTROLLER_UID_LABELS = ("batch.kubernetes.io/controller-uid", "controller-uid")
+JOB_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index"
+DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision"
+
+ORDERED_READY = "OrderedReady"
+PARALLEL = "Parallel"
+
+
+@dataclass
+class Creation:
+    """What one workload (a manifest's object or a --scale target) adds to the cluster."""
+
+    workload: str                          # "namespace/name" as replay's workload_of names it
+    kind: str
+    source: str                            # where it came from, for messages ("file items[2]", "--scale")
+    pods: list[dict[str, Any]] = field(default_factory=list)       # created at the snapshot's time
+    ordered: list[dict[str, Any]] = field(default_factory=list)    # StatefulSet OrderedReady: one after another
+    owners: list[dict[str, Any]] = field(default_factory=list)     # owner objects to add or replace
+    scale_down: list[dict[str, Any]] = field(default_factory=list)  # owners whose replicas fall: applied just after
+    replicas: int = 0                      # how many pods the workload asks for (new ones)
+
+    @property
+    def all_pods(self) -> list[dict[str, Any]]:
+        return self.pods + self.ordered
+
+
+# ------------------------------------------------------------------------------- names
+def rand_string(rng: random.Random, n: int = RANDOM_LENGTH) -> str:
+    """utilrand.String(n): n characters of RAND_ALPHABET, drawn from `rng`."""
+    return "".join(rng.choice(RAND_ALPHABET) for _ in range(n))
+
+
+def generate_name(base: str, rng: random.Random) -> str:
+    """mirrors names.SimpleNameGenerator.GenerateName: the base cut to 58 characters, then 5 random."""
+    if len(base) > MAX_GENERATED_NAME_LENGTH:
+        base = base[:MAX_GENERATED_NAME_LENGTH]
+    return base + rand_string(rng)
+
+
+def _fnv32a(data: bytes) -> int:
+    h = 0x811C9DC5
+    for b in data:
+        h ^= b
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+# rand.SafeEncodeString's alphabet: utilrand's alphanums
+_SAFE = "bcdfghjklmnpqrstvwxz2456789"
+
+
+def safe_encode_string(s: str) -> str:
+    """mirrors rand.SafeEncodeString: each byte mapped into the alphabet by its value modulo 27."""
+    return "".join(_SAFE[b % len(_SAFE)] for b in s.encode())
+
+
+def pod_template_hash(template: Mapping[str, Any], collision_count: int = 0) -> str:
+    """The shape of controller.ComputeHash: FNV-32a of the template (ours: its canonical JSON, not
+    spew's print), the collision count appended when non-zero, then SafeEncodeString of the decimal."""
+    data = orjson.dumps(template, option=orjson.OPT_SORT_KEYS)
+    if collision_count:
+        data += str(collision_count).encode()
+    return safe_encode_string(str(_fnv32a(data)))
+
+
+# ------------------------------------------------------------------------------- admission
+def admit_priority(raw: dict[str, Any], classes: Mapping[str, PriorityClass], *, source: str | None, obj: str,
+                   field_path: str) -> None:
+    """Fill spec.priority and spec.preemptionPolicy as the Priority admission plugin does
+    (plugin/pkg/admission/priority: the named class, a system class, else the globalDefault class,
+    else 0; preemptionPolicy from the class unless the pod sets it). A name no class has: the API
+    server refuses the pod, so the plan cannot be made (exit 2 naming the field)."""
+    spec = raw.setdefault("spec", {})
+    if isinstance(spec.get("priority"), int) and not isinstance(spec.get("priority"), bool):
+        # a manifest that carries its priority (one taken from `kubectl get -o yaml`) keeps it, as
+        # explain -f keeps it (model/admission.py)
+        return
+    name = spec.get("priorityClassName") or ""
+    if not isinstance(name, str):
+        raise InputError(f"must be a string, got {quote(name)}", source=source, field=f"{obj}: {field_path}")
+    found = class_priority(name, classes)
+    if found is None:
+        known = ", ".join(sorted(classes)) or "none in the snapshot"
+        raise InputError(f"no PriorityClass named {quote(name)} (known: {known})", source=source,
+                         field=f"{obj}: {field_path}")
+    value, policy = found
+    spec["priority"] = value
+    if not spec.get("preemptionPolicy"):
+        spec["preemptionPolicy"] = policy or "PreemptLowerPriority"
+
+
+# ------------------------------------------------------------------------------- one object
+class Maker:
+    """Makes pods for workloads against one snapshot, with one seeded source of names."""
+
+    def __init__(self, objects: Sequence[Mapping[str, Any]], classes: Mapping[str, PriorityClass], start: float,
+                 seed: int = 0, namespace: str | None = None) -> None:
+        from ..replay.state import format_time
+
+        self.objects = objects
+        self.classes = classes
+        self.start = start
+        self.stamp = format_time(start)
+        self.rng = random.Random(f"kubectl-preempt plan names {seed}")
+        self.namespace = namespace
+        self.taken: set[str] = {f"{(o.get('metadata') or {}).get('namespace') or 'default'}/"
+                                f"{(o.get('metadata') or {}).get('name')}" for o in objects if o.get("kind") == "Pod"}
+        self.uids = 0
+
+    # -- helpers
+    def _uid(self, kind: str, ns: str, name: str) -> str:
+        self.uids += 1
+        return f"plan-{kind.lower()}-{ns}-{name}-{self.uids}"
+
+    def _unique(self, ns: str, base: str) -> str:
+        while True:
+            name = generate_name(base, self.rng)
+            if f"{ns}/{name}" not in self.taken:
+                return name
+
+    def _pod(self, template: Mapping[str, Any], ns: str, name: str, owner: Mapping[str, Any] | None,
+             labels: Mapping[str, str] = (), annotations: Mapping[str, str] = (), *, source: str | None, obj: str,
+             field_path: str, generate: str | None = None) -> dict[str, Any]:
+        tmd = template.get("metadata") or {}
+        md: dict[str, Any] = {"name": name, "namespace": ns, "uid": self._uid("Pod", ns, name),
+                              "creationTimestamp": self.stamp}
+        if generate is not None:
+            md["generateName"] = generate
+        lab = {**(tmd.get("labels") or {}), **dict(labels)}
+        if lab:
+            md["labels"] = lab
+        ann = {**(tmd.get("annotations") or {}), **dict(annotations)}
+        if ann:
+            md["annotations"] = ann
+        if owner is not None:
+            md["ownerReferences"] = [dict(owner)]
+        spec = copy.deepcopy(dict(template.get("spec") or {}))
+        spec.pop("nodeName", None)
+        raw = {"apiVersion": "v1", "kind": "Pod", "metadata": md, "spec": spec, "status": {"phase": "Pending"}}
+        admit_priority(raw, self.classes, source=source, obj=obj, field_path=field_path)
+        # the pod strategy merges matchLabelKeys / mismatchLabelKeys into affinity selectors on create
+        merge_label_keys(raw)
+        try:
+            Pod(raw).resource  # noqa: B018 - a bad quantity fails here, naming the manifest
+        except InputError as e:
+            # the pod's field, under the workload's spec.template when it came from one
+            outer = field_path[: -len("spec.priorityClassName")].rstrip(".")
+            inner = e.field or "spec"
+            raise InputError(e.detail, source=source, field=f"{obj}: {outer + '.' if outer else ''}{inner}") from None
+        self.taken.add(f"{ns}/{name}")
+        return raw
+
+    @staticmethod
+    def _ref(kind: str, api_version: str, name: str, uid: str) -> dict[str, Any]:
+        return {"apiVersion": api_version, "kind": kind, "name": name, "uid": uid, "controller": True,
+                "blockOwnerDeletion": True}
+
+    # -- manifests
+    def from_manifest(self, obj: Mapping[str, Any], source: str, where: str) -> Creation:
+        kind = obj.get("kind")
+        md = obj.get("metadata") if isinstance(obj.get("metadata"), Mapping) else {}
+        name = md.get("name") or ""
+        label = f"{where} ({kind} {name or md.get('generateName') or '?'})" if where else f"{kind} {name}"
+        if kind not in KINDS:
+            what = f"kind {kind}" if isinstance(kind, str) and kind else "an object without kind"
+            raise InputError(f"{what} cannot be planned: give {', '.join(KINDS[:-1])} or {KINDS[-1]}",
+                             source=source, field=f"{label}: kind")
+        ns = md.get("namespace") or self.namespace or "default"
+        if not name and not (kind in ("Pod", "Job") and md.get("generateName")):
+            raise InputError(f"{kind} without metadata.name", source=source, field=f"{label}: metadata.name")
+        if kind == "Pod":
+            return self._pod_manifest(obj, ns, source, label)
+        spec = obj.get("spec")
+        if not isinstance(spec, Mapping):
+            raise InputError(f"{kind} without spec", source=source, field=f"{label}: spec")
+        template = spec.get("template")
+        if not isinstance(template, Mapping) or not isinstance(template.get("spec"), Mapping):
+            raise InputError(f"{kind} without spec.template.spec", source=source, field=f"{label}: spec.template")
+        replicas = self._count(spec, "parallelism" if kind == "Job" else "replicas", source, label)
+        if kind == "Deployment":
+            return self._deployment(obj, ns, name, template, replicas, source, label)
+        existing = self._find(kind, ns, name) if kind in ("ReplicaSet", "StatefulSet") else None
+        if existing is not None:
+            # applying a manifest of a controller the cluster has is an update: its controller
+            # counts the pods it has (FilterActivePods) and makes only the missing ones, from the
+            # manifest's template
+            updated = self._owner_object(obj, ns, kind, replicas)
+            updated["metadata"]["uid"] = (existing.get("metadata") or {}).get("uid") or updated["metadata"]["uid"]
+            if kind == "ReplicaSet":
+                c = self._scale_replica_set(updated, replicas, label, f"{ns}/{name}", kind, source)
+            else:
+                c = self._scale_stateful_set(updated, replicas, label, source)
+            c.source = label
+            return c
+        if kind == "ReplicaSet":
+            rs = self._owner_object(obj, ns, "ReplicaSet", replicas)
+            return self._replica_set_pods(rs, template, 0, replicas, source, label, f"{ns}/{name}")
+        if kind == "StatefulSet":
+            sts = self._owner_object(obj, ns, "StatefulSet", replicas)
+            return self._stateful_set_pods(sts, template, 0, replicas, source, label)
+        return self._job(obj, ns, name, template, spec, replicas, source, label)
+
+    def _count(self, spec: Mapping[str, Any], key: str, source: str, label: str) -> int:
+        v = spec.get(key, 1)
+        if v is None:
+            v = 1
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"must be a whole number, 0 or more, got {quote(v)}", source=source,
+                             field=f"{label}: spec.{key}")
+        return v
+
+    def _pod_manifest(self, obj: Mapping[str, Any], ns: str, source: str, label: str) -> Creation:
+        md = obj.get("metadata") or {}
+        name = md.get("name")
+        if not name:
+            name = self._unique(ns, md["generateName"])
+        elif f"{ns}/{name}" in self.taken:
+            raise InputError(f"pod {ns}/{name} exists already in the snapshot (the API server refuses it)",
+                             source=source, field=f"{label}: metadata.name")
+        owner = controller_ref(md)
+        raw = self._pod({"metadata": md, "spec": obj.get("spec") or {}}, ns, name, owner, source=source,
+                        obj=label, field_path="spec.priorityClassName", generate=md.get("generateName"))
+        from ..replay.controllers import replica_set_index, workload_of
+
+        wl = workload_of(raw["metadata"], replica_set_index(o for o in self.objects if o.get("kind") == "ReplicaSet"))
+        return Creation(wl, "Pod", label, pods=[raw], replicas=1)
+
+    def _owner_object(self, obj: Mapping[str, Any], ns: str, kind: str, replicas: int) -> dict[str, Any]:
+        out = copy.deepcopy(dict(obj))
+        md = out.setdefault("metadata", {})
+        md["namespace"] = ns
+        md.setdefault("uid", self._uid(kind, ns, md.get("name") or ""))
+        md.setdefault("creationTimestamp", self.stamp)
+        out.setdefault("spec", {})["replicas"] = replicas
+        return out
+
+    def _deployment(self, obj: Mapping[str, Any], ns: str, name: str, template: Mapping[str, Any], replicas: int,
+                    source: str, label: str) -> Creation:
+        # mirrors the Deployment controller's getNewReplicaSet: `<deployment>-<hash>`, the
+        # pod-template-hash label on the template and in the selector
+        dep_uid = (obj.get("metadata") or {}).get("uid") or self._uid("Deployment", ns, name)
+        h = pod_template_hash(template)
+        tpl = copy.deepcopy(dict(template))
+        tmd = tpl.setdefault("metadata", {})
+        tmd["labels"] = {**(tmd.get("labels") or {}), POD_TEMPLATE_HASH: h}
+        spec = obj.get("spec") or {}
+        sel = copy.deepcopy(dict(spec.get("selector") or {}))
+        sel["matchLabels"] = {**(sel.get("matchLabels") or {}), POD_TEMPLATE_HASH: h}
+        rs_name = f"{name}-{h}"
+        rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+              "metadata": {"name": rs_name, "namespace": ns, "uid": self._uid("ReplicaSet", ns, rs_name),
+                           "creationTimestamp": self.stamp,
+                           "labels": dict(tmd["labels"]),
+                           "annotations": {DEPLOYMENT_REVISION: "1"},
+                           "ownerReferences": [self._ref("Deployment", "apps/v1", name, dep_uid)]},
+              "spec": {"replicas": replicas, "selector": sel, "template": tpl}}
+        return self._replica_set_pods(rs, tpl, 0, replicas, source, label, f"{ns}/{name}", kind="Deployment")
+
+    def _replica_set_pods(self, rs: dict[str, Any], template: Mapping[str, Any], have: int, want: int,
+                          source: str | None,
+                          label: str, workload: str, kind: str = "ReplicaSet") -> Creation:
+        md = rs["metadata"]
+        ref = self._ref("ReplicaSet", "apps/v1", md["name"], md["uid"])
+        c = Creation(workload, kind, label, owners=[rs], replicas=max(0, want - have))
+        # mirrors ReplicaSetController.manageReplicas: pods from the template, generateName `<rs>-`
+        for _ in range(want - have):
+            base = f"{md['name']}-"
+            c.pods.append(self._pod(template, md["namespace"], self._unique(md["namespace"], base), ref,
+                                    source=source, obj=label, field_path="spec.template.spec.priorityClassName",
+                                    generate=base))
+        return c
+
+    def _stateful_set_pods(self, sts: dict[str, Any], template: Mapping[str, Any], have: int, want: int,
+                           source: str | None, label: str) -> Creation:
+        md = sts["metadata"]
+        ns, name = md["namespace"], md["name"]
+        ref = self._ref("StatefulSet", "apps/v1", name, md["uid"])
+        policy = (sts.get("spec") or {}).get("podManagementPolicy") or ORDERED_READY
+        c = Creation(f"{ns}/{name}", "StatefulSet", label, owners=[sts])
+        for ordinal in range(have, want):
+            # mirrors newVersionedStatefulSetPod / initIdentity: name, pod-name and pod-index labels
+            pod_name = f"{name}-{ordinal}"
+            if f"{ns}/{pod_name}" in self.taken:
+                continue  # that ordinal exists: the controller keeps it
+            raw = self._pod(template, ns, pod_name, ref,
+                            {STATEFULSET_POD_NAME: pod_name, POD_INDEX_LABEL: str(ordinal)},
+                            source=source, obj=label, field_path="spec.template.spec.priorityClassName")
+            # OrderedReady: ordinal n+1 only once n runs (monotonic creation); Parallel: all at once
+            if policy == PARALLEL:
+                c.pods.append(raw)
+            else:
+                c.ordered.append(raw)
+        c.replicas = len(c.pods) + len(c.ordered)
+        return c
+
+    def _job(self, obj: Mapping[str, Any], ns: str, name: str, template: Mapping[str, Any], spec: Mapping[str, Any],
+             parallelism: int, source: str, label: str) -> Creation:
+        md = obj.get("metadata") or {}
+        if not name:
+            name = self._unique(ns, md["generateName"])
+        uid = md.get("uid") or self._uid("Job", ns, name)
+        completions = spec.get("completions")
+        if completions is not None and (isinstance(completions, bool) or not isinstance(completions, int)
+                                        or completions < 0):
+            raise InputError(f"must be a whole number, 0 or more, got {quote(completions)}", source=source,
+                             field=f"{label}: spec.completions")
+        # mirrors the Job controller's manageJob: active pods = min(parallelism, completions left)
+        n = parallelism if completions is None else min(parallelism, completions)
+        mode = spec.get("completionMode") or "NonIndexed"
+        if mode not in ("NonIndexed", "Indexed"):
+            raise InputError(f"must be NonIndexed or Indexed, got {quote(mode)}", source=source,
+                             field=f"{label}: spec.completionMode")
+        ref = self._ref("Job", "batch/v1", name, uid)
+        labels = {**{k: uid for k in CONTROLLER_UID_LABELS}, **{k: name for k in JOB_NAME_LABELS}}
+        c = Creation(f"{ns}/{name}", "Job", label, replicas=n)
+        for i in range(n):
+            extra_labels = dict(labels)
+            ann: dict[str, str] = {}
+            if mode == "Indexed":
+                # mirrors podGenerateNameWithIndex and addCompletionIndexEnvVariables' neighbours:
+                # the index as annotation and (PodIndexLabel) label, generateName `<job>-<index>-`
+                base = f"{name}-{i}-"
+                ann[JOB_COMPLETION_INDEX] = str(i)
+                extra_labels[JOB_COMPLETION_INDEX] = str(i)
+            else:
+                base = f"{name}-"
+            c.pods.append(self._pod(template, ns, self._unique(ns, base), ref, extra_labels, ann, source=source,
+                                    obj=label, field_path="spec.template.spec.priorityClassName", generate=base))
+        return c
+
+    # -- --scale
+    def scale(self, target: str) -> Creation:
+        """`NS/KIND/NAME=N`: the workload in the snapshot at N replicas."""
+        m = re.fullmatch(r"([^/=]+)/([^/=]+)/([^/=]+)=(\d+)", target.strip())
+        if m is None:
+            raise InputError(f"expected NAMESPACE/KIND/NAME=REPLICAS, got {quote(target)}", field="--scale")
+        ns, kind_arg, name, n = m.group(1), m.group(2), m.group(3), int(m.group(4))
+        kind = {k.lower(): k for k in SCALE_KINDS} | {"deploy": "Deployment", "deployments": "Deployment",
+                                                     "rs": "ReplicaSet", "replicasets": "ReplicaSet",
+                                                     "sts": "StatefulSet", "statefulsets": "StatefulSet"}
+        kind = kind.get(kind_arg.lower())
+        label = f"--scale {target}"
+        if kind is None:
+            raise InputError(f"kind {quote(kind_arg)} cannot be scaled: give Deployment, ReplicaSet or StatefulSet",
+                             field=f"{label}: KIND")
+        if kind == "Deployment":
+            rs = self._deployment_replica_set(ns, name, label)
+            return self._scale_replica_set(rs, n, label, f"{ns}/{name}", "Deployment")
+        found = self._find(kind, ns, name)
+        if found is None:
+            raise InputError(self._not_found(kind, ns, name), field=f"{label}: NAME")
+        if kind == "ReplicaSet":
+            from ..replay.controllers import replica_set_index, workload_of
+
+            wl = workload_of({"namespace": ns, "ownerReferences": [self._ref("ReplicaSet", "apps/v1", name, "")]},
+                             replica_set_index([found]))
+            return self._scale_replica_set(found, n, label, wl, "ReplicaSet")
+        return self._scale_stateful_set(found, n, label)
+
+    def _find(self, kind: str, ns: str, name: str) -> Mapping[str, Any] | None:
+        for o in self.objects:
+            md = o.get("metadata") or {}
+            if o.get("kind") == kind and md.get("name") == name and (md.get("namespace") or "default") == ns:
+                return o
+        return None
+
+    def _not_found(self, kind: str, ns: str, name: str) -> str:
+        have = sorted((o.get("metadata") or {}).get("name") or "" for o in self.objects
+                      if o.get("kind") == kind and ((o.get("metadata") or {}).get("namespace") or "default") == ns)
+        hint = f"{kind}s in {ns}: {', '.join(have[:8])}{' ...' if len(have) > 8 else ''}" if have else \
+            f"no {kind} in namespace {ns}"
+        return f"{kind} {ns}/{name} is not in the snapshot ({hint})"
+
+    def _deployment_replica_set(self, ns: str, name: str, label: str) -> Mapping[str, Any]:
+        # the Deployment's current ReplicaSet: the one it controls with the highest revision
+        # (deployment util's FindNewReplicaSet picks the one matching the template; a snapshot
+        # without the Deployment has only the revision to go by)
+        owned = []
+        deployments: set[str] = set()
+        for o in self.objects:
+            md = o.get("metadata") or {}
+            if o.get("kind") != "ReplicaSet" or (md.get("namespace") or "default") != ns:
+                continue
+            ref = controller_ref(md)
+            if ref is None or ref.get("kind") != "Deployment":
+                continue
+            deployments.add(ref.get("name") or "")
+            if ref.get("name") == name:
+                rev = (md.get("annotations") or {}).get(DEPLOYMENT_REVISION) or "0"
+                owned.append((int(rev) if str(rev).isdigit() else 0, md.get("creationTimestamp") or "", o))
+        if not owned:
+            known = sorted(deployments)
+            hint = (f"Deployments in {ns}: {', '.join(known[:8])}{' ...' if len(known) > 8 else ''}" if known
+                    else f"no Deployment's ReplicaSet in namespace {ns}")
+            raise InputError(f"Deployment {ns}/{name} is not in the snapshot (no ReplicaSet of it; {hint})",
+                             field=f"{label}: NAME")
+        owned.sort(key=lambda t: (t[0], t[1]))
+        return owned[-1][2]
+
+    def _active(self, kind: str, ns: str, name: str) -> list[Mapping[str, Any]]:
+        out = []
+        for o in self.objects:
+            if o.get("kind") != "Pod":
+                continue
+            md = o.get("metadata") or {}
+            ref = controller_ref(md)
+            if ref is None or ref.get("kind") != kind or ref.get("name") != name or \
+                    (md.get("namespace") or "default") != ns:
+                continue
+            # mirrors controller.FilterActivePods
+            if md.get("deletionTimestamp") or (o.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                continue
+            out.append(o)
+        return out
+
+    def _template(self, owner: Mapping[str, Any], label: str) -> Mapping[str, Any]:
+        tpl = (owner.get("spec") or {}).get("template")
+        if not isinstance(tpl, Mapping) or not isinstance(tpl.get("spec"), Mapping):
+            raise InputError("the snapshot's object has no spec.template.spec to make pods from", field=f"{label}: NAME")
+        return tpl
+
+    def _scale_replica_set(self, rs: Mapping[str, Any], n: int, label: str, workload: str, kind: str,
+                           source: str | None = None) -> Creation:
+        md = rs.get("metadata") or {}
+        ns, name = md.get("namespace") or "default", md.get("name") or ""
+        have = len(self._active("ReplicaSet", ns, name))
+        new = copy.deepcopy(dict(rs))
+        new["spec"] = {**(new.get("spec") or {}), "replicas": n}
+        new.setdefault("metadata", {}).setdefault("uid", self._uid("ReplicaSet", ns, name))
+        if n < have:
+            # the replay's ReplicaSet controller removes the extra pods (replay/controllers.py's
+            # ranking of getPodsToDelete) once it sees the new spec.replicas
+            return Creation(workload, kind, label, scale_down=[new])
+        return self._replica_set_pods(new, self._template(rs, label), have, n, source, label, workload, kind=kind)
+
+    def _scale_stateful_set(self, sts: Mapping[str, Any], n: int, label: str, source: str | None = None) -> Creation:
+        md = sts.get("metadata") or {}
+        ns, name = md.get("namespace") or "default", md.get("name") or ""
+        have = len(self._active("StatefulSet", ns, name))
+        new = copy.deepcopy(dict(sts))
+        new["spec"] = {**(new.get("spec") or {}), "replicas": n}
+        new.setdefault("metadata", {}).setdefault("uid", self._uid("StatefulSet", ns, name))
+        if n < have:
+            return Creation(f"{ns}/{name}", "StatefulSet", label, scale_down=[new])
+        # every ordinal below n that has no pod is created, lowest first (a missing one too)
+        return self._stateful_set_pods(new, self._template(sts, label), 0, n, source, label)
+
+
+def owner_key_of(obj: Mapping[str, Any]) -> tuple[str, str, str]:
+    md = obj.get("metadata") or {}
+    return (obj.get("kind") or "", md.get("namespace") or "default", md.get("name") or "")
+
+
+def merge_owners(objects: Iterable[Mapping[str, Any]], owners: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The snapshot's objects with `owners` added, or in place of the same kind, namespace and name."""
+    new = {owner_key_of(o): o for o in owners}
+    out: list[Mapping[str, Any]] = []
+    for o in objects:
+        k = owner_key_of(o)
+        if k in new:
+            out.append(new.pop(k))
+        else:
+            out.append(o)
+    out.extend(new.values())
+    return out

@@ -1,0 +1,175 @@
+"""Pods made as the controllers make them, priorities as admission gives them, bad input named."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from kubectl_preempt.errors import InputError
+from kubectl_preempt.plan.api import plan, plan_spec
+from kubectl_preempt.plan.workloads import (MAX_GENERATED_NAME_LENGTH, RAND_ALPHABET, generate_name, rand_string,
+                                            safe_encode_string)
+
+from .scenarios import busy_cluster, deployment, node, pclass, pod, replica_set
+
+
+def _creations(objects, manifests=(), scale=(), seed=0):
+    return plan_spec(objects, manifests, scale, seed=seed).creations
+
+
+def test_generated_names_use_apimachinerys_alphabet_and_length() -> None:
+    rng = random.Random(1)
+    s = rand_string(rng)
+    assert len(s) == 5 and set(s) <= set(RAND_ALPHABET)
+    long = "x" * 70 + "-"
+    assert generate_name(long, rng)[:-5] == long[:MAX_GENERATED_NAME_LENGTH]
+    assert len(generate_name(long, rng)) == 63
+
+
+def test_safe_encode_string_maps_bytes_into_the_alphabet() -> None:
+    # rand.SafeEncodeString: alphanums[b % 27] for each byte
+    assert safe_encode_string("0") == RAND_ALPHABET[ord("0") % 27]
+    assert all(c in RAND_ALPHABET for c in safe_encode_string("1234567890"))
+
+
+def test_names_follow_the_seed() -> None:
+    objs = busy_cluster()
+    dep = [("d.yaml", "", deployment("web", "shop", 3, "1", "high"))]
+    a = [p["metadata"]["name"] for p in _creations(objs, dep, seed=1)[0].pods]
+    b = [p["metadata"]["name"] for p in _creations(objs, dep, seed=1)[0].pods]
+    c = [p["metadata"]["name"] for p in _creations(objs, dep, seed=2)[0].pods]
+    assert a == b and a != c
+
+
+def test_a_replica_set_makes_pods_named_after_it() -> None:
+    rs = replica_set("cache", "shop", 2, "500m", "medium")
+    rs["metadata"].pop("uid")
+    c = _creations(busy_cluster(), [("rs.yaml", "", rs)])[0]
+    assert [bool(re.fullmatch(f"cache-[{RAND_ALPHABET}]{{5}}", p["metadata"]["name"])) for p in c.pods] == [True, True]
+    assert all(p["metadata"]["generateName"] == "cache-" for p in c.pods)
+    assert c.workload == "shop/cache"
+
+
+def test_a_stateful_set_makes_ordinals_one_after_another() -> None:
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "shop"},
+           "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "db"}},
+                    "template": {"metadata": {"labels": {"app": "db"}},
+                                 "spec": {"priorityClassName": "high",
+                                          "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}}}
+    objs = [pclass("high", 1000)] + [node(f"n-{i}") for i in range(2)]
+    c = _creations(objs, [("s.yaml", "", sts)])[0]
+    assert [p["metadata"]["name"] for p in c.ordered] == ["db-0", "db-1", "db-2"] and not c.pods
+    assert c.ordered[1]["metadata"]["labels"]["apps.kubernetes.io/pod-index"] == "1"
+    report = plan(objs, [("s.yaml", "", sts)])
+    bound = [e for e in report["activity"]["events"] if e[0] == "bound"]
+    keys = [report["activity"]["pods"][e[2]]["key"] for e in bound]
+    assert keys == ["shop/db-0", "shop/db-1", "shop/db-2"]  # OrderedReady: each after the one before runs
+    assert report["workloads"][0]["placed"] == 3
+    # Parallel: all at once
+    sts["spec"]["podManagementPolicy"] = "Parallel"
+    assert len(_creations(objs, [("s.yaml", "", sts)])[0].pods) == 3
+
+
+def test_an_ordered_stateful_set_stops_at_the_pod_that_does_not_run() -> None:
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "shop"},
+           "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "db"}},
+                    "template": {"metadata": {"labels": {"app": "db"}},
+                                 "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "3"}}}]}}}}
+    objs = [node("n-0")]
+    w = plan(objs, [("s.yaml", "", sts)])["workloads"][0]
+    assert (w["placed"], w["pending"], w["notCreated"]) == (1, 1, 1)
+
+
+def test_a_job_makes_parallelism_pods_with_its_labels_and_indexes() -> None:
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "train", "namespace": "ml"},
+           "spec": {"parallelism": 3, "completions": 2, "completionMode": "Indexed",
+                    "template": {"spec": {"priorityClassName": "medium", "restartPolicy": "Never",
+                                          "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}}
+    c = _creations(busy_cluster(), [("j.yaml", "", job)])[0]
+    assert len(c.pods) == 2  # min(parallelism, completions)
+    for i, p in enumerate(c.pods):
+        md = p["metadata"]
+        assert re.fullmatch(f"train-{i}-[{RAND_ALPHABET}]{{5}}", md["name"])
+        assert md["labels"]["batch.kubernetes.io/job-name"] == "train" and md["labels"]["job-name"] == "train"
+        assert md["labels"]["batch.kubernetes.io/job-completion-index"] == str(i)
+        assert md["annotations"]["batch.kubernetes.io/job-completion-index"] == str(i)
+        assert md["ownerReferences"][0]["kind"] == "Job"
+        assert p["spec"]["priority"] == 100
+
+
+@pytest.mark.parametrize("classes, cls, want", [
+    ([pclass("a", 7, default=True)], None, (7, "PreemptLowerPriority")),
+    ([pclass("a", 7, policy="Never")], "a", (7, "Never")),
+    ([], None, (0, "PreemptLowerPriority")),
+    ([], "system-cluster-critical", (2000000000, "PreemptLowerPriority")),
+], ids=["the globalDefault class when none is named", "the class's preemptionPolicy",
+        "0 without a class", "a system class that is not in the snapshot"])
+def test_priority_is_resolved_as_admission_does(classes, cls, want) -> None:
+    objs = classes + [node("n-0")]
+    c = _creations(objs, [("d.yaml", "", deployment("web", "shop", 1, "1", cls))])[0]
+    spec = c.pods[0]["spec"]
+    assert (spec["priority"], spec["preemptionPolicy"]) == want
+
+
+def test_a_template_no_class_resolves_is_bad_input_naming_file_object_and_field() -> None:
+    with pytest.raises(InputError) as e:
+        _creations(busy_cluster(), [("web.yaml", "items[1]", deployment("web", "shop", 1, "1", "gold"))])
+    msg = str(e.value)
+    assert msg.startswith("web.yaml: items[1] (Deployment web): spec.template.spec.priorityClassName: ")
+    assert "gold" in msg
+
+
+def test_an_unknown_kind_is_bad_input() -> None:
+    with pytest.raises(InputError) as e:
+        _creations(busy_cluster(), [("x.yaml", "items[0]", {"kind": "DaemonSet", "metadata": {"name": "d"}})])
+    assert str(e.value).startswith("x.yaml: items[0] (DaemonSet d): kind: kind DaemonSet cannot be planned")
+
+
+def test_a_scale_target_not_in_the_snapshot_is_bad_input() -> None:
+    with pytest.raises(InputError) as e:
+        _creations(busy_cluster(), scale=["batch/replicaset/nope=3"])
+    assert "ReplicaSet batch/nope is not in the snapshot" in str(e.value) and "--scale" in str(e.value)
+    with pytest.raises(InputError):
+        _creations(busy_cluster(), scale=["batch/deployment/etl=3"])  # the RS has no Deployment owner
+
+
+def test_scale_up_adds_the_missing_replicas_to_the_replica_set() -> None:
+    c = _creations(busy_cluster(), scale=["batch/rs/etl=10"])[0]
+    assert len(c.pods) == 2 and c.owners[0]["spec"]["replicas"] == 10
+    assert all(p["metadata"]["name"].startswith("etl-") for p in c.pods)
+    assert all(p["spec"]["priority"] == 10 for p in c.pods)
+
+
+def test_scale_of_a_deployment_goes_through_its_newest_replica_set() -> None:
+    objs = busy_cluster()
+    old = replica_set("web-aaa", "shop", 0, "1", "high", owner="web")
+    new = replica_set("web-bbb", "shop", 1, "1", "high", owner="web")
+    new["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = "2"
+    objs += [old, new, pod("web-bbb-x1", "shop", "1", node="node-0", prio=1000, owner=("ReplicaSet", "web-bbb"))]
+    c = _creations(objs, scale=["shop/deployment/web=3"])[0]
+    assert c.workload == "shop/web" and len(c.pods) == 2
+    assert all(p["metadata"]["generateName"] == "web-bbb-" for p in c.pods)
+
+
+def test_scale_down_lets_the_replays_controller_remove_pods() -> None:
+    report = plan(busy_cluster(), scale=["batch/replicaset/etl=6"])
+    w = report["workloads"][0]
+    assert w["scaleDownTo"] == 6
+    deleted = [e for e in report["activity"]["events"] if e[0] == "deleted"]
+    assert len(deleted) == 2
+
+
+def test_a_manifest_of_an_existing_replica_set_is_an_update_that_makes_only_the_missing_pods() -> None:
+    rs = replica_set("etl", "batch", 10, "1500m", "low")
+    c = _creations(busy_cluster(), [("rs.yaml", "", rs)])[0]
+    assert len(c.pods) == 2 and c.owners[0]["metadata"]["uid"] == "uid-etl"
+
+
+def test_a_scaled_template_no_class_resolves_names_the_snapshot_and_target() -> None:
+    objs = busy_cluster()
+    rs = next(o for o in objs if o["kind"] == "ReplicaSet")
+    rs["spec"]["template"]["spec"]["priorityClassName"] = "gone"
+    with pytest.raises(InputError) as e:
+        plan_spec(objs, scale=["batch/rs/etl=9"], source="snap.json")
+    assert str(e.value).startswith("snap.json: --scale batch/rs/etl=9: spec.template.spec.priorityClassName: ")

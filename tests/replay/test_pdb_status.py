@@ -1,0 +1,88 @@
+"""Simulate mode: a PDB's status moves as the disruption controller and the API server move it
+(issue 26): recomputed only when the PDB or a pod it covers changes (DisruptionController.trySync,
+its pod and PDB handlers), the recorded status standing until then; an eviction through the
+Eviction API written into the budget at once (EvictionREST.checkAndDecrement), and the pod it lists
+in status.disruptedPods counted as disrupted until DeletionTimeout (2 minutes) passes."""
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_preempt.replay.api import replay
+from tests.builders import make_node, make_pod
+
+from .helpers import at, ev, trace
+
+
+def _pdb(allowed: int, disrupted: dict[str, str] | None = None, **spec: Any) -> dict[str, Any]:
+    return {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": {"app": "web"}}, **spec},
+            "status": {"disruptionsAllowed": allowed, "disruptedPods": disrupted or {}}}
+
+
+def _nodes() -> list[dict[str, Any]]:
+    return [ev(0, "ADDED", make_node(n).alloc(cpu="2", memory="8Gi").label("pool", "a").obj()) for n in ("n1", "n2")]
+
+
+def _high(name: str, t: float) -> dict[str, Any]:
+    return ev(t, "ADDED", make_pod(name).priority(1000).req(cpu="2").node_selector(pool="a").obj())
+
+
+def test_the_recorded_pdb_status_stands_until_the_pdb_or_a_covered_pod_changes() -> None:
+    # `guarded` has no controller and its PDB says maxUnavailable 1: the disruption controller
+    # would count it for nothing (getExpectedScale) and allow 0, but the recorded status allows 1
+    # and nothing has changed since: the preemption at 1 sees 1, evicts `guarded` (the lowest
+    # victim) without a violation. Once it is going, the PDB is recomputed: 0.
+    tr = trace(
+        *_nodes(),
+        ev(0, "ADDED", _pdb(1, maxUnavailable=1)),
+        ev(0, "ADDED", make_pod("guarded").label("app", "web").priority(10).req(cpu="2").running("n1").obj()),
+        ev(0, "ADDED", make_pod("free").priority(20).req(cpu="2").running("n2").obj()),
+        _high("high", 1),
+        end=60)
+    report = replay(tr)
+    [p] = report["preemptions"]
+    assert (p["node"], p["victims"]) == ("n1", ["default/guarded"])
+    assert p["victimDetails"][0]["pdbViolation"] is False
+
+
+def _evicted_trace(deleted: bool) -> dict[str, Any]:
+    """web-0 (n3) and web-1 (n1) behind a PDB with minAvailable 1; at 5 a drain evicts web-0: the
+    API server writes the PDB (disruptionsAllowed 0, web-0 in disruptedPods), then deletes web-0
+    (`deleted`; otherwise its deletion never comes through)."""
+    web0 = make_pod("web-0").label("app", "web").priority(10).req(cpu="2").running("n3")
+    events = [
+        *_nodes(),
+        ev(0, "ADDED", make_node("n3").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", _pdb(1, minAvailable=1)),
+        ev(0, "ADDED", web0.obj()),
+        ev(0, "ADDED", make_pod("web-1").label("app", "web").priority(10).req(cpu="2").running("n1").obj()),
+        ev(0, "ADDED", make_pod("other").priority(20).req(cpu="2").running("n2").obj()),
+        ev(5, "MODIFIED", _pdb(0, {"web-0": at(5)}, minAvailable=1)),
+    ]
+    if deleted:
+        events.append(ev(5.02, "MODIFIED", web0.set("metadata.deletionTimestamp", at(35)).set("status.conditions", [
+            {"type": "DisruptionTarget", "status": "True", "reason": "EvictionByEvictionAPI"}]).obj()))
+    return trace(*events, end=300)
+
+
+def test_an_eviction_is_written_into_the_budget_at_once() -> None:
+    # high arrives between the API server's write and the disruption controller's next sync:
+    # the budget is spent, so evicting web-1 would violate it; `other` goes instead
+    tr = _evicted_trace(deleted=True)
+    tr["events"].insert(-1, _high("high", 5.01))
+    [p] = replay(tr)["preemptions"]
+    assert p["time"] == at(5.01)
+    assert (p["node"], p["victims"]) == ("n2", ["default/other"])
+
+
+def test_a_pod_listed_in_disrupted_pods_counts_as_disrupted_until_the_deletion_timeout() -> None:
+    # web-0's deletion never comes: the controller counts it as disrupted for 2 minutes (web-1
+    # protected, `other` evicted at 60), then drops the entry and allows 1 again (web-1 evicted
+    # at 200 without a violation)
+    tr = _evicted_trace(deleted=False)
+    tr["events"][-1:-1] = [_high("high", 60), _high("late", 200)]
+    first, second = replay(tr)["preemptions"]
+    assert (first["node"], first["victims"], first["why"]["pdbViolations"]) == ("n2", ["default/other"], 0)
+    assert (second["node"], second["victims"]) == ("n1", ["default/web-1"])
+    assert second["victimDetails"][0]["pdbViolation"] is False
