@@ -181,8 +181,10 @@ _UNDECLARED = _Undeclared()
 
 
 def memo_traits(plugin: Any) -> MemoTraits:
-    """The traits `plugin` declares (itself, when it subclasses MemoTraits), else none at all."""
-    return plugin if isinstance(plugin, MemoTraits) else _UNDECLARED
+    """The traits `plugin` declares (itself, when it subclasses MemoTraits), else none at all.
+    Declaring is subclassing: a look at the class's MRO, not a structural Protocol check (which
+    asks for every member and is slow)."""
+    return plugin if MemoTraits in type(plugin).__mro__ else _UNDECLARED
 
 
 # One Protocol per extension point (framework/interface.go's PreEnqueuePlugin, QueueSortPlugin, ...).
