@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Sets up this clone: a virtual environment in .venv with kubectl-preempt installed (editable),
-# and `kubectl-preempt` on PATH through ~/.local/bin, so that `kubectl preempt` works.
-# Idempotent: run it again after pulling. --dev also installs the test tools.
+# and `kubectl-preempt` on PATH through ~/.local/bin, so that `kubectl preempt` works, with
+# `kubectl_complete-preempt` beside it, through which kubectl (1.26+) completes `kubectl preempt`.
+# Idempotent: run it again after pulling. --dev also installs the test tools and the builders.
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
 usage: ./install.sh [--dev]
 
-  --dev   also install the test tools (pytest, hypothesis) and Ray (the extra [ray], which the
-          tests of --ray run against a local Ray instance)
+  --dev   also install the test tools (pytest, hypothesis), Ray (the extra [ray], which the
+          tests of --ray run against a local Ray instance) and the builders of scripts/build.py
+          (the extra [build]: build, wheel, PyInstaller, pipx)
 
 Environment: PYTHON picks the interpreter (default: the newest python3.x >= 3.10 found);
-BIN_DIR picks where the kubectl-preempt link goes (default: ~/.local/bin).
+BIN_DIR picks where the kubectl-preempt and kubectl_complete-preempt links go (default: ~/.local/bin).
 USAGE
 }
 
@@ -54,23 +56,25 @@ else
 fi
 
 target="."
-[ "$dev" = 1 ] && target=".[dev,ray]"
+[ "$dev" = 1 ] && target=".[dev,ray,build]"
 if [ "$dev" = 1 ]; then
-    echo "Installing kubectl-preempt, the test tools and Ray into .venv"
+    echo "Installing kubectl-preempt, the test tools, Ray and the builders into .venv"
 else
     echo "Installing kubectl-preempt into .venv"
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$target"
 
 bin_dir="${BIN_DIR:-$HOME/.local/bin}"
-link="$bin_dir/kubectl-preempt"
 mkdir -p "$bin_dir"
-if [ -e "$link" ] && [ ! -L "$link" ]; then
-    echo "install.sh: $link exists and is not a link; left as it is" >&2
-else
-    ln -sfn "$root/.venv/bin/kubectl-preempt" "$link"
-    echo "Linked $link -> $root/.venv/bin/kubectl-preempt"
-fi
+for name in kubectl-preempt kubectl_complete-preempt; do
+    link="$bin_dir/$name"
+    if [ -e "$link" ] && [ ! -L "$link" ]; then
+        echo "install.sh: $link exists and is not a link; left as it is" >&2
+    else
+        ln -sfn "$root/.venv/bin/$name" "$link"
+        echo "Linked $link -> $root/.venv/bin/$name"
+    fi
+done
 
 case ":$PATH:" in
     *":$bin_dir:"*) echo "Ready: kubectl preempt --help" ;;

@@ -8,7 +8,7 @@ from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
 from .io.snapshot import ANN_SERVER_VERSION
-from .framework.versions import KubernetesVersion, Resolved, resolve_kubernetes_version
+from .framework.versions import KubernetesVersion, Resolved, apply_feature_gates, resolve_kubernetes_version
 from .model.cluster import Cluster
 from .model.admission import admit
 from .model.objects import Pod
@@ -55,14 +55,17 @@ def _config(config: SchedulerConfig | Mapping[str, Any] | None, version: Kuberne
 
 def explain(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], pod: str, config: Any = None, *,
             seed: int = 0, kubernetes_version: str | KubernetesVersion | None = None,
-            snapshot: Snapshot | None = None) -> dict[str, Any]:
+            snapshot: Snapshot | None = None,
+            feature_gates: str | Mapping[str, bool] | None = None) -> dict[str, Any]:
     """What kube-scheduler decides for `pod` ("namespace/name") in this cluster, and why.
 
     `kubernetes_version` ("v1.34", "v1.36", ...) picks the release imitated; by default the one
     the objects name (a captured List's server-version annotation), else v1.34.1. The document's
-    `schedulerVersion` says which decided. `snapshot` as for explain_pods()."""
+    `schedulerVersion` says which decided. `feature_gates` ("PodLevelResources=true,..." or a
+    mapping): kube-scheduler's --feature-gates, checked against that release's gates; the document's
+    `featureGates` repeats them. `snapshot` as for explain_pods()."""
     return explain_pods(objects, [pod], config, seed=seed, kubernetes_version=kubernetes_version,
-                        snapshot=snapshot)[0]
+                        snapshot=snapshot, feature_gates=feature_gates)[0]
 
 
 def pending_pods(cluster: Cluster, namespace: str | None = None) -> list[str]:
@@ -83,16 +86,17 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
                  config: Any = None, *, seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = (),
                  progress: Callable[[int], None] | None = None,
                  kubernetes_version: str | KubernetesVersion | None = None,
-                 snapshot: Snapshot | None = None) -> list[dict[str, Any]]:
+                 snapshot: Snapshot | None = None,
+                 feature_gates: str | Mapping[str, bool] | None = None) -> list[dict[str, Any]]:
     """Explain several pods against the same state; each as if it were the next one scheduled.
 
     `extra_pods` are manifests not in the cluster (what would happen if they were created); their
     priority is resolved from the cluster's PriorityClasses as admission would.
-    `kubernetes_version` as for explain().
+    `kubernetes_version` and `feature_gates` as for explain().
     `snapshot`: `Snapshot.build(objects)` of this very Cluster, unchanged since, for a caller that
     explains against one state more than once and keeps its snapshot; built here otherwise.
     """
-    version = scheduler_version(objects, kubernetes_version).version
+    version = apply_feature_gates(scheduler_version(objects, kubernetes_version).version, feature_gates)
     cluster = _cluster(objects)
     cfg = _config(config, version)
     pods = list(pods)
@@ -110,7 +114,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         if pod.node_name:
             # a bound pod is explained as if it were pending again: its node is freed of it and
             # it asks for no node by name
-            sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(cluster, exclude=[key]))
+            sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(
+                cluster, exclude=[key], counting=version.node_counting))
             pod = _as_pending(pod)
         else:
             if base is None:
@@ -119,7 +124,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         res = sched.schedule(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
         doc = build_document(res, nominated)
-        out.append({"pod": doc.pop("pod"), "schedulerVersion": version.name, **doc})
+        gates = {"featureGates": dict(version.gates)} if version.gates else {}
+        out.append({"pod": doc.pop("pod"), "schedulerVersion": version.name, **gates, **doc})
         if progress is not None:
             progress(1)
     return out
@@ -153,13 +159,14 @@ def replay_html(report: Mapping[str, Any], trace: Any, activity: Any = None, *, 
 
 def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Any, *,
                sources: Any = None, baseline: Any = None, config: Any = None, seed: int = 0,
-               kubernetes_version: Any = None) -> str:
+               kubernetes_version: Any = None, feature_gates: Any = None) -> str:
     """The HTML page of a `check`: per trace, the baseline replay above the proposed one."""
     from .check.page import check_page_runs
     from .render.html import render_html
 
     runs, title = check_page_runs(check_report, traces, proposed, sources=sources, baseline=baseline,
-                                  config=config, seed=seed, kubernetes_version=kubernetes_version)
+                                  config=config, seed=seed, kubernetes_version=kubernetes_version,
+                                  feature_gates=feature_gates)
     return render_html(runs, title=title)
 
 

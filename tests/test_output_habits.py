@@ -170,3 +170,119 @@ def test_replay_markdown_says_the_timeline_was_narrowed() -> None:
     assert "## Preemptions touching namespace batch (1 of 1)" in run_cli(["replay", TRACE, "-o", "markdown",
                                                                             "-n", "batch"]).out
     assert "## Preemptions (1)" in run_cli(["replay", TRACE, "-o", "markdown"]).out
+
+
+# --- plan, plan --max and history (issue 25's commands adopt issue 28's habits) --------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+PLAN = ["plan", "-f", str(EXAMPLES / "storefront-deployment.yaml"), "--snapshot", str(EXAMPLES / "cluster.json")]
+PLAN_MAX = ["plan", "--max", "-f", str(EXAMPLES / "api-pod.yaml"), "--snapshot", str(EXAMPLES / "cluster.json")]
+HISTORY = ["history", "-A", "--snapshot", str(GOLDEN_DIR / "history-table" / "snapshot.json")]
+
+
+def test_plan_name_lists_the_new_pods_as_kubectl_names_them() -> None:
+    doc = json.loads(run_cli([*PLAN, "-o", "json"]).out)
+    pods = [p["pod"] for p in doc["workloads"][0]["pods"]]
+    assert len(pods) == 3 and all(p.startswith("shop/storefront-557bf87458-") for p in pods)
+    run = run_cli([*PLAN, "-o", "name"])
+    assert run.code == 0 and run.out == "".join(f"pod/{p.split('/')[1]}\n" for p in pods)
+
+
+def test_plan_no_headers_is_one_row_a_new_pod_with_its_node() -> None:
+    doc = json.loads(run_cli([*PLAN, "-o", "json"]).out)
+    rows = [r.split() for r in run_cli([*PLAN, "--no-headers"]).out.splitlines()]
+    assert [r[:3] for r in rows] == [[p["pod"], "Placed", p["node"]] for p in doc["workloads"][0]["pods"]]
+    assert run_cli([*PLAN, "--no-headers", "-o", "wide"]).out == run_cli([*PLAN, "--no-headers"]).out
+
+
+def test_plan_jsonpath_reads_what_json_prints() -> None:
+    run = run_cli([*PLAN, "-o", 'jsonpath={range .preemptions[*]}{.node}{"\\n"}{end}'])
+    assert run.code == 0 and run.out == "node-a\nnode-b\nnode-b\nnode-c\n"
+    assert run_cli([*PLAN, "-o", "jsonpath={.victims.total}"]).out == "5"
+    # the HTML page's activity is not in -o json, so not in a template either
+    assert run_cli([*PLAN, "-o", "jsonpath={.activity}"]).out == ""
+    assert_one_line_error(run_cli([*PLAN, "-o", "jsonpath={.workloads[3]}"]),
+                          "error executing jsonpath {.workloads[3]}: array index out of bounds")
+
+
+def test_plan_name_leaves_out_the_stateful_set_pods_never_created(tmp_path: Path) -> None:
+    # OrderedReady: db-1 does not fit, so db-2 is never created (StatefulSet controller's
+    # monotonic creation); the pending db-1 is listed, db-2 is not
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "shop"},
+           "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "db"}},
+                    "template": {"metadata": {"labels": {"app": "db"}},
+                                 "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "3"}}}]}}}}
+    snap, manifest = tmp_path / "s.json", tmp_path / "sts.json"
+    snap.write_bytes(as_list([make_node("n-0").alloc(cpu="4", memory="8Gi").obj()]))
+    manifest.write_text(json.dumps(sts))
+    args = ["plan", "-f", str(manifest), "--snapshot", str(snap)]
+    statuses = [p["status"] for p in json.loads(run_cli([*args, "-o", "json"]).out)["workloads"][0]["pods"]]
+    assert statuses == ["Placed", "Pending", "NotCreated"]
+    assert run_cli([*args, "-o", "name"]).out == "pod/db-0\npod/db-1\n"
+    rows = [r.split()[:3] for r in run_cli([*args, "--no-headers"]).out.splitlines()]
+    assert rows == [["shop/db-0", "Placed", "n-0"], ["shop/db-1", "Pending", "-"]]
+
+
+def test_plan_max_habits_list_the_copies() -> None:
+    doc = json.loads(run_cli([*PLAN_MAX, "-o", "json"]).out)
+    copies = [c["pod"] for c in doc["copies"]]
+    assert copies[0] == "shop/api-1" and len(copies) == doc["copiesTried"] == 9
+    assert run_cli([*PLAN_MAX, "-o", "name"]).out == "".join(f"pod/{c.split('/')[1]}\n" for c in copies)
+    rows = [r.split() for r in run_cli([*PLAN_MAX, "--no-headers"]).out.splitlines()]
+    assert [r[0] for r in rows] == copies
+    assert rows[-1][2:] == ["Unschedulable", "-"]  # the copy where it stops: never placed
+    assert run_cli([*PLAN_MAX, "-o", "jsonpath={.withoutPreemption.count} {.withPreemption.count}"]).out == "1 8"
+
+
+@pytest.mark.parametrize("args", [PLAN, PLAN_MAX, HISTORY], ids=["plan", "plan-max", "history"])
+@pytest.mark.parametrize("columns", [80, 60])
+def test_plan_and_history_tables_fit_the_terminal(monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                                  columns: int) -> None:
+    monkeypatch.setenv("KUBECTL_PREEMPT_TERMINAL", "1")
+    monkeypatch.setenv("COLUMNS", str(columns))
+    out = run_cli(args).out
+    assert out and all(len(line) <= columns for line in out.splitlines()), out
+    # -o wide and --no-headers are never cut, on a terminal as in a pipe
+    wide = run_cli([*args, "-o", "wide"]).out
+    assert "…" not in wide and max(len(line) for line in wide.splitlines()) > columns
+    assert "…" not in run_cli([*args, "--no-headers"]).out
+
+
+@pytest.mark.parametrize("args", [PLAN, PLAN_MAX, HISTORY], ids=["plan", "plan-max", "history"])
+def test_plan_and_history_in_a_pipe_are_never_cut(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    monkeypatch.setenv("KUBECTL_PREEMPT_TERMINAL", "0")
+    monkeypatch.setenv("COLUMNS", "40")
+    out = run_cli(args).out
+    assert "…" not in out and "cut to" not in out
+    assert max(len(line) for line in out.splitlines()) > 80
+
+
+def test_history_on_a_narrow_terminal_drops_the_one_date_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KUBECTL_PREEMPT_TERMINAL", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    lines = run_cli(HISTORY).out.splitlines()
+    assert [line.split()[0] for line in lines[1:5]] == ["10:12:04.500", "10:20:41", "10:29:20.218", "10:29:50"]
+    assert "TIME (the date, 2026-03-01, UTC)" in " ".join(lines[5:])
+    # wide enough for the whole table: nothing dropped, nothing said
+    monkeypatch.setenv("COLUMNS", "400")
+    out = run_cli(HISTORY).out
+    assert "2026-03-01T10:12:04.500Z" in out and "cut to" not in out
+
+
+def test_history_habits_list_the_victims() -> None:
+    doc = json.loads(run_cli([*HISTORY, "-o", "json"]).out)
+    victims = [r["victim"] for r in doc["items"]]
+    assert victims == ["batch/report-weekly-5f7c9d8b4-zzq8l", "batch/cache-warmer-0",
+                       "batch/etl-nightly-29015400-kq7vd", "batch/ledger-0"]
+    assert run_cli([*HISTORY, "-o", "name"]).out == "".join(f"pod/{v.split('/')[1]}\n" for v in victims)
+    rows = [r.split() for r in run_cli([*HISTORY, "--no-headers"]).out.splitlines()]
+    assert [r[1] for r in rows] == victims and rows[0][0] == "2026-03-01T10:12:04.500Z"
+    run = run_cli([*HISTORY, "-o", 'jsonpath={range .items[?(@.found=="both")]}{.preemptor}{"\\n"}{end}'])
+    assert run.code == 0 and run.out == "shop/checkout-7d9f8c6b5-x2k4q\n"
+    assert run.err == ""  # a snapshot read by history is not "replayed"
+
+
+def test_history_name_with_nothing_found_says_so_on_stderr() -> None:
+    run = run_cli([*HISTORY[:1], "-n", "ml", *HISTORY[2:], "-o", "name"])
+    assert run.code == 0 and run.out == ""
+    assert 'No preemptions found in namespace "ml"' in run.err

@@ -12,7 +12,8 @@ import pytest
 import kubectl_preempt
 from kubectl_preempt.errors import UsageError
 from kubectl_preempt.framework.config import default_config, parse_config
-from kubectl_preempt.framework.versions import V1_34_1, V1_36_2, resolve_kubernetes_version
+from kubectl_preempt.framework.versions import (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2,
+                                                resolve_kubernetes_version)
 from kubectl_preempt.replay.api import replay
 from tests.conftest import run_cli
 
@@ -37,22 +38,37 @@ def _captured(tmp_path: Path, server_version: str | None) -> Path:
     (None, None, V1_34_1, None),
     (None, "unknown", V1_34_1, None),
     (None, "v1.36.2", V1_36_2, None),
-    (None, "v1.36.0", V1_36_2, "note: the data names server version v1.36.0: imitating kube-scheduler v1.36.2, "
-                               "the nearest imitated release of v1.36"),
+    (None, "v1.36.0", V1_36_2, None),
     (None, "v1.35.4-eks-1234", V1_36_2, "note: the data names server version v1.35.4-eks-1234: imitating "
                                         "kube-scheduler v1.36.2, the nearest imitated release to 1.35"),
     (None, "v1.37.0", V1_36_2, "note: the data names server version v1.37.0: imitating kube-scheduler v1.36.2, "
                                "the nearest imitated release to 1.37"),
-    (None, "v1.33.5", V1_34_1, "note: the data names server version v1.33.5: imitating kube-scheduler v1.34.1, "
-                               "the nearest imitated release to 1.33"),
+    (None, "v1.33.5", V1_33_0, None),
+    (None, "v1.32.0", V1_32_2, None),
+    (None, "v1.31", V1_31_1, None),
+    (None, "v1.31.4", V1_31_1, "note: the data names server version v1.31.4: imitating kube-scheduler v1.31.1; "
+                               "later 1.31 patches pick the minHighestPriority candidate correctly "
+                               "(kubernetes/kubernetes#128431, cherry-picked after v1.31.1)"),
+    (None, "v1.30.14-gke.100", V1_30_1, "note: the data names server version v1.30.14-gke.100: imitating "
+                                        "kube-scheduler v1.30.1; later 1.30 patches give the nodes a PreFilter result "
+                                        "leaves out no status (kubernetes/kubernetes#125306, cherry-picked after "
+                                        "v1.30.1)"),
+    (None, "v1.34.2", V1_34_1, "note: the data names server version v1.34.2: imitating kube-scheduler v1.34.1; later "
+                               "1.34 patches word TaintToleration's reason \"node(s) had untolerated taint(s)\" "
+                               "without the taint (kubernetes/kubernetes#135023, cherry-picked after v1.34.1)"),
+    (None, "v1.29.3", V1_30_1, "note: the data names server version v1.29.3: imitating kube-scheduler v1.30.1, the "
+                               "nearest imitated release to 1.29"),
     (None, "v1.34.1+k3s1", V1_34_1, None),
     ("v1.36", "v1.34.1", V1_36_2, None),
     ("1.34", "v1.36.2", V1_34_1, None),
     ("v1.35", None, V1_36_2, "note: requested version v1.35: imitating kube-scheduler v1.36.2, the nearest "
                              "imitated release to 1.35"),
 ], ids=["nothing says: v1.34.1", "a capture that could not read /version: v1.34.1", "v1.36.2 as named",
-        "another 1.36 patch: v1.36.2, with a note", "1.35 (a vendor build): v1.36.2, with a note",
-        "1.37: v1.36.2, with a note", "1.33: v1.34.1, with a note", "v1.34.1 with build metadata",
+        "another 1.36 patch: v1.36.2, no later patch changed a verdict", "1.35 (a vendor build): v1.36.2, with a note",
+        "1.37: v1.36.2, with a note", "1.33: v1.33.0", "an older 1.32 patch: v1.32.2", "a minor alone: its release",
+        "a later 1.31 patch changed preemption: a note", "a later 1.30 patch changed statuses: a note",
+        "a later 1.34 patch changed the taint reason: a note", "1.29: v1.30.1, with a note",
+        "v1.34.1 with build metadata",
         "the flag wins over the data", "a short flag", "a flag naming 1.35 maps too, with a note"])
 def test_resolution(requested: str | None, data: str | None, want: Any, note: str | None) -> None:
     got = resolve_kubernetes_version(requested, data)
@@ -60,13 +76,13 @@ def test_resolution(requested: str | None, data: str | None, want: Any, note: st
 
 
 def test_the_package_names_the_releases_the_framework_imitates() -> None:
-    assert kubectl_preempt.KUBERNETES_VERSIONS == ("v1.34.1", "v1.36.2")
+    assert kubectl_preempt.KUBERNETES_VERSIONS == ("v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.36.2")
     assert kubectl_preempt.KUBERNETES_VERSION == V1_34_1.name
 
 
 @pytest.mark.parametrize("bad", ["latest", "v2.0", "1"])
 def test_a_flag_that_is_no_release_is_a_usage_error(bad: str) -> None:
-    with pytest.raises(UsageError, match="is not a Kubernetes release such as v1.34 or v1.36"):
+    with pytest.raises(UsageError, match="is not a Kubernetes release such as v1.33 or v1.36"):
         resolve_kubernetes_version(bad)
 
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
 from ..errors import UsageError, quote
-from ..framework.versions import KubernetesVersion
+from ..framework.versions import KubernetesVersion, apply_feature_gates
 from ..replay.api import replay, run_spec
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.api import scheduler_version_source
@@ -112,8 +112,8 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
           sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
           policy: Policy | None = None, config: SchedulerConfig | Mapping[str, Any] | None = None,
           seed: int = 0, progress: Progress | None = None, runs: int = 1, jobs: int | None = None,
-          ray_address: str | None = None, kubernetes_version: str | KubernetesVersion | None = None
-          ) -> dict[str, Any]:
+          ray_address: str | None = None, kubernetes_version: str | KubernetesVersion | None = None,
+          feature_gates: str | Mapping[str, bool] | None = None) -> dict[str, Any]:
     """Check proposed PriorityClasses against recorded traces.
 
     `traces`: name -> a trace (io.trace's Trace, {"header", "events"}, or a list of events).
@@ -123,7 +123,8 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
     whole set after (a class it leaves out is deleted). `runs` > 1: both sides replayed over the
     same `runs` seeds and the rules decided on the paired runs (check/runs.py), fanned out over
     `jobs` processes or the Ray cluster at `ray_address`. `kubernetes_version` picks the
-    kube-scheduler release both sides imitate; by default each trace's own (replay's rule).
+    kube-scheduler release both sides imitate; by default each trace's own (replay's rule);
+    `feature_gates` (kube-scheduler's --feature-gates) are checked against it and set on it.
     """
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
@@ -151,7 +152,7 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
         else:
             applied = contexts[0][1]
         overrides = _proposed_overrides(proposal, applied, base_objects)
-        version = replay_scheduler_version(events, kubernetes_version).version
+        version = apply_feature_gates(replay_scheduler_version(events, kubernetes_version).version, feature_gates)
         paired: dict[str, Any] | None = None
         if runs > 1:
             if progress is not None:
@@ -185,6 +186,7 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
             "trace": name,
             "schedulerVersion": version.name,
             "schedulerVersionSource": scheduler_version_source(events, kubernetes_version),
+            **({"featureGates": dict(version.gates)} if version.gates else {}),
             "start": format_time(timeline.start), "end": format_time(timeline.end),
             "durationSeconds": round(timeline.end - timeline.start, 3),
             **gaps_info(timeline),

@@ -24,7 +24,8 @@ Run = tuple[str, Mapping[str, Any], Mapping[str, Any]]
 
 def check_page_runs(check_report: Mapping[str, Any], traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]],
                     *, sources: Sequence[str] | None = None, baseline: Sequence[Mapping[str, Any]] | None = None,
-                    config: Any = None, seed: int = 0, kubernetes_version: Any = None) -> tuple[list[Run], str]:
+                    config: Any = None, seed: int = 0, kubernetes_version: Any = None,
+                    feature_gates: Any = None) -> tuple[list[Run], str]:
     """(label, report, view) per replay, in page order, and the page's title."""
     decoded, _ = decode_proposal(proposed, sources)
     base_objects = [dict(o) for o in baseline] if baseline is not None else None
@@ -42,11 +43,11 @@ def check_page_runs(check_report: Mapping[str, Any], traces: Mapping[str, Any], 
         paired = tr.get("distribution")
         if paired:
             runs.extend(_runs_of_pair(name, events, paired, base_objects, overrides or None, config=config, seed=seed,
-                                      kubernetes_version=kubernetes_version))
+                                      kubernetes_version=kubernetes_version, feature_gates=feature_gates))
             continue
         for which, classes in (("baseline", base_objects), ("proposed", overrides or None)):
             report = replay(events, config=config, priority_classes=classes, seed=seed,
-                            kubernetes_version=kubernetes_version)
+                            kubernetes_version=kubernetes_version, feature_gates=feature_gates)
             view = build_view(report, events)
             if replay_summary(report) != tr.get(which):
                 view["notes"] = [f"this {which} replay differs from the check's ({replay_summary(report)} here, "
@@ -71,7 +72,7 @@ def page_verdict(check_report: Mapping[str, Any]) -> str:
 
 
 def _runs_of_pair(name: str, events: Any, paired: Mapping[str, Any], baseline: Any, proposed: Any, *,
-                  config: Any, seed: int, kubernetes_version: Any) -> list[Run]:
+                  config: Any, seed: int, kubernetes_version: Any, feature_gates: Any = None) -> list[Run]:
     """Both sides of `check --runs N` for one trace: pair k (k the proposal's median run) drawn,
     each side with its distribution over the N runs."""
     k = int(paired["proposed"]["medianRun"])
@@ -80,7 +81,7 @@ def _runs_of_pair(name: str, events: Any, paired: Mapping[str, Any], baseline: A
     for which, classes in (("baseline", baseline), ("proposed", proposed)):
         rec = OutcomeRecorder()
         report = replay(events, config=config, priority_classes=classes, seed=seed, listener=rec,
-                        kubernetes_version=kubernetes_version, run=k)
+                        kubernetes_version=kubernetes_version, feature_gates=feature_gates, run=k)
         report["run"] = {**(report.get("run") or {"run": 1, "seed": None}), "of": n}
         report["distribution"] = paired[which]
         drawn.append((which, report, rec))

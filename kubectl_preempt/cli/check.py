@@ -13,6 +13,7 @@ from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
 from ..io.snapshot import load_config_document
 from ..io.trace import read_trace
+from ..framework.versions import apply_feature_gates, parse_feature_gates
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
@@ -114,6 +115,7 @@ def check(
         "Also write one self-contained HTML page: per trace, the baseline replay above the proposed "
         "one, with the changed preemptions marked (replays each trace twice more).")] = None,
     kubernetes_version: options.KubernetesVersion = None,
+    feature_gates: options.FeatureGates = None,
     runs: options.Runs = 1,
     jobs: options.Jobs = None,
     ray: options.Ray = None,
@@ -123,6 +125,7 @@ def check(
     if not proposed:
         raise UsageError("give the proposed PriorityClasses with --proposed", field="--proposed")
     policy = Policy.from_options(fail_on, protect_namespace, max_new_victims)
+    gates = parse_feature_gates(feature_gates)
     for flag, out_path in (("--html", html), ("--junit", junit)):
         if out_path and out_path != STDOUT:
             refuse_link(out_path, flag)  # before the replays, not after them
@@ -137,6 +140,8 @@ def check(
         picked = replay_scheduler_version(tr, kubernetes_version)
         if picked.note:
             notes.append(f"{tr.source or path}: {picked.note}")
+        # refused before any replay, as kube-scheduler refuses them at start
+        apply_feature_gates(picked.version, gates)
 
     classes, sources, skipped = load_priority_classes(proposed)
     others = ", ".join(f"{k} ({n})" for k, n in skipped.items())
@@ -158,7 +163,8 @@ def check(
     try:
         report = run_check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
                            seed=seed, progress=_progress(line) if line is not None else None,
-                           runs=runs, jobs=jobs, ray_address=ray, kubernetes_version=kubernetes_version)
+                           runs=runs, jobs=jobs, ray_address=ray, kubernetes_version=kubernetes_version,
+                           feature_gates=gates)
     finally:
         if line is not None:
             line.clear()
@@ -178,7 +184,7 @@ def check(
         from ..api import check_html
 
         page = check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
-                          kubernetes_version=kubernetes_version)
+                          kubernetes_version=kubernetes_version, feature_gates=gates)
         write_atomic(html, page, private=private, field="--html")
         if html != STDOUT:
             note(f"wrote the HTML report to {html}")

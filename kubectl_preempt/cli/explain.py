@@ -9,7 +9,8 @@ import typer
 
 from .. import api
 from ..errors import InputError, UsageError, quote
-from ..framework.versions import KubernetesVersion, resolve_kubernetes_version
+from ..framework.versions import (KubernetesVersion, apply_feature_gates, parse_feature_gates,
+                                  resolve_kubernetes_version)
 from ..io.snapshot import (display_name, ignored_note, load_config, load_manifests, load_objects,
                            pod_key)
 from ..model.bulk import bulk_allocation
@@ -59,7 +60,10 @@ Examples:
   kubectl preempt explain batch/etl-0 --snapshot prod.json --config scheduler.yaml -o wide
 \b
   # as kube-scheduler v1.36 decides (default: the version the snapshot or server names)
-  kubectl preempt explain batch/etl-0 --snapshot prod.json --kubernetes-version v1.36"""
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --kubernetes-version v1.36
+\b
+  # a v1.33 cluster whose scheduler runs with pod-level resources turned on
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --feature-gates PodLevelResources=true"""
 
 
 def register(app: typer.Typer) -> None:
@@ -89,6 +93,7 @@ def explain(
     kubeconfig: options.Kubeconfig = None,
     request_timeout: options.RequestTimeout = None,
     kubernetes_version: options.KubernetesVersion = None,
+    feature_gates: options.FeatureGates = None,
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
@@ -104,6 +109,7 @@ def explain(
     label_selector = parse_selector(selector) if selector is not None else None
     if label_selector is not None and namespace is None and not all_namespaces:
         namespace = "default" if snapshot is not None else None
+    gates = parse_feature_gates(feature_gates)  # a malformed flag fails before the cluster is read
     manifests = list(filename or [])
     # one pass over a large snapshot with no collections; what it builds lives to the end
     with bulk_allocation():
@@ -131,6 +137,7 @@ def explain(
         if ignored:
             note(f"{source}: {ignored}")
         version = picked_version(resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source))
+        version = apply_feature_gates(version, gates)
         cfg = load_config(config) if config else None
         extra: list[dict] = []
         for path in manifests:
@@ -187,9 +194,18 @@ def explain(
             sys.stdout.write(render(docs, output) + "\n" + render_batch(batch_docs, output))
         return
     if live_ctx is not None and not no_headers:
-        sys.stdout.write(live_ctx.render(docs, output))
+        text = live_ctx.render(docs, output)
     else:
-        sys.stdout.write(render(docs, output, no_headers=no_headers))
+        text = render(docs, output, no_headers=no_headers)
+    sys.stdout.write(text if no_headers else _gates_footer(text, version, output))
+
+
+def _gates_footer(text: str, version: KubernetesVersion, output: str) -> str:
+    """The table's last lines name the release that decided; with --feature-gates, the gates it
+    decided with follow (json and yaml carry them in each document's featureGates)."""
+    if not version.gates or output not in ("table", "wide") or not text:
+        return text
+    return text.rstrip("\n") + f"\nFeature gates: {version.gates_label()}\n"
 
 
 def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_path: Optional[str],

@@ -13,9 +13,7 @@ from ..errors import ClusterError, ExitCode, InputError, UsageError, quote
 from ..io import live
 from ..io.snapshot import display_name
 from ..io.trace import read_trace
-from ..render.history import FORMATS, render_history_table, summary_line
-from ..render.json import dumps as json_dumps
-from ..render.yaml import dumps as yaml_dumps
+from ..render.history import FORMATS, render_history, summary_line
 from . import options
 from .common import Progress, error_line, guard, note
 
@@ -49,7 +47,11 @@ Examples:
 \b
   # from a snapshot (the hour before it was captured), and from a recording
   kubectl preempt history -A --snapshot prod.json.gz
-  kubectl preempt history -A --trace rollout.jsonl.gz -o wide"""
+  kubectl preempt history -A --trace rollout.jsonl.gz -o wide
+\b
+  # for a script: the victims (pod/NAME), and the rows without their header
+  kubectl preempt history -A -o name
+  kubectl preempt history -A --no-headers"""
 
 # Go's time.ParseDuration units, as kubectl's --since (kubectl logs) takes them
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -88,8 +90,7 @@ def history(
     trace: Annotated[Optional[str], typer.Option(
         "--trace", metavar="TRACE", help="Read a recording of `kubectl preempt record` (or - for stdin).")] = None,
     output: Annotated[str, options.output_option(FORMATS)] = "table",
-    no_headers: Annotated[bool, typer.Option(
-        "--no-headers", help="Table without its header line, as kubectl's flag.")] = False,
+    no_headers: options.NoHeaders = False,
     context: options.Context = None,
     kubeconfig: options.Kubeconfig = None,
     request_timeout: options.RequestTimeout = None,
@@ -131,8 +132,11 @@ def _history(ns: Optional[str], context_namespace: bool, window: Optional[float]
                                          source=display_name(trace), notes=notes)
     if snapshot is not None and tr is not None:
         objects = [e.get("object") or {} for e in tr.events]
+        # the reader's note on a snapshot ("replayed as a trace of one instant") is replay's; history
+        # reads a snapshot as the hour before its capture, which its window says
+        notes = [] if tr.form == "snapshot" else list(tr.notes)
         doc = api.preemption_history(objects, now=tr.start, since=window if window else parse_since(DEFAULT_SINCE),
-                                     namespace=ns, source=display_name(snapshot), notes=tr.notes)
+                                     namespace=ns, source=display_name(snapshot), notes=notes)
     elif trace is None:
         doc, refusal = _live(ns, context_namespace, window, context, kubeconfig, request_timeout)
     return doc, refusal
@@ -173,11 +177,6 @@ def _live(namespace: Optional[str], context_namespace: bool, window: Optional[fl
 def _print(doc: dict, output: str, no_headers: bool) -> None:
     for n in doc.get("notes") or ():
         note(f"note: {n}")
-    if output == "json":
-        sys.stdout.write(json_dumps(doc))
-    elif output == "yaml":
-        sys.stdout.write(yaml_dumps(doc))
-    else:
-        sys.stdout.write(render_history_table(doc, wide=output == "wide", headers=not no_headers))
-        if not doc.get("items"):
-            note(summary_line(doc))  # as kubectl's "No resources found", on stderr
+    sys.stdout.write(render_history(doc, output, no_headers=no_headers))
+    if output in ("table", "wide", "name") and not doc.get("items"):
+        note(summary_line(doc))  # as kubectl's "No resources found", on stderr

@@ -17,6 +17,7 @@ from . import check
 from . import session
 from . import history
 from . import plan
+from . import completion, version
 from .common import PROG, USAGE_NAME, error_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
@@ -60,6 +61,8 @@ check.register(app)
 session.register(app)
 history.register(app)
 plan.register(app)
+completion.register(app)
+version.register(app)
 
 
 def _is_click_exception(err: BaseException) -> bool:
@@ -82,6 +85,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     command = typer.main.get_command(app)
     _kubectl_style(command)  # type: ignore[arg-type]
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == [completion.COMPLETE_COMMAND]:
+        return completion.complete_main(args[1:], command)  # cobra's protocol, for the shells' scripts
     limits.set_current(limits.DEFAULT)  # each command starts from the default limits; its flags raise them
     # tables fit a terminal's width, never a pipe's or a file's (render/width.py); for this command
     # only: a renderer called from Python afterwards sees no limit
@@ -119,6 +124,12 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         code = getattr(err, "exit_code", 2)
         return int(code) if code else int(ExitCode.BAD_INPUT)
     return rv if isinstance(rv, int) else 0
+
+
+def complete_plugin() -> int:
+    """The console script kubectl_complete-preempt: kubectl (1.26+) runs it to complete
+    `kubectl preempt ...` (cli/completion.py)."""
+    return completion.complete_main(sys.argv[1:], typer.main.get_command(app))
 
 
 if __name__ == "__main__":

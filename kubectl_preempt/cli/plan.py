@@ -54,7 +54,12 @@ Examples:
 \b
   # how many more of this pod fit, on free room and by preempting
   kubectl preempt plan --max -f api-pod.yaml --snapshot prod.json
-  kubectl preempt plan --max -f storefront-deployment.yaml --snapshot prod.json --max-count 500 -o wide"""
+  kubectl preempt plan --max -f storefront-deployment.yaml --snapshot prod.json --max-count 500 -o wide
+\b
+  # for a script: the new pods (pod/NAME), one row a pod without headers, a value by JSONPath
+  kubectl preempt plan -f app.yaml --snapshot prod.json -o name
+  kubectl preempt plan -f app.yaml --snapshot prod.json --no-headers | awk '$2 == "Pending"'
+  kubectl preempt plan --max -f api-pod.yaml --snapshot prod.json -o jsonpath='{.withPreemption.count}'"""
 
 
 def register(app: typer.Typer) -> None:
@@ -128,6 +133,7 @@ def plan(
     html: Annotated[Optional[str], options.html_option(
         "Also write the plan as the replay's HTML page (a timeline per node, the why of each preemption).")] = None,
     output: Annotated[str, options.output_option(PLAN_FORMATS)] = "table",
+    no_headers: options.NoHeaders = False,
     namespace: Annotated[Optional[str], typer.Option(
         "--namespace", "-n", metavar="NS", help="Namespace of manifests that name none (default: default).")] = None,
     config: options.ConfigFile = None,
@@ -188,7 +194,7 @@ def plan(
             raise UsageError(f"--max copies one pod; the manifests hold {len(manifests)} objects", field="--filename")
         report = api.plan_max(objects, manifests[0], config=cfg, seed=seed, max_count=max_count, namespace=namespace,
                               captured_at=captured_at, kubernetes_version=version, source=source)
-        sys.stdout.write(render_plan(report, output))
+        sys.stdout.write(render_plan(report, output, no_headers=no_headers))
         return
 
     on_decision = None
@@ -204,7 +210,7 @@ def plan(
                       namespace=namespace, captured_at=captured_at, kubernetes_version=version,
                       on_decision=on_decision, source=source, trace_out=trace)
     if html != STDOUT:
-        sys.stdout.write(render_plan(report, output))
+        sys.stdout.write(render_plan(report, output, no_headers=no_headers))
     if html:
         write_atomic(html, api.replay_html(report, trace), private=private, field="--html")
         if html != STDOUT:

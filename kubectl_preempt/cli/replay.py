@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import InputError, UsageError, quote
-from ..framework.config import FEATURE_GATES
+from ..framework.versions import apply_feature_gates, parse_feature_gates
 from ..io.files import STDOUT, is_private, refuse_link, write_atomic
 from ..io.snapshot import load_config_document, load_objects
 from ..io.trace import read_trace
@@ -155,20 +155,9 @@ def _dump_writer(directory: str, *, overwrite: bool, private: bool):
 
 
 def _feature_gates(text: str | None) -> dict[str, bool]:
-    """--feature-gates as kube-scheduler reads it: NAME=true|false, comma-separated."""
-    gates: dict[str, bool] = {}
-    for part in (text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        name, sep, value = part.partition("=")
-        if not sep or value.strip().lower() not in ("true", "false"):
-            raise UsageError(f"expected NAME=true or NAME=false, got {quote(part)}", field="--feature-gates")
-        if name.strip() not in FEATURE_GATES:
-            raise UsageError(f"unknown feature gate {quote(name.strip())}; known: {', '.join(sorted(FEATURE_GATES))}",
-                             field="--feature-gates")
-        gates[name.strip()] = value.strip().lower() == "true"
-    return gates
+    """--feature-gates as kube-scheduler reads it (featureGate.Set): NAME=BOOL, comma-separated;
+    checked against the release's gates once the release is known (replay/api.py)."""
+    return dict(parse_feature_gates(text))
 
 
 @guard
@@ -222,8 +211,11 @@ def replay(
         show_default=False)] = None,
     feature_gates: Annotated[Optional[str], typer.Option(
         "--feature-gates", metavar="GATE=true|false,...",
-        help="kube-scheduler feature gates the replay honours: SchedulerAsyncPreemption (default true; false "
-             "makes a preemption's API calls at the decision, as the scheduler does with the gate off).",
+        help="kube-scheduler's --feature-gates, checked against the release's own gates (an unknown or locked "
+             "gate is refused as kube-scheduler refuses it). Those that change a verdict here: "
+             "DynamicResourceAllocation, PodLevelResources, InPlacePodVerticalScaling, the DRA and other "
+             "scheduling gates; SchedulerAsyncPreemption (on since v1.33; false makes a preemption's API calls "
+             "at the decision, as the scheduler does with the gate off).",
         show_default=False)] = None,
     batch_scheduler_name: BatchSchedulerName = "kube-batch",
     batch_scheduler_conf: Annotated[Optional[str], typer.Option(
@@ -249,7 +241,9 @@ def replay(
     for n in tr.notes:
         note(f"note: {n}")
     # the note when the release is not the one named; the replay itself says where it came from
-    picked_version(replay_scheduler_version(tr, kubernetes_version))
+    version = picked_version(replay_scheduler_version(tr, kubernetes_version))
+    # refused here, naming the flag (not the trace), as kube-scheduler refuses them at start
+    version = apply_feature_gates(version, gates)
     window = options.timeline_window(since, until, tr.start)
     classes: list[dict] = []
     for f in priorityclasses or ():

@@ -12,7 +12,8 @@ from ..errors import InputError, quote
 from .versions import DEFAULT, KubernetesVersion
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
-# the feature gates the replay honours, with v1.34.1's defaults (v1.36.2's are the same)
+# the feature gates the replay honours beyond the plugins' (framework/versions.py Features), with
+# v1.34.1's defaults (each release's own: featuregates.py)
 FEATURE_GATES = {"SchedulerAsyncPreemption": True}
 
 # v1.34 default MultiPoint set; DynamicResources is on by default (DRA is GA) and sits before
@@ -25,10 +26,15 @@ DEFAULT_MULTIPOINT_V1_34: list[tuple[str, int]] = [
     ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), ("DefaultBinder", 0),
 ]
 def default_multi_point(version: KubernetesVersion) -> list[tuple[str, int]]:
-    """mirrors getDefaultPlugins + applyFeatureGates of the release: since v1.35 DynamicResources
+    """mirrors getDefaultPlugins + applyFeatureGates of the release: DynamicResources only with
+    DynamicResourceAllocation (on by default since v1.34); since v1.35 DynamicResources
     scores (weight 2), and the NodeDeclaredFeatures gate appends its plugin after DefaultBinder.
     GangScheduling and TopologyAwareWorkloadScheduling (pod groups, PlacementScore) are alpha, off."""
     out = list(DEFAULT_MULTIPOINT_V1_34)
+    if not version.features.enable_dynamic_resource_allocation:
+        # before v1.34 DynamicResourceAllocation is off by default, and applyFeatureGates inserts
+        # DynamicResources before DefaultPreemption only when it is on
+        out = [(n, w) for n, w in out if n != "DynamicResources"]
     if version.features.enable_dra_prioritized_list and version.at_least(35):
         out = [(n, 2 if n == "DynamicResources" else w) for n, w in out]
     if version.features.enable_node_declared_features:
@@ -90,7 +96,11 @@ class SchedulerConfig:
     source: str | None = None
 
     def enabled(self, gate: str) -> bool:
-        return self.feature_gates.get(gate, FEATURE_GATES.get(gate, False))
+        """A gate the replay honours: as given, else the release's (SchedulerAsyncPreemption: on
+        in v1.33 and later, alpha and off in v1.32, absent before)."""
+        if gate in self.feature_gates:
+            return self.feature_gates[gate]
+        return self.version.gate_enabled(gate)
 
     def for_version(self, version: KubernetesVersion) -> "SchedulerConfig":
         """The same configuration with `version`'s defaults (itself when already so); the

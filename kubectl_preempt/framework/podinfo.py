@@ -111,6 +111,18 @@ def _host_ports(spec: Any) -> list[tuple[str, str, int]]:
     return out
 
 
+def container_host_ports(spec: Any) -> list[tuple[str, str, int]]:
+    """(hostIP, protocol, hostPort) of the containers alone, as v1.33 and older read a pod's
+    ports (NodePorts getContainerPorts, NodeInfo.updateUsedPorts): sidecars' ports are not seen."""
+    out: list[tuple[str, str, int]] = []
+    for c in spec.get("containers") or ():
+        for p in c.get("ports") or ():
+            hp = p.get("hostPort") or 0
+            if hp > 0:
+                out.append((p.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, p.get("protocol") or "TCP", hp))
+    return out
+
+
 def release(pod: Pod) -> None:
     """The caller no longer tracks this pod object (a replay dropped or replaced it): forget its
     PodInfo. A Pod and its PodInfo refer to each other; a pod loaded in bulk is frozen out of the

@@ -17,6 +17,7 @@ from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EnqueueExtens
                         NodeScore, PostFilterResult, PreFilterResult, ScoreTable, is_node_local, memo_traits)
 from .status import SUCCESS, Code, Status
 from .types import NodeInfo
+from .versions import DEFAULT, KubernetesVersion
 
 # extension point -> the method that marks a plugin as implementing it (its Protocol's method)
 _METHODS = {ep: method for ep, (_, method) in EXTENSION_POINT_PROTOCOLS.items()}
@@ -69,6 +70,9 @@ class Framework:
                  cluster: Any = None, nominator: Nominator | None = None, percentage_of_nodes_to_score: int = 0,
                  rng: Any = None) -> None:
         self.profile = profile
+        # the release imitated (the Scheduler sets it): schedule_one asks it how the scheduler's
+        # own code behaves (framework/versions.py)
+        self.version: KubernetesVersion = DEFAULT
         self.profile_name = profile.scheduler_name
         self.snapshot = snapshot
         self.cluster = cluster

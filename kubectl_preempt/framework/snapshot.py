@@ -6,7 +6,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..model.cluster import Cluster, bulk_allocation
 from ..model.objects import Node, Pod
-from .types import ImageStateSummary, NodeInfo, NodeJournal
+from .types import ImageStateSummary, NodeCounting, NodeInfo, NodeJournal
 
 _POD = operator.attrgetter("pod")
 
@@ -65,15 +65,21 @@ class Snapshot:
         # the snapshot this one carries on from (from_cluster's `previous`): its unchanged
         # NodeInfos, generations included, are this one's; the scheduler reads it once
         self.continues: Snapshot | None = None
+        # how its NodeInfos count pods (the release's; None: v1.34's), use_counting
+        self.counting: NodeCounting | None = None
 
     @classmethod
     def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
                      pods: Iterable[Pod] | None = None, previous: "Snapshot | None" = None,
-                     pods_on: Callable[[str], Sequence[Pod]] | None = None) -> "Snapshot":
+                     pods_on: Callable[[str], Sequence[Pod]] | None = None,
+                     counting: NodeCounting | None = None) -> "Snapshot":
         """`pods`: the bound pods in the order each node's NodeInfo lists them (the scheduler
         cache's order, kept by a replay); the cluster's own order (a snapshot file's) without.
         `pods_on`: instead of `pods`, a node's bound pods in that order, by node name (a
         replay's index, which spares going through every pod).
+
+        `counting`: how the NodeInfos count pods (a release's node_counting; None: v1.34's), unless
+        `previous` says (a rebuild keeps its line's).
 
         `previous`: the snapshot this one replaces (a replay rebuilding after a node came, went
         or moved in the node tree). A node whose Node object and pods are the same objects in
@@ -81,6 +87,8 @@ class Snapshot:
         across snapshots; a NodeInfo whose image summaries change (the count of nodes holding
         an image, or of all nodes when it holds any) gets a new generation."""
         excluded = set(exclude)
+        if previous is not None:
+            counting = previous.counting
         ordered = node_tree_order(cluster.nodes.values())
         on_node: dict[str, list[Pod]] = {}
         for pod in (() if pods_on is not None else cluster.pods.values() if pods is None else pods):
@@ -102,10 +110,13 @@ class Snapshot:
                 kept.append(ni)
             else:
                 ni = NodeInfo(node)
+                # a rebuild keeps the way the snapshot it replaces counts pods
+                ni.counting = counting
                 ni.add_pods(want)
             infos.append(ni)
         before = {id(ni): ni.image_states for ni in kept}
         snap = cls(infos, previous.journal if previous is not None else None)
+        snap.counting = counting
         snap.compute_image_states(cluster.nodes.values())
         count_moved = previous is not None and previous.num_nodes() != len(infos)
         for ni in kept:
@@ -116,12 +127,12 @@ class Snapshot:
         return snap
 
     @classmethod
-    def build(cls, cluster: Cluster) -> "Snapshot":
+    def build(cls, cluster: Cluster, counting: NodeCounting | None = None) -> "Snapshot":
         """The snapshot of a cluster as it is now, built in bulk (150,000 pods). Its owner keeps it:
         the Scheduler, a replay's state, or a caller explaining many pods against one state.
         Cycles never change it (dry runs work on copies of NodeInfos)."""
         with bulk_allocation():
-            return cls.from_cluster(cluster)
+            return cls.from_cluster(cluster, counting=counting)
 
     def compute_image_states(self, listed: Iterable[Node] | None = None) -> None:
         # mirrors the cache's addNodeImageStates: keyed by the names the node reports, as they
@@ -147,6 +158,15 @@ class Snapshot:
                 for name in img.get("names") or ():
                     states[name] = summaries[name]
             ni.image_states = states
+
+    def use_counting(self, counting: NodeCounting | None) -> None:
+        """Its NodeInfos count pods as a release does (the Scheduler asks it of the snapshot it is
+        given: framework/versions.py node_counting)."""
+        if counting == self.counting:
+            return
+        self.counting = counting
+        for ni in self.node_info_list:
+            ni.use_counting(counting)
 
     def get(self, name: str) -> NodeInfo | None:
         return self.node_info_map.get(name)

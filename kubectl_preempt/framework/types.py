@@ -4,11 +4,11 @@ from __future__ import annotations
 import itertools
 import operator
 from datetime import datetime, timezone
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..model.objects import Node, Pod
-from ..model.resources import Resource
-from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, pod_info
+from ..model.resources import PodResourcesOptions, Resource
+from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, container_host_ports, pod_info
 
 
 _PRIORITY = operator.attrgetter("pod.priority")
@@ -103,12 +103,26 @@ class NodeJournal:
         self.base = pos
 
 
+class NodeCounting(NamedTuple):
+    """How a release's NodeInfo.update counts a pod, where it differs from v1.34's."""
+
+    # how its requests add up (PodInfo.CalculateResource's PodResourcesOptions); None: v1.34's
+    resources: PodResourcesOptions | None = None
+    # since v1.34 updateUsedPorts takes schedutil.GetHostPorts (sidecars' ports, then the
+    # containers'); before, the containers' ports only
+    sidecar_host_ports: bool = True
+
+
+def _ports(pi: PodInfo, counting: NodeCounting) -> list[tuple[str, str, int]]:
+    return pi.host_ports if counting.sidecar_host_ports else container_host_ports(pi.pod.spec)
+
+
 class NodeInfo:
     """A node with its pods and the aggregates every filter reads, kept up to date incrementally."""
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
                  "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
-                 "journal", "name")
+                 "journal", "name", "counting")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
@@ -130,6 +144,8 @@ class NodeInfo:
         # the journal of the snapshot line this NodeInfo belongs to (Snapshot sets it); copies
         # for dry runs and nominated pods have none: their changes concern no cache
         self.journal: NodeJournal | None = None
+        # how this release counts a pod here (framework/versions.py node_counting); None: v1.34's
+        self.counting: NodeCounting | None = None
         for p in pods:
             self.add_pod(p)
 
@@ -153,7 +169,35 @@ class NodeInfo:
         c.generation = self.generation
         c.lowest_priority = self.lowest_priority
         c.journal = None
+        c.counting = self.counting
         return c
+
+    def use_counting(self, counting: NodeCounting | None) -> None:
+        """Count the pods as a release does (upstream's gates and code are the process's: its
+        NodeInfos never change; ours follow the release a scheduler imitates), and from now on the
+        pods that come and go so."""
+        if counting == self.counting:
+            return
+        self.counting = counting
+        options = counting.resources if counting is not None else None
+        cpu = memory = storage = non0_cpu = non0_mem = 0
+        scalar: dict[str, int] = {}
+        self.used_ports = HostPortInfo()
+        for pi in self.pods:
+            for ip, proto, port in _ports(pi, counting):
+                self.used_ports.add(ip, proto, port)
+            res = pi.pod.resource_for(options)
+            pr = res.resource
+            cpu += pr.milli_cpu
+            memory += pr.memory
+            storage += pr.ephemeral_storage
+            for k, v in pr.scalar.items():
+                scalar[k] = scalar.get(k, 0) + v
+            non0_cpu += res.non0_cpu
+            non0_mem += res.non0_mem
+        self.requested = Resource(cpu, memory, storage, scalar=scalar)
+        self.non_zero_requested = Resource(non0_cpu, non0_mem)
+        self._next_generation()
 
     def changed(self) -> None:
         """Something a plugin reads of this node changed outside add/remove/set_node (its image
@@ -192,6 +236,8 @@ class NodeInfo:
         lowest = self.lowest_priority
         cpu = memory = storage = non0_cpu = non0_mem = 0
         scalar: dict[str, int] = {}
+        counting = self.counting
+        options = counting.resources if counting is not None else None
         for pod in pods:
             pi = pod.info
             if pi is None:
@@ -203,7 +249,7 @@ class NodeInfo:
                 with_affinity.append(pi)
             if pi.has_required_anti_affinity:
                 with_anti.append(pi)
-            res = pod._resource or pod.resource
+            res = (pod._resource or pod.resource) if options is None else pod.resource_for(options)
             pr = res.resource
             cpu += pr.milli_cpu
             memory += pr.memory
@@ -213,8 +259,9 @@ class NodeInfo:
                     scalar[k] = scalar.get(k, 0) + v
             non0_cpu += res.non0_cpu
             non0_mem += res.non0_mem
-            if pi.host_ports:
-                for ip, proto, port in pi.host_ports:
+            ports = pi.host_ports if counting is None else _ports(pi, counting)
+            if ports:
+                for ip, proto, port in ports:
                     self.used_ports.add(ip, proto, port)
             if pi.pvc_keys:
                 counts = self.pvc_ref_counts
@@ -276,7 +323,8 @@ class NodeInfo:
         return True
 
     def _update(self, pi: PodInfo, sign: int) -> None:
-        res = pi.pod.resource
+        counting = self.counting
+        res = pi.pod.resource if counting is None else pi.pod.resource_for(counting.resources)
         r = self.requested
         pr = res.resource
         r.milli_cpu += sign * pr.milli_cpu
@@ -288,8 +336,9 @@ class NodeInfo:
         nz = self.non_zero_requested
         nz.milli_cpu += sign * res.non0_cpu
         nz.memory += sign * res.non0_mem
-        if pi.host_ports:
-            for ip, proto, port in pi.host_ports:
+        ports = pi.host_ports if counting is None else _ports(pi, counting)
+        if ports:
+            for ip, proto, port in ports:
                 if sign > 0:
                     self.used_ports.add(ip, proto, port)
                 else:

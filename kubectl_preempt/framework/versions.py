@@ -8,9 +8,13 @@ is built for; nothing outside the plugins and the default profile asks which ver
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
 from ..errors import UsageError, quote
+from ..model.resources import PodResourcesOptions
+from .featuregates import gates_of
+from .types import NodeCounting
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
 
@@ -38,17 +42,50 @@ class Features:
     enable_gang_scheduling: bool = False
     enable_topology_aware_workload_scheduling: bool = False
     enable_taint_toleration_comparison_operators: bool = False
+    # DynamicResourceAllocation: beta but off before v1.34 (KEP-4381 GA in v1.34): without it the
+    # default profile has no DynamicResources (default_plugins.go applyFeatureGates)
+    enable_dynamic_resource_allocation: bool = True
+    # PodLevelResources: alpha and off before v1.34 (KEP-2837): requests are the containers' own
+    # (resourcehelper.PodResourcesOptions.SkipPodLevelResources)
+    enable_pod_level_resources: bool = True
+    # InPlacePodVerticalScaling: alpha and off before v1.33 (KEP-1287): a bound pod's requests are
+    # its spec, not the larger of spec and status (PodResourcesOptions.UseStatusResources)
+    enable_in_place_pod_vertical_scaling: bool = True
+
+
+# the feature gates (pkg/features names) behind the Features fields: --feature-gates sets them
+GATE_FIELDS: dict[str, str] = {
+    "DynamicResourceAllocation": "enable_dynamic_resource_allocation",
+    "PodLevelResources": "enable_pod_level_resources",
+    "InPlacePodVerticalScaling": "enable_in_place_pod_vertical_scaling",
+    "DRAPrioritizedList": "enable_dra_prioritized_list",
+    "DRAExtendedResource": "enable_dra_extended_resource",
+    "DRAConsumableCapacity": "enable_dra_consumable_capacity",
+    "DRADeviceBindingConditions": "enable_dra_device_binding_conditions",
+    "DRADeviceTaints": "enable_dra_device_taints",
+    "DRAPartitionableDevices": "enable_dra_partitionable_devices",
+    "NodeDeclaredFeatures": "enable_node_declared_features",
+    "InPlacePodLevelResourcesVerticalScaling": "enable_in_place_pod_level_resources_vertical_scaling",
+    "NominatedNodeNameForExpectation": "enable_nominated_node_name_for_expectation",
+    "OpportunisticBatching": "enable_opportunistic_batching",
+    "GangScheduling": "enable_gang_scheduling",
+    "TopologyAwareWorkloadScheduling": "enable_topology_aware_workload_scheduling",
+    "TaintTolerationComparisonOperators": "enable_taint_toleration_comparison_operators",
+}
 
 
 @dataclass(frozen=True)
 class KubernetesVersion:
-    """One imitated kube-scheduler release."""
+    """One imitated kube-scheduler release, with its feature gates (the release's defaults, or
+    those --feature-gates set: `gates`)."""
 
     name: str                    # "v1.36.2"
     major: int
     minor: int
     patch: int
     features: Features
+    # the gates set on the command line (--feature-gates), in the order given: name, value
+    gates: tuple[tuple[str, bool], ...] = ()
 
     @property
     def short(self) -> str:
@@ -57,10 +94,91 @@ class KubernetesVersion:
     def at_least(self, minor: int, patch: int = 0) -> bool:
         return (self.minor, self.patch) >= (minor, patch)
 
+    @property
+    def resource_options(self) -> PodResourcesOptions | None:
+        """How this release's framework adds up a pod's requests (types.go calculateResource /
+        PodInfo.CalculateResource with resourcehelper.PodResourcesOptions from the gates); None for
+        v1.34's, the model's own default."""
+        f = self.features
+        if self.minor >= 33:
+            status = "v1.33" if f.enable_in_place_pod_vertical_scaling else ""
+        elif self.minor == 32:
+            status = "v1.32" if f.enable_in_place_pod_vertical_scaling else ""
+        else:
+            status = "v1.31" if f.enable_in_place_pod_vertical_scaling else ""
+        opts = PodResourcesOptions(pod_level=f.enable_pod_level_resources, status=status,
+                                   # kubernetes/kubernetes#127878 (v1.32): before it, calculateResource
+                                   # summed the non-zero requests in a ContainerFn
+                                   legacy_non_zero=self.minor < 32)
+        return None if opts == PodResourcesOptions() else opts
+
+    # --- behaviour of the scheduler's own code (not a plugin's) that differs between releases;
+    # schedule_one and the preemption evaluator ask these, never the release's number ---------------
+    @property
+    def pre_filter_rejection_on_every_node(self) -> bool:
+        """Before v1.32 findNodesThatFitPod copies a PreFilter rejection into every node's entry of
+        NodeToStatusMap; since kubernetes/kubernetes#126022 it is the status of absent nodes, listed
+        for none."""
+        return self.minor < 32
+
+    @property
+    def nodes_left_out_by_pre_filter(self) -> str:
+        """How findNodesThatFitPod records the nodes a PreFilterResult leaves out: "absent" (v1.32+:
+        the absent nodes' status, "node(s) didn't satisfy plugin(s) [...]"), "unlisted" (v1.31: no
+        status at all; preemption's nodesWherePreemptionMightHelp takes them as unresolvable),
+        "filtered" (v1.30.1: each gets "node is filtered out by the prefilter result", with no
+        plugin; kubernetes/kubernetes#125197 removed it in v1.31, cherry-picked to 1.30 later)."""
+        if self.minor >= 32:
+            return "absent"
+        return "unlisted" if self.minor == 31 else "filtered"
+
+    @property
+    def node_counting(self) -> NodeCounting | None:
+        """How this release's NodeInfo counts a pod (NodeInfo.update): its requests
+        (resource_options) and, before v1.34, only its containers' host ports (updateUsedPorts
+        without schedutil.GetHostPorts); None for v1.34's."""
+        counting = NodeCounting(self.resource_options, sidecar_host_ports=self.minor >= 34)
+        return None if counting == NodeCounting() else counting
+
+    def gate_enabled(self, name: str) -> bool:
+        """A feature gate's value in this scheduler: as --feature-gates set it, else as AllAlpha or
+        AllBeta set every unset gate of that stage (featureGate's special gates), else its default."""
+        specs = gates_of(self.name)
+        explicit = dict(self.gates)
+        if name in explicit:
+            return explicit[name]
+        spec = specs.get(name)
+        if spec is None:
+            return False
+        for special, stage in (("AllAlpha", "A"), ("AllBeta", "B")):
+            if special in explicit and spec.stage == stage:
+                return explicit[special]
+        return spec.default
+
+    def with_gates(self, gates: tuple[tuple[str, bool], ...]) -> "KubernetesVersion":
+        """The release with these gates set over its defaults (checked by apply_feature_gates)."""
+        if not gates:
+            return self
+        named = replace(self, gates=tuple(gates))
+        changes = {field: named.gate_enabled(gate) for gate, field in GATE_FIELDS.items() if gate in gates_of(self.name)}
+        return replace(named, features=replace(self.features, **changes))
+
+    def gates_label(self) -> str:
+        """"PodLevelResources=true,..." as given, or "" with the defaults."""
+        return ",".join(f"{n}={'true' if v else 'false'}" for n, v in self.gates)
+
     def __str__(self) -> str:
         return self.name
 
 
+V1_30_1 = KubernetesVersion("v1.30.1", 1, 30, 1, Features(
+    enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
+    enable_pod_level_resources=False, enable_in_place_pod_vertical_scaling=False))
+V1_31_1 = KubernetesVersion("v1.31.1", 1, 31, 1, V1_30_1.features)
+V1_32_2 = KubernetesVersion("v1.32.2", 1, 32, 2, V1_30_1.features)
+V1_33_0 = KubernetesVersion("v1.33.0", 1, 33, 0, Features(
+    enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
+    enable_pod_level_resources=False))
 V1_34_1 = KubernetesVersion("v1.34.1", 1, 34, 1, Features())
 V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_dra_extended_resource=True, enable_dra_consumable_capacity=True,
@@ -69,10 +187,23 @@ V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_in_place_pod_level_resources_vertical_scaling=True,
     enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
 
+_ALL = (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2)
 # in the order of version.KUBERNETES_VERSIONS, which names them for every layer
 SUPPORTED: tuple[KubernetesVersion, ...] = tuple(
-    v for name in KUBERNETES_VERSIONS for v in (V1_34_1, V1_36_2) if v.name == name)
+    v for name in KUBERNETES_VERSIONS for v in _ALL if v.name == name)
 DEFAULT = next(v for v in SUPPORTED if v.name == KUBERNETES_VERSION)
+
+# Later patches of an imitated minor that changed a verdict the imitated patch gives: a cluster on
+# one of them gets the imitated patch with a note naming the change (the patch numbers are not
+# claimed: only that the change came after the imitated patch).
+LATER_PATCH_CHANGES: dict[int, str] = {
+    34: "later 1.34 patches word TaintToleration's reason \"node(s) had untolerated taint(s)\" without the "
+        "taint (kubernetes/kubernetes#135023, cherry-picked after v1.34.1)",
+    31: "later 1.31 patches pick the minHighestPriority candidate correctly (kubernetes/kubernetes#128431, "
+        "cherry-picked after v1.31.1)",
+    30: "later 1.30 patches give the nodes a PreFilter result leaves out no status (kubernetes/kubernetes#125306, "
+        "cherry-picked after v1.30.1)",
+}
 
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$")
 
@@ -86,11 +217,15 @@ def parse_version(text: str) -> tuple[int, int, int | None] | None:
 
 
 def nearest(major: int, minor: int) -> KubernetesVersion:
-    """The imitated release closest to a server's: 1.35 and later follow v1.36.2 (1.35 already has
-    TaintToleration's new wording and DynamicResources' Score), 1.34 and older v1.34.1."""
+    """The imitated release closest to a server's: its own minor's; 1.35 and later follow v1.36.2
+    (1.35 already has TaintToleration's new wording and DynamicResources' Score), 1.29 and older
+    v1.30.1."""
     if major > 1 or minor >= 35:
         return V1_36_2
-    return V1_34_1
+    for v in SUPPORTED:
+        if v.minor == minor:
+            return v
+    return min(SUPPORTED, key=lambda v: v.minor) if minor < 34 else V1_34_1
 
 
 @dataclass(frozen=True)
@@ -111,7 +246,7 @@ def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
         text = str(requested).strip()
         parsed = parse_version(text)
         if parsed is None or parsed[0] != 1:
-            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.34 or v1.36 "
+            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.33 or v1.36 "
                              f"(imitated: {', '.join(v.name for v in SUPPORTED)})")
         return _map(text, parsed, "requested")
     if data_version is None or not str(data_version).strip() or str(data_version).strip() == "unknown":
@@ -125,19 +260,89 @@ def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
 
 
 def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolved:
+    """A patch maps to its minor's imitated patch; a note only where a later patch of that minor
+    changed a verdict (LATER_PATCH_CHANGES), or when the minor is not imitated (the nearest is)."""
     major, minor, patch = parsed
-    for v in SUPPORTED:
-        if (major, minor) == (v.major, v.minor) and (patch is None or patch == v.patch):
-            return Resolved(v)
     v = nearest(major, minor)
     who = "requested" if source == "requested" else f"{source} names server"
     if (major, minor) == (v.major, v.minor):
-        why = f"the nearest imitated release of {v.short}"
-    else:
-        why = f"the nearest imitated release to {major}.{minor}"
+        later = LATER_PATCH_CHANGES.get(minor)
+        if patch is None or patch <= v.patch or later is None:
+            return Resolved(v)
+        return Resolved(v, f"note: {who} version {text}: imitating kube-scheduler {v.name}; {later}")
+    why = f"the nearest imitated release to {major}.{minor}"
     return Resolved(v, f"note: {who} version {text}: imitating kube-scheduler {v.name}, {why}")
 
 
+_SPECIAL_GATES = ("AllAlpha", "AllBeta")
+
+
+def parse_feature_gates(text: str | None) -> tuple[tuple[str, bool], ...]:
+    """--feature-gates "NAME=BOOL,...", parsed as featureGate.Set does (strconv.ParseBool's
+    spellings), with its errors' wording; the last value of a gate named twice wins, in the place
+    of its first mention."""
+    gates: dict[str, bool] = {}
+    for part in (text or "").split(","):
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep:
+            raise UsageError(f"missing bool value for {key}", field="--feature-gates")
+        value = value.strip()
+        if value not in _GO_BOOLS:
+            raise UsageError(f'invalid value of {key}={value}, err: strconv.ParseBool: parsing {_go_quote(value)}: '
+                             "invalid syntax", field="--feature-gates")
+        gates[key] = _GO_BOOLS[value]
+    return tuple(gates.items())
+
+
+_GO_BOOLS = {**{s: True for s in ("1", "t", "T", "TRUE", "true", "True")},
+             **{s: False for s in ("0", "f", "F", "FALSE", "false", "False")}}
+
+
+def _go_quote(s: str) -> str:
+    """strconv.Quote for the texts a flag value can hold."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def apply_feature_gates(version: KubernetesVersion,
+                        gates: str | Mapping[str, bool] | Sequence[tuple[str, bool]] | None) -> KubernetesVersion:
+    """`version` with kube-scheduler's --feature-gates set, checked against that release's gates as
+    featureGate.SetFromMap checks them (unsafeSetFromMap): an unknown gate, a gate locked to its
+    default set to the other value, or a gate not yet available at the release is refused, with
+    upstream's words."""
+    if gates is None:
+        return version
+    if isinstance(gates, str):
+        pairs = parse_feature_gates(gates)
+    else:
+        pairs = tuple(gates.items()) if isinstance(gates, Mapping) else tuple(gates)
+    if not pairs:
+        return version
+    known = gates_of(version.name)
+    for name, value in pairs:
+        if not isinstance(value, bool):
+            raise UsageError(f"{name} must be true or false, got {quote(value)}", field="--feature-gates")
+        spec = known.get(name)
+        if spec is None:
+            if name in _SPECIAL_GATES:
+                continue
+            raise UsageError(f"unrecognized feature gate: {name} (kube-scheduler {version.name})",
+                             field="--feature-gates")
+        if spec.locked and spec.default != value:
+            raise UsageError(f"cannot set feature gate {name} to {'true' if value else 'false'}, feature is locked to "
+                             f"{'true' if spec.default else 'false'} (kube-scheduler {version.name})",
+                             field="--feature-gates")
+        if spec.stage == "P":
+            raise UsageError(f"cannot set feature gate {name} to {'true' if value else 'false'}, feature is PreAlpha "
+                             f"at emulated version {version.major}.{version.minor} (kube-scheduler {version.name})",
+                             field="--feature-gates")
+    merged = dict(version.gates)
+    merged.update(pairs)
+    return version.with_gates(tuple(merged.items()))
+
+
 def by_name(name: str) -> KubernetesVersion:
-    """An imitated release by its name or short name ("v1.36.2", "v1.36")."""
+    """An imitated release by its name or short name ("v1.36.2", "v1.33")."""
     return resolve_kubernetes_version(name).version

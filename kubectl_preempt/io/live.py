@@ -578,6 +578,13 @@ class LiveCluster:
             return "unknown"
         return str(body.get("gitVersion") or "unknown")
 
+    def version_info(self) -> dict:
+        """The server's /version document as it answers it (gitVersion, platform, ...): what
+        `kubectl preempt version` shows. Every failure is a ClusterError, refusals included."""
+        api = self._api("VersionApi")
+        body = self._call(api.get_code, "get", "version", None, "")
+        return dict(body) if isinstance(body, dict) else {}
+
     def get_pod(self, namespace: str, name: str) -> dict | None:
         api = self._api("CoreV1Api")
         try:

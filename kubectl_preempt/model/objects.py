@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from .rfc3339 import parse_datetime, parse_nanos
-from .resources import PodResource, Resource, calculate_resource, parse_resource_list
+from .resources import PodResource, PodResourcesOptions, Resource, calculate_resource, parse_resource_list
 
 SYSTEM_CLUSTER_CRITICAL = "system-cluster-critical"
 SYSTEM_NODE_CRITICAL = "system-node-critical"
@@ -74,6 +74,19 @@ class Pod(_View):
         r = self._resource
         if r is None:
             r = self._resource = calculate_resource(self.spec, self.status)
+        return r
+
+    def resource_for(self, options: PodResourcesOptions | None) -> PodResource:
+        """The pod's requests as a release whose PodResourcesOptions differ from v1.34's adds them
+        up (None: v1.34's, `resource`); identical pods share the result: read-only."""
+        if options is None:
+            return self.resource
+        # kept with the pod as `resource` is (set only for pods another release counts)
+        kept = self.__dict__.get("_resource_with")
+        if kept is not None and kept[0] == options:
+            return kept[1]
+        r = calculate_resource(self.spec, self.status, options=options)
+        self._resource_with = (options, r)
         return r
 
     @property

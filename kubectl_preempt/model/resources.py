@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from ..errors import InputError, quote
 from . import memory as _memory
@@ -166,49 +166,99 @@ def _resize_infeasible(status: Mapping[str, Any]) -> bool:
     return False
 
 
+class PodResourcesOptions(NamedTuple):
+    """How a release adds up a pod's requests: resourcehelper.PodResourcesOptions as the
+    framework fills it from the feature gates (types.go calculateResource). The default is v1.34's;
+    framework/versions.py gives each release's."""
+
+    # not SkipPodLevelResources: the PodLevelResources gate (beta, on since v1.34)
+    pod_level: bool = True
+    # UseStatusResources (the InPlacePodVerticalScaling gate, on since v1.33), and how the release
+    # reads the status: "v1.33" (determineContainerReqs: the PodResizePending condition; the max of
+    # spec, status resources and allocatedResources), "v1.32" (AggregateContainerRequests: the
+    # status.resize field; the max of spec and status resources), "v1.31" (PodRequests: status.resize;
+    # allocatedResources), "" (off: the spec alone)
+    status: str = "v1.33"
+    # before v1.32 (kubernetes/kubernetes#127878) calculateResource summed the non-zero requests in
+    # a ContainerFn: containers' plus the largest init container's, sidecars counted as init only
+    legacy_non_zero: bool = False
+
+
+DEFAULT_RESOURCE_OPTIONS = PodResourcesOptions()
+
+
 _REQUESTS_CACHE: dict[tuple, dict[str, Fraction]] = {}
 _memory.MEMORY.register(_REQUESTS_CACHE.clear)
 
 
 def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
-                 non_missing: Mapping[str, Fraction] | None = None, field: str = "spec") -> dict[str, Fraction]:
-    """resourcehelper.PodRequests with the v1.34 defaults: status resources (in-place resize)
-    and pod-level resources honoured, overhead added. Pods of one workload read alike
+                 non_missing: Mapping[str, Fraction] | None = None, field: str = "spec",
+                 options: PodResourcesOptions | None = None) -> dict[str, Fraction]:
+    """resourcehelper.PodRequests with the v1.34 defaults (or `options`): status resources (in-place
+    resize) and pod-level resources honoured, overhead added. Pods of one workload read alike
     (_resource_key): their requests are computed once; each caller gets its own dict."""
+    if options == DEFAULT_RESOURCE_OPTIONS:
+        options = None
     try:
         # the defaults as exact integer pairs: hashing a Fraction is slow
         key: tuple | None = (_resource_key(spec, status), tuple(
             (k, v.numerator, v.denominator) for k, v in non_missing.items()) if non_missing else None)
+        if options is not None:
+            # before v1.33 the resize status is the status.resize field, which the key lacks
+            key = (key, options, status.get("resize"))
     except Exception:  # a malformed spec is diagnosed by the full computation below
         key = None
     if key is not None and _memory.MEMORY.on:
         hit = _REQUESTS_CACHE.get(key)
         if hit is not None:
             return dict(hit)
-    reqs = _pod_requests(spec, status, non_missing, field)
+    reqs = _pod_requests(spec, status, non_missing, field, options or DEFAULT_RESOURCE_OPTIONS)
     if key is not None and _memory.MEMORY.on and len(_REQUESTS_CACHE) < 200_000:
         _REQUESTS_CACHE[key] = dict(reqs)
     return reqs
 
 
 def _pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
-                  non_missing: Mapping[str, Fraction] | None, field: str) -> dict[str, Fraction]:
+                  non_missing: Mapping[str, Fraction] | None, field: str,
+                  options: PodResourcesOptions = DEFAULT_RESOURCE_OPTIONS,
+                  container_fn: Callable[[Mapping[str, Fraction], bool], None] | None = None) -> dict[str, Fraction]:
+    """`container_fn(requests, is_init)`: PodResourcesOptions.ContainerFn, given each container's
+    requests as they are added up (an init container's with the sidecars before it)."""
     statuses: dict[str, Mapping[str, Any]] = {}
-    for cs in (status.get("containerStatuses") or ()):
-        statuses[cs.get("name")] = cs
-    for cs in (status.get("initContainerStatuses") or ()):
-        statuses[cs.get("name")] = cs
-    infeasible = _resize_infeasible(status) if statuses else False
+    read = options.status
+    if read:
+        for cs in (status.get("containerStatuses") or ()):
+            statuses[cs.get("name")] = cs
+        if read == "v1.33":
+            for cs in (status.get("initContainerStatuses") or ()):
+                statuses[cs.get("name")] = cs
+    if read == "v1.33":
+        infeasible = _resize_infeasible(status) if statuses else False
+    else:
+        # before v1.33 the resize status was the pod's status.resize field
+        infeasible = status.get("resize") == "Infeasible"
 
     def container_reqs(c: Mapping[str, Any], path: str, use_status: bool) -> dict[str, Fraction]:
         reqs = parse_resource_list((c.get("resources") or {}).get("requests"), path)
         if use_status:
             cs = statuses.get(c.get("name"))
-            if cs is not None and cs.get("resources") is not None:
-                st_reqs = parse_resource_list((cs.get("resources") or {}).get("requests"))
+            if cs is None:
+                pass
+            elif read == "v1.33":
+                if cs.get("resources") is not None:
+                    st_reqs = parse_resource_list((cs.get("resources") or {}).get("requests"))
+                    alloc = parse_resource_list(cs.get("allocatedResources"))
+                    # mirrors determineContainerReqs
+                    reqs = _maxed(st_reqs, alloc) if infeasible else _maxed(reqs, st_reqs, alloc)
+            elif read == "v1.32":
+                # mirrors v1.32 AggregateContainerRequests: the status resources alone
+                if cs.get("resources") is not None:
+                    st_reqs = parse_resource_list((cs.get("resources") or {}).get("requests"))
+                    reqs = dict(st_reqs) if infeasible else _maxed(reqs, st_reqs)
+            else:
+                # mirrors v1.31 PodRequests: the allocated resources
                 alloc = parse_resource_list(cs.get("allocatedResources"))
-                # mirrors determineContainerReqs
-                reqs = _maxed(st_reqs, alloc) if infeasible else _maxed(reqs, st_reqs, alloc)
+                reqs = dict(alloc) if infeasible else _maxed(reqs, alloc)
         if non_missing:
             reqs = dict(reqs)
             for k, v in non_missing.items():
@@ -218,12 +268,16 @@ def _pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
 
     reqs: dict[str, Fraction] = {}
     for i, c in enumerate(spec.get("containers") or ()):
-        _add(reqs, container_reqs(c, f"{field}.containers[{i}].resources.requests", True))
+        cr = container_reqs(c, f"{field}.containers[{i}].resources.requests", bool(read))
+        if container_fn is not None:
+            container_fn(cr, False)
+        _add(reqs, cr)
     restartable: dict[str, Fraction] = {}
     init_max: dict[str, Fraction] = {}
     for i, c in enumerate(spec.get("initContainers") or ()):
         sidecar = c.get("restartPolicy") == "Always"
-        cr = container_reqs(c, f"{field}.initContainers[{i}].resources.requests", sidecar)
+        # only v1.33+ reads a sidecar's status (determineContainerReqs for restartable init containers)
+        cr = container_reqs(c, f"{field}.initContainers[{i}].resources.requests", sidecar and read == "v1.33")
         if sidecar:
             _add(reqs, cr)
             _add(restartable, cr)
@@ -232,9 +286,11 @@ def _pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
             tmp = dict(cr)
             _add(tmp, restartable)
             cr = tmp
+        if container_fn is not None:
+            container_fn(cr, True)
         _max(init_max, cr)
     _max(reqs, init_max)
-    if pod_level_requests_set(spec):
+    if options.pod_level and pod_level_requests_set(spec):
         for k, v in parse_resource_list((spec.get("resources") or {}).get("requests"), f"{field}.resources.requests").items():
             if _is_supported_pod_level(k):
                 reqs[k] = v
@@ -280,12 +336,15 @@ def _resource_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
 
 
 def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str = "spec",
-                       spec_key: bytes | None = None) -> PodResource:
+                       spec_key: bytes | None = None, options: PodResourcesOptions | None = None) -> PodResource:
     """mirrors PodInfo.CalculateResource; the result is shared between identical pods: read-only.
 
     `spec_key`: the spec's JSON with nodeName blanked (schema.pod_spec_key), when the caller has
     it: it holds everything PodRequests reads of the spec, so without container statuses (the
-    only part of the status read) it keys the pod's requests as well as _resource_key does."""
+    only part of the status read) it keys the pod's requests as well as _resource_key does.
+    `options`: another release's (framework/versions.py); None: v1.34's."""
+    if options is not None and options != DEFAULT_RESOURCE_OPTIONS:
+        return _calculate_resource_with(spec, status, field, options)
     if spec_key is not None and not (status.get("containerStatuses") or status.get("initContainerStatuses")):
         key: bytes | None = spec_key
     else:
@@ -303,19 +362,82 @@ def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field
     return res
 
 
-def _calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str) -> PodResource:
-    requests = pod_requests(spec, status, field=field)
-    pod_level = pod_level_requests_set(spec)
+def _calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str,
+                        options: PodResourcesOptions | None = None) -> PodResource:
+    requests = pod_requests(spec, status, field=field, options=options)
+    pod_level = (options is None or options.pod_level) and pod_level_requests_set(spec)
     if not pod_level:
         non_missing: dict[str, Fraction] = dict(_DEFAULT_NON_MISSING)
     else:
         non_missing = {k: v for k, v in _DEFAULT_NON_MISSING.items() if k not in requests}
     non0 = requests
     if non_missing:
-        non0 = pod_requests(spec, status, non_missing=non_missing, field=field)
+        non0 = pod_requests(spec, status, non_missing=non_missing, field=field, options=options)
     res = Resource.from_list(requests)
     cpu = non0.get(CPU, 0)
     mem = non0.get(MEMORY, 0)
     return PodResource(res, int(-((-cpu * 1000) // 1)), int(-((-mem) // 1)))
 
 
+_RESOURCE_CACHE_WITH: dict[tuple, PodResource] = {}
+
+
+def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any], field: str,
+                             options: PodResourcesOptions) -> PodResource:
+    """calculate_resource as another release computes it, cached by what it reads."""
+    try:
+        key: tuple | None = (_resource_key(spec, status), options, status.get("resize"))
+    except Exception:  # a malformed spec is diagnosed by the full computation below
+        key = None
+    if key is not None:
+        hit = _RESOURCE_CACHE_WITH.get(key)
+        if hit is not None:
+            return hit
+    if options.legacy_non_zero:
+        res = _legacy_calculate_resource(spec, status, field, options)
+    else:
+        res = _calculate_resource(spec, status, field, options)
+    if key is not None and len(_RESOURCE_CACHE_WITH) < 200_000:
+        _RESOURCE_CACHE_WITH[key] = res
+    return res
+
+
+def _non_zero(reqs: Mapping[str, Fraction]) -> tuple[int, int]:
+    """mirrors schedutil.GetNonzeroRequests: cpu (milli) and memory, the defaults where unset
+    (but not where set to zero)."""
+    cpu = _ceil_units(reqs[CPU] * 1000) if CPU in reqs else DEFAULT_MILLI_CPU_REQUEST
+    mem = _ceil_units(reqs[MEMORY]) if MEMORY in reqs else DEFAULT_MEMORY_REQUEST
+    return cpu, mem
+
+
+def _ceil_units(q: Fraction) -> int:
+    return int(-((-q) // 1))
+
+
+def _legacy_calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str,
+                               options: PodResourcesOptions) -> PodResource:
+    """mirrors calculateResource of v1.31 and older (framework/types.go): the requests from
+    PodRequests, and the non-zero cpu and memory from its ContainerFn: the containers' summed,
+    the largest init container's (a sidecar's with the sidecars before it, as PodRequests hands
+    it over) if larger, then the overhead. So a sidecar counts as an init container only, not on
+    top of the containers as v1.32's PodRequests with NonMissingContainerRequests counts it
+    (kubernetes/kubernetes#127878)."""
+    sums = [0, 0, 0, 0]  # containers' cpu, memory; init containers' largest cpu, memory
+
+    def fn(reqs: Mapping[str, Fraction], is_init: bool) -> None:
+        cpu, mem = _non_zero(reqs)
+        if is_init:
+            sums[2] = max(sums[2], cpu)
+            sums[3] = max(sums[3], mem)
+        else:
+            sums[0] += cpu
+            sums[1] += mem
+
+    requests = _pod_requests(spec, status, None, field, options, fn)
+    non0_cpu, non0_mem = max(sums[0], sums[2]), max(sums[1], sums[3])
+    overhead = parse_resource_list(spec.get("overhead"), f"{field}.overhead") if spec.get("overhead") else {}
+    if CPU in overhead:
+        non0_cpu += _ceil_units(overhead[CPU] * 1000)
+    if MEMORY in overhead:
+        non0_mem += _ceil_units(overhead[MEMORY])
+    return PodResource(Resource.from_list(requests), non0_cpu, non0_mem)

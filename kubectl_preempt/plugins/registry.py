@@ -37,7 +37,8 @@ _FACTORIES: dict[str, str] = {
 
 # modules whose new(args, handle, version) differs between the imitated releases
 _VERSIONED = frozenset({"tainttoleration", "noderesources.balanced_allocation", "dynamicresources",
-                        "nodedeclaredfeatures"})
+                        "nodedeclaredfeatures", "noderesources.fit", "volumerestrictions", "volumebinding",
+                        "nodevolumelimits", "defaultpreemption", "nodeports"})
 
 
 def _factory(module: str, version: KubernetesVersion) -> Callable[[Mapping[str, Any], Any], Any]:

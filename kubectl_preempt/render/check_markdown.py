@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
                            node_suffix, outcome_text, plural, priority_text, recreate_text, runs_text, totals_text,
                            verdict_text)
-from .replay import gap_notes, version_source_text
+from .replay import gap_notes, scheduler_text
 
 
 def _cell(text: Any) -> str:
@@ -108,8 +108,7 @@ def _render(report: Mapping[str, Any], max_rows: int) -> str:
 def _trace(t: Mapping[str, Any], max_rows: int = MAX_CHANGE_ROWS) -> list[str]:
     out = [f"### Trace {_code(t['trace'])}", "",
            f"{t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))})"
-           + (f", replayed by kube-scheduler {t['schedulerVersion']}"
-              f"{version_source_text(t.get('schedulerVersionSource'))}." if t.get("schedulerVersion") else "."), ""]
+           + (f", replayed by {scheduler_text(t)}" if t.get("schedulerVersion") else "") + ".", ""]
     notes = [f"- {line}" for line in gap_notes(t)]
     notes += [f"- re-created: {recreate_text(rc)}" for rc in t.get("recreated") or []]
     notes += [f"- refused: {_code(n)} is not created; the proposed replay runs without it" for n in t.get("rejected") or []]

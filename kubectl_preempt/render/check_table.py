@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from .check_report import (MAX_CHANGE_ROWS, MAX_VIOLATIONS_SHOWN, changes_text, class_text, clock, duration,
                            node_suffix, outcome_text, plural, priority_text, recreate_text, runs_text, totals_text,
                            verdict_text)
-from .replay import gap_notes, version_source_text
+from .replay import gap_notes, scheduler_text
 from .table import columns
 
 
@@ -78,8 +78,8 @@ def _where(f: Mapping[str, Any]) -> str:
 
 
 def _trace_lines(t: Mapping[str, Any]) -> list[str]:
-    by = f", replayed by kube-scheduler {t['schedulerVersion']}" if t.get("schedulerVersion") else ""
-    by += version_source_text(t.get("schedulerVersionSource")) if by else ""
+    # the release that replayed, and the --feature-gates it replayed with
+    by = f", replayed by {scheduler_text(t)}" if t.get("schedulerVersion") else ""
     out = [f"Trace {t['trace']}   {t.get('start')} to {clock(t.get('end'))} ({duration(t.get('durationSeconds'))}){by}"]
     out += [f"  {line}" for line in gap_notes(t)]
     for rc in t.get("recreated") or []:

@@ -1,8 +1,12 @@
 """-o table / wide for `history`: one line per victim, as `kubectl get` prints (upper-case
-headers, columns three spaces apart, <none> for an empty cell); json and yaml are the document."""
+headers, columns three spaces apart, <none> for an empty cell); json and yaml are the document;
+`name` and `jsonpath=` as kubectl's (render/output.py). On a terminal the table fits its width
+(render/width.py); `wide`, `--no-headers`, pipes and files are never cut."""
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
+
+from . import width
 
 FORMATS = ("table", "wide", "json", "yaml")
 NONE = "<none>"
@@ -16,7 +20,40 @@ def _cells(rows: Iterable[Sequence[str]], header: Sequence[str] | None) -> list[
     if not all_rows:
         return []
     widths = [max(len(r[c]) for r in all_rows) for c in range(len(all_rows[0]))]
-    return [(" " * PAD).join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in all_rows]
+    limit = width.limit()
+    if header and limit is not None and sum(widths) + PAD * (len(widths) - 1) > limit:
+        # on a terminal: the widest columns give way, cut with an ellipsis and named on a last
+        # line (render/width.py); TIME, the row's key, stays whole
+        floors = [widths[0]] + [min(w, max(width.MIN_COLUMN, len(h))) for w, h in zip(widths[1:], header[1:])]
+        fitted = width.fit(widths, floors, limit - PAD * (len(widths) - 1))
+        for name, old, new in zip(header, widths, fitted):
+            if new < old:
+                width.note_cut(name)
+        widths = fitted
+        all_rows = [[width.cut_cell(c, w) for c, w in zip(r, widths)] for r in all_rows]
+    return [width.cut_line((" " * PAD).join(c.ljust(w) for c, w in zip(r, widths)).rstrip()) for r in all_rows]
+
+
+def render_history(doc: Mapping[str, Any], fmt: str = "table", *, no_headers: bool = False) -> str:
+    """The text for `-o fmt`: `name` lists the victims (`pod/NAME`, as kubectl get pods -o name);
+    `no_headers`: the rows alone, never cut (a script reads them)."""
+    from .output import render_habit
+
+    habit = render_habit(fmt, document=lambda: doc, keys=lambda: [r.get("victim") for r in doc.get("items") or ()])
+    if habit is not None:
+        return habit
+    if fmt == "json":
+        from .json import dumps
+
+        return dumps(doc)
+    if fmt == "yaml":
+        from .yaml import dumps as yaml_dumps
+
+        return yaml_dumps(doc)
+    if fmt == "table" and not no_headers:
+        return width.finish(render_history_table(doc))
+    with width.unlimited():
+        return render_history_table(doc, wide=fmt == "wide", headers=not no_headers)
 
 
 def _who(name: Any, uid: Any, scheduler: Any) -> str:
@@ -52,9 +89,10 @@ def render_history_table(doc: Mapping[str, Any], *, wide: bool = False, headers:
         header += ["VICTIM PRIORITY", "PREEMPTOR PRIORITY", "PREEMPTOR UID", "PREEMPTOR NOW", "SOURCES"]
     header.append("NOTES")
     rows = []
+    day = _one_day(items) if headers and not wide and width.limit() is not None else None
     for r in items:
         victim = r.get("victim") or (f"<podgroup {r['podGroup']}>" if r.get("podGroup") else NONE)
-        cells = [r.get("time") or NONE, victim, r.get("victimClass") or NONE,
+        cells = [_clock(r.get("time"), day), victim, r.get("victimClass") or NONE,
                  _who(r.get("preemptor"), r.get("preemptorUID"), r.get("scheduler")),
                  r.get("preemptorClass") or NONE, r.get("node") or NONE, _found(r)]
         if wide:
@@ -62,7 +100,29 @@ def render_history_table(doc: Mapping[str, Any], *, wide: bool = False, headers:
                       r.get("preemptorState") or NONE, ", ".join(r.get("sources") or ()) or NONE]
         cells.append(_remarks(r))
         rows.append(cells)
+    if day is not None:
+        with width.unlimited():
+            whole = max(len(line) for line in _cells(rows, header))
+        if whole > (width.limit() or whole):
+            # on a terminal too narrow for the whole table: the rows' one date goes (named on the
+            # last line), their times stay whole; then the widest columns give way
+            rows = [[_clock(r[0], day, cut=True)] + r[1:] for r in rows]
+            width.note_cut(f"TIME (the date, {day}, UTC)")
     return "\n".join(_cells(rows, header if headers else None)) + "\n"
+
+
+def _one_day(items: Sequence[Mapping[str, Any]]) -> str | None:
+    """The UTC date every row's time falls on, if they share one (a terminal's table may drop it)."""
+    days = {str(r.get("time") or "")[:10] for r in items}
+    day = days.pop() if len(days) == 1 else ""
+    return day if len(day) == 10 and all(str(r.get("time") or "")[10:11] == "T" for r in items) else None
+
+
+def _clock(time: Any, day: str | None, *, cut: bool = False) -> str:
+    text = str(time) if time else NONE
+    if cut and day is not None and text.startswith(day + "T"):
+        return text[len(day) + 1:].rstrip("Z")
+    return text
 
 
 def _num(v: Any) -> str:

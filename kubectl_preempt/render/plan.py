@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..errors import UsageError, quote
+from . import width
 from .replay import victim_labels, why_text
 from .wording import clock, columns, plural, short_reason
 
@@ -16,25 +17,71 @@ MAX_ROWS = 200
 MAX_PODS_SHOWN = 20
 
 
-def render_plan(report: Mapping[str, Any], fmt: str = "table") -> str:
-    if fmt == "json":
-        from .json import dumps
+def render_plan(report: Mapping[str, Any], fmt: str = "table", *, no_headers: bool = False) -> str:
+    """The text for `-o fmt`. On a terminal `table` fits its width (render/width.py); `wide` is
+    never cut. `name` and `jsonpath=` as kubectl's (render/output.py): `name` lists the pods the
+    plan creates (each workload's new pods, placed or pending; with --max, the copies tried);
+    `no_headers`: one row a pod of that list."""
+    from .output import no_headers_rows, render_habit
 
-        return dumps(_data(report))
-    if fmt == "yaml":
-        import orjson
+    habit = render_habit(fmt, document=lambda: _data(report), keys=lambda: pod_keys(report))
+    if habit is not None:
+        return habit
+    if fmt in ("table", "wide") and no_headers:
+        return no_headers_rows(pod_rows(report))
+    if fmt == "table":
+        return width.finish(_table(report, wide=False))
+    with width.unlimited():
+        if fmt == "wide":
+            return _table(report, wide=True)
+        if fmt == "json":
+            from .json import dumps
 
-        from .json import dumps as json_dumps
-        from .yaml import dumps as yaml_dumps
+            return dumps(_data(report))
+        if fmt == "yaml":
+            import orjson
 
-        return yaml_dumps(orjson.loads(json_dumps(_data(report))))
-    if fmt not in ("table", "wide"):
-        # a usage error, not a crash, should an output habit reach a report that has no rows of pods
-        raise UsageError(f"{quote(fmt)} is not one of {', '.join(PLAN_FORMATS)}", field="--output")
-    wide = fmt == "wide"
+            from .json import dumps as json_dumps
+            from .yaml import dumps as yaml_dumps
+
+            return yaml_dumps(orjson.loads(json_dumps(_data(report))))
+    # a usage error, not a crash, should an unknown format reach the renderer from Python
+    raise UsageError(f"{quote(fmt)} is not one of {', '.join(PLAN_FORMATS)}", field="--output")
+
+
+def _table(report: Mapping[str, Any], *, wide: bool) -> str:
     if report.get("kind") == "PlanMaxReport":
         return "\n".join(_max_table(report, wide)) + "\n"
     return "\n".join(_plan_table(report, wide)) + "\n"
+
+
+def _new_pods(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The pods the plan created, workload after workload (an OrderedReady StatefulSet's pods
+    that were never created are not among them)."""
+    return [p for w in report.get("workloads") or () for p in w.get("pods") or ()
+            if p.get("status") != "NotCreated"]
+
+
+def pod_keys(report: Mapping[str, Any]) -> list[str]:
+    """The pods `-o name` lists: a plan's new pods; --max's copies, in the order they arrived."""
+    if report.get("kind") == "PlanMaxReport":
+        return [c["pod"] for c in report.get("copies") or ()]
+    return [p["pod"] for p in _new_pods(report)]
+
+
+def pod_rows(report: Mapping[str, Any]) -> list[list[Any]]:
+    """--no-headers: one row a pod of `pod_keys`, every one (a script reads them), `-` for an
+    empty cell so that columns split on blanks. A plan's: POD, STATUS, NODE (or the node it is
+    nominated to), REASON (the last reason it did not fit, or why it is gone). --max's: COPY,
+    ARRIVED, FIRST CYCLE (its first scheduling cycle's outcome), NODE."""
+    if report.get("kind") == "PlanMaxReport":
+        return [[c["pod"], c.get("arrived") or "-", c.get("firstOutcome") or "-", c.get("node") or "-"]
+                for c in report.get("copies") or ()]
+    rows = []
+    for p in _new_pods(report):
+        why = short_reason(p, "lastMessage") if p.get("lastMessage") else (p.get("note") or "")
+        rows.append([p["pod"], p["status"], p.get("node") or p.get("nominatedNode") or "-", why or "-"])
+    return rows
 
 
 def _data(report: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -170,8 +170,13 @@ def _prio(p: Mapping[str, Any]) -> str:
 
 
 def scheduler_version(report: Mapping[str, Any]) -> str:
-    """The kube-scheduler release that replayed (reports from before it was named: v1.34.1)."""
-    return str(report.get("schedulerVersion") or "v1.34.1")
+    """The kube-scheduler release that replayed (reports from before it was named: v1.34.1), with
+    the --feature-gates it replayed with."""
+    name = str(report.get("schedulerVersion") or "v1.34.1")
+    gates = report.get("featureGates") or {}
+    if gates:
+        name += " with feature gates " + ",".join(f"{k}={'true' if v else 'false'}" for k, v in gates.items())
+    return name
 
 
 def version_source_text(source: Mapping[str, Any] | None) -> str:
@@ -345,6 +350,7 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
             out.append(f"  Time to schedule      p50 {duration(tts.get('p50Seconds'))}, p99 "
                        f"{duration(tts.get('p99Seconds'))}, max {duration(tts.get('maxSeconds'))} "
                        f"({plural(tts['pods'], 'pod')} bound{_across_text(tts)})")
+        out.extend(_leave_and_async_lines(s))
     if s.get("byPriorityClass"):
         out.append("")
         out.extend(_columns(["PREEMPTOR CLASS", "PREEMPTIONS", "VICTIMS"],
@@ -370,6 +376,29 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
             out.extend(_columns(["POD", "PRIORITY", "WAITING", "ATTEMPTS", "NOMINATED", "LAST REASON"], rows, "    "))
             if s["podsNeverScheduled"] > MAX_NEVER_SCHEDULED_SHOWN:
                 out.append(f"    ... {s['podsNeverScheduled'] - MAX_NEVER_SCHEDULED_SHOWN} more")
+    return out
+
+
+# which figure said when the replay's victims leave (replay/controllers.py LeaveTimes), by level
+_LEAVE_LABELS = {"workload": "their workload's time", "namespace": "their namespace's time",
+                 "cluster": "the cluster's time", "gracePeriod": "their grace period"}
+
+
+def _leave_and_async_lines(s: Mapping[str, Any]) -> list[str]:
+    """How many victims left after each figure (summary.victimsLeave), and asynchronous
+    preemption's API call time with the decisions made before a preemptor's last delete call
+    (summary.asyncPreemption); nothing when the replay preempted no one."""
+    if not s.get("preemptions"):
+        return []
+    out = []
+    used = [(_LEAVE_LABELS.get(k, k), n) for k, n in (s.get("victimsLeave") or {}).items() if n]
+    if used:
+        out.append("  Victims leave after   " + ", ".join(f"{label} {n}" for label, n in used))
+    ap = s.get("asyncPreemption")
+    if ap:
+        ms = round(float(ap.get("apiLatencySeconds") or 0) * 1000, 1)
+        out.append(f"  Async preemption      {ms:g} ms per API call; "
+                   f"{plural(ap.get('decisionsBeforeDeleteCalls', 0), 'decision')} before the last delete")
     return out
 
 

@@ -6,7 +6,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
-from ..framework.versions import KubernetesVersion, Resolved, parse_version, resolve_kubernetes_version
+from ..framework.versions import (KubernetesVersion, Resolved, apply_feature_gates, parse_version,
+                                  resolve_kubernetes_version)
 from ..batch.cache.cache import DEFAULT_SCHEDULER_NAME
 from .batch import DEFAULT_SCHEDULE_PERIOD, BatchOptions
 from .follow import Follow
@@ -67,8 +68,13 @@ def _named(report: dict[str, Any], version: KubernetesVersion,
     """The report with the release that replayed it (and where that release came from), right
     after its apiVersion and kind."""
     head = {k: report.pop(k) for k in ("apiVersion", "kind") if k in report}
-    return {**head, "schedulerVersion": version.name,
-            **({"schedulerVersionSource": dict(source)} if source is not None else {}), **report}
+    extra: dict[str, Any] = {"schedulerVersion": version.name}
+    if source is not None:
+        extra["schedulerVersionSource"] = dict(source)
+    if version.gates:
+        # --feature-gates, as given: the release decided with them
+        extra["featureGates"] = dict(version.gates)
+    return {**head, **extra, **report}
 
 
 def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Mapping[str, Any] | None = None,
@@ -98,8 +104,9 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     fanned out over `jobs` processes (default: the number of cores) or the Ray cluster at
     `ray_address`; the report is the run with the median number of preemptions, with
     `distribution` over all runs.
-    `feature_gates`: kube-scheduler's --feature-gates the replay honours (SchedulerAsyncPreemption,
-    on by default); `api_latency`: seconds each API call of the scheduler takes in simulate mode
+    `feature_gates`: kube-scheduler's --feature-gates, checked against the release's gates: those
+    the plugins read (framework/versions.py GATE_FIELDS) and SchedulerAsyncPreemption (the release's
+    default: on since v1.33); `api_latency`: seconds each API call of the scheduler takes in simulate mode
     (asynchronous preemption's victim patches and deletions; default DEFAULT_API_LATENCY).
     Pods whose schedulerName is `batch_scheduler_name` are kube-batch's (simulate mode): a session
     every `schedule_period` seconds with `batch_scheduler_conf` (kube-batch's configuration file
@@ -157,7 +164,8 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
              batch: BatchOptions | None = None) -> RunSpec:
     """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`;
     its configuration carries the kube-scheduler release (scheduler_version's rule)."""
-    version = scheduler_version(events, kubernetes_version).version
+    # --feature-gates are checked against the release's own gates, and set on it
+    version = apply_feature_gates(scheduler_version(events, kubernetes_version).version, feature_gates)
     cfg_raw = None
     if isinstance(config, SchedulerConfig):
         cfg = config.for_version(version)
@@ -198,12 +206,8 @@ def batch_options(scheduler_name: str = DEFAULT_SCHEDULER_NAME, conf: str | None
 
 
 def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: float | None) -> SchedulerConfig:
-    for name, on in gates.items():
-        if name not in FEATURE_GATES:
-            raise UsageError(f"unknown feature gate {quote(name)}; known: {', '.join(sorted(FEATURE_GATES))}",
-                             field="--feature-gates")
-        if not isinstance(on, bool):
-            raise UsageError(f"{name} must be true or false, got {quote(on)}", field="--feature-gates")
+    # the gates were checked against the release's (apply_feature_gates); those the replay itself
+    # honours (FEATURE_GATES: SchedulerAsyncPreemption) are read from here
     if api_latency is not None and (isinstance(api_latency, bool) or not isinstance(api_latency, (int, float))
                                     or api_latency < 0):
         raise UsageError(f"must be a number of seconds, 0 or more, got {quote(api_latency)}", field="--api-latency")

@@ -91,6 +91,11 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         # decision, is taken over, not evicted again
         "victims": sum(1 for p in sim.preemptions for d in p["victimDetails"] if evicts(d)),
         "unschedulableAttempts": sim.outcomes.get("Unschedulable", 0),
+        # asynchronous preemption's race: decisions of a preemptor made after its release but
+        # before its earlier victims' delete calls (prepareCandidateAsync), and the call's time
+        **({"asyncPreemption": {"apiLatencySeconds": sim.api_latency,
+                                "decisionsBeforeDeleteCalls": sim.decided_before_deletes}}
+           if getattr(sim, "async_preemption", False) else {}),
         "podsNeverScheduled": len(never),
         "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),
                            "p99Seconds": _round(percentile(waits, 99)),

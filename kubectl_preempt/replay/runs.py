@@ -71,12 +71,28 @@ class RunFacts(Listener):
 
     def __init__(self) -> None:
         self.victims: list[tuple[str, str, str, Mapping[str, Any]]] = []
+        self._counted: set[str] = set()  # uids of the victims counted at their decision
 
-    def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None:
+    def _victim(self, victim: Pod) -> None:
+        if victim.uid in self._counted:
+            return
+        self._counted.add(victim.uid)
         md = victim.metadata
         meta = {"namespace": victim.namespace, "name": victim.name,
                 "ownerReferences": md.get("ownerReferences") or [], "labels": dict(victim.labels)}
         self.victims.append((victim.key, victim.priority_class_name, victim.namespace, meta))
+
+    def preempting(self, t: float, preemptor: Pod, node: str, victims: list[Pod]) -> None:
+        # A victim counts with the decision that evicts it, as the preemption does: asynchronous
+        # preemption (prepareCandidateAsync) makes its delete call later, possibly after the
+        # trace's end, and a decision must not be counted without its victims.
+        for v in victims:
+            self._victim(v)
+
+    def preempted(self, t: float, victim: Pod, preemptor: Pod, node: str) -> None:
+        # its delete call: counted at its decision already, unless no decision was told (an
+        # eviction without a preemptor pod)
+        self._victim(victim)
 
     def facts(self, sim: Simulation) -> dict[str, Any]:
         rs = replica_set_index(sim.state.cluster.extra.get("ReplicaSet") or ())

@@ -23,8 +23,9 @@ from ..model.who_preempted import EVENT_REASON_PREEMPTED, preempted_by
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
+from ..scheduler.backend.api_dispatcher import (DEFAULT_API_LATENCY, FEATURE_GATE, Call, api_calls_async, plan_calls,
+                                                plan_sync_calls)
 from ..scheduler.backend.cache import PodOrder, status_delay_of
-from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, FEATURE_GATE, Call, plan_calls, plan_sync_calls
 from .batch import BATCH_KINDS, KUBE_SCHEDULER_ACTION, BatchOptions, BatchScheduler, schedules_any
 from .controllers import (DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, LeaveTimes, WorkloadControllers,
                           replica_set_index)
@@ -159,6 +160,10 @@ class Simulation:
         self.async_preemption = config.enabled(FEATURE_GATE)
         self.api_latency = DEFAULT_API_LATENCY if config.api_latency is None else config.api_latency
         self.preempting: set[str] = set()
+        # preemptor uid -> its victims' delete calls not made yet; a decision of a preemptor still
+        # listed is the race asynchronous preemption allows (see async_preemption), counted
+        self._deletes_pending: dict[str, int] = {}
+        self.decided_before_deletes: int = 0
         self._deleted_by_call: dict[str, dict[str, Any] | None] = {}  # victim uid -> its victimDetails entry
         self._leave_after: dict[str, float] = {}  # victim uid -> seconds from its delete call to leaving
 
@@ -354,6 +359,8 @@ class Simulation:
         sel = details.selected
         assert sel is not None
         node = sel.name
+        if self._deletes_pending.get(pod.uid):
+            self.decided_before_deletes += 1
         if self.on_decision is not None:
             self.on_decision(self._decision_case(pod, res, details))
         record = self._preemption_record(pod, res, details, attempts)
@@ -382,11 +389,15 @@ class Simulation:
             self.listener.preempting(now, pod, node, evicting)
         cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]
         if self.async_preemption:
-            calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency)
+            calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency,
+                               clears_wait=not api_calls_async(self.config))
             if calls:
                 self.preempting.add(pod.uid)
         else:
             calls = plan_sync_calls(pod, sel.victims, cleared, now)
+        deletes = sum(1 for c in calls if c.what == "delete")
+        if deletes and self.async_preemption:
+            self._deletes_pending[pod.uid] = self._deletes_pending.get(pod.uid, 0) + deletes
         for call in calls:
             if call.at <= now and not self.async_preemption:
                 self._api_call(call, pod, node, kick=False)
@@ -404,6 +415,12 @@ class Simulation:
         if call.what == "release":
             self.preempting.discard(call.pod.uid)
             return
+        if call.what == "delete" and preemptor.uid in self._deletes_pending:
+            left = self._deletes_pending[preemptor.uid] - 1
+            if left > 0:
+                self._deletes_pending[preemptor.uid] = left
+            else:
+                del self._deletes_pending[preemptor.uid]
         cur = self.state.pods_by_uid.get(call.pod.uid)
         if cur is None:
             return  # gone already: the call meets NotFound

@@ -187,7 +187,11 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
     if not s.is_success():
         if not s.is_rejected():
             raise SchedulingError(s.message())
-        diagnosis.node_to_status.absent = s
+        if fwk.version.pre_filter_rejection_on_every_node:
+            # v1.31 and older: every node carries the rejection (findNodesThatFitPod)
+            diagnosis.node_to_status.statuses.update((ni.name, s) for ni in all_nodes)
+        else:
+            diagnosis.node_to_status.absent = s
         diagnosis.pre_filter_msg = s.message()
         diagnosis.add_plugin_status(s)
         return [], diagnosis, False
@@ -203,9 +207,16 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
         # keep snapshot order, as upstream iterates the snapshot for the names it was given
         order = {ni.name: i for i, ni in enumerate(all_nodes)}
         nodes.sort(key=lambda ni: order[ni.name])
-        names = "[" + " ".join(sorted(unsched_plugins)) + "]"
-        diagnosis.node_to_status.absent = Status(Code.UnschedulableAndUnresolvable,
-                                                 f"node(s) didn't satisfy plugin(s) {names}")
+        left_out = fwk.version.nodes_left_out_by_pre_filter
+        if left_out == "absent":
+            names = "[" + " ".join(sorted(unsched_plugins)) + "]"
+            diagnosis.node_to_status.absent = Status(Code.UnschedulableAndUnresolvable,
+                                                     f"node(s) didn't satisfy plugin(s) {names}")
+        elif left_out == "filtered":
+            kept = set(pre_res.node_names or ())
+            filtered = Status(Code.UnschedulableAndUnresolvable, "node is filtered out by the prefilter result")
+            diagnosis.node_to_status.statuses.update((ni.name, filtered) for ni in all_nodes if ni.name not in kept)
+        # "unlisted": they get no status (the absent default, with no reason, counts in no message)
     feasible = find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, start_index, equivalence)
     return feasible, diagnosis, False
 

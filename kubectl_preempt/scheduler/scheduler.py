@@ -36,7 +36,12 @@ class Scheduler:
         # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
         self.rng = rng
         # the scheduler owns its snapshot (built here unless the caller hands one over)
-        self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster)
+        # the release's way of counting a bound pod on its node (requests with PodLevelResources,
+        # InPlacePodVerticalScaling, the v1.31 non-zero sums; sidecars' host ports), applied to
+        # whichever snapshot it is given
+        self._counting = self.config.version.node_counting
+        self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster, self._counting)
+        self._snapshot.use_counting(self._counting)
         if self.equivalence is not None:
             self.equivalence.use_journal(self._snapshot.journal)
         if nominator is None:
@@ -66,6 +71,7 @@ class Scheduler:
                 self.equivalence.new_epoch()
             self.equivalence.use_journal(snapshot.journal)
         snapshot.continues = None  # read once; no chain of old snapshots kept alive
+        snapshot.use_counting(self._counting)
         self._snapshot = snapshot
 
     def world(self) -> tuple:
@@ -91,6 +97,7 @@ class Scheduler:
                             nominator=self.nominator,
                             percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score)
             fwk.seed = self.seed
+            fwk.version = self.config.version
             self.frameworks[name] = fwk
         fwk.rng = self.rng
         fwk.snapshot = self.snapshot

@@ -466,6 +466,48 @@ def _() -> tuple[str, Files]:
             {"trace.jsonl": checkout_trace(), "proposed.yaml": serving_demoted()})
 
 
+def preemption_records() -> bytes:
+    """A snapshot as `capture` writes it (captured-at 10:30), holding the records `history` joins:
+    a victim with its condition and an events.k8s.io/v1 Event whose preemptor still runs; a
+    v1 Event of a victim and a preemptor both gone (named by the Event's related); one whose
+    preemptor no object names; a victim with only its condition and a pod nominated to its node;
+    an Event older than the hour before the capture."""
+    from tests.history.objects import preempted_event, with_condition
+
+    def at(clock: str) -> float:
+        from kubectl_preempt.model.rfc3339 import parse_seconds
+
+        t = parse_seconds(f"2026-03-01T{clock}Z")
+        assert t is not None
+        return t
+
+    objs = [make_node(n).alloc(cpu="4", memory="8Gi").obj() for n in ("node-a", "node-b", "node-c")]
+    objs.append(make_pod("checkout-7d9f8c6b5-x2k4q").ns("shop").uid("uid-checkout").priority(1000)
+                .priority_class("serving").req(cpu="3").running("node-a").obj())
+    objs.append(with_condition(make_pod("etl-nightly-29015400-kq7vd").ns("batch").uid("uid-etl").priority(10)
+                               .priority_class("batch").req(cpu="3").running("node-a")
+                               .terminating("2026-03-01T10:29:50Z").obj(), at("10:29:20")))
+    objs.append(preempted_event("batch/etl-nightly-29015400-kq7vd", "uid-etl", "uid-checkout", "node-a",
+                                at("10:29:20.218"), related="shop/checkout-7d9f8c6b5-x2k4q", group="events.k8s.io/v1"))
+    objs.append(preempted_event("batch/report-weekly-5f7c9d8b4-zzq8l", "uid-report", "uid-sf", "node-b",
+                                at("10:12:04.5"), related="shop/storefront-557bf87458-6hxtj"))
+    objs.append(preempted_event("batch/cache-warmer-0", "uid-cache", "uid-lost", "node-b", at("10:20:41")))
+    objs.append(make_pod("search-indexer-6b8f9c7d5-p2xkq").ns("shop").uid("uid-search").priority(1000)
+                .priority_class("serving").req(cpu="3").nominated("node-c").obj())
+    objs.append(with_condition(make_pod("ledger-0").ns("batch").uid("uid-ledger").priority(10)
+                               .priority_class("batch").req(cpu="3").running("node-c")
+                               .terminating("2026-03-01T10:30:20Z").obj(), at("10:29:50")))
+    objs.append(preempted_event("batch/old-1", "uid-old", "uid-sf", "node-b", at("09:10:00")))
+    doc = as_list(objs)
+    doc["metadata"]["annotations"] = {"kubectl-preempt/captured-at": "2026-03-01T10:30:00Z"}
+    return (json.dumps(doc, indent=2) + "\n").encode()
+
+
+@scenario("history-table")
+def _() -> tuple[str, Files]:
+    return "history -A --snapshot snapshot.json", {"snapshot.json": preemption_records()}
+
+
 # README's examples run against these files (tests/test_cli_explain.py checks every one)
 README_EXAMPLES: Files = {
     "cluster.json": json_bytes(queue(other_kinds=False)),
@@ -486,8 +528,11 @@ def write(folder: Path, files: Files, cmd: str | None = None) -> None:
 
 def main() -> None:
     for path in HERE.iterdir():
-        if path.is_dir() and path.name not in SCENARIOS and (path / "cmd").exists():
-            shutil.rmtree(path)  # a scenario that was removed here
+        # a scenario that was removed here; the terminal-width goldens (an `env` file, a `cmd`
+        # reading another scenario's or examples/ inputs) are written by hand, not by this script
+        if path.is_dir() and path.name not in SCENARIOS and (path / "cmd").exists() \
+                and not (path / "env").exists():
+            shutil.rmtree(path)
     for name, make in SCENARIOS.items():
         cmd, files = make()
         folder = HERE / name

@@ -16,7 +16,7 @@ TERMINAL_SCENARIOS = sorted(d for d in GOLDEN_DIR.iterdir() if (d / "env").exist
 # every table command's golden, run through a pipe (the goldens without an env file)
 PIPE_TABLES = ["preempt-table", "preempt-pdb", "unschedulable", "all-namespaces-gz", "explain-batch",
                "replay-simulate-table", "replay-follow-table", "check-table", "session-table", "preemption-never",
-               "scheduled-table", "manifest", "stdin-case-file"]
+               "scheduled-table", "manifest", "stdin-case-file", "history-table"]
 
 
 def _as_terminal(monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
@@ -26,7 +26,7 @@ def _as_terminal(monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
 
 def test_the_terminal_goldens_cover_every_table_command() -> None:
     commands = {shlex.split((d / "cmd").read_text())[0] for d in TERMINAL_SCENARIOS}
-    assert commands == {"explain", "replay", "check", "session"}
+    assert commands == {"explain", "replay", "check", "session", "plan", "history"}
     assert {d.name.rsplit("-", 1)[1] for d in TERMINAL_SCENARIOS} == {"80", "200"}
 
 

@@ -12,6 +12,7 @@ from ...framework.interface import MemoTraits, PostFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.gosort import sort_by_key
 from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
 from ...preemption.evaluator import Evaluator, PreemptionPlugin, Reprieve, VictimSelection, importance_key
@@ -80,6 +81,12 @@ _LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
 
 class DefaultPreemption(PreemptionPlugin, MemoTraits):
     name = NAME
+    # since v1.32 SelectVictimsOnNode sorts the victims again when both PDB-violating and other
+    # pods are among them (kubernetes/kubernetes#128307), so that the first victim is the most
+    # important, which pickOneNodeForPreemption's minHighestPriority step reads. Before, the
+    # violating victims come first whatever their priority, and that step may pick the wrong
+    # node (upstream's "pod can be made schedulable on minHighestPriority node" test). new() sets it.
+    sorts_victims_after_reprieve = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors DefaultPreemption.EventsToRegister with SchedulerAsyncPreemption: registered so the
@@ -221,7 +228,7 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
                 reprieve(p, False)
         except _DryRunError as e:
             return VictimSelection([], 0, e.status)
-        if violating and non_violating:
+        if violating and non_violating and self.sorts_victims_after_reprieve:
             sort_by_key(victims, importance_key)
         return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
 
@@ -231,5 +238,7 @@ class _DryRunError(Exception):
         self.status = status
 
 
-def new(args: Mapping[str, Any], handle: Any) -> DefaultPreemption:
-    return DefaultPreemption(args, handle)
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DefaultPreemption:
+    plugin = DefaultPreemption(args, handle)
+    plugin.sorts_victims_after_reprieve = version.at_least(32)
+    return plugin

@@ -87,6 +87,8 @@ class StateData:
 
 class DynamicResources(MemoTraits):
     name = NAME
+    # v1.33 only: PostFilter's fast path for a pod without resource claims (new())
+    no_claims_fast_path = False
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors DynamicResources.EventsToRegister (SchedulerQueueingHints on); its hints are not
@@ -260,6 +262,10 @@ class DynamicResources(MemoTraits):
         return self.repeatable_post_filter(state, pod)
 
     def post_filter(self, state: Any, pod: Pod, node_to_status: Any) -> tuple[None, Status]:
+        if self.no_claims_fast_path and not pod.spec.get("resourceClaims"):
+            # v1.33's PostFilter: a pod without claims is Unschedulable, with no reason, before the
+            # state is read (v1.32's and v1.34's read it first: "no new claims to deallocate")
+            return None, Status(Code.Unschedulable)
         s = state.get(STATE_KEY)
         if not isinstance(s, StateData):
             return None, Status.as_error(ERR_STATE_NOT_FOUND)
@@ -345,4 +351,6 @@ def scores_nodes(version: KubernetesVersion) -> bool:
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DynamicResources:
     if scores_nodes(version):
         return ScoringDynamicResources(handle)
-    return DynamicResources(handle)
+    plugin = DynamicResources(handle)
+    plugin.no_claims_fast_path = version.minor == 33
+    return plugin

@@ -11,7 +11,9 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MemoTraits, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
+from ...framework.podinfo import container_host_ports
 from ...framework.types import NodeInfo, host_ports
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
 
@@ -38,6 +40,9 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodePorts(MemoTraits):
     name = NAME
+    # since v1.34 PreFilter reads schedutil.GetHostPorts (sidecars' ports too); before,
+    # getContainerPorts: the containers' alone (new())
+    sidecar_host_ports = True
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter"})
 
@@ -52,7 +57,7 @@ class NodePorts(MemoTraits):
         return False
 
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
-        ports = host_ports(pod)
+        ports = host_ports(pod) if self.sidecar_host_ports else container_host_ports(pod.spec)
         if not ports:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, ports)
@@ -89,5 +94,7 @@ def is_schedulable_after_pod_deleted(pod: Pod, old: Any, new: Any) -> bool:
     return bool(mine) and bool(mine & _pod_host_ports(old))
 
 
-def new(args: Mapping[str, Any], handle: Any) -> NodePorts:
-    return NodePorts()
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodePorts:
+    plugin = NodePorts()
+    plugin.sidecar_host_ports = version.at_least(34)
+    return plugin

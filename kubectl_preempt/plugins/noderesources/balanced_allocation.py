@@ -89,12 +89,15 @@ class BalancedAllocation:
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"score"})
 
-    def __init__(self, scorer: ResourceAllocationScorer) -> None:
+    def __init__(self, scorer: ResourceAllocationScorer, skip_best_effort: bool = True) -> None:
         self.scorer = scorer
+        # since v1.33 PreScore skips a best-effort pod (kubernetes/kubernetes#130260,
+        # BalancedAllocation.PreScore's isBestEffortPod); before, it scores every pod
+        self.skip_best_effort = skip_best_effort
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
         reqs = self.scorer.pod_request_list(pod)
-        if self.scorer.is_best_effort_pod(reqs):
+        if self.skip_best_effort and self.scorer.is_best_effort_pod(reqs):
             return Status(Code.Skip)
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(reqs))
         return SUCCESS
@@ -103,7 +106,7 @@ class BalancedAllocation:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             reqs = self.scorer.pod_request_list(pod)
-            if self.scorer.is_best_effort_pod(reqs):
+            if self.skip_best_effort and self.scorer.is_best_effort_pod(reqs):
                 return 0, SUCCESS
         else:
             reqs = s.pod_requests
@@ -125,8 +128,12 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
         if r.weight != 1:
             raise InputError(f"{r.weight}: must be 1", field=f"{where}[{i}].weight")
     if scores_improvement(version):
-        return BalancedAllocation(ResourceAllocationScorer(NAME, balanced_resource_scorer_with_and_without, resources,
-                                                           use_requested=True, mode=MODE_BALANCED,
-                                                           with_allocated=True))
-    return BalancedAllocation(ResourceAllocationScorer(NAME, balanced_resource_scorer, resources,
-                                                       use_requested=True, mode=MODE_BALANCED))
+        scorer = ResourceAllocationScorer(NAME, balanced_resource_scorer_with_and_without, resources,
+                                          use_requested=True, mode=MODE_BALANCED, with_allocated=True)
+    else:
+        scorer = ResourceAllocationScorer(NAME, balanced_resource_scorer, resources, use_requested=True,
+                                          mode=MODE_BALANCED)
+    # the incoming pod's requests with the release's PodLevelResources / InPlacePodVerticalScaling
+    # (calculatePodResourceRequest's PodResourcesOptions)
+    scorer.options = version.resource_options
+    return BalancedAllocation(scorer, skip_best_effort=version.at_least(33))

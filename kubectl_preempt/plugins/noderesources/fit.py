@@ -22,13 +22,14 @@ from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Node, Pod
-from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_extended_resource_name,
+from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_extended_resource_name, pod_level_requests_set,
                                 is_scalar_resource_name, pod_requests)
 from .. import names
 from .least_allocated import least_resource_scorer
 from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import parse_shape, requested_to_capacity_ratio_scorer
 from .resource_allocation import MODE_FIT_SCORE, ResourceAllocationScorer, parse_resource_specs
+from ...framework.versions import DEFAULT, KubernetesVersion
 
 NAME = names.NODE_RESOURCES_FIT
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -70,16 +71,20 @@ def _ceil(q: Fraction) -> int:
     return int(-((-q) // 1))
 
 
-def compute_pod_resource_request(pod: Pod) -> PodRequest:
+def compute_pod_resource_request(pod: Pod, pod_level: bool = True) -> PodRequest:
     """mirrors computePodResourceRequest: resource.PodRequests with pod-level resources (on by
-    default in v1.34) and without status resources, folded in with Resource.SetMaxResource."""
+    default in v1.34; `pod_level` False: PodLevelResources off) and without status resources,
+    folded in with Resource.SetMaxResource."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.fit_request
-    except AttributeError:
-        pass
+    skip_pod_level = not pod_level and pod_level_requests_set(pod.spec)
+    if not skip_pod_level:
+        try:
+            return pi.fit_request
+        except AttributeError:
+            pass
     r = PodRequest()
-    for name, q in pod_requests(pod.spec, {}).items():
+    spec = {k: v for k, v in pod.spec.items() if k != "resources"} if skip_pod_level else pod.spec
+    for name, q in pod_requests(spec, {}).items():
         if name == MEMORY:
             r.memory = max(r.memory, _ceil(q))
         elif name == CPU:
@@ -88,7 +93,8 @@ def compute_pod_resource_request(pod: Pod) -> PodRequest:
             r.ephemeral_storage = max(r.ephemeral_storage, _ceil(q))
         elif is_scalar_resource_name(name):
             r.scalar[name] = max(r.scalar.get(name, 0), _ceil(q))
-    pi.fit_request = r
+    if not skip_pod_level:
+        pi.fit_request = r
     return r
 
 
@@ -172,6 +178,11 @@ class Fit(MemoTraits):
     def __init__(self, ignored_resources: frozenset[str], ignored_resource_groups: frozenset[str],
                  scorer: ResourceAllocationScorer) -> None:
         self.ignored_resources = ignored_resources
+        self.pod_level_resources = True
+        # since v1.34 (kubernetes/kubernetes#131345, Fit.Filter with InsufficientResource.Unresolvable)
+        # a request larger than the node's allocatable is UnschedulableAndUnresolvable, so
+        # preemption skips the node; before, every shortfall is Unschedulable (new())
+        self.unresolvable_when_larger_than_node = True
         self.ignored_resource_groups = ignored_resource_groups
         self.scorer = scorer
 
@@ -182,7 +193,7 @@ class Fit(MemoTraits):
         return False
 
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
-        state.write(PRE_FILTER_STATE_KEY, compute_pod_resource_request(pod))
+        state.write(PRE_FILTER_STATE_KEY, compute_pod_resource_request(pod, self.pod_level_resources))
         return None, SUCCESS
 
     def pre_filter_extensions(self) -> None:
@@ -197,9 +208,10 @@ class Fit(MemoTraits):
         if not insufficient:
             return SUCCESS
         code = Code.Unschedulable
-        for r in insufficient:
-            if r.unresolvable:
-                code = Code.UnschedulableAndUnresolvable
+        if self.unresolvable_when_larger_than_node:
+            for r in insufficient:
+                if r.unresolvable:
+                    code = Code.UnschedulableAndUnresolvable
         return Status(code, *(r.reason for r in insufficient))
 
     # --- PreScore / Score -----------------------------------------------------------------
@@ -307,7 +319,7 @@ def is_schedulable_after_node_change(pod: Pod, old: Node | None, new: Node | Non
     return _any_request_increased(pod, old, new)
 
 
-def new(args: Mapping[str, Any], handle: Any) -> Fit:
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> Fit:
     args = args or {}
     ignored = args.get("ignoredResources") or []
     groups = args.get("ignoredResourceGroups") or []
@@ -315,4 +327,12 @@ def new(args: Mapping[str, Any], handle: Any) -> Fit:
         if "/" in g:
             raise InputError(f"{g}: resource group name can't contain '/'",
                              field=f"pluginConfig[NodeResourcesFit].args.ignoredResourceGroups[{i}]")
-    return Fit(frozenset(ignored), frozenset(groups), _strategy_scorer(args))
+    plugin = Fit(frozenset(ignored), frozenset(groups), _strategy_scorer(args))
+    plugin.unresolvable_when_larger_than_node = version.at_least(34)
+    # computePodResourceRequest honours PodLevelResources (fts.EnablePodLevelResources)
+    plugin.pod_level_resources = version.features.enable_pod_level_resources
+    if not version.at_least(33):
+        # before v1.33 the scorer's calculatePodResourceRequest reads the process's gates
+        # (utilfeature.DefaultFeatureGate); since v1.33 NewFit builds it without them
+        plugin.scorer.options = version.resource_options
+    return plugin

@@ -14,7 +14,7 @@ from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
 from ...model.objects import Pod
 from ...model.resources import (CPU, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, EPHEMERAL_STORAGE,
-                                MEMORY, is_scalar_resource_name, pod_requests)
+                                MEMORY, PodResourcesOptions, is_scalar_resource_name, pod_requests)
 from ..helper.gomath import go_div
 
 ERR_RESOURCES_NOT_FOUND = "resources not found"
@@ -84,22 +84,28 @@ MODE_FIT_SCORE = "fit-score"          # NodeResourcesFit scoring: spec only, no 
 MODE_BALANCED = "balanced"            # BalancedAllocation: status resources, pod-level, no defaults
 
 
-def _requests(pod: Pod, mode: str) -> dict[str, Fraction]:
+def _requests(pod: Pod, mode: str, options: PodResourcesOptions | None = None) -> dict[str, Fraction]:
     pi = pod.info or pod_info(pod)
     try:
         per_mode = pi.score_requests
     except AttributeError:
         per_mode = pi.score_requests = {}
-    cached = per_mode.get(mode)
+    key: Any = mode if options is None else (mode, options)
+    cached = per_mode.get(key)
     if cached is None:
-        if mode == MODE_FIT_SCORE:
+        if options is not None:
+            # a release whose scorers read the gates (v1.32 and older read the process's gates in
+            # calculatePodResourceRequest; v1.33's BalancedAllocation its feature.Features)
+            cached = pod_requests(pod.spec, pod.status, non_missing=NON_MISSING_CONTAINER_REQUESTS
+                                  if mode == MODE_FIT_SCORE else None, options=options)
+        elif mode == MODE_FIT_SCORE:
             # Fit builds its scorer without the feature flags, so scoring reads neither the
             # containers' status resources nor pod-level resources (NewFit)
             spec = {k: v for k, v in pod.spec.items() if k != "resources"}
             cached = pod_requests(spec, {}, non_missing=NON_MISSING_CONTAINER_REQUESTS)
         else:
             cached = pod_requests(pod.spec, pod.status)
-        per_mode[mode] = cached
+        per_mode[key] = cached
     return cached
 
 
@@ -118,15 +124,18 @@ class ResourceAllocationScorer:
         self.mode = mode
         self.with_allocated = with_allocated
         self._names = tuple(r.name for r in self.resources)
+        # the PodResourcesOptions of a release whose scoring honours other gates than v1.34's
+        # (set by the plugin's new(); None: v1.34's)
+        self.options: PodResourcesOptions | None = None
         # the default resources (cpu, memory), read straight from the NodeInfo on the hot path
         self._cpu_memory = self._names == (CPU, MEMORY) and not with_allocated
 
     def pod_request_list(self, pod: Pod) -> list[int]:
         """mirrors calculatePodResourceRequestList (kept in the pod's PodInfo per mode and resource
         names: a scorer never changes the list it is given)"""
-        reqs = _requests(pod, self.mode)
+        reqs = _requests(pod, self.mode, self.options)
         per_mode = (pod.info or pod_info(pod)).score_requests
-        key = (self.mode, self._names)
+        key = (self.mode, self._names) if self.options is None else (self.mode, self._names, self.options)
         got = per_mode.get(key)
         if got is None:
             got = per_mode[key] = [quantity_in_scheduler_units(r.name, reqs.get(r.name)) for r in self.resources]

@@ -7,13 +7,16 @@ pods that use other volumes may free room, though VolumeAttachments stay counted
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
+from ...model.resources import is_attachable_volume
 from .. import names
 from ..volumeutil import csitranslation
 from ..volumeutil.helpers import claim_class, ephemeral_claim_name, volume_is_for_pod
@@ -67,8 +70,35 @@ def volume_limits(csi_node: Mapping[str, Any] | None) -> dict[str, int]:
     return out
 
 
+CSI_ATTACH_LIMIT_PREFIX = "attachable-volumes-csi-"
+
+
+def csi_attach_limit_key(driver: str) -> str:
+    """mirrors volume/util GetCSIAttachLimitKey: the Node allocatable resource that held a CSI
+    driver's attach limit (a long driver name: 23 characters and 16 hex digits of its SHA-1)."""
+    if len(CSI_ATTACH_LIMIT_PREFIX) + len(driver) >= 63:
+        return CSI_ATTACH_LIMIT_PREFIX + driver[:23] + hashlib.sha1(driver.encode()).hexdigest()[:16]
+    return CSI_ATTACH_LIMIT_PREFIX + driver
+
+
+def volume_limits_v1_31(node: Any, csi_node: Mapping[str, Any] | None) -> dict[str, int]:
+    """mirrors getVolumeLimits of v1.31 and older: the Node's attachable-volumes-* allocatable,
+    overridden by the CSINode's driver counts; by driver (through GetCSIAttachLimitKey)."""
+    by_key = {k: v for k, v in node.allocatable.scalar.items() if is_attachable_volume(k)}
+    if csi_node is not None:
+        for d in (csi_node.get("spec") or {}).get("drivers") or ():
+            count = (d.get("allocatable") or {}).get("count")
+            if count is not None:
+                by_key[csi_attach_limit_key(d.get("name") or "")] = int(count)
+    return by_key
+
+
 class CSILimits(MemoTraits):
     name = NAME
+    # since v1.32 the node's VolumeAttachments count as attached volumes, and the limits are the
+    # CSINode's alone (CSILimits.Filter, getNodeVolumeAttachmentInfo); before, only the pods'
+    # volumes count and the Node's attachable-volumes-* allocatable are limits too (new())
+    counts_volume_attachments = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors CSILimits.EventsToRegister; its hints are not modelled: every registered event requeues
@@ -107,7 +137,12 @@ class CSILimits(MemoTraits):
             return Status.as_error(str(e))
         if not new_volumes:
             return SUCCESS
-        limits = volume_limits(csi_node)
+        if self.counts_volume_attachments:
+            limits = volume_limits(csi_node)
+        else:
+            by_key = volume_limits_v1_31(node, csi_node)
+            limits = {driver: by_key[key] for driver in set(new_volumes.values())
+                      if (key := csi_attach_limit_key(driver)) in by_key} if by_key else {}
         if not limits:
             return SUCCESS
         attached: dict[str, str] = {}
@@ -130,9 +165,10 @@ class CSILimits(MemoTraits):
         for unique, driver in attached.items():
             new_volumes.pop(unique, None)
             attached_count[driver] = attached_count.get(driver, 0) + 1
-        for unique, driver in index.attachments_on(node.name).items():
-            if unique not in attached:
-                attached_count[driver] = attached_count.get(driver, 0) + 1
+        if self.counts_volume_attachments:
+            for unique, driver in index.attachments_on(node.name).items():
+                if unique not in attached:
+                    attached_count[driver] = attached_count.get(driver, 0) + 1
         new_count: dict[str, int] = {}
         for driver in new_volumes.values():
             new_count[driver] = new_count.get(driver, 0) + 1
@@ -233,5 +269,7 @@ class CSILimits(MemoTraits):
         return provisioner, handle
 
 
-def new(args: Mapping[str, Any], handle: Any) -> CSILimits:
-    return CSILimits(handle)
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> CSILimits:
+    plugin = CSILimits(handle)
+    plugin.counts_volume_attachments = version.at_least(32)
+    return plugin

@@ -20,6 +20,8 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
+from ...framework.interface import PreFilterResult
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from ...model.quantity import parse_quantity
 from .. import names
@@ -38,6 +40,8 @@ STATE_KEY = NAME
 
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
 ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"
+# the wording before v1.33 (binder.go ErrReasonNodeConflict, changed by kubernetes/kubernetes#129887)
+ERR_REASON_NODE_CONFLICT_V1_32 = "node(s) had volume node affinity conflict"
 ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
 ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
@@ -124,6 +128,11 @@ def _storage_quantity(obj: Mapping[str, Any], field: str) -> Fraction | None:
 
 class VolumeBinding(MemoTraits):
     name = NAME
+    # a bound PV's node affinity conflict, as the release words it (new())
+    node_conflict_reason = ERR_REASON_NODE_CONFLICT
+    # before v1.32 PreFilter narrows the nodes to those a bound local PV's hostname affinity names
+    # (volumeBinder.GetEligibleNodes; removed by kubernetes/kubernetes#127584)
+    narrows_to_local_pv_nodes = False
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors VolumeBinding.EventsToRegister (SchedulerQueueingHints on); its hints are not
@@ -193,7 +202,7 @@ class VolumeBinding(MemoTraits):
         reads more than the spec (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("volumes"))
 
-    def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
+    def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[PreFilterResult | None, Status]:
         if not _pvc_volumes(pod):
             state.write(STATE_KEY, StateData())
             return None, Status(Code.Skip)
@@ -207,8 +216,13 @@ class VolumeBinding(MemoTraits):
             return None, Status.as_error(str(e))
         if claims.unbound_claims_immediate:
             return None, Status(Code.UnschedulableAndUnresolvable, ERR_UNBOUND_IMMEDIATE)
+        result = None
+        if self.narrows_to_local_pv_nodes:
+            eligible = _eligible_nodes(index, claims.bound_claims)
+            if eligible is not None:
+                result = PreFilterResult(eligible)
         state.write(STATE_KEY, StateData(claims))
-        return None, SUCCESS
+        return result, SUCCESS
 
     # ------------------------------------------------------------------ Filter
     def filter(self, state: Any, pod: Pod, node_info: Any) -> Status:
@@ -237,7 +251,7 @@ class VolumeBinding(MemoTraits):
         def reasons() -> list[str]:
             out = []
             if not bound_ok:
-                out.append(ERR_REASON_NODE_CONFLICT)
+                out.append(self.node_conflict_reason)
             if not unbound_ok:
                 out.append(ERR_REASON_BIND_CONFLICT)
             if not sufficient:
@@ -433,5 +447,39 @@ class VolumeBinding(MemoTraits):
         return 0, SUCCESS
 
 
-def new(args: Mapping[str, Any], handle: Any) -> VolumeBinding:
-    return VolumeBinding(handle)
+def _local_pv_node_names(pv: Mapping[str, Any]) -> set[str]:
+    """mirrors volume/util GetLocalPersistentVolumeNodeNames (v1.31): per required term, the
+    intersection of its `kubernetes.io/hostname In` values; the union over the terms (a term
+    without such an expression adds nothing)."""
+    required = (((pv.get("spec") or {}).get("nodeAffinity") or {}).get("required")) or {}
+    result: set[str] = set()
+    for term in required.get("nodeSelectorTerms") or ():
+        nodes: set[str] | None = None
+        for expr in (term or {}).get("matchExpressions") or ():
+            if expr.get("key") == "kubernetes.io/hostname" and expr.get("operator") == "In":
+                values = set(expr.get("values") or ())
+                nodes = values if nodes is None else nodes & values
+        result |= nodes or set()
+    return result
+
+
+def _eligible_nodes(index: StorageIndex, bound_claims: list[Mapping[str, Any]]) -> set[str] | None:
+    """mirrors volumeBinder.GetEligibleNodes (v1.31): the nodes every bound local PV's hostname
+    affinity allows, None when no PV narrows them or a PV is missing."""
+    eligible: set[str] | None = None
+    for pvc in bound_claims:
+        pv = index.pv((pvc.get("spec") or {}).get("volumeName") or "")
+        if pv is None:
+            return None
+        names = _local_pv_node_names(pv)
+        if names:
+            eligible = set(names) if eligible is None else eligible & names
+    return eligible
+
+
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> VolumeBinding:
+    plugin = VolumeBinding(handle)
+    plugin.narrows_to_local_pv_nodes = not version.at_least(32)
+    if not version.at_least(33):
+        plugin.node_conflict_reason = ERR_REASON_NODE_CONFLICT_V1_32
+    return plugin

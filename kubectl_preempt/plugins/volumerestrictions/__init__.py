@@ -14,6 +14,7 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
 from ..volumeutil.helpers import READ_WRITE_ONCE_POD
@@ -25,6 +26,10 @@ PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
 ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT = (
     "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod")
+# the wording before v1.34 (volume_restrictions.go ErrReasonReadWriteOncePodConflict, changed by
+# kubernetes/kubernetes#129145)
+ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT_V1_33 = (
+    "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode")
 
 # volume sources that needsRestrictionsCheck looks at
 _DISK_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")
@@ -119,6 +124,8 @@ def _pvc_used_by_pods(snapshot: Any, key: str) -> bool:
 
 class VolumeRestrictions(MemoTraits):
     name = NAME
+    # the ReadWriteOncePod conflict's reason, as the release words it (new())
+    rwop_reason = ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors VolumeRestrictions.EventsToRegister (SchedulerQueueingHints on); its hints are not
@@ -184,9 +191,12 @@ class VolumeRestrictions(MemoTraits):
         if s is None:
             return Status.as_error(_ERR_NO_STATE)
         if s.conflicting_pvc_ref_count > 0:
-            return Status(Code.Unschedulable, ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT)
+            return Status(Code.Unschedulable, self.rwop_reason)
         return SUCCESS
 
 
-def new(args: Mapping[str, Any], handle: Any) -> VolumeRestrictions:
-    return VolumeRestrictions(handle)
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> VolumeRestrictions:
+    plugin = VolumeRestrictions(handle)
+    if not version.at_least(34):
+        plugin.rwop_reason = ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT_V1_33
+    return plugin

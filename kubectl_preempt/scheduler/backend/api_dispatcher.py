@@ -2,8 +2,9 @@
 API calls a preemption makes, spread over time as prepareCandidateAsync makes them.
 
 After a decision the scheduler nominates the preemptor at once and starts a goroutine that
-  1. clears the nomination of each lower-priority pod nominated to the node, one patch after
-     another (clearNominatedNodeName);
+  1. clears the nomination of each lower-priority pod nominated to the node (clearNominatedNodeName):
+     with SchedulerAsyncAPICalls on (v1.34.1's default) through the API dispatcher, without
+     waiting; with it off, one patch after another, before the victims' calls;
   2. preempts every victim but the last in parallel (Parallelizer, 16 workers): a status patch
      adding the DisruptionTarget condition, then the delete call (PreemptPod);
   3. releases the preemptor: it leaves the `preempting` set that DefaultPreemption's PreEnqueue
@@ -20,11 +21,15 @@ preemptor is never held.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ...model.objects import Pod
 
+if TYPE_CHECKING:
+    from ...framework.config import SchedulerConfig
+
 FEATURE_GATE = "SchedulerAsyncPreemption"
+API_CALLS_GATE = "SchedulerAsyncAPICalls"
 # the median time between a victim's DisruptionTarget patch and its delete call as recorded in
 # ../shared/realcluster (79 victims of kube-scheduler v1.34.1; quartiles 32 and 118 ms)
 DEFAULT_API_LATENCY = 0.045
@@ -41,16 +46,32 @@ class Call:
     pod: Pod
 
 
-def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float, latency: float) -> list[Call]:
-    """The calls of one asynchronous preemption, in time order (mirrors prepareCandidateAsync)."""
+def api_calls_async(config: "SchedulerConfig") -> bool:
+    """Whether the scheduler's SchedulerAsyncAPICalls gate is on: --feature-gates, else the
+    release's default. v1.34.1 ships it Beta and on (pkg/features/kube_features.go); the v1.36 tree
+    lists it off by default from 1.34 on, so the v1.36.2 imitated here has it off."""
+    return config.feature_gates.get(API_CALLS_GATE, not config.version.at_least(35))
+
+
+def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float, latency: float,
+               *, clears_wait: bool = True) -> list[Call]:
+    """The calls of one asynchronous preemption, in time order (mirrors prepareCandidateAsync).
+
+    `clears_wait` False: SchedulerAsyncAPICalls is on, so clearNominatedNodeName hands each patch
+    to the API dispatcher (APICache.PatchPodStatus) and returns without waiting: the patches land
+    one call later, side by side, and the victims' calls start at once. With the gate off it makes
+    them one after another through the client, and the victims wait for them."""
     to_delete = [v for v in victims if not v.terminating]
     if not to_delete:
         return []
     calls: list[Call] = []
     t = now
     for p in cleared:
-        t += latency
-        calls.append(Call(t, "clearNomination", p))
+        if clears_wait:
+            t += latency
+            calls.append(Call(t, "clearNomination", p))
+        else:
+            calls.append(Call(now + latency, "clearNomination", p))
     if len(to_delete) > 1:
         first = to_delete[:-1]
         # the workers take the pieces in order; each piece is a patch then a delete

@@ -1,0 +1,82 @@
+"""plugins/preempt.yaml passes krew's checks, names this version, and is what scripts/build.py
+writes (its texts live in the script)."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from kubectl_preempt.version import __version__
+from tests.packaging.krew import Invalid, load_build_script, platform_of, validate_plugin
+
+REPO = Path(__file__).resolve().parents[2]
+MANIFEST = REPO / "plugins" / "preempt.yaml"
+build = load_build_script()
+
+
+
+def load() -> dict[str, Any]:
+    return yaml.safe_load(MANIFEST.read_text())
+
+
+def test_the_manifest_passes_krews_validation() -> None:
+    validate_plugin(MANIFEST.stem, load())
+
+
+def test_the_manifest_names_this_release_and_its_archives() -> None:
+    m = load()
+    assert m["spec"]["version"] == f"v{__version__}"
+    assert m["spec"]["homepage"] == build.HOMEPAGE
+    for p in m["spec"]["platforms"]:
+        os_name, arch = platform_of(p)
+        archive = f"kubectl-preempt_v{__version__}_{os_name}_{arch}.tar.gz"
+        assert p["uri"] == f"{build.RELEASE_URL}/v{__version__}/{archive}"
+        assert p["bin"] == "kubectl-preempt"
+        assert {"from": "LICENSE", "to": "."} in p["files"]
+    assert ("linux", "amd64") in [platform_of(p) for p in m["spec"]["platforms"]]
+
+
+def test_the_manifest_is_what_the_build_script_writes(tmp_path: Path) -> None:
+    """Apart from each platform's sha256 (an executable is not rebuilt byte for byte), the
+    committed manifest is the script's output: texts are edited in the script, not here."""
+    m = load()
+    out = tmp_path / "preempt.yaml"
+    for p in m["spec"]["platforms"]:
+        os_name, arch = platform_of(p)
+        written = build.write_manifest(out, __version__, os_name, arch, p["uri"], p["sha256"])
+    assert yaml.safe_load(out.read_text()) == m == yaml.safe_load(yaml.safe_dump(written))
+    assert out.read_text() == MANIFEST.read_text()
+
+
+def _broken(change) -> dict[str, Any]:
+    m = copy.deepcopy(load())
+    change(m)
+    return m
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda m: m.update(apiVersion="krew.googlecontainertools.github.com/v1alpha1"), "apiVersion"),
+    (lambda m: m.update(kind="Plugins"), "kind"),
+    (lambda m: m["metadata"].update(name="preemp"), "should be named"),
+    (lambda m: m["spec"].pop("shortDescription"), "short description"),
+    (lambda m: m["spec"].pop("description"), "description"),
+    (lambda m: m["spec"].update(version="0.1.0"), "version"),
+    (lambda m: m["spec"].update(version="v0.1"), "version"),
+    (lambda m: m["spec"].update(platforms=[]), "platform"),
+    (lambda m: m["spec"]["platforms"][0].update(sha256="B" * 64), "sha256"),
+    (lambda m: m["spec"]["platforms"][0].pop("bin"), "bin"),
+    (lambda m: m["spec"]["platforms"][0].update(uri="https://example.com/kubectl-preempt"), "uri"),
+    (lambda m: m["spec"]["platforms"][0].update(files=[]), "file operations"),
+    (lambda m: m["spec"]["platforms"][0].update(selector={"matchLabels": {"os": "linux", "cpu": "x"}}), "cpu"),
+    (lambda m: m["spec"]["platforms"][0].update(selector={"matchLabels": {}}), "empty"),
+    (lambda m: m["spec"]["platforms"][0].pop("selector"), "nil selector"),
+], ids=["an old apiVersion", "another kind", "a name that is not the file's", "no shortDescription",
+        "no description", "a version without v", "a version that is not semver", "no platform",
+        "an upper-case sha256", "no bin", "a uri that is not an archive", "no files", "a selector key krew ignores",
+        "an empty selector", "no selector"])
+def test_the_validation_refuses_what_krew_refuses(change, message: str) -> None:
+    with pytest.raises(Invalid, match=message):
+        validate_plugin("preempt", _broken(change))
