@@ -78,7 +78,8 @@ def names(cands: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("args,want,directive", [
-    ([""], ["capture", "check", "completion", "explain", "record", "replay", "session", "version"],
+    ([""], ["capture", "check", "completion", "explain", "history", "plan", "record", "replay", "session",
+            "version"],
      DIRECTIVE_NO_FILE_COMP),
     (["re"], ["record", "replay"], DIRECTIVE_NO_FILE_COMP),
     (["--v"], ["--version"], DIRECTIVE_NO_FILE_COMP),
@@ -87,7 +88,8 @@ def names(cands: list[str]) -> list[str]:
     (["explain", "--output=y"], ["--output=yaml"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["replay", "-o", ""], formats("replay"), DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["check", "--fail-on", "new"], ["new-victims"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
-    (["explain", "--kubernetes-version", ""], ["v1.34.1", "v1.34", "v1.36.2", "v1.36"],
+    (["explain", "--kubernetes-version", ""], ["v1.30.1", "v1.30", "v1.31.1", "v1.31", "v1.32.2", "v1.32",
+                                                "v1.33.0", "v1.33", "v1.34.1", "v1.34", "v1.36.2", "v1.36"],
      DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["replay", "--kubernetes-version=v1.36"], ["--kubernetes-version=v1.36.2", "--kubernetes-version=v1.36"],
      DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
