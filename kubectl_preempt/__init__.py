@@ -11,6 +11,7 @@ explain_pods = _api.explain_pods
 replay = _api.replay
 check = _api.check
 batch_session = _api.batch_session
+batch_session_runs = _api.batch_session_runs
 
 
 def load_snapshot(path: str) -> list:
@@ -20,5 +21,5 @@ def load_snapshot(path: str) -> list:
     return load_objects(path)
 
 
-__all__ = ["explain", "batch_session", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION",
+__all__ = ["explain", "batch_session", "batch_session_runs", "explain_pods", "replay", "check", "load_snapshot", "KUBERNETES_VERSION",
            "KUBERNETES_VERSIONS", "__version__"]

@@ -184,6 +184,17 @@ def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | No
                conf_source=conf_source)
 
 
+def batch_session_runs(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *, runs: int,
+                       scheduler_name: str = "kube-batch", default_queue: str = "default", seed: int = 0,
+                       conf_source: str = "scheduler configuration") -> dict[str, Any]:
+    """`runs` kube-batch sessions over `objects`, seeds `seed`..`seed + runs - 1` (each one run
+    kube-batch can make): each distinct outcome with its share of the runs, and the evictions per
+    job and per queue as p5/p50/p95 over the runs."""
+    from .batch.runs import session_runs
+    return session_runs(objects, scheduler_conf, runs=runs, seed=seed, scheduler_name=scheduler_name,
+                        default_queue=default_queue, conf_source=conf_source)
+
+
 def explain_batch(objects: Iterable[Mapping[str, Any]], pods: list[str], scheduler_conf: str | None = None, *,
                   scheduler_name: str = "kube-batch", seed: int = 0,
                   conf_source: str = "scheduler configuration") -> list[dict[str, Any]]:

@@ -2,6 +2,8 @@
 cache, run the configured actions in order, close it; and the result as plain data, with the why."""
 from __future__ import annotations
 
+import functools
+import random
 from typing import Any, Iterable, Mapping
 
 from .actions import ACTIONS
@@ -10,9 +12,11 @@ from .cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, SchedulerCache, 
 from .conf import SchedulerConf, parse_scheduler_conf
 from .framework.session import Session, close_session, open_session
 from .plugins import PLUGIN_BUILDERS
+from .util.gomap import go_runtime
 
 
-def run_once(cache: SchedulerCache, conf: SchedulerConf, seed: int = 0) -> Session:
+def run_once(cache: SchedulerCache, conf: SchedulerConf, seed: int | random.Random = 0) -> Session:
+    """One session; `seed` (or a generator) draws every random choice it makes."""
     ssn = open_session(cache, conf.tiers, PLUGIN_BUILDERS, seed)
     for name in conf.actions:
         ssn.action = name
@@ -48,12 +52,14 @@ def session_result(ssn: Session, conf: SchedulerConf) -> dict[str, Any]:
     out["allocations"] = [e for e in ssn.events if e["kind"] in ("bind", "pipeline")]
     drf = ssn.plugins.get("drf")
     jobs: dict[str, Any] = {}
-    for job in ssn.jobs.values():
+    # jobs and tasks listed by name: the maps' slot order is one run's draw, not a user's order
+    for job in sorted(ssn.jobs.values(), key=lambda j: j.uid):
         j: dict[str, Any] = {
             "name": job.name, "namespace": job.namespace, "queue": job.queue,
             "minMember": job.min_available, "readyTasks": job.ready_task_num(),
             "ready": job.ready(), "pipelined": job.pipelined(), "priority": job.priority,
-            "tasks": {t.key: {"status": status_name(t.status), "node": t.node_name} for t in job.tasks.values()},
+            "tasks": {t.key: {"status": status_name(t.status), "node": t.node_name}
+                      for t in sorted(job.tasks.values(), key=lambda t: t.key)},
             "fitError": job.fit_error(),
         }
         if drf is not None and job.uid in drf.job_opts:
@@ -84,10 +90,22 @@ def session_result(ssn: Session, conf: SchedulerConf) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=32)
+def _conf(text: str | None, source: str) -> SchedulerConf:
+    # parsed once per text: K runs of one case (compare_many, `session --runs`) read the same
+    # file, and nothing changes a SchedulerConf once parsed (a parse error is not remembered)
+    return parse_scheduler_conf(text, source)
+
+
 def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *,
                   scheduler_name: str = DEFAULT_SCHEDULER_NAME, default_queue: str = DEFAULT_QUEUE,
                   conf_source: str = "scheduler configuration", seed: int = 0) -> dict[str, Any]:
-    conf = parse_scheduler_conf(scheduler_conf, conf_source)
-    cache = build_cache(objects, scheduler_name, default_queue)
-    ssn = run_once(cache, conf, seed)
+    """One kube-batch session over `objects`: a fresh cache, then runOnce. `seed` draws every random
+    choice of the run (the cache's and session's map seeds, each map range's start, the ties
+    between nodes) from one generator: seeds 0..K-1 are K independent runs of kube-batch."""
+    conf = _conf(scheduler_conf, conf_source)
+    rng = random.Random(seed)
+    with go_runtime(rng):
+        cache = build_cache(objects, scheduler_name, default_queue)
+        ssn = run_once(cache, conf, rng)
     return session_result(ssn, conf)

@@ -9,7 +9,7 @@ import typer
 from .. import api
 from ..errors import InputError, UsageError
 from ..io.snapshot import display_name, ignored_kinds, load_objects, read_bytes
-from ..render.session import SESSION_FORMATS, render_session
+from ..render.session import SESSION_FORMATS, render_session, render_session_runs_table
 from . import options
 from .common import guard, note
 
@@ -32,7 +32,10 @@ Examples:
   kubectl preempt session --snapshot cluster.yaml
 \b
   # your kube-batch configuration file, as data
-  kubectl preempt session --snapshot cluster.yaml --scheduler-conf kube-batch.conf -o json"""
+  kubectl preempt session --snapshot cluster.yaml --scheduler-conf kube-batch.conf -o json
+\b
+  # 400 sessions (seeds 0..399): each distinct outcome with its share, evictions per job and queue
+  kubectl preempt session --snapshot cluster.yaml --scheduler-conf kube-batch.conf --runs 400"""
 
 SchedulerConf = Annotated[Optional[str], typer.Option(
     "--scheduler-conf", metavar="FILE",
@@ -45,6 +48,11 @@ DefaultQueue = Annotated[str, typer.Option(
 BatchSeed = Annotated[int, typer.Option(
     "--seed", metavar="N", help="Seed of kube-batch's random choices (ties between nodes, the start of each "
                                 "map range); each seed is one run kube-batch can make; 0 keeps output reproducible.")]
+BatchRuns = Annotated[int, typer.Option(
+    "--runs", metavar="N", min=1,
+    help="Run N sessions, seeds --seed .. --seed+N-1, and report their distribution: each distinct outcome "
+         "(binds, evictions, pipelined tasks, pod and PodGroup conditions) with its share of the runs, and the "
+         "tasks evicted per job and per queue (p5, p50, p95, min, max; nearest-rank).")]
 
 
 def register(app: typer.Typer) -> None:
@@ -88,6 +96,7 @@ def session(
     batch_scheduler_name: BatchSchedulerName = "kube-batch",
     default_queue: DefaultQueue = "default",
     seed: BatchSeed = 0,
+    runs: BatchRuns = 1,
 ) -> None:
     if snapshot is None:
         raise UsageError("session reads a snapshot: give --snapshot FILE (kubectl preempt capture writes one)")
@@ -101,8 +110,15 @@ def session(
     if ignored:
         note(f"{source}: ignored " + ", ".join(f"{k} ({n})" for k, n in ignored.items()))
     try:
-        result = api.batch_session(objects, text, scheduler_name=batch_scheduler_name,
-                                   default_queue=default_queue, seed=seed, conf_source=conf_name)
+        if runs > 1:
+            result = api.batch_session_runs(objects, text, runs=runs, scheduler_name=batch_scheduler_name,
+                                            default_queue=default_queue, seed=seed, conf_source=conf_name)
+        else:
+            result = api.batch_session(objects, text, scheduler_name=batch_scheduler_name,
+                                       default_queue=default_queue, seed=seed, conf_source=conf_name)
     except InputError as e:
         raise (e if e.source else e.located(source=source)) from None
-    sys.stdout.write(render_session(result, output, no_headers=no_headers))
+    if runs > 1 and output == "table":
+        sys.stdout.write(render_session_runs_table(result))
+    else:
+        sys.stdout.write(render_session(result, output, no_headers=no_headers))

@@ -194,3 +194,47 @@ def _batch_explain_table(docs: Sequence[Mapping[str, Any]]) -> str:
             out.append(f"Why        {d['message']}")
         blocks.append("\n".join(out))
     return "\n\n".join(blocks) + "\n"
+
+
+def _placements(o: Mapping[str, Any]) -> str:
+    parts = [f"{k} -> {n}" for k, n in (o.get("binds") or {}).items()]
+    parts += [f"{k} => {n} (pipelined)" for k, n in (o.get("pipelined") or {}).items()]
+    return ", ".join(parts) or "-"
+
+
+MAX_OUTCOMES_SHOWN = 20
+
+
+def render_session_runs_table(dist: Mapping[str, Any]) -> str:
+    """`session --runs N`: each distinct outcome with its share of the runs (most frequent first),
+    then the evictions per job and per queue over the runs."""
+    runs = dist["runs"]
+    first, last = dist["seeds"]
+    outcomes = dist.get("outcomes") or []
+    out = [f"Runs       {runs} sessions (seeds {first}..{last}), each one run kube-batch can make: "
+           f"{len(outcomes)} distinct outcome{'s' if len(outcomes) != 1 else ''}", ""]
+    rows = [[f"{100 * o['share']:.1f}%", str(o["runs"]), str(o["firstSeed"]),
+             ", ".join(o.get("evicts") or []) or "-", _placements(o)] for o in outcomes[:MAX_OUTCOMES_SHOWN]]
+    out.extend(columns(["SHARE", "RUNS", "SEED", "EVICTS", "PLACEMENTS (-> bound, => pipelined)"], rows))
+    if len(outcomes) > MAX_OUTCOMES_SHOWN:
+        rest = outcomes[MAX_OUTCOMES_SHOWN:]
+        out.append(f"  ... {len(rest)} more outcomes, {100 * sum(o['share'] for o in rest):.1f}% of the runs "
+                   "(-o json has them all)")
+    out.append("")
+    ev = dist.get("evictions") or {}
+    stat_header = ["P5", "P50", "P95", "MIN", "MAX"]
+
+    def stat_row(label: str, st: Mapping[str, Any]) -> list[str]:
+        return [label] + [f"{st[k]:g}" for k in ("p5", "p50", "p95", "min", "max")]
+
+    pct = dist.get("percentiles", "nearest-rank")
+    if not ev.get("jobs"):
+        out.append("Evictions  none in any run")
+    else:
+        out.append(f"Evictions per run ({pct} percentiles over the runs)")
+        rows = [stat_row("  all", ev["total"])]
+        rows += [stat_row(f"  job {k}", v) for k, v in ev["jobs"].items()]
+        rows += [stat_row(f"  queue {k}", v) for k, v in ev["queues"].items()]
+        out.extend(columns(["  TASKS EVICTED"] + stat_header, rows))
+    out.append("(one session with its binds, evictions and reasons: --seed N without --runs)")
+    return "\n".join(out) + "\n"

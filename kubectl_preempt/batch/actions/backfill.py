@@ -11,7 +11,9 @@ ACTION_NAME = "backfill"
 
 def execute(ssn: Session) -> None:
     for job in ssn.ranged(ssn.jobs):
-        for task in job.tasks_in(PENDING):
+        # job.TaskStatusIndex[Pending], ranged (the first task takes the first node that fits)
+        pending = job.task_status_index.get(PENDING)
+        for task in ssn.ranged(pending) if pending is not None else ():
             if not task.init_resreq.is_empty():
                 continue
             reasons: dict[str, str] = {}

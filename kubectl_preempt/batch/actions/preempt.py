@@ -8,8 +8,9 @@ from typing import Callable
 from ..api.job_info import JobInfo, TaskInfo
 from ..api.resource_info import Resource
 from ..api.types import PENDING, RUNNING
-from ..framework.session import Session, range_start
+from ..framework.session import Session
 from ..framework.statement import Statement
+from ..util.gomap import GoMap
 from ..util.priority_queue import PriorityQueue
 from ..util.scheduler_helper import per_node_scorer, predicate_nodes, prioritize_nodes, sort_nodes
 
@@ -20,14 +21,16 @@ def execute(ssn: Session) -> None:
     preemptors_map: dict[str, PriorityQueue] = {}
     preemptor_tasks: dict[str, PriorityQueue] = {}
     under_request: list[JobInfo] = []
-    queues = {}
+    # a Go map, filled as the jobs are ranged and then ranged itself: the queues' order is drawn
+    queues: GoMap = GoMap()
     # the jobs of each queue, to know cheaply whether any task could be a victim
     queue_jobs: dict[str, list[JobInfo]] = {}
     for job in ssn.ranged(ssn.jobs):
         queue = ssn.queues.get(job.queue)
         if queue is None:
             continue
-        queues.setdefault(queue.uid, queue)
+        if queue.uid not in queues:
+            queues[queue.uid] = queue
         queue_jobs.setdefault(queue.uid, []).append(job)
         if job.count(PENDING):
             if job.queue not in preemptors_map:
@@ -117,11 +120,11 @@ def preempt(ssn: Session, stmt: Statement, preemptor: TaskInfo, filter_fn: Calla
 
     `candidates` False says no task anywhere passes the filter: every node then has no victims and
     kube-batch's walk over the nodes changes nothing, so it is skipped."""
-    start = range_start(len(ssn.nodes), ssn.rng)
     if not candidates:
         return False
-    all_nodes = list(ssn.nodes.values())
-    all_nodes = all_nodes[start:] + all_nodes[:start]
+    # GetNodeList ranges ssn.Nodes, but the order does not matter: SortNodes orders the nodes by
+    # score, then name (a total order)
+    all_nodes = ssn.nodes.values()
     configs = ssn.node_prioritizer_list()
     scorer = per_node_scorer(preemptor, configs, ssn.any_pod_affinity)
     if scorer is not None:
@@ -132,12 +135,19 @@ def preempt(ssn: Session, stmt: Statement, preemptor: TaskInfo, filter_fn: Calla
         priority_list = prioritize_nodes(preemptor, nodes, configs)
     why = stmt.__dict__.setdefault("why", {})
     for node in sort_nodes(priority_list, ssn.nodes):
-        # node.Tasks is ranged in Go's order; the victims are ordered by the task order below,
-        # so slot order is as good as any
+        # node.Tasks ranged in Go's order: drf's Preemptable reads the candidates in that order
+        # (it takes each job's share down task by task), so it can decide which are victims; the
+        # other plugins decide task by task, and the victims are then ordered by the task order
+        # (victimsQueue), so the range is drawn only if drf is asked
         preemptees = [t.clone() for t in node.tasks.values() if filter_fn(t)]
         if not preemptees:
             continue
-        victims = ssn.preemptable(preemptor, preemptees)
+
+        def in_order(node=node, preemptees=preemptees) -> list[TaskInfo]:
+            by_uid = {t.uid: t for t in preemptees}
+            return [by_uid[t.uid] for t in ssn.ranged(node.tasks) if t.uid in by_uid]
+
+        victims = ssn.preemptable(preemptor, preemptees, in_order)
         votes = ssn.last_votes
         resreq = preemptor.init_resreq.clone()
         if not _valid_victims(victims, resreq):

@@ -60,13 +60,18 @@ _META_FIELDS: dict[tuple[str, ...], str] = {
 _CONDITION_FIELDS = ("type", "status", "reason", "message", "transitionID", "lastTransitionTime")
 
 
+def _is_mapping(value: Any) -> bool:
+    # a dict first: the Mapping ABC's check is slow, and the objects are dicts nearly always
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _is(value: Any, want: str) -> bool:
     if want == _STR:
         return isinstance(value, str)
     if want == _INT:  # int32 in the Go types
         return isinstance(value, int) and not isinstance(value, bool) and -2**31 <= value < 2**31
     if want == _MAP:
-        return isinstance(value, Mapping)
+        return _is_mapping(value)
     return isinstance(value, list)
 
 
@@ -78,18 +83,18 @@ def check_batch_object(obj: Mapping[str, Any], where: str | None = None) -> None
     # file, "Queue research: spec.weight" as this package's other errors
     where = f"{where}." if where else f"{object_label(obj)}: "
     md = obj.get("metadata")
-    if not isinstance(md, Mapping):
+    if not _is_mapping(md):
         raise InputError(f"must be {_MAP}, got {describe(md)}", field=f"{where}metadata")
     for path, want in {**_META_FIELDS, **_BATCH_FIELDS.get(kind, {})}.items():
         value: Any = obj
         for step in path:
-            value = value.get(step) if isinstance(value, Mapping) else None
+            value = value.get(step) if _is_mapping(value) else None
         if value is not None and not _is(value, want):
             raise InputError(f"must be {want}, got {describe(value)}", field=f"{where}{'.'.join(path)}")
     if kind != "PodGroup":
         return
     for i, c in enumerate((obj.get("status") or {}).get("conditions") or ()):
-        if not isinstance(c, Mapping):
+        if not _is_mapping(c):
             raise InputError(f"must be {_MAP}, got {describe(c)}", field=f"{where}status.conditions[{i}]")
         for k in _CONDITION_FIELDS:
             if c.get(k) is not None and not isinstance(c[k], str):
@@ -200,7 +205,7 @@ class SchedulerCache:
                     pass  # kube-batch logs "Failed to add pod into cache" and goes on
 
     # --- what a session asks of the cache -------------------------------------------------
-    def snapshot(self, ranged: Callable[[Any], list] = lambda m: list(m.values())
+    def snapshot(self, ranged: Callable[[Any], list] = lambda m: m.slot_order()
                  ) -> tuple[GoMap[str, JobInfo], GoMap[str, NodeInfo], GoMap[str, QueueInfo]]:
         """mirrors Snapshot: ready nodes, queues, and jobs with a PodGroup whose queue exists, each
         copied by ranging over the cache's maps (`ranged` gives the order Go's range would)."""
@@ -276,7 +281,7 @@ def build_cache(objects: Iterable[Mapping[str, Any]], scheduler_name: str = DEFA
     """The cache after its informers have listed these objects: nodes, queues, priority classes
     and pod groups first, then pods, each kind in the order given."""
     cache = SchedulerCache(scheduler_name, default_queue)
-    objects = [o for o in objects if isinstance(o, Mapping)]
+    objects = [o for o in objects if _is_mapping(o)]
     for o in objects:
         if o.get("kind") == "Node":
             cache.add_node(Node(o))

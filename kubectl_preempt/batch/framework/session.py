@@ -15,7 +15,7 @@ from ..api.types import (ALLOCATED, BINDING, PIPELINED, POD_GROUP_PENDING, POD_G
                          POD_GROUP_UNKNOWN, POD_GROUP_UNSCHEDULABLE_TYPE, RELEASING, RUNNING, allocated_status)
 from ..cache.cache import SchedulerCache
 from ..conf import PluginOption
-from ..util.gomap import GoMap
+from ..util.gomap import GoMap, go_range
 from .statement import Statement
 from ..util.scheduler_helper import NodeScoreCache
 
@@ -28,23 +28,6 @@ def time_key(ts: str) -> float:
     return t.timestamp() if t is not None else float("-inf")
 
 
-def range_start(n: int, rng: random.Random) -> int:
-    """Where Go starts ranging over a map of n entries: a random slot of eight, wrapping around
-    to the first entry (see Session.ranged)."""
-    if n <= 1:
-        return 0
-    if n <= 8:
-        off = rng.randrange(8)
-        return off if off < n else 0
-    return rng.randrange(n)
-
-
-def go_range(m: Any, rng: random.Random) -> list:
-    vals = list(m.values())
-    start = range_start(len(vals), rng)
-    return vals[start:] + vals[:start] if start else vals
-
-
 class EventHandler:
     __slots__ = ("allocate", "deallocate")
 
@@ -55,10 +38,12 @@ class EventHandler:
 
 
 class Session:
-    def __init__(self, cache: SchedulerCache, tiers: list[list[PluginOption]], seed: int = 0) -> None:
+    def __init__(self, cache: SchedulerCache, tiers: list[list[PluginOption]],
+                 seed: int | random.Random = 0) -> None:
         self.uid = SESSION_UID
-        # kube-batch's random choices (SelectBestNode) drawn from one seeded generator
-        self.rng = random.Random(seed)
+        # every random choice of kube-batch (each map range's start, SelectBestNode's rand.Intn)
+        # drawn from one seeded generator
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.cache = cache
         self.jobs: GoMap[str, JobInfo]
         self.nodes: GoMap[str, NodeInfo]
@@ -91,9 +76,8 @@ class Session:
         self._flat: dict[tuple[int, str], list[Callable]] = {}
 
     def ranged(self, m: Any) -> list:
-        """The values of a map in an order Go's `range` may give: Go starts each range at a random
-        slot of the map's bucket (eight slots) and wraps around, so a small map ranges in a rotation
-        of its slot order. The start is drawn from the session's generator."""
+        """The values of a map in the order one Go `range` over it gives (util/gomap.py), its random
+        start drawn from the session's generator."""
         return go_range(m, self.rng)
 
     # --- registration (session_plugins.go) ----------------------------------------------
@@ -112,12 +96,18 @@ class Session:
 
     # --- how the tiers combine the plugins' votes ----------------------------------------
     def _evictable(self, fns: dict[str, Callable], switch: str, actor: TaskInfo,
-                   candidates: list[TaskInfo]) -> list[TaskInfo]:
+                   candidates: list[TaskInfo], in_order: Callable[[], list[TaskInfo]] | None = None
+                   ) -> list[TaskInfo]:
         """mirrors Reclaimable / Preemptable: within a tier the plugins' victims intersect; the
-        first tier that yields a non-nil list decides."""
+        first tier that yields a non-nil list decides.
+
+        `in_order`, when given, makes the candidates in the order kube-batch ranged them; only a
+        plugin whose choice depends on that order (PREEMPTEES_IN_ORDER) is asked with it, the
+        others with `candidates`, the same tasks in any order."""
         self.last_votes = {}
         victims: list[TaskInfo] | None = None
         init = False
+        ordered: list[TaskInfo] | None = None
         for tier in self.tiers:
             for p in tier:
                 if not p.on(switch):
@@ -125,7 +115,12 @@ class Session:
                 fn = fns.get(p.name)
                 if fn is None:
                     continue
-                got = fn(actor, candidates)
+                if in_order is not None and getattr(self.plugins.get(p.name), "PREEMPTEES_IN_ORDER", False):
+                    if ordered is None:
+                        ordered = in_order()
+                    got = fn(actor, ordered)
+                else:
+                    got = fn(actor, candidates)
                 self.last_votes[p.name] = {t.uid for t in got or ()}
                 if not init:
                     victims = list(got) or None  # Go: a plugin with no victims returns nil
@@ -140,8 +135,9 @@ class Session:
     def reclaimable(self, reclaimer: TaskInfo, reclaimees: list[TaskInfo]) -> list[TaskInfo]:
         return self._evictable(self.reclaimable_fns, "enableReclaimable", reclaimer, reclaimees)
 
-    def preemptable(self, preemptor: TaskInfo, preemptees: list[TaskInfo]) -> list[TaskInfo]:
-        return self._evictable(self.preemptable_fns, "enablePreemptable", preemptor, preemptees)
+    def preemptable(self, preemptor: TaskInfo, preemptees: list[TaskInfo],
+                    in_order: Callable[[], list[TaskInfo]] | None = None) -> list[TaskInfo]:
+        return self._evictable(self.preemptable_fns, "enablePreemptable", preemptor, preemptees, in_order)
 
     def overused(self, queue: QueueInfo) -> bool:
         for tier in self.tiers:
@@ -306,13 +302,14 @@ def _has_pod_affinity(pod: Any) -> bool:
 
 
 def open_session(cache: SchedulerCache, tiers: list[list[PluginOption]],
-                 builders: dict[str, Callable[[dict[str, str]], Any]], seed: int = 0) -> Session:
+                 builders: dict[str, Callable[[dict[str, str]], Any]], seed: int | random.Random = 0) -> Session:
     """mirrors OpenSession: the snapshot, then each configured plugin's OnSessionOpen.
 
     openSession asks JobValid before the tiers are set, so no job is ever dropped there."""
     ssn = Session(cache, tiers, seed)
-    # the snapshot copies the cache's maps in slot order, one of the orders Go ranges them in
-    ssn.jobs, ssn.nodes, ssn.queues = cache.snapshot()
+    # Snapshot fills the session's maps by ranging over the cache's (and each clone its tasks by
+    # ranging over the cached node's or job's), so their slot order is drawn here, once a session
+    ssn.jobs, ssn.nodes, ssn.queues = cache.snapshot(ssn.ranged)
     for n in ssn.nodes.values():
         n.log = ssn.node_changes
     ssn.any_pod_affinity = any(_has_pod_affinity(t.pod) for n in ssn.nodes.values() for t in n.tasks.values()) \

@@ -27,6 +27,9 @@ class DrfAttr:
 
 class DrfPlugin:
     name = PLUGIN_NAME
+    # drf.go preemptableFn takes each job's allocation down preemptee by preemptee, so which
+    # preemptees are victims depends on their order (the range over node.Tasks in preempt.go)
+    PREEMPTEES_IN_ORDER = True
 
     def __init__(self, arguments: dict[str, str]) -> None:
         self.arguments = arguments
