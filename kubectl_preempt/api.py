@@ -255,7 +255,7 @@ from .model import limits  # noqa: E402,F401 - the input limits the flags overri
 from .model.bulk import bulk_allocation  # noqa: E402,F401
 from .model.rfc3339 import format_seconds, parse_seconds  # noqa: E402,F401
 from .model.selectors import LabelSelector, parse_selector  # noqa: E402,F401
-from .replay.simulate import DEFAULT_API_LATENCY  # noqa: E402,F401 - --api-latency's default
+from .scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY  # noqa: E402,F401 - --api-latency's default
 from .version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__  # noqa: E402,F401
 
 

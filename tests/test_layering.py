@@ -157,3 +157,15 @@ def test_the_import_graph_has_no_circle() -> None:
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PKG)))
 def test_module_imports_on_its_own(path: Path) -> None:
     importlib.import_module(_name(path))
+
+
+# upstream's pkg/scheduler/backend (queue, cache, API dispatcher) sits under schedule_one.go and
+# scheduler.go: the scheduler drives its backend, the backend never reaches back up into it
+_BACKEND = "kubectl_preempt.scheduler.backend"
+
+
+@pytest.mark.parametrize("path", sorted((PKG / "scheduler" / "backend").glob("*.py")), ids=lambda p: p.name)
+def test_the_schedulers_backend_imports_nothing_of_the_scheduler_above_it(path: Path) -> None:
+    for imp in _imports(path):
+        if imp.startswith("kubectl_preempt.scheduler"):
+            assert imp == _BACKEND or imp.startswith(_BACKEND + "."), f"{path.name} imports {imp}"

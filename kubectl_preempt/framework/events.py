@@ -5,7 +5,7 @@ NodeSchedulingPropertiesChange / PodSchedulingPropertiesChange).
 A plugin that can reject a pod declares, next to its Filter, the events that may make that pod
 schedulable again (`events_to_register()`, upstream's EnqueueExtensions.EventsToRegister), each
 with a hint that looks at the event's objects and says whether the pod is worth another try. The
-scheduler gathers them per profile into a QueueingHintMap (scheduler.build_queueing_hint_map) and
+scheduler gathers them per profile into a QueueingHintMap (framework/runtime.py build_queueing_hint_map) and
 the scheduling queue asks it when an event happens (isPodWorthRequeuing).
 """
 from __future__ import annotations

@@ -13,8 +13,8 @@ looks for each method with getattr, as upstream type-asserts each interface.
     score(state, pod, node_info)                -> (int, Status)
     score_extensions()                          -> object with normalize_score, or None
         normalize_score(state, pod, scores: list[NodeScore]) -> Status
-        normalize_values(state, pod, values: list[int]) -> list[int]   (optional: the same on
-                                                   the plain scores in node order, no NodeScore per node)
+        normalize_values(state, pod, values: list[int]) -> list[int]   (optional, MemoTraits: the
+                                                   same on the plain scores in node order)
     less(a: QueuedPodInfo, b: QueuedPodInfo)    -> bool    (QueueSort)
     pre_enqueue(pod)                            -> Status
     events_to_register()                        -> list[ClusterEventWithHint] (EnqueueExtensions)
@@ -132,9 +132,59 @@ class NodeAnswers(Protocol):
 
 
 class EquivalenceAnswers(Protocol):
-    """The scheduler's equivalence cache as one cycle sees it (scheduler/equivalence.py)."""
+    """The scheduler's equivalence cache as one cycle sees it (scheduler/memo/equivalence.py)."""
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers: ...
+
+
+@runtime_checkable
+class MemoTraits(Protocol):
+    """What a plugin declares, once, so the scheduler's memory (scheduler/memo) may reuse an answer
+    instead of asking it again. Upstream has no such declaration (its scheduler remembers nothing
+    between cycles), so each default is the answer that makes the memory ask afresh: a plugin
+    subclasses this Protocol and overrides only the traits it has; a plugin that does not subclass
+    it (an out-of-tree one) has none (memo_traits). tests/framework/test_extension_points.py holds
+    every in-tree plugin that defines one of these methods to subclassing this, with its signature.
+    Whether a plugin is node-local (`node_local`, above) is declared next to its name instead."""
+
+    def pre_filter_reads_labels(self, pod: Any) -> bool:
+        """Whether its PreFilter's outcome for this pod may depend on more than the pod's shape
+        (its labels, name or uid): a failed cycle is then not recalled by shape alone."""
+        return True
+
+    def repeatable_post_filter(self, state: Any, pod: Any) -> bool:
+        """Whether its PostFilter's answer is a function of the pod's shape, the nodes, the
+        nominator and the PDBs (a failed cycle may then be remembered)."""
+        return False
+
+    def same_answer_after_change(self, state: Any, pod: Any, record: Any, node_info: Any, status: Status) -> bool:
+        """Whether its remembered PostFilter answer (`record`) holds after `node_info` changed while
+        the node's filters still reject the pod with `status`."""
+        return False
+
+    def scores_nothing(self, state: Any, pod: Any) -> bool:
+        """Whether, for this pod, Score gives 0 on every node and NormalizeScore keeps 0 (the
+        framework then asks no node)."""
+        return False
+
+    def normalize_values(self, state: Any, pod: Any, values: list[int]) -> list[int] | None:
+        """Its NormalizeScore over the plain scores in node order, without a NodeScore per node;
+        None: not declared, NormalizeScore is called."""
+        return None
+
+
+class _Undeclared(MemoTraits):
+    name = ""
+
+
+_UNDECLARED = _Undeclared()
+
+
+def memo_traits(plugin: Any) -> MemoTraits:
+    """The traits `plugin` declares (itself, when it subclasses MemoTraits), else none at all.
+    Declaring is subclassing: a look at the class's MRO, not a structural Protocol check (which
+    asks for every member and is slow)."""
+    return plugin if MemoTraits in type(plugin).__mro__ else _UNDECLARED
 
 
 # One Protocol per extension point (framework/interface.go's PreEnqueuePlugin, QueueSortPlugin, ...).

@@ -37,7 +37,7 @@ class PodInfo:
         "pod",
         # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
         "has_affinity", "has_required_anti_affinity", "pvc_keys", "host_ports",
-        # scheduler/equivalence.py: what a cycle reads of the pod (pod_shape), what node-local
+        # scheduler/memo/equivalence.py: what a cycle reads of the pod (pod_shape), what node-local
         # plugins read of it (node_shape)
         "shape", "node_shape",
         # plugins/interpodaffinity/terms.py: the parsed (anti-)affinity terms (PodInfo.Update)

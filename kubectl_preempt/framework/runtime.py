@@ -10,10 +10,11 @@ import operator
 from ..errors import InputError, quote
 from ..model.objects import Pod
 from .config import Profile
+from .events import QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
 from .listers import Listers
-from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EquivalenceAnswers, NodeScore, PostFilterResult,
-                        PreFilterResult, ScoreTable, is_node_local)
+from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EnqueueExtensions, EquivalenceAnswers, MemoTraits,
+                        NodeScore, PostFilterResult, PreFilterResult, ScoreTable, is_node_local, memo_traits)
 from .status import SUCCESS, Code, Status
 from .types import NodeInfo
 from .versions import DEFAULT, KubernetesVersion
@@ -105,6 +106,9 @@ class Framework:
         self.post_filter_plugins = self.points["postFilter"]
         self.pre_score_plugins = self.points["preScore"]
         self.score_plugins = self.points["score"]
+        # what each plugin declares for the scheduler's memory (interface.MemoTraits), looked up
+        # once: a Protocol check is slow, and a plugin's traits are fixed
+        self.memo_traits: dict[str, MemoTraits] = {name: memo_traits(pl) for name, pl in self.plugins.items()}
 
     def _expand(self, ep: str) -> list[Any]:
         # mirrors expandMultiPointPlugins
@@ -335,8 +339,7 @@ class Framework:
         # a plugin may know that for this pod every node scores 0 and normalizing keeps 0
         # (DynamicResources for a pod without claims): its column stays zeros, nothing to call
         zero = {i for i, pl in enumerate(plugins)
-                if i not in local and (nothing := getattr(pl, "scores_nothing", None)) is not None
-                and nothing(state, pod)}
+                if i not in local and self.memo_traits[pl.name].scores_nothing(state, pod)}
         for i, pl in enumerate(plugins):
             if i in local:
                 continue
@@ -355,9 +358,11 @@ class Framework:
             ext = _extensions(pl) if i not in zero else None
             if ext is None:
                 continue
-            fast = getattr(ext, "normalize_values", None)
+            # the same normalizer on the plain scores, when the extension declares one
+            fast = (self.memo_traits[pl.name] if ext is pl else memo_traits(ext)).normalize_values(
+                state, pod, list(raw[i]))
             if fast is not None:
-                raw[i] = fast(state, pod, list(raw[i]))
+                raw[i] = fast
                 continue
             ns = [NodeScore(nm, sc) for nm, sc in zip(node_names, raw[i])]
             s = ext.normalize_score(state, pod, ns)
@@ -388,3 +393,30 @@ class Framework:
         else:
             totals = list(map(sum, zip(*rest)))
         return ScoreTable(node_names, names, weighted, totals), SUCCESS
+
+
+# the extension points whose plugins can reject a pod and so tell the queue what may help it
+# (upstream's shouldHaveEnqueueExtensions)
+_ENQUEUE_POINTS = ("preEnqueue", "preFilter", "filter", "reserve", "permit")
+
+
+def enqueue_extensions(fwk: Framework) -> list[Any]:
+    """The profile's plugins that have a say on requeueing: those at a rejecting point, in the
+    profile's order, then those that declare events anyway (DefaultPreemption, whose
+    PreEnqueue the replay runs itself)."""
+    out: list[Any] = []
+    for ep in _ENQUEUE_POINTS:
+        out += [pl for pl in fwk.points[ep] if pl not in out]
+    out += [pl for _, pl in sorted(fwk.plugins.items()) if pl not in out and isinstance(pl, EnqueueExtensions)]
+    return out
+
+
+def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
+    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint; a plugin at
+    a rejecting point that declares nothing is registered for every event of every resource."""
+    hints = QueueingHintMap()
+    for pl in enqueue_extensions(fwk):
+        events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
+        for e in events:
+            hints.register(pl.name, e.event, e.hint)
+    return hints

@@ -72,7 +72,7 @@ class NodeJournal:
     """The NodeInfos of one line of snapshots whose generation moved, in the order they moved
     (a NodeInfo new to the line counts as moved). A cache that remembers answers per node
     generation reads what moved since it last looked instead of comparing every node's
-    generation on every cycle (scheduler/equivalence.py). Entries are numbered from `base`;
+    generation on every cycle (scheduler/memo/equivalence.py). Entries are numbered from `base`;
     the reader that has seen every entry drops them (`forget_before`), and past MAX_ENTRIES
     the journal drops them itself: a reader behind `base` then starts over."""
 

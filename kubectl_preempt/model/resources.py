@@ -5,6 +5,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, NamedTuple
 
 from ..errors import InputError, quote
+from . import memory as _memory
 from .quantity import parse_quantity
 
 CPU = "cpu"
@@ -187,6 +188,7 @@ DEFAULT_RESOURCE_OPTIONS = PodResourcesOptions()
 
 
 _REQUESTS_CACHE: dict[tuple, dict[str, Fraction]] = {}
+_memory.MEMORY.register(_REQUESTS_CACHE.clear)
 
 
 def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
@@ -206,12 +208,12 @@ def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
             key = (key, options, status.get("resize"))
     except Exception:  # a malformed spec is diagnosed by the full computation below
         key = None
-    if key is not None:
+    if key is not None and _memory.MEMORY.on:
         hit = _REQUESTS_CACHE.get(key)
         if hit is not None:
             return dict(hit)
     reqs = _pod_requests(spec, status, non_missing, field, options or DEFAULT_RESOURCE_OPTIONS)
-    if key is not None and len(_REQUESTS_CACHE) < 200_000:
+    if key is not None and _memory.MEMORY.on and len(_REQUESTS_CACHE) < 200_000:
         _REQUESTS_CACHE[key] = dict(reqs)
     return reqs
 
@@ -313,6 +315,7 @@ _DEFAULT_NON_MISSING = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), MEMORY: 
 
 
 _RESOURCE_CACHE: dict[bytes, PodResource] = {}
+_memory.MEMORY.register(_RESOURCE_CACHE.clear)
 
 
 def _resource_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
@@ -349,12 +352,12 @@ def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field
             key = _resource_key(spec, status)
         except Exception:  # a malformed spec is diagnosed by the full computation below
             key = None
-    if key is not None:
+    if key is not None and _memory.MEMORY.on:
         hit = _RESOURCE_CACHE.get(key)
         if hit is not None:
             return hit
     res = _calculate_resource(spec, status, field)
-    if key is not None and len(_RESOURCE_CACHE) < 200_000:
+    if key is not None and _memory.MEMORY.on and len(_RESOURCE_CACHE) < 200_000:
         _RESOURCE_CACHE[key] = res
     return res
 

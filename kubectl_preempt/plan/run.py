@@ -27,7 +27,7 @@ from ..model.objects import Pod
 from ..replay.activity import ActivityRecorder, Tee
 from ..replay.distribution import distribution
 from ..replay.engine import Engine
-from ..replay.queue import DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION, UNSCHEDULABLE_FLUSH_PERIOD
+from ..scheduler.backend.queue import DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION, UNSCHEDULABLE_FLUSH_PERIOD
 from ..replay.report import evicts, simulate_report
 from ..replay.runs import RunFacts, add_leave_times, fan_out, run_rng, run_seed
 from ..replay.simulate import Listener, Simulation

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 
 from ..framework import events as ev
 from ..model.objects import Node, Pod, PriorityClass
-from .queue import SchedulingQueue
+from ..scheduler.backend.queue import SchedulingQueue
 from .state import ReplayState, parse_time
 from .timeline import TraceEvent
 from .whatif import PriorityPolicy

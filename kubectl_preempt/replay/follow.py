@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from ..model.who_preempted import preempted_by
-from .cache import PodOrder, status_delay_of
+from ..scheduler.backend.cache import PodOrder, status_delay_of
 from .engine import long_run
 from .eventhandlers import EventHandler
 from .simulate import Progress, decision_case, initial_objects, preemption_why

@@ -23,15 +23,15 @@ from ..model.who_preempted import EVENT_REASON_PREEMPTED, preempted_by
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED, CycleResult
 from ..plugins import names
-from .cache import PodOrder, status_delay_of
-from .async_preemption import (DEFAULT_API_LATENCY, FEATURE_GATE, Call, api_calls_async, plan_calls,
-                               plan_sync_calls)
+from ..scheduler.backend.api_dispatcher import (DEFAULT_API_LATENCY, FEATURE_GATE, Call, api_calls_async, plan_calls,
+                                                plan_sync_calls)
+from ..scheduler.backend.cache import PodOrder, status_delay_of
 from .batch import BATCH_KINDS, KUBE_SCHEDULER_ACTION, BatchOptions, BatchScheduler, schedules_any
 from .controllers import (DISRUPTION_CONTROLLER_DELAY, OWNER_KINDS, LeaveTimes, WorkloadControllers,
                           replica_set_index)
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .eventhandlers import EventHandler
-from .queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
+from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
 from .state import (ReplayState, build_cluster, finished, format_time, grace_period,
                     preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent

@@ -16,9 +16,9 @@ from ..framework.snapshot import Snapshot
 from ..model.cluster import Cluster
 from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.objects import Node, Pod, PodDisruptionBudget, PriorityClass
-from ..scheduler.equivalence import EquivalenceCache
+from ..scheduler.memo.equivalence import EquivalenceCache
 from ..scheduler.scheduler import Scheduler
-from .cache import PodOrder
+from ..scheduler.backend.cache import PodOrder
 
 DEFAULT_TERMINATION_GRACE_PERIOD = 30
 DISRUPTION_TARGET = "DisruptionTarget"

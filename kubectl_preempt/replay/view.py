@@ -370,7 +370,68 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
         runs, pend = walk.runs, walk.all_pending()
         approximate = mode == "simulate"
 
-    # --- classes and namespaces
+    class_list, cls_index = _classes(report, walk)
+    namespaces = sorted({rec.info.get("namespace") or "default" for rec in walk.pods.values()}
+                        | {k.split("/")[0] for p in report.get("preemptions") or ()
+                           for k in [p.get("preemptor") or "", *(p.get("victims") or ())] if "/" in k})
+    ns_index = {n: i for i, n in enumerate(namespaces)}
+    node_recs = _nodes(report, walk, runs, start)
+    node_index = {n.name: i for i, n in enumerate(node_recs)}
+
+    # --- pods, in order of creation
+    pod_recs = sorted(walk.pods.values(), key=lambda r: (r.created, r.info.get("key") or ""))
+    for i, rec in enumerate(pod_recs):
+        rec.index = i
+    pods_info = {rec.uid: rec for rec in pod_recs}
+
+    # --- the resource occupancy is drawn in
+    if resource is None:
+        resource = _busiest_resource(runs, walk, node_recs)
+
+    # --- runs, ordered by start
+    runs.sort(key=lambda r: (r.start, walk.pods[r.uid].index))
+    marks = _marks(report, walk, runs, pod_recs, start, cls_index, ns_index, node_index)
+    lanes, groups = _occupancy(runs, pods_info, node_recs, resource, start, cls_index, ns_index, node_index,
+                               group_threshold)
+    pending_layers, still_pending, waits = _pending(pend, pods_info, start, cls_index, ns_index)
+    bucket = _bucket_seconds(end - start)
+
+    return {
+        "version": VIEW_VERSION,
+        "mode": mode,
+        "approximate": approximate,
+        "start": round(start, 3),
+        "duration": _rel(end, start),
+        "resource": {"name": resource, **_unit(resource)},
+        "classes": class_list,
+        "namespaces": namespaces,
+        "podFields": list(POD_FIELDS),
+        "pods": [[rec.info["key"], ns_index[rec.info.get("namespace") or "default"],
+                  cls_index[rec.info.get("priorityClassName") or NO_CLASS], rec.info.get("priority") or 0,
+                  rec.info.get("milliCPU") or 0, rec.info.get("memory") or 0, _request(rec.info, resource),
+                  _rel(rec.created, start)] for rec in pod_recs],
+        "runFields": list(RUN_FIELDS),
+        "runEnds": dict(RUN_ENDS),
+        "runs": [[pods_info[r.uid].index, node_index[r.node], _rel(r.start, start),
+                  None if r.end is None else _rel(r.end, start), r.how,
+                  None if r.preempted_at is None else _rel(r.preempted_at, start), r.mark] for r in runs],
+        "lanes": lanes,
+        "grouped": len(node_recs) > group_threshold,
+        "groups": groups,
+        "marks": marks,
+        "pending": pending_layers,
+        "pendingAtEnd": [[pods_info[sp.uid].index, _rel(sp.start, start)] for sp in still_pending],
+        "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),
+                           "p99Seconds": _round(percentile(waits, 99)),
+                           "maxSeconds": _round(max(waits) if waits else None)},
+        "bucketSeconds": bucket,
+        "buckets": max(1, math.ceil((end - start) / bucket)),
+        "perBucket": _per_bucket(marks, bucket),
+    }
+
+
+def _classes(report: Mapping[str, Any], walk: _Walk) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The PriorityClasses the view names, highest value first, and each one's index."""
     class_values: dict[str, int] = dict(walk.classes)
     for pc in (report.get("whatIf") or {}).get("priorityClasses") or ():
         class_values[pc["name"]] = pc["value"]
@@ -386,15 +447,13 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
             seen_prio.setdefault(d.get("priorityClassName") or NO_CLASS, d.get("priority") or 0)
     used = set(seen_prio)
     classes = sorted(used, key=lambda c: (-(class_values.get(c, seen_prio.get(c, 0))), c == NO_CLASS, c))
-    cls_index = {c: i for i, c in enumerate(classes)}
     class_list = [{"name": c, "value": class_values.get(c, seen_prio.get(c, 0)), "colour": class_colour(i, c),
                    "recorded": c in walk.classes} for i, c in enumerate(classes)]
-    namespaces = sorted({rec.info.get("namespace") or "default" for rec in walk.pods.values()}
-                        | {k.split("/")[0] for p in report.get("preemptions") or ()
-                           for k in [p.get("preemptor") or "", *(p.get("victims") or ())] if "/" in k})
-    ns_index = {n: i for i, n in enumerate(namespaces)}
+    return class_list, {c: i for i, c in enumerate(classes)}
 
-    # --- nodes, including any a preemption names that the trace never listed
+
+def _nodes(report: Mapping[str, Any], walk: _Walk, runs: list[Any], start: float) -> list[_NodeRec]:
+    """The nodes, including any a preemption or a run names that the trace never listed."""
     node_recs = list(walk.nodes.values())
     for p in report.get("preemptions") or ():
         if p.get("node") and p["node"] not in walk.nodes:
@@ -404,29 +463,20 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
         if r.node not in walk.nodes:
             walk.nodes[r.node] = _NodeRec(r.node, {}, {}, [[start, None]])
             node_recs.append(walk.nodes[r.node])
-    node_index = {n.name: i for i, n in enumerate(node_recs)}
+    return node_recs
 
-    # --- pods, in order of creation
-    pod_recs = sorted(walk.pods.values(), key=lambda r: (r.created, r.info.get("key") or ""))
-    for i, rec in enumerate(pod_recs):
-        rec.index = i
+
+def _marks(report: Mapping[str, Any], walk: _Walk, runs: list[Any], pod_recs: list[_PodRec], start: float,
+           cls_index: dict[str, int], ns_index: dict[str, int], node_index: dict[str, int]) -> list[dict[str, Any]]:
+    """One mark per preemption of the report, in its order; each victim's run is marked with it."""
     by_key: dict[str, list[_PodRec]] = {}
     for rec in pod_recs:
         by_key.setdefault(rec.info["key"], []).append(rec)
-
-    # --- the resource occupancy is drawn in
-    if resource is None:
-        resource = _busiest_resource(runs, walk, node_recs)
-
-    # --- runs, ordered by start, indexed per pod key for the marks
-    runs.sort(key=lambda r: (r.start, walk.pods[r.uid].index))
     runs_by_key: dict[tuple[str, str], list[int]] = {}
     runs_by_uid: dict[str, list[int]] = {}
     for i, r in enumerate(runs):
         runs_by_key.setdefault((walk.pods[r.uid].info["key"], r.node), []).append(i)
         runs_by_uid.setdefault(r.uid, []).append(i)
-
-    # --- marks: one per preemption of the report, in its order
     marks = []
     for i, p in enumerate(report.get("preemptions") or ()):
         t = parse_time(p.get("time"))
@@ -462,10 +512,14 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
                         if not any(walk.pods[runs[ri].uid].info["key"] == v for ri in victims)],
             "bound": bound,
         })
+    return marks
 
-    # --- occupancy layers per node and per group; a node without the resource (a CPU node in a
-    # GPU cluster) is drawn in cpu
-    pods_info = {rec.uid: rec for rec in pod_recs}
+
+def _occupancy(runs: list[Any], pods_info: dict[str, _PodRec], node_recs: list[_NodeRec], resource: str,
+               start: float, cls_index: dict[str, int], ns_index: dict[str, int], node_index: dict[str, int],
+               group_threshold: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Occupancy layers per node (lanes) and, past `group_threshold` nodes, per group; a node
+    without the resource (a CPU node in a GPU cluster) is drawn in cpu."""
     lane_res = [resource if n.alloc.get(resource, 0) > 0 or resource == "cpu" else "cpu" for n in node_recs]
     lane_deltas: dict[int, dict[tuple[int, int, int], list[tuple[float, int]]]] = {}
     for r in runs:
@@ -491,9 +545,8 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
                       "capacity": n.alloc.get(lane_res[i], 0),
                       "alive": [[_rel(a, start), None if b is None else _rel(b, start)] for a, b in n.alive],
                       "layers": _layers(lane_deltas.get(i, {}))})
-    grouped = len(node_recs) > group_threshold
-    groups = []
-    if grouped:
+    groups: list[dict[str, Any]] = []
+    if len(node_recs) > group_threshold:
         for gi, (name, members) in enumerate(group_nodes(node_recs)):
             # a group is drawn in one resource: the view's, unless none of its nodes has it
             g_res = resource if any(lane_res[ni] == resource for ni in members) else "cpu"
@@ -507,8 +560,13 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
                 lanes[ni]["group"] = gi
             groups.append({"name": name, "nodes": members, "resource": g_res,
                            "capacity": sum(lanes[ni]["capacity"] for ni in members_in), "layers": _layers(deltas)})
+    return lanes, groups
 
-    # --- pending pods over time, by class and namespace
+
+def _pending(pend: list[Any], pods_info: dict[str, _PodRec], start: float, cls_index: dict[str, int],
+             ns_index: dict[str, int]) -> tuple[list[list[Any]], list[Any], list[float]]:
+    """Pending pods over time by class and namespace, those still pending at the end (highest
+    priority first), and how long each bound pod waited."""
     pend_deltas: dict[tuple[int, int], list[tuple[float, int]]] = {}
     waits: list[float] = []
     for sp in pend:
@@ -523,49 +581,18 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
     still_pending = sorted((sp for sp in pend if sp.end is None and sp.uid in pods_info),
                            key=lambda sp: (-(pods_info[sp.uid].info.get("priority") or 0), sp.start,
                                            pods_info[sp.uid].info["key"]))
+    return pending_layers, still_pending, waits
 
-    # --- preemptions per bucket, by the preemptor's class and namespace
-    bucket = _bucket_seconds(end - start)
+
+def _per_bucket(marks: list[dict[str, Any]], bucket: int) -> list[list[Any]]:
+    """Preemptions per time bucket, by the preemptor's class and namespace."""
     per_bucket: dict[tuple[int, int], dict[int, int]] = {}
     for m in marks:
         k = (m["cls"] if m["cls"] is not None else -1, m["ns"] if m["ns"] is not None else -1)
         b = int(m["t"] // bucket)
         c = per_bucket.setdefault(k, {})
         c[b] = c.get(b, 0) + 1
-    per_layers = [[c, n, [x for b in sorted(cnt) for x in (b, cnt[b])]] for (c, n), cnt in sorted(per_bucket.items())]
-
-    return {
-        "version": VIEW_VERSION,
-        "mode": mode,
-        "approximate": approximate,
-        "start": round(start, 3),
-        "duration": _rel(end, start),
-        "resource": {"name": resource, **_unit(resource)},
-        "classes": class_list,
-        "namespaces": namespaces,
-        "podFields": list(POD_FIELDS),
-        "pods": [[rec.info["key"], ns_index[rec.info.get("namespace") or "default"],
-                  cls_index[rec.info.get("priorityClassName") or NO_CLASS], rec.info.get("priority") or 0,
-                  rec.info.get("milliCPU") or 0, rec.info.get("memory") or 0, _request(rec.info, resource),
-                  _rel(rec.created, start)] for rec in pod_recs],
-        "runFields": list(RUN_FIELDS),
-        "runEnds": dict(RUN_ENDS),
-        "runs": [[pods_info[r.uid].index, node_index[r.node], _rel(r.start, start),
-                  None if r.end is None else _rel(r.end, start), r.how,
-                  None if r.preempted_at is None else _rel(r.preempted_at, start), r.mark] for r in runs],
-        "lanes": lanes,
-        "grouped": grouped,
-        "groups": groups,
-        "marks": marks,
-        "pending": pending_layers,
-        "pendingAtEnd": [[pods_info[sp.uid].index, _rel(sp.start, start)] for sp in still_pending],
-        "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),
-                           "p99Seconds": _round(percentile(waits, 99)),
-                           "maxSeconds": _round(max(waits) if waits else None)},
-        "bucketSeconds": bucket,
-        "buckets": max(1, math.ceil((end - start) / bucket)),
-        "perBucket": per_layers,
-    }
+    return [[c, n, [x for b in sorted(cnt) for x in (b, cnt[b])]] for (c, n), cnt in sorted(per_bucket.items())]
 
 
 def _round(v: float | None) -> float | None:

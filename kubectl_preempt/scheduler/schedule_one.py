@@ -5,23 +5,21 @@ PreemptionRecord on the failure path); nothing here formats text for people.
 """
 from __future__ import annotations
 
-import copy
 import operator
 import random
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 from ..framework.cycle_state import CycleState
-from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message, fit_error_reasons
-from ..framework.interface import NodePluginScores, PostFilterResult, PreFilterResult, ScoreTable, is_node_local
+from ..framework.diagnosis import Diagnosis, fit_error_message, fit_error_reasons
+from ..framework.interface import EquivalenceAnswers, NodePluginScores, PostFilterResult, PreFilterResult, ScoreTable, is_node_local
 from ..framework.runtime import Framework
 from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
 from ..preemption.evaluator import RECORD_KEY
-from .equivalence import FailedCycles, PodAnswers
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -68,7 +66,7 @@ class CycleResult:
         otherwise, the PostFilter message as is. Empty when the cycle failed without a FitError."""
         if self.outcome == SCHEDULED or self.error is not None or not self.message:
             return {}
-        # counted once per cycle (and per remembered failed cycle, see _again): a copy each time
+        # counted once per cycle (and per remembered failed cycle, memo/failed_cycles.py _again): a copy each time
         known = self.__dict__.get("_fit_error_fields")
         if known is None:
             known = self._fit_error_fields()
@@ -108,7 +106,7 @@ def num_feasible_nodes_to_find(fwk: Framework, num_all_nodes: int) -> int:
 
 def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis,
                                  nodes: list[NodeInfo], start_index: int = 0,
-                                 equivalence: PodAnswers | None = None) -> list[NodeInfo]:
+                                 equivalence: EquivalenceAnswers | None = None) -> list[NodeInfo]:
     """mirrors findNodesThatPassFilters: nodes are visited from start_index on, wrapping around,
     until enough feasible ones are found; each visited node's status is taken from the
     equivalence cache when its node-local filters answered for this pod shape on the unchanged
@@ -177,7 +175,7 @@ class SchedulingError(Exception):
 
 
 def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_index: int = 0,
-                            equivalence: PodAnswers | None = None,
+                            equivalence: EquivalenceAnswers | None = None,
                             pre_filtered: tuple[PreFilterResult | None, Status, set[str]] | None = None
                             ) -> tuple[list[NodeInfo], Diagnosis, bool]:
     """mirrors findNodesThatFitPod; the flag says the nominated node was tried first and fit.
@@ -224,7 +222,7 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
 
 
 def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo],
-                     equivalence: PodAnswers | None = None,
+                     equivalence: EquivalenceAnswers | None = None,
                      names: list[str] | None = None) -> Sequence[NodePluginScores]:
     if not fwk.has_score_plugins():
         return [NodePluginScores(ni.name, (), [], 1) for ni in nodes]
@@ -237,154 +235,33 @@ def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[No
     return scores
 
 
-def _pre_filter_reads_labels(fwk: Framework, pod: Pod) -> bool:
-    """Whether some PreFilter plugin's outcome for this pod, in this cluster, may depend on more
-    than the pod's shape (its labels, name or uid); a plugin that does not say is taken to."""
-    for pl in fwk.pre_filter_plugins:
-        reads = getattr(pl, "pre_filter_reads_labels", None)
-        if reads is None or reads(pod):
-            return True
-    return False
+class Memo(Protocol):
+    """The scheduler's memory of failed cycles as one cycle sees it (scheduler/memo/failed_cycles.py
+    CycleMemo): asked once the PreFilter ran, told what a failed cycle decided."""
 
+    def recall(self, fwk: Framework, state: CycleState, pod: Pod,
+               pre_filtered: tuple[PreFilterResult | None, Status, set[str]]) -> CycleResult | None: ...
 
-def failed_cycle_key(fwk: Framework, state: CycleState, pod: Pod,
-                     pre_filtered: tuple[PreFilterResult | None, Status, set[str]],
-                     equivalence: PodAnswers | None) -> tuple | None:
-    """The key a failure of this cycle is remembered under (scheduler/equivalence.py FailedCycles),
-    None when its outcome could depend on more than the key and the world: the PreFilter did not
-    pass every node, a Filter plugin it runs is not node-local (it may read the pod's labels or
-    other pods), the pod has a nominated node (tried first, and read by preemption), or a
-    PostFilter plugin does not say it is repeatable for this pod.
-
-    The start index is no part of it: a failed walk visits every node, and where it started only
-    orders the rejected nodes' statuses (_again puts them in this cycle's order)."""
-    pre_res, s, unsched_plugins = pre_filtered
-    if equivalence is None or pod.nominated_node_name or s.code != Code.Success:
-        return None
-    if pre_res is not None and not pre_res.all_nodes():
-        return None
-    skip = state.skip_filter_plugins
-    if not all(is_node_local(pl, "filter") for pl in fwk.filter_plugins if pl.name not in skip):
-        return None
-    for pl in fwk.post_filter_plugins:
-        repeatable = getattr(pl, "repeatable_post_filter", None)
-        if repeatable is None or not repeatable(state, pod):
-            return None
-    return (equivalence.profile, equivalence.shape, frozenset(skip), frozenset(unsched_plugins))
-
-
-def _still_fails(fwk: Framework, state: CycleState, pod: Pod, equivalence: PodAnswers, res: CycleResult,
-                 moved: list[NodeInfo]) -> bool:
-    """Whether a remembered failed cycle holds after `moved` nodes changed (nothing else did): each
-    such node's node-local filters still reject the pod with the very status remembered (statuses
-    are shared objects), it has no pods nominated to it, and every PostFilter plugin says its
-    answer there is unchanged (DefaultPreemption: the node still holds no possible victim, and the
-    remembered dry run looked at none)."""
-    statuses = res.diagnosis.node_to_status
-    skip = state.skip_filter_plugins
-    answers = equivalence.answers("filter", tuple(pl.name for pl in fwk.filter_plugins if pl.name not in skip))
-    nominated = fwk.nominator.by_node
-    post_filters = fwk.post_filter_plugins
-    seen: set[str] = set()
-    for ni in moved:
-        name = ni.name
-        if name in seen:
-            continue
-        seen.add(name)
-        if name in nominated or fwk.snapshot.get(name) is not ni:
-            return False
-        st = answers.get([ni], lambda n: fwk.run_filter_plugins(state, pod, n), [name])[0]
-        if st is not statuses.statuses.get(name):
-            return False
-        for pl in post_filters:
-            same = getattr(pl, "same_answer_after_change", None)
-            if same is None or not same(state, pod, res.preemption, ni, st):
-                return False
-    return True
-
-
-class _Relisted(NodeToStatus):
-    """A remembered cycle's rejected nodes listed as a walk from another start index lists them:
-    the same statuses, rotated when first read (a replay seldom reads them)."""
-
-    def __init__(self, base: NodeToStatus, names: list[str], start: int) -> None:  # noqa: D107
-        self.absent = base.absent
-        self._base, self._names, self._start = base.statuses, names, start
-        self._statuses: dict[str, Status] | None = None
-
-    @property
-    def statuses(self) -> dict[str, Status]:  # type: ignore[override]
-        if self._statuses is None:
-            base, names = self._base, self._names
-            order = names[self._start:] + names[:self._start]
-            if len(base) == len(order):
-                self._statuses = dict(zip(order, map(base.__getitem__, order)))
-            else:
-                self._statuses = {name: base[name] for name in order if name in base}
-        return self._statuses
-
-    def __len__(self) -> int:
-        return len(self._base)
-
-
-def _again(res: CycleResult, pod: Pod, start_then: int, start_now: int, names: list[str]) -> CycleResult:
-    """A remembered failed cycle as this pod's: its own Diagnosis (the sets are the queue's to keep),
-    the statuses shared (nothing writes to a finished cycle's), listed from this cycle's start
-    index as its walk would list them (`names`: the snapshot's node names)."""
-    d, old = Diagnosis(), res.diagnosis
-    d.node_to_status = old.node_to_status
-    if start_now != start_then and names:
-        d.node_to_status = _Relisted(old.node_to_status, names, start_now % len(names))
-    d.unschedulable_plugins = set(old.unschedulable_plugins)
-    d.pending_plugins = set(old.pending_plugins)
-    d.pre_filter_msg, d.post_filter_msg = old.pre_filter_msg, old.post_filter_msg
-    # a copy of the frozen record with the pod and diagnosis swapped (what dataclasses.replace
-    # does, without running __init__ over every field)
-    again = copy.copy(res)
-    object.__setattr__(again, "pod", pod)
-    object.__setattr__(again, "diagnosis", d)
-    return again
+    def remember(self, fwk: Framework, res: CycleResult) -> None: ...
 
 
 def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.Random | None = None,
-                 run_post_filter: bool = True, equivalence: PodAnswers | None = None,
-                 failed_cycles: FailedCycles | None = None, world: tuple | None = None) -> CycleResult:
-    """Run one scheduling cycle: filter, score, select; on failure, PostFilter (preemption).
-    `equivalence`: the scheduler's equivalence cache for this pod (None: every answer afresh);
-    `failed_cycles` with `world` (Scheduler.world()): failed cycles remembered and given back
-    while the world they ran on holds (None: every cycle runs)."""
+                 run_post_filter: bool = True, equivalence: EquivalenceAnswers | None = None,
+                 memo: Memo | None = None) -> CycleResult:
+    """mirrors schedulingCycle up to Reserve: filter, score, select; on failure, PostFilter
+    (preemption). `equivalence`: the scheduler's equivalence cache for this pod (None: every answer
+    afresh); `memo`: failed cycles remembered (scheduler/memo/failed_cycles.py; None: every cycle runs)."""
     n = fwk.snapshot.num_nodes()
     state = CycleState()
     if n == 0:
         return CycleResult(pod, UNSCHEDULABLE, 0, message="no nodes available to schedule pods",
                            error="no nodes available to schedule pods")
-    key = None
     try:
-        shaped = None  # (profile, shape) when no PreFilter reads more of this pod than its shape
-        if failed_cycles is not None and world is not None and run_post_filter and equivalence is not None \
-                and not pod.nominated_node_name and not _pre_filter_reads_labels(fwk, pod):
-            shaped = (equivalence.profile, equivalence.shape)
-            # the PreFilter's outcome for this shape in this world is known: so is the key
-            known_key = failed_cycles.recall_key(shaped, world)
-            if known_key is not None:
-                known = failed_cycles.recall(known_key, world)
-                if known is not None:
-                    return _again(known[0], pod, known[1], start_index, fwk.snapshot.node_names)
         pre_filtered = fwk.run_pre_filter_plugins(state, pod)
-        if failed_cycles is not None and world is not None and run_post_filter:
-            key = failed_cycle_key(fwk, state, pod, pre_filtered, equivalence)
-            if key is not None and shaped is not None:
-                failed_cycles.remember_key(shaped, world, key)
-            if key is not None:
-                known = failed_cycles.recall(key, world)
-                if known is None:
-                    # only nodes changed since: still the same failure if none of them matters
-                    moved = failed_cycles.recall_moved(key, world)
-                    if moved is not None and _still_fails(fwk, state, pod, equivalence, moved[0][0], moved[1]):
-                        known = moved[0]
-                        failed_cycles.remember(key, world, known)
-                if known is not None:
-                    return _again(known[0], pod, known[1], start_index, fwk.snapshot.node_names)
+        if memo is not None:
+            known = memo.recall(fwk, state, pod, pre_filtered)
+            if known is not None:
+                return known
         feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index, equivalence,
                                                                      pre_filtered)
         processed = len(feasible) + len(diagnosis.node_to_status)
@@ -418,7 +295,6 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
     res = CycleResult(pod, outcome, n, diagnosis=diagnosis, message=fit_error_message(n, diagnosis),
                       post_filter_result=result, post_filter_status=status, preemption=record,
                       processed_nodes=processed)
-    # a preemption that drew its candidate offset at random is not repeated without drawing
-    if key is not None and outcome == UNSCHEDULABLE and (fwk.rng is None or record is None or not record.potential):
-        failed_cycles.remember(key, world, (res, start_index))
+    if memo is not None:
+        memo.remember(fwk, res)
     return res

@@ -7,15 +7,16 @@ from typing import Any, Callable, Mapping
 
 from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
-from ..framework.events import QueueingHintMap, unroll_wildcard_resource
-from ..framework.interface import EnqueueExtensions
-from ..framework.runtime import Framework, Nominator
+from ..framework.events import QueueingHintMap
+from ..framework.runtime import Framework, Nominator, build_queueing_hint_map
 from ..framework.snapshot import Snapshot
 from ..framework.status import SUCCESS, Status
 from ..model.cluster import Cluster
+from ..model.memory import MEMORY
 from ..model.objects import Pod
 from ..plugins.registry import in_tree_registry
-from .equivalence import EquivalenceCache
+from .memo.equivalence import EquivalenceCache
+from .memo.failed_cycles import schedule_one_remembering
 from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
 
 
@@ -26,8 +27,9 @@ class Scheduler:
                  out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
                  equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
-        # the one equivalence cache (scheduler/equivalence.py); None: every answer afresh
-        self.equivalence = equivalence
+        # the one equivalence cache (scheduler/memo/equivalence.py); None, or every memory switched
+        # off (model/memory.py): every answer afresh
+        self.equivalence = equivalence if MEMORY.on else None
         self.config = config or default_config()
         self.seed = seed
         # one random source for every random choice v1.34.1 makes (host among equal scores, the
@@ -40,8 +42,8 @@ class Scheduler:
         self._counting = self.config.version.node_counting
         self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster, self._counting)
         self._snapshot.use_counting(self._counting)
-        if equivalence is not None:
-            equivalence.use_journal(self._snapshot.journal)
+        if self.equivalence is not None:
+            self.equivalence.use_journal(self._snapshot.journal)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():
@@ -74,7 +76,7 @@ class Scheduler:
 
     def world(self) -> tuple:
         """What a failed cycle reads besides its pod and configuration, as a token that moves when
-        any of it changes (scheduler/equivalence.py FailedCycles): the snapshot and how far its
+        any of it changes (scheduler/memo/failed_cycles.py FailedCycles): the snapshot and how far its
         node journal has come, the nominator, the cluster's other objects, the PDBs' status."""
         c = self.cluster
         journal = self._snapshot.journal
@@ -155,37 +157,13 @@ class Scheduler:
         eq = self.equivalence
         answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
         failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
-        res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng if rng is not None else self.rng,
-                           equivalence=answers, failed_cycles=failed,
-                           world=self.world() if failed is not None else None)
+        rng = rng if rng is not None else self.rng
+        if failed is not None and answers is not None:
+            res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(), equivalence=answers,
+                                           start_index=self.next_start_node_index, rng=rng)
+        else:
+            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng, equivalence=answers)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
         return res
-
-
-# the extension points whose plugins can reject a pod and so tell the queue what may help it
-# (upstream's shouldHaveEnqueueExtensions)
-_ENQUEUE_POINTS = ("preEnqueue", "preFilter", "filter", "reserve", "permit")
-
-
-def enqueue_extensions(fwk: Framework) -> list[Any]:
-    """The profile's plugins that have a say on requeueing: those at a rejecting point, in the
-    profile's order, then those that declare events anyway (DefaultPreemption, whose
-    PreEnqueue the replay runs itself)."""
-    out: list[Any] = []
-    for ep in _ENQUEUE_POINTS:
-        out += [pl for pl in fwk.points[ep] if pl not in out]
-    out += [pl for _, pl in sorted(fwk.plugins.items()) if pl not in out and isinstance(pl, EnqueueExtensions)]
-    return out
-
-
-def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
-    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint; a plugin at
-    a rejecting point that declares nothing is registered for every event of every resource."""
-    hints = QueueingHintMap()
-    for pl in enqueue_extensions(fwk):
-        events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
-        for e in events:
-            hints.register(pl.name, e.event, e.hint)
-    return hints

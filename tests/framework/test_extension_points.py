@@ -8,7 +8,7 @@ import pytest
 
 from kubectl_preempt.errors import InputError
 from kubectl_preempt.framework.config import EXTENSION_POINTS, default_config, parse_config
-from kubectl_preempt.framework.interface import EXTENSION_POINT_PROTOCOLS
+from kubectl_preempt.framework.interface import EXTENSION_POINT_PROTOCOLS, MemoTraits, memo_traits
 from kubectl_preempt.framework.runtime import Framework
 from kubectl_preempt.plugins.registry import in_tree_registry
 
@@ -55,3 +55,53 @@ def test_a_plugin_named_at_a_point_it_does_not_extend_is_refused() -> None:
         Framework(in_tree_registry(), cfg.profiles[0])
     assert 'plugin "ImageLocality" does not extend FilterPlugin plugin' in str(e.value)
     assert e.value.field == "profiles[default-scheduler].plugins.filter.enabled"
+
+
+_TRAITS = [name for name in vars(MemoTraits) if not name.startswith("_") and callable(getattr(MemoTraits, name))]
+
+
+def test_the_memo_traits_are_the_five_the_scheduler_reads() -> None:
+    assert sorted(_TRAITS) == ["normalize_values", "pre_filter_reads_labels", "repeatable_post_filter",
+                               "same_answer_after_change", "scores_nothing"]
+
+
+def test_every_plugin_declaring_a_memo_trait_subclasses_the_traits_protocol_with_its_signature() -> None:
+    fwk = _default_framework()
+    declared = set()
+    for name, factory in in_tree_registry().items():
+        pl = factory({}, fwk) if name not in fwk.plugins else fwk.plugins[name]
+        for obj in (pl, pl.score_extensions() if hasattr(pl, "score_extensions") else None):
+            if obj is None:
+                continue
+            for trait in _TRAITS:
+                own = getattr(type(obj), trait, None)
+                if own is None or own is getattr(MemoTraits, trait):
+                    continue
+                declared.add((name, trait))
+                assert isinstance(obj, MemoTraits), f"{name} declares {trait} without subclassing MemoTraits"
+                assert len(_params(own)) == len(_params(getattr(MemoTraits, trait))), \
+                    f"{name}.{trait} takes other arguments"
+    # the traits the memory relies on are declared where the plugins have them
+    assert {("DefaultPreemption", "repeatable_post_filter"), ("NodeResourcesFit", "pre_filter_reads_labels"),
+            ("TaintToleration", "normalize_values"), ("NodeAffinity", "normalize_values")} <= declared
+
+
+def test_a_plugin_that_declares_no_traits_has_the_defaults_that_make_the_memory_ask_afresh() -> None:
+    class OutOfTree:
+        name = "OutOfTree"
+
+    t = memo_traits(OutOfTree())
+    assert t.pre_filter_reads_labels(None) is True
+    assert t.repeatable_post_filter(None, None) is False
+    assert t.same_answer_after_change(None, None, None, None, None) is False
+    assert t.scores_nothing(None, None) is False
+    assert t.normalize_values(None, None, [1, 2]) is None
+
+
+def test_the_scheduler_reads_no_trait_by_getattr() -> None:
+    from pathlib import Path
+    pkg = Path(__file__).resolve().parents[2] / "kubectl_preempt"
+    for path in pkg.rglob("*.py"):
+        text = path.read_text()
+        for trait in _TRAITS:
+            assert f'getattr(pl, "{trait}"' not in text and f'getattr(ext, "{trait}"' not in text, path

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kubectl_preempt.framework.cycle_state import CycleState
-from kubectl_preempt.framework.interface import NodeScore
+from kubectl_preempt.framework.interface import MemoTraits, NodeScore
 from kubectl_preempt.framework.versions import SUPPORTED
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.model.objects import Pod
@@ -21,7 +21,8 @@ def _extensions(version) -> list:  # noqa: ANN001
     out = []
     for pl in fwk.score_plugins:
         ext = pl.score_extensions() if hasattr(pl, "score_extensions") else None
-        if ext is not None and hasattr(ext, "normalize_values"):
+        # declared: overridden from MemoTraits' default (None: "not offered")
+        if ext is not None and getattr(type(ext), "normalize_values", None) not in (None, MemoTraits.normalize_values):
             out.append((pl.name, ext))
     return out
 

@@ -10,7 +10,7 @@ from kubectl_preempt.framework.versions import V1_36_2
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.render.replay import render_replay
 from kubectl_preempt.replay.api import replay
-from kubectl_preempt.replay.async_preemption import api_calls_async, plan_calls
+from kubectl_preempt.scheduler.backend.api_dispatcher import api_calls_async, plan_calls
 from tests.builders import make_node, make_pod
 
 from .helpers import ev, trace

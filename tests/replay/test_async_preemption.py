@@ -9,7 +9,7 @@ import pytest
 
 from kubectl_preempt.framework.config import parse_config
 from kubectl_preempt.replay.api import replay
-from kubectl_preempt.replay.async_preemption import DEFAULT_API_LATENCY, plan_calls
+from kubectl_preempt.scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, plan_calls
 from kubectl_preempt.model.objects import Pod
 from tests.builders import make_node, make_pod
 

@@ -121,7 +121,7 @@ def _burst_pod(name: str, rv: int | None, node: str = "n1") -> dict[str, Any]:
 
 def _order(pods: list[dict[str, Any]], delay: float | None) -> list[str]:
     from kubectl_preempt.model.objects import Pod
-    from kubectl_preempt.replay.cache import PodOrder
+    from kubectl_preempt.scheduler.backend.cache import PodOrder
     by_uid = {Pod(p).uid: Pod(p).name for p in pods}
     return [by_uid[u] for u in PodOrder.from_history([Pod(p) for p in pods], status_delay=delay).on_node("n1")]
 
@@ -141,7 +141,7 @@ def test_the_history_before_the_trace_is_played_through_the_caches_rules() -> No
 
 
 def test_the_kubelets_delay_is_measured_on_pods_bound_during_the_trace() -> None:
-    from kubectl_preempt.replay.cache import status_delay_of
+    from kubectl_preempt.scheduler.backend.cache import status_delay_of
     from kubectl_preempt.replay.timeline import normalize
     w = make_pod("w").priority(1).req(cpu="1")
     x = make_pod("x").priority(1).req(cpu="1")

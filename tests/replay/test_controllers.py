@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from kubectl_preempt.replay.api import replay
-from kubectl_preempt.replay.async_preemption import DEFAULT_API_LATENCY as L
+from kubectl_preempt.scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY as L
 from kubectl_preempt.replay.controllers import job_backoff, workload_of
 from tests.builders import make_node, make_pod
 

@@ -153,7 +153,7 @@ def test_the_cache_is_on_in_a_replay_and_answers_there() -> None:
     cache = sim.state.scheduler.equivalence
     assert cache is not None
     computed = []
-    from kubectl_preempt.scheduler import equivalence
+    from kubectl_preempt.scheduler.memo import equivalence
 
     real_get = equivalence.NodeAnswers.get
 

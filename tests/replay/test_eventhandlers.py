@@ -9,7 +9,7 @@ from typing import Any
 from kubectl_preempt.framework.config import default_config
 from kubectl_preempt.replay.eventhandlers import EventHandler
 from kubectl_preempt.replay.follow import Follow
-from kubectl_preempt.replay.queue import ACTIVE, UNSCHEDULABLE
+from kubectl_preempt.scheduler.backend.queue import ACTIVE, UNSCHEDULABLE
 from kubectl_preempt.replay.simulate import Simulation
 from kubectl_preempt.replay.timeline import normalize
 from tests.builders import make_node, make_pdb, make_pod, make_pvc

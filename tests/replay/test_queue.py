@@ -7,7 +7,7 @@ import pytest
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins import names
 from kubectl_preempt.framework import events as hints
-from kubectl_preempt.replay.queue import (ACTIVE, BACKOFF, ERROR_BACKOFF, UNSCHEDULABLE, SchedulingQueue)
+from kubectl_preempt.scheduler.backend.queue import (ACTIVE, BACKOFF, ERROR_BACKOFF, UNSCHEDULABLE, SchedulingQueue)
 from tests.builders import make_node, make_pod
 
 

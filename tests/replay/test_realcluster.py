@@ -4,7 +4,7 @@ shared report tool's own rule (tools/realcluster_report.py follow_agreement).
 FLOOR is what follow mode reaches today, trace by trace; the goal is 97% on every trace. The three
 misses left, and two agreeing preemptions, are decided by the order of equal victims (same
 priority, same start second) in the scheduler cache's list for the node, which comes from the
-history before the trace (replay/cache.py PodOrder.from_history): whether a pod's binding came
+history before the trace (scheduler/backend/cache.py PodOrder.from_history): whether a pod's binding came
 before or after another pod's status write. Every history the objects allow (bindings in the
 order of the status writes, each at least 1 s before its own) was replayed; the real victims need
 (s1's burst created pods in 14:09:14-16, s3's in 14:22:38-39):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_preempt.replay.async_preemption import DEFAULT_API_LATENCY as L
+from kubectl_preempt.scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY as L
 from tests.builders import make_node, make_pod
 
 from .helpers import ev, trace

@@ -6,7 +6,7 @@ from typing import Any
 
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.replay.api import replay
-from kubectl_preempt.replay.async_preemption import DEFAULT_API_LATENCY as L
+from kubectl_preempt.scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY as L
 from kubectl_preempt.replay.simulate import Listener
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
 

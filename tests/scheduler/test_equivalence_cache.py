@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.model.objects import Node, Pod
-from kubectl_preempt.scheduler.equivalence import EquivalenceCache
+from kubectl_preempt.scheduler.memo.equivalence import EquivalenceCache
 from kubectl_preempt.scheduler.scheduler import Scheduler
 from tests.builders import make_node, make_pod
 
@@ -137,7 +137,7 @@ def test_answers_hold_across_the_journal_forgetting_what_moved(monkeypatch) -> N
     import random
 
     from kubectl_preempt.framework.types import NodeJournal
-    from kubectl_preempt.scheduler import equivalence
+    from kubectl_preempt.scheduler.memo import equivalence
 
     for read_ahead, max_entries in ((3, 1 << 18), (1 << 20, 5)):
         monkeypatch.setattr(equivalence, "JOURNAL_READ_AHEAD", read_ahead)

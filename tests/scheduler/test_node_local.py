@@ -168,10 +168,10 @@ def test_a_node_local_plugin_answers_from_the_pod_and_its_node_alone(version, se
 
 def _other_class(pod: Pod) -> Pod:
     """The pod in another namespace and priority class, with another preemption policy and grace
-    period: what scheduler/equivalence.py's node_shape leaves out."""
+    period: what scheduler/memo/equivalence.py's node_shape leaves out."""
     import copy
 
-    from kubectl_preempt.scheduler.equivalence import NOT_READ_BY_NODE_LOCAL
+    from kubectl_preempt.scheduler.memo.equivalence import NOT_READ_BY_NODE_LOCAL
 
     raw = copy.deepcopy(pod.raw)
     raw["metadata"]["namespace"] = "elsewhere"

@@ -18,9 +18,10 @@ from kubectl_preempt.framework.versions import V1_34_1, V1_36_2
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins import names
-from kubectl_preempt.replay.queue import ACTIVE, BACKOFF, UNSCHEDULABLE, SchedulingQueue
+from kubectl_preempt.scheduler.backend.queue import ACTIVE, BACKOFF, UNSCHEDULABLE, SchedulingQueue, default_queue_setup
 from kubectl_preempt.scheduler.schedule_one import SCHEDULED
-from kubectl_preempt.scheduler.scheduler import Scheduler, build_queueing_hint_map, enqueue_extensions
+from kubectl_preempt.framework.runtime import build_queueing_hint_map, enqueue_extensions
+from kubectl_preempt.scheduler.scheduler import Scheduler
 from tests.builders import make_node, make_pod
 
 
@@ -356,3 +357,23 @@ def test_a_queue_from_a_plugin_that_left_the_pod_pending_skips_the_backoff(pendi
     clock.t += 0.5  # still backing off (1 s after its first failure)
     assert q.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_ADD, None, Pod(make_pod("b").on("n1").obj())) == 1
     assert q.where(pod) == where
+
+
+def test_a_queue_built_without_a_scheduler_gets_the_default_profiles_declared_events_and_queue_sort() -> None:
+    # default_queue_setup reads the plugins' own declarations; it must register what a Scheduler
+    # over the default configuration registers, plugin for plugin and event for event
+    hints, less = default_queue_setup()
+    sched = Scheduler(Cluster(), parse_config(None))
+    want = sched.queueing_hints()
+    assert list(hints) == list(want) == ["default-scheduler"]
+    got_map, want_map = hints["default-scheduler"], want["default-scheduler"]
+    assert got_map.plugins == want_map.plugins
+    assert {r: [(a, p) for a, p, _ in regs] for r, regs in got_map.by_resource.items()} == \
+        {r: [(a, p) for a, p, _ in regs] for r, regs in want_map.by_resource.items()}
+    high, low = Pod(make_pod("h").priority(10).obj()), Pod(make_pod("l").priority(1).obj())
+
+    class Q:
+        def __init__(self, pod: Pod) -> None:
+            self.pod, self.timestamp = pod, 0.0
+
+    assert less(Q(high), Q(low)) and not less(Q(low), Q(high))

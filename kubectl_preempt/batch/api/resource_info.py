@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...model.memory import MEMORY
 from ...model.quantity import milli_value, value
 from ...model.resources import is_scalar_resource_name
 
@@ -15,6 +16,7 @@ MIN_MEMORY = 10.0 * 1024 * 1024
 
 # resource lists repeat (every task of a job asks the same): each distinct one is parsed once
 _FROM_LIST: dict[tuple, "Resource"] = {}
+MEMORY.register(_FROM_LIST.clear)
 
 
 class InsufficientResource(RuntimeError):
@@ -39,8 +41,8 @@ class Resource:
         if not rl:
             return r
         try:
-            key = tuple(rl.items())
-            got = _FROM_LIST.get(key)
+            key = tuple(rl.items()) if MEMORY.on else None
+            got = _FROM_LIST.get(key) if key is not None else None
         except TypeError:
             key, got = None, None
         if got is not None:

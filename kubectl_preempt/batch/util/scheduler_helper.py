@@ -7,6 +7,7 @@ import random
 from typing import Any, Callable
 
 from ...framework.podinfo import pod_info
+from ...model.memory import MEMORY
 from ..api.job_info import TaskInfo
 from ..api.node_info import NodeInfo
 
@@ -87,7 +88,8 @@ class NodeScoreCache:
     def feasible(self, kind: str, task: TaskInfo, nodes: list[NodeInfo],
                  fn: Callable[[TaskInfo, NodeInfo], str | None],
                  score: Callable[[TaskInfo, NodeInfo], float]) -> list[tuple[NodeInfo, float]]:
-        entries = self.entries.setdefault((kind, shape_key(task)), {})
+        # with every memory off (model/memory.py) each node is asked afresh
+        entries = self.entries.setdefault((kind, shape_key(task)), {}) if MEMORY.on else {}
         out = []
         append = out.append
         get = entries.get

@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import PostFilterResult
+from ...framework.interface import MemoTraits, PostFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
@@ -79,7 +79,7 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
 _LOWEST_PRIORITY = operator.attrgetter("lowest_priority")
 
 
-class DefaultPreemption(PreemptionPlugin):
+class DefaultPreemption(PreemptionPlugin, MemoTraits):
     name = NAME
     # since v1.32 SelectVictimsOnNode sorts the victims again when both PDB-violating and other
     # pods are among them (kubernetes/kubernetes#128307), so that the first victim is the most
@@ -105,7 +105,7 @@ class DefaultPreemption(PreemptionPlugin):
     # ---------------------------------------------------------------- PostFilter
     def repeatable_post_filter(self, state: CycleState, pod: Pod) -> bool:
         """Its answer is a function of the pod's shape, the nodes, the nominator and the PDBs, and
-        it draws from the random source only for the candidate offset (scheduler/equivalence.py
+        it draws from the random source only for the candidate offset (scheduler/memo/failed_cycles.py
         FailedCycles)."""
         return True
 
@@ -113,7 +113,7 @@ class DefaultPreemption(PreemptionPlugin):
                                  status: Status) -> bool:
         """Whether the answer `record` holds after `node_info` changed and its filters still reject
         the pod with `status`: the pod may not preempt at all, or the dry run looked for victims
-        nowhere and there is still none to look for on this node (scheduler/schedule_one.py)."""
+        nowhere and there is still none to look for on this node (scheduler/memo/failed_cycles.py)."""
         if record is None:
             return False
         if not record.eligible:

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.interface import MAX_NODE_SCORE, NodeScore
+from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
@@ -85,7 +85,7 @@ class StateData:
         self.node_allocations: dict[str, list[int]] = {}
 
 
-class DynamicResources:
+class DynamicResources(MemoTraits):
     name = NAME
     # v1.33 only: PostFilter's fast path for a pod without resource claims (new())
     no_claims_fast_path = False
@@ -159,7 +159,7 @@ class DynamicResources:
     # ------------------------------------------------------------------ PreFilter
     def pre_filter_reads_labels(self, pod: Pod) -> bool:
         """A pod with claims has them named after itself (templates) and reserved for it
-        (scheduler/schedule_one.py)."""
+        (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("resourceClaims"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
@@ -252,13 +252,13 @@ class DynamicResources:
 
     # ------------------------------------------------------------------ PostFilter
     def repeatable_post_filter(self, state: Any, pod: Pod) -> bool:
-        """For a pod without claims the answer is always the same (scheduler/equivalence.py
+        """For a pod without claims the answer is always the same (scheduler/memo/failed_cycles.py
         FailedCycles); with claims it reads them and who they are reserved for."""
         s = state.get(STATE_KEY)
         return isinstance(s, StateData) and not s.claims
 
     def same_answer_after_change(self, state: Any, pod: Pod, record: Any, node_info: Any, status: Status) -> bool:
-        """Without claims its answer reads no node (scheduler/schedule_one.py)."""
+        """Without claims its answer reads no node (scheduler/memo/failed_cycles.py)."""
         return self.repeatable_post_filter(state, pod)
 
     def post_filter(self, state: Any, pod: Pod, node_to_status: Any) -> tuple[None, Status]:

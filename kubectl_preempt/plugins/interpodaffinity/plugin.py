@@ -6,7 +6,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import NodeScore, PreFilterResult
+from ...framework.interface import MemoTraits, NodeScore, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
@@ -32,7 +32,7 @@ def _namespaces(handle: Any) -> Mapping[str, Mapping[str, Any]]:
     return cluster.namespaces
 
 
-class InterPodAffinity:
+class InterPodAffinity(MemoTraits):
     name = NAME
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -52,7 +52,7 @@ class InterPodAffinity:
     def pre_filter_reads_labels(self, pod: Pod) -> bool:
         """Its PreFilter matches the pod's labels against existing pods' required anti-affinity
         and its own terms against existing pods; without either it skips whatever the labels
-        (scheduler/schedule_one.py)."""
+        (scheduler/memo/failed_cycles.py)."""
         terms = pod_terms(pod)
         return bool(terms.errors or terms.required_affinity or terms.required_anti_affinity
                     or self.handle.snapshot.have_pods_with_required_anti_affinity_list)

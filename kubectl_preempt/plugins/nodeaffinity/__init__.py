@@ -13,7 +13,7 @@ from ...errors import InputError
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import MAX_NODE_SCORE, NodeScore, PreFilterResult
+from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
@@ -72,7 +72,7 @@ def _required_terms(pod: Pod) -> Any:
     return na.get("requiredDuringSchedulingIgnoredDuringExecution")
 
 
-class NodeAffinity:
+class NodeAffinity(MemoTraits):
     name = NAME
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter", "score"})

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 from ...framework import events as ev
 from ...framework.cycle_state import CycleState
 from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
@@ -64,7 +65,7 @@ def required_features(pod: Pod) -> frozenset[str]:
     return got
 
 
-class NodeDeclaredFeatures:
+class NodeDeclaredFeatures(MemoTraits):
     name = NAME
 
     def __init__(self, enabled: bool) -> None:

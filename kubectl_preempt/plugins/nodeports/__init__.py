@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import PreFilterResult
+from ...framework.interface import MemoTraits, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import container_host_ports
 from ...framework.types import NodeInfo, host_ports
@@ -38,7 +38,7 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
     return fits_ports(host_ports(pod), node_info)
 
 
-class NodePorts:
+class NodePorts(MemoTraits):
     name = NAME
     # since v1.34 PreFilter reads schedutil.GetHostPorts (sidecars' ports too); before,
     # getContainerPorts: the containers' alone (new())

@@ -17,7 +17,7 @@ from ...errors import InputError
 from ...framework import events as ev
 from ...framework.cycle_state import CycleState
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.interface import PreFilterResult
+from ...framework.interface import MemoTraits, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
@@ -161,7 +161,7 @@ class _PreScoreState:
         self.pod_requests = pod_requests_list
 
 
-class Fit:
+class Fit(MemoTraits):
     name = NAME
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter", "score"})

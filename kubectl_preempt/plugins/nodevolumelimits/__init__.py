@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
@@ -92,7 +93,7 @@ def volume_limits_v1_31(node: Any, csi_node: Mapping[str, Any] | None) -> dict[s
     return by_key
 
 
-class CSILimits:
+class CSILimits(MemoTraits):
     name = NAME
     # since v1.32 the node's VolumeAttachments count as attached volumes, and the limits are the
     # CSINode's alone (CSILimits.Filter, getNodeVolumeAttachmentInfo); before, only the pods'
@@ -111,7 +112,7 @@ class CSILimits:
 
     def pre_filter_reads_labels(self, pod: Any) -> bool:
         """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
-        reads more than the spec (scheduler/schedule_one.py)."""
+        reads more than the spec (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("volumes"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:

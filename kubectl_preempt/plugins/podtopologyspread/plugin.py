@@ -8,7 +8,7 @@ from ...errors import InputError
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import NodeScore, PreFilterResult
+from ...framework.interface import MemoTraits, NodeScore, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import pod_info
@@ -34,7 +34,7 @@ LIST_DEFAULTING = "List"
 _DEFAULT_SELECTOR_KEY = NAME + "/defaultSelector"
 
 
-class PodTopologySpread:
+class PodTopologySpread(MemoTraits):
     name = NAME
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -102,7 +102,7 @@ class PodTopologySpread:
     # ------------------------------------------------------------------ prefilter
     def pre_filter_reads_labels(self, pod: Pod) -> bool:
         """Its PreFilter reads the pod's labels through its own constraints or the default hard
-        ones (their selectors); with neither it skips whatever the labels (scheduler/schedule_one.py)."""
+        ones (their selectors); with neither it skips whatever the labels (scheduler/memo/failed_cycles.py)."""
         if pod.spec.get("topologySpreadConstraints"):
             return True
         return any((c.get("whenUnsatisfiable") or "") == DO_NOT_SCHEDULE for c in self.default_constraints)

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import MAX_NODE_SCORE, NodeScore
+from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
@@ -73,7 +73,7 @@ class _PreScoreState:
         self.tolerations_prefer_no_schedule = tolerations
 
 
-class TaintToleration:
+class TaintToleration(MemoTraits):
     name = NAME
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter", "score"})

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
 from ...framework.interface import PreFilterResult
@@ -125,7 +126,7 @@ def _storage_quantity(obj: Mapping[str, Any], field: str) -> Fraction | None:
     return parse_quantity(q, field=f"CSIStorageCapacity {namespace_of(obj)}/{name_of(obj)} {field}")
 
 
-class VolumeBinding:
+class VolumeBinding(MemoTraits):
     name = NAME
     # a bound PV's node affinity conflict, as the release words it (new())
     node_conflict_reason = ERR_REASON_NODE_CONFLICT
@@ -198,7 +199,7 @@ class VolumeBinding:
 
     def pre_filter_reads_labels(self, pod: Any) -> bool:
         """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
-        reads more than the spec (scheduler/schedule_one.py)."""
+        reads more than the spec (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("volumes"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[PreFilterResult | None, Status]:

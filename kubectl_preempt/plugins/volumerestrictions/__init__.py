@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import pod_info
 from ...framework.versions import DEFAULT, KubernetesVersion
@@ -121,7 +122,7 @@ def _pvc_used_by_pods(snapshot: Any, key: str) -> bool:
     return False
 
 
-class VolumeRestrictions:
+class VolumeRestrictions(MemoTraits):
     name = NAME
     # the ReadWriteOncePod conflict's reason, as the release words it (new())
     rwop_reason = ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT
@@ -138,7 +139,7 @@ class VolumeRestrictions:
 
     def pre_filter_reads_labels(self, pod: Any) -> bool:
         """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
-        reads more than the spec (scheduler/schedule_one.py)."""
+        reads more than the spec (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("volumes"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...model.objects import Pod
 from .. import names
@@ -67,7 +68,7 @@ def pv_topologies(pv: Mapping[str, Any]) -> list[PVTopology]:
     return out
 
 
-class VolumeZone:
+class VolumeZone(MemoTraits):
     name = NAME
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -117,7 +118,7 @@ class VolumeZone:
 
     def pre_filter_reads_labels(self, pod: Any) -> bool:
         """A pod with volumes may name claims after itself (ephemeral volumes): its PreFilter then
-        reads more than the spec (scheduler/schedule_one.py)."""
+        reads more than the spec (scheduler/memo/failed_cycles.py)."""
         return bool(pod.spec.get("volumes"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:

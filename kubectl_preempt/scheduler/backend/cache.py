@@ -18,8 +18,8 @@ import operator
 import statistics
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..model.objects import Pod
-from ..model.rfc3339 import NANOS, parse_nanos
+from ...model.objects import Pod
+from ...model.rfc3339 import NANOS, parse_nanos
 
 _NODE_NAME = operator.attrgetter("node_name")
 

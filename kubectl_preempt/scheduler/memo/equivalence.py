@@ -17,9 +17,9 @@ The cache is passed to the Scheduler; None switches it off (explain's default: o
 snapshot does not pay for it) and gives the same answers, as tests/scheduler/test_equivalence_cache.py
 checks over generated traces.
 
-Beside the per-node answers it keeps whole failed cycles (FailedCycles): a replay retries the
-pods that fit nowhere each time an event may help them, and most such retries run on a cluster
-no different from the previous failure of a pod of the same shape.
+Beside the per-node answers it holds whole failed cycles (failed_cycles.py FailedCycles): a replay
+retries the pods that fit nowhere each time an event may help them, and most such retries run on a
+cluster no different from the previous failure of a pod of the same shape.
 """
 from __future__ import annotations
 
@@ -29,10 +29,11 @@ from typing import Any, Callable, Sequence, TypeVar
 
 import orjson
 
-from ..framework.podinfo import pod_info
-from ..framework.status import Status
-from ..framework.types import NodeInfo, NodeJournal
-from ..model.objects import Pod
+from ...framework.podinfo import pod_info
+from ...framework.status import Status
+from ...framework.types import NodeInfo, NodeJournal
+from ...model.objects import Pod
+from .failed_cycles import FailedCycles
 
 T = TypeVar("T")
 
@@ -40,7 +41,6 @@ _GENERATION = operator.attrgetter("generation")
 _NAME = operator.attrgetter("name")
 MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
-MAX_MOVED = 64  # node changes a remembered failed cycle is checked against before it is run again
 
 
 # spec fields no node-local plugin reads (tests/scheduler/test_node_local.py holds them to it): pods
@@ -226,81 +226,3 @@ class PodAnswers:
         got = self.cache.answers((self.profile, point, plugins, self.node_shape))
         got.catch_up(self.cache.journal)
         return got
-
-
-class FailedCycles:
-    """Whole failed scheduling cycles, remembered per (profile, pod shape, what the PreFilter
-    plugins decided, start index) with the state of the world they ran on.
-
-    A cycle qualifies (the Scheduler and schedule_one decide, see Scheduler.schedule) when every
-    Filter plugin it runs is node-local, the pod has no nominated node, and its PostFilter plugins
-    declare `repeatable_post_filter` (their answer is a function of the pod's shape, the nodes,
-    the nominator and the PDBs) and drew nothing from the random source. Its outcome is then a
-    function of the key and of the world: the snapshot (its identity and journal position: every
-    NodeInfo change is journaled), the nominator's version, the cluster's version (every object
-    other than pods and nodes) and the PDBs' generation and disruptionsAllowed. A remembered cycle
-    is given back only while all of those are unchanged; anything else is a miss."""
-
-    __slots__ = ("_memo", "_keys", "max_entries", "hits", "checked")
-
-    def __init__(self, max_entries: int = MAX_SHAPES) -> None:
-        self._memo: dict[tuple, tuple[tuple, Any]] = {}
-        # per (profile, pod shape): the key the PreFilter's outcome gave in a world, for pods whose
-        # PreFilter reads nothing but their shape (there the outcome is the shape's in that world)
-        self._keys: dict[tuple, tuple[tuple, tuple]] = {}
-        self.max_entries = max_entries
-        self.hits = 0  # given back on an unchanged world
-        self.checked = 0  # given back to be checked against the nodes that changed
-
-    @staticmethod
-    def _held(memo: dict[tuple, tuple[tuple, Any]], key: tuple, world: tuple) -> Any | None:
-        """What `memo` keeps under `key` when its world is `world` (the snapshot by identity: a
-        rebuilt one is another world; the rest by value), else None."""
-        got = memo.get(key)
-        if got is None:
-            return None
-        then, value = got
-        if then[0] is not world[0] or then[1:] != world[1:]:
-            return None  # kept (for recall_moved); a new entry replaces it
-        return value
-
-    def recall(self, key: tuple, world: tuple) -> Any | None:
-        value = self._held(self._memo, key, world)
-        if value is not None:
-            self.hits += 1
-        return value
-
-    def recall_key(self, shaped: tuple, world: tuple) -> tuple | None:
-        return self._held(self._keys, shaped, world)
-
-    def remember_key(self, shaped: tuple, world: tuple, key: tuple) -> None:
-        self._put(self._keys, shaped, world, key)
-
-    def recall_moved(self, key: tuple, world: tuple) -> tuple[Any, list[NodeInfo]] | None:
-        """When only nodes changed since the cycle remembered under `key` ran (the same snapshot,
-        its journal further on, nothing else moved): the value and the NodeInfos that changed, in
-        the order they did, for the caller to judge (at most MAX_MOVED of them)."""
-        got = self._memo.get(key)
-        if got is None:
-            return None
-        then, value = got
-        snapshot = world[0]
-        if then[0] is not snapshot or then[2:] != world[2:]:
-            return None
-        journal = snapshot.journal
-        if journal is None or then[1] < journal.base or world[1] - then[1] > MAX_MOVED:
-            return None
-        self.checked += 1
-        return value, journal.since(then[1])[:world[1] - then[1]]
-
-    def remember(self, key: tuple, world: tuple, value: Any) -> None:
-        self._put(self._memo, key, world, value)
-
-    def _put(self, memo: dict[tuple, tuple[tuple, Any]], key: tuple, world: tuple, value: Any) -> None:
-        if key not in memo and len(memo) >= self.max_entries:
-            del memo[next(iter(memo))]
-        memo[key] = (world, value)
-
-    def clear(self) -> None:
-        self._memo.clear()
-        self._keys.clear()

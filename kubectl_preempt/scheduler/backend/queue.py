@@ -20,14 +20,14 @@ import heapq
 import math
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from ..model.objects import Pod
-from ..framework.config import default_config
-from ..framework.events import (BACKOFF_COMPLETE, EVENT_FORCE_ACTIVATE, EVENT_UNSCHEDULABLE_TIMEOUT,
-                                SCHEDULE_ATTEMPT_FAILURE, UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE,
-                                QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, QUEUE_SKIP, ClusterEvent,
-                                QueueingHintMap, unscheduled_pod_update_events)
-from ..model.cluster import Cluster
-from ..scheduler.scheduler import Scheduler
+from ...framework.config import default_config
+from ...framework.events import (BACKOFF_COMPLETE, EVENT_FORCE_ACTIVATE, EVENT_UNSCHEDULABLE_TIMEOUT,
+                                 SCHEDULE_ATTEMPT_FAILURE, UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE,
+                                 QUEUE_AFTER_BACKOFF, QUEUE_IMMEDIATELY, QUEUE_SKIP, ClusterEvent,
+                                 QueueingHintMap, unscheduled_pod_update_events)
+from ...framework.runtime import Framework, build_queueing_hint_map
+from ...model.objects import Pod
+from ...plugins.registry import in_tree_registry
 
 DEFAULT_POD_INITIAL_BACKOFF = 1.0
 DEFAULT_POD_MAX_BACKOFF = 10.0
@@ -144,9 +144,13 @@ class _ErrorBackoffEntry:
 
 
 def default_queue_setup() -> tuple[dict[str, QueueingHintMap], LessFunc]:
-    """The default profile's hints and QueueSort, for a queue built without a scheduler."""
-    sched = Scheduler(Cluster(), default_config())
-    return sched.queueing_hints(), sched.queue_sort_less()
+    """The default profile's hints and QueueSort, for a queue built without a scheduler: read from
+    its plugins' own declarations (EventsToRegister, the QueueSort plugin's Less), as NewScheduler
+    gathers them, with no cluster, snapshot or scheduler behind them."""
+    config = default_config()
+    profile = config.profiles[0]
+    fwk = Framework(in_tree_registry(config.version), profile)
+    return {profile.scheduler_name: build_queueing_hint_map(fwk)}, fwk.points["queueSort"][0].less
 
 
 class SchedulingQueue:

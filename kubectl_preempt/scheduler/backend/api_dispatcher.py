@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from ..model.objects import Pod
+from ...model.objects import Pod
 
 if TYPE_CHECKING:
-    from ..framework.config import SchedulerConfig
+    from ...framework.config import SchedulerConfig
 
 FEATURE_GATE = "SchedulerAsyncPreemption"
 API_CALLS_GATE = "SchedulerAsyncAPICalls"
