@@ -77,10 +77,7 @@ def capture(
         help="Where to write the snapshot (- for standard output); default: "
              "snapshot-<context>-<time>.json.gz here. The format follows the name (.json, .yaml, .gz).",
         show_default=False)] = None,
-    output_compat: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="FILE",
-        help="The same as --output-file, kept for compatibility: unlike every other command's -o, it names a "
-             "file, not a format.", show_default=False)] = None,
+    output_compat: Annotated[Optional[str], options.output_compat_option("FILE")] = None,
     namespace: Annotated[Optional[str], typer.Option(
         "--namespace", "-n", metavar="NS",
         help="Read namespaced objects in NS only (nodes and other cluster-wide objects in full).")] = None,

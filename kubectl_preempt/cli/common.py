@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Optional, Sequence, TypeVar
 
 import typer
 
@@ -68,3 +68,17 @@ def output_path(output_file: Optional[str], output: Optional[str]) -> Optional[s
         raise UsageError("give the file once: --output-file and -o/--output name different files",
                          field="--output-file")
     return output_file if output_file is not None else output
+
+
+def finish_outputs(html: Optional[str], page: Callable[[], str], *, private: bool, what: str,
+                   dump_decisions: Optional[str], written: Sequence[Any]) -> None:
+    """What replay and plan write after their usual output: --html's page (all of stdout with -)
+    and the count of --dump-decisions' cases."""
+    from ..api import STDOUT, write_atomic
+
+    if html:
+        write_atomic(html, page(), private=private, field="--html")
+        if html != STDOUT:
+            note(f"wrote the HTML {what} to {html}")
+    if dump_decisions:
+        note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")

@@ -61,6 +61,13 @@ def html_option(help: str) -> typer.models.OptionInfo:
     return typer.Option("--html", metavar="FILE", show_default=False,
                         help=help + " - writes the page to standard output instead of the usual output.")
 
+def output_compat_option(metavar: str) -> typer.models.OptionInfo:
+    """capture's and record's -o FILE, kept for compatibility: everywhere else -o is a format."""
+    return typer.Option("--output", "-o", metavar=metavar, show_default=False,
+                        help="The same as --output-file, kept for compatibility: unlike every other command's -o, "
+                             "it names a file, not a format.")
+
+
 Namespace = Annotated[Optional[str], typer.Option(
     "--namespace", "-n", metavar="NS",
     help="Namespace of POD names given without one (default: default); without PODs, explain every "

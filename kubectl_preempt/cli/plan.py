@@ -8,10 +8,10 @@ import typer
 
 from .. import api
 from ..errors import UsageError
-from ..api import STDOUT, limits, refuse_link, write_atomic
+from ..api import STDOUT, limits, refuse_link
 from ..render.plan import PLAN_FORMATS, render_plan
 from . import options
-from .common import guard, note
+from .common import finish_outputs, guard, note
 
 HELP = """Plan a rollout or a scale-up before making it: which pods would be preempted, where and why,
 and what would stay pending.
@@ -161,9 +161,5 @@ def plan(
                       on_decision=on_decision, source=source, trace_out=trace)
     if html != STDOUT:
         sys.stdout.write(render_plan(report, output, no_headers=no_headers))
-    if html:
-        write_atomic(html, api.replay_html(report, trace), private=private, field="--html")
-        if html != STDOUT:
-            note(f"wrote the HTML page to {html}")
-    if dump_decisions:
-        note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")
+    finish_outputs(html, lambda: api.replay_html(report, trace), private=private, what="page",
+                   dump_decisions=dump_decisions, written=written)

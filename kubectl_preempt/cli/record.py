@@ -45,10 +45,7 @@ def record(
     output_file: Annotated[Optional[str], typer.Option(
         "--output-file", metavar="TRACE", help="Where to write the trace (.jsonl or .jsonl.gz; - for stdout).",
         show_default=False)] = None,
-    output_compat: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="TRACE",
-        help="The same as --output-file, kept for compatibility: unlike every other command's -o, it names a "
-             "file, not a format.", show_default=False)] = None,
+    output_compat: Annotated[Optional[str], options.output_compat_option("TRACE")] = None,
     duration: Annotated[Optional[str], typer.Option(
         "--duration", metavar="D", help="Stop after this long (e.g. 30s, 10m, 1h).", show_default=False)] = None,
     max_events: Annotated[Optional[int], typer.Option(

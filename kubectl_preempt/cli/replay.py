@@ -8,13 +8,13 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..api import (DEFAULT_API_LATENCY, STDOUT, is_private, load_config_document, parse_feature_gates, refuse_link,
-                   write_atomic)
+from ..api import (DEFAULT_API_LATENCY, STDOUT, is_private, load_config_document, parse_feature_gates,
+                   refuse_link)
 from ..errors import InputError, UsageError
 from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
 from . import options
 from .session import BatchSchedulerName, read_scheduler_conf
-from .common import Progress, guard, note
+from .common import Progress, finish_outputs, guard, note
 
 DEMO_TRACE = "demo.jsonl.gz"
 
@@ -261,9 +261,5 @@ def replay(
             note(line.replace("note: ", f"note: {tr.source}: ", 1) if tr.source else line)
     if html != STDOUT:
         sys.stdout.write(render_replay(report, output, no_headers=no_headers))
-    if html:
-        write_atomic(html, api.replay_html(report, tr), private=private, field="--html")
-        if html != STDOUT:
-            note(f"wrote the HTML report to {html}")
-    if dump_decisions:
-        note(f"wrote {len(written)} decision case{'s' if len(written) != 1 else ''} to {dump_decisions}")
+    finish_outputs(html, lambda: api.replay_html(report, tr), private=private, what="report",
+                   dump_decisions=dump_decisions, written=written)

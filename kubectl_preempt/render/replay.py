@@ -78,17 +78,23 @@ def duration(seconds: float | None) -> str:
     return f"{h}h{m:02d}m"
 
 
+def _cpu_memory(milli_cpu: int | None, memory: int | None) -> list[str]:
+    """"cpu 2", "memory 1Gi": the amounts given, as the tables write them."""
+    parts = []
+    if milli_cpu is not None:
+        parts.append(f"cpu {format_milli_cpu(milli_cpu)}")
+    if memory is not None:
+        parts.append(f"memory {format_bytes(memory)}")
+    return parts
+
+
 def why_text(p: Mapping[str, Any]) -> str:
     why = p.get("why") or {}
     if "eligibleBy" in why:
         return _batch_why(p, why)
     parts = []
     req = why.get("requests") or {}
-    needs = []
-    if req.get("milliCPU"):
-        needs.append(f"cpu {format_milli_cpu(req['milliCPU'])}")
-    if req.get("memory"):
-        needs.append(f"memory {format_bytes(req['memory'])}")
+    needs = _cpu_memory(req.get("milliCPU") or None, req.get("memory") or None)
     for name, amount in req.items():
         if name not in ("milliCPU", "memory") and amount:
             needs.append(f"{name} {format_bytes(amount) if name.startswith('hugepages-') else amount}")
@@ -127,11 +133,9 @@ def _batch_why(p: Mapping[str, Any], why: Mapping[str, Any]) -> str:
     if why.get("eligibleBy"):
         parts.append("eligible by " + ", ".join(why["eligibleBy"]))
     frees = why.get("frees") or {}
-    freed = []
-    if frees.get("cpu"):
-        freed.append(f"cpu {format_milli_cpu(round(frees['cpu'] * 1000))}")
-    if frees.get("memory"):
-        freed.append(f"memory {format_bytes(round(frees['memory']))}")
+    # kube-batch reports cores and bytes as floats
+    freed = _cpu_memory(round(frees["cpu"] * 1000) if frees.get("cpu") else None,
+                        round(frees["memory"]) if frees.get("memory") else None)
     if freed:
         parts.append("frees " + ", ".join(freed))
     return "; ".join(parts)
