@@ -87,6 +87,9 @@ class DefaultPreemption(PreemptionPlugin):
     # violating victims come first whatever their priority, and that step may pick the wrong
     # node (upstream's "pod can be made schedulable on minHighestPriority node" test). new() sets it.
     sorts_victims_after_reprieve = True
+    # select_victims_on_node reads the pod's priority and uid, the node's pods, the nominator and
+    # the PDBs, and the filters and PreFilter extensions it runs (preemption/evaluator.py DryRunMemo)
+    repeatable_dry_run = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors DefaultPreemption.EventsToRegister with SchedulerAsyncPreemption: registered so the
