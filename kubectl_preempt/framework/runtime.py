@@ -219,6 +219,10 @@ class Framework:
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod, info: NodeInfo) -> Status:
         """Two passes when pods of equal or higher priority are nominated to the node: both must pass."""
+        if not self.nominator.by_node.get(info.name):
+            # no pod nominated here: the first pass alone, on the node as it is (what the loop
+            # below does then; preemption's dry runs ask this of every candidate several times)
+            return self.run_filter_plugins(state, pod, info)
         status = SUCCESS
         pods_added = False
         for i in range(2):

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message, fit_error_reasons
-from ..framework.interface import PostFilterResult
+from ..framework.interface import PostFilterResult, is_node_local
 from ..framework.status import SUCCESS, Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
@@ -24,6 +24,9 @@ PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
 # where preempt() leaves its record in the cycle's state
 RECORD_KEY = "kubectl-preempt/preemption-record"
+# where the scheduling cycle leaves the scheduler's equivalence cache for this pod
+# (scheduler/memo/equivalence.py PodAnswers) when it has one: dry runs are remembered there (DryRunMemo)
+EQUIVALENCE_KEY = "kubectl-preempt/equivalence"
 
 _NODE_NAME = operator.attrgetter("name")
 
@@ -103,6 +106,90 @@ class PreemptionPlugin:
         every node gets its dry run."""
         return None
 
+    # whether select_victims_on_node's answer is a function of the pod's node shape and priority,
+    # the node's pods in their order, the pods nominated there at the pod's priority or above,
+    # and the PDBs, as long as the cycle's filters are node-local and no PreFilter extension runs
+    # (DryRunMemo); False: every dry run is run
+    repeatable_dry_run = False
+
+
+class DryRunMemo:
+    """A dry run's answer on a node, remembered in the scheduler's equivalence cache (so
+    `equivalence=None` turns it off) for a pod shape at one priority, and given back while all it
+    read is unchanged.
+
+    A preemption runs a dry run on up to numCandidates nodes (100 for up to 1,000 nodes) and
+    between two preemptions few of those nodes change: a queue of copies of one pod asks the same
+    dry runs over and over. Only when the cycle's filter plugins are all node-local (they read
+    nothing but the pod and its NodeInfo) and no PreFilter extension runs (none reads the pods a
+    dry run removes and adds back) is the answer a function of: the pod's node shape and priority
+    (the key of the cache's entry); per node, the NodeInfo's generation and its pods, the same
+    objects in the same order with the same status and metadata (the replay patches a pod's
+    status in place and moves it on its node's list without a new generation), and the pods
+    nominated there that the filters count (priority at least the pod's, another uid); and the
+    PDBs: the list, its generation, and each PDB's disruptionsAllowed and disruptedPods (the
+    disruption controller's sync changes them in place). Each is compared before an answer is
+    given back; answers that are errors are not kept."""
+
+    __slots__ = ("answers", "pdb_state")
+
+    def __init__(self, answers: Any, pdb_state: tuple) -> None:
+        self.answers = answers  # scheduler/memo/equivalence.py NodeAnswers: values and generations per node
+        self.pdb_state = pdb_state
+
+    @staticmethod
+    def for_cycle(handle: Any, state: CycleState, pod: Pod, interface: PreemptionPlugin,
+                  pdbs: list[PodDisruptionBudget]) -> "DryRunMemo | None":
+        eq = state.get(EQUIVALENCE_KEY)
+        if eq is None or not interface.repeatable_dry_run:
+            return None
+        skip = state.skip_filter_plugins
+        if any(name not in skip for name, _ in getattr(handle, "pre_filter_extensions", ((None, None),))):
+            return None
+        active = [pl for pl in handle.filter_plugins if pl.name not in skip]
+        if not all(is_node_local(pl, "filter") for pl in active):
+            return None
+        cluster = getattr(handle, "cluster", None)
+        pdb_state = (pdbs, cluster.pdb_generation if cluster is not None else None,
+                     [(pdb, pdb.disruptions_allowed, pdb.disrupted_pods) for pdb in pdbs])
+        return DryRunMemo(eq.answers("preemptionDryRun", (tuple(pl.name for pl in active), pod.priority)), pdb_state)
+
+    @staticmethod
+    def reads(handle: Any, pod: Pod, ni: NodeInfo) -> tuple:
+        """What the dry run on `ni` reads of the node beside the pod's shape and priority."""
+        prio, uid = pod.priority, pod.uid
+        nominated = [p for p in handle.nominator.by_node.get(ni.name, ()) if p.priority >= prio and p.uid != uid]
+        pods = [pi.pod for pi in ni.pods]
+        return (ni.generation, pods + nominated, [p.status for p in pods] + [p.status for p in nominated],
+                [p.metadata for p in pods] + [p.metadata for p in nominated], len(pods))
+
+    def recall(self, ni: NodeInfo, reads: tuple) -> VictimSelection | None:
+        got = self.answers.values.get(ni.name)
+        if got is None or self.answers.generations.get(ni.name) != ni.generation:
+            return None
+        held, pdb_state, sel = got
+        if held[0] != reads[0] or held[4] != reads[4] or not _same_objects(held[1], reads[1]) \
+                or not _same_objects(held[2], reads[2]) or not _same_objects(held[3], reads[3]):
+            return None
+        now = self.pdb_state
+        if pdb_state is not now:
+            if pdb_state[0] is not now[0] or pdb_state[1] != now[1] or len(pdb_state[2]) != len(now[2]):
+                return None
+            for (a, allowed_a, disrupted_a), (b, allowed_b, disrupted_b) in zip(pdb_state[2], now[2]):
+                if a is not b or allowed_a != allowed_b or disrupted_a != disrupted_b:
+                    return None
+        return sel
+
+    def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> None:
+        if sel.status.code == Code.Error:
+            return
+        self.answers.values[ni.name] = (reads, self.pdb_state, sel)
+        self.answers.generations[ni.name] = ni.generation
+
+
+def _same_objects(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
 
 class Evaluator:
     def __init__(self, plugin_name: str, handle: Any, interface: PreemptionPlugin) -> None:
@@ -179,15 +266,24 @@ class Evaluator:
         else:
             no_victims, with_victims = None, list(range(n))
         done = n
+        memo = DryRunMemo.for_cycle(self.handle, state, pod, self.interface, pdbs)
         for i in with_victims:
             details.dry_runs += 1
             base = order[i]
-            ni = base.snapshot()
-            st_copy = state.clone()
-            sel = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
+            sel = None
+            if memo is not None:
+                reads = DryRunMemo.reads(self.handle, pod, base)
+                sel = memo.recall(base, reads)
+            if sel is None:
+                ni = base.snapshot()
+                st_copy = state.clone()
+                sel = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
+                if memo is not None:
+                    memo.remember(base, reads, sel)
             victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
             if status.is_success() and victims:
-                c = Candidate(ni.name, victims, num_viol, sel.reprieves, sel.pdb_violating,
+                # own lists: a remembered answer serves later candidates too
+                c = Candidate(base.name, list(victims), num_viol, list(sel.reprieves), sel.pdb_violating,
                               {v.key: sel.pdbs[v.key] for v in victims if v.key in sel.pdbs})
                 (non_violating if num_viol == 0 else violating).append(c)
                 if non_violating and len(non_violating) + len(violating) >= num:
@@ -195,10 +291,10 @@ class Evaluator:
                     break
                 continue
             if status.is_success() and not victims:
-                status = Status.as_error(f'expected at least one victim pod on node "{ni.name}"')
+                status = Status.as_error(f'expected at least one victim pod on node "{base.name}"')
             if status.code == Code.Error:
                 errs.append(status.message())
-            statuses.set(ni.name, status)
+            statuses.set(base.name, status)
         if no_victims is not None:
             # the nodes before the stop that had nothing to remove
             nothing = compress(order[:done], map(operator.not_, has[:done]))

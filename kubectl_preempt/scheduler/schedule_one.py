@@ -19,7 +19,7 @@ from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
-from ..preemption.evaluator import RECORD_KEY
+from ..preemption.evaluator import EQUIVALENCE_KEY, RECORD_KEY
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -287,6 +287,8 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
         return CycleResult(pod, UNSCHEDULABLE, n, message=str(e), error=str(e))
     outcome, result, status, record = UNSCHEDULABLE, None, None, None
     if run_post_filter and fwk.has_post_filter_plugins():
+        if equivalence is not None:
+            state.write(EQUIVALENCE_KEY, equivalence)  # preemption's dry runs are remembered there
         result, status = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status)
         diagnosis.post_filter_msg = status.message()
         record = state.get(RECORD_KEY)

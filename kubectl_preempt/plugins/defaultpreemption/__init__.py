@@ -87,6 +87,9 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
     # violating victims come first whatever their priority, and that step may pick the wrong
     # node (upstream's "pod can be made schedulable on minHighestPriority node" test). new() sets it.
     sorts_victims_after_reprieve = True
+    # select_victims_on_node reads the pod's priority and uid, the node's pods, the nominator and
+    # the PDBs, and the filters and PreFilter extensions it runs (preemption/evaluator.py DryRunMemo)
+    repeatable_dry_run = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors DefaultPreemption.EventsToRegister with SchedulerAsyncPreemption: registered so the
@@ -180,18 +183,28 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
         """mirrors SelectVictimsOnNode: remove every lower-priority pod, check the fit, then
         reprieve PDB-violating and then other pods, most important first."""
         fh = self.handle
+        # framework's RunPreFilterExtensionAddPod/RemovePod tell only the plugins this cycle did
+        # not skip; with none left the calls answer Success and change nothing, so they are not
+        # made (a dry run makes them for every pod it removes and adds back, on every candidate)
+        exts = getattr(fh, "pre_filter_extensions", None)
+        skip = state.skip_filter_plugins
+        tell = exts is None or any(name not in skip for name, _ in exts)
+        remove_ext = fh.run_pre_filter_extension_remove_pod
+        run_filters = fh.run_filter_plugins_with_nominated_pods
+        allowed = self.is_preemption_allowed
         potential: list[Pod] = []
         for pi in list(node_info.pods):
             p = pi.pod
-            if self.is_preemption_allowed(node_info, p, pod):
+            if allowed(node_info, p, pod):
                 potential.append(p)
                 node_info.remove_pod(p)
-                s = fh.run_pre_filter_extension_remove_pod(state, pod, p, node_info)
-                if not s.is_success():
-                    return VictimSelection([], 0, s)
+                if tell:
+                    s = remove_ext(state, pod, p, node_info)
+                    if not s.is_success():
+                        return VictimSelection([], 0, s)
         if not potential:
             return VictimSelection([], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
-        s = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+        s = run_filters(state, pod, node_info)
         if not s.is_success():
             return VictimSelection([], 0, s)
         sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
@@ -202,40 +215,33 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
         reprieves: list[Reprieve] = []
         num_violating = 0
         viol_keys: set[str] = set()
-
-        def reprieve(p: Pod, is_violating: bool) -> bool:
-            node_info.add_pod(p)
-            st = fh.run_pre_filter_extension_add_pod(state, pod, p, node_info)
-            if not st.is_success():
-                raise _DryRunError(st)
-            st = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
-            fits = st.is_success()
-            if not fits:
+        add_ext = fh.run_pre_filter_extension_add_pod
+        success = Code.Success
+        # reprievePod: the PDB-violating pods first, then the others, each in importance order
+        for is_violating, group in ((True, violating), (False, non_violating)):
+            for p in group:
+                node_info.add_pod(p)
+                if tell:
+                    st = add_ext(state, pod, p, node_info)
+                    if st.code != success:
+                        return VictimSelection([], 0, st)
+                st = run_filters(state, pod, node_info)
+                if st.code == success:
+                    reprieves.append(Reprieve(p, True, is_violating, None))
+                    continue
                 node_info.remove_pod(p)
-                st2 = fh.run_pre_filter_extension_remove_pod(state, pod, p, node_info)
-                if not st2.is_success():
-                    raise _DryRunError(st2)
+                if tell:
+                    st2 = remove_ext(state, pod, p, node_info)
+                    if st2.code != success:
+                        return VictimSelection([], 0, st2)
                 victims.append(p)
-            reprieves.append(Reprieve(p, fits, is_violating, None if fits else st))
-            return fits
-
-        try:
-            for p in violating:
-                if not reprieve(p, True):
+                reprieves.append(Reprieve(p, False, is_violating, st))
+                if is_violating:
                     num_violating += 1
                     viol_keys.add(p.key)
-            for p in non_violating:
-                reprieve(p, False)
-        except _DryRunError as e:
-            return VictimSelection([], 0, e.status)
         if violating and non_violating and self.sorts_victims_after_reprieve:
             sort_by_key(victims, importance_key)
         return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
-
-
-class _DryRunError(Exception):
-    def __init__(self, status: Status) -> None:
-        self.status = status
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DefaultPreemption:
