@@ -190,19 +190,20 @@ class GoMap(Generic[K, V]):
         self._values = None
         big = self._big
         if big is None:
-            i = self._index.get(key)
-            if len(self._index) < GROUP_SLOTS:
-                if i is not None:
-                    self._slots[i] = (key, value)
-                    return
+            index = self._index
+            n = len(index)
+            if n < GROUP_SLOTS:
                 slots = self._slots
-                if len(slots) == len(self._index):  # no hole: the first empty slot is the next
-                    i = len(slots)
+                i = index.get(key)
+                if i is not None:
+                    slots[i] = (key, value)
+                elif len(slots) == n:  # no hole: the first empty slot is the next
+                    index[key] = n
                     slots.append((key, value))
                 else:
                     i = slots.index(None)
                     slots[i] = (key, value)
-                self._index[key] = i
+                    index[key] = i
                 return
             # Map.PutSlot: a full group grows to a table (growToTable: its entries in slot
             # order), even for a key already present
@@ -358,6 +359,14 @@ class GoMap(Generic[K, V]):
 
     def _table_put(self, key: object) -> None:
         h = self._hash(key)
+        d = self._dir
+        if len(d) == 1:  # type: ignore[arg-type]
+            t = d[0]  # type: ignore[index]
+            if t.growth_left > 0 and t.cap * MAX_AVG_GROUP_LOAD // GROUP_SLOTS - t.used == t.growth_left:
+                # room and no tombstone (the common case): PutSlot takes the first empty slot of
+                # the probe sequence, as uncheckedPutSlot does
+                self._loc[key] = (t, t.unchecked_put(key, h))
+                return
         while True:
             d = self._dir
             t = d[0] if len(d) == 1 else self._table_for(h)  # type: ignore[arg-type,index]
@@ -456,9 +465,15 @@ class GoMap(Generic[K, V]):
         big = self._big
         if big is None:
             slots = self._slots
-            if len(self._index) <= 1:
+            n = len(self._index)
+            if n <= 1:
                 return [s[1] for s in slots if s is not None]
             off = rng.getrandbits(3)  # entryOffset % 8
+            if len(slots) == n:
+                # no empty slot before the last full one: the values in slot order (kept until
+                # the map changes) rotated by the start, as the slots are
+                vals = self.values()
+                return vals[off:] + vals[:off]
             return [s[1] for s in slots[off:] + slots[:off] if s is not None]
         by_table = self._values
         if by_table is None:
