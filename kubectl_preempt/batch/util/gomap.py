@@ -46,6 +46,15 @@ GROUP_SLOTS = 8          # abi.MapGroupSlots
 MAX_TABLE_CAPACITY = 1024  # maxTableCapacity
 MAX_AVG_GROUP_LOAD = 7   # maxAvgGroupLoad (of 8 slots)
 _DELETED = object()      # ctrlDeleted: a tombstone
+_GROWN = object()        # in a map's log: the end of growToTable's re-placing
+
+
+class _Delete:
+    """In a map's log of key operations: a deletion (a bare key is a put; most operations are)."""
+    __slots__ = ("key",)
+
+    def __init__(self, key: object) -> None:
+        self.key = key
 
 _default_source = random.Random(0)
 _source: list[random.Random] = [_default_source]
@@ -175,7 +184,7 @@ class GoMap(Generic[K, V]):
         # positions and values in slot order (a table map, for ranges)
         self._values: Any = None
         # a table map: its contents (None while small), the key operations not yet laid out
-        # (True: put, False: delete), the directory of tables, its global depth, each laid-out
+        # (a key: put, _Delete: delete), the directory of tables, its global depth, each laid-out
         # key's (table, slot), the keys' hashes and the generator they are drawn from
         # (all but _big made when the map grows: most maps stay small, and cheap)
         self._big: dict | None = None
@@ -190,32 +199,31 @@ class GoMap(Generic[K, V]):
         self._values = None
         big = self._big
         if big is None:
-            i = self._index.get(key)
-            if len(self._index) < GROUP_SLOTS:
-                if i is not None:
-                    self._slots[i] = (key, value)
-                    return
+            index = self._index
+            n = len(index)
+            if n < GROUP_SLOTS:
                 slots = self._slots
-                if len(slots) == len(self._index):  # no hole: the first empty slot is the next
-                    i = len(slots)
+                i = index.get(key)
+                if i is not None:
+                    slots[i] = (key, value)
+                elif len(slots) == n:  # no hole: the first empty slot is the next
+                    index[key] = n
                     slots.append((key, value))
                 else:
                     i = slots.index(None)
                     slots[i] = (key, value)
-                self._index[key] = i
+                    index[key] = i
                 return
             # Map.PutSlot: a full group grows to a table (growToTable: its entries in slot
             # order), even for a key already present
-            big = self._big = {}
-            for k, v in self._slots:
-                big[k] = v
-            self._log = [(True, k) for k, _ in self._slots]
-            self._log.append(None)  # the end of growToTable's re-placing
+            big = self._big = dict(self._slots)  # 8 full slots, no hole
+            self._log = list(big)
+            self._log.append(_GROWN)
             self._src = _source[-1]  # the runtime's generator, for the keys' hashes
             self._slots = []
             self._index = {}
         if key not in big:
-            self._log.append((True, key))
+            self._log.append(key)
         big[key] = value
 
     def __getitem__(self, key: K) -> V:
@@ -247,7 +255,7 @@ class GoMap(Generic[K, V]):
                 slots.pop()
             return
         del big[key]
-        self._log.append((False, key))
+        self._log.append(_Delete(key))
 
     def pop(self, key: K, default: V | None = None) -> V | None:
         if key not in self:
@@ -324,20 +332,19 @@ class GoMap(Generic[K, V]):
             self._hashes = {}
             self._loc = {}
             t = _Table(2 * GROUP_SLOTS, 0, 0)
-            while log[i] is not None:
-                k = log[i][1]
+            while log[i] is not _GROWN:
+                k = log[i]
                 self._loc[k] = (t, t.unchecked_put(k, self._hash(k)))
                 i += 1
             i += 1
             self._dir = [t]
             self._depth = 0
         loc = self._loc
-        for put, k in log[i:]:
-            if put:
-                if k not in loc:
-                    self._table_put(k)
-            else:
-                self._table_delete(k)
+        for k in log[i:]:
+            if type(k) is _Delete:
+                self._table_delete(k.key)
+            elif k not in loc:
+                self._table_put(k)
 
     def _table_delete(self, key: object) -> None:
         t, pos = self._loc.pop(key)
@@ -358,6 +365,14 @@ class GoMap(Generic[K, V]):
 
     def _table_put(self, key: object) -> None:
         h = self._hash(key)
+        d = self._dir
+        if len(d) == 1:  # type: ignore[arg-type]
+            t = d[0]  # type: ignore[index]
+            if t.growth_left > 0 and t.cap * MAX_AVG_GROUP_LOAD // GROUP_SLOTS - t.used == t.growth_left:
+                # room and no tombstone (the common case): PutSlot takes the first empty slot of
+                # the probe sequence, as uncheckedPutSlot does
+                self._loc[key] = (t, t.unchecked_put(key, h))
+                return
         while True:
             d = self._dir
             t = d[0] if len(d) == 1 else self._table_for(h)  # type: ignore[arg-type,index]
@@ -456,9 +471,15 @@ class GoMap(Generic[K, V]):
         big = self._big
         if big is None:
             slots = self._slots
-            if len(self._index) <= 1:
+            n = len(self._index)
+            if n <= 1:
                 return [s[1] for s in slots if s is not None]
             off = rng.getrandbits(3)  # entryOffset % 8
+            if len(slots) == n:
+                # no empty slot before the last full one: the values in slot order (kept until
+                # the map changes) rotated by the start, as the slots are
+                vals = self.values()
+                return vals[off:] + vals[:off]
             return [s[1] for s in slots[off:] + slots[:off] if s is not None]
         by_table = self._values
         if by_table is None:
