@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from kubectl_preempt.plan.capacity import plan_max  # noqa: E402
+from kubectl_preempt.api import plan_max  # noqa: E402 - the API layer applies the one GC policy
 from tests.plan.synthetic import copy_pod, snapshot  # noqa: E402
 
 

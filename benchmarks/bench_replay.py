@@ -35,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from kubectl_preempt.replay.api import replay  # noqa: E402
+from kubectl_preempt.api import replay  # noqa: E402 - the API layer applies the one GC policy
 
 T0 = 1_772_359_200.0  # 2026-03-01T10:00:00Z
 WORKLOADS = ("preemption_async", "mixed_1000", "realcluster")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 import time
@@ -15,10 +16,21 @@ from .framework.config import SchedulerConfig, parse_config
 from .framework.snapshot import Snapshot
 from .io.snapshot import ANN_SERVER_VERSION
 from .framework.versions import KubernetesVersion, Resolved, apply_feature_gates, resolve_kubernetes_version
+from .model.bulk import long_work
 from .model.cluster import Cluster
 from .model.admission import admit
 from .model.objects import Pod
 from .scheduler.scheduler import Scheduler
+
+
+def _long_work(request: Callable[..., Any]) -> Callable[..., Any]:
+    """A request that may run long, under the process's one garbage-collector policy
+    (model/bulk.py long_work): applied here, once, and nowhere below."""
+    @functools.wraps(request)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with long_work():
+            return request(*args, **kwargs)
+    return run
 
 
 def data_server_version(objects: Any) -> str | None:
@@ -88,6 +100,7 @@ def _as_pending(pod: Pod) -> Pod:
     return pending
 
 
+@_long_work
 def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], pods: list[str],
                  config: Any = None, *, seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = (),
                  progress: Callable[[int], None] | None = None,
@@ -137,8 +150,11 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
     return out
 
 
-from .replay.api import replay  # noqa: E402,F401 - replay(events, ...) -> report, see replay/api.py
-from .check.api import check  # noqa: E402,F401 - check(traces, proposed, ...) -> gate result, see check/api.py
+from .replay.api import replay as _replay  # noqa: E402
+from .check.api import check as _check  # noqa: E402
+
+replay = _long_work(_replay)  # replay(events, ...) -> report, see replay/api.py
+check = _long_work(_check)  # check(traces, proposed, ...) -> gate result, see check/api.py
 
 
 def who_preempted(objects: Iterable[Mapping[str, Any]], pod: str, *,
@@ -176,6 +192,7 @@ def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], propo
     return render_html(runs, title=title)
 
 
+@_long_work
 def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *,
                   scheduler_name: str = "kube-batch", default_queue: str = "default", seed: int = 0,
                   conf_source: str = "scheduler configuration") -> dict[str, Any]:
@@ -190,6 +207,7 @@ def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | No
                conf_source=conf_source)
 
 
+@_long_work
 def batch_session_runs(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *, runs: int,
                        scheduler_name: str = "kube-batch", default_queue: str = "default", seed: int = 0,
                        conf_source: str = "scheduler configuration") -> dict[str, Any]:
@@ -201,6 +219,7 @@ def batch_session_runs(objects: Iterable[Mapping[str, Any]], scheduler_conf: str
                         default_queue=default_queue, conf_source=conf_source)
 
 
+@_long_work
 def explain_batch(objects: Iterable[Mapping[str, Any]], pods: list[str], scheduler_conf: str | None = None, *,
                   scheduler_name: str = "kube-batch", seed: int = 0,
                   conf_source: str = "scheduler configuration") -> list[dict[str, Any]]:
@@ -233,8 +252,11 @@ def preemption_history(objects: Iterable[Mapping[str, Any]] = (), *,
         now = obs.last_time
     return build_history(obs, now=now, since=since, namespace=namespace, pods_visible=pods_visible,
                          events_read=events_read, source=source, notes=notes)
-from .plan.api import plan  # noqa: E402,F401 - plan(objects, manifests, scale, ...) -> report, see plan/api.py
-from .plan.capacity import plan_max  # noqa: E402,F401 - plan_max(objects, manifest, ...) -> report, see plan/capacity.py
+from .plan.api import plan as _plan  # noqa: E402
+from .plan.capacity import plan_max as _plan_max  # noqa: E402
+
+plan = _long_work(_plan)  # plan(objects, manifests, scale, ...) -> report, see plan/api.py
+plan_max = _long_work(_plan_max)  # plan_max(objects, manifest, ...) -> report, see plan/capacity.py
 
 
 # --- the command line's door ----------------------------------------------------------------------
@@ -252,7 +274,6 @@ from .io.snapshot import (display_name, ignored_kinds, ignored_note, load_config
                           load_manifests, load_objects, pod_key, read_bytes)
 from .io.trace import Trace, read_trace  # noqa: E402,F401
 from .model import limits  # noqa: E402,F401 - the input limits the flags override (--max-input-size, ...)
-from .model.bulk import bulk_allocation  # noqa: E402,F401
 from .model.rfc3339 import format_seconds, parse_seconds  # noqa: E402,F401
 from .model.selectors import LabelSelector, parse_selector  # noqa: E402,F401
 from .scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY  # noqa: E402,F401 - --api-latency's default

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
 import typer
 
 from .. import api
-from ..api import KubernetesVersion, bulk_allocation, display_name, load_objects, parse_feature_gates, parse_selector
+from ..api import KubernetesVersion, display_name, load_objects, parse_feature_gates, parse_selector
 from ..errors import InputError, UsageError
 from ..render import render
 from ..render.output import NAME, is_data
@@ -104,30 +104,28 @@ def explain(
         namespace = "default" if snapshot is not None else None
     gates = parse_feature_gates(feature_gates)  # a malformed flag fails before the cluster is read
     manifests = list(filename or [])
-    # one pass over a large snapshot with no collections; what it builds lives to the end
-    with bulk_allocation():
-        live_ctx = None
-        if snapshot is None:
-            live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
-                                          pods or [], manifests, server_version=not kubernetes_version,
-                                          current_namespace=label_selector is not None)
-            live_ctx.require_nodes(output)
-            objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
-            data_version, data_source = live_ctx.server_version, "the API server"
-        else:
-            if context is not None or kubeconfig is not None or request_timeout is not None:
-                raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
-                                 "apply to --snapshot")
-            if snapshot == "-" and "-" in manifests:
-                raise UsageError("--snapshot - and -f - cannot both read standard input")
-            source = display_name(snapshot)
-            objects = load_objects(snapshot)
-            data_version, data_source = objects.server_version, source
-        # Queues and PodGroups are read for the pods kube-batch schedules
-        inputs = api.explain_inputs(objects, source, data_version=data_version, data_source=data_source,
-                                    kubernetes_version=kubernetes_version, feature_gates=gates, config=config,
-                                    manifests=manifests, namespace=namespace, also_read=batch_options.BATCH_KINDS,
-                                    note=note)
+    live_ctx = None
+    if snapshot is None:
+        live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
+                                      pods or [], manifests, server_version=not kubernetes_version,
+                                      current_namespace=label_selector is not None)
+        live_ctx.require_nodes(output)
+        objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
+        data_version, data_source = live_ctx.server_version, "the API server"
+    else:
+        if context is not None or kubeconfig is not None or request_timeout is not None:
+            raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
+                             "apply to --snapshot")
+        if snapshot == "-" and "-" in manifests:
+            raise UsageError("--snapshot - and -f - cannot both read standard input")
+        source = display_name(snapshot)
+        objects = load_objects(snapshot)
+        data_version, data_source = objects.server_version, source
+    # Queues and PodGroups are read for the pods kube-batch schedules
+    inputs = api.explain_inputs(objects, source, data_version=data_version, data_source=data_source,
+                                kubernetes_version=kubernetes_version, feature_gates=gates, config=config,
+                                manifests=manifests, namespace=namespace, also_read=batch_options.BATCH_KINDS,
+                                note=note)
     cluster, version, cfg, extra = inputs.cluster, inputs.version, inputs.config, inputs.extra
     extra_keys = {api.pod_key(m) for m in extra}
     if live_ctx is None and pods:

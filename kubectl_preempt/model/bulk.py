@@ -1,9 +1,60 @@
-"""Building many long-lived objects at once without the cyclic collector in the way."""
+"""The process's one policy for CPython's cyclic garbage collector.
+
+Long work here (a replay, a check, a plan, an explanation over a large snapshot) keeps a large
+heap alive for as long as it runs (the trace, the cluster, the snapshot) and allocates millions of
+short-lived objects per run. With the default thresholds the collector walks that heap again and
+again: a quarter of a 1,000-node replay's time, and a full collection in the middle of building a
+report. Reference counting frees nearly everything a run drops; the collector is only needed for
+cycles, which can wait.
+
+Two context managers, one policy:
+
+- `long_work()`, applied once by the API layer (`kubectl_preempt/api.py`) around each request:
+  what exists when the work starts (the input, the modules) is frozen out of collection and
+  young collections run every YOUNG_THRESHOLD allocations instead of 700. Nested requests (check
+  replays traces, plan replays a snapshot) change nothing further. On the way out the thresholds
+  come back and, if this call froze the heap, it is unfrozen, so a library caller's process is
+  left as it was.
+- `bulk_allocation()`, around a loader's one pass over a large document: the collector is paused
+  (nothing a loader makes is cyclic garbage) and the survivors are frozen, as they live to the end.
+  Inside `long_work()` that freeze is undone by long_work's own exit.
+"""
 from __future__ import annotations
 
 import contextlib
 import gc
 from typing import Iterator
+
+# while long work runs, the collector's first generation is collected every this many
+# allocations (CPython's default: 700)
+YOUNG_THRESHOLD = 200_000
+
+_depth = 0
+
+
+@contextlib.contextmanager
+def long_work() -> Iterator[None]:
+    """The collector tuned for one long request (see the module's docstring); reentrant."""
+    global _depth
+    _depth += 1
+    if _depth > 1:
+        try:
+            yield
+        finally:
+            _depth -= 1
+        return
+    before = gc.get_threshold()
+    # only unfreeze on the way out what this call froze: a caller that froze its own heap keeps it
+    froze = gc.get_freeze_count() == 0
+    gc.freeze()
+    gc.set_threshold(max(before[0], YOUNG_THRESHOLD), before[1], before[2])
+    try:
+        yield
+    finally:
+        _depth = 0
+        gc.set_threshold(*before)
+        if froze:
+            gc.unfreeze()
 
 
 @contextlib.contextmanager
@@ -22,26 +73,3 @@ def bulk_allocation() -> Iterator[None]:
         if was_enabled:
             gc.enable()
         gc.freeze()
-
-
-@contextlib.contextmanager
-def long_run(live_objects: int) -> Iterator[None]:
-    """A replay's run over a large state: young collections run less often.
-
-    A run allocates and drops many short-lived lists and tuples per scheduling cycle; with the
-    default threshold (700) the collector ran thousands of times per run, its middle and full
-    collections walking the whole cluster state again, a tenth to a fifth of a run over
-    thousands of pods. Refcounting frees what a run drops; the collector still collects cycles,
-    only later. A small state (`live_objects`, its pods and nodes, below YOUNG_THRESHOLD) has
-    nothing to gain and keeps the defaults. The thresholds are restored afterwards.
-    """
-    was = gc.get_threshold()
-    if live_objects >= YOUNG_THRESHOLD:
-        gc.set_threshold(max(was[0], YOUNG_THRESHOLD), was[1], was[2])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*was)
-
-
-YOUNG_THRESHOLD = 20_000

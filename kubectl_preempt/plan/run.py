@@ -22,7 +22,6 @@ from typing import Any, Callable, Mapping, Sequence
 import orjson
 
 from ..framework.config import SchedulerConfig
-from ..replay.engine import long_run
 from ..model.objects import Pod
 from ..replay.activity import ActivityRecorder, Tee
 from ..replay.distribution import distribution
@@ -66,15 +65,14 @@ class SettlingEngine(Engine):
             super().run(until)
             return
         limit = float("inf") if until is None else until
-        with long_run():
-            while self._heap:
-                t = self.peek()
-                if t > limit:
-                    break
-                if self._only_ticks() and self.settled(t):
-                    self.stopped = True
-                    return
-                self.step()
+        while self._heap:
+            t = self.peek()
+            if t > limit:
+                break
+            if self._only_ticks() and self.settled(t):
+                self.stopped = True
+                return
+            self.step()
         if until is not None and until > self.now:
             self.now = until
 

@@ -6,10 +6,8 @@ replay is reproducible to the event.
 """
 from __future__ import annotations
 
-import gc
 import heapq
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 # priorities at one instant: what the cluster did (trace events) is seen before the scheduler's
 # own consequences (terminations, queue flushes), and the scheduler runs a cycle last
@@ -21,40 +19,6 @@ PRIORITY_SCHEDULE = 3
 INFINITY = float("inf")
 
 Callback = Callable[[], Any]
-
-
-# while a replay runs, the cyclic collector's first generation is collected every this many
-# allocations (CPython's default: 700)
-YOUNG_COLLECTION_THRESHOLD = 200_000
-_long_runs = 0
-
-
-@contextmanager
-def long_run() -> Iterator[None]:
-    """Tune CPython's cyclic garbage collector for a replay: a run allocates millions of
-    short-lived objects over a large heap that lives as long as it does (the trace, the cluster,
-    the snapshot), and the default thresholds walk that heap again and again (a quarter of a
-    1,000-node replay's time). What exists when the run starts is frozen out of collection and the
-    young generation is collected less often; both are restored when the outermost run ends.
-    Objects are freed as before (reference counting); only cycles wait longer."""
-    global _long_runs
-    if _long_runs:
-        _long_runs += 1
-        try:
-            yield
-        finally:
-            _long_runs -= 1
-        return
-    before = gc.get_threshold()
-    _long_runs = 1
-    gc.freeze()
-    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, before[1], before[2])
-    try:
-        yield
-    finally:
-        _long_runs = 0
-        gc.set_threshold(*before)
-        gc.unfreeze()
 
 
 class Event:
@@ -121,11 +85,10 @@ class Engine:
         stands at `until` (or at the last event)."""
         limit = INFINITY if until is None else until
         heap = self._heap
-        with long_run():
-            while heap:
-                if self.peek() > limit:
-                    break
-                self.step()
+        while heap:
+            if self.peek() > limit:
+                break
+            self.step()
         if until is not None and until > self.now:
             self.now = until
 

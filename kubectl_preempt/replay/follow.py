@@ -18,7 +18,6 @@ from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from ..model.who_preempted import preempted_by
 from ..scheduler.backend.cache import PodOrder, status_delay_of
-from .engine import long_run
 from .eventhandlers import EventHandler
 from .simulate import Progress, decision_case, initial_objects, preemption_why
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
@@ -164,10 +163,6 @@ class Follow:
         self.config_raw: Mapping[str, Any] | None = None
 
     def run(self) -> "Follow":
-        with long_run():
-            return self._run()
-
-    def _run(self) -> "Follow":
         events = self.timeline.events
         by_index: dict[int, list[Incident]] = {}
         for inc in self.incidents:

@@ -17,7 +17,6 @@ import random
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
-from ..model.bulk import long_run
 from ..model.objects import Pod
 from ..model.who_preempted import EVENT_REASON_PREEMPTED, preempted_by
 from ..preemption.decision import PreemptionRecord
@@ -201,8 +200,7 @@ class Simulation:
             eng.schedule(t, self._flush_leftover, priority=PRIORITY_QUEUE, name="flushUnschedulablePodsLeftover")
             t += UNSCHEDULABLE_FLUSH_PERIOD
         self._kick()
-        with long_run(len(self.state.cluster.pods) + len(self.state.cluster.nodes)):
-            eng.run(until=self.timeline.end)
+        eng.run(until=self.timeline.end)
         return self
 
     def _kick(self) -> None:

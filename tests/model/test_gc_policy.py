@@ -1,0 +1,92 @@
+"""The process's one garbage-collector policy (model/bulk.py): applied once, by the API layer,
+and leaving a library caller's collector as it found it."""
+from __future__ import annotations
+
+import gc
+import pathlib
+import re
+
+import pytest
+
+from kubectl_preempt import api
+from kubectl_preempt.model.bulk import YOUNG_THRESHOLD, long_work
+from tests.builders import make_node, make_pod
+from tests.replay.helpers import ev, trace
+
+PACKAGE = pathlib.Path(api.__file__).parent
+
+
+@pytest.fixture
+def clean_collector():
+    was_threshold, was_frozen = gc.get_threshold(), gc.get_freeze_count()
+    gc.unfreeze()
+    yield
+    gc.set_threshold(*was_threshold)
+    if was_frozen:
+        gc.freeze()
+
+
+def test_long_work_tunes_the_collector_and_restores_it(clean_collector) -> None:
+    gc.set_threshold(700, 10, 10)
+    with long_work():
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+        assert gc.get_freeze_count() > 0  # what existed at the start is out of the collector's walks
+        with long_work():  # a nested request (check replays traces) changes nothing further
+            assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+    assert gc.get_threshold() == (700, 10, 10)
+    assert gc.get_freeze_count() == 0
+
+
+def test_long_work_leaves_a_caller_s_own_freeze_frozen(clean_collector) -> None:
+    gc.freeze()
+    with long_work():
+        pass
+    assert gc.get_freeze_count() > 0
+
+
+def test_long_work_restores_the_collector_when_the_request_fails(clean_collector) -> None:
+    gc.set_threshold(700, 10, 10)
+    with pytest.raises(RuntimeError):
+        with long_work():
+            raise RuntimeError("boom")
+    assert gc.get_threshold() == (700, 10, 10)
+    assert gc.get_freeze_count() == 0
+    with long_work():  # and the next request is the outermost again
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+
+
+def test_a_replay_through_the_api_runs_under_the_policy(clean_collector) -> None:
+    gc.set_threshold(700, 10, 10)
+    seen: list[tuple[int, int, int]] = []
+
+    class Watch:
+        def __call__(self, decision: dict) -> None:
+            seen.append(gc.get_threshold())
+
+    t = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="1", memory="8Gi").obj()),
+        ev(0, "ADDED", make_pod("low").priority(0).req(cpu="1").start_time("2026-03-01T09:00:00Z").on("n1").obj()),
+        ev(1, "ADDED", make_pod("high").priority(100).req(cpu="1").obj()),
+        end=30,
+    )
+    report = api.replay(t, on_decision=Watch())
+    assert report["summary"]["preemptions"] == 1
+    assert seen and all(th == (YOUNG_THRESHOLD, 10, 10) for th in seen)
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_only_model_bulk_and_the_api_layer_touch_the_collector() -> None:
+    """One policy: no layer below the API tunes the collector on its own (they used to stack:
+    a replay's engine, its simulation and the CLI each set thresholds or froze the heap)."""
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel == "model/bulk.py":
+            continue
+        text = path.read_text()
+        if re.search(r"\bgc\.(set_threshold|freeze|unfreeze|disable|enable)\(", text):
+            offenders.append(rel)
+        if rel != "api.py" and re.search(r"\blong_work\(", text):
+            offenders.append(rel)
+    assert offenders == []
