@@ -642,7 +642,8 @@ class PlanInputs:
 def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context: str | None = None,
                 kubeconfig: str | None = None, request_timeout: str | None = None,
                 kubernetes_version: str | None = None, config: str | None = None,
-                note: Callable[[str], None] | None = None) -> PlanInputs:
+                note: Callable[[str], None] | None = None,
+                feature_gates: Mapping[str, bool] | None = None) -> PlanInputs:
     """Read what `plan` needs: the manifests, then the snapshot, or without one the live cluster
     (read as `capture` reads it, lists only, unredacted: names are what is planned). `note` hears,
     in order, the live read's notes, the kinds ignored, and the release picked when it is not the
@@ -670,7 +671,9 @@ def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context:
     if resolved.note:
         say(resolved.note)
     cfg = load_config_document(config) if config else None
-    return PlanInputs(manifests, objects, source, captured_at, private, resolved.version, cfg)
+    # --feature-gates are checked against the release picked, and carried by it
+    version = apply_feature_gates(resolved.version, feature_gates)
+    return PlanInputs(manifests, objects, source, captured_at, private, version, cfg)
 
 
 # --- version's request ------------------------------------------------------------------------------

@@ -53,6 +53,9 @@ Examples:
   kubectl preempt plan --max -f api-pod.yaml --snapshot prod.json
   kubectl preempt plan --max -f storefront-deployment.yaml --snapshot prod.json --max-count 500 -o wide
 \b
+  # as the cluster's older release decides, with a scheduler feature gate turned on
+  kubectl preempt plan -f app.yaml --snapshot prod.json --kubernetes-version v1.33 --feature-gates PodLevelResources=true
+\b
   # for a script: the new pods (pod/NAME), one row a pod without headers, a value by JSONPath
   kubectl preempt plan -f app.yaml --snapshot prod.json -o name
   kubectl preempt plan -f app.yaml --snapshot prod.json --no-headers | awk '$2 == "Pending"'
@@ -108,6 +111,7 @@ def plan(
         "--namespace", "-n", metavar="NS", help="Namespace of manifests that name none (default: default).")] = None,
     config: options.ConfigFile = None,
     kubernetes_version: options.KubernetesVersion = None,
+    feature_gates: options.FeatureGates = None,
     max_input_size: options.MaxInputSize = None,
     context: options.Context = None,
     kubeconfig: options.Kubeconfig = None,
@@ -129,6 +133,7 @@ def plan(
     if runs > 1 and dump_decisions:
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1")
     seconds = _duration(duration)
+    gates = dict(api.parse_feature_gates(feature_gates))  # a malformed flag fails before the cluster is read
     if snapshot is not None and (context is not None or kubeconfig is not None or request_timeout is not None):
         raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
                          "apply to --snapshot")
@@ -136,7 +141,7 @@ def plan(
         raise UsageError("--snapshot - and -f - cannot both read standard input")
     inputs = api.plan_inputs(manifests_paths, snapshot, context=context, kubeconfig=kubeconfig,
                              request_timeout=request_timeout, kubernetes_version=kubernetes_version,
-                             config=config, note=note)
+                             config=config, note=note, feature_gates=gates)
     manifests, objects, source, captured_at, private = (inputs.manifests, inputs.objects, inputs.source,
                                                         inputs.captured_at, inputs.private)
     version, cfg = inputs.version, inputs.config

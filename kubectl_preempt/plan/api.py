@@ -1,14 +1,15 @@
 """plan() and plan_max(): plain data in and out (the layer of explain, replay and check)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError, UsageError, quote
 from ..framework.config import SchedulerConfig, parse_config
-from ..framework.versions import KubernetesVersion, resolve_kubernetes_version
+from ..framework.versions import KubernetesVersion, apply_feature_gates, resolve_kubernetes_version
 from ..model.cluster import Cluster
 from ..replay.state import parse_time
-from .run import MAX_DURATION, PlanSpec, build_spec, plan_once, plan_runs
+from .run import MAX_DURATION, PlanSpec, build_spec, named_release, plan_once, plan_runs
 from .workloads import Creation, Maker
 
 Manifest = tuple[str, str, Mapping[str, Any]]   # (file, where in it, object)
@@ -27,8 +28,22 @@ def snapshot_time(objects: Sequence[Mapping[str, Any]], captured_at: str | None 
 
 def _config(config: Any, version: KubernetesVersion) -> tuple[SchedulerConfig, Mapping[str, Any] | None]:
     if isinstance(config, SchedulerConfig):
-        return config.for_version(version), getattr(config, "raw", None)
-    return parse_config(config, version=version), config
+        cfg, raw = config.for_version(version), getattr(config, "raw", None)
+    else:
+        cfg, raw = parse_config(config, version=version), config
+    if version.gates:
+        # --feature-gates were checked against the release (apply_feature_gates); those the replay
+        # itself honours (SchedulerAsyncPreemption) are read from the configuration, as replay's
+        cfg = replace(cfg, feature_gates={**cfg.feature_gates, **dict(version.gates)})
+    return cfg, raw
+
+
+def plan_version(kubernetes_version: str | KubernetesVersion | None, server_version: str | None,
+                 feature_gates: str | Mapping[str, bool] | None = None) -> KubernetesVersion:
+    """The release a plan imitates (resolve_kubernetes_version's rule, the snapshot's server
+    version naming it), with kube-scheduler's --feature-gates set on it."""
+    resolved = resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot")
+    return apply_feature_gates(resolved.version, feature_gates)
 
 
 def make_creations(objects: Sequence[Mapping[str, Any]], start: float, manifests: Iterable[Manifest] = (),
@@ -52,12 +67,13 @@ def make_creations(objects: Sequence[Mapping[str, Any]], start: float, manifests
 def plan_spec(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (), scale: Iterable[str] = (), *,
               config: Any = None, seed: int = 0, duration: float | None = None, namespace: str | None = None,
               captured_at: str | None = None, kubernetes_version: str | KubernetesVersion | None = None,
-              server_version: str | None = None, source: str = "") -> PlanSpec:
+              server_version: str | None = None, source: str = "",
+              feature_gates: str | Mapping[str, bool] | None = None) -> PlanSpec:
     if duration is not None and (isinstance(duration, bool) or not isinstance(duration, (int, float))
                                  or not 0 < duration <= MAX_DURATION):
         raise UsageError(f"must be above 0 and at most {MAX_DURATION:g} seconds (1h), got {quote(duration)}",
                          field="--duration")
-    version = resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot").version
+    version = plan_version(kubernetes_version, server_version, feature_gates)
     cfg, cfg_raw = _config(config, version)
     objects = list(objects)
     start = snapshot_time(objects, captured_at)
@@ -71,7 +87,8 @@ def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (
          config: Any = None, seed: int = 0, duration: float | None = None, runs: int = 1, jobs: int | None = None,
          ray_address: str | None = None, namespace: str | None = None, captured_at: str | None = None,
          kubernetes_version: str | KubernetesVersion | None = None, server_version: str | None = None,
-         on_decision: Any = None, source: str = "", trace_out: dict[str, Any] | None = None) -> dict[str, Any]:
+         on_decision: Any = None, source: str = "", trace_out: dict[str, Any] | None = None,
+         feature_gates: str | Mapping[str, bool] | None = None) -> dict[str, Any]:
     """What creating `manifests` (Pods, Deployments, ReplicaSets, StatefulSets, Jobs; each
     (file, where, object)) and scaling `scale` targets ("NS/KIND/NAME=N") at the snapshot's time
     would do: the replay of the snapshot with those pods created as a burst (plan/run.py).
@@ -86,7 +103,7 @@ def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1", field="--runs")
     spec = plan_spec(objects, manifests, scale, config=config, seed=seed, duration=duration, namespace=namespace,
                      captured_at=captured_at, kubernetes_version=kubernetes_version, server_version=server_version,
-                     source=source)
+                     source=source, feature_gates=feature_gates)
     if trace_out is not None:
         trace_out.update(spec.trace)  # what the HTML page draws the cluster from
     if runs > 1:
@@ -94,4 +111,4 @@ def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (
     else:
         report, _ = plan_once(spec, on_decision=on_decision)
     return {"apiVersion": report.pop("apiVersion"), "kind": report.pop("kind"),
-            "schedulerVersion": spec.config.version.name, **report}
+            **named_release(spec.config.version), **report}

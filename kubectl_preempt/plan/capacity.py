@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, UsageError, quote
+from ..framework.versions import KubernetesVersion
 from ..model.admission import merge_label_keys
 from ..model.objects import Pod
 from ..replay.activity import Tee
@@ -31,7 +32,7 @@ from ..replay.runs import RunFacts
 from ..replay.simulate import Listener
 from ..replay.state import format_time
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
-from .run import PlanSimulation, SettlingEngine, build_spec
+from .run import PlanSimulation, SettlingEngine, build_spec, named_release
 from .workloads import Maker, admit_priority
 
 DEFAULT_MAX_COUNT = 10_000
@@ -185,18 +186,18 @@ def plan_max(objects: Sequence[Mapping[str, Any]], manifest: tuple[str, str, Map
              config: Any = None, seed: int = 0, max_count: int = DEFAULT_MAX_COUNT, namespace: str | None = None,
              captured_at: str | None = None, kubernetes_version: Any = None, server_version: str | None = None,
              source: str = "", keep_state: bool = False,
-             on_decision: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+             on_decision: Callable[[dict[str, Any]], None] | None = None,
+             feature_gates: str | Mapping[str, bool] | None = None) -> dict[str, Any]:
     """How many copies of `manifest`'s pod (a Pod, or a workload's template) fit, one after
     another: without preemption, then with it; the victims the extra copies cost; where it stops
     and why. `keep_state`: also return the cluster's objects when the first copy arrived
     (`stateAtFirstCopy`), for a check against cluster-capacity's count."""
-    from .api import _config, snapshot_time
-    from ..framework.versions import resolve_kubernetes_version
+    from .api import _config, plan_version, snapshot_time
     from ..model.cluster import Cluster
 
     if isinstance(max_count, bool) or not isinstance(max_count, int) or max_count < 1:
         raise UsageError(f"must be 1 or more, got {quote(max_count)}", field="--max-count")
-    version = resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot").version
+    version = plan_version(kubernetes_version, server_version, feature_gates)
     cfg, cfg_raw = _config(config, version)
     objects = list(objects)
     start = snapshot_time(objects, captured_at)
@@ -231,10 +232,10 @@ def plan_max(objects: Sequence[Mapping[str, Any]], manifest: tuple[str, str, Map
         engine.run(until=end)
     stop = engine.now if not engine.stopped else search.last_change
     sim.timeline = replace(sim.timeline, end=max(stop, start))
-    return _report(search, sim, facts, spec, cfg.version.name, max_count, engine.stopped, source)
+    return _report(search, sim, facts, spec, cfg.version, max_count, engine.stopped, source)
 
 
-def _report(search: _Search, sim: PlanSimulation, facts: RunFacts, spec: Any, version: str, max_count: int,
+def _report(search: _Search, sim: PlanSimulation, facts: RunFacts, spec: Any, version: KubernetesVersion, max_count: int,
             settled: bool, source: str) -> dict[str, Any]:
     copies = search.copies
     placed = [c for c in copies if sim.state.pods_by_uid.get(c.uid) is not None
@@ -275,7 +276,7 @@ def _report(search: _Search, sim: PlanSimulation, facts: RunFacts, spec: Any, ve
     out: dict[str, Any] = {
         "apiVersion": "kubectl-preempt/v1",
         "kind": KIND,
-        "schedulerVersion": version,
+        **named_release(version),
         "snapshot": {"source": source, "time": format_time(spec.timeline.start)},
         "template": {"pod": f"{search.template['metadata']['namespace']}/{search.base}-N",
                      "priority": search.template["spec"].get("priority"),

@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 import orjson
 
 from ..framework.config import SchedulerConfig
+from ..framework.versions import KubernetesVersion
 from ..model.objects import Pod
 from ..replay.activity import ActivityRecorder, Tee
 from ..replay.distribution import distribution
@@ -134,6 +135,14 @@ class PlanListener(Listener):
 def _key(raw: Mapping[str, Any]) -> str:
     md = raw.get("metadata") or {}
     return f"{md.get('namespace') or 'default'}/{md.get('name')}"
+
+
+def named_release(version: KubernetesVersion) -> dict[str, Any]:
+    """The report's release fields: which kube-scheduler decided, with the gates given."""
+    out: dict[str, Any] = {"schedulerVersion": version.name}
+    if version.gates:
+        out["featureGates"] = dict(version.gates)
+    return out
 
 
 def build_spec(objects: Sequence[Mapping[str, Any]], start: float, creations: list[Creation], config: SchedulerConfig,

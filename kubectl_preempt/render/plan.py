@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from ..errors import UsageError, quote
 from . import width
-from .replay import victim_labels, why_text
+from .replay import scheduler_version, victim_labels, why_text
 from .wording import clock, columns, plural, short_reason
 
 PLAN_FORMATS = ("table", "wide", "json", "yaml")
@@ -101,7 +101,7 @@ def _plan_table(report: Mapping[str, Any], wide: bool) -> list[str]:
     until = report.get("until") or {}
     snap = report.get("snapshot") or {}
     lines = [f"Plan       against {snap.get('source') or 'the snapshot'} at {snap.get('time')} "
-             f"(kube-scheduler {report.get('schedulerVersion')})",
+             f"(kube-scheduler {scheduler_version(report)})",
              f"Ran        {until.get('virtualSeconds')}s of virtual time, "
              + ("until nothing changed" if until.get("settled") else
                 ("the --duration given" if until.get("rule", "").startswith("--duration") else
@@ -189,7 +189,7 @@ def _max_table(report: Mapping[str, Any], wide: bool) -> list[str]:
              + (f" ({t['priorityClassName']})" if t.get("priorityClassName") else "")
              + f"   preemptionPolicy {t.get('preemptionPolicy')}",
              f"Against    {snap.get('source') or 'the snapshot'} at {snap.get('time')} "
-             f"(kube-scheduler {report.get('schedulerVersion')}), once its own pending pods settled",
+             f"(kube-scheduler {scheduler_version(report)}), once its own pending pods settled",
              "",
              f"Fit on free room (no preemption)   {wo.get('count')}",
              f"Fit counting preemption            {wi.get('count')}   "

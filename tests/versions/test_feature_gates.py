@@ -168,3 +168,41 @@ def test_check_replays_both_sides_with_the_gates_and_says_so() -> None:
     run = run_cli(args[:-1] + ["PodLevelResources=false,Nope=true"])
     assert (run.code, run.err) == (2, "error: --feature-gates: unrecognized feature gate: Nope "
                                       "(kube-scheduler v1.34.1)\n")
+
+
+def _plan_files(tmp_path: Path) -> tuple[str, str]:
+    """A node with 1 CPU left by its pod-level resources pod (3 of 4 CPU when the release counts
+    pod-level requests), and a 2-CPU pod to plan."""
+    objects = _pod_level_objects()
+    snap = tmp_path / "snap.json"
+    snap.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objects[:2]}))
+    manifest = tmp_path / "pod.json"
+    manifest.write_text(json.dumps(objects[2]))
+    return str(snap), str(manifest)
+
+
+def test_plan_decides_with_the_gates_and_names_them(tmp_path: Path) -> None:
+    snap, manifest = _plan_files(tmp_path)
+    base = ["plan", "-f", manifest, "--snapshot", snap, "--kubernetes-version", "v1.33", "-o", "json"]
+    plain = json.loads(run_cli(base).out)
+    gated = run_cli(base + ["--feature-gates", "PodLevelResources=true"])
+    assert gated.code == 0, gated.err
+    doc = json.loads(gated.out)
+    assert (doc["schedulerVersion"], doc["featureGates"]) == ("v1.33.0", {"PodLevelResources": True})
+    assert "featureGates" not in plain
+    # v1.33 counts the bound pod's pod-level 3 CPU only with the gate on: the new pod then fits nowhere
+    assert plain["workloads"][0]["placed"] == 1 and doc["workloads"][0]["placed"] == 0
+    table = run_cli(base[:-2] + ["--feature-gates", "PodLevelResources=true"])
+    assert "(kube-scheduler v1.33.0 with feature gates PodLevelResources=true)" in table.out
+    most = json.loads(run_cli(["plan", "--max", "-f", manifest, "--snapshot", snap, "--kubernetes-version", "v1.33",
+                               "--feature-gates", "PodLevelResources=true", "-o", "json"]).out)
+    assert most["featureGates"] == {"PodLevelResources": True} and most["withoutPreemption"]["count"] == 0
+
+
+def test_plan_refuses_a_gate_the_release_lacks_in_one_line(tmp_path: Path) -> None:
+    snap, manifest = _plan_files(tmp_path)
+    run = run_cli(["plan", "-f", manifest, "--snapshot", snap, "--kubernetes-version", "v1.31",
+                   "--feature-gates", "PodLevelResources=true"])
+    assert (run.code, run.out) == (2, "")
+    assert run.err == ("error: --feature-gates: unrecognized feature gate: PodLevelResources "
+                       "(kube-scheduler v1.31.1)\n")
