@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .errors import ClusterError, InputError, UsageError, quote
 from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
+from .framework.randomness import RandomSource
 from .framework.snapshot import Snapshot
 from .io.snapshot import ANN_SERVER_VERSION
 from .framework.versions import KubernetesVersion, Resolved, apply_feature_gates, resolve_kubernetes_version
@@ -112,6 +113,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         if p.key not in pods:
             pods.append(p.key)
     base: Scheduler | None = None
+    # explain's one random source: no generator, every choice fixed, the offset by the seed
+    random_source = RandomSource(seed)
     out = []
     for key in pods:
         if "/" not in key:
@@ -120,12 +123,12 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         if pod.node_name:
             # a bound pod is explained as if it were pending again: its node is freed of it and
             # it asks for no node by name
-            sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(
+            sched = Scheduler(cluster, cfg, random_source=random_source, snapshot=Snapshot.from_cluster(
                 cluster, exclude=[key], counting=version.node_counting))
             pod = _as_pending(pod)
         else:
             if base is None:
-                base = Scheduler(cluster, cfg, seed=seed, snapshot=snapshot)
+                base = Scheduler(cluster, cfg, random_source=random_source, snapshot=snapshot)
             sched = base
         res = sched.schedule(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}

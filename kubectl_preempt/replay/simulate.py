@@ -13,10 +13,10 @@ the time it ran between its recorded binding and its completion.
 """
 from __future__ import annotations
 
-import random
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
+from ..framework.randomness import RandomSource
 from ..model.bulk import long_run
 from ..model.objects import Pod
 from ..model.who_preempted import EVENT_REASON_PREEMPTED, preempted_by
@@ -78,28 +78,26 @@ class Simulation:
     engine_type: type[Engine] = Engine
 
     def __init__(self, timeline: Timeline, config: SchedulerConfig, *, policy: PriorityPolicy | None = None,
-                 seed: int = 0, on_decision: Callable[[dict[str, Any]], None] | None = None,
+                 on_decision: Callable[[dict[str, Any]], None] | None = None,
                  progress: Progress | None = None, listener: Listener | None = None,
-                 rng: random.Random | None = None, workloads: bool = True,
+                 random_source: RandomSource | None = None, workloads: bool = True,
                  batch: BatchOptions | None = None) -> None:
         self.timeline = timeline
         self.config = config
         self.policy = policy or PriorityPolicy()
-        self.seed = seed
         self.on_decision = on_decision
         self.progress = progress
         self.listener = listener
         self.engine = self.engine_type(timeline.start)
-        # `rng`: a run's own random source for every random choice the scheduler makes (see
-        # replay/runs.py); without it, only the host among equal scores follows the seed
-        self.rng = rng if rng is not None else (random.Random(seed) if seed else None)
+        # the run's one source of random choices (framework/randomness.py, replay/runs.py
+        # run_random_source), handed to the scheduler; none: every choice fixed
+        self.random_source = random_source if random_source is not None else RandomSource.for_replay()
 
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
-        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=True,
+        self.state = ReplayState(cluster, config, random_source=self.random_source, recompute_pdbs=True,
                                  order=PodOrder.from_history(cluster.pods.values(),
                                                              status_delay=status_delay_of(timeline.events)))
-        self.state.scheduler.rng = rng
         # the workload controllers re-create what the replay evicts (replay/controllers.py)
         # the workload controllers re-create what the replay evicts (replay/controllers.py), and
         # the disruption controller updates PDB status a moment after the pods change: decisions
@@ -182,7 +180,7 @@ class Simulation:
         # random draws come from a stream of its own
         self.batch: BatchScheduler | None = None
         if batch is not None and schedules_any(timeline.initial + timeline.events, batch.scheduler_name):
-            self.batch = BatchScheduler(self, batch, random.Random(self.rng.getrandbits(64) if self.rng else seed))
+            self.batch = BatchScheduler(self, batch, self.random_source.derive())
         for pod in list(cluster.pods.values()):
             if not pod.node_name and not pod.terminating and self.state.owned(pod):
                 self._enqueue(pod)
@@ -292,7 +290,7 @@ class Simulation:
         pod = p.pod
         state = self.state
         state.prepare()
-        res = state.scheduler.schedule(pod, rng=self.rng)
+        res = state.scheduler.schedule(pod)
         self.decisions += 1
         now = self.engine.now
         if res.outcome == SCHEDULED and res.suggested_host:
