@@ -21,7 +21,8 @@ from ..model.who_preempted import preempted_by
 from ..scheduler.backend.cache import PodOrder, status_delay_of
 from .engine import long_run
 from .eventhandlers import EventHandler
-from .simulate import Progress, decision_case, initial_objects, preemption_why
+from .preemption_summary import decision_case, preemption_why
+from .simulate import Progress, initial_objects
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent
 from .whatif import PriorityPolicy
