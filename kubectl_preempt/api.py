@@ -6,6 +6,7 @@ import functools
 import os
 import re
 import time
+from datetime import datetime, timezone
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -13,6 +14,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .errors import ClusterError, InputError, UsageError, quote
 from .explain.document import build_document
 from .framework.config import SchedulerConfig, parse_config
+from .framework.randomness import RandomSource
 from .framework.snapshot import Snapshot
 from .io.snapshot import ANN_SERVER_VERSION
 from .framework.versions import KubernetesVersion, Resolved, apply_feature_gates, resolve_kubernetes_version
@@ -125,6 +127,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         if p.key not in pods:
             pods.append(p.key)
     base: Scheduler | None = None
+    # explain's one random source: no generator, every choice fixed, the offset by the seed
+    random_source = RandomSource(seed)
     out = []
     for key in pods:
         if "/" not in key:
@@ -133,12 +137,12 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         if pod.node_name:
             # a bound pod is explained as if it were pending again: its node is freed of it and
             # it asks for no node by name
-            sched = Scheduler(cluster, cfg, seed=seed, snapshot=Snapshot.from_cluster(
+            sched = Scheduler(cluster, cfg, random_source=random_source, snapshot=Snapshot.from_cluster(
                 cluster, exclude=[key], counting=version.node_counting))
             pod = _as_pending(pod)
         else:
             if base is None:
-                base = Scheduler(cluster, cfg, seed=seed, snapshot=snapshot)
+                base = Scheduler(cluster, cfg, random_source=random_source, snapshot=snapshot)
             sched = base
         res = sched.schedule(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
@@ -795,3 +799,145 @@ def live_explain_read(context: str | None, kubeconfig: str | None, request_timeo
         if server_version:
             out.server_version = session.cluster.server_version()
     return out
+
+
+# --- session's request: the snapshot, kube-batch's configuration, one session or many ----------
+
+from .replay.batch import BATCH_KINDS  # noqa: E402 - the kinds kube-batch reads besides the scheduler's
+
+
+def read_scheduler_conf(path: str | None) -> tuple[str | None, str]:
+    """kube-batch's configuration file's text and its name for errors (None: kube-batch's default)."""
+    if path is None:
+        return None, "kube-batch's default configuration"
+    name = display_name(path)
+    try:
+        return read_bytes(path).decode("utf-8"), name
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text", source=name) from None
+
+
+def require_batch_pods(objects: Sequence[Mapping[str, Any]], scheduler_name: str, source: str) -> None:
+    """A session schedules the pods that name kube-batch (its --scheduler-name): a snapshot without
+    any has nothing for it to do, and empty tables would read as "kube-batch did nothing"."""
+    names: dict[str, int] = {}
+    for o in objects:
+        if o.get("kind") == "Pod":
+            name = (o.get("spec") or {}).get("schedulerName") or "default-scheduler"
+            names[name] = names.get(name, 0) + 1
+    if scheduler_name in names:
+        return
+    held = ", ".join(f"{k} ({n})" for k, n in sorted(names.items(), key=lambda kv: (-kv[1], kv[0])))
+    raise InputError(f"no pod has schedulerName {scheduler_name} ("
+                     + (f"the pods name {held}" if names else "no pods at all")
+                     + "): give the name of the pods kube-batch schedules with --batch-scheduler-name",
+                     source=source)
+
+
+def session_request(snapshot: str, scheduler_conf: str | None = None, *, scheduler_name: str = "kube-batch",
+                    default_queue: str = "default", seed: int = 0, runs: int = 1,
+                    note: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """`kubectl preempt session`: the snapshot file read, kube-batch's pods required, its
+    configuration file read (None: its default), then one session (batch_session) or, `runs` > 1,
+    their distribution (batch_session_runs). `note` hears the kinds the session ignores; an input
+    error without a file of its own is located in the snapshot."""
+    source = display_name(snapshot)
+    objects = load_objects(snapshot)
+    require_batch_pods(objects, scheduler_name, source)
+    text, conf_name = read_scheduler_conf(scheduler_conf)
+    ignored = {k: n for k, n in ignored_kinds(objects).items() if k not in BATCH_KINDS}
+    if ignored and note is not None:
+        note(f"{source}: ignored " + ", ".join(f"{k} ({n})" for k, n in ignored.items()))
+    try:
+        if runs > 1:
+            return batch_session_runs(objects, text, runs=runs, scheduler_name=scheduler_name,
+                                      default_queue=default_queue, seed=seed, conf_source=conf_name)
+        return batch_session(objects, text, scheduler_name=scheduler_name, default_queue=default_queue, seed=seed,
+                             conf_source=conf_name)
+    except InputError as e:
+        raise (e if e.source else e.located(source=source)) from None
+
+
+# --- capture's and record's requests: the live cluster into a file ------------------------------
+
+_SUMMARY_KINDS = (("Node", "node", "nodes"), ("Pod", "pod", "pods"), ("PodDisruptionBudget", "PDB", "PDBs"),
+                  ("PriorityClass", "PriorityClass", "PriorityClasses"))
+
+
+def default_snapshot_filename(context: str | None, now: Any) -> str:
+    """capture's file when none is named: snapshot-<context>-<UTC time>.json.gz."""
+    # context names may be ARNs or URLs ("arn:aws:eks:...:cluster/prod"): keep a file name plain
+    ctx = re.sub(r"[^A-Za-z0-9._-]+", "_", context or "in-cluster").strip("_") or "cluster"
+    return f"snapshot-{ctx}-{now.astimezone(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}.json.gz"
+
+
+def snapshot_summary(doc: Mapping[str, Any]) -> str:
+    """A snapshot's object counts in a few words: nodes, pods, PDBs, PriorityClasses, the rest."""
+    counts: dict[str, int] = {}
+    for item in doc.get("items") or ():
+        counts[item.get("kind")] = counts.get(item.get("kind"), 0) + 1
+    parts = []
+    for kind, one, many in _SUMMARY_KINDS:
+        n = counts.pop(kind, 0)
+        parts.append(f"{n:,} {one if n == 1 else many}")
+    rest = sum(counts.values())
+    if rest:
+        parts.append(f"{rest:,} other objects")
+    return ", ".join(parts)
+
+
+def snapshot_context(doc: Mapping[str, Any]) -> str | None:
+    """The context a snapshot was captured from (its annotation)."""
+    return ((doc.get("metadata") or {}).get("annotations") or {}).get(live.ANN_CONTEXT)
+
+
+@dataclass
+class Captured:
+    """What capture wrote: where, a summary of its objects, whether redacted, the server's version."""
+    path: str
+    summary: str
+    redacted: bool
+    server_version: str
+
+
+def capture_snapshot(output_file: str | None, *, kubeconfig: str | None = None, context: str | None = None,
+                     namespace: str | None = None, request_timeout: str | None = None, redact: bool = True,
+                     chunk_size: int = live.DEFAULT_CHUNK_SIZE, progress: Any = None,
+                     progress_done: Callable[[], None] | None = None,
+                     note: Callable[[str], None] | None = None) -> Captured:
+    """`kubectl preempt capture`: the live cluster listed (io/live.py capture), its notes told to
+    `note` (after `progress_done`), then the snapshot written to `output_file` (None: a timestamped
+    file named by default_snapshot_filename; "-": standard output). Unredacted: readable by its owner only."""
+    now = datetime.now(timezone.utc)
+    try:
+        doc, notes = live.capture(kubeconfig, context, namespace, request_timeout, redact=redact,
+                                  progress=progress, chunk_size=chunk_size, now=now)
+    finally:
+        if progress_done is not None:
+            progress_done()
+    path = output_file or default_snapshot_filename(snapshot_context(doc), now)
+    if note is not None:
+        for n in notes:
+            note(n)
+    live.write_document(doc, path, private=not redact)
+    return Captured(path, snapshot_summary(doc), redact, doc["metadata"]["annotations"][live.ANN_SERVER_VERSION])
+
+
+def record_duration(duration: str | None) -> float | None:
+    """record's --duration in seconds (None: until stopped); refused when not longer than 0."""
+    if duration is None:
+        return None
+    seconds = live.parse_request_timeout(duration)
+    if seconds is None:
+        raise UsageError(f"--duration {quote(duration)} must be longer than 0")
+    return seconds
+
+
+def record_summary(stats: Any, output_file: str) -> str:
+    """What a recording wrote, in one line: objects at the start, events, re-lists, per kind, why it ended."""
+    where = "standard output" if output_file == "-" else output_file
+    kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(stats.per_kind.items()))
+    return (f"wrote {where}: {stats.initial_objects:,} objects at the start, "
+            f"{stats.events - stats.initial_objects:,} events over {int(stats.ended - stats.started)}s"
+            + (f", {stats.relists} re-list(s) after 410 Gone" if stats.relists else "")
+            + f" ({kinds}); ended: {stats.reason or 'done'}")

@@ -1,13 +1,12 @@
 """kubectl preempt capture: a redacted, shareable snapshot of the live cluster."""
 from __future__ import annotations
 
-import re
 import sys
-from datetime import datetime, timezone
-from typing import Annotated, Any, Mapping, Optional
+from typing import Annotated, Optional
 
 import typer
 
+from .. import api
 from ..errors import UsageError
 from ..api import live
 from . import options
@@ -42,32 +41,8 @@ Examples:
   # everything, unredacted, to standard output
   kubectl preempt capture --no-redact --output-file - | gzip > full.json.gz"""
 
-_SUMMARY_KINDS = (("Node", "node", "nodes"), ("Pod", "pod", "pods"), ("PodDisruptionBudget", "PDB", "PDBs"),
-                  ("PriorityClass", "PriorityClass", "PriorityClasses"))
-
-
 def register(app: typer.Typer) -> None:
     app.command("capture", help=HELP, epilog=EPILOG)(capture)
-
-
-def default_filename(context: Optional[str], now: datetime) -> str:
-    # context names may be ARNs or URLs ("arn:aws:eks:...:cluster/prod"): keep a file name plain
-    ctx = re.sub(r"[^A-Za-z0-9._-]+", "_", context or "in-cluster").strip("_") or "cluster"
-    return f"snapshot-{ctx}-{now.astimezone(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}.json.gz"
-
-
-def summary(doc: Mapping[str, Any]) -> str:
-    counts: dict[str, int] = {}
-    for item in doc.get("items") or ():
-        counts[item.get("kind")] = counts.get(item.get("kind"), 0) + 1
-    parts = []
-    for kind, one, many in _SUMMARY_KINDS:
-        n = counts.pop(kind, 0)
-        parts.append(f"{n:,} {one if n == 1 else many}")
-    rest = sum(counts.values())
-    if rest:
-        parts.append(f"{rest:,} other objects")
-    return ", ".join(parts)
 
 
 @guard
@@ -95,22 +70,10 @@ def capture(
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
     output_file = output_path(output_file, output_compat)
     progress = Progress() if sys.stderr.isatty() else None
-    now = datetime.now(timezone.utc)
-    try:
-        doc, notes = live.capture(kubeconfig, context, namespace, request_timeout, redact=not no_redact,
-                                  progress=progress, chunk_size=chunk_size, now=now)
-    finally:
-        if progress is not None:
-            progress.clear()
-    path = output_file or default_filename(context_of(doc), now)
-    for n in notes:
-        note(f"note: {n}")
-    live.write_document(doc, path, private=no_redact)
-    where = "standard output" if path == live.STDOUT else path
-    redacted = "unredacted" if no_redact else "redacted"
-    note(f"wrote {where}: {summary(doc)} ({redacted}, server {doc['metadata']['annotations'][live.ANN_SERVER_VERSION]})")
-
-
-def context_of(doc: Mapping[str, Any]) -> Optional[str]:
-    return ((doc.get("metadata") or {}).get("annotations") or {}).get(live.ANN_CONTEXT)
-
+    captured = api.capture_snapshot(output_file, kubeconfig=kubeconfig, context=context, namespace=namespace,
+                                    request_timeout=request_timeout, redact=not no_redact, chunk_size=chunk_size,
+                                    progress=progress, progress_done=progress.clear if progress is not None else None,
+                                    note=lambda n: note(f"note: {n}"))
+    where = "standard output" if captured.path == api.STDOUT else captured.path
+    redacted = "redacted" if captured.redacted else "unredacted"
+    note(f"wrote {where}: {captured.summary} ({redacted}, server {captured.server_version})")

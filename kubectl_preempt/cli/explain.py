@@ -124,7 +124,7 @@ def explain(
     # Queues and PodGroups are read for the pods kube-batch schedules
     inputs = api.explain_inputs(objects, source, data_version=data_version, data_source=data_source,
                                 kubernetes_version=kubernetes_version, feature_gates=gates, config=config,
-                                manifests=manifests, namespace=namespace, also_read=batch_options.BATCH_KINDS,
+                                manifests=manifests, namespace=namespace, also_read=api.BATCH_KINDS,
                                 note=note)
     cluster, version, cfg, extra = inputs.cluster, inputs.version, inputs.config, inputs.extra
     extra_keys = {api.pod_key(m) for m in extra}
@@ -188,7 +188,7 @@ def _gates_footer(text: str, version: KubernetesVersion, output: str) -> str:
 
 def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_path: Optional[str],
                    scheduler_name: str, seed: int, source: str) -> list[dict]:
-    text, conf_name = batch_options.read_scheduler_conf(conf_path)
+    text, conf_name = api.read_scheduler_conf(conf_path)
     try:
         return api.explain_batch(objects, keys, text, scheduler_name=scheduler_name, seed=seed,
                                  conf_source=conf_name)

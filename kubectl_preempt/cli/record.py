@@ -8,9 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..errors import UsageError, quote
-from ..api import live
-from ..api import record as run_record
+from .. import api
+from ..errors import UsageError
 from . import options
 from .common import Progress, guard, note, output_path
 
@@ -62,11 +61,7 @@ def record(
     output_file = output_path(output_file, output_compat)
     if output_file is None:
         raise UsageError("give the trace's file with --output-file TRACE (or -o TRACE)", field="--output-file")
-    seconds = None
-    if duration is not None:
-        seconds = live.parse_request_timeout(duration)
-        if seconds is None:
-            raise UsageError(f"--duration {quote(duration)} must be longer than 0")
+    seconds = api.record_duration(duration)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
@@ -85,17 +80,12 @@ def record(
         note(f"note: {text}")
 
     try:
-        stats = run_record(output_file, kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
-                           duration=seconds, max_events=max_events, redact=not no_redact, namespace=namespace,
-                           stop=stop, progress=progress, notice=notice)
+        stats = api.record(output_file, kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
+                            duration=seconds, max_events=max_events, redact=not no_redact, namespace=namespace,
+                            stop=stop, progress=progress, notice=notice)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         if progress is not None:
             progress.clear()
-    where = "standard output" if output_file == "-" else output_file
-    kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(stats.per_kind.items()))
-    note(f"wrote {where}: {stats.initial_objects:,} objects at the start, "
-         f"{stats.events - stats.initial_objects:,} events over {int(stats.ended - stats.started)}s"
-         + (f", {stats.relists} re-list(s) after 410 Gone" if stats.relists else "")
-         + f" ({kinds}); ended: {stats.reason or 'done'}")
+    note(api.record_summary(stats, output_file))

@@ -13,7 +13,7 @@ from ..api import (DEFAULT_API_LATENCY, STDOUT, is_private, load_config_document
 from ..errors import InputError, UsageError
 from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
 from . import options
-from .session import BatchSchedulerName, read_scheduler_conf
+from .session import BatchSchedulerName
 from .common import Progress, finish_outputs, guard, note
 
 DEMO_TRACE = "demo.jsonl.gz"
@@ -219,7 +219,7 @@ def replay(
     cfg = load_config_document(config) if config else None
     if batch_scheduler_conf == "-" and (trace == "-" or "-" in (priorityclasses or ())):
         raise UsageError("--batch-scheduler-conf - and another input cannot both read standard input")
-    batch_conf, batch_conf_name = read_scheduler_conf(batch_scheduler_conf)
+    batch_conf, batch_conf_name = api.read_scheduler_conf(batch_scheduler_conf)
     on_decision = None
     written: list[str] = []
     if overwrite and not dump_decisions:

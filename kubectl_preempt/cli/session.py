@@ -2,19 +2,17 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Mapping, Optional, Sequence
+from typing import Annotated, Optional
 
 import typer
 
 from .. import api
-from ..errors import InputError, UsageError
-from ..api import display_name, ignored_kinds, load_objects, read_bytes
+from ..errors import UsageError
 from ..render.session import SESSION_FORMATS, render_session, render_session_runs_table
 from . import options
 from .common import guard, note
 
 FORMATS = SESSION_FORMATS
-BATCH_KINDS = ("Queue", "PodGroup")
 
 HELP = """What one kube-batch session does to the cluster in a snapshot, action by action: the
 reclaims and preemptions (victim, job, queue, what it frees, for whom, which plugins made it
@@ -59,34 +57,6 @@ def register(app: typer.Typer) -> None:
     app.command("session", help=HELP, epilog=EPILOG, no_args_is_help=True)(session)
 
 
-def read_scheduler_conf(path: Optional[str]) -> tuple[Optional[str], str]:
-    """The configuration file's text and its name for errors (None: kube-batch's default)."""
-    if path is None:
-        return None, "kube-batch's default configuration"
-    name = display_name(path)
-    try:
-        return read_bytes(path).decode("utf-8"), name
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text", source=name) from None
-
-
-def require_batch_pods(objects: Sequence[Mapping[str, Any]], scheduler_name: str, source: str) -> None:
-    """A session schedules the pods that name kube-batch (its --scheduler-name): a snapshot without
-    any has nothing for it to do, and empty tables would read as "kube-batch did nothing"."""
-    names: dict[str, int] = {}
-    for o in objects:
-        if o.get("kind") == "Pod":
-            name = (o.get("spec") or {}).get("schedulerName") or "default-scheduler"
-            names[name] = names.get(name, 0) + 1
-    if scheduler_name in names:
-        return
-    held = ", ".join(f"{k} ({n})" for k, n in sorted(names.items(), key=lambda kv: (-kv[1], kv[0])))
-    raise InputError(f"no pod has schedulerName {scheduler_name} ("
-                     + (f"the pods name {held}" if names else "no pods at all")
-                     + "): give the name of the pods kube-batch schedules with --batch-scheduler-name",
-                     source=source)
-
-
 @guard
 def session(
     snapshot: options.Snapshot = None,
@@ -102,22 +72,8 @@ def session(
         raise UsageError("session reads a snapshot: give --snapshot FILE (kubectl preempt capture writes one)")
     if snapshot == "-" and scheduler_conf == "-":
         raise UsageError("--snapshot - and --scheduler-conf - cannot both read standard input")
-    source = display_name(snapshot)
-    objects = load_objects(snapshot)
-    require_batch_pods(objects, batch_scheduler_name, source)
-    text, conf_name = read_scheduler_conf(scheduler_conf)
-    ignored = {k: n for k, n in ignored_kinds(objects).items() if k not in BATCH_KINDS}
-    if ignored:
-        note(f"{source}: ignored " + ", ".join(f"{k} ({n})" for k, n in ignored.items()))
-    try:
-        if runs > 1:
-            result = api.batch_session_runs(objects, text, runs=runs, scheduler_name=batch_scheduler_name,
-                                            default_queue=default_queue, seed=seed, conf_source=conf_name)
-        else:
-            result = api.batch_session(objects, text, scheduler_name=batch_scheduler_name,
-                                       default_queue=default_queue, seed=seed, conf_source=conf_name)
-    except InputError as e:
-        raise (e if e.source else e.located(source=source)) from None
+    result = api.session_request(snapshot, scheduler_conf, scheduler_name=batch_scheduler_name,
+                                 default_queue=default_queue, seed=seed, runs=runs, note=note)
     if runs > 1 and output == "table":
         sys.stdout.write(render_session_runs_table(result))
     else:

@@ -277,3 +277,5 @@ class Handle(Protocol):
     snapshot: Any
     cluster: Any
     framework: Any
+    # the run's one source of random choices (framework/randomness.py RandomSource)
+    random_source: Any

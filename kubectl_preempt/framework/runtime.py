@@ -13,6 +13,7 @@ from .config import Profile
 from .events import QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
 from .listers import Listers
+from .randomness import FIXED, RandomSource
 from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EnqueueExtensions, EquivalenceAnswers, MemoTraits,
                         NodeScore, PostFilterResult, PreFilterResult, ScoreTable, is_node_local, memo_traits)
 from .status import SUCCESS, Code, Status
@@ -68,7 +69,7 @@ class Framework:
 
     def __init__(self, registry: Mapping[str, Factory], profile: Profile, *, snapshot: Any = None,
                  cluster: Any = None, nominator: Nominator | None = None, percentage_of_nodes_to_score: int = 0,
-                 rng: Any = None) -> None:
+                 random_source: RandomSource = FIXED) -> None:
         self.profile = profile
         # the release imitated (the Scheduler sets it): schedule_one asks it how the scheduler's
         # own code behaves (framework/versions.py)
@@ -79,7 +80,9 @@ class Framework:
         # indexes plugins keep across cycles over the cluster's object lists (informer listers)
         self.listers = Listers(cluster)
         self.nominator = nominator or Nominator()
-        self.rng = rng
+        # the run's one source of random choices (framework/randomness.py), plugins read it
+        # from their handle; the Scheduler hands over its own
+        self.random_source = random_source
         self.percentage_of_nodes_to_score = profile.percentage_of_nodes_to_score
         self.global_percentage_of_nodes_to_score = percentage_of_nodes_to_score
         self.plugins: dict[str, Any] = {}

@@ -26,6 +26,7 @@ from ..errors import InputError, UsageError, quote
 from ..framework.versions import KubernetesVersion
 from ..model.admission import merge_label_keys
 from ..model.objects import Pod
+from ..framework.randomness import RandomSource
 from ..replay.activity import Tee
 from ..replay.report import evicts
 from ..replay.runs import RunFacts
@@ -216,7 +217,7 @@ def plan_max(objects: Sequence[Mapping[str, Any]], manifest: tuple[str, str, Map
     search.keep_state = keep_state
     search.last_change = start
     facts = RunFacts()
-    sim = PlanSimulation(spec.timeline, cfg, seed=seed, on_decision=on_decision, listener=Tee(facts, search))
+    sim = PlanSimulation(spec.timeline, cfg, random_source=RandomSource.for_replay(seed), on_decision=on_decision, listener=Tee(facts, search))
     sim.config_raw = cfg_raw
     search.sim = sim
     engine = sim.engine

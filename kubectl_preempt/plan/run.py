@@ -29,7 +29,7 @@ from ..replay.distribution import distribution
 from ..replay.engine import Engine
 from ..scheduler.backend.queue import DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION, UNSCHEDULABLE_FLUSH_PERIOD
 from ..replay.report import evicts, simulate_report
-from ..replay.runs import RunFacts, add_leave_times, fan_out, run_rng, run_seed
+from ..replay.runs import RunFacts, add_leave_times, fan_out, run_random_source, run_seed
 from ..replay.simulate import Listener, Simulation
 from ..replay.state import format_time
 from ..replay.timeline import Timeline, normalize
@@ -181,8 +181,9 @@ def plan_once(spec: PlanSpec, run: int = 1, *, on_decision: Callable[[dict[str, 
     recorder = ActivityRecorder()
     facts = RunFacts()
     watch = PlanListener(spec.creations, spec.timeline.start)
-    sim = PlanSimulation(spec.timeline, spec.config, seed=spec.seed, on_decision=on_decision,
-                         listener=Tee(recorder, facts, watch, listener), rng=run_rng(spec.seed, run))
+    sim = PlanSimulation(spec.timeline, spec.config, on_decision=on_decision,
+                         listener=Tee(recorder, facts, watch, listener),
+                         random_source=run_random_source(spec.seed, run))
     sim.config_raw = spec.config_raw
     watch.sim = sim
     engine = sim.engine

@@ -325,9 +325,8 @@ class Evaluator:
                 return remaining[0]
         details.tied = list(remaining)
         # upstream returns the first survivor of a list built by ranging over a Go map, i.e. any of
-        # the tied nodes; a replay run's random source picks one, otherwise the first is kept
-        rng = getattr(self.handle, "rng", None)
-        return rng.choice(remaining) if rng is not None else remaining[0]
+        # the tied nodes; the run's random source picks one (the first without a generator)
+        return self.handle.random_source.pick_tied(remaining)
 
     def lower_priority_nominated_pods(self, pod: Pod, node_name: str) -> list[Pod]:
         return [p for p in self.handle.nominated_pods_for_node(node_name) if p.priority < pod.priority]

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
+from ..framework.randomness import RandomSource
 from ..model.objects import Pod
 from ..model.who_preempted import preempted_by
 from ..scheduler.backend.cache import PodOrder, status_delay_of
 from .eventhandlers import EventHandler
-from .simulate import Progress, decision_case, initial_objects, preemption_why
+from .preemption_summary import decision_case, preemption_why
+from .simulate import Progress, initial_objects
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent
 from .whatif import PriorityPolicy
@@ -144,7 +146,7 @@ class Follow:
         initial = initial_objects(timeline.initial)
         cluster = build_cluster(initial)
         self.recorded_classes = self.policy.apply_initial(cluster)
-        self.state = ReplayState(cluster, config, seed=seed, recompute_pdbs=False,
+        self.state = ReplayState(cluster, config, random_source=RandomSource(seed), recompute_pdbs=False,
                                  order=PodOrder.from_history(cluster.pods.values(),
                                                              status_delay=status_delay_of(timeline.events)))
         # the trace's events reach the cache through the handler simulate uses too; follow has no

@@ -5,7 +5,8 @@ kube-scheduler v1.34.1 makes three random choices: the host among nodes tied on 
 (GetOffsetAndNumCandidates) and the node among candidates tied after the whole choice chain
 (the first of a list built by ranging over a Go map). Run 1 keeps the reproducible choices of a
 single replay (the first tied node, offset from --seed), so its report is the one `--runs 1`
-gives; run k >= 2 draws every choice from one `random.Random` seeded by `run_seed(seed, k)`.
+gives; run k >= 2 draws every choice from one `random.Random` seeded by `run_seed(seed, k)`. Either
+way a run's choices come from one `RandomSource` (framework/randomness.py, `run_random_source`).
 
 Runs fan out over local processes (`jobs`) or a Ray cluster (`ray_address`); each run depends on
 its seed alone and results are gathered in run order, so the answer is the same whatever the
@@ -22,6 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 import orjson
 
 from ..framework.config import SchedulerConfig
+from ..framework.randomness import RandomSource
 from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
 from .report import evicts
@@ -48,6 +50,13 @@ def run_seed(seed: int, run: int) -> int | None:
 def run_rng(seed: int, run: int) -> random.Random | None:
     s = run_seed(seed, run)
     return None if s is None else random.Random(s)
+
+
+def run_random_source(seed: int, run: int) -> RandomSource:
+    """Run `run`'s one random source (framework/randomness.py), made once per run and handed to
+    its Simulation: run 1 draws nothing but a single replay's host stream (--seed's), run k >= 2
+    draws every choice from `run_rng(seed, k)`."""
+    return RandomSource.for_replay(seed, run_rng(seed, run))
 
 
 @dataclass
@@ -125,9 +134,9 @@ def simulate_once(spec: RunSpec, run: int = 1, *, on_decision: Callable[[dict[st
     recorder = ActivityRecorder()
     facts = RunFacts()
     policy = PriorityPolicy(spec.priority_classes, reresolve_existing=spec.reresolve_existing)
-    sim = Simulation(spec.timeline, spec.config, policy=policy, seed=spec.seed, on_decision=on_decision,
-                     progress=progress, listener=Tee(recorder, facts, listener), rng=run_rng(spec.seed, run),
-                     batch=spec.batch)
+    sim = Simulation(spec.timeline, spec.config, policy=policy, on_decision=on_decision,
+                     progress=progress, listener=Tee(recorder, facts, listener),
+                     random_source=run_random_source(spec.seed, run), batch=spec.batch)
     sim.config_raw = spec.config_raw
     report = simulate_report(sim.run(), what_if=spec.what_if)
     # the replayed scheduler's bindings and deletions, pod by pod: what a timeline draws

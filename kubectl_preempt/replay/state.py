@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..framework.podinfo import release
+from ..framework.randomness import FIXED, RandomSource
 from ..framework.runtime import Nominator
 from ..framework.snapshot import Snapshot
 from ..model.cluster import Cluster
@@ -130,11 +131,10 @@ def _scaled(value: Any, total: int) -> int | None:
 class ReplayState:
     """Objects, snapshot, nominator and the scheduler over them."""
 
-    def __init__(self, cluster: Cluster, config: SchedulerConfig, *, seed: int = 0,
+    def __init__(self, cluster: Cluster, config: SchedulerConfig, *, random_source: RandomSource = FIXED,
                  recompute_pdbs: bool = False, order: PodOrder | None = None) -> None:
         self.cluster = cluster
         self.config = config
-        self.seed = seed
         self.recompute_pdbs = recompute_pdbs
         self.pods_by_uid: dict[str, Pod] = {p.uid: p for p in cluster.pods.values()}
         # the scheduler cache's pod order per node: the one given (a trace's reconstructed
@@ -144,7 +144,7 @@ class ReplayState:
         self.snapshot_dirty = False
         # a replay schedules many pods of few shapes over a slowly changing cluster: the
         # equivalence cache pays (explain's single cycle goes without)
-        self.scheduler = Scheduler(cluster, config, seed=seed, snapshot=self.snapshot, equivalence=EquivalenceCache())
+        self.scheduler = Scheduler(cluster, config, random_source=random_source, snapshot=self.snapshot, equivalence=EquivalenceCache())
         self.nominator: Nominator = self.scheduler.nominator
         # PDBs whose status the disruption controller recomputes at its next sync: those whose
         # PDB or a covered pod changed since (its pod and PDB handlers enqueue them); at the

@@ -6,7 +6,6 @@ PreemptionRecord on the failure path); nothing here formats text for people.
 from __future__ import annotations
 
 import operator
-import random
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Protocol, Sequence
@@ -245,7 +244,7 @@ class Memo(Protocol):
     def remember(self, fwk: Framework, res: CycleResult) -> None: ...
 
 
-def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.Random | None = None,
+def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0,
                  run_post_filter: bool = True, equivalence: EquivalenceAnswers | None = None,
                  memo: Memo | None = None) -> CycleResult:
     """mirrors schedulingCycle up to Reserve: filter, score, select; on failure, PostFilter
@@ -278,8 +277,9 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0, rng: random.
                 totals, scored = [s.total_score for s in scores], [s.name for s in scores]
             top = max(totals)
             best = list(compress(scored, map(top.__eq__, totals)))
-            # upstream picks one of the best at random (reservoir sampling); the first is ours by default
-            host = rng.choice(best) if rng is not None else best[0]
+            # upstream picks one of the best at random (selectHost's reservoir sampling), from the
+            # scheduler's one source: ours is the run's (framework/randomness.py; the first without one)
+            host = fwk.random_source.select_host(best)
             return CycleResult(pod, SCHEDULED, n, suggested_host=host, feasible_nodes=names, node_scores=scores,
                                best_nodes=best, diagnosis=diagnosis, evaluated_nominated_node=nominated_fit,
                                processed_nodes=processed)

@@ -2,12 +2,12 @@
 nominator, ready to run cycles. Used by explain (one instant) and by replay (over time)."""
 from __future__ import annotations
 
-import random
 from typing import Any, Callable, Mapping
 
 from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
 from ..framework.events import QueueingHintMap
+from ..framework.randomness import FIXED, RandomSource
 from ..framework.runtime import Framework, Nominator, build_queueing_hint_map
 from ..framework.snapshot import Snapshot
 from ..framework.status import SUCCESS, Status
@@ -21,9 +21,9 @@ from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
 
 
 class Scheduler:
-    def __init__(self, cluster: Cluster, config: SchedulerConfig | None = None, *, seed: int = 0,
+    def __init__(self, cluster: Cluster, config: SchedulerConfig | None = None, *,
+                 random_source: RandomSource = FIXED,
                  snapshot: Snapshot | None = None, nominator: Nominator | None = None,
-                 rng: random.Random | None = None,
                  out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
                  equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
@@ -31,10 +31,10 @@ class Scheduler:
         # off (model/memory.py): every answer afresh
         self.equivalence = equivalence if MEMORY.on else None
         self.config = config or default_config()
-        self.seed = seed
-        # one random source for every random choice v1.34.1 makes (host among equal scores, the
-        # preemption candidate offset, nodes tied after the choice chain); None keeps them fixed
-        self.rng = rng
+        # the run's one source for every random choice v1.34.1 makes (host among equal scores, the
+        # preemption candidate offset, nodes tied after the choice chain; framework/randomness.py),
+        # handed to each Framework; FIXED keeps them all fixed
+        self.random_source = random_source
         # the scheduler owns its snapshot (built here unless the caller hands one over)
         # the release's way of counting a bound pod on its node (requests with PodLevelResources,
         # InPlacePodVerticalScaling, the v1.31 non-zero sums; sidecars' host ports), applied to
@@ -94,12 +94,10 @@ class Scheduler:
             if profile is None:
                 return None
             fwk = Framework(self.registry, profile, snapshot=self.snapshot, cluster=self.cluster,
-                            nominator=self.nominator,
+                            nominator=self.nominator, random_source=self.random_source,
                             percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score)
-            fwk.seed = self.seed
             fwk.version = self.config.version
             self.frameworks[name] = fwk
-        fwk.rng = self.rng
         fwk.snapshot = self.snapshot
         return fwk
 
@@ -145,7 +143,7 @@ class Scheduler:
                 return s.with_plugin(pl.name)
         return SUCCESS
 
-    def schedule(self, pod: Pod, *, rng: random.Random | None = None) -> CycleResult:
+    def schedule(self, pod: Pod) -> CycleResult:
         fwk = self.framework_for(pod)
         if fwk is None:
             msg = f'pod\'s schedulerName "{pod.scheduler_name}" matches no profile of this configuration'
@@ -157,12 +155,11 @@ class Scheduler:
         eq = self.equivalence
         answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
         failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
-        rng = rng if rng is not None else self.rng
         if failed is not None and answers is not None:
             res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(), equivalence=answers,
-                                           start_index=self.next_start_node_index, rng=rng)
+                                           start_index=self.next_start_node_index)
         else:
-            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng, equivalence=answers)
+            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, equivalence=answers)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n

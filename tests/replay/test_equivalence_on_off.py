@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from kubectl_preempt.replay.api import run_spec
 from kubectl_preempt.replay.follow import Follow
 from kubectl_preempt.replay.report import follow_report, simulate_report
-from kubectl_preempt.replay.runs import run_rng
+from kubectl_preempt.replay.runs import run_random_source
 from kubectl_preempt.replay.simulate import Simulation
 from kubectl_preempt.replay.whatif import PriorityPolicy
 
@@ -112,8 +112,8 @@ def traces(draw: st.DrawFn) -> dict[str, Any]:
 
 def _simulate(trace: dict[str, Any], run: int, cache: bool, failed_cycles: bool = True) -> bytes:
     spec = run_spec(trace)
-    sim = Simulation(spec.timeline, spec.config, policy=PriorityPolicy(spec.priority_classes), seed=spec.seed,
-                     rng=run_rng(spec.seed, run))
+    sim = Simulation(spec.timeline, spec.config, policy=PriorityPolicy(spec.priority_classes),
+                     random_source=run_random_source(spec.seed, run))
     if not cache:
         sim.state.scheduler.equivalence = None
     elif not failed_cycles:

@@ -8,6 +8,7 @@ import orjson
 import pytest
 
 from kubectl_preempt.errors import UsageError
+from kubectl_preempt.framework.randomness import RandomSource
 from kubectl_preempt.preemption.decision import Candidate
 from kubectl_preempt.preemption.evaluator import Evaluator, PreemptionRun
 from kubectl_preempt.replay.api import replay
@@ -48,7 +49,7 @@ def test_nearest_rank_percentiles_are_values_a_run_had() -> None:
 
 def test_the_node_among_candidates_tied_after_the_chain_comes_from_the_run_random_source() -> None:
     class Handle:
-        rng = None
+        random_source = RandomSource()
 
     ev_ = Evaluator("DefaultPreemption", Handle(), None)  # type: ignore[arg-type]
     victim = make_pod("v").priority(1).start_time("2026-03-01T09:00:00Z").obj()
@@ -56,7 +57,7 @@ def test_the_node_among_candidates_tied_after_the_chain_comes_from_the_run_rando
 
     cands = {n: Candidate(n, [Pod(victim)], 0) for n in ("a", "b", "c", "d")}
     assert ev_.pick_one_node_for_preemption(dict(cands), PreemptionRun()) == "a"
-    ev_.handle.rng = random.Random(1)
+    ev_.handle.random_source = RandomSource(rng=random.Random(1))
     picks = {ev_.pick_one_node_for_preemption(dict(cands), PreemptionRun()) for _ in range(50)}
     assert picks == {"a", "b", "c", "d"}
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import operator
-import random
 from typing import Any, Mapping, Sequence
 
 from ...framework import events as ev
@@ -102,8 +101,6 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
         self.min_candidate_nodes_percentage = int(args.get("minCandidateNodesPercentage", 10))
         self.min_candidate_nodes_absolute = int(args.get("minCandidateNodesAbsolute", 100))
         self.evaluator = Evaluator(NAME, handle, self)
-        # the offset upstream draws at random; a seeded generator makes it reproducible (seed 0: offset 0)
-        self.seed: int | None = None
 
     # ---------------------------------------------------------------- PostFilter
     def repeatable_post_filter(self, state: CycleState, pod: Pod) -> bool:
@@ -143,15 +140,10 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
         return min(n, num_nodes)
 
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
-        # mirrors GetOffsetAndNumCandidates: upstream draws rand.Int31n(numNodes) every cycle. A
-        # replay run's random source (handle.rng) draws it so; without one the offset is fixed by
-        # the seed (0: no offset), which keeps explain and a single replay reproducible.
-        rng = getattr(self.handle, "rng", None)
-        if rng is not None:
-            return rng.randrange(num_nodes), self.calculate_num_candidates(num_nodes)
-        seed = self.seed if self.seed is not None else getattr(self.handle, "seed", 0)
-        offset = 0 if not seed else random.Random(seed).randrange(num_nodes)
-        return offset, self.calculate_num_candidates(num_nodes)
+        # mirrors GetOffsetAndNumCandidates: upstream draws rand.Int31n(numNodes) every cycle, from
+        # the scheduler's one source; ours is the run's (framework/randomness.py: drawn when the run
+        # has a generator, else fixed by the seed, 0: no offset, which keeps explain reproducible)
+        return self.handle.random_source.candidate_offset(num_nodes), self.calculate_num_candidates(num_nodes)
 
     def is_preemption_allowed(self, node_info: NodeInfo, victim: Pod, preemptor: Pod) -> bool:
         return victim.priority < preemptor.priority

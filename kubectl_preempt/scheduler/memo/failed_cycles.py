@@ -12,7 +12,6 @@ tests/replay/test_equivalence_on_off.py and tests/test_memo_off.py check byte fo
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from ...framework.cycle_state import CycleState
@@ -253,13 +252,12 @@ class CycleMemo:
         random is not repeated without drawing)."""
         record = res.preemption
         if self.key is not None and res.outcome == UNSCHEDULABLE and \
-                (fwk.rng is None or record is None or not record.potential):
+                (not fwk.random_source.draws or record is None or not record.potential):
             self.failed_cycles.remember(self.key, self.world, (res, self.start_index))
 
 
 def schedule_one_remembering(fwk: Framework, pod: Pod, *, failed_cycles: FailedCycles, world: tuple,
-                             equivalence: PodAnswers, start_index: int = 0,
-                             rng: random.Random | None = None) -> CycleResult:
+                             equivalence: PodAnswers, start_index: int = 0) -> CycleResult:
     """schedule_one with failed cycles remembered: `world` is Scheduler.world() now, `equivalence`
     the equivalence cache's answers for this pod (its shape keys the failures)."""
     memo = CycleMemo(failed_cycles, world, equivalence, start_index)
@@ -271,4 +269,4 @@ def schedule_one_remembering(fwk: Framework, pod: Pod, *, failed_cycles: FailedC
             known = failed_cycles.recall(known_key, world)
             if known is not None:
                 return _again(known[0], pod, known[1], start_index, fwk.snapshot.node_names)
-    return schedule_one(fwk, pod, start_index=start_index, rng=rng, equivalence=equivalence, memo=memo)
+    return schedule_one(fwk, pod, start_index=start_index, equivalence=equivalence, memo=memo)
