@@ -46,6 +46,7 @@ class _Unset:
         return "UNSET"
 
 
+# typed Any: it stands in every derived slot, whatever the slot's type, until it is computed
 UNSET: Any = _Unset()
 
 # The derived slots, in the order of the declarations in PodInfo's body (tests/framework/

@@ -113,9 +113,7 @@ def pod_terms(pod: Pod) -> PodTerms:
         # NewPodInfo's own flag: most pods have no terms
         return NO_TERMS
     got = pi.affinity_terms
-    if got is UNSET:
-        got = pi.affinity_terms = parse_terms(pod)
-    return got
+    return got if got is not UNSET else terms_of(pi)
 
 
 def terms_of(pi: PodInfo) -> PodTerms:
