@@ -12,11 +12,18 @@ time; the DisruptionTarget condition; the deletion timestamp) change that Pod's 
 in place: no field here derives from those (they derive from the spec, the namespace and the
 labels, which those writes keep).
 
-Each field is computed on first use by the module that owns it (named in the comment beside it) and
-kept in the slot; an unset slot reads as AttributeError, which the owner's accessor catches to
-compute the value, so a field no cycle asks for costs nothing. Accessors read
-`pod.info or pod_info(pod)`: on the hot paths (every node of every cycle) a PodInfo that exists
-costs no call.
+The fields a plugin derives are declared here (DERIVED, and the class body below: name, type,
+what it caches and the one function of its owner that computes it) and hold UNSET until first
+read. The owner's accessor reads the slot and, on UNSET, calls that function and stores its value:
+
+    got = pi.images
+    if got is UNSET:
+        got = pi.images = pod_images(pod)
+
+so what is computed stays in the owner's module (framework/ imports no plugin), a field no cycle
+asks for costs one store at construction, and a field already computed costs one attribute read
+and one identity test (no call, no exception). Accessors read `pod.info or pod_info(pod)`: on the
+hot paths (every node of every cycle) a PodInfo that exists costs no call.
 """
 from __future__ import annotations
 
@@ -30,45 +37,119 @@ _NO_PORTS: list[tuple[str, str, int]] = []
 _NO_PVCS: list[str] = []
 
 
+class _Unset:
+    """The value of a derived slot not computed yet (None is a value some slots hold)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+# typed Any: it stands in every derived slot, whatever the slot's type, until it is computed
+UNSET: Any = _Unset()
+
+# The derived slots, in the order of the declarations in PodInfo's body (tests/framework/
+# test_podinfo.py holds the two to each other and to the constructor).
+DERIVED: tuple[str, ...] = (
+    "cycle_shape", "node_shape",
+    "affinity_terms", "affinity_selectors",
+    "required_node_affinity", "preferred_node_affinity",
+    "fit_request", "score_requests",
+    "prefer_no_schedule_tolerations",
+    "spread_constraints",
+    "volume_claims",
+    "claim_names", "restricted_disks",
+    "required_features",
+    "images",
+    "pdb_matches",
+    "batch_shape", "batch_nonzero_request", "batch_host_ports",
+)
+_ALL_UNSET = (UNSET,) * len(DERIVED)
+
+
 class PodInfo:
     """mirrors framework.PodInfo (and the per-pod part of QueuedPodInfo)."""
 
-    __slots__ = (
-        "pod",
-        # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
-        "has_affinity", "has_required_anti_affinity", "pvc_keys", "host_ports",
-        # scheduler/memo/equivalence.py: what a cycle reads of the pod (pod_shape), what node-local
-        # plugins read of it (node_shape)
-        "shape", "node_shape",
-        # plugins/interpodaffinity/terms.py: the parsed (anti-)affinity terms (PodInfo.Update)
-        "affinity_terms",
-        # plugins/interpodaffinity/plugin.py: the terms' label selectors, for the queueing hints
-        "affinity_selectors",
-        # plugins/helper/nodeaffinity.py and plugins/nodeaffinity: the compiled node affinity
-        "required_node_affinity", "preferred_node_affinity",
-        # plugins/noderesources: computePodResourceRequest, and the scorers' request lists per mode
-        "fit_request", "score_requests",
-        # plugins/tainttoleration: getAllTolerationPreferNoSchedule
-        "prefer_no_schedule_tolerations",
-        # plugins/podtopologyspread: the pod's own constraints per whenUnsatisfiable action
-        "spread_constraints",
-        # plugins/volumebinding: (claim name, is ephemeral) per claim-backed volume
-        "volume_claims",
-        # plugins/volumerestrictions: claim names, and the volumes needsRestrictionsCheck selects
-        "claim_names", "restricted_disks",
-        # plugins/nodedeclaredfeatures: the node features the pod needs
-        "required_features",
-        # plugins/imagelocality: normalized image names of init and app containers
-        "images",
-        # plugins/defaultpreemption: (PDB generation, indexes of the PDBs that count the pod)
-        "pdb_matches",
-        # batch/: the predicate equivalence key (util/scheduler_helper.py), the v1.16 non-zero
-        # requests (api/pod_info.py) and the host ports its predicates read (plugins/predicates.py)
-        "batch_shape", "batch_nonzero_request", "batch_host_ports",
-    )
+    __slots__ = ("pod", "has_affinity", "has_required_anti_affinity", "pvc_keys", "host_ports") + DERIVED
+
+    # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
+    pod: Pod
+    has_affinity: bool
+    has_required_anti_affinity: bool
+    pvc_keys: list[str]  # "namespace/claim" of each PVC volume (updatePVCRefCounts)
+    host_ports: list[tuple[str, str, int]]  # (hostIP, protocol, hostPort): schedutil.GetHostPorts
+
+    # Derived on first read, UNSET until then. Each declaration: its name and type, a line saying
+    # what it caches, and a line `<- module function` naming the one module that stores the slot
+    # and the function there that computes it (tests/framework/test_podinfo.py holds both). Types
+    # named from plugins/ are written as text: framework/ does not import them.
+    # what of the pod decides a whole cycle's answer (the failed-cycle memo's key)
+    # <- scheduler/memo/equivalence.py pod_shape, from model/podshape.py cycle_shape
+    cycle_shape: bytes | None
+    # what of the pod decides a node-local plugin's answer (the equivalence cache's key)
+    # <- scheduler/memo/equivalence.py node_shape, from model/podshape.py node_shape
+    node_shape: bytes | None
+    # the parsed (anti-)affinity terms (PodInfo.Update)
+    # <- plugins/interpodaffinity/terms.py parse_terms
+    affinity_terms: "PodTerms"
+    # the label selectors of the (anti-)affinity terms, for the queueing hints
+    # <- plugins/interpodaffinity/plugin.py affinity_selectors_of
+    affinity_selectors: "list[LabelSelector]"
+    # the compiled required node affinity (GetRequiredNodeAffinity)
+    # <- plugins/helper/nodeaffinity.py RequiredNodeAffinity
+    required_node_affinity: "RequiredNodeAffinity"
+    # getPodPreferredNodeAffinity: None without preferred terms, a marker when one does not parse
+    # <- plugins/nodeaffinity parse_preferred_node_affinity
+    preferred_node_affinity: Any
+    # computePodResourceRequest with pod-level resources on (the default)
+    # <- plugins/noderesources/fit.py pod_resource_request
+    fit_request: "PodRequest"
+    # the scorers' requests per mode and options, and their lists per resource names
+    # <- plugins/noderesources/resource_allocation.py _requests (an empty dict, filled in there)
+    score_requests: "dict[Any, Any]"
+    # getAllTolerationPreferNoSchedule
+    # <- plugins/tainttoleration prefer_no_schedule_tolerations_of
+    prefer_no_schedule_tolerations: "list[dict]"
+    # the pod's own spread constraints per whenUnsatisfiable action
+    # <- plugins/podtopologyspread/plugin.py filter_constraints (per action, into an empty dict)
+    spread_constraints: "dict[str, list[Constraint]]"
+    # (claim name, is ephemeral) of each claim-backed volume
+    # <- plugins/volumebinding pvc_volumes_of
+    volume_claims: list[tuple[str, bool]]
+    # the claim names of the PVC volumes
+    # <- plugins/volumerestrictions claim_names_of
+    claim_names: list[str]
+    # the volumes needsRestrictionsCheck selects
+    # <- plugins/volumerestrictions restricted_disks_of
+    restricted_disks: list[Any]
+    # the node features the pod needs (InferForPodScheduling)
+    # <- plugins/nodedeclaredfeatures infer_required_features
+    required_features: frozenset[str]
+    # the normalized image names of the init containers and containers
+    # <- plugins/imagelocality normalized_images
+    images: tuple[str, ...]
+    # (PDB list generation, indexes of the PDBs that count the pod), again when the list moves on
+    # <- plugins/defaultpreemption _matching_pdbs
+    pdb_matches: tuple[int, list[int]]
+    # what kube-batch's v1.16 predicates and per-node priorities read (its node answers' key)
+    # <- batch/util/scheduler_helper.py shape_key, from model/podshape.py batch_shape
+    batch_shape: str
+    # the v1.16 non-zero requests (GetNonzeroRequests summed over the containers)
+    # <- batch/api/pod_info.py nonzero_request_of
+    batch_nonzero_request: tuple[int, int]
+    # the containers' host ports, as the v1.16 predicates read them
+    # <- batch/plugins/predicates.py _host_ports, from framework/podinfo.py container_host_ports
+    batch_host_ports: list[tuple[str, str, int]]
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
+        # every derived slot starts UNSET (one unpacking: a snapshot builds 150,000 of these)
+        (self.cycle_shape, self.node_shape, self.affinity_terms, self.affinity_selectors,
+         self.required_node_affinity, self.preferred_node_affinity, self.fit_request, self.score_requests,
+         self.prefer_no_schedule_tolerations, self.spread_constraints, self.volume_claims, self.claim_names,
+         self.restricted_disks, self.required_features, self.images, self.pdb_matches, self.batch_shape,
+         self.batch_nonzero_request, self.batch_host_ports) = _ALL_UNSET
         spec = pod.spec
         affinity = spec.get("affinity")
         if affinity:

@@ -6,6 +6,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from ..errors import InputError, quote
 from . import memory as _memory
+from .podshape import requests_key
 from .quantity import parse_quantity
 
 CPU = "cpu"
@@ -196,12 +197,12 @@ def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
                  options: PodResourcesOptions | None = None) -> dict[str, Fraction]:
     """resourcehelper.PodRequests with the v1.34 defaults (or `options`): status resources (in-place
     resize) and pod-level resources honoured, overhead added. Pods of one workload read alike
-    (_resource_key): their requests are computed once; each caller gets its own dict."""
+    (requests_key): their requests are computed once; each caller gets its own dict."""
     if options == DEFAULT_RESOURCE_OPTIONS:
         options = None
     try:
         # the defaults as exact integer pairs: hashing a Fraction is slow
-        key: tuple | None = (_resource_key(spec, status), tuple(
+        key: tuple | None = (requests_key(spec, status), tuple(
             (k, v.numerator, v.denominator) for k, v in non_missing.items()) if non_missing else None)
         if options is not None:
             # before v1.33 the resize status is the status.resize field, which the key lacks
@@ -318,30 +319,13 @@ _RESOURCE_CACHE: dict[bytes, PodResource] = {}
 _memory.MEMORY.register(_RESOURCE_CACHE.clear)
 
 
-def _resource_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
-    """Everything PodRequests reads; pods of one workload share it, so their requests are
-    computed once. Status resources (in-place resize) are part of it."""
-    import orjson
-
-    statuses = None
-    if status.get("containerStatuses") or status.get("initContainerStatuses"):
-        statuses = [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
-                    for cs in (status.get("containerStatuses") or []) + (status.get("initContainerStatuses") or [])]
-        statuses.append([c for c in status.get("conditions") or () if c.get("type") == "PodResizePending"])
-    return orjson.dumps((
-        [(c.get("name"), (c.get("resources") or {}).get("requests")) for c in spec.get("containers") or ()],
-        [(c.get("name"), (c.get("resources") or {}).get("requests"), c.get("restartPolicy"))
-         for c in spec.get("initContainers") or ()],
-        spec.get("overhead"), spec.get("resources"), statuses))
-
-
 def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str = "spec",
                        spec_key: bytes | None = None, options: PodResourcesOptions | None = None) -> PodResource:
     """mirrors PodInfo.CalculateResource; the result is shared between identical pods: read-only.
 
-    `spec_key`: the spec's JSON with nodeName blanked (schema.pod_spec_key), when the caller has
+    `spec_key`: the spec's JSON with nodeName blanked (model/podshape.py pod_spec_key), when the caller has
     it: it holds everything PodRequests reads of the spec, so without container statuses (the
-    only part of the status read) it keys the pod's requests as well as _resource_key does.
+    only part of the status read) it keys the pod's requests as well as requests_key does.
     `options`: another release's (framework/versions.py); None: v1.34's."""
     if options is not None and options != DEFAULT_RESOURCE_OPTIONS:
         return _calculate_resource_with(spec, status, field, options)
@@ -349,7 +333,7 @@ def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field
         key: bytes | None = spec_key
     else:
         try:
-            key = _resource_key(spec, status)
+            key = requests_key(spec, status)
         except Exception:  # a malformed spec is diagnosed by the full computation below
             key = None
     if key is not None and _memory.MEMORY.on:
@@ -386,7 +370,7 @@ def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any],
                              options: PodResourcesOptions) -> PodResource:
     """calculate_resource as another release computes it, cached by what it reads."""
     try:
-        key: tuple | None = (_resource_key(spec, status), options, status.get("resize"))
+        key: tuple | None = (requests_key(spec, status), options, status.get("resize"))
     except Exception:  # a malformed spec is diagnosed by the full computation below
         key = None
     if key is not None:

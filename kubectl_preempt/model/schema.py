@@ -23,6 +23,7 @@ import orjson
 
 from ..errors import InputError, quote
 from .memory import MEMORY
+from .podshape import NODE_NAME_BLANK, NODE_NAME_TEXT, node_name_text, pod_spec_key
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -729,33 +730,7 @@ def objects_ok(objects: list) -> bool:
 
 _POD_SHELL = obj(metadata=OBJECT_META, status=POD_STATUS)  # KINDS["Pod"] but its spec
 _POD_SPEC_GOOD: set[bytes] = set()
-_NODE_NAME_BLANK = b'"nodeName":""'
-# node name -> its `"nodeName":"..."` text: thirty pods a node ask for the same one
-_NODE_NAME_TEXT: dict[str, bytes] = {}
 _pod_fns: list[Any] = []
-
-
-def pod_spec_key(spec: Any) -> bytes | None:
-    """The JSON of a pod's spec with nodeName blanked (`"nodeName":"node-1"` can stand only for
-    that key's value, unescaped); None when the spec is not plain JSON or nodeName not a string."""
-    try:
-        key = orjson.dumps(spec)
-    except TypeError:
-        return None
-    node = spec.get("nodeName") if type(spec) is dict else None
-    if node is not None:
-        if type(node) is not str:
-            return None
-        needle = _NODE_NAME_TEXT.get(node)
-        key = key.replace(needle if needle is not None else _node_name_text(node), _NODE_NAME_BLANK)
-    return key
-
-
-def _node_name_text(node: str) -> bytes:
-    needle = orjson.dumps({"nodeName": node})[1:-1]
-    if len(_NODE_NAME_TEXT) < 100_000:
-        _NODE_NAME_TEXT[node] = needle
-    return needle
 
 
 def pod_ok(o: dict) -> bytes | None:
@@ -779,8 +754,8 @@ def pod_ok(o: dict) -> bytes | None:
     if node is not None:
         if type(node) is not str:
             return None
-        needle = _NODE_NAME_TEXT.get(node)
-        key = key.replace(needle if needle is not None else _node_name_text(node), _NODE_NAME_BLANK)
+        needle = NODE_NAME_TEXT.get(node)
+        key = key.replace(needle if needle is not None else node_name_text(node), NODE_NAME_BLANK)
     if key not in _POD_SPEC_GOOD:
         if not _pod_fns[1](spec):
             return None

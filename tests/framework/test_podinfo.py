@@ -103,3 +103,121 @@ def test_a_pod_the_replay_drops_is_freed_with_its_pod_info_even_when_loaded_in_b
         gc.unfreeze()
         if was:
             gc.enable()
+
+
+# --- the derived slots: declared in PodInfo, filled by one function of their owner ---------------
+
+_PACKAGE = __import__("pathlib").Path(__file__).resolve().parents[2] / "kubectl_preempt"
+
+
+def test_every_derived_slot_is_declared_with_a_type_and_starts_unset() -> None:
+    from kubectl_preempt.framework.podinfo import DERIVED, UNSET
+
+    # declared in the class body after the constructor's fields, in DERIVED's order, and slotted
+    annotated = list(PodInfo.__annotations__)
+    assert annotated[annotated.index("host_ports") + 1:] == list(DERIVED)
+    assert set(DERIVED) <= set(PodInfo.__slots__) and len(set(DERIVED)) == len(DERIVED)
+    # each declaration has its line saying what it caches, then the one naming its owner
+    source = (_PACKAGE / "framework" / "podinfo.py").read_text()
+    for name in DERIVED:
+        above = source[:source.index(f"\n    {name}: ")].rsplit("\n", 2)
+        assert above[-2].strip().startswith("# ") and not above[-2].strip().startswith("# <-"), name
+        assert _declared_owner(name)
+    pi = PodInfo(_pod("a"))
+    assert all(getattr(pi, name) is UNSET for name in DERIVED)
+    assert repr(UNSET) == "UNSET"
+
+
+def _slot_reads_guarded_by_attribute_error(tree: "ast.AST", names: set[str]) -> list[int]:
+    import ast
+
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        catches = any(h.type is not None and "AttributeError" in ast.unparse(h.type) for h in node.handlers)
+        reads = any(isinstance(n, ast.Attribute) and n.attr in names for s in node.body for n in ast.walk(s))
+        if catches and reads:
+            found.append(node.lineno)
+    return found
+
+
+def _declared_owner(name: str) -> tuple[str, str]:
+    """The `<- module function` line above the slot's declaration in PodInfo's body."""
+    source = (_PACKAGE / "framework" / "podinfo.py").read_text()
+    line = source[:source.index(f"\n    {name}: ")].rsplit("\n", 1)[-1].strip()
+    assert line.startswith("# <- "), (name, line)
+    module, function = line.removeprefix("# <- ").split()[:2]
+    return module, function.rstrip(",")
+
+
+def test_no_derived_slot_is_filled_by_catching_attribute_error_and_each_has_one_owner() -> None:
+    import ast
+    import importlib
+
+    from kubectl_preempt.framework.podinfo import DERIVED
+
+    names = set(DERIVED)
+    owners: dict[str, set[str]] = {name: set() for name in DERIVED}
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        rel = str(path.relative_to(_PACKAGE))
+        assert not _slot_reads_guarded_by_attribute_error(tree, names), rel
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Attribute) and t.attr in names and isinstance(t.value, ast.Name) \
+                            and t.value.id == "pi":
+                        owners[t.attr].add(rel)
+    # the declaration's `<- module function` line names that module and a function it has
+    for name, where in owners.items():
+        assert len(where) == 1, (name, where)
+        module, function = _declared_owner(name)
+        assert {module, module + "/__init__.py", module + ".py"} & where, (name, module, where)
+        dotted = "kubectl_preempt." + module.removesuffix(".py").replace("/", ".")
+        assert callable(getattr(importlib.import_module(dotted), function)), (name, module, function)
+    # the check above can fail: a slot filled the old way is found
+    bad = ast.parse("def f(pi):\n    try:\n        return pi.images\n    except AttributeError:\n        pass\n")
+    assert _slot_reads_guarded_by_attribute_error(bad, names) == [2]
+
+
+def test_each_owner_fills_its_slot_once_per_pod_object() -> None:
+    from kubectl_preempt.framework.podinfo import UNSET
+    from kubectl_preempt.plugins.imagelocality import _pod_images
+    from kubectl_preempt.plugins.tainttoleration import _prefer_no_schedule_tolerations
+    from kubectl_preempt.scheduler.memo.equivalence import node_shape, pod_shape
+
+    p = _pod("a")
+    pi = pod_info(p)
+    assert pi.images is UNSET
+    images = _pod_images(p)
+    assert images == ("app:latest",) and pi.images is images and _pod_images(p) is images
+    assert _prefer_no_schedule_tolerations(p) == [] and pi.prefer_no_schedule_tolerations == []
+    shape = pod_shape(p)
+    assert pi.node_shape == node_shape(p) and pi.cycle_shape is shape and pod_shape(p) is shape
+    # a new object of the same pod derives afresh
+    q = _pod("a")
+    assert pod_info(q).images is UNSET and _pod_images(q) == images and _pod_images(q) is not images
+
+
+def test_pdb_matches_of_a_pod_without_a_generation_are_not_kept() -> None:
+    from kubectl_preempt.framework.podinfo import UNSET
+
+    cluster = Cluster.from_objects([_pdb("guard", "web", 0)])
+    web = _pod("w", labels={"app": "web"})
+    violating, _, _ = filter_pods_with_pdb_violation([web], cluster.pdbs, None)
+    assert violating == [web] and pod_info(web).pdb_matches is UNSET
+    filter_pods_with_pdb_violation([web], cluster.pdbs, cluster.pdb_generation)
+    assert pod_info(web).pdb_matches == (cluster.pdb_generation, [0])
+
+
+def test_fit_request_keeps_the_default_answer_and_computes_the_gated_one_each_time() -> None:
+    from kubectl_preempt.framework.podinfo import UNSET
+
+    raw = _pod("a", cpu="100m").raw
+    p = Pod({**raw, "spec": {**raw["spec"], "resources": {"requests": {"cpu": "2"}}}})
+    assert compute_pod_resource_request(p, pod_level=False).milli_cpu == 100
+    assert pod_info(p).fit_request is UNSET  # PodLevelResources off: not kept
+    assert compute_pod_resource_request(p).milli_cpu == 2000
+    assert pod_info(p).fit_request.milli_cpu == 2000
+    assert compute_pod_resource_request(p, pod_level=False).milli_cpu == 100

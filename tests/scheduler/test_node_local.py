@@ -171,7 +171,7 @@ def _other_class(pod: Pod) -> Pod:
     period: what scheduler/memo/equivalence.py's node_shape leaves out."""
     import copy
 
-    from kubectl_preempt.scheduler.memo.equivalence import NOT_READ_BY_NODE_LOCAL
+    from kubectl_preempt.model.podshape import NOT_READ_BY_NODE_LOCAL
 
     raw = copy.deepcopy(pod.raw)
     raw["metadata"]["namespace"] = "elsewhere"

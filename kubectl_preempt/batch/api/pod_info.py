@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.quantity import milli_value, value
 
 DEFAULT_MILLI_CPU_REQUEST = 100
@@ -12,17 +12,20 @@ DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 
 
 def nonzero_request(pod: Any) -> tuple[int, int]:
+    """nonzero_request_of the pod, kept in its PodInfo."""
+    pi = pod.info or pod_info(pod)
+    got = pi.batch_nonzero_request
+    if got is UNSET:
+        got = pi.batch_nonzero_request = nonzero_request_of(pod)
+    return got
+
+
+def nonzero_request_of(pod: Any) -> tuple[int, int]:
     """mirrors GetNonzeroRequests summed over the containers: 100m CPU and 200 MB of memory for
     a container that requests none."""
-    pi = pod.info or pod_info(pod)
-    try:
-        return pi.batch_nonzero_request
-    except AttributeError:
-        pass
     cpu = mem = 0
     for c in pod.spec.get("containers") or ():
         req = (c.get("resources") or {}).get("requests") or {}
         cpu += milli_value(req["cpu"]) if "cpu" in req else DEFAULT_MILLI_CPU_REQUEST
         mem += value(req["memory"]) if "memory" in req else DEFAULT_MEMORY_REQUEST
-    got = pi.batch_nonzero_request = (cpu, mem)
-    return got
+    return cpu, mem

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, container_host_ports, pod_info
 from ...plugins.helper.nodeaffinity import required_node_affinity
 from ...plugins.helper.taint import (TAINT_EFFECT_NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE,
                                      do_not_schedule_taints_filter, tolerations_tolerate_taint)
@@ -44,19 +44,13 @@ def _conditions(node: Any) -> list[dict]:
 
 
 def _host_ports(pod: Any) -> list[tuple[str, str, int]]:
+    """The (hostIP, protocol, hostPort) of the pod's containers, as v1.16's PodFitsHostPorts
+    reads them (schedutil.GetContainerPorts: no init containers), kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.batch_host_ports
-    except AttributeError:
-        pass
-    out = []
-    for c in pod.spec.get("containers") or ():
-        for p in c.get("ports") or ():
-            hp = p.get("hostPort") or 0
-            if hp > 0:
-                out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", hp))
-    pi.batch_host_ports = out
-    return out
+    got = pi.batch_host_ports
+    if got is UNSET:
+        got = pi.batch_host_ports = container_host_ports(pod.spec)
+    return got
 
 
 def _ports_conflict(a: tuple[str, str, int], b: tuple[str, str, int]) -> bool:

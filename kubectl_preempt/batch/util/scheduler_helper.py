@@ -6,8 +6,9 @@ import heapq
 import random
 from typing import Any, Callable
 
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.memory import MEMORY
+from ...model.podshape import batch_shape
 from ..api.job_info import TaskInfo
 from ..api.node_info import NodeInfo
 
@@ -60,20 +61,13 @@ def get_node_list(nodes) -> list[NodeInfo]:
 
 def shape_key(task: TaskInfo) -> str:
     """What the predicates and the per-node priorities read of a task, as one key: tasks of one
-    shape pass and score alike on a node in a given state."""
+    shape pass and score alike on a node in a given state (model/podshape.py batch_shape, kept in
+    the pod's PodInfo)."""
     pi = task.pod.info or pod_info(task.pod)
-    try:
-        return pi.batch_shape
-    except AttributeError:
-        pass
-    spec = task.pod.spec
-    def reqs(cs: Any) -> tuple:
-        return tuple(tuple(sorted(((c.get("resources") or {}).get("requests") or {}).items())) for c in cs or ())
-    ports = tuple((p.get("hostIP"), p.get("protocol"), p.get("hostPort"))
-                  for c in spec.get("containers") or () for p in c.get("ports") or ())
-    key = pi.batch_shape = repr((reqs(spec.get("containers")), reqs(spec.get("initContainers")), ports,
-                                 spec.get("nodeSelector"), spec.get("affinity"), spec.get("tolerations")))
-    return key
+    got = pi.batch_shape
+    if got is UNSET:
+        got = pi.batch_shape = batch_shape(task.pod.spec)
+    return got
 
 
 class NodeScoreCache:

@@ -10,7 +10,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MemoTraits, PostFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.gosort import sort_by_key
 from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
@@ -58,13 +58,11 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
                 idx = _matching_pdbs(pod, pdbs)
             else:
                 pi = pod.info or pod_info(pod)
-                try:
-                    gen, idx = pi.pdb_matches
-                except AttributeError:
-                    gen = None
-                if gen != generation:
-                    idx = _matching_pdbs(pod, pdbs)
-                    pi.pdb_matches = (generation, idx)
+                got = pi.pdb_matches
+                if got is UNSET or got[0] != generation:
+                    # PodInfo.pdb_matches: computed again whenever the PDB list moved on
+                    got = pi.pdb_matches = (generation, _matching_pdbs(pod, pdbs))
+                idx = got[1]
             for i in idx:
                 pdb = pdbs[i]
                 matched.setdefault(pod.key, []).append(pdb.key)

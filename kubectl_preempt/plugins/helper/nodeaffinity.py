@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Node, Pod
 
 OBJECT_NAME_FIELD = "metadata.name"
@@ -250,11 +250,10 @@ class RequiredNodeAffinity:
 
 
 def required_node_affinity(pod: Pod) -> RequiredNodeAffinity:
-    """The pod's RequiredNodeAffinity, compiled once per pod."""
+    """The pod's RequiredNodeAffinity (GetRequiredNodeAffinity), compiled once per pod and kept in
+    its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.required_node_affinity
-    except AttributeError:
-        pass
-    r = pi.required_node_affinity = RequiredNodeAffinity(pod)
-    return r
+    got = pi.required_node_affinity
+    if got is UNSET:
+        got = pi.required_node_affinity = RequiredNodeAffinity(pod)
+    return got

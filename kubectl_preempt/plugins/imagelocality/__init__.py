@@ -9,7 +9,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE
 from ...framework.status import SUCCESS, Status
 from ...framework.types import ImageStateSummary, NodeInfo
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
 
@@ -28,14 +28,18 @@ def normalized_image_name(name: str) -> str:
 
 
 def _pod_images(pod: Pod) -> tuple[str, ...]:
+    """normalized_images of the pod, kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.images
-    except AttributeError:
-        pass
-    got = pi.images = tuple(normalized_image_name(c.get("image") or "")
-                            for c in list(pod.spec.get("initContainers") or ()) + list(pod.spec.get("containers") or ()))
+    got = pi.images
+    if got is UNSET:
+        got = pi.images = normalized_images(pod)
     return got
+
+
+def normalized_images(pod: Pod) -> tuple[str, ...]:
+    """The normalized image names of the pod's init containers, then its containers."""
+    return tuple(normalized_image_name(c.get("image") or "")
+                 for c in list(pod.spec.get("initContainers") or ()) + list(pod.spec.get("containers") or ()))
 
 
 def scaled_image_score(state: ImageStateSummary, total_num_nodes: int) -> int:

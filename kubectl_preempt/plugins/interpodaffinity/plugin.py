@@ -9,7 +9,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MemoTraits, NodeScore, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from ...model.selectors import LabelSelector
 from .. import names
@@ -151,11 +151,17 @@ class InterPodAffinity(MemoTraits):
 
 
 def _selectors(pod: Pod) -> list[LabelSelector]:
+    """The label selectors of the pod's (anti-)affinity terms, kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.affinity_selectors
-    except AttributeError:
-        pass
+    got = pi.affinity_selectors
+    if got is UNSET:
+        got = pi.affinity_selectors = affinity_selectors_of(pod)
+    return got
+
+
+def affinity_selectors_of(pod: Pod) -> list[LabelSelector]:
+    """The label selectors of the pod's required and preferred (anti-)affinity terms, those that
+    parse, for the queueing hints."""
     sels = []
     aff = pod.spec.get("affinity") or {}
     for kind in ("podAffinity", "podAntiAffinity"):
@@ -167,7 +173,6 @@ def _selectors(pod: Pod) -> list[LabelSelector]:
                 sels.append(LabelSelector(t.get("labelSelector")))
             except Exception:  # noqa: BLE001 - a bad selector is the plugin's error to report
                 continue
-    pi.affinity_selectors = sels
     return sels
 
 

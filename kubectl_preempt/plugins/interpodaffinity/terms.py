@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...errors import InputError
-from ...framework.podinfo import PodInfo, pod_info
+from ...framework.podinfo import UNSET, PodInfo, pod_info
 from ...model.objects import Pod
 from ...model.selectors import LabelSelector
 
@@ -110,28 +110,28 @@ def pod_terms(pod: Pod) -> PodTerms:
     """The pod's parsed terms, kept in its PodInfo (framework.PodInfo.Update)."""
     pi = pod.info or pod_info(pod)
     if not pi.has_affinity:
-        # NewPodInfo's own flag: most pods have no terms, and an unset slot costs an exception
+        # NewPodInfo's own flag: most pods have no terms
         return NO_TERMS
-    try:
-        return pi.affinity_terms
-    except AttributeError:
-        return terms_of(pi)
+    got = pi.affinity_terms
+    return got if got is not UNSET else terms_of(pi)
 
 
 def terms_of(pi: PodInfo) -> PodTerms:
     """The parsed terms of the pod of this PodInfo, parsed on first use."""
     if not pi.has_affinity:
         return NO_TERMS
-    try:
-        return pi.affinity_terms
-    except AttributeError:
-        pass
-    pod = pi.pod
+    got = pi.affinity_terms
+    if got is UNSET:
+        got = pi.affinity_terms = parse_terms(pi.pod)
+    return got
+
+
+def parse_terms(pod: Pod) -> PodTerms:
+    """The pod's (anti-)affinity terms, parsed (PodInfo.Update); errors are kept with them."""
     affinity = pod.spec.get("affinity")
     pa = affinity.get("podAffinity") if affinity else None
     paa = affinity.get("podAntiAffinity") if affinity else None
     if not pa and not paa:
-        pi.affinity_terms = NO_TERMS
         return NO_TERMS
     pt = PodTerms()
     pa = pa or {}
@@ -145,7 +145,6 @@ def terms_of(pi: PodInfo) -> PodTerms:
             setattr(pt, attr, _terms(pod, raw, weighted))
         except (InputError, AttributeError, TypeError, ValueError) as e:
             pt.errors.append(f"{where}: {getattr(e, 'detail', e)}")
-    pi.affinity_terms = pt
     return pt
 
 

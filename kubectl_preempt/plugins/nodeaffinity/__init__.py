@@ -16,7 +16,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
 from ..helper.nodeaffinity import (OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
@@ -49,13 +49,17 @@ _PARSE_ERROR = object()
 
 
 def _pod_preferred_node_affinity(pod: Pod) -> Any:
-    """mirrors getPodPreferredNodeAffinity: None without preferred terms, _PARSE_ERROR when one
-    does not parse; memoized per pod."""
+    """parse_preferred_node_affinity of the pod, kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.preferred_node_affinity
-    except AttributeError:
-        pass
+    got = pi.preferred_node_affinity
+    if got is UNSET:
+        got = pi.preferred_node_affinity = parse_preferred_node_affinity(pod)
+    return got
+
+
+def parse_preferred_node_affinity(pod: Pod) -> Any:
+    """mirrors getPodPreferredNodeAffinity: None without preferred terms, _PARSE_ERROR when one
+    does not parse."""
     na = (pod.spec.get("affinity") or {}).get("nodeAffinity") or {}
     raw = na.get("preferredDuringSchedulingIgnoredDuringExecution")
     out: Any = None
@@ -63,7 +67,6 @@ def _pod_preferred_node_affinity(pod: Pod) -> Any:
         out = PreferredSchedulingTerms.parse(raw)
         if out is None:
             out = _PARSE_ERROR
-    pi.preferred_node_affinity = out
     return out
 
 

@@ -20,7 +20,7 @@ from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
 
@@ -50,19 +50,22 @@ def _user_namespaces_host_network(spec: Mapping[str, Any]) -> bool:
 
 
 def required_features(pod: Pod) -> frozenset[str]:
-    """The node features the pod needs to be scheduled (InferForPodScheduling)."""
+    """The node features the pod needs to be scheduled (kept in the pod's PodInfo)."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.required_features
-    except AttributeError:
-        pass
+    got = pi.required_features
+    if got is UNSET:
+        got = pi.required_features = infer_required_features(pod)
+    return got
+
+
+def infer_required_features(pod: Pod) -> frozenset[str]:
+    """The node features the pod needs to be scheduled (InferForPodScheduling)."""
     need = set()
     if _restarts_all_containers(pod.spec):
         need.add(RESTART_ALL_CONTAINERS_ON_CONTAINER_EXITS)
     if _user_namespaces_host_network(pod.spec):
         need.add(USER_NAMESPACES_HOST_NETWORK_SUPPORT)
-    got = pi.required_features = frozenset(need)
-    return got
+    return frozenset(need)
 
 
 class NodeDeclaredFeatures(MemoTraits):

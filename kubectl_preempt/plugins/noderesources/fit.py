@@ -20,7 +20,7 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Node, Pod
 from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_extended_resource_name, pod_level_requests_set,
                                 is_scalar_resource_name, pod_requests)
@@ -75,15 +75,20 @@ def compute_pod_resource_request(pod: Pod, pod_level: bool = True) -> PodRequest
     """mirrors computePodResourceRequest: resource.PodRequests with pod-level resources (on by
     default in v1.34; `pod_level` False: PodLevelResources off) and without status resources,
     folded in with Resource.SetMaxResource."""
+    if not pod_level and pod_level_requests_set(pod.spec):
+        # PodLevelResources off: the pod-level requests are not read (computed each time, not kept:
+        # the PodInfo slot holds the default's answer)
+        return pod_resource_request({k: v for k, v in pod.spec.items() if k != "resources"})
     pi = pod.info or pod_info(pod)
-    skip_pod_level = not pod_level and pod_level_requests_set(pod.spec)
-    if not skip_pod_level:
-        try:
-            return pi.fit_request
-        except AttributeError:
-            pass
+    got = pi.fit_request
+    if got is UNSET:
+        got = pi.fit_request = pod_resource_request(pod.spec)
+    return got
+
+
+def pod_resource_request(spec: Mapping[str, Any]) -> PodRequest:
+    """computePodResourceRequest of a pod with this spec (PodInfo.fit_request)."""
     r = PodRequest()
-    spec = {k: v for k, v in pod.spec.items() if k != "resources"} if skip_pod_level else pod.spec
     for name, q in pod_requests(spec, {}).items():
         if name == MEMORY:
             r.memory = max(r.memory, _ceil(q))
@@ -93,8 +98,6 @@ def compute_pod_resource_request(pod: Pod, pod_level: bool = True) -> PodRequest
             r.ephemeral_storage = max(r.ephemeral_storage, _ceil(q))
         elif is_scalar_resource_name(name):
             r.scalar[name] = max(r.scalar.get(name, 0), _ceil(q))
-    if not skip_pod_level:
-        pi.fit_request = r
     return r
 
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 from ...errors import InputError, quote
 from ...framework.status import SUCCESS, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from ...model.resources import (CPU, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, EPHEMERAL_STORAGE,
                                 MEMORY, PodResourcesOptions, is_scalar_resource_name, pod_requests)
@@ -86,9 +86,9 @@ MODE_BALANCED = "balanced"            # BalancedAllocation: status resources, po
 
 def _requests(pod: Pod, mode: str, options: PodResourcesOptions | None = None) -> dict[str, Fraction]:
     pi = pod.info or pod_info(pod)
-    try:
-        per_mode = pi.score_requests
-    except AttributeError:
+    per_mode = pi.score_requests
+    if per_mode is UNSET:
+        # PodInfo.score_requests: filled in per mode here and per resource list in pod_request_list
         per_mode = pi.score_requests = {}
     key: Any = mode if options is None else (mode, options)
     cached = per_mode.get(key)

@@ -11,7 +11,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MemoTraits, NodeScore, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from ...model.selectors import LabelSelector
 from .. import names
@@ -89,9 +89,9 @@ class PodTopologySpread(MemoTraits):
         own = pod.spec.get("topologySpreadConstraints") or []
         if own:
             pi = pod.info or pod_info(pod)
-            try:
-                per_action = pi.spread_constraints
-            except AttributeError:
+            per_action = pi.spread_constraints
+            if per_action is UNSET:
+                # PodInfo.spread_constraints: filled in per action, by filter_constraints
                 per_action = pi.spread_constraints = {}
             cached = per_action.get(action)
             if cached is None:

@@ -19,7 +19,7 @@ from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
 from ..helper.normalize_score import default_normalize_score, default_normalize_values
@@ -44,15 +44,17 @@ def names_taint_in_reason(version: KubernetesVersion) -> bool:
 
 
 def _prefer_no_schedule_tolerations(pod: Pod) -> list:
-    """mirrors getAllTolerationPreferNoSchedule"""
+    """getAllTolerationPreferNoSchedule of the pod, kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.prefer_no_schedule_tolerations
-    except AttributeError:
-        pass
-    got = pi.prefer_no_schedule_tolerations = [
-        t for t in pod.tolerations if not t.get("effect") or t.get("effect") == TAINT_EFFECT_PREFER_NO_SCHEDULE]
+    got = pi.prefer_no_schedule_tolerations
+    if got is UNSET:
+        got = pi.prefer_no_schedule_tolerations = prefer_no_schedule_tolerations_of(pod)
     return got
+
+
+def prefer_no_schedule_tolerations_of(pod: Pod) -> list:
+    """mirrors getAllTolerationPreferNoSchedule"""
+    return [t for t in pod.tolerations if not t.get("effect") or t.get("effect") == TAINT_EFFECT_PREFER_NO_SCHEDULE]
 
 
 def count_intolerable_taints_prefer_no_schedule(taints: Sequence[Mapping[str, Any]], tolerations: Sequence) -> int:

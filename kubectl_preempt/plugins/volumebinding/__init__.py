@@ -19,7 +19,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...framework.interface import PreFilterResult
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
@@ -94,19 +94,24 @@ class StateData:
 
 
 def _pvc_volumes(pod: Pod) -> list[tuple[str, bool]]:
-    """(claim name, is ephemeral) of each volume backed by a claim, in spec order."""
+    """(claim name, is ephemeral) of each volume backed by a claim, in spec order (kept in the
+    pod's PodInfo)."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.volume_claims
-    except AttributeError:
-        pass
+    got = pi.volume_claims
+    if got is UNSET:
+        got = pi.volume_claims = pvc_volumes_of(pod)
+    return got
+
+
+def pvc_volumes_of(pod: Pod) -> list[tuple[str, bool]]:
+    """(claim name, is ephemeral) of each volume backed by a claim, in spec order: the claim of a
+    generic ephemeral volume is named after the pod (ephemeral.VolumeClaimName)."""
     claims = []
     for v in pod.spec.get("volumes") or ():
         if v.get("persistentVolumeClaim") is not None:
             claims.append((v["persistentVolumeClaim"].get("claimName") or "", False))
         elif v.get("ephemeral") is not None:
             claims.append((ephemeral_claim_name(pod.name, v.get("name") or ""), True))
-    pi.volume_claims = claims
     return claims
 
 

@@ -13,7 +13,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
@@ -57,26 +57,32 @@ class PreFilterState:
 
 
 def _claim_names(pod: Pod) -> list[str]:
+    """claim_names_of the pod, kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.claim_names
-    except AttributeError:
-        pass
-    got = pi.claim_names = [v["persistentVolumeClaim"].get("claimName") or ""
-                            for v in pod.spec.get("volumes") or () if v.get("persistentVolumeClaim") is not None]
+    got = pi.claim_names
+    if got is UNSET:
+        got = pi.claim_names = claim_names_of(pod)
     return got
+
+
+def claim_names_of(pod: Pod) -> list[str]:
+    """The claim names of the pod's PVC volumes, in spec order."""
+    return [v["persistentVolumeClaim"].get("claimName") or ""
+            for v in pod.spec.get("volumes") or () if v.get("persistentVolumeClaim") is not None]
 
 
 def _disks(pod: Pod) -> list[Mapping[str, Any]]:
-    """The pod's volumes that needsRestrictionsCheck selects."""
+    """restricted_disks_of the pod, kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.restricted_disks
-    except AttributeError:
-        pass
-    got = pi.restricted_disks = [v for v in pod.spec.get("volumes") or ()
-                                 if any(v.get(s) is not None for s in _DISK_SOURCES)]
+    got = pi.restricted_disks
+    if got is UNSET:
+        got = pi.restricted_disks = restricted_disks_of(pod)
     return got
+
+
+def restricted_disks_of(pod: Pod) -> list[Mapping[str, Any]]:
+    """The pod's volumes that needsRestrictionsCheck selects."""
+    return [v for v in pod.spec.get("volumes") or () if any(v.get(s) is not None for s in _DISK_SOURCES)]
 
 
 def _have_overlap(a: list, b: list) -> bool:

@@ -11,7 +11,8 @@ Only plugins that declare themselves node-local for an extension point (`node_lo
 their `name`) are answered from here; tests/scheduler/test_node_local.py holds each declaration to
 "reads nothing but the pod and its NodeInfo". Their answers are kept per node shape: what those
 plugins read of a pod, its spec without the priority, the preemption policy and the grace period
-(node_shape); tests/scheduler/test_node_local.py holds them to not reading those either.
+(node_shape, model/podshape.py); tests/scheduler/test_node_local.py holds them to not reading those
+either.
 
 The cache is passed to the Scheduler; None switches it off (explain's default: one cycle over a
 snapshot does not pay for it) and gives the same answers, as tests/scheduler/test_equivalence_cache.py
@@ -27,12 +28,12 @@ import operator
 from itertools import compress
 from typing import Any, Callable, Sequence, TypeVar
 
-import orjson
-
-from ...framework.podinfo import pod_info
+from ...framework.podinfo import UNSET, pod_info
 from ...framework.status import Status
 from ...framework.types import NodeInfo, NodeJournal
 from ...model.objects import Pod
+from ...model.podshape import cycle_shape
+from ...model.podshape import node_shape as shape_of_node
 from .failed_cycles import FailedCycles
 
 T = TypeVar("T")
@@ -43,44 +44,24 @@ MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
 
 
-# spec fields no node-local plugin reads (tests/scheduler/test_node_local.py holds them to it): pods
-# of one template in several priority classes, or with another grace period, share the nodes' answers
-NOT_READ_BY_NODE_LOCAL = frozenset({"priority", "priorityClassName", "preemptionPolicy",
-                                    "terminationGracePeriodSeconds"})
-
-
 def node_shape(pod: Pod) -> bytes | None:
-    """What node-local plugins read of a pod: its spec but the fields in NOT_READ_BY_NODE_LOCAL
-    (None: the spec holds a value JSON cannot carry); kept in the pod's PodInfo."""
+    """What node-local plugins read of a pod (model/podshape.py node_shape), kept in its PodInfo."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.node_shape
-    except AttributeError:
-        pass
-    spec = pod.spec
-    try:
-        shape: bytes | None = orjson.dumps({k: v for k, v in spec.items() if k not in NOT_READ_BY_NODE_LOCAL})
-    except TypeError:
-        shape = None
-    pi.node_shape = shape
-    return shape
+    got = pi.node_shape
+    if got is UNSET:
+        got = pi.node_shape = shape_of_node(pod.spec)
+    return got
 
 
 def pod_shape(pod: Pod) -> bytes | None:
-    """What a scheduling cycle reads of a pod besides its metadata: namespace, priority,
-    preemption policy and whole spec (None: the spec holds a value JSON cannot carry); kept in the
-    pod's PodInfo, as a pod object does not change."""
+    """What a scheduling cycle reads of a pod besides its metadata (model/podshape.py
+    cycle_shape), kept in the pod's PodInfo, as a pod object does not change."""
     pi = pod.info or pod_info(pod)
-    try:
-        return pi.shape
-    except AttributeError:
-        pass
-    try:
-        shape: bytes | None = orjson.dumps((pod.namespace, pod.priority, pod.preemption_policy, pod.spec))
-    except TypeError:
-        shape = None
-    pi.shape = shape
-    return shape
+    got = pi.cycle_shape
+    if got is UNSET:
+        got = pi.cycle_shape = cycle_shape(pod.namespace, pod.priority, pod.preemption_policy, pod.spec,
+                                           node_shape(pod))
+    return got
 
 
 class NodeAnswers:
