@@ -188,7 +188,7 @@ DEFAULT_RESOURCE_OPTIONS = PodResourcesOptions()
 
 
 _REQUESTS_CACHE: dict[tuple, dict[str, Fraction]] = {}
-_memory.MEMORY.register(_REQUESTS_CACHE.clear)
+_memory.MEMORY.register("model.resources requests", _REQUESTS_CACHE)
 
 
 def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
@@ -315,7 +315,7 @@ _DEFAULT_NON_MISSING = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), MEMORY: 
 
 
 _RESOURCE_CACHE: dict[bytes, PodResource] = {}
-_memory.MEMORY.register(_RESOURCE_CACHE.clear)
+_memory.MEMORY.register("model.resources resources", _RESOURCE_CACHE)
 
 
 def _resource_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
@@ -380,6 +380,7 @@ def _calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], fiel
 
 
 _RESOURCE_CACHE_WITH: dict[tuple, PodResource] = {}
+_memory.MEMORY.register("model.resources resources of other releases", _RESOURCE_CACHE_WITH)
 
 
 def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any], field: str,
@@ -389,7 +390,7 @@ def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any],
         key: tuple | None = (_resource_key(spec, status), options, status.get("resize"))
     except Exception:  # a malformed spec is diagnosed by the full computation below
         key = None
-    if key is not None:
+    if key is not None and _memory.MEMORY.on:
         hit = _RESOURCE_CACHE_WITH.get(key)
         if hit is not None:
             return hit
@@ -397,7 +398,7 @@ def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any],
         res = _legacy_calculate_resource(spec, status, field, options)
     else:
         res = _calculate_resource(spec, status, field, options)
-    if key is not None and len(_RESOURCE_CACHE_WITH) < 200_000:
+    if key is not None and _memory.MEMORY.on and len(_RESOURCE_CACHE_WITH) < 200_000:
         _RESOURCE_CACHE_WITH[key] = res
     return res
 

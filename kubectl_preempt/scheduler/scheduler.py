@@ -27,8 +27,11 @@ class Scheduler:
                  out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
                  equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
-        # the one equivalence cache (scheduler/memo/equivalence.py); None, or every memory switched
-        # off (model/memory.py): every answer afresh
+        # the one equivalence cache (scheduler/memo/equivalence.py). `equivalence=None` and
+        # model/memory.py's MEMORY.off() are one switch: built under MEMORY.off() the scheduler drops
+        # the cache it is handed, and without one each of its cycles runs under MEMORY.off()
+        # (schedule): no memory at all, the process-wide ones included, and the switch back where
+        # it was when the cycle returns
         self.equivalence = equivalence if MEMORY.on else None
         self.config = config or default_config()
         self.seed = seed
@@ -155,14 +158,20 @@ class Scheduler:
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
                                post_filter_status=gate)
         eq = self.equivalence
-        answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
-        failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
         rng = rng if rng is not None else self.rng
-        if failed is not None and answers is not None:
-            res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(), equivalence=answers,
-                                           start_index=self.next_start_node_index, rng=rng)
+        if eq is None or not MEMORY.on:
+            # no equivalence cache (or every memory off since it was handed one): nothing
+            # remembered serves this cycle
+            with MEMORY.off():
+                res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng)
         else:
-            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng, equivalence=answers)
+            answers = eq.for_pod(fwk.profile_name, pod)
+            failed = eq.failed_cycles if eq.journal is not None else None
+            if failed is not None and answers is not None:
+                res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(),
+                                               equivalence=answers, start_index=self.next_start_node_index, rng=rng)
+            else:
+                res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng, equivalence=answers)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
