@@ -18,7 +18,8 @@ Two kinds of memory answer to it:
 `equivalence=None` is the same switch seen from the scheduler: a Scheduler built under
 `MEMORY.off()` drops the equivalence cache it is handed, and a Scheduler without one runs each of
 its cycles under `MEMORY.off()` (scheduler/scheduler.py). Those below the scheduler cannot import
-it, so the switch sits here, at the bottom, where every layer can read it.
+it, so the switch sits here, at the bottom, where every layer can read it. It is one per process,
+as the memories are (the package runs one request at a time; `replay --jobs` forks processes).
 
 tests/test_memo_off.py walks `sizes()` after a run with the switch off (every memory must be
 empty) and holds every module-level cache of the package to being registered here.

@@ -149,6 +149,15 @@ class Scheduler:
         return SUCCESS
 
     def schedule(self, pod: Pod, *, rng: random.Random | None = None) -> CycleResult:
+        eq = self.equivalence
+        if eq is None or not MEMORY.on:
+            # no equivalence cache (or every memory switched off since it was handed one): the
+            # whole cycle with every memory off, nothing remembered serves it
+            with MEMORY.off():
+                return self._schedule(pod, rng, None)
+        return self._schedule(pod, rng, eq)
+
+    def _schedule(self, pod: Pod, rng: random.Random | None, eq: EquivalenceCache | None) -> CycleResult:
         fwk = self.framework_for(pod)
         if fwk is None:
             msg = f'pod\'s schedulerName "{pod.scheduler_name}" matches no profile of this configuration'
@@ -157,21 +166,14 @@ class Scheduler:
         if not gate.is_success():
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
                                post_filter_status=gate)
-        eq = self.equivalence
+        answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
+        failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
         rng = rng if rng is not None else self.rng
-        if eq is None or not MEMORY.on:
-            # no equivalence cache (or every memory off since it was handed one): nothing
-            # remembered serves this cycle
-            with MEMORY.off():
-                res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng)
+        if failed is not None and answers is not None:
+            res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(), equivalence=answers,
+                                           start_index=self.next_start_node_index, rng=rng)
         else:
-            answers = eq.for_pod(fwk.profile_name, pod)
-            failed = eq.failed_cycles if eq.journal is not None else None
-            if failed is not None and answers is not None:
-                res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(),
-                                               equivalence=answers, start_index=self.next_start_node_index, rng=rng)
-            else:
-                res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng, equivalence=answers)
+            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, rng=rng, equivalence=answers)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
