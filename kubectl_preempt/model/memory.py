@@ -91,17 +91,26 @@ MEMORY = Memory()
 
 def remembered(name: str, maxsize: int) -> Callable[[F], F]:
     """functools.lru_cache(maxsize) under the switch: registered as `name`, and bypassed (the
-    function itself is called) while every memory is off. For functions of hashable arguments
-    whose answer depends on nothing else."""
+    function itself is called) while every memory is off. For functions of hashable arguments,
+    given by position, whose answer depends on nothing else."""
     def wrap(fn: F) -> F:
         # typed: an answer judged by its argument's type (True is refused where 1 is read) is
         # not given for an equal value of another type
         cached = functools.lru_cache(maxsize=maxsize, typed=True)(fn)
         MEMORY.register(name, cached)
         memory = MEMORY
+        # one and two arguments spelt out: the hot callers (victim ordering's start times,
+        # kube-batch's job order) pay no packing of *args
+        arity = fn.__code__.co_argcount if not fn.__code__.co_flags & 0x04 else -1  # 0x04: *args
 
-        @functools.wraps(fn)
-        def call(*args: Any) -> Any:
-            return cached(*args) if memory.on else fn(*args)
-        return call  # type: ignore[return-value]
+        if arity == 1:
+            def call(a: Any) -> Any:
+                return cached(a) if memory.on else fn(a)
+        elif arity == 2:
+            def call(a: Any, b: Any) -> Any:  # type: ignore[misc]
+                return cached(a, b) if memory.on else fn(a, b)
+        else:
+            def call(*args: Any) -> Any:  # type: ignore[misc]
+                return cached(*args) if memory.on else fn(*args)
+        return functools.wraps(fn)(call)  # type: ignore[return-value]
     return wrap
