@@ -2,10 +2,10 @@
 cache, run the configured actions in order, close it; and the result as plain data, with the why."""
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any, Iterable, Mapping
 
+from ..model.memory import remembered
 from .actions import ACTIONS
 from .api.types import PENDING, PIPELINED, status_name
 from .cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, SchedulerCache, build_cache
@@ -90,7 +90,7 @@ def session_result(ssn: Session, conf: SchedulerConf) -> dict[str, Any]:
     return out
 
 
-@functools.lru_cache(maxsize=32)
+@remembered("batch.scheduler configurations", 32)
 def _conf(text: str | None, source: str) -> SchedulerConf:
     # parsed once per text: K runs of one case (compare_many, `session --runs`) read the same
     # file, and nothing changes a SchedulerConf once parsed (a parse error is not remembered)

@@ -391,6 +391,9 @@ _TABLES: dict[str, str] = {
     ),
 }
 
+# release -> its table above, split: an interning of constants (every answer is read from the
+# source's own tables, none could differ if computed again), so not a memory model/memory.py's
+# switch turns off
 _PARSED: dict[str, dict[str, GateSpec]] = {}
 
 

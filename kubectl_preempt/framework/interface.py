@@ -131,6 +131,12 @@ class NodeAnswers(Protocol):
     def get(self, nodes: Any, compute: Any) -> list: ...
 
 
+# the points whose answers the equivalence cache keeps per node (scheduler/memo/equivalence.py):
+# the node-local ones and the preemption dry runs of a plugin declaring MemoTraits.repeatable_dry_run
+DRY_RUN_POINT = "preemptionDryRun"
+REMEMBERED_POINTS = NODE_LOCAL_POINTS | {DRY_RUN_POINT}
+
+
 class EquivalenceAnswers(Protocol):
     """The scheduler's equivalence cache as one cycle sees it (scheduler/memo/equivalence.py)."""
 
@@ -171,6 +177,14 @@ class MemoTraits(Protocol):
         """Its NormalizeScore over the plain scores in node order, without a NodeScore per node;
         None: not declared, NormalizeScore is called."""
         return None
+
+    def repeatable_dry_run(self, state: Any, pod: Any) -> bool:
+        """Whether its preemption dry run on a node (SelectVictimsOnNode) is a function of the
+        pod's node shape and priority, the node's pods in their order, the pods nominated there at
+        the pod's priority or above and the PDBs, while the cycle's filters are all node-local and
+        no PreFilter extension runs: the equivalence cache may then keep it, under DRY_RUN_POINT
+        (preemption/evaluator.py DryRunMemo)."""
+        return False
 
 
 class _Undeclared(MemoTraits):

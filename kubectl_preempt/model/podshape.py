@@ -24,6 +24,8 @@ from typing import Any, Mapping
 
 import orjson
 
+from .memory import MEMORY
+
 # spec fields no node-local plugin reads (tests/scheduler/test_node_local.py holds them to it): pods
 # of one template in several priority classes, or with another grace period, share the nodes' answers
 NOT_READ_BY_NODE_LOCAL = frozenset({"priority", "priorityClassName", "preemptionPolicy",
@@ -89,6 +91,7 @@ def requests_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
 # `"nodeName":"node-1"` as orjson writes it, per node name; what spec_key puts in its place
 NODE_NAME_BLANK = b'"nodeName":""'
 NODE_NAME_TEXT: dict[str, bytes] = {}
+MEMORY.register("model.podshape nodeName texts", NODE_NAME_TEXT)
 
 
 def pod_spec_key(spec: Any) -> bytes | None:
@@ -105,7 +108,7 @@ def pod_spec_key(spec: Any) -> bytes | None:
     if node is not None:
         if type(node) is not str:
             return None
-        needle = NODE_NAME_TEXT.get(node)
+        needle = NODE_NAME_TEXT.get(node) if MEMORY.on else None
         key = key.replace(needle if needle is not None else node_name_text(node), NODE_NAME_BLANK)
     return key
 
@@ -113,6 +116,6 @@ def pod_spec_key(spec: Any) -> bytes | None:
 def node_name_text(node: str) -> bytes:
     """`"nodeName":"<node>"` as orjson writes it (kept for the next pod of that node)."""
     needle = orjson.dumps({"nodeName": node})[1:-1]
-    if len(NODE_NAME_TEXT) < 100_000:
+    if MEMORY.on and len(NODE_NAME_TEXT) < 100_000:
         NODE_NAME_TEXT[node] = needle
     return needle

@@ -10,6 +10,7 @@ import re
 from fractions import Fraction
 
 from ..errors import InputError, quote
+from .memory import MEMORY
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": Fraction(1),
@@ -20,15 +21,19 @@ _DECIMAL = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1
 # then a binary suffix, a decimal SI suffix or a decimal exponent.
 _QUANTITY = re.compile(r"^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$")
 
+# quantity string -> its value: the pods of a workload repeat theirs. Strings only: a JSON number
+# equal to a cached key (True == 1 == 1.0) must still be judged by its own type.
 _cache: dict[object, Fraction] = {}
+MEMORY.register("model.quantity values", _cache)
 
 
 def parse_quantity(value: object, *, field: str | None = None) -> Fraction:
     """The exact value of a quantity string (or a JSON number), or InputError naming the field."""
-    try:
-        return _cache[value]
-    except (KeyError, TypeError):
-        pass
+    if MEMORY.on:
+        try:
+            return _cache[value]
+        except (KeyError, TypeError):
+            pass
     if isinstance(value, bool):
         raise InputError(f"quantity {quote(value)} is not a number", field=field)
     if isinstance(value, int):
@@ -57,7 +62,7 @@ def parse_quantity(value: object, *, field: str | None = None) -> Fraction:
             q = -q
     else:
         raise InputError(f"quantity {quote(value)} is not a string or number", field=field)
-    if len(_cache) < 100_000:
+    if type(value) is str and MEMORY.on and len(_cache) < 100_000:
         _cache[value] = q
     return q
 

@@ -189,7 +189,7 @@ DEFAULT_RESOURCE_OPTIONS = PodResourcesOptions()
 
 
 _REQUESTS_CACHE: dict[tuple, dict[str, Fraction]] = {}
-_memory.MEMORY.register(_REQUESTS_CACHE.clear)
+_memory.MEMORY.register("model.resources requests", _REQUESTS_CACHE)
 
 
 def pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
@@ -316,7 +316,7 @@ _DEFAULT_NON_MISSING = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), MEMORY: 
 
 
 _RESOURCE_CACHE: dict[bytes, PodResource] = {}
-_memory.MEMORY.register(_RESOURCE_CACHE.clear)
+_memory.MEMORY.register("model.resources resources", _RESOURCE_CACHE)
 
 
 def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str = "spec",
@@ -364,6 +364,7 @@ def _calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], fiel
 
 
 _RESOURCE_CACHE_WITH: dict[tuple, PodResource] = {}
+_memory.MEMORY.register("model.resources resources of other releases", _RESOURCE_CACHE_WITH)
 
 
 def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any], field: str,
@@ -373,7 +374,7 @@ def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any],
         key: tuple | None = (requests_key(spec, status), options, status.get("resize"))
     except Exception:  # a malformed spec is diagnosed by the full computation below
         key = None
-    if key is not None:
+    if key is not None and _memory.MEMORY.on:
         hit = _RESOURCE_CACHE_WITH.get(key)
         if hit is not None:
             return hit
@@ -381,7 +382,7 @@ def _calculate_resource_with(spec: Mapping[str, Any], status: Mapping[str, Any],
         res = _legacy_calculate_resource(spec, status, field, options)
     else:
         res = _calculate_resource(spec, status, field, options)
-    if key is not None and len(_RESOURCE_CACHE_WITH) < 200_000:
+    if key is not None and _memory.MEMORY.on and len(_RESOURCE_CACHE_WITH) < 200_000:
         _RESOURCE_CACHE_WITH[key] = res
     return res
 

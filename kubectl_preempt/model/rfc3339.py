@@ -10,10 +10,11 @@ are derived from the nanoseconds for the replay's clock.
 from __future__ import annotations
 
 import calendar
-import functools
 import re
 from datetime import date, datetime, timezone
 from typing import Any
+
+from .memory import remembered
 
 NANOS = 1_000_000_000
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
@@ -33,8 +34,9 @@ def parse_nanos(value: Any) -> int | None:
 
 
 # Victim ordering asks for every candidate pod's start time on every dry run, and pods started in
-# the same second share the string: remembering the parse keeps it off the preemption hot path.
-@functools.lru_cache(maxsize=1 << 16)
+# the same second share the string: remembering the parse keeps it off the preemption hot path
+# (a memory under model/memory.py's switch: off, each time is parsed afresh).
+@remembered("model.rfc3339 times", 1 << 16)
 def _parse_nanos(value: str) -> int | None:
     if len(value) == 20 and value[19] == "Z" and value[10] == "T" and value.isascii():
         # the form metav1.Time always writes (no fraction, UTC), read by datetime's C parser:

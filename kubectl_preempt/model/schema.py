@@ -672,11 +672,15 @@ class _Gen:
             self.fills = []
 
 
+# The generator's own state (functions by checker and by key list) is code made from the constant
+# tables, not an answer about any object: nothing the switch must empty. With every memory off
+# (model/memory.py) nothing calls it: fast_checker, pod_ok and objects_ok send every object to the
+# detailed checks.
 _GEN = _Gen()
 # kind -> its compiled fast function; kinds are compiled on first sight (a command that reads
 # only traces of pods and nodes does not wait for the other eighteen)
 _FAST: dict[Any, Any] = {}
-MEMORY.register(_FAST.clear)
+MEMORY.register("model.schema fast passes", _FAST)
 
 
 def _fast(kind: Any) -> Any:
@@ -686,9 +690,16 @@ def _fast(kind: Any) -> Any:
     return f
 
 
+def _no_fast_pass(o: Any) -> bool:
+    return False
+
+
 def fast_checker(kind: Any) -> Any:
     """The compiled fast pass of `kind`'s table: `f(o) -> bool` for one object (False when in
-    doubt; check_object then names the field, or passes a Mapping that is not a dict)."""
+    doubt; check_object then names the field, or passes a Mapping that is not a dict). With every
+    memory off (model/memory.py) none is compiled, kept or used: the detailed checks answer alone."""
+    if not MEMORY.on:
+        return _no_fast_pass
     f = _FAST.get(kind)
     if f is None:
         f = _fast(kind)
@@ -729,13 +740,21 @@ def objects_ok(objects: list) -> bool:
 # biggest kind is encoded once, not twice.
 
 _POD_SHELL = obj(metadata=OBJECT_META, status=POD_STATUS)  # KINDS["Pod"] but its spec
+# pod specs (by pod_spec_key) the fast pass found good: a spec found good once is not walked again
 _POD_SPEC_GOOD: set[bytes] = set()
+MEMORY.register("model.schema good pod specs", _POD_SPEC_GOOD)
+# the pod's compiled fast passes (its shell, its spec), compiled on the first pod: a memory as
+# _FAST is (with every memory off pod_ok compiles none and sends each pod to check_object)
 _pod_fns: list[Any] = []
+MEMORY.register("model.schema pod fast passes", _pod_fns)
 
 
 def pod_ok(o: dict) -> bytes | None:
     """The fast pass of one Pod (a dict whose kind and metadata.name are known good), returning
-    its spec key (pod_spec_key; b"null" without a spec); None sends the caller to check_object."""
+    its spec key (pod_spec_key; b"null" without a spec); None sends the caller to check_object
+    (always, with every memory off: model/memory.py)."""
+    if not MEMORY.on:
+        return None
     if not _pod_fns:
         _pod_fns.extend((_GEN.compile_checker(_POD_SHELL), _GEN.compile_checker(POD_SPEC)))
     if not _pod_fns[0](o):  # the shell: metadata and status
@@ -759,7 +778,7 @@ def pod_ok(o: dict) -> bytes | None:
     if key not in _POD_SPEC_GOOD:
         if not _pod_fns[1](spec):
             return None
-        if len(_POD_SPEC_GOOD) < 100_000:
+        if MEMORY.on and len(_POD_SPEC_GOOD) < 100_000:
             _POD_SPEC_GOOD.add(key)
     return key
 

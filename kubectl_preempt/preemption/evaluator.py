@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message, fit_error_reasons
-from ..framework.interface import PostFilterResult, is_node_local
+from ..framework.interface import DRY_RUN_POINT, PostFilterResult, is_node_local, memo_traits
 from ..framework.status import SUCCESS, Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
@@ -106,12 +106,6 @@ class PreemptionPlugin:
         every node gets its dry run."""
         return None
 
-    # whether select_victims_on_node's answer is a function of the pod's node shape and priority,
-    # the node's pods in their order, the pods nominated there at the pod's priority or above,
-    # and the PDBs, as long as the cycle's filters are node-local and no PreFilter extension runs
-    # (DryRunMemo); False: every dry run is run
-    repeatable_dry_run = False
-
 
 class DryRunMemo:
     """A dry run's answer on a node, remembered in the scheduler's equivalence cache (so
@@ -141,7 +135,9 @@ class DryRunMemo:
     def for_cycle(handle: Any, state: CycleState, pod: Pod, interface: PreemptionPlugin,
                   pdbs: list[PodDisruptionBudget]) -> "DryRunMemo | None":
         eq = state.get(EQUIVALENCE_KEY)
-        if eq is None or not interface.repeatable_dry_run:
+        # declared by the plugin (framework/interface.py MemoTraits.repeatable_dry_run); a plugin
+        # declaring nothing has every dry run run
+        if eq is None or not memo_traits(interface).repeatable_dry_run(state, pod):
             return None
         skip = state.skip_filter_plugins
         if any(name not in skip for name, _ in getattr(handle, "pre_filter_extensions", ((None, None),))):
@@ -152,7 +148,7 @@ class DryRunMemo:
         cluster = getattr(handle, "cluster", None)
         pdb_state = (pdbs, cluster.pdb_generation if cluster is not None else None,
                      [(pdb, pdb.disruptions_allowed, pdb.disrupted_pods) for pdb in pdbs])
-        return DryRunMemo(eq.answers("preemptionDryRun", (tuple(pl.name for pl in active), pod.priority)), pdb_state)
+        return DryRunMemo(eq.answers(DRY_RUN_POINT, (tuple(pl.name for pl in active), pod.priority)), pdb_state)
 
     @staticmethod
     def reads(handle: Any, pod: Pod, ni: NodeInfo) -> tuple:

@@ -27,8 +27,11 @@ class Scheduler:
                  out_of_tree_registry: Mapping[str, Callable[[Mapping[str, Any], Any], Any]] | None = None,
                  equivalence: EquivalenceCache | None = None) -> None:
         self.cluster = cluster
-        # the one equivalence cache (scheduler/memo/equivalence.py); None, or every memory switched
-        # off (model/memory.py): every answer afresh
+        # the one equivalence cache (scheduler/memo/equivalence.py). `equivalence=None` and
+        # model/memory.py's MEMORY.off() are one switch: built under MEMORY.off() the scheduler drops
+        # the cache it is handed, and without one each of its cycles runs under MEMORY.off()
+        # (schedule): no memory at all, the process-wide ones included, and the switch back where
+        # it was when the cycle returns
         self.equivalence = equivalence if MEMORY.on else None
         self.config = config or default_config()
         # the run's one source for every random choice v1.34.1 makes (host among equal scores, the
@@ -144,6 +147,15 @@ class Scheduler:
         return SUCCESS
 
     def schedule(self, pod: Pod) -> CycleResult:
+        eq = self.equivalence
+        if eq is None or not MEMORY.on:
+            # no equivalence cache (or every memory switched off since it was handed one): the
+            # whole cycle with every memory off, nothing remembered serves it
+            with MEMORY.off():
+                return self._schedule(pod, None)
+        return self._schedule(pod, eq)
+
+    def _schedule(self, pod: Pod, eq: EquivalenceCache | None) -> CycleResult:
         fwk = self.framework_for(pod)
         if fwk is None:
             msg = f'pod\'s schedulerName "{pod.scheduler_name}" matches no profile of this configuration'
@@ -152,7 +164,6 @@ class Scheduler:
         if not gate.is_success():
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
                                post_filter_status=gate)
-        eq = self.equivalence
         answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
         failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
         if failed is not None and answers is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...model.memory import MEMORY
 from ..api.node_info import NodeError
 from ..api.types import PENDING
 from ..framework.session import Session
@@ -60,7 +61,8 @@ def execute(ssn: Session) -> None:
             task = tasks.pop()
             if job.nodes_fit_delta:
                 job.nodes_fit_delta = type(job.nodes_fit_delta)()
-            scorer = per_node_scorer(task, configs, ssn.any_pod_affinity)
+            # the index is a memory (model/memory.py): with every memory off each task walks every node
+            scorer = per_node_scorer(task, configs, ssn.any_pod_affinity) if MEMORY.on else None
             if scorer is not None:
                 # the same draw as below, from an index of the nodes kept per task shape
                 key = shape_key(task)

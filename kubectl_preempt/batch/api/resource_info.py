@@ -16,7 +16,7 @@ MIN_MEMORY = 10.0 * 1024 * 1024
 
 # resource lists repeat (every task of a job asks the same): each distinct one is parsed once
 _FROM_LIST: dict[tuple, "Resource"] = {}
-MEMORY.register(_FROM_LIST.clear)
+MEMORY.register("batch.api resource lists", _FROM_LIST)
 
 
 class InsufficientResource(RuntimeError):

@@ -3,10 +3,10 @@ pass over a snapshot of the cache; plugins register their functions on it, and t
 configuration decide how their votes combine."""
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any, Callable
 
+from ...model.memory import MEMORY, remembered
 from ...model.objects import parse_time
 from ..api.job_info import JobInfo, TaskInfo
 from ..api.node_info import NodeInfo
@@ -22,7 +22,8 @@ from ..util.scheduler_helper import NodeScoreCache
 SESSION_UID = "session-0"
 
 
-@functools.lru_cache(maxsize=65536)
+# jobs, queues and tasks are ordered by creation time over and over, and a job's tasks share theirs
+@remembered("batch.framework creation times", 65536)
 def time_key(ts: str) -> float:
     t = parse_time(ts)
     return t.timestamp() if t is not None else float("-inf")
@@ -67,13 +68,20 @@ class Session:
         self.events: list[dict[str, Any]] = []
         self.last_votes: dict[str, set[str]] = {}
         self.task_node_reasons: dict[str, dict[str, str]] = {}
+        # each task's creation time by uid, read by every comparison of the task order (a memory:
+        # nothing kept with every memory off, model/memory.py)
         self._task_times: dict[str, float] = {}
+        MEMORY.track(self)
         # node results kept per task shape while a node is unchanged (scheduler_helper)
         self.node_cache = NodeScoreCache()
         self.any_pod_affinity = False
         # names of the nodes whose tasks changed, in order (NodeInfo.add_task / remove_task)
         self.node_changes: list[str] = []
         self._flat: dict[tuple[int, str], list[Callable]] = {}
+
+    def remembered(self) -> int:
+        """The creation times kept (model/memory.py sizes())."""
+        return len(self._task_times)
 
     def ranged(self, m: Any) -> list:
         """The values of a map in the order one Go `range` over it gives (util/gomap.py), its random
@@ -199,7 +207,9 @@ class Session:
     def _pod_time(self, t: TaskInfo) -> float:
         v = self._task_times.get(t.uid)
         if v is None:
-            v = self._task_times[t.uid] = time_key(t.pod.metadata.get("creationTimestamp") or "")
+            v = time_key(t.pod.metadata.get("creationTimestamp") or "")
+            if MEMORY.on:
+                self._task_times[t.uid] = v
         return v
 
     def task_order_fn(self, l: TaskInfo, r: TaskInfo) -> bool:

@@ -3,10 +3,10 @@
 `nodeaffinity.weight`, `podaffinity.weight`, `balancedresource.weight`)."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from ...model.memory import remembered
 from ...model.quantity import milli_value, value
 from ..api.pod_info import nonzero_request
 from ...plugins.helper.nodeaffinity import PreferredSchedulingTerms
@@ -46,7 +46,7 @@ def _allocatable(node: NodeInfo) -> tuple[int, int]:
     return _allocatable_values(alloc.get("cpu"), alloc.get("memory"))
 
 
-@functools.lru_cache(maxsize=256)
+@remembered("batch.plugins.nodeorder allocatable values", 256)
 def _allocatable_values(cpu: Any, memory: Any) -> tuple[int, int]:
     """CPU in millicores and memory in bytes of status.allocatable (0 when absent); nodes of one
     type share their quantity strings, so each is parsed once."""

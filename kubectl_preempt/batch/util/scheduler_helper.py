@@ -74,15 +74,19 @@ class NodeScoreCache:
     """Per task shape and node: whether the node passes and its score, kept while the node's
     tasks are unchanged (NodeInfo.gen). Used only where every priority's score of a node reads
     that node alone (see nodeorder.PER_NODE); the result is what predicate_nodes and
-    prioritize_nodes give."""
+    prioritize_nodes give. A per-run memory under model/memory.py's switch: with every memory off
+    it keeps nothing and each node is asked afresh."""
 
     def __init__(self) -> None:
         self.entries: dict[tuple[str, str], dict[str, tuple[int, bool, float]]] = {}
+        MEMORY.track(self)
+
+    def remembered(self) -> int:
+        return sum(map(len, self.entries.values()))
 
     def feasible(self, kind: str, task: TaskInfo, nodes: list[NodeInfo],
                  fn: Callable[[TaskInfo, NodeInfo], str | None],
                  score: Callable[[TaskInfo, NodeInfo], float]) -> list[tuple[NodeInfo, float]]:
-        # with every memory off (model/memory.py) each node is asked afresh
         entries = self.entries.setdefault((kind, shape_key(task)), {}) if MEMORY.on else {}
         out = []
         append = out.append

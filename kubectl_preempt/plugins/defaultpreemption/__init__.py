@@ -84,9 +84,6 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
     # violating victims come first whatever their priority, and that step may pick the wrong
     # node (upstream's "pod can be made schedulable on minHighestPriority node" test). new() sets it.
     sorts_victims_after_reprieve = True
-    # select_victims_on_node reads the pod's priority and uid, the node's pods, the nominator and
-    # the PDBs, and the filters and PreFilter extensions it runs (preemption/evaluator.py DryRunMemo)
-    repeatable_dry_run = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors DefaultPreemption.EventsToRegister with SchedulerAsyncPreemption: registered so the
@@ -105,6 +102,12 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
         """Its answer is a function of the pod's shape, the nodes, the nominator and the PDBs, and
         it draws from the random source only for the candidate offset (scheduler/memo/failed_cycles.py
         FailedCycles)."""
+        return True
+
+    def repeatable_dry_run(self, state: CycleState, pod: Pod) -> bool:
+        """select_victims_on_node reads the pod's priority and uid, the node's pods, the nominator
+        and the PDBs, and the filters and PreFilter extensions it runs (preemption/evaluator.py
+        DryRunMemo)."""
         return True
 
     def same_answer_after_change(self, state: CycleState, pod: Pod, record: Any, node_info: NodeInfo,

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
 from ...errors import quote
+from ...model.memory import MEMORY
 from ...model.quantity import parse_quantity
 from ..helper.nodeaffinity import NodeSelector
 
@@ -169,10 +170,14 @@ class _Parser:
         return node
 
 
+# CEL expression -> its parse: the devices of a claim are all matched by its class's selectors
 _compiled: dict[str, Any] = {}
+MEMORY.register("plugins.dynamicresources CEL expressions", _compiled)
 
 
 def compile_cel(expr: str) -> Any:
+    if not MEMORY.on:
+        return _Parser(expr).parse()
     node = _compiled.get(expr)
     if node is None:
         node = _compiled[expr] = _Parser(expr).parse()

@@ -14,13 +14,18 @@ plugins read of a pod, its spec without the priority, the preemption policy and 
 (node_shape, model/podshape.py); tests/scheduler/test_node_local.py holds them to not reading those
 either.
 
-The cache is passed to the Scheduler; None switches it off (explain's default: one cycle over a
-snapshot does not pay for it) and gives the same answers, as tests/scheduler/test_equivalence_cache.py
-checks over generated traces.
+It keeps, per node, the answers of the points framework/interface.py declares (REMEMBERED_POINTS):
+node-local Filter and Score, and the preemption dry runs of a PostFilter plugin declaring
+MemoTraits.repeatable_dry_run (preemption/evaluator.py DryRunMemo). Beside them it holds whole
+failed cycles (failed_cycles.py FailedCycles): a replay retries the pods that fit nowhere each time
+an event may help them, and most such retries run on a cluster no different from the previous
+failure of a pod of the same shape.
 
-Beside the per-node answers it holds whole failed cycles (failed_cycles.py FailedCycles): a replay
-retries the pods that fit nowhere each time an event may help them, and most such retries run on a
-cluster no different from the previous failure of a pod of the same shape.
+The cache is passed to the Scheduler. `equivalence=None` is model/memory.py's switch seen from
+the scheduler: its cycles then run under MEMORY.off(), with no memory at all (explain's default:
+one cycle over a snapshot does not pay for one), and give the same answers, as
+tests/scheduler/test_equivalence_cache.py checks over generated traces and tests/test_memo_off.py
+over the corpus and the traces.
 """
 from __future__ import annotations
 
@@ -28,9 +33,13 @@ import operator
 from itertools import compress
 from typing import Any, Callable, Sequence, TypeVar
 
+import orjson
+
+from ...framework.interface import REMEMBERED_POINTS
 from ...framework.podinfo import UNSET, pod_info
 from ...framework.status import Status
 from ...framework.types import NodeInfo, NodeJournal
+from ...model.memory import MEMORY
 from ...model.objects import Pod
 from ...model.podshape import cycle_shape
 from ...model.podshape import node_shape as shape_of_node
@@ -155,6 +164,15 @@ class EquivalenceCache:
         self.journal: NodeJournal | None = None
         # whole failed cycles; None: every failed cycle runs afresh
         self.failed_cycles: FailedCycles | None = FailedCycles() if failed_cycles else None
+        MEMORY.track(self)
+
+    def remembered(self) -> int:
+        """Answers kept: per node and pod shape (filters, scores, preemption dry runs), and whole
+        failed cycles (model/memory.py sizes())."""
+        kept = sum(len(a.values) for a in self._shapes.values())
+        if self.failed_cycles is not None:
+            kept += self.failed_cycles.remembered()
+        return kept
 
     def new_epoch(self) -> None:
         """The snapshot was replaced: nothing remembered holds any more."""
@@ -204,6 +222,7 @@ class PodAnswers:
         self.node_shape = node_shape
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers:
+        assert point in REMEMBERED_POINTS, point  # the memories this cache holds are declared there
         got = self.cache.answers((self.profile, point, plugins, self.node_shape))
         got.catch_up(self.cache.journal)
         return got

@@ -55,6 +55,9 @@ class FailedCycles:
         self.hits = 0  # given back on an unchanged world
         self.checked = 0  # given back to be checked against the nodes that changed
 
+    def remembered(self) -> int:
+        return len(self._memo) + len(self._keys)
+
     @staticmethod
     def _held(memo: dict[tuple, tuple[tuple, Any]], key: tuple, world: tuple) -> Any | None:
         """What `memo` keeps under `key` when its world is `world` (the snapshot by identity: a
