@@ -101,9 +101,11 @@ class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
 
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
+        status_delay = status_delay_of(timeline.events)
         self.state = ReplayState(cluster, config, random_source=self.random_source, recompute_pdbs=True,
-                                 order=PodOrder.from_history(cluster.pods.values(),
-                                                             status_delay=status_delay_of(timeline.events)))
+                                 order=PodOrder.from_history(cluster.pods.values(), status_delay=status_delay))
+        # the pods the replay binds start when the trace's kubelets took to write their status
+        self.state.status_delay = status_delay or 0.0
         # the workload controllers re-create what the replay evicts (replay/controllers.py)
         # the workload controllers re-create what the replay evicts (replay/controllers.py), and
         # the disruption controller updates PDB status a moment after the pods change: decisions
