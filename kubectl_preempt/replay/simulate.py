@@ -13,6 +13,7 @@ the time it ran between its recorded binding and its completion.
 """
 from __future__ import annotations
 
+import statistics
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
@@ -21,7 +22,7 @@ from ..model.bulk import long_run
 from ..model.objects import Pod
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
 from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, FEATURE_GATE
-from ..scheduler.backend.cache import PodOrder, status_delay_of
+from ..scheduler.backend.cache import PodOrder, status_delays_of
 from .batch import BatchOptions, BatchScheduler, schedules_any
 from .controller_host import ControllerHost
 from .controllers import DISRUPTION_CONTROLLER_DELAY, LeaveTimes, WorkloadControllers, replica_set_index
@@ -101,11 +102,14 @@ class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
 
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
-        status_delay = status_delay_of(timeline.events)
+        status_delays = status_delays_of(timeline.events)
+        status_delay = statistics.median(status_delays.values()) if status_delays else None
         self.state = ReplayState(cluster, config, random_source=self.random_source, recompute_pdbs=True,
                                  order=PodOrder.from_history(cluster.pods.values(), status_delay=status_delay))
-        # the pods the replay binds start when the trace's kubelets took to write their status
+        # the pods the replay binds start when the trace's kubelets took to write their status:
+        # a pod the trace saw start, after its own delay (its kubelet's load then), else the median
         self.state.status_delay = status_delay or 0.0
+        self.state.status_delays = status_delays
         # the workload controllers re-create what the replay evicts (replay/controllers.py)
         # the workload controllers re-create what the replay evicts (replay/controllers.py), and
         # the disruption controller updates PDB status a moment after the pods change: decisions

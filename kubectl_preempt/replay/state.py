@@ -168,9 +168,11 @@ class ReplayState:
         self.pdb_lag = 0.0
         # the owners' scale of a PDB's pods (replay/controllers.py), None when one has none
         self.expected_scale: Callable[[list[Pod]], int | None] | None = None
-        # seconds from a binding to the kubelet's first status write, which sets startTime (the
-        # simulation sets the trace's measure, scheduler/backend/cache.py status_delay_of)
+        # seconds from a binding to the kubelet's first status write, which sets startTime: per
+        # pod what the trace measured for it, else the trace's median (the simulation sets both,
+        # scheduler/backend/cache.py status_delays_of, status_delay_of)
         self.status_delay = 0.0
+        self.status_delays: Mapping[str, float] = {}
 
     # ---------------------------------------------------------------- readiness before a cycle
     def prepare(self) -> None:
@@ -273,7 +275,7 @@ class ReplayState:
         status = dict(pod.status)
         status.pop("nominatedNodeName", None)
         status["phase"] = "Running"
-        status["startTime"] = start_time_of(now, self.status_delay)
+        status["startTime"] = start_time_of(now, self.status_delays.get(pod.uid, self.status_delay))
         pod.status = status
         pod.phase = "Running"
         self.order.add(node_name, pod.uid)
