@@ -170,8 +170,10 @@ class ReplayState:
         self.expected_scale: Callable[[list[Pod]], int | None] | None = None
         # seconds from a binding to the kubelet's first status write, which sets startTime: per
         # pod what the trace measured for it, else the trace's median (the simulation sets both,
-        # scheduler/backend/cache.py status_delays_of, status_delay_of)
-        self.status_delay = 0.0
+        # scheduler/backend/cache.py status_delays_of, status_delay_of). None: the trace shows no
+        # kubelet to imitate (a world that writes its own start times, traces/generate.py): the
+        # binding instant, as the replay wrote it before
+        self.status_delay: float | None = None
         self.status_delays: Mapping[str, float] = {}
 
     # ---------------------------------------------------------------- readiness before a cycle
@@ -275,7 +277,10 @@ class ReplayState:
         status = dict(pod.status)
         status.pop("nominatedNodeName", None)
         status["phase"] = "Running"
-        status["startTime"] = start_time_of(now, self.status_delays.get(pod.uid, self.status_delay))
+        if self.status_delay is None:
+            status["startTime"] = format_time(now)
+        else:
+            status["startTime"] = start_time_of(now, self.status_delays.get(pod.uid, self.status_delay))
         pod.status = status
         pod.phase = "Running"
         self.order.add(node_name, pod.uid)
