@@ -108,7 +108,7 @@ class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
                                  order=PodOrder.from_history(cluster.pods.values(), status_delay=status_delay))
         # the pods the replay binds start when the trace's kubelets took to write their status:
         # a pod the trace saw start, after its own delay (its kubelet's load then), else the median
-        self.state.status_delay = status_delay or 0.0
+        self.state.status_delay = status_delay
         self.state.status_delays = status_delays
         # how long one API call of the scheduler takes: --api-latency, else what the trace
         # measured (api_dispatcher.api_latency_of), else DEFAULT_API_LATENCY
