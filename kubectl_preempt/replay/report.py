@@ -94,6 +94,7 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         # asynchronous preemption's race: decisions of a preemptor made after its release but
         # before its earlier victims' delete calls (prepareCandidateAsync), and the call's time
         **({"asyncPreemption": {"apiLatencySeconds": sim.api_latency,
+                                "apiLatencyFrom": getattr(sim, "api_latency_from", "default"),
                                 "decisionsBeforeDeleteCalls": sim.decided_before_deletes}}
            if getattr(sim, "async_preemption", False) else {}),
         "podsNeverScheduled": len(never),

@@ -13,14 +13,15 @@ the time it ran between its recorded binding and its completion.
 """
 from __future__ import annotations
 
+import statistics
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..framework.randomness import RandomSource
 from ..model.objects import Pod
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
-from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, FEATURE_GATE
-from ..scheduler.backend.cache import PodOrder, status_delay_of
+from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, FEATURE_GATE, api_latency_of
+from ..scheduler.backend.cache import PodOrder, status_delays_of
 from .batch import BatchOptions, BatchScheduler, schedules_any
 from .controller_host import ControllerHost
 from .controllers import DISRUPTION_CONTROLLER_DELAY, LeaveTimes, WorkloadControllers, replica_set_index
@@ -100,10 +101,22 @@ class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
 
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
+        status_delays = status_delays_of(timeline.events)
+        status_delay = statistics.median(status_delays.values()) if status_delays else None
         self.state = ReplayState(cluster, config, random_source=self.random_source, recompute_pdbs=True,
-                                 order=PodOrder.from_history(cluster.pods.values(),
-                                                             status_delay=status_delay_of(timeline.events)))
-        # the workload controllers re-create what the replay evicts (replay/controllers.py)
+                                 order=PodOrder.from_history(cluster.pods.values(), status_delay=status_delay))
+        # the pods the replay binds start when the trace's kubelets took to write their status:
+        # a pod the trace saw start, after its own delay (its kubelet's load then), else the median
+        self.state.status_delay = status_delay
+        self.state.status_delays = status_delays
+        # how long one API call of the scheduler takes: --api-latency, else what the trace
+        # measured (api_dispatcher.api_latency_of), else DEFAULT_API_LATENCY
+        measured = api_latency_of(timeline.events) if config.api_latency is None else None
+        self.api_latency = config.api_latency if config.api_latency is not None else \
+            measured if measured is not None else DEFAULT_API_LATENCY
+        # which figure that is, for the report
+        self.api_latency_from = "--api-latency" if config.api_latency is not None else \
+            "trace" if measured is not None else "default"
         # the workload controllers re-create what the replay evicts (replay/controllers.py), and
         # the disruption controller updates PDB status a moment after the pods change: decisions
         # made meanwhile see the status before the change, as the real scheduler's informer does.
@@ -112,8 +125,7 @@ class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
                                                cluster.extra if workloads else {},
                                                timeline.initial + timeline.events if workloads else (),
                                                timeline.start, enabled=workloads,
-                                               api_latency=DEFAULT_API_LATENCY if config.api_latency is None
-                                               else config.api_latency)
+                                               api_latency=self.api_latency)
         self.created_by_replay = self.controllers.created
         # how long the trace's deleted pods took to leave, for the replay's own deletions
         rs = list(cluster.extra.get("ReplicaSet") or ())
@@ -161,7 +173,6 @@ class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
 
         # asynchronous preemption: preemptors whose victims' API calls are still running
         self.async_preemption = config.enabled(FEATURE_GATE)
-        self.api_latency = DEFAULT_API_LATENCY if config.api_latency is None else config.api_latency
         self.preempting: set[str] = set()
         # preemptor uid -> its victims' delete calls not made yet; a decision of a preemptor still
         # listed is the race asynchronous preemption allows (see async_preemption), counted

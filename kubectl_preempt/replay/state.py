@@ -38,6 +38,17 @@ def parse_time(value: Any) -> float | None:
 format_time = format_seconds
 
 
+def start_time_of(bound_at: float, status_delay: float) -> str:
+    """The status.startTime a pod bound at `bound_at` gets: the kubelet's status manager sets it at
+    its first status write for the pod (pkg/kubelet/status/status_manager.go
+    updateStatusInternal), `status_delay` seconds after the binding, and metav1.Time serialises
+    it to whole seconds (RFC 3339, the fraction dropped). Start times of pods started in one
+    second are then equal, and victim order (util.MoreImportantPod) and the last step of
+    pickOneNodeForPreemption fall to their next criterion. Written at the binding rather than at
+    the status write: the replay has no kubelet event in between."""
+    return format_seconds(float(math.floor(bound_at + max(status_delay, 0.0))))
+
+
 # --- pods ------------------------------------------------------------------------------------------
 
 def grace_period(pod: Pod) -> float:
@@ -157,6 +168,13 @@ class ReplayState:
         self.pdb_lag = 0.0
         # the owners' scale of a PDB's pods (replay/controllers.py), None when one has none
         self.expected_scale: Callable[[list[Pod]], int | None] | None = None
+        # seconds from a binding to the kubelet's first status write, which sets startTime: per
+        # pod what the trace measured for it, else the trace's median (the simulation sets both,
+        # scheduler/backend/cache.py status_delays_of, status_delay_of). None: the trace shows no
+        # kubelet to imitate (a world that writes its own start times, traces/generate.py): the
+        # binding instant, as the replay wrote it before
+        self.status_delay: float | None = None
+        self.status_delays: Mapping[str, float] = {}
 
     # ---------------------------------------------------------------- readiness before a cycle
     def prepare(self) -> None:
@@ -259,7 +277,10 @@ class ReplayState:
         status = dict(pod.status)
         status.pop("nominatedNodeName", None)
         status["phase"] = "Running"
-        status["startTime"] = format_time(now)
+        if self.status_delay is None:
+            status["startTime"] = format_time(now)
+        else:
+            status["startTime"] = start_time_of(now, self.status_delays.get(pod.uid, self.status_delay))
         pod.status = status
         pod.phase = "Running"
         self.order.add(node_name, pod.uid)

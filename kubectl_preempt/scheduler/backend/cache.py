@@ -172,8 +172,16 @@ def _last_write(pod: Pod) -> tuple[int, int] | None:
 def status_delay_of(events: Iterable[Any]) -> float | None:
     """The median seconds from a pod's binding to the status write that shows it Running, over the
     pods bound during the trace (events with .time, .type, .kind and .obj), or None."""
+    delays = list(status_delays_of(events).values())
+    return statistics.median(delays) if delays else None
+
+
+def status_delays_of(events: Iterable[Any]) -> dict[str, float]:
+    """Per pod uid, the seconds from its binding to the status write that shows it Running, for the
+    pods created and bound during the trace (events with .time, .type, .kind and .obj): how long
+    its kubelet took, which varies with the kubelet's load."""
     bound_at: dict[str, float] = {}
-    delays: list[float] = []
+    delays: dict[str, float] = {}
     seen: set[str] = set()
     for ev in events:
         if ev.kind != "Pod" or ev.type != "MODIFIED":
@@ -189,6 +197,6 @@ def status_delay_of(events: Iterable[Any]) -> float | None:
             bound_at[uid] = ev.time
         elif node and uid in bound_at and (ev.obj.get("status") or {}).get("phase") == "Running" \
                 and not md.get("deletionTimestamp"):
-            delays.append(ev.time - bound_at.pop(uid))
+            delays[uid] = ev.time - bound_at.pop(uid)
             seen.discard(uid)
-    return statistics.median(delays) if delays else None
+    return delays
