@@ -180,9 +180,10 @@ def replay(
         help="How long each API call of the scheduler takes in simulate mode. With asynchronous preemption "
              "a victim's status patch and its deletion are two such calls, made for all victims but the last "
              "in parallel while the preemptor waits; the preemptor is released before the last victim's calls, "
-             "so it may be tried again before that victim is deleted. Default "
-             f"{DEFAULT_API_LATENCY}: the median time between a victim's DisruptionTarget patch and its "
-             "deletion on a real kube-scheduler v1.34.1 cluster (../shared/realcluster, 79 victims).",
+             "so it may be tried again before that victim is deleted. Default: what the trace's own calls took "
+             "(the median time from a recorded victim's DisruptionTarget patch to its deletion, with 5 or more "
+             f"such victims), else {DEFAULT_API_LATENCY}, that median on a real kube-scheduler v1.34.1 cluster "
+             "(../shared/realcluster, 79 victims). The JSON says which (asyncPreemption.apiLatencyFrom).",
         show_default=False)] = None,
     feature_gates: Annotated[Optional[str], typer.Option(
         "--feature-gates", metavar="GATE=true|false,...",
