@@ -152,3 +152,15 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path):  # noqa: ANN
     if file_path.name == "cmd" and file_path.parent.parent == GOLDEN_DIR:
         return GoldenFile.from_parent(parent, path=file_path)
     return None
+
+
+# The suite runs thousands of replays and explanations in one process whose heap (corpus, traces,
+# goldens) only grows; most call the layers below api.py, which apply no garbage-collector policy
+# of their own (model/bulk.py: the API layer applies it, once). Run the whole session under the
+# same policy the API layer gives a long request, so each full collection does not walk the
+# session's heap again; tests/model/test_gc_policy.py saves and restores the collector itself.
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("KP_TEST_DEFAULT_GC") != "1":
+        import gc
+        from kubectl_preempt.model.bulk import YOUNG_THRESHOLD
+        gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])

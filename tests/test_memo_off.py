@@ -323,7 +323,7 @@ def test_every_registered_memory_is_named_and_counted() -> None:
     sizes = MEMORY.sizes()
     for name in ("model.resources requests", "model.resources resources", "model.resources resources of other releases",
                  "model.quantity values", "model.rfc3339 times", "model.schema fast passes",
-                 "model.schema good pod specs", "model.schema nodeName texts", "model.schema pod fast passes",
+                 "model.schema good pod specs", "model.podshape nodeName texts", "model.schema pod fast passes",
                  "batch.api resource lists", "batch.framework creation times", "batch.scheduler configurations",
                  "batch.plugins.nodeorder allocatable values", "plugins.dynamicresources CEL expressions"):
         assert isinstance(sizes[name], int), name
