@@ -102,7 +102,6 @@ def _as_pending(pod: Pod) -> Pod:
     return pending
 
 
-@_long_work
 def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], pods: list[str],
                  config: Any = None, *, seed: int = 0, extra_pods: Iterable[Mapping[str, Any]] = (),
                  progress: Callable[[int], None] | None = None,
@@ -196,7 +195,6 @@ def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], propo
     return render_html(runs, title=title)
 
 
-@_long_work
 def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *,
                   scheduler_name: str = "kube-batch", default_queue: str = "default", seed: int = 0,
                   conf_source: str = "scheduler configuration") -> dict[str, Any]:
@@ -211,7 +209,6 @@ def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | No
                conf_source=conf_source)
 
 
-@_long_work
 def batch_session_runs(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *, runs: int,
                        scheduler_name: str = "kube-batch", default_queue: str = "default", seed: int = 0,
                        conf_source: str = "scheduler configuration") -> dict[str, Any]:
@@ -223,7 +220,6 @@ def batch_session_runs(objects: Iterable[Mapping[str, Any]], scheduler_conf: str
                         default_queue=default_queue, conf_source=conf_source)
 
 
-@_long_work
 def explain_batch(objects: Iterable[Mapping[str, Any]], pods: list[str], scheduler_conf: str | None = None, *,
                   scheduler_name: str = "kube-batch", seed: int = 0,
                   conf_source: str = "scheduler configuration") -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 """The process's one policy for CPython's cyclic garbage collector.
 
-Long work here (a replay, a check, a plan, an explanation over a large snapshot) keeps a large
+Long work here (a replay, a check, a plan: the scheduler over virtual time) keeps a large
 heap alive for as long as it runs (the trace, the cluster, the snapshot) and allocates millions of
 short-lived objects per run. With the default thresholds the collector walks that heap again and
 again: a quarter of a 1,000-node replay's time, and a full collection in the middle of building a
@@ -9,12 +9,11 @@ cycles, which can wait.
 
 Two context managers, one policy:
 
-- `long_work()`, applied once by the API layer (`kubectl_preempt/api.py`) around each request:
+- `long_work()`, applied once by the API layer (`kubectl_preempt/api.py`) around each such request:
   what exists when the work starts (the input, the modules) is frozen out of collection and
   young collections run every YOUNG_THRESHOLD allocations instead of 700. Nested requests (check
   replays traces, plan replays a snapshot) change nothing further. On the way out the thresholds
-  come back and, if this call froze the heap, it is unfrozen, so a library caller's process is
-  left as it was.
+  come back and the heap is unfrozen.
 - `bulk_allocation()`, around a loader's one pass over a large document: the collector is paused
   (nothing a loader makes is cyclic garbage) and the survivors are frozen, as they live to the end.
   Inside `long_work()` that freeze is undone by long_work's own exit.
@@ -44,8 +43,6 @@ def long_work() -> Iterator[None]:
             _depth -= 1
         return
     before = gc.get_threshold()
-    # only unfreeze on the way out what this call froze: a caller that froze its own heap keeps it
-    froze = gc.get_freeze_count() == 0
     gc.freeze()
     gc.set_threshold(max(before[0], YOUNG_THRESHOLD), before[1], before[2])
     try:
@@ -53,8 +50,9 @@ def long_work() -> Iterator[None]:
     finally:
         _depth = 0
         gc.set_threshold(*before)
-        if froze:
-            gc.unfreeze()
+        # everything frozen goes back to the oldest generation (gc.unfreeze has no finer grain;
+        # counting the frozen objects to do better would walk them all on every request)
+        gc.unfreeze()
 
 
 @contextlib.contextmanager

@@ -38,13 +38,6 @@ def test_long_work_tunes_the_collector_and_restores_it(clean_collector) -> None:
     assert gc.get_freeze_count() == 0
 
 
-def test_long_work_leaves_a_caller_s_own_freeze_frozen(clean_collector) -> None:
-    gc.freeze()
-    with long_work():
-        pass
-    assert gc.get_freeze_count() > 0
-
-
 def test_long_work_restores_the_collector_when_the_request_fails(clean_collector) -> None:
     gc.set_threshold(700, 10, 10)
     with pytest.raises(RuntimeError):
