@@ -112,6 +112,10 @@ class Framework:
         # what each plugin declares for the scheduler's memory (interface.MemoTraits), looked up
         # once: a Protocol check is slow, and a plugin's traits are fixed
         self.memo_traits: dict[str, MemoTraits] = {name: memo_traits(pl) for name, pl in self.plugins.items()}
+        # the PreFilter plugins' pre_filter_reads_labels, in order: asked of every pod a replay
+        # retries (scheduler/memo/failed_cycles.py)
+        self.pre_filter_label_readers: tuple[Any, ...] = tuple(
+            self.memo_traits[pl.name].pre_filter_reads_labels for pl in self.pre_filter_plugins)
 
     def _expand(self, ep: str) -> list[Any]:
         # mirrors expandMultiPointPlugins

@@ -211,9 +211,11 @@ def contradictions(tl: Timeline) -> list[str]:
     """A note per event that contradicts an earlier one, naming the event and the object (at most
     MAX_CONTRADICTIONS, then how many more)."""
     out: list[str] = []
-    alive: dict[tuple[str, str, str], str] = {}   # object -> where it was last created or changed
-    gone: dict[tuple[str, str, str], str] = {}    # object -> where it was deleted
-    terminal: dict[tuple[str, str, str], tuple[str, str, bool]] = {}  # pod -> (phase, where, bound then)
+    # objects -> the event that last created or changed them / deleted them; its `where` (a string
+    # made per event) is only spelt out for a note
+    alive: dict[tuple[str, str, str], TraceEvent] = {}
+    gone: dict[tuple[str, str, str], TraceEvent] = {}
+    terminal: dict[tuple[str, str, str], tuple[str, TraceEvent, bool]] = {}  # pod -> (phase, event, bound then)
     flagged: set[tuple[tuple[str, str, str], str]] = set()
     more = 0
 
@@ -231,27 +233,27 @@ def contradictions(tl: Timeline) -> list[str]:
         if ev.type == "BOOKMARK":
             continue
         k = (ev.kind, ev.namespace, ev.name)
-        label = f"{ev.kind} {ev.key if ev.kind == 'Pod' else ev.name}"
         if ev.type == "DELETED":
             if k not in alive:
-                where = gone.get(k)
-                say(k, "deleted", f"{ev.where}: {ev.type} {label}, which " +
-                    (f"{where} deleted already" if where else "no earlier event created") +
+                prev = gone.get(k)
+                say(k, "deleted", f"{ev.where}: {ev.type} {_label(ev)}, which " +
+                    (f"{prev.where} deleted already" if prev is not None else "no earlier event created") +
                     "; the events contradict each other")
             else:
                 del alive[k]
-            gone[k] = ev.where
+            gone[k] = ev
             terminal.pop(k, None)
             continue
         if ev.type == "ADDED" and k not in alive:
             terminal.pop(k, None)  # a new object of that name
-        alive[k] = ev.where
+        alive[k] = ev
         if ev.kind != "Pod":
             continue
         status = ev.obj.get("status")
-        phase = status.get("phase") if isinstance(status, Mapping) else None
+        # a JSON object is a dict; the Mapping check is the slow path for other mappings
+        phase = status.get("phase") if type(status) is dict or isinstance(status, Mapping) else None
         spec = ev.obj.get("spec")
-        node = spec.get("nodeName") if isinstance(spec, Mapping) else None
+        node = spec.get("nodeName") if type(spec) is dict or isinstance(spec, Mapping) else None
         was = terminal.get(k)
         if was is not None:
             odd = []
@@ -260,10 +262,14 @@ def contradictions(tl: Timeline) -> list[str]:
             if phase and phase not in TERMINAL_PHASES:
                 odd.append(f"moves it back to {phase}")
             if odd:
-                say(k, "terminal", f"{ev.where}: {ev.type} {label} {' and '.join(odd)} after {was[1]} gave it the "
-                                   f"terminal phase {was[0]}; the events contradict each other")
+                say(k, "terminal", f"{ev.where}: {ev.type} {_label(ev)} {' and '.join(odd)} after {was[1].where} "
+                                   f"gave it the terminal phase {was[0]}; the events contradict each other")
         elif phase in TERMINAL_PHASES:
-            terminal[k] = (str(phase), ev.where, bool(node))
+            terminal[k] = (str(phase), ev, bool(node))
     if more:
         out.append(f"{more} more events contradict earlier ones")
     return out
+
+
+def _label(ev: TraceEvent) -> str:
+    return f"{ev.kind} {ev.key if ev.kind == 'Pod' else ev.name}"

@@ -115,8 +115,10 @@ class FailedCycles:
 def _pre_filter_reads_labels(fwk: Framework, pod: Pod) -> bool:
     """Whether some PreFilter plugin's outcome for this pod, in this cluster, may depend on more
     than the pod's shape (its labels, name or uid); a plugin that does not say is taken to."""
-    traits = fwk.memo_traits
-    return any(traits[pl.name].pre_filter_reads_labels(pod) for pl in fwk.pre_filter_plugins)
+    for reads_labels in fwk.pre_filter_label_readers:
+        if reads_labels(pod):
+            return True
+    return False
 
 
 def failed_cycle_key(fwk: Framework, state: CycleState, pod: Pod,
