@@ -94,11 +94,12 @@ def _module(name: str) -> ModuleType:
     return mod
 
 
-# the corpus's rules, as code: compare(expect, result) and compare_batch(expect, result) return the
-# differences; compare_many(port_outcomes, case) returns (ok, reason); follow_agreement(truth,
+# the corpus's rules, as code (COMPARE: conformance/compare.py as a module): compare(expect, result)
+# and compare_batch(expect, result) return the differences; compare_many(port_outcomes, case) returns (ok, reason); follow_agreement(truth,
 # report) returns (agreeing decisions, misses)
-compare: Callable[[Any, Any], list[str]] = _module("conformance/compare.py").compare
-compare_batch: Callable[[Any, Any], list[str]] = _module("conformance/compare.py").compare_batch
+COMPARE = _module("conformance/compare.py")
+compare: Callable[[Any, Any], list[str]] = COMPARE.compare
+compare_batch: Callable[[Any, Any], list[str]] = COMPARE.compare_batch
 compare_many: Callable[..., tuple[bool, str]] = _module("conformance/batch/compare_many.py").compare_many
 follow_agreement: Callable[[Any, Any], tuple[int, list[str]]] = \
     _module("tools/realcluster_report.py").follow_agreement
