@@ -39,7 +39,8 @@ from kubectl_preempt.api import replay  # noqa: E402 - the API layer applies the
 
 T0 = 1_772_359_200.0  # 2026-03-01T10:00:00Z
 WORKLOADS = ("preemption_async", "mixed_1000", "realcluster")
-REALCLUSTER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "corpus", "realcluster")
+REALCLUSTER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "corpus",
+                           "realcluster")
 REALCLUSTER_RUNS = 20
 
 

@@ -94,9 +94,9 @@ def _module(name: str) -> ModuleType:
     return mod
 
 
-# the corpus's rules, as code (COMPARE: conformance/compare.py as a module): compare(expect, result)
-# and compare_batch(expect, result) return the differences; compare_many(port_outcomes, case) returns (ok, reason); follow_agreement(truth,
-# report) returns (agreeing decisions, misses)
+# the corpus's rules, as code (COMPARE: conformance/compare.py as a module): compare(expect,
+# result) and compare_batch(expect, result) return the differences; compare_many(port_outcomes,
+# case) returns (ok, reason); follow_agreement(truth, report) returns (agreeing decisions, misses)
 COMPARE = _module("conformance/compare.py")
 compare: Callable[[Any, Any], list[str]] = COMPARE.compare
 compare_batch: Callable[[Any, Any], list[str]] = COMPARE.compare_batch
