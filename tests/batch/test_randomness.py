@@ -18,23 +18,13 @@ from kubectl_preempt.framework.randomness import RandomSource
 from tests.builders import make_node, make_pod, make_pod_group, make_queue
 
 BATCH = Path(__file__).resolve().parents[2] / "kubectl_preempt" / "batch"
-CONF = """actions: "reclaim, allocate, backfill, preempt"
-tiers:
-- plugins:
-  - name: priority
-  - name: gang
-- plugins:
-  - name: drf
-  - name: predicates
-  - name: proportion
-  - name: nodeorder
-"""
 ROUNDS = 6  # sessions per thread
 
 
 def _cluster(nodes: int, groups: int, tasks: int) -> list[dict[str, Any]]:
     """`nodes` equal nodes and `groups` gangs of `tasks` one-cpu tasks in two queues: every node
-    ties, so where each task lands is the session's draw."""
+    ties, so where each task lands is the session's draw (kube-batch's default configuration:
+    allocate, backfill)."""
     objs: list[dict[str, Any]] = [make_node(f"n{i:02d}").alloc(cpu="4", memory="8Gi", pods="110").obj()
                                   for i in range(nodes)]
     objs += [make_queue("q0"), make_queue("q1")]
@@ -55,7 +45,7 @@ def test_two_sessions_in_parallel_threads_each_give_their_own_seeds_result(nodes
                                                                             tasks: int) -> None:
     objects = _cluster(nodes, groups, tasks)
     seeds = (1, 2)
-    alone = {s: kubectl_preempt.batch_session(objects, CONF, seed=s) for s in seeds}
+    alone = {s: kubectl_preempt.batch_session(objects, seed=s) for s in seeds}
     assert alone[1]["binds"] != alone[2]["binds"]  # the two seeds draw apart: a mix-up would show
     got: dict[int, list[dict[str, Any]]] = {s: [] for s in seeds}
     start = threading.Barrier(len(seeds))
@@ -65,7 +55,7 @@ def test_two_sessions_in_parallel_threads_each_give_their_own_seeds_result(nodes
         try:
             start.wait()
             for _ in range(ROUNDS):
-                got[seed].append(kubectl_preempt.batch_session(objects, CONF, seed=seed))
+                got[seed].append(kubectl_preempt.batch_session(objects, seed=seed))
         except BaseException as e:  # noqa: BLE001 - reported by the test thread below
             errors.append(e)
 
