@@ -1,0 +1,242 @@
+"""Preemption's dry runs, fast (the core beside preemption/evaluator.py Evaluator.dry_run_preemption
+and plugins/defaultpreemption DefaultPreemption.select_victims_on_node).
+
+Three shortcuts, each giving the answers of the plain functions:
+- the screen: nodes where the plugin knows no victim can be found (PreemptionPlugin.
+  nodes_with_possible_victims) get the status SelectVictimsOnNode would give them, without a
+  copy of the node nor a dry run;
+- the memo: a dry run's answer kept in the scheduler's equivalence cache (DryRunMemo);
+- DefaultPreemption's SelectVictimsOnNode without the PreFilter extensions' calls when the cycle
+  runs none of them (they would answer Success and change nothing).
+"""
+from __future__ import annotations
+
+import operator
+from itertools import compress, repeat
+from typing import Any
+
+from ...framework.cycle_state import CycleState
+from ...framework.diagnosis import NodeToStatus
+from ...framework.interface import DRY_RUN_POINT, is_node_local, memo_traits
+from ...framework.status import SUCCESS, Code, Status
+from ...framework.types import NodeInfo
+from ...model.gosort import sort_by_key
+from ...model.objects import Pod, PodDisruptionBudget
+from ...plugins.defaultpreemption import DefaultPreemption, ERR_NO_VICTIMS, filter_pods_with_pdb_violation
+from ...preemption.decision import Candidate, Reprieve
+from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugin, PreemptionRun, VictimSelection,
+                                     candidate_of, importance_key)
+
+_NODE_NAME = operator.attrgetter("name")
+
+
+class DryRunMemo:
+    """A dry run's answer on a node, remembered in the scheduler's equivalence cache (so
+    `equivalence=None` turns it off) for a pod shape at one priority, and given back while all it
+    read is unchanged.
+
+    A preemption runs a dry run on up to numCandidates nodes (100 for up to 1,000 nodes) and
+    between two preemptions few of those nodes change: a queue of copies of one pod asks the same
+    dry runs over and over. Only when the cycle's filter plugins are all node-local (they read
+    nothing but the pod and its NodeInfo) and no PreFilter extension runs (none reads the pods a
+    dry run removes and adds back) is the answer a function of: the pod's node shape and priority
+    (the key of the cache's entry); per node, the NodeInfo's generation and its pods, the same
+    objects in the same order with the same status and metadata (the replay patches a pod's
+    status in place and moves it on its node's list without a new generation), and the pods
+    nominated there that the filters count (priority at least the pod's, another uid); and the
+    PDBs: the list, its generation, and each PDB's disruptionsAllowed and disruptedPods (the
+    disruption controller's sync changes them in place). Each is compared before an answer is
+    given back; answers that are errors are not kept."""
+
+    __slots__ = ("answers", "pdb_state")
+
+    def __init__(self, answers: Any, pdb_state: tuple) -> None:
+        self.answers = answers  # scheduler/memo/equivalence.py NodeAnswers: values and generations per node
+        self.pdb_state = pdb_state
+
+    @staticmethod
+    def for_cycle(handle: Any, state: CycleState, pod: Pod, interface: PreemptionPlugin,
+                  pdbs: list[PodDisruptionBudget]) -> "DryRunMemo | None":
+        eq = state.get(EQUIVALENCE_KEY)
+        # declared by the plugin (framework/interface.py MemoTraits.repeatable_dry_run); a plugin
+        # declaring nothing has every dry run run
+        if eq is None or not memo_traits(interface).repeatable_dry_run(state, pod):
+            return None
+        skip = state.skip_filter_plugins
+        if any(name not in skip for name, _ in getattr(handle, "pre_filter_extensions", ((None, None),))):
+            return None
+        active = [pl for pl in handle.filter_plugins if pl.name not in skip]
+        if not all(is_node_local(pl, "filter") for pl in active):
+            return None
+        cluster = getattr(handle, "cluster", None)
+        pdb_state = (pdbs, cluster.pdb_generation if cluster is not None else None,
+                     [(pdb, pdb.disruptions_allowed, pdb.disrupted_pods) for pdb in pdbs])
+        return DryRunMemo(eq.answers(DRY_RUN_POINT, (tuple(pl.name for pl in active), pod.priority)), pdb_state)
+
+    @staticmethod
+    def reads(handle: Any, pod: Pod, ni: NodeInfo) -> tuple:
+        """What the dry run on `ni` reads of the node beside the pod's shape and priority."""
+        prio, uid = pod.priority, pod.uid
+        nominated = [p for p in handle.nominator.by_node.get(ni.name, ()) if p.priority >= prio and p.uid != uid]
+        pods = [pi.pod for pi in ni.pods]
+        return (ni.generation, pods + nominated, [p.status for p in pods] + [p.status for p in nominated],
+                [p.metadata for p in pods] + [p.metadata for p in nominated], len(pods))
+
+    def recall(self, ni: NodeInfo, reads: tuple) -> VictimSelection | None:
+        got = self.answers.values.get(ni.name)
+        if got is None or self.answers.generations.get(ni.name) != ni.generation:
+            return None
+        held, pdb_state, sel = got
+        if held[0] != reads[0] or held[4] != reads[4] or not _same_objects(held[1], reads[1]) \
+                or not _same_objects(held[2], reads[2]) or not _same_objects(held[3], reads[3]):
+            return None
+        now = self.pdb_state
+        if pdb_state is not now:
+            if pdb_state[0] is not now[0] or pdb_state[1] != now[1] or len(pdb_state[2]) != len(now[2]):
+                return None
+            for (a, allowed_a, disrupted_a), (b, allowed_b, disrupted_b) in zip(pdb_state[2], now[2]):
+                if a is not b or allowed_a != allowed_b or disrupted_a != disrupted_b:
+                    return None
+        return sel
+
+    def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> None:
+        if sel.status.code == Code.Error:
+            return
+        self.answers.values[ni.name] = (reads, self.pdb_state, sel)
+        self.answers.generations[ni.name] = ni.generation
+
+
+def _same_objects(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
+
+
+
+def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: list[NodeInfo],
+                       pdbs: list[PodDisruptionBudget], offset: int, num: int,
+                       details: PreemptionRun) -> tuple[list[Candidate], NodeToStatus, str | None]:
+    """What Evaluator.dry_run_preemption gives, with the screen, the memo and the fast
+    SelectVictimsOnNode (module docstring)."""
+    non_violating: list[Candidate] = []
+    violating: list[Candidate] = []
+    statuses = NodeToStatus()
+    errs: list[str] = []
+    n = len(potential)
+    order = [potential[(offset + i) % n] for i in range(n)] if offset else potential
+    interface = ev.interface
+    # nodes where the plugin knows no victim can be found need no copies nor a dry run
+    screen = interface.nodes_with_possible_victims(pod, order)
+    if screen is not None:
+        has, no_victims = screen
+        with_victims = list(compress(range(n), has))
+    else:
+        no_victims, with_victims = None, list(range(n))
+    done = n
+    memo = DryRunMemo.for_cycle(ev.handle, state, pod, interface, pdbs)
+    select = _victims_selector(ev)
+    for i in with_victims:
+        details.dry_runs += 1
+        base = order[i]
+        sel = None
+        if memo is not None:
+            reads = DryRunMemo.reads(ev.handle, pod, base)
+            sel = memo.recall(base, reads)
+        if sel is None:
+            sel = select(state.clone(), pod, base.snapshot(), pdbs)
+            if memo is not None:
+                memo.remember(base, reads, sel)
+        victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
+        if status.is_success() and victims:
+            (non_violating if num_viol == 0 else violating).append(candidate_of(base.name, sel))
+            if non_violating and len(non_violating) + len(violating) >= num:
+                done = i + 1
+                break
+            continue
+        if status.is_success() and not victims:
+            status = Status.as_error(f'expected at least one victim pod on node "{base.name}"')
+        if status.code == Code.Error:
+            errs.append(status.message())
+        statuses.set(base.name, status)
+    if no_victims is not None:
+        # the nodes before the stop that had nothing to remove
+        nothing = compress(order[:done], map(operator.not_, has[:done]))
+        statuses.statuses.update(zip(map(_NODE_NAME, nothing), repeat(no_victims)))
+    cands = non_violating + violating
+    details.candidates = cands
+    return cands, statuses, "; ".join(errs) if errs else None
+
+
+def _victims_selector(ev: Evaluator) -> Any:
+    """The plugin's SelectVictimsOnNode, or the fast one below when the plugin is DefaultPreemption
+    with its own (not replaced on the instance, as a test may do)."""
+    interface = ev.interface
+    method = interface.select_victims_on_node
+    if isinstance(interface, DefaultPreemption) and getattr(method, "__func__", None) is DefaultPreemption.select_victims_on_node:
+        return lambda state, pod, node_info, pdbs: select_victims_on_node(interface, state, pod, node_info, pdbs)
+    return method
+
+
+def select_victims_on_node(pl: DefaultPreemption, state: CycleState, pod: Pod, node_info: NodeInfo,
+                           pdbs: list[PodDisruptionBudget]) -> VictimSelection:
+    """What DefaultPreemption.select_victims_on_node gives, without the PreFilter extensions'
+    calls when the cycle skips every plugin that has them: the framework's
+    RunPreFilterExtensionAddPod/RemovePod tell only the plugins this cycle did not skip, so with
+    none left the calls answer Success and change nothing (a dry run makes them for every pod it
+    removes and adds back, on every candidate)."""
+    fh = pl.handle
+    exts = getattr(fh, "pre_filter_extensions", None)
+    skip = state.skip_filter_plugins
+    tell = exts is None or any(name not in skip for name, _ in exts)
+    remove_ext = fh.run_pre_filter_extension_remove_pod
+    run_filters = fh.run_filter_plugins_with_nominated_pods
+    allowed = pl.is_preemption_allowed
+    potential: list[Pod] = []
+    for pi in list(node_info.pods):
+        p = pi.pod
+        if allowed(node_info, p, pod):
+            potential.append(p)
+            node_info.remove_pod(p)
+            if tell:
+                s = remove_ext(state, pod, p, node_info)
+                if not s.is_success():
+                    return VictimSelection([], 0, s)
+    if not potential:
+        return VictimSelection([], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
+    s = run_filters(state, pod, node_info)
+    if not s.is_success():
+        return VictimSelection([], 0, s)
+    sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
+    cluster = getattr(fh, "cluster", None)
+    violating, non_violating, matched = filter_pods_with_pdb_violation(
+        potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+    victims: list[Pod] = []
+    reprieves: list[Reprieve] = []
+    num_violating = 0
+    viol_keys: set[str] = set()
+    add_ext = fh.run_pre_filter_extension_add_pod
+    success = Code.Success
+    # reprievePod: the PDB-violating pods first, then the others, each in importance order
+    for is_violating, group in ((True, violating), (False, non_violating)):
+        for p in group:
+            node_info.add_pod(p)
+            if tell:
+                st = add_ext(state, pod, p, node_info)
+                if st.code != success:
+                    return VictimSelection([], 0, st)
+            st = run_filters(state, pod, node_info)
+            if st.code == success:
+                reprieves.append(Reprieve(p, True, is_violating, None))
+                continue
+            node_info.remove_pod(p)
+            if tell:
+                st2 = remove_ext(state, pod, p, node_info)
+                if st2.code != success:
+                    return VictimSelection([], 0, st2)
+            victims.append(p)
+            reprieves.append(Reprieve(p, False, is_violating, st))
+            if is_violating:
+                num_violating += 1
+                viol_keys.add(p.key)
+    if violating and non_violating and pl.sorts_victims_after_reprieve:
+        sort_by_key(victims, importance_key)
+    return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
