@@ -183,7 +183,14 @@ class MemoTraits(Protocol):
         pod's node shape and priority, the node's pods in their order, the pods nominated there at
         the pod's priority or above and the PDBs, while the cycle's filters are all node-local and
         no PreFilter extension runs: the equivalence cache may then keep it, under DRY_RUN_POINT
-        (preemption/evaluator.py DryRunMemo)."""
+        (scheduler/fast/preemption.py DryRunMemo)."""
+        return False
+
+    def filter_ignores_pods(self, state: Any, pod: Any, others: Any) -> bool:
+        """Whether putting any of the pods `others` on a node, or taking it off, changes neither
+        this plugin's Filter answer for `pod` there nor what its PreFilter extension keeps in
+        `state` (its AddPod/RemovePod would change nothing): the fast core's dry runs then leave
+        the plugin out of the checks while they reprieve those pods (scheduler/fast/preemption.py)."""
         return False
 
 

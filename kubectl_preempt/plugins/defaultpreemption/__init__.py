@@ -32,11 +32,23 @@ def pod_terminating_by_preemption(p: Pod) -> bool:
     return False
 
 
-def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget]) -> list[int]:
-    """Indexes of the PDBs that count the pod (the selection in filterPodsWithPDBViolation)."""
-    return [i for i, pdb in enumerate(pdbs)
-            if pdb.namespace == pod.namespace and pdb.selector is not None and not pdb.selector.empty
-            and pdb.selector.matches(pod.labels) and pod.name not in pdb.disrupted_pods]
+def _pdbs_by_namespace(pdbs: list[PodDisruptionBudget]) -> dict[str, list[int]]:
+    """Per namespace, the indexes of the PDBs there whose selector may match a pod (a nil or
+    empty selector matches nothing), in list order."""
+    out: dict[str, list[int]] = {}
+    for i, pdb in enumerate(pdbs):
+        if pdb.selector is not None and not pdb.selector.empty:
+            out.setdefault(pdb.namespace, []).append(i)
+    return out
+
+
+def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget], by_namespace: dict[str, list[int]]) -> list[int]:
+    """Indexes of the PDBs that count the pod (the selection in filterPodsWithPDBViolation: same
+    namespace, a selector that matches, the pod not among its disrupted pods), in list order;
+    `by_namespace`: _pdbs_by_namespace(pdbs)."""
+    labels, name = pod.labels, pod.name
+    return [i for i in by_namespace.get(pod.namespace, ())
+            if pdbs[i].selector.matches(labels) and name not in pdbs[i].disrupted_pods]
 
 
 def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], generation: int | None = None
@@ -51,17 +63,22 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
     violating: list[Pod] = []
     non_violating: list[Pod] = []
     matched: dict[str, list[str]] = {}
+    by_namespace: dict[str, list[int]] | None = None
     for pod in pods:
         violated = False
         if pod.labels:
             if generation is None:
-                idx = _matching_pdbs(pod, pdbs)
+                if by_namespace is None:
+                    by_namespace = _pdbs_by_namespace(pdbs)
+                idx = _matching_pdbs(pod, pdbs, by_namespace)
             else:
                 pi = pod.info or pod_info(pod)
                 got = pi.pdb_matches
                 if got is UNSET or got[0] != generation:
+                    if by_namespace is None:
+                        by_namespace = _pdbs_by_namespace(pdbs)
                     # PodInfo.pdb_matches: computed again whenever the PDB list moved on
-                    got = pi.pdb_matches = (generation, _matching_pdbs(pod, pdbs))
+                    got = pi.pdb_matches = (generation, _matching_pdbs(pod, pdbs, by_namespace))
                 idx = got[1]
             for i in idx:
                 pdb = pdbs[i]

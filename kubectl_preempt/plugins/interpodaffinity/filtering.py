@@ -54,6 +54,20 @@ class PreFilterState:
         c.anti_affinity_counts = dict(self.anti_affinity_counts)
         return c
 
+    def counts_none_of(self, others: Iterable[Pod]) -> bool:
+        """Whether update_with_pod would change no count for any of `others`, on any node."""
+        pod, ns_labels, affinity_terms = self.pod, self.namespace_labels, self.affinity_terms
+        for other in others:
+            for t in pod_terms(other).required_anti_affinity:
+                if t.matches(pod, ns_labels):
+                    return False
+            if affinity_terms and pod_matches_all_terms(affinity_terms, other):
+                return False
+            for t in self.anti_affinity_terms:
+                if t.matches_nil_ns(other):
+                    return False
+        return True
+
     def update_with_pod(self, other: Pod, node: Node | None, multiplier: int) -> None:
         """mirrors preFilterState.updateWithPod (AddPod / RemovePod)."""
         if node is None:

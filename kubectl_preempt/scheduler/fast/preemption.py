@@ -6,8 +6,9 @@ Three shortcuts, each giving the answers of the plain functions:
   nodes_with_possible_victims) get the status SelectVictimsOnNode would give them, without a
   copy of the node nor a dry run;
 - the memo: a dry run's answer kept in the scheduler's equivalence cache (DryRunMemo);
-- DefaultPreemption's SelectVictimsOnNode without the PreFilter extensions' calls when the cycle
-  runs none of them (they would answer Success and change nothing).
+- DefaultPreemption's SelectVictimsOnNode in arithmetic where the filters let it
+  (_DryRunCycle), else without the PreFilter extensions' calls when the cycle runs none of them
+  (they would answer Success and change nothing).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from ...framework.types import NodeInfo
 from ...model.gosort import sort_by_key
 from ...model.objects import Pod, PodDisruptionBudget
 from ...plugins.defaultpreemption import DefaultPreemption, ERR_NO_VICTIMS, filter_pods_with_pdb_violation
+from ...plugins.noderesources.fit import Fit
 from ...preemption.decision import Candidate, Reprieve
 from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugin, PreemptionRun, VictimSelection,
                                      candidate_of, importance_key)
@@ -133,7 +135,7 @@ def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: li
         no_victims, with_victims = None, list(range(n))
     done = n
     memo = DryRunMemo.for_cycle(ev.handle, state, pod, interface, pdbs)
-    select = _victims_selector(ev)
+    select = _victims_selector(ev, state, pod)
     for i in with_victims:
         details.dry_runs += 1
         base = order[i]
@@ -142,7 +144,7 @@ def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: li
             reads = DryRunMemo.reads(ev.handle, pod, base)
             sel = memo.recall(base, reads)
         if sel is None:
-            sel = select(state.clone(), pod, base.snapshot(), pdbs)
+            sel = select(state, pod, base, pdbs)
             if memo is not None:
                 memo.remember(base, reads, sel)
         victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
@@ -166,77 +168,192 @@ def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: li
     return cands, statuses, "; ".join(errs) if errs else None
 
 
-def _victims_selector(ev: Evaluator) -> Any:
-    """The plugin's SelectVictimsOnNode, or the fast one below when the plugin is DefaultPreemption
-    with its own (not replaced on the instance, as a test may do)."""
+def _victims_selector(ev: Evaluator, state: CycleState, pod: Pod) -> Any:
+    """select(state, pod, node_info, pdbs) for one dry run on `node_info` (the snapshot's own:
+    the selector copies what it changes): the plugin's SelectVictimsOnNode on copies of the node
+    and the state, or the fast one below when the plugin is DefaultPreemption with its own (not
+    replaced on the instance, as a test may do)."""
     interface = ev.interface
     method = interface.select_victims_on_node
     if isinstance(interface, DefaultPreemption) and getattr(method, "__func__", None) is DefaultPreemption.select_victims_on_node:
-        return lambda state, pod, node_info, pdbs: select_victims_on_node(interface, state, pod, node_info, pdbs)
-    return method
+        cycle = _DryRunCycle(interface, state, pod)
+        return cycle.select
+    return lambda st, p, node_info, pdbs: method(st.clone(), p, node_info.snapshot(), pdbs)
 
 
-def select_victims_on_node(pl: DefaultPreemption, state: CycleState, pod: Pod, node_info: NodeInfo,
-                           pdbs: list[PodDisruptionBudget]) -> VictimSelection:
-    """What DefaultPreemption.select_victims_on_node gives, without the PreFilter extensions'
-    calls when the cycle skips every plugin that has them: the framework's
-    RunPreFilterExtensionAddPod/RemovePod tell only the plugins this cycle did not skip, so with
-    none left the calls answer Success and change nothing (a dry run makes them for every pod it
-    removes and adds back, on every candidate)."""
-    fh = pl.handle
-    exts = getattr(fh, "pre_filter_extensions", None)
-    skip = state.skip_filter_plugins
-    tell = exts is None or any(name not in skip for name, _ in exts)
-    remove_ext = fh.run_pre_filter_extension_remove_pod
-    run_filters = fh.run_filter_plugins_with_nominated_pods
-    allowed = pl.is_preemption_allowed
-    potential: list[Pod] = []
-    for pi in list(node_info.pods):
-        p = pi.pod
-        if allowed(node_info, p, pod):
-            potential.append(p)
-            node_info.remove_pod(p)
-            if tell:
-                s = remove_ext(state, pod, p, node_info)
-                if not s.is_success():
-                    return VictimSelection([], 0, s)
-    if not potential:
-        return VictimSelection([], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
-    s = run_filters(state, pod, node_info)
-    if not s.is_success():
-        return VictimSelection([], 0, s)
-    sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
-    cluster = getattr(fh, "cluster", None)
-    violating, non_violating, matched = filter_pods_with_pdb_violation(
-        potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
-    victims: list[Pod] = []
-    reprieves: list[Reprieve] = []
-    num_violating = 0
-    viol_keys: set[str] = set()
-    add_ext = fh.run_pre_filter_extension_add_pod
-    success = Code.Success
-    # reprievePod: the PDB-violating pods first, then the others, each in importance order
-    for is_violating, group in ((True, violating), (False, non_violating)):
-        for p in group:
-            node_info.add_pod(p)
-            if tell:
-                st = add_ext(state, pod, p, node_info)
-                if st.code != success:
-                    return VictimSelection([], 0, st)
-            st = run_filters(state, pod, node_info)
-            if st.code == success:
-                reprieves.append(Reprieve(p, True, is_violating, None))
-                continue
-            node_info.remove_pod(p)
-            if tell:
-                st2 = remove_ext(state, pod, p, node_info)
-                if st2.code != success:
-                    return VictimSelection([], 0, st2)
-            victims.append(p)
-            reprieves.append(Reprieve(p, False, is_violating, st))
-            if is_violating:
-                num_violating += 1
-                viol_keys.add(p.key)
-    if violating and non_violating and pl.sorts_victims_after_reprieve:
-        sort_by_key(victims, importance_key)
-    return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
+class _FitView:
+    """What NodeResourcesFit's Filter reads of a NodeInfo (allocatable, requested, the number of
+    pods), for the reprieve checks done in arithmetic."""
+
+    __slots__ = ("allocatable", "requested", "pods")
+
+    def __init__(self, node_info: NodeInfo) -> None:
+        self.allocatable = node_info.allocatable
+        self.requested = node_info.requested.clone()
+        self.pods = list(node_info.pods)
+
+
+def _add(r: Any, res: Any, sign: int) -> None:
+    """NodeInfo's sums of `res` (a Resource) added to `r` (sign 1) or taken off (sign -1)."""
+    r.milli_cpu += sign * res.milli_cpu
+    r.memory += sign * res.memory
+    r.ephemeral_storage += sign * res.ephemeral_storage
+    if res.scalar:
+        scalar = r.scalar
+        for k, v in res.scalar.items():
+            scalar[k] = scalar.get(k, 0) + sign * v
+
+
+class _DryRunCycle:
+    """DefaultPreemption's SelectVictimsOnNode for one preemption's dry runs (one pod, one cycle
+    state), fast.
+
+    In arithmetic, when it may: every pod reprieved so far passed every filter, so a reprieve
+    check differs from the last passed one only by the pod put back; a plugin that declares it
+    ignores that pod (MemoTraits.filter_ignores_pods: its Filter answer and its PreFilter
+    extension's state do not move) passes again, and NodeResourcesFit, which reads the node's
+    sums alone, is asked on those sums (_FitView) with the pod's requests added. So when every
+    other filter plugin the cycle runs, and every PreFilter extension it tells, ignores the node's
+    potential victims and no pod is nominated to the node, the reprieves need neither copies of
+    the node and the state nor the extensions' calls, and each check is one Filter call of
+    NodeResourcesFit. Otherwise the plain steps, without the extensions' calls when the cycle
+    tells none (with none left they answer Success and change nothing)."""
+
+    def __init__(self, pl: DefaultPreemption, state: CycleState, pod: Pod) -> None:
+        self.pl = pl
+        self.state = state
+        self.pod = pod
+        fh = pl.handle
+        skip = state.skip_filter_plugins
+        self.active = [f for f in fh.filter_plugins if f.name not in skip]
+        exts = getattr(fh, "pre_filter_extensions", None)
+        self.tell = exts is None or any(name not in skip for name, _ in exts)
+        told = {name for name, _ in exts if name not in skip} if exts is not None else None
+        fits = [f for f in self.active if isinstance(f, Fit)]
+        self.fit = fits[0] if len(fits) == 1 else None
+        others = [f for f in self.active if f is not self.fit]
+        # in arithmetic only when NodeResourcesFit is there once (or not at all) and every
+        # extension told belongs to a filter plugin that may declare it ignores the pods
+        self.arithmetic = (len(fits) <= 1 and told is not None
+                           and told <= {f.name for f in others})
+        self.others = [(f, memo_traits(f)) for f in others]
+
+    def select(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+               pdbs: list[PodDisruptionBudget]) -> VictimSelection:
+        pl = self.pl
+        potential = [pi.pod for pi in node_info.pods if pl.is_preemption_allowed(node_info, pi.pod, pod)]
+        if (self.arithmetic and potential and not pl.handle.nominator.by_node.get(node_info.name)
+                and all(traits.filter_ignores_pods(state, pod, potential) for _, traits in self.others)):
+            got = self._in_arithmetic(node_info, potential, pdbs)
+            if got is not None:
+                return got
+        return self._plain_steps(state.clone(), pod, node_info.snapshot(), pdbs)
+
+    def _in_arithmetic(self, base: NodeInfo, potential: list[Pod],
+                       pdbs: list[PodDisruptionBudget]) -> VictimSelection | None:
+        pl, state, pod = self.pl, self.state, self.pod
+        fh = pl.handle
+        node_info = base.snapshot()
+        node_info.remove_pods(potential)
+        s = fh.run_filter_plugins(state, pod, node_info)
+        if not s.is_success():
+            return VictimSelection([], 0, s)
+        sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
+        cluster = getattr(fh, "cluster", None)
+        violating, non_violating, matched = filter_pods_with_pdb_violation(
+            potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+        fit = self.fit
+        view = _FitView(node_info)
+        requested = view.requested
+        pods = view.pods
+        counted = node_info.counted
+        victims: list[Pod] = []
+        reprieves: list[Reprieve] = []
+        num_violating = 0
+        viol_keys: set[str] = set()
+        success = Code.Success
+        for is_violating, group in ((True, violating), (False, non_violating)):
+            for p in group:
+                if fit is None:
+                    reprieves.append(Reprieve(p, True, is_violating, None))
+                    continue
+                res = counted(p).resource
+                _add(requested, res, 1)
+                pods.append(p)
+                st = fit.filter(state, pod, view)
+                if st.code == success:
+                    reprieves.append(Reprieve(p, True, is_violating, None))
+                    continue
+                if not st.is_rejected():
+                    return None  # an error: the plain steps word it as the framework does
+                _add(requested, res, -1)
+                pods.pop()
+                victims.append(p)
+                reprieves.append(Reprieve(p, False, is_violating, st.with_plugin(fit.name)))
+                if is_violating:
+                    num_violating += 1
+                    viol_keys.add(p.key)
+        if violating and non_violating and pl.sorts_victims_after_reprieve:
+            sort_by_key(victims, importance_key)
+        return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
+
+    def _plain_steps(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+                     pdbs: list[PodDisruptionBudget]) -> VictimSelection:
+        """DefaultPreemption.select_victims_on_node's steps, without the PreFilter extensions'
+        calls when the cycle tells none."""
+        pl = self.pl
+        fh = pl.handle
+        tell = self.tell
+        remove_ext = fh.run_pre_filter_extension_remove_pod
+        run_filters = fh.run_filter_plugins_with_nominated_pods
+        allowed = pl.is_preemption_allowed
+        potential: list[Pod] = []
+        for pi in list(node_info.pods):
+            p = pi.pod
+            if allowed(node_info, p, pod):
+                potential.append(p)
+                node_info.remove_pod(p)
+                if tell:
+                    s = remove_ext(state, pod, p, node_info)
+                    if not s.is_success():
+                        return VictimSelection([], 0, s)
+        if not potential:
+            return VictimSelection([], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
+        s = run_filters(state, pod, node_info)
+        if not s.is_success():
+            return VictimSelection([], 0, s)
+        sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
+        cluster = getattr(fh, "cluster", None)
+        violating, non_violating, matched = filter_pods_with_pdb_violation(
+            potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+        victims: list[Pod] = []
+        reprieves: list[Reprieve] = []
+        num_violating = 0
+        viol_keys: set[str] = set()
+        add_ext = fh.run_pre_filter_extension_add_pod
+        success = Code.Success
+        # reprievePod: the PDB-violating pods first, then the others, each in importance order
+        for is_violating, group in ((True, violating), (False, non_violating)):
+            for p in group:
+                node_info.add_pod(p)
+                if tell:
+                    st = add_ext(state, pod, p, node_info)
+                    if st.code != success:
+                        return VictimSelection([], 0, st)
+                st = run_filters(state, pod, node_info)
+                if st.code == success:
+                    reprieves.append(Reprieve(p, True, is_violating, None))
+                    continue
+                node_info.remove_pod(p)
+                if tell:
+                    st2 = remove_ext(state, pod, p, node_info)
+                    if st2.code != success:
+                        return VictimSelection([], 0, st2)
+                victims.append(p)
+                reprieves.append(Reprieve(p, False, is_violating, st))
+                if is_violating:
+                    num_violating += 1
+                    viol_keys.add(p.key)
+        if violating and non_violating and pl.sorts_victims_after_reprieve:
+            sort_by_key(victims, importance_key)
+        return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
