@@ -170,14 +170,13 @@ def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: li
 
 def _victims_selector(ev: Evaluator, state: CycleState, pod: Pod) -> Any:
     """select(state, pod, node_info, pdbs) for one dry run on `node_info` (the snapshot's own:
-    the selector copies what it changes): the plugin's SelectVictimsOnNode on copies of the node
-    and the state, or the fast one below when the plugin is DefaultPreemption with its own (not
+    what changes is copied): the plugin's SelectVictimsOnNode on copies of the node and the
+    state, or the fast one below when the plugin is DefaultPreemption with its own method (not
     replaced on the instance, as a test may do)."""
     interface = ev.interface
     method = interface.select_victims_on_node
     if isinstance(interface, DefaultPreemption) and getattr(method, "__func__", None) is DefaultPreemption.select_victims_on_node:
-        cycle = _DryRunCycle(interface, state, pod)
-        return cycle.select
+        return _DryRunCycle(interface, state, pod).select
     return lambda st, p, node_info, pdbs: method(st.clone(), p, node_info.snapshot(), pdbs)
 
 
@@ -240,14 +239,19 @@ class _DryRunCycle:
 
     def select(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                pdbs: list[PodDisruptionBudget]) -> VictimSelection:
-        pl = self.pl
+        got = self.in_arithmetic(node_info, pdbs)
+        return got if got is not None else self._plain_steps(state.clone(), pod, node_info.snapshot(), pdbs)
+
+    def in_arithmetic(self, node_info: NodeInfo, pdbs: list[PodDisruptionBudget]) -> VictimSelection | None:
+        """The dry run's answer in arithmetic, None where that does not hold (class docstring)."""
+        if not self.arithmetic:
+            return None
+        pl, state, pod = self.pl, self.state, self.pod
         potential = [pi.pod for pi in node_info.pods if pl.is_preemption_allowed(node_info, pi.pod, pod)]
-        if (self.arithmetic and potential and not pl.handle.nominator.by_node.get(node_info.name)
+        if (potential and not pl.handle.nominator.by_node.get(node_info.name)
                 and all(traits.filter_ignores_pods(state, pod, potential) for _, traits in self.others)):
-            got = self._in_arithmetic(node_info, potential, pdbs)
-            if got is not None:
-                return got
-        return self._plain_steps(state.clone(), pod, node_info.snapshot(), pdbs)
+            return self._in_arithmetic(node_info, potential, pdbs)
+        return None
 
     def _in_arithmetic(self, base: NodeInfo, potential: list[Pod],
                        pdbs: list[PodDisruptionBudget]) -> VictimSelection | None:
