@@ -172,6 +172,15 @@ class NodeInfo:
         c.counting = self.counting
         return c
 
+    def emptied(self) -> "NodeInfo":
+        """A copy without any of the node's pods: what remove_pod of each leaves (a dry run where
+        every pod may be evicted), but for sums of scalar resources, which it leaves without the
+        entry rather than at 0 (read alike: absent counts 0)."""
+        c = NodeInfo(self.node)
+        c.image_states = self.image_states
+        c.counting = self.counting
+        return c
+
     def use_counting(self, counting: NodeCounting | None) -> None:
         """Count the pods as a release does (upstream's gates and code are the process's: its
         NodeInfos never change; ours follow the release a scheduler imitates), and from now on the

@@ -123,3 +123,19 @@ def test_a_bulk_removal_leaves_the_node_as_one_removal_after_another() -> None:
     assert [pi.pod.name for pi in bulk.pods_with_affinity] == [pi.pod.name for pi in one.pods_with_affinity]
     assert (bulk.requested.milli_cpu, bulk.lowest_priority, dict(bulk.used_ports)) == \
         (one.requested.milli_cpu, one.lowest_priority, dict(one.used_ports))
+
+
+def test_an_emptied_node_is_read_as_one_whose_pods_were_removed_one_after_another() -> None:
+    from kubectl_preempt.framework.types import NodeInfo
+    from kubectl_preempt.model.objects import Node, Pod
+    pods = [Pod(make_pod(f"p{i}").priority(i).req(cpu="1", memory="1Gi").host_port(9000 + i).on("n").obj())
+            for i in range(3)]
+    one = NodeInfo(Node(make_node("n").alloc(cpu="8", memory="8Gi").obj()), pods)
+    empty = one.emptied()
+    for p in pods:
+        one.remove_pod(p)
+    assert (empty.pods, empty.pods_with_affinity, empty.lowest_priority, dict(empty.used_ports)) == \
+        (one.pods, one.pods_with_affinity, one.lowest_priority, dict(one.used_ports))
+    assert (empty.requested.milli_cpu, empty.requested.memory, empty.non_zero_requested.milli_cpu) == \
+        (one.requested.milli_cpu, one.requested.memory, one.non_zero_requested.milli_cpu)
+    assert empty.image_states is one.image_states and empty.node is one.node

@@ -32,23 +32,44 @@ def pod_terminating_by_preemption(p: Pod) -> bool:
     return False
 
 
-def _pdbs_by_namespace(pdbs: list[PodDisruptionBudget]) -> dict[str, list[int]]:
-    """Per namespace, the indexes of the PDBs there whose selector may match a pod (a nil or
-    empty selector matches nothing), in list order."""
-    out: dict[str, list[int]] = {}
+# per namespace: the PDBs there (indexes) by their first matchLabels pair, key then value, and the
+# others (selectors of matchExpressions alone); nil and empty selectors, which match nothing, left out
+PDBIndex = dict[str, tuple[dict[str, dict[str, list[int]]], list[int]]]
+
+
+def _pdbs_by_namespace(pdbs: list[PodDisruptionBudget]) -> PDBIndex:
+    """The PDBs that may count a pod, found by its namespace and labels without testing every
+    selector (a dry run asks it of every pod it may evict)."""
+    out: PDBIndex = {}
     for i, pdb in enumerate(pdbs):
-        if pdb.selector is not None and not pdb.selector.empty:
-            out.setdefault(pdb.namespace, []).append(i)
+        sel = pdb.selector
+        if sel is None or sel.empty:
+            continue
+        by_key, rest = out.setdefault(pdb.namespace, ({}, []))
+        if sel.match_labels:
+            key, value = sel.match_labels[0]
+            by_key.setdefault(key, {}).setdefault(value, []).append(i)
+        else:
+            rest.append(i)
     return out
 
 
-def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget], by_namespace: dict[str, list[int]]) -> list[int]:
+def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget], index: PDBIndex) -> list[int]:
     """Indexes of the PDBs that count the pod (the selection in filterPodsWithPDBViolation: same
     namespace, a selector that matches, the pod not among its disrupted pods), in list order;
-    `by_namespace`: _pdbs_by_namespace(pdbs)."""
+    `index`: _pdbs_by_namespace(pdbs), through which only the PDBs whose first matchLabels pair
+    the pod has (and those without matchLabels) are tested."""
+    got = index.get(pod.namespace)
+    if got is None:
+        return []
+    by_key, rest = got
     labels, name = pod.labels, pod.name
-    return [i for i in by_namespace.get(pod.namespace, ())
-            if pdbs[i].selector.matches(labels) and name not in pdbs[i].disrupted_pods]
+    found = [i for key, by_value in by_key.items() for i in by_value.get(labels.get(key), ())]
+    if rest:
+        found += rest
+    if len(by_key) > 1 or rest:
+        found.sort()
+    return [i for i in found if pdbs[i].selector.matches(labels) and name not in pdbs[i].disrupted_pods]
 
 
 def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], generation: int | None = None
@@ -63,7 +84,7 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
     violating: list[Pod] = []
     non_violating: list[Pod] = []
     matched: dict[str, list[str]] = {}
-    by_namespace: dict[str, list[int]] | None = None
+    by_namespace: PDBIndex | None = None
     for pod in pods:
         violated = False
         if pod.labels:

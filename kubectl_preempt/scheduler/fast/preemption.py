@@ -257,8 +257,11 @@ class _DryRunCycle:
                        pdbs: list[PodDisruptionBudget]) -> VictimSelection | None:
         pl, state, pod = self.pl, self.state, self.pod
         fh = pl.handle
-        node_info = base.snapshot()
-        node_info.remove_pods(potential)
+        if len(potential) == len(base.pods):
+            node_info = base.emptied()
+        else:
+            node_info = base.snapshot()
+            node_info.remove_pods(potential)
         s = fh.run_filter_plugins(state, pod, node_info)
         if not s.is_success():
             return VictimSelection([], 0, s)
