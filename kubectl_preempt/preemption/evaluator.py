@@ -222,11 +222,12 @@ class Evaluator:
         return by_name.get(name, candidates[0])
 
     def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionRun) -> str:
+        # mirrors pickOneNodeForPreemption: each step's score over the candidates still in
         remaining = list(by_name)
-        scores = {n: c.chain_scores for n, c in by_name.items()}
         for step in range(len(CHAIN)):
-            best = max(scores[n][step] for n in remaining)
-            remaining = [n for n in remaining if scores[n][step] == best]
+            scores = {n: by_name[n].chain_score(step) for n in remaining}
+            best = max(scores.values())
+            remaining = [n for n in remaining if scores[n] == best]
             details.chain_survivors.append(list(remaining))
             if len(remaining) == 1:
                 details.tied = remaining

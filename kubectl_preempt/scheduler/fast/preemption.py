@@ -30,6 +30,9 @@ from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugi
                                      candidate_of, importance_key)
 
 _NODE_NAME = operator.attrgetter("name")
+_POD = operator.attrgetter("pod")
+_STATUS = operator.attrgetter("status")
+_METADATA = operator.attrgetter("metadata")
 
 
 class DryRunMemo:
@@ -79,10 +82,11 @@ class DryRunMemo:
     def reads(handle: Any, pod: Pod, ni: NodeInfo) -> tuple:
         """What the dry run on `ni` reads of the node beside the pod's shape and priority."""
         prio, uid = pod.priority, pod.uid
-        nominated = [p for p in handle.nominator.by_node.get(ni.name, ()) if p.priority >= prio and p.uid != uid]
-        pods = [pi.pod for pi in ni.pods]
-        return (ni.generation, pods + nominated, [p.status for p in pods] + [p.status for p in nominated],
-                [p.metadata for p in pods] + [p.metadata for p in nominated], len(pods))
+        pods = list(map(_POD, ni.pods))
+        nominated = handle.nominator.by_node.get(ni.name)
+        if nominated:
+            pods += [p for p in nominated if p.priority >= prio and p.uid != uid]
+        return (ni.generation, pods, list(map(_STATUS, pods)), list(map(_METADATA, pods)), len(ni.pods))
 
     def recall(self, ni: NodeInfo, reads: tuple) -> VictimSelection | None:
         got = self.answers.values.get(ni.name)
