@@ -184,6 +184,44 @@ def _victims_selector(ev: Evaluator, state: CycleState, pod: Pod) -> Any:
     return lambda st, p, node_info, pdbs: method(st.clone(), p, node_info.snapshot(), pdbs)
 
 
+def _by_importance_and_pdbs(fh: Any, potential: list[Pod], pdbs: list[PodDisruptionBudget]
+                            ) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
+    """SelectVictimsOnNode's order of the potential victims: sorted by importance (sort.Slice, not
+    stable past 12 pods), then split by filterPodsWithPDBViolation (with the PDBs of each)."""
+    sort_by_key(potential, importance_key)
+    cluster = getattr(fh, "cluster", None)
+    return filter_pods_with_pdb_violation(
+        potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+
+
+class _Outcome:
+    """What the reprieve loop decides, pod by pod, and the VictimSelection it makes at the end."""
+
+    __slots__ = ("victims", "reprieves", "num_violating", "violating_keys")
+
+    def __init__(self) -> None:
+        self.victims: list[Pod] = []
+        self.reprieves: list[Reprieve] = []
+        self.num_violating = 0
+        self.violating_keys: set[str] = set()
+
+    def keep(self, p: Pod, is_violating: bool) -> None:
+        self.reprieves.append(Reprieve(p, True, is_violating, None))
+
+    def evict(self, p: Pod, is_violating: bool, status: Status) -> None:
+        self.victims.append(p)
+        self.reprieves.append(Reprieve(p, False, is_violating, status))
+        if is_violating:
+            self.num_violating += 1
+            self.violating_keys.add(p.key)
+
+    def selection(self, pl: DefaultPreemption, both_groups: bool, matched: dict[str, list[str]]) -> VictimSelection:
+        if both_groups and pl.sorts_victims_after_reprieve:
+            sort_by_key(self.victims, importance_key)
+        return VictimSelection(self.victims, self.num_violating, SUCCESS, self.reprieves,
+                               frozenset(self.violating_keys), matched)
+
+
 class _FitView:
     """What NodeResourcesFit's Filter reads of a NodeInfo (allocatable, requested, the number of
     pods), for the reprieve checks done in arithmetic."""
@@ -269,44 +307,32 @@ class _DryRunCycle:
         s = fh.run_filter_plugins(state, pod, node_info)
         if not s.is_success():
             return VictimSelection([], 0, s)
-        sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
-        cluster = getattr(fh, "cluster", None)
-        violating, non_violating, matched = filter_pods_with_pdb_violation(
-            potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+        violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs)
         fit = self.fit
         view = _FitView(node_info)
         requested = view.requested
         pods = view.pods
         counted = node_info.counted
-        victims: list[Pod] = []
-        reprieves: list[Reprieve] = []
-        num_violating = 0
-        viol_keys: set[str] = set()
+        out = _Outcome()
         success = Code.Success
         for is_violating, group in ((True, violating), (False, non_violating)):
             for p in group:
                 if fit is None:
-                    reprieves.append(Reprieve(p, True, is_violating, None))
+                    out.keep(p, is_violating)
                     continue
                 res = counted(p).resource
                 _add(requested, res, 1)
                 pods.append(p)
                 st = fit.filter(state, pod, view)
                 if st.code == success:
-                    reprieves.append(Reprieve(p, True, is_violating, None))
+                    out.keep(p, is_violating)
                     continue
                 if not st.is_rejected():
                     return None  # an error: the plain steps word it as the framework does
                 _add(requested, res, -1)
                 pods.pop()
-                victims.append(p)
-                reprieves.append(Reprieve(p, False, is_violating, st.with_plugin(fit.name)))
-                if is_violating:
-                    num_violating += 1
-                    viol_keys.add(p.key)
-        if violating and non_violating and pl.sorts_victims_after_reprieve:
-            sort_by_key(victims, importance_key)
-        return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
+                out.evict(p, is_violating, st.with_plugin(fit.name))
+        return out.selection(pl, bool(violating and non_violating), matched)
 
     def _plain_steps(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                      pdbs: list[PodDisruptionBudget]) -> VictimSelection:
@@ -333,14 +359,8 @@ class _DryRunCycle:
         s = run_filters(state, pod, node_info)
         if not s.is_success():
             return VictimSelection([], 0, s)
-        sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
-        cluster = getattr(fh, "cluster", None)
-        violating, non_violating, matched = filter_pods_with_pdb_violation(
-            potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
-        victims: list[Pod] = []
-        reprieves: list[Reprieve] = []
-        num_violating = 0
-        viol_keys: set[str] = set()
+        violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs)
+        out = _Outcome()
         add_ext = fh.run_pre_filter_extension_add_pod
         success = Code.Success
         # reprievePod: the PDB-violating pods first, then the others, each in importance order
@@ -353,18 +373,12 @@ class _DryRunCycle:
                         return VictimSelection([], 0, st)
                 st = run_filters(state, pod, node_info)
                 if st.code == success:
-                    reprieves.append(Reprieve(p, True, is_violating, None))
+                    out.keep(p, is_violating)
                     continue
                 node_info.remove_pod(p)
                 if tell:
                     st2 = remove_ext(state, pod, p, node_info)
                     if st2.code != success:
                         return VictimSelection([], 0, st2)
-                victims.append(p)
-                reprieves.append(Reprieve(p, False, is_violating, st))
-                if is_violating:
-                    num_violating += 1
-                    viol_keys.add(p.key)
-        if violating and non_violating and pl.sorts_victims_after_reprieve:
-            sort_by_key(victims, importance_key)
-        return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
+                out.evict(p, is_violating, st)
+        return out.selection(pl, bool(violating and non_violating), matched)
