@@ -46,7 +46,8 @@ class Pod(_View):
     # slotted: a snapshot holds 150,000 pods (a dict per pod would cost more than the pod's fields)
     __slots__ = ("raw", "metadata", "spec", "status", "name", "namespace", "key", "uid", "labels", "node_name",
                  "nominated_node_name", "priority", "has_priority", "priority_class_name", "preemption_policy",
-                 "scheduler_name", "deletion_timestamp", "phase", "_resource", "_resource_with", "info")
+                 "scheduler_name", "deletion_timestamp", "phase", "_resource", "_resource_with", "info",
+                 "__weakref__")
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
         # _parts, inline: a snapshot makes 150,000 pods
