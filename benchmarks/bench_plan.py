@@ -10,7 +10,9 @@ kube-scheduler's numCandidates gives for 1,000 nodes).
 The clock starts after the snapshot is built and stops when plan_max returns. The last line is
 machine-readable:
 
-    workload=plan_max nodes=<int> low_per_node=<int> copies=<int> seconds=<float> without=<int> with=<int> preemptions=<int> decisions=<int>
+    workload=plan_max nodes=<int> low_per_node=<int> copies=<int> seconds=<float> without=<int> with=<int> preemptions=<int> decisions=<int> cpu_s=<float>
+
+(cpu_s: the CPU seconds of the same stretch, beside its wall-clock seconds: the machine may be shared)
 
     python benchmarks/bench_plan.py [--nodes N] [--copies N] [--profile FILE]
 """
@@ -37,7 +39,7 @@ def main() -> int:
     ap.add_argument("--profile", metavar="FILE", help="write a cProfile of the search to FILE")
     args = ap.parse_args()
     objects = snapshot(args.nodes, low_per_node=args.low_per_node)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     if args.profile:
         import cProfile
 
@@ -46,13 +48,13 @@ def main() -> int:
         prof.dump_stats(args.profile)
     else:
         report = plan_max(objects, ("synthetic", "", copy_pod()), max_count=args.copies)
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"{report['withoutPreemption']['count']} copies on free room, {report['withPreemption']['count']} "
           f"counting preemption ({report['preemptions']} preemptions); stopped: "
           f"{report['withPreemption']['stoppedAt']['message']}", file=sys.stderr)
     print(f"workload=plan_max nodes={args.nodes} low_per_node={args.low_per_node} copies={report['copiesTried']} seconds={seconds:.2f} "
           f"without={report['withoutPreemption']['count']} with={report['withPreemption']['count']} "
-          f"preemptions={report['preemptions']} decisions={report['decisions']}")
+          f"preemptions={report['preemptions']} decisions={report['decisions']} cpu_s={cpu:.2f}")
     return 0
 
 

@@ -275,3 +275,52 @@ def test_bad_manifests_name_file_and_field(tmp_path: Path, obj: dict, expected: 
 def test_a_manifest_file_with_no_pod_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no Pod in the file"):
         load_manifests(_write(tmp_path, "m.yaml", b"---\n"))
+
+
+# --- large JSON documents: msgspec, with orjson's objects and orjson's errors ----------------------
+
+JSON_ALIKE = {
+    "a List of every kind the scheduler reads": json.dumps(_as_list(_objects())).encode(),
+    "numbers at the edges of 64 bits, floats and escapes":
+        b'{"kind": "List", "items": [], "n": [18446744073709551615, -9223372036854775808, 1e308, 1E2, -0.0, 0.1],'
+        b' "s": "\\u00e9\\ud83d\\ude00\\u0000"}',
+    "an integer beyond 64 bits, which orjson makes a float":
+        b'{"kind": "List", "items": [], "n": 123456789012345678901234567890}',
+    "nineteen digits in a string, which sends the document to orjson": b'{"kind": "List", "items": [], '
+                                                                      b'"s": "1234567890123456789"}',
+    "several documents one after another": b'{"kind": "Node", "metadata": {"name": "a"}}\n'
+                                           b'{"kind": "Node", "metadata": {"name": "b"}}',
+}
+JSON_ALIKE["a byte order mark (read as YAML)"] = b'\xef\xbb\xbf{"kind": "List", "items": []}'
+_CASES = sorted((Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "cases").glob("*.json"))
+if _CASES:
+    JSON_ALIKE["a conformance case"] = _CASES[0].read_bytes()
+
+JSON_REFUSED = {
+    "malformed JSON": b'{"kind": "List", "items": [\n  {"kind": "Pod",, }]}',
+    "a lone surrogate": b'{"kind": "List", "items": [], "s": "\\ud800"}',
+    "bytes that are not UTF-8": b'{"kind": "List", "items": [], "s": "\xff"}',
+    "a number out of range": b'{"kind": "List", "items": [], "n": 1e400}',
+    "nesting deeper than orjson reads": b'{"kind": "List", "items": [' + b"[" * 1100 + b"]" * 1100 + b"]}",
+}
+
+
+def _read(data: bytes, large: int, monkeypatch: pytest.MonkeyPatch) -> object:
+    import kubectl_preempt.io.snapshot as snapshot
+    monkeypatch.setattr(snapshot, "LARGE_JSON", large)
+    try:
+        return snapshot.decode_documents(data, "doc")
+    except InputError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("case", list(JSON_ALIKE) + list(JSON_REFUSED))
+def test_a_large_json_document_reads_as_orjson_reads_it(tmp_path: Path, case: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Documents past LARGE_JSON are decoded by msgspec: the same objects and the same error lines
+    as orjson's (here every document counts as large, then none)."""
+    data = JSON_ALIKE.get(case, JSON_REFUSED.get(case))
+    large = _read(data, 0, monkeypatch)
+    small = _read(data, 1 << 62, monkeypatch)
+    assert repr(large) == repr(small)
+    assert isinstance(large, str) is (case in JSON_REFUSED)

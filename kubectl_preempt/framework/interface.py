@@ -183,7 +183,14 @@ class MemoTraits(Protocol):
         pod's node shape and priority, the node's pods in their order, the pods nominated there at
         the pod's priority or above and the PDBs, while the cycle's filters are all node-local and
         no PreFilter extension runs: the equivalence cache may then keep it, under DRY_RUN_POINT
-        (preemption/evaluator.py DryRunMemo)."""
+        (scheduler/fast/preemption.py DryRunMemo)."""
+        return False
+
+    def filter_ignores_pods(self, state: Any, pod: Any, others: Any) -> bool:
+        """Whether putting any of the pods `others` on a node, or taking it off, changes neither
+        this plugin's Filter answer for `pod` there nor what its PreFilter extension keeps in
+        `state` (its AddPod/RemovePod would change nothing): the fast core's dry runs then leave
+        the plugin out of the checks while they reprieve those pods (scheduler/fast/preemption.py)."""
         return False
 
 
@@ -199,6 +206,31 @@ def memo_traits(plugin: Any) -> MemoTraits:
     Declaring is subclassing: a look at the class's MRO, not a structural Protocol check (which
     asks for every member and is slow)."""
     return plugin if MemoTraits in type(plugin).__mro__ else _UNDECLARED
+
+
+class FastCores(Protocol):
+    """The fast cores beside the decision (scheduler/fast/): each gives exactly the answer of the
+    upstream-shaped function it is named after (scheduler/schedule_one.py find_nodes_that_pass_filters,
+    Framework.run_score_plugins, preemption/evaluator.py Evaluator.dry_run_preemption), with the
+    same side effects on the diagnosis, the cycle state and the preemption's record, only faster:
+    answers of node-local plugins kept in the scheduler's equivalence cache (`equivalence`, None:
+    none kept), nodes walked in steps, score columns, candidates screened and dry runs remembered
+    or done in arithmetic. A core returns None for a case it does not take, and the plain function
+    runs.
+
+    Upstream has no such seam (Go is fast enough plain). The Scheduler hands its cores to a
+    cycle's Framework (`Framework.fast`) unless every memory is off (model/memory.py
+    MEMORY.off()), the one switch: with it off every cycle runs the plain functions alone, and
+    tests/test_memo_off.py holds both to byte-identical documents."""
+
+    def find_nodes_that_pass_filters(self, fwk: Any, state: Any, pod: Any, diagnosis: Any, nodes: Any,
+                                     start_index: int, equivalence: "EquivalenceAnswers | None") -> Any: ...
+
+    def run_score_plugins(self, fwk: Any, state: Any, pod: Any, nodes: Any,
+                          equivalence: "EquivalenceAnswers | None", node_names: Any) -> Any: ...
+
+    def dry_run_preemption(self, evaluator: Any, state: Any, pod: Any, potential: Any, pdbs: Any,
+                           offset: int, num: int, details: Any) -> Any: ...
 
 
 # One Protocol per extension point (framework/interface.go's PreEnqueuePlugin, QueueSortPlugin, ...).

@@ -1,7 +1,8 @@
 """PodInfo: a pod and what the scheduler derives from it, as kube-scheduler's framework.PodInfo.
 
 Upstream wraps each *v1.Pod in a PodInfo (NewPodInfo / PodInfo.Update) that holds what every cycle
-would otherwise re-parse: the pod (anti-)affinity terms. We hold more of the same kind in one typed,
+would otherwise re-parse: the pod (anti-)affinity terms, parsed when the PodInfo is made (here too,
+framework/affinity.py). We hold more of the same kind in one typed,
 slotted object: each plugin's per-pod derived data (requests, node affinity, tolerations, spread
 constraints, volumes, images, ...), the equivalence cache's pod shape and the PDBs that count the pod.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.objects import Pod
+from .affinity import NO_TERMS, PodTerms, parse_terms
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 # shared by every pod without host ports or claims: read, never changed in place
@@ -53,7 +55,7 @@ UNSET: Any = _Unset()
 # test_podinfo.py holds the two to each other and to the constructor).
 DERIVED: tuple[str, ...] = (
     "cycle_shape", "node_shape",
-    "affinity_terms", "affinity_selectors",
+    "affinity_selectors",
     "required_node_affinity", "preferred_node_affinity",
     "fit_request", "score_requests",
     "prefer_no_schedule_tolerations",
@@ -71,12 +73,16 @@ _ALL_UNSET = (UNSET,) * len(DERIVED)
 class PodInfo:
     """mirrors framework.PodInfo (and the per-pod part of QueuedPodInfo)."""
 
-    __slots__ = ("pod", "has_affinity", "has_required_anti_affinity", "pvc_keys", "host_ports") + DERIVED
+    __slots__ = ("pod", "has_affinity", "has_required_anti_affinity", "affinity_terms", "pvc_keys",
+                 "host_ports") + DERIVED
 
     # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
     pod: Pod
     has_affinity: bool
     has_required_anti_affinity: bool
+    # the parsed (anti-)affinity terms (PodInfo.Update: getAffinityTerms and
+    # getWeightedAffinityTerms; framework/affinity.py parse_terms), errors kept with them
+    affinity_terms: PodTerms
     pvc_keys: list[str]  # "namespace/claim" of each PVC volume (updatePVCRefCounts)
     host_ports: list[tuple[str, str, int]]  # (hostIP, protocol, hostPort): schedutil.GetHostPorts
 
@@ -90,9 +96,6 @@ class PodInfo:
     # what of the pod decides a node-local plugin's answer (the equivalence cache's key)
     # <- scheduler/memo/equivalence.py node_shape, from model/podshape.py node_shape
     node_shape: bytes | None
-    # the parsed (anti-)affinity terms (PodInfo.Update)
-    # <- plugins/interpodaffinity/terms.py parse_terms
-    affinity_terms: "PodTerms"
     # the label selectors of the (anti-)affinity terms, for the queueing hints
     # <- plugins/interpodaffinity/plugin.py affinity_selectors_of
     affinity_selectors: "list[LabelSelector]"
@@ -145,7 +148,7 @@ class PodInfo:
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
         # every derived slot starts UNSET (one unpacking: a snapshot builds 150,000 of these)
-        (self.cycle_shape, self.node_shape, self.affinity_terms, self.affinity_selectors,
+        (self.cycle_shape, self.node_shape, self.affinity_selectors,
          self.required_node_affinity, self.preferred_node_affinity, self.fit_request, self.score_requests,
          self.prefer_no_schedule_tolerations, self.spread_constraints, self.volume_claims, self.claim_names,
          self.restricted_disks, self.required_features, self.images, self.pdb_matches, self.batch_shape,
@@ -156,8 +159,12 @@ class PodInfo:
             anti = affinity.get("podAntiAffinity")
             self.has_affinity = bool(affinity.get("podAffinity") or anti)
             self.has_required_anti_affinity = bool(anti and anti.get("requiredDuringSchedulingIgnoredDuringExecution"))
+            # parsed once, here, as upstream's NewPodInfo does (InterPodAffinity reads the terms
+            # of every pod with affinity on every cycle)
+            self.affinity_terms = parse_terms(pod) if self.has_affinity else NO_TERMS
         else:
             self.has_affinity = self.has_required_anti_affinity = False
+            self.affinity_terms = NO_TERMS
         volumes = spec.get("volumes")
         # mirrors updatePVCRefCounts: PVC volumes only; generic ephemeral volumes are not counted
         self.pvc_keys: list[str] = [

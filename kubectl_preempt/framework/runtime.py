@@ -2,10 +2,7 @@
 Run*Plugins functions of framework/runtime/framework.go."""
 from __future__ import annotations
 
-from itertools import repeat
 from typing import Any, Callable, Mapping, Sequence
-
-import operator
 
 from ..errors import InputError, quote
 from ..model.objects import Pod
@@ -14,8 +11,8 @@ from .events import QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
 from .listers import Listers
 from .randomness import FIXED, RandomSource
-from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, EnqueueExtensions, EquivalenceAnswers, MemoTraits,
-                        NodeScore, PostFilterResult, PreFilterResult, ScoreTable, is_node_local, memo_traits)
+from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, MIN_NODE_SCORE, EnqueueExtensions, FastCores,
+                        MemoTraits, NodePluginScores, NodeScore, PostFilterResult, PreFilterResult, memo_traits)
 from .status import SUCCESS, Code, Status
 from .types import NodeInfo
 from .versions import DEFAULT, KubernetesVersion
@@ -24,12 +21,6 @@ from .versions import DEFAULT, KubernetesVersion
 _METHODS = {ep: method for ep, (_, method) in EXTENSION_POINT_PROTOCOLS.items()}
 
 Factory = Callable[[Mapping[str, Any], "Framework"], Any]
-_NAME = operator.attrgetter("name")
-
-class _ScoreFailed(Exception):
-    def __init__(self, plugin: str, status: Status) -> None:
-        self.plugin, self.status = plugin, status
-
 
 class Nominator:
     """Pods nominated to nodes (backend/queue/nominator.go), in the order they were nominated."""
@@ -83,6 +74,10 @@ class Framework:
         # the run's one source of random choices (framework/randomness.py), plugins read it
         # from their handle; the Scheduler hands over its own
         self.random_source = random_source
+        # the fast cores beside the decision functions (framework/interface.py FastCores), handed
+        # over by the Scheduler for each cycle; None (every memory off, or no Scheduler): the plain
+        # functions alone
+        self.fast: FastCores | None = None
         self.percentage_of_nodes_to_score = profile.percentage_of_nodes_to_score
         self.global_percentage_of_nodes_to_score = percentage_of_nodes_to_score
         self.plugins: dict[str, Any] = {}
@@ -300,110 +295,51 @@ class Framework:
         state.skip_score_plugins = skip
         return SUCCESS
 
-    def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo],
-                          equivalence: EquivalenceAnswers | None = None,
-                          node_names: list[str] | None = None) -> tuple[ScoreTable, Status]:
-        """mirrors RunScorePlugins; node-local plugins' raw scores come from `equivalence` (the
-        scheduler's cache) for nodes it remembers unchanged. `node_names`: the nodes' names, when
-        the caller has them. Columns are tuples or lists, one per plugin."""
-        skip = state.skip_score_plugins
-        plugins = [pl for pl in self.score_plugins if pl.name not in skip] if skip else self.score_plugins
-        names = tuple(pl.name for pl in plugins)
-        local = [i for i, pl in enumerate(plugins) if is_node_local(pl, "score")]
-        n = len(nodes)
-        raw: list[Sequence[int]] = [()] * len(plugins)
-        if node_names is None:
-            node_names = list(map(_NAME, nodes))
-        weights = self.score_weights
-        # node-local plugins without a normalizer (NodeResourcesFit, BalancedAllocation,
-        # ImageLocality): in-tree, their scores lie in [0, MaxNodeScore] by construction, so no
-        # range check; their weighted sum is kept in each remembered row, added once per node
-        plain = [i for i in local if _extensions(plugins[i]) is None]
-        partial: Sequence[int] | None = None
-        if local:
-            local_plugins = [plugins[i] for i in local]
-            plain_weights = [(k, weights.get(plugins[i].name, 1)) for k, i in enumerate(local) if i in plain]
-
-            def row(ni: NodeInfo) -> tuple[int, ...]:
-                out = []
-                for pl in local_plugins:
-                    sc, s = pl.score(state, pod, ni)
-                    if s.code != Code.Success:
-                        raise _ScoreFailed(pl.name, s)
-                    out.append(sc)
-                out.append(sum(out[k] * w for k, w in plain_weights))
-                return tuple(out)
-
-            try:
-                if equivalence is not None:
-                    rows = equivalence.answers("score", tuple(pl.name for pl in local_plugins)).get(nodes, row, node_names)
-                else:
-                    rows = list(map(row, nodes))
-            except _ScoreFailed as e:
-                return ScoreTable([], names, [], []), Status.as_error(
-                    f"plugin {quote(e.plugin)} failed with: {e.status.message()}", e.plugin)
-            if rows:
-                cols = list(zip(*rows))
-                for i, col in zip(local, cols):
-                    raw[i] = col
-                partial = cols[-1]
-        # a plugin may know that for this pod every node scores 0 and normalizing keeps 0
-        # (DynamicResources for a pod without claims): its column stays zeros, nothing to call
-        zero = {i for i, pl in enumerate(plugins)
-                if i not in local and self.memo_traits[pl.name].scores_nothing(state, pod)}
-        for i, pl in enumerate(plugins):
-            if i in local:
+    def run_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]
+                          ) -> tuple[list[NodePluginScores], Status]:
+        """mirrors RunScorePlugins: each plugin's Score on each node, each plugin's NormalizeScore,
+        then per node the weighted scores, each checked to lie in [MinNodeScore, MaxNodeScore],
+        and their total. (Upstream runs the nodes in parallel and reports whichever failure comes
+        first; one after another, the first node's.) The fast core beside it: scheduler/fast/scores.py."""
+        plugins: list[Any] = []
+        plugin_to_node_scores: dict[str, list[NodeScore]] = {}
+        for pl in self.score_plugins:
+            if pl.name in state.skip_score_plugins:
                 continue
-            if i in zero:
-                raw[i] = [0] * n
-                continue
-            col = [0] * n
-            for j, ni in enumerate(nodes):
-                sc, s = pl.score(state, pod, ni)
-                if s.code != Code.Success:
-                    return ScoreTable([], names, [], []), Status.as_error(
-                        f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
-                col[j] = sc
-            raw[i] = col
-        for i, pl in enumerate(plugins):
-            ext = _extensions(pl) if i not in zero else None
+            plugins.append(pl)
+            plugin_to_node_scores[pl.name] = [NodeScore("", 0)] * len(nodes)
+        if plugins:
+            for index, node_info in enumerate(nodes):
+                node_name = node_info.name
+                for pl in plugins:
+                    s, status = pl.score(state, pod, node_info)
+                    if not status.is_success():
+                        return [], Status.as_error(f"plugin {quote(pl.name)} failed with: {status.message()}", pl.name)
+                    plugin_to_node_scores[pl.name][index] = NodeScore(node_name, s)
+        for pl in plugins:
+            ext = _extensions(pl)
             if ext is None:
                 continue
-            # the same normalizer on the plain scores, when the extension declares one
-            fast = (self.memo_traits[pl.name] if ext is pl else memo_traits(ext)).normalize_values(
-                state, pod, list(raw[i]))
-            if fast is not None:
-                raw[i] = fast
-                continue
-            ns = [NodeScore(nm, sc) for nm, sc in zip(node_names, raw[i])]
-            s = ext.normalize_score(state, pod, ns)
-            if not s.is_success():
-                return ScoreTable([], names, [], []), Status.as_error(f"plugin {quote(pl.name)} failed with: {s.message()}", pl.name)
-            raw[i] = [x.score for x in ns]
-        weighted: list[Sequence[int]] = []
-        rest: list[Sequence[int]] = []  # the weighted columns not in `partial`
-        for i, col in enumerate(raw):
-            if i not in plain and col and (max(col) > MAX_NODE_SCORE or min(col) < 0):
-                sc = next(x for x in col if x > MAX_NODE_SCORE or x < 0)
-                return ScoreTable([], names, [], []), Status.as_error(
-                    f"plugin {quote(names[i])} returns an invalid score {sc}, it should in the range of "
-                    f"[0, {MAX_NODE_SCORE}] after normalizing", names[i])
-            w = weights.get(names[i], 1)
-            col = col if w == 1 else list(map(operator.mul, col, repeat(w, n)))
-            weighted.append(col)
-            if i not in plain:
-                rest.append(col)
-        if partial is not None:
-            rest.append(partial)
-        if not rest:
-            totals = [0] * n
-        elif len(rest) == 1:
-            totals = list(rest[0])
-        elif len(rest) == 2:
-            totals = list(map(operator.add, rest[0], rest[1]))
-        else:
-            totals = list(map(sum, zip(*rest)))
-        return ScoreTable(node_names, names, weighted, totals), SUCCESS
+            status = ext.normalize_score(state, pod, plugin_to_node_scores[pl.name])
+            if not status.is_success():
+                return [], Status.as_error(f"plugin {quote(pl.name)} failed with: {status.message()}", pl.name)
+        names = tuple(pl.name for pl in plugins)
+        all_node_plugin_scores: list[NodePluginScores] = []
+        for index, node_info in enumerate(nodes):
+            scores: list[int] = []
+            total = 0
+            for pl in plugins:
+                weight = self.score_weights.get(pl.name, 1)
+                score = plugin_to_node_scores[pl.name][index].score
+                if score > MAX_NODE_SCORE or score < MIN_NODE_SCORE:
+                    return [], Status.as_error(
+                        f"plugin {quote(pl.name)} returns an invalid score {score}, it should in the range of "
+                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing", pl.name)
+                weighted_score = score * weight
+                scores.append(weighted_score)
+                total += weighted_score
+            all_node_plugin_scores.append(NodePluginScores(node_info.name, names, scores, total))
+        return all_node_plugin_scores, SUCCESS
 
 
 # the extension points whose plugins can reject a pod and so tell the queue what may help it

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from typing import Iterable, NamedTuple
 
 from ..model.objects import Node, Pod
-from ..model.resources import PodResourcesOptions, Resource
+from ..model.resources import PodResource, PodResourcesOptions, Resource
 from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, container_host_ports, pod_info
 
 
@@ -172,6 +172,15 @@ class NodeInfo:
         c.counting = self.counting
         return c
 
+    def emptied(self) -> "NodeInfo":
+        """A copy without any of the node's pods: what remove_pod of each leaves (a dry run where
+        every pod may be evicted), but for sums of scalar resources, which it leaves without the
+        entry rather than at 0 (read alike: absent counts 0)."""
+        c = NodeInfo(self.node)
+        c.image_states = self.image_states
+        c.counting = self.counting
+        return c
+
     def use_counting(self, counting: NodeCounting | None) -> None:
         """Count the pods as a release does (upstream's gates and code are the process's: its
         NodeInfos never change; ours follow the release a scheduler imitates), and from now on the
@@ -281,12 +290,31 @@ class NodeInfo:
 
     def remove_pod(self, pod: Pod) -> bool:
         """mirrors NodeInfo.RemovePod: the pod with this uid leaves (whichever object of it is held)."""
+        pi = self._take_out(pod)
+        if pi is None:
+            return False
+        self._next_generation()
+        if pi.pod.priority <= self.lowest_priority:
+            self.lowest_priority = min(map(_PRIORITY, self.pods), default=NO_PODS)
+        return True
+
+    def remove_pods(self, pods: Iterable[Pod]) -> None:
+        """remove_pod of each pod in turn, in bulk (a dry run takes off every pod preemption may
+        take): the lists end as one removal after another leaves them and the sums lose each pod;
+        the lowest priority is taken and the generation moves once, which is all a plugin can
+        tell apart."""
+        for pod in pods:
+            self._take_out(pod)
+        self.lowest_priority = min(map(_PRIORITY, self.pods), default=NO_PODS)
+        self._next_generation()
+
+    def _take_out(self, pod: Pod) -> PodInfo | None:
+        """The pod with this uid off the lists and out of the sums; its PodInfo, None when absent."""
         uid = pod.uid
         pods = self.pods
         for i in range(len(pods) - 1, -1, -1):
             pi = pods[i]
-            p = pi.pod
-            if p.uid == uid:
+            if pi.pod.uid == uid:
                 # mirrors removeFromSlice: the last pod takes the removed one's place
                 pods[i] = pods[-1]
                 pods.pop()
@@ -298,11 +326,9 @@ class NodeInfo:
                                 lst[j] = lst[-1]
                                 lst.pop()
                                 break
-                self._update(pi, -1)
-                if p.priority <= self.lowest_priority:
-                    self.lowest_priority = min(map(_PRIORITY, pods), default=NO_PODS)
-                return True
-        return False
+                self._sums(pi, -1)
+                return pi
+        return None
 
     def requeue_pod(self, pod: Pod) -> bool:
         """An update of a pod that changes nothing counted here (a status patch): upstream's
@@ -322,7 +348,16 @@ class NodeInfo:
                     return False
         return True
 
+    def counted(self, pod: Pod) -> PodResource:
+        """The pod's requests as this node adds them up (the release's counting; v1.34's without)."""
+        counting = self.counting
+        return pod.resource if counting is None else pod.resource_for(counting.resources)
+
     def _update(self, pi: PodInfo, sign: int) -> None:
+        self._sums(pi, sign)
+        self._next_generation()
+
+    def _sums(self, pi: PodInfo, sign: int) -> None:
         counting = self.counting
         res = pi.pod.resource if counting is None else pi.pod.resource_for(counting.resources)
         r = self.requested
@@ -350,9 +385,6 @@ class NodeInfo:
                     self.pvc_ref_counts.pop(key, None)
                 else:
                     self.pvc_ref_counts[key] = n
-        self.generation = next(_generations)
-        if self.journal is not None:
-            self.journal.note(self)
 
     def __repr__(self) -> str:
         return f"NodeInfo({self.name}, pods={len(self.pods)})"

@@ -30,6 +30,13 @@ class LabelSelector:
     def empty(self) -> bool:
         return not self.nothing and not self.match_labels and not self.exprs
 
+    def single_label(self) -> tuple[str, str] | None:
+        """(key, value) when the selector is exactly one matchLabels pair: it matches the labels
+        whose value at key is that value (a scan over every pod of a snapshot tests that inline)."""
+        if self.nothing or self.exprs or len(self.match_labels) != 1:
+            return None
+        return self.match_labels[0]
+
     def matches(self, labels: Mapping[str, str]) -> bool:
         if self.nothing:
             return False

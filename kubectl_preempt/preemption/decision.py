@@ -139,6 +139,22 @@ class Candidate:
         return (-self.num_pdb_violations, -highest, -total, -len(victims),
                 earliest_start_of_highest_priority(victims))
 
+    def chain_score(self, step: int) -> int:
+        """chain_scores[step], computing only that value while the five are not known: the last
+        (the earliest start of the most important victims, a parse per victim) is asked only of
+        the candidates still tied after the first four, as pickOneNodeForPreemption does."""
+        known = self.__dict__.get("chain_scores")
+        if known is not None or step == 4:
+            return self.chain_scores[step]
+        victims = self.victims
+        if step == 0:
+            return -self.num_pdb_violations
+        if step == 1:
+            return -victims[0].priority
+        if step == 2:
+            return -(sum(v.priority for v in victims) + PRIORITY_SHIFT * len(victims))
+        return -len(victims)
+
     @property
     def highest_victim_priority(self) -> int:
         return self.victims[0].priority

@@ -7,14 +7,12 @@ from where the scheduling cycle returns it with its other decisions.
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
-from itertools import compress, repeat
 from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, NodeToStatus, fit_error_message, fit_error_reasons
-from ..framework.interface import DRY_RUN_POINT, PostFilterResult, is_node_local, memo_traits
+from ..framework.interface import PostFilterResult
 from ..framework.status import SUCCESS, Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
@@ -25,11 +23,9 @@ NO_CANDIDATE = "no candidate node for preemption"
 # where preempt() leaves its record in the cycle's state
 RECORD_KEY = "kubectl-preempt/preemption-record"
 # where the scheduling cycle leaves the scheduler's equivalence cache for this pod
-# (scheduler/memo/equivalence.py PodAnswers) when it has one: dry runs are remembered there (DryRunMemo)
+# (scheduler/memo/equivalence.py PodAnswers) when it has one: dry runs are remembered there
+# (scheduler/fast/preemption.py DryRunMemo)
 EQUIVALENCE_KEY = "kubectl-preempt/equivalence"
-
-_NODE_NAME = operator.attrgetter("name")
-
 
 def more_important_pod(a: Pod, b: Pod) -> bool:
     # mirrors util.MoreImportantPod
@@ -102,89 +98,16 @@ class PreemptionPlugin:
 
     def nodes_with_possible_victims(self, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[list[bool], Status] | None:
         """Without a dry run: for each node whether SelectVictimsOnNode could find any victim
-        there, and the status it would give the nodes where it cannot. None (the default):
-        every node gets its dry run."""
+        there, and the status it would give the nodes where it cannot (the fast core's screen,
+        scheduler/fast/preemption.py). None (the default): every node gets its dry run."""
         return None
 
 
-class DryRunMemo:
-    """A dry run's answer on a node, remembered in the scheduler's equivalence cache (so
-    `equivalence=None` turns it off) for a pod shape at one priority, and given back while all it
-    read is unchanged.
-
-    A preemption runs a dry run on up to numCandidates nodes (100 for up to 1,000 nodes) and
-    between two preemptions few of those nodes change: a queue of copies of one pod asks the same
-    dry runs over and over. Only when the cycle's filter plugins are all node-local (they read
-    nothing but the pod and its NodeInfo) and no PreFilter extension runs (none reads the pods a
-    dry run removes and adds back) is the answer a function of: the pod's node shape and priority
-    (the key of the cache's entry); per node, the NodeInfo's generation and its pods, the same
-    objects in the same order with the same status and metadata (the replay patches a pod's
-    status in place and moves it on its node's list without a new generation), and the pods
-    nominated there that the filters count (priority at least the pod's, another uid); and the
-    PDBs: the list, its generation, and each PDB's disruptionsAllowed and disruptedPods (the
-    disruption controller's sync changes them in place). Each is compared before an answer is
-    given back; answers that are errors are not kept."""
-
-    __slots__ = ("answers", "pdb_state")
-
-    def __init__(self, answers: Any, pdb_state: tuple) -> None:
-        self.answers = answers  # scheduler/memo/equivalence.py NodeAnswers: values and generations per node
-        self.pdb_state = pdb_state
-
-    @staticmethod
-    def for_cycle(handle: Any, state: CycleState, pod: Pod, interface: PreemptionPlugin,
-                  pdbs: list[PodDisruptionBudget]) -> "DryRunMemo | None":
-        eq = state.get(EQUIVALENCE_KEY)
-        # declared by the plugin (framework/interface.py MemoTraits.repeatable_dry_run); a plugin
-        # declaring nothing has every dry run run
-        if eq is None or not memo_traits(interface).repeatable_dry_run(state, pod):
-            return None
-        skip = state.skip_filter_plugins
-        if any(name not in skip for name, _ in getattr(handle, "pre_filter_extensions", ((None, None),))):
-            return None
-        active = [pl for pl in handle.filter_plugins if pl.name not in skip]
-        if not all(is_node_local(pl, "filter") for pl in active):
-            return None
-        cluster = getattr(handle, "cluster", None)
-        pdb_state = (pdbs, cluster.pdb_generation if cluster is not None else None,
-                     [(pdb, pdb.disruptions_allowed, pdb.disrupted_pods) for pdb in pdbs])
-        return DryRunMemo(eq.answers(DRY_RUN_POINT, (tuple(pl.name for pl in active), pod.priority)), pdb_state)
-
-    @staticmethod
-    def reads(handle: Any, pod: Pod, ni: NodeInfo) -> tuple:
-        """What the dry run on `ni` reads of the node beside the pod's shape and priority."""
-        prio, uid = pod.priority, pod.uid
-        nominated = [p for p in handle.nominator.by_node.get(ni.name, ()) if p.priority >= prio and p.uid != uid]
-        pods = [pi.pod for pi in ni.pods]
-        return (ni.generation, pods + nominated, [p.status for p in pods] + [p.status for p in nominated],
-                [p.metadata for p in pods] + [p.metadata for p in nominated], len(pods))
-
-    def recall(self, ni: NodeInfo, reads: tuple) -> VictimSelection | None:
-        got = self.answers.values.get(ni.name)
-        if got is None or self.answers.generations.get(ni.name) != ni.generation:
-            return None
-        held, pdb_state, sel = got
-        if held[0] != reads[0] or held[4] != reads[4] or not _same_objects(held[1], reads[1]) \
-                or not _same_objects(held[2], reads[2]) or not _same_objects(held[3], reads[3]):
-            return None
-        now = self.pdb_state
-        if pdb_state is not now:
-            if pdb_state[0] is not now[0] or pdb_state[1] != now[1] or len(pdb_state[2]) != len(now[2]):
-                return None
-            for (a, allowed_a, disrupted_a), (b, allowed_b, disrupted_b) in zip(pdb_state[2], now[2]):
-                if a is not b or allowed_a != allowed_b or disrupted_a != disrupted_b:
-                    return None
-        return sel
-
-    def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> None:
-        if sel.status.code == Code.Error:
-            return
-        self.answers.values[ni.name] = (reads, self.pdb_state, sel)
-        self.answers.generations[ni.name] = ni.generation
-
-
-def _same_objects(a: list, b: list) -> bool:
-    return len(a) == len(b) and all(map(operator.is_, a, b))
+def candidate_of(name: str, sel: VictimSelection) -> Candidate:
+    """The candidate a dry run with victims makes, with lists of its own (a remembered selection
+    serves later candidates too)."""
+    return Candidate(name, list(sel.victims), sel.num_pdb_violations, list(sel.reprieves), sel.pdb_violating,
+                     {v.key: sel.pdbs[v.key] for v in sel.victims if v.key in sel.pdbs})
 
 
 class Evaluator:
@@ -243,61 +166,50 @@ class Evaluator:
         pdbs = self.handle.cluster.pdbs if self.handle.cluster is not None else []
         offset, num = self.interface.get_offset_and_num_candidates(len(potential))
         details.offset, details.num_candidates = offset, num
+        fast = getattr(self.handle, "fast", None)
+        if fast is not None:
+            got = fast.dry_run_preemption(self, state, pod, potential, pdbs, offset, num, details)
+            if got is not None:
+                return got
         return self.dry_run_preemption(state, pod, potential, pdbs, offset, num, details)
 
-    def dry_run_preemption(self, state: CycleState, pod: Pod, potential: list[NodeInfo],
-                           pdbs: list[PodDisruptionBudget], offset: int, num: int,
+    def dry_run_preemption(self, state: CycleState, pod: Pod, potential_nodes: list[NodeInfo],
+                           pdbs: list[PodDisruptionBudget], offset: int, candidates_num: int,
                            details: PreemptionRun) -> tuple[list[Candidate], NodeToStatus, str | None]:
-        non_violating: list[Candidate] = []
-        violating: list[Candidate] = []
-        statuses = NodeToStatus()
+        """mirrors DryRunPreemption: from the offset on, wrapping around, a copy of each potential
+        node and of the cycle state, SelectVictimsOnNode there; a node with victims is a candidate
+        (without PDB violations or with), the others keep their status; the search stops once there
+        is a candidate without violations and candidatesNum in all. (Upstream runs the nodes in
+        parallel and cancels the rest at that point; one after another, at that node.) What it
+        saw goes into `details`. The fast core beside it: scheduler/fast/preemption.py."""
+        non_violating_candidates: list[Candidate] = []
+        violating_candidates: list[Candidate] = []
+        node_statuses = NodeToStatus()
         errs: list[str] = []
-        n = len(potential)
-        order = [potential[(offset + i) % n] for i in range(n)] if offset else potential
-        # nodes where the plugin knows no victim can be found need no copies nor a dry run
-        screen = self.interface.nodes_with_possible_victims(pod, order)
-        if screen is not None:
-            has, no_victims = screen
-            with_victims = list(compress(range(n), has))
-        else:
-            no_victims, with_victims = None, list(range(n))
-        done = n
-        memo = DryRunMemo.for_cycle(self.handle, state, pod, self.interface, pdbs)
-        for i in with_victims:
+        for i in range(len(potential_nodes)):
+            node_info_copy = potential_nodes[(offset + i) % len(potential_nodes)].snapshot()
+            state_copy = state.clone()
             details.dry_runs += 1
-            base = order[i]
-            sel = None
-            if memo is not None:
-                reads = DryRunMemo.reads(self.handle, pod, base)
-                sel = memo.recall(base, reads)
-            if sel is None:
-                ni = base.snapshot()
-                st_copy = state.clone()
-                sel = self.interface.select_victims_on_node(st_copy, pod, ni, pdbs)
-                if memo is not None:
-                    memo.remember(base, reads, sel)
-            victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
-            if status.is_success() and victims:
-                # own lists: a remembered answer serves later candidates too
-                c = Candidate(base.name, list(victims), num_viol, list(sel.reprieves), sel.pdb_violating,
-                              {v.key: sel.pdbs[v.key] for v in victims if v.key in sel.pdbs})
-                (non_violating if num_viol == 0 else violating).append(c)
-                if non_violating and len(non_violating) + len(violating) >= num:
-                    done = i + 1
+            sel = self.interface.select_victims_on_node(state_copy, pod, node_info_copy, pdbs)
+            pods, num_pdb_violations, status = sel.victims, sel.num_pdb_violations, sel.status
+            if status.is_success() and pods:
+                c = candidate_of(node_info_copy.name, sel)
+                if num_pdb_violations == 0:
+                    non_violating_candidates.append(c)
+                else:
+                    violating_candidates.append(c)
+                nvc_size, vc_size = len(non_violating_candidates), len(violating_candidates)
+                if nvc_size > 0 and nvc_size + vc_size >= candidates_num:
                     break
                 continue
-            if status.is_success() and not victims:
-                status = Status.as_error(f'expected at least one victim pod on node "{base.name}"')
+            if status.is_success() and not pods:
+                status = Status.as_error(f'expected at least one victim pod on node "{node_info_copy.name}"')
             if status.code == Code.Error:
                 errs.append(status.message())
-            statuses.set(base.name, status)
-        if no_victims is not None:
-            # the nodes before the stop that had nothing to remove
-            nothing = compress(order[:done], map(operator.not_, has[:done]))
-            statuses.statuses.update(zip(map(_NODE_NAME, nothing), repeat(no_victims)))
-        cands = non_violating + violating
-        details.candidates = cands
-        return cands, statuses, "; ".join(errs) if errs else None
+            node_statuses.set(node_info_copy.name, status)
+        candidates = non_violating_candidates + violating_candidates
+        details.candidates = candidates
+        return candidates, node_statuses, "; ".join(errs) if errs else None
 
     def select_candidate(self, candidates: list[Candidate], details: PreemptionRun) -> Candidate | None:
         if not candidates:
@@ -310,11 +222,12 @@ class Evaluator:
         return by_name.get(name, candidates[0])
 
     def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionRun) -> str:
+        # mirrors pickOneNodeForPreemption: each step's score over the candidates still in
         remaining = list(by_name)
-        scores = {n: c.chain_scores for n, c in by_name.items()}
         for step in range(len(CHAIN)):
-            best = max(scores[n][step] for n in remaining)
-            remaining = [n for n in remaining if scores[n][step] == best]
+            scores = {n: by_name[n].chain_score(step) for n in remaining}
+            best = max(scores.values())
+            remaining = [n for n in remaining if scores[n] == best]
             details.chain_survivors.append(list(remaining))
             if len(remaining) == 1:
                 details.tied = remaining

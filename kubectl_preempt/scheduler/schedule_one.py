@@ -12,7 +12,7 @@ from typing import Any, Protocol, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, fit_error_message, fit_error_reasons
-from ..framework.interface import EquivalenceAnswers, NodePluginScores, PostFilterResult, PreFilterResult, ScoreTable, is_node_local
+from ..framework.interface import EquivalenceAnswers, NodePluginScores, PostFilterResult, PreFilterResult, ScoreTable
 from ..framework.runtime import Framework
 from ..framework.status import Code, Status
 from ..framework.types import NodeInfo
@@ -23,7 +23,6 @@ from ..preemption.evaluator import EQUIVALENCE_KEY, RECORD_KEY
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
-_CODE = operator.attrgetter("code")
 _NODE_NAME = operator.attrgetter("name")
 
 SCHEDULED = "Scheduled"
@@ -104,69 +103,47 @@ def num_feasible_nodes_to_find(fwk: Framework, num_all_nodes: int) -> int:
 
 
 def find_nodes_that_pass_filters(fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis,
-                                 nodes: list[NodeInfo], start_index: int = 0,
-                                 equivalence: EquivalenceAnswers | None = None) -> list[NodeInfo]:
-    """mirrors findNodesThatPassFilters: nodes are visited from start_index on, wrapping around,
-    until enough feasible ones are found; each visited node's status is taken from the
-    equivalence cache when its node-local filters answered for this pod shape on the unchanged
-    node, else computed, and the rejections are recorded through the diagnosis in one place.
-
-    A node with pods nominated to it is always filtered with them (both passes), never from the
-    cache. The walk goes in steps of as many nodes as feasible ones are still missing: each of
-    them must be visited anyway, so every step visits exactly the nodes upstream's walk visits."""
-    num_all = len(nodes)
-    if num_all == 0:
-        return []
-    to_find = num_feasible_nodes_to_find(fwk, num_all)
+                                 nodes: list[NodeInfo], start_index: int = 0) -> list[NodeInfo]:
+    """mirrors findNodesThatPassFilters: the nodes are checked from start_index on, wrapping around,
+    until enough feasible ones are found; each rejected node's status goes into the diagnosis.
+    (Upstream checks the nodes in parallel and stops the workers once enough passed; one after
+    another, the walk stops at the node that makes enough, and an Error stops the cycle.)
+    The fast core beside it: scheduler/fast/filters.py."""
+    num_all_nodes = len(nodes)
+    num_nodes_to_find = num_feasible_nodes_to_find(fwk, num_all_nodes)
     if not fwk.has_score_plugins():
-        to_find = 1
-    start = start_index % num_all
-    snapshot = fwk.snapshot
-    if nodes is snapshot.list():
-        names = snapshot.node_names
-    else:
-        names = list(map(_NODE_NAME, nodes))
-    order = nodes[start:] + nodes[:start] if start else nodes
-    order_names = names[start:] + names[:start] if start else names
+        num_nodes_to_find = 1
     if not fwk.has_filter_plugins():
-        return order[:to_find]
-    answers = None
-    if equivalence is not None:
-        active = [pl for pl in fwk.filter_plugins if pl.name not in state.skip_filter_plugins]
-        if all(is_node_local(pl, "filter") for pl in active):
-            answers = equivalence.answers("filter", tuple(pl.name for pl in active))
-    nominated = fwk.nominator.by_node
-    with_nominated = fwk.run_filter_plugins_with_nominated_pods
-    feasible: list[NodeInfo] = []
-    visited = 0
-    while visited < num_all and len(feasible) < to_find:
-        end = visited + to_find - len(feasible)
-        step, step_names = order[visited:end], order_names[visited:end]
-        visited += len(step)
-        if answers is None:
-            statuses = [with_nominated(state, pod, ni) for ni in step]
+        return [nodes[(start_index + i) % num_all_nodes] for i in range(num_nodes_to_find)]
+    feasible_nodes: list[NodeInfo] = []
+    result: list[tuple[str, Status]] = []
+    for i in range(num_all_nodes):
+        node_info = nodes[(start_index + i) % num_all_nodes]
+        status = fwk.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+        if status.code == Code.Error:
+            raise SchedulingError(status.message())
+        if status.is_success():
+            feasible_nodes.append(node_info)
+            if len(feasible_nodes) >= num_nodes_to_find:
+                break
         else:
-            statuses = answers.get(step, lambda ni: fwk.run_filter_plugins(state, pod, ni), step_names)
-            if nominated:
-                for k, name in enumerate(step_names):
-                    if name in nominated:
-                        statuses[k] = with_nominated(state, pod, step[k])
-        # equal answers are one object (a success always is): decide per distinct object
-        distinct = set(statuses)
-        if len(distinct) == 1 and next(iter(distinct)).code == Code.Success:
-            feasible.extend(step)
-        elif all(st.code != Code.Success for st in distinct):
-            errors = [statuses.index(st) for st in distinct if st.code == Code.Error]
-            if errors:
-                raise SchedulingError(statuses[min(errors)].message())
-            diagnosis.add_filter_rejections(step_names, statuses, distinct)
-        else:
-            codes = list(map(_CODE, statuses))
-            if Code.Error in codes:
-                raise SchedulingError(statuses[codes.index(Code.Error)].message())
-            feasible.extend(compress(step, map(operator.not_, codes)))
-            diagnosis.add_filter_rejections(compress(step_names, codes), compress(statuses, codes))
-    return feasible
+            result.append((node_info.name, status))
+    for node, status in result:
+        diagnosis.node_to_status.set(node, status)
+        diagnosis.add_plugin_status(status)
+    return feasible_nodes
+
+
+def _pass_filters(fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis, nodes: list[NodeInfo],
+                  start_index: int, equivalence: EquivalenceAnswers | None) -> list[NodeInfo]:
+    """findNodesThatPassFilters through the fast core when the cycle has one (framework/interface.py
+    FastCores), else as upstream writes it."""
+    fast = fwk.fast
+    if fast is not None:
+        feasible = fast.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, start_index, equivalence)
+        if feasible is not None:
+            return feasible
+    return find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, start_index)
 
 
 class SchedulingError(Exception):
@@ -197,7 +174,7 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
     if pod.nominated_node_name:
         ni = fwk.snapshot.get(pod.nominated_node_name)
         if ni is not None:
-            feasible = find_nodes_that_pass_filters(fwk, state, pod, diagnosis, [ni], 0, equivalence)
+            feasible = _pass_filters(fwk, state, pod, diagnosis, [ni], 0, equivalence)
             if feasible:
                 return feasible, diagnosis, True
     nodes = all_nodes
@@ -216,7 +193,7 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
             filtered = Status(Code.UnschedulableAndUnresolvable, "node is filtered out by the prefilter result")
             diagnosis.node_to_status.statuses.update((ni.name, filtered) for ni in all_nodes if ni.name not in kept)
         # "unlisted": they get no status (the absent default, with no reason, counts in no message)
-    feasible = find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, start_index, equivalence)
+    feasible = _pass_filters(fwk, state, pod, diagnosis, nodes, start_index, equivalence)
     return feasible, diagnosis, False
 
 
@@ -228,7 +205,9 @@ def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[No
     s = fwk.run_pre_score_plugins(state, pod, nodes)
     if not s.is_success():
         raise SchedulingError(s.message())
-    scores, s = fwk.run_score_plugins(state, pod, nodes, equivalence, names)
+    fast = fwk.fast
+    got = fast.run_score_plugins(fwk, state, pod, nodes, equivalence, names) if fast is not None else None
+    scores, s = got if got is not None else fwk.run_score_plugins(state, pod, nodes)
     if not s.is_success():
         raise SchedulingError(s.message())
     return scores

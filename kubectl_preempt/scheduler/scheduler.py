@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping
 from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
 from ..framework.events import QueueingHintMap
+from ..framework.interface import FastCores
 from ..framework.randomness import FIXED, RandomSource
 from ..framework.runtime import Framework, Nominator, build_queueing_hint_map
 from ..framework.snapshot import Snapshot
@@ -15,6 +16,7 @@ from ..model.cluster import Cluster
 from ..model.memory import MEMORY
 from ..model.objects import Pod
 from ..plugins.registry import in_tree_registry
+from .fast import FAST_CORES
 from .memo.equivalence import EquivalenceCache
 from .memo.failed_cycles import schedule_one_remembering
 from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
@@ -148,14 +150,18 @@ class Scheduler:
 
     def schedule(self, pod: Pod) -> CycleResult:
         eq = self.equivalence
+        # the fast cores beside the decision (scheduler/fast/) follow the switch as the caller set
+        # it: off under MEMORY.off(), on otherwise, with or without an equivalence cache (they
+        # remember nothing themselves; what they reuse lives in the cache)
+        fast = FAST_CORES if MEMORY.on else None
         if eq is None or not MEMORY.on:
             # no equivalence cache (or every memory switched off since it was handed one): the
             # whole cycle with every memory off, nothing remembered serves it
             with MEMORY.off():
-                return self._schedule(pod, None)
-        return self._schedule(pod, eq)
+                return self._schedule(pod, None, fast)
+        return self._schedule(pod, eq, fast)
 
-    def _schedule(self, pod: Pod, eq: EquivalenceCache | None) -> CycleResult:
+    def _schedule(self, pod: Pod, eq: EquivalenceCache | None, fast: FastCores | None = None) -> CycleResult:
         fwk = self.framework_for(pod)
         if fwk is None:
             msg = f'pod\'s schedulerName "{pod.scheduler_name}" matches no profile of this configuration'
@@ -164,6 +170,7 @@ class Scheduler:
         if not gate.is_success():
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
                                post_filter_status=gate)
+        fwk.fast = fast
         answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
         failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
         if failed is not None and answers is not None:

@@ -60,9 +60,10 @@ def test_a_plugin_named_at_a_point_it_does_not_extend_is_refused() -> None:
 _TRAITS = [name for name in vars(MemoTraits) if not name.startswith("_") and callable(getattr(MemoTraits, name))]
 
 
-def test_the_memo_traits_are_the_six_the_scheduler_reads() -> None:
-    assert sorted(_TRAITS) == ["normalize_values", "pre_filter_reads_labels", "repeatable_dry_run",
-                               "repeatable_post_filter", "same_answer_after_change", "scores_nothing"]
+def test_the_memo_traits_are_the_seven_the_scheduler_reads() -> None:
+    assert sorted(_TRAITS) == ["filter_ignores_pods", "normalize_values", "pre_filter_reads_labels",
+                               "repeatable_dry_run", "repeatable_post_filter", "same_answer_after_change",
+                               "scores_nothing"]
 
 
 def test_every_plugin_declaring_a_memo_trait_subclasses_the_traits_protocol_with_its_signature() -> None:
@@ -84,7 +85,12 @@ def test_every_plugin_declaring_a_memo_trait_subclasses_the_traits_protocol_with
     # the traits the memory relies on are declared where the plugins have them
     assert {("DefaultPreemption", "repeatable_post_filter"), ("DefaultPreemption", "repeatable_dry_run"),
             ("NodeResourcesFit", "pre_filter_reads_labels"),
-            ("TaintToleration", "normalize_values"), ("NodeAffinity", "normalize_values")} <= declared
+            ("TaintToleration", "normalize_values"), ("NodeAffinity", "normalize_values"),
+            # the fast core's dry runs in arithmetic (scheduler/fast/preemption.py)
+            ("NodeUnschedulable", "filter_ignores_pods"), ("NodeName", "filter_ignores_pods"),
+            ("TaintToleration", "filter_ignores_pods"), ("NodeAffinity", "filter_ignores_pods"),
+            ("NodePorts", "filter_ignores_pods"), ("InterPodAffinity", "filter_ignores_pods"),
+            ("PodTopologySpread", "filter_ignores_pods")} <= declared
 
 
 def test_a_plugin_that_declares_no_traits_has_the_defaults_that_make_the_memory_ask_afresh() -> None:
@@ -98,6 +104,7 @@ def test_a_plugin_that_declares_no_traits_has_the_defaults_that_make_the_memory_
     assert t.scores_nothing(None, None) is False
     assert t.normalize_values(None, None, [1, 2]) is None
     assert t.repeatable_dry_run(None, None) is False
+    assert t.filter_ignores_pods(None, None, []) is False
 
 
 def test_the_scheduler_reads_no_trait_by_getattr() -> None:

@@ -58,6 +58,7 @@ def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None
     from kubectl_preempt.framework.cycle_state import CycleState
     from kubectl_preempt.framework.diagnosis import Diagnosis
     from kubectl_preempt.scheduler import schedule_one as so
+    from kubectl_preempt.scheduler.fast import filters as fast_filters
 
     rnd = random.Random(7)
     nodes = [make_node(f"n{i:03d}").alloc(cpu=str(rnd.choice([2, 4, 8])), memory="16Gi") for i in range(150)]
@@ -75,8 +76,8 @@ def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None
         so.num_feasible_nodes_to_find = lambda f, n, k=to_find: k  # type: ignore[assignment]
         try:
             answers = s.equivalence.for_pod(fwk.profile_name, pod)
-            got = so.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start, answers)
-            want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start, None)
+            got = fast_filters.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start, answers)
+            want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start)
         finally:
             so.num_feasible_nodes_to_find = fwk_to_find  # type: ignore[assignment]
         assert [ni.name for ni in got] == [ni.name for ni in want]

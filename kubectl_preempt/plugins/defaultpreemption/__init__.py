@@ -32,11 +32,44 @@ def pod_terminating_by_preemption(p: Pod) -> bool:
     return False
 
 
-def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget]) -> list[int]:
-    """Indexes of the PDBs that count the pod (the selection in filterPodsWithPDBViolation)."""
-    return [i for i, pdb in enumerate(pdbs)
-            if pdb.namespace == pod.namespace and pdb.selector is not None and not pdb.selector.empty
-            and pdb.selector.matches(pod.labels) and pod.name not in pdb.disrupted_pods]
+# per namespace: the PDBs there (indexes) by their first matchLabels pair, key then value, and the
+# others (selectors of matchExpressions alone); nil and empty selectors, which match nothing, left out
+PDBIndex = dict[str, tuple[dict[str, dict[str, list[int]]], list[int]]]
+
+
+def _pdbs_by_namespace(pdbs: list[PodDisruptionBudget]) -> PDBIndex:
+    """The PDBs that may count a pod, found by its namespace and labels without testing every
+    selector (a dry run asks it of every pod it may evict)."""
+    out: PDBIndex = {}
+    for i, pdb in enumerate(pdbs):
+        sel = pdb.selector
+        if sel is None or sel.empty:
+            continue
+        by_key, rest = out.setdefault(pdb.namespace, ({}, []))
+        if sel.match_labels:
+            key, value = sel.match_labels[0]
+            by_key.setdefault(key, {}).setdefault(value, []).append(i)
+        else:
+            rest.append(i)
+    return out
+
+
+def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget], index: PDBIndex) -> list[int]:
+    """Indexes of the PDBs that count the pod (the selection in filterPodsWithPDBViolation: same
+    namespace, a selector that matches, the pod not among its disrupted pods), in list order;
+    `index`: _pdbs_by_namespace(pdbs), through which only the PDBs whose first matchLabels pair
+    the pod has (and those without matchLabels) are tested."""
+    got = index.get(pod.namespace)
+    if got is None:
+        return []
+    by_key, rest = got
+    labels, name = pod.labels, pod.name
+    found = [i for key, by_value in by_key.items() for i in by_value.get(labels.get(key), ())]
+    if rest:
+        found += rest
+    if len(by_key) > 1 or rest:
+        found.sort()
+    return [i for i in found if pdbs[i].selector.matches(labels) and name not in pdbs[i].disrupted_pods]
 
 
 def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], generation: int | None = None
@@ -51,17 +84,22 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
     violating: list[Pod] = []
     non_violating: list[Pod] = []
     matched: dict[str, list[str]] = {}
+    by_namespace: PDBIndex | None = None
     for pod in pods:
         violated = False
         if pod.labels:
             if generation is None:
-                idx = _matching_pdbs(pod, pdbs)
+                if by_namespace is None:
+                    by_namespace = _pdbs_by_namespace(pdbs)
+                idx = _matching_pdbs(pod, pdbs, by_namespace)
             else:
                 pi = pod.info or pod_info(pod)
                 got = pi.pdb_matches
                 if got is UNSET or got[0] != generation:
+                    if by_namespace is None:
+                        by_namespace = _pdbs_by_namespace(pdbs)
                     # PodInfo.pdb_matches: computed again whenever the PDB list moved on
-                    got = pi.pdb_matches = (generation, _matching_pdbs(pod, pdbs))
+                    got = pi.pdb_matches = (generation, _matching_pdbs(pod, pdbs, by_namespace))
                 idx = got[1]
             for i in idx:
                 pdb = pdbs[i]
@@ -173,68 +211,84 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
 
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                                pdbs: list[PodDisruptionBudget]) -> VictimSelection:
-        """mirrors SelectVictimsOnNode: remove every lower-priority pod, check the fit, then
-        reprieve PDB-violating and then other pods, most important first."""
+        """mirrors SelectVictimsOnNode: remove every pod preemption may take, check the pod fits
+        without them, then reprieve as many as possible, the PDB-violating ones first, each group
+        most important first. Besides upstream's answer, each reprieve's outcome and the PDBs of
+        the pods (for the explanation). The fast core beside it: scheduler/fast/preemption.py."""
         fh = self.handle
-        # framework's RunPreFilterExtensionAddPod/RemovePod tell only the plugins this cycle did
-        # not skip; with none left the calls answer Success and change nothing, so they are not
-        # made (a dry run makes them for every pod it removes and adds back, on every candidate)
-        exts = getattr(fh, "pre_filter_extensions", None)
-        skip = state.skip_filter_plugins
-        tell = exts is None or any(name not in skip for name, _ in exts)
-        remove_ext = fh.run_pre_filter_extension_remove_pod
-        run_filters = fh.run_filter_plugins_with_nominated_pods
-        allowed = self.is_preemption_allowed
-        potential: list[Pod] = []
-        for pi in list(node_info.pods):
-            p = pi.pod
-            if allowed(node_info, p, pod):
-                potential.append(p)
-                node_info.remove_pod(p)
-                if tell:
-                    s = remove_ext(state, pod, p, node_info)
-                    if not s.is_success():
-                        return VictimSelection([], 0, s)
-        if not potential:
+        potential_victims: list[Pod] = []
+
+        def remove_pod(rp: Pod) -> Status:
+            node_info.remove_pod(rp)
+            return fh.run_pre_filter_extension_remove_pod(state, pod, rp, node_info)
+
+        def add_pod(ap: Pod) -> Status:
+            node_info.add_pod(ap)
+            return fh.run_pre_filter_extension_add_pod(state, pod, ap, node_info)
+
+        # As the first step, remove all pods eligible for preemption from the node and check if
+        # the given pod can be scheduled without them present.
+        for pi in node_info.pods:
+            if self.is_preemption_allowed(node_info, pi.pod, pod):
+                potential_victims.append(pi.pod)
+        for p in potential_victims:
+            status = remove_pod(p)
+            if not status.is_success():
+                return VictimSelection([], 0, status)
+        # No potential victims are found, and so we don't need to evaluate the node again since
+        # its state didn't change.
+        if not potential_victims:
             return VictimSelection([], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
-        s = run_filters(state, pod, node_info)
-        if not s.is_success():
-            return VictimSelection([], 0, s)
-        sort_by_key(potential, importance_key)  # sort.Slice: not stable past 12 pods
-        cluster = getattr(fh, "cluster", None)
-        violating, non_violating, matched = filter_pods_with_pdb_violation(
-            potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+        # If the new pod does not fit after removing all the eligible pods, this node is not
+        # suitable for preemption.
+        status = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+        if not status.is_success():
+            return VictimSelection([], 0, status)
         victims: list[Pod] = []
+        num_violating_victim = 0
+        # Sort potentialVictims by descending importance (sort.Slice: not stable past 12 pods),
+        # which ensures reprieve of higher importance pods first.
+        sort_by_key(potential_victims, importance_key)
+        cluster = getattr(fh, "cluster", None)
+        violating_victims, non_violating_victims, matched = filter_pods_with_pdb_violation(
+            potential_victims, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
         reprieves: list[Reprieve] = []
-        num_violating = 0
-        viol_keys: set[str] = set()
-        add_ext = fh.run_pre_filter_extension_add_pod
-        success = Code.Success
-        # reprievePod: the PDB-violating pods first, then the others, each in importance order
-        for is_violating, group in ((True, violating), (False, non_violating)):
-            for p in group:
-                node_info.add_pod(p)
-                if tell:
-                    st = add_ext(state, pod, p, node_info)
-                    if st.code != success:
-                        return VictimSelection([], 0, st)
-                st = run_filters(state, pod, node_info)
-                if st.code == success:
-                    reprieves.append(Reprieve(p, True, is_violating, None))
-                    continue
-                node_info.remove_pod(p)
-                if tell:
-                    st2 = remove_ext(state, pod, p, node_info)
-                    if st2.code != success:
-                        return VictimSelection([], 0, st2)
+
+        def reprieve_pod(p: Pod, is_violating: bool) -> tuple[bool, Status | None]:
+            status = add_pod(p)
+            if not status.is_success():
+                return False, status
+            status = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+            fits = status.is_success()
+            if not fits:
+                err = remove_pod(p)
+                if not err.is_success():
+                    return False, err
                 victims.append(p)
-                reprieves.append(Reprieve(p, False, is_violating, st))
-                if is_violating:
-                    num_violating += 1
-                    viol_keys.add(p.key)
-        if violating and non_violating and self.sorts_victims_after_reprieve:
+            reprieves.append(Reprieve(p, fits, is_violating, None if fits else status))
+            return fits, None
+
+        # Try to reprieve as many pods as possible. We first try to reprieve the PDB violating
+        # victims and then other non-violating ones. In both cases, we start from the highest
+        # importance victims.
+        violating_keys: set[str] = set()
+        for p in violating_victims:
+            fits, err = reprieve_pod(p, True)
+            if err is not None:
+                return VictimSelection([], 0, err)
+            if not fits:
+                num_violating_victim += 1
+                violating_keys.add(p.key)
+        # Now we try to reprieve non-violating victims.
+        for p in non_violating_victims:
+            _, err = reprieve_pod(p, False)
+            if err is not None:
+                return VictimSelection([], 0, err)
+        # Sort victims after reprieving pods to keep the pods in the victims sorted in order of
+        # importance from high to low (since v1.32, sorts_victims_after_reprieve).
+        if violating_victims and non_violating_victims and self.sorts_victims_after_reprieve:
             sort_by_key(victims, importance_key)
-        return VictimSelection(victims, num_violating, SUCCESS, reprieves, frozenset(viol_keys), matched)
+        return VictimSelection(victims, num_violating_victim, SUCCESS, reprieves, frozenset(violating_keys), matched)
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DefaultPreemption:

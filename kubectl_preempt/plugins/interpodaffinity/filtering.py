@@ -54,6 +54,20 @@ class PreFilterState:
         c.anti_affinity_counts = dict(self.anti_affinity_counts)
         return c
 
+    def counts_none_of(self, others: Iterable[Pod]) -> bool:
+        """Whether update_with_pod would change no count for any of `others`, on any node."""
+        pod, ns_labels, affinity_terms = self.pod, self.namespace_labels, self.affinity_terms
+        for other in others:
+            for t in pod_terms(other).required_anti_affinity:
+                if t.matches(pod, ns_labels):
+                    return False
+            if affinity_terms and pod_matches_all_terms(affinity_terms, other):
+                return False
+            for t in self.anti_affinity_terms:
+                if t.matches_nil_ns(other):
+                    return False
+        return True
+
     def update_with_pod(self, other: Pod, node: Node | None, multiplier: int) -> None:
         """mirrors preFilterState.updateWithPod (AddPod / RemovePod)."""
         if node is None:
@@ -94,7 +108,8 @@ def incoming_counts(affinity_terms: list[AffinityTerm], anti_affinity_terms: lis
         return affinity, anti
     # (any namespace?, namespaces, selector) per term: matches_nil_ns, unrolled for 150,000 pods
     aff = [(t.ns_nil_match, t.namespaces, t.selector.matches) for t in affinity_terms]
-    anti_terms = [(t.topology_key, t.ns_nil_match, t.namespaces, t.selector.matches) for t in anti_affinity_terms]
+    anti_terms = [(t.topology_key, t.ns_nil_match, t.namespaces, t.selector.matches, t.selector.single_label())
+                  for t in anti_affinity_terms]
     for ni in nodes:
         pods = ni.pods
         if not pods:
@@ -117,15 +132,23 @@ def incoming_counts(affinity_terms: list[AffinityTerm], anti_affinity_terms: lis
                     if tv is not None:
                         pair = (t.topology_key, tv)
                         affinity[pair] = affinity.get(pair, 0) + n
-        for key, any_ns, namespaces, matches in anti_terms:
+        for key, any_ns, namespaces, matches, one in anti_terms:
             tv = labels.get(key)
             if tv is None:
                 continue
             n = 0
-            for pi in pods:
-                p = pi.pod
-                if (any_ns or p.namespace in namespaces) and matches(p.labels):
-                    n += 1
+            if one is not None:
+                # the selector's one pair tested inline
+                k, v = one
+                for pi in pods:
+                    p = pi.pod
+                    if (any_ns or p.namespace in namespaces) and p.labels.get(k) == v:
+                        n += 1
+            else:
+                for pi in pods:
+                    p = pi.pod
+                    if (any_ns or p.namespace in namespaces) and matches(p.labels):
+                        n += 1
             if n:
                 pair = (key, tv)
                 anti[pair] = anti.get(pair, 0) + n

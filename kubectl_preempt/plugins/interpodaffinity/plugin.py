@@ -77,6 +77,12 @@ class InterPodAffinity(MemoTraits):
     def pre_filter_extensions(self) -> "InterPodAffinity":
         return self
 
+    def filter_ignores_pods(self, state: CycleState, pod: Pod, others: Any) -> bool:
+        """Its Filter reads its PreFilter counts and the node's labels: pods its AddPod/RemovePod
+        would count nowhere change neither (scheduler/fast/preemption.py)."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        return s is not None and s.counts_none_of(others)
+
     def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_add: Pod, node_info: NodeInfo) -> Status:
         try:
             s = state.read(PRE_FILTER_STATE_KEY)

@@ -89,6 +89,10 @@ class NodeAffinity(MemoTraits):
         self.added_node_selector = added_node_selector
         self.added_pref_sched_terms = added_pref_sched_terms
 
+    def filter_ignores_pods(self, state: CycleState, pod: Pod, others: Any) -> bool:
+        """Its Filter reads the Node object alone, never the node's pods (scheduler/fast/preemption.py)."""
+        return True
+
     def pre_filter_reads_labels(self, pod: Pod) -> bool:
         """Its PreFilter reads nothing of the pod but its spec and namespace (scheduler/schedule_one.py
         skips PreFilter for a remembered failure only when no plugin reads more)."""

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
@@ -20,7 +21,7 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
     return not pod.node_name or pod.node_name == node_info.name
 
 
-class NodeName:
+class NodeName(MemoTraits):
     name = NAME
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter"})
@@ -28,6 +29,10 @@ class NodeName:
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors NodeName.EventsToRegister (SchedulerQueueingHints on): no hint, a new node may be the one
         return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD))]
+
+    def filter_ignores_pods(self, state: CycleState, pod: Pod, others: Any) -> bool:
+        """Its Filter reads the Node object alone, never the node's pods (scheduler/fast/preemption.py)."""
+        return True
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not fits(pod, node_info):

@@ -11,7 +11,7 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
 from ...framework.interface import MemoTraits, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
-from ...framework.podinfo import container_host_ports
+from ...framework.podinfo import container_host_ports, pod_info
 from ...framework.types import NodeInfo, host_ports
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
@@ -65,6 +65,11 @@ class NodePorts(MemoTraits):
 
     def pre_filter_extensions(self) -> None:
         return None
+
+    def filter_ignores_pods(self, state: CycleState, pod: Pod, others: Any) -> bool:
+        """Its Filter reads the node's used host ports: pods without host ports add none
+        (NodeInfo counts schedutil.GetHostPorts, a superset of the containers' ports) (scheduler/fast/preemption.py)."""
+        return not any((p.info or pod_info(p)).host_ports for p in others)
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         try:

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
@@ -20,7 +21,7 @@ ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 _UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_NO_SCHEDULE}
 
 
-class NodeUnschedulable:
+class NodeUnschedulable(MemoTraits):
     name = NAME
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter"})
@@ -29,6 +30,10 @@ class NodeUnschedulable:
         # mirrors NodeUnschedulable.EventsToRegister (SchedulerQueueingHints on)
         return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change),
                 ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_TOLERATION), is_schedulable_after_pod_toleration_change)]
+
+    def filter_ignores_pods(self, state: CycleState, pod: Pod, others: Any) -> bool:
+        """Its Filter reads the Node object alone, never the node's pods (scheduler/fast/preemption.py)."""
+        return True
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         if not node_info.node.unschedulable:

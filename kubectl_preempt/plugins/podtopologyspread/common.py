@@ -103,8 +103,17 @@ def count_pods_match_selector(pods: Iterable[PodInfo], selector: LabelSelector, 
     other namespaces' pods are not counted."""
     if selector.empty:
         return 0
-    matches = selector.matches
     n = 0
+    one = selector.single_label()
+    if one is not None:
+        # the selector's one pair tested inline: PreFilter counts every pod of the snapshot
+        key, value = one
+        for pi in pods:
+            p = pi.pod
+            if p.namespace == namespace and not p.deletion_timestamp and p.labels.get(key) == value:
+                n += 1
+        return n
+    matches = selector.matches
     for pi in pods:
         p = pi.pod
         if p.namespace == namespace and not p.deletion_timestamp and matches(p.labels):

@@ -1,6 +1,8 @@
 """PodTopologySpread's PreFilter state (podtopologyspread/filtering.go)."""
 from __future__ import annotations
 
+from typing import Iterable
+
 from ...model.objects import Node, Pod
 from ..helper.nodeaffinity import RequiredNodeAffinity
 from .common import Constraint, count_pods_match_selector, node_labels_match_spread_constraints
@@ -75,6 +77,18 @@ class PreFilterState:
         c._owned = [False] * len(self.constraints)
         self._owned = [False] * len(self.constraints)
         return c
+
+    def counts_none_of(self, others: Iterable[Pod], preemptor: Pod) -> bool:
+        """Whether update_with_pod would change no count for any of `others`, on any node: each is
+        in another namespace or matches no constraint's selector."""
+        ns = preemptor.namespace
+        selectors = [c.selector for c in self.constraints]
+        for other in others:
+            if other.namespace == ns:
+                labels = other.labels
+                if any(sel.matches(labels) for sel in selectors):
+                    return False
+        return True
 
     def update_with_pod(self, updated: Pod, preemptor: Pod, node: Node | None, delta: int) -> None:
         """mirrors PodTopologySpread.updateWithPod (node inclusion policies on, as in v1.34)."""

@@ -88,6 +88,10 @@ class TaintToleration(MemoTraits):
     def __init__(self, version: KubernetesVersion = DEFAULT) -> None:
         self.names_taint = names_taint_in_reason(version)
 
+    def filter_ignores_pods(self, state: CycleState, pod: Pod, others: Any) -> bool:
+        """Its Filter reads the Node object alone, never the node's pods (scheduler/fast/preemption.py)."""
+        return True
+
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         taints = node_info.node.taints
         if not taints:

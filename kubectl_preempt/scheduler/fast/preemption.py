@@ -1,0 +1,384 @@
+"""Preemption's dry runs, fast (the core beside preemption/evaluator.py Evaluator.dry_run_preemption
+and plugins/defaultpreemption DefaultPreemption.select_victims_on_node).
+
+Three shortcuts, each giving the answers of the plain functions:
+- the screen: nodes where the plugin knows no victim can be found (PreemptionPlugin.
+  nodes_with_possible_victims) get the status SelectVictimsOnNode would give them, without a
+  copy of the node nor a dry run;
+- the memo: a dry run's answer kept in the scheduler's equivalence cache (DryRunMemo);
+- DefaultPreemption's SelectVictimsOnNode in arithmetic where the filters let it
+  (_DryRunCycle), else without the PreFilter extensions' calls when the cycle runs none of them
+  (they would answer Success and change nothing).
+"""
+from __future__ import annotations
+
+import operator
+from itertools import compress, repeat
+from typing import Any
+
+from ...framework.cycle_state import CycleState
+from ...framework.diagnosis import NodeToStatus
+from ...framework.interface import DRY_RUN_POINT, is_node_local, memo_traits
+from ...framework.status import SUCCESS, Code, Status
+from ...framework.types import NodeInfo
+from ...model.gosort import sort_by_key
+from ...model.objects import Pod, PodDisruptionBudget
+from ...plugins.defaultpreemption import DefaultPreemption, ERR_NO_VICTIMS, filter_pods_with_pdb_violation
+from ...plugins.noderesources.fit import Fit
+from ...preemption.decision import Candidate, Reprieve
+from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugin, PreemptionRun, VictimSelection,
+                                     candidate_of, importance_key)
+
+_NODE_NAME = operator.attrgetter("name")
+_POD = operator.attrgetter("pod")
+_STATUS = operator.attrgetter("status")
+_METADATA = operator.attrgetter("metadata")
+
+
+class DryRunMemo:
+    """A dry run's answer on a node, remembered in the scheduler's equivalence cache (so
+    `equivalence=None` turns it off) for a pod shape at one priority, and given back while all it
+    read is unchanged.
+
+    A preemption runs a dry run on up to numCandidates nodes (100 for up to 1,000 nodes) and
+    between two preemptions few of those nodes change: a queue of copies of one pod asks the same
+    dry runs over and over. Only when the cycle's filter plugins are all node-local (they read
+    nothing but the pod and its NodeInfo) and no PreFilter extension runs (none reads the pods a
+    dry run removes and adds back) is the answer a function of: the pod's node shape and priority
+    (the key of the cache's entry); per node, the NodeInfo's generation and its pods, the same
+    objects in the same order with the same status and metadata (the replay patches a pod's
+    status in place and moves it on its node's list without a new generation), and the pods
+    nominated there that the filters count (priority at least the pod's, another uid); and the
+    PDBs: the list, its generation, and each PDB's disruptionsAllowed and disruptedPods (the
+    disruption controller's sync changes them in place). Each is compared before an answer is
+    given back; answers that are errors are not kept."""
+
+    __slots__ = ("answers", "pdb_state")
+
+    def __init__(self, answers: Any, pdb_state: tuple) -> None:
+        self.answers = answers  # scheduler/memo/equivalence.py NodeAnswers: values and generations per node
+        self.pdb_state = pdb_state
+
+    @staticmethod
+    def for_cycle(handle: Any, state: CycleState, pod: Pod, interface: PreemptionPlugin,
+                  pdbs: list[PodDisruptionBudget]) -> "DryRunMemo | None":
+        eq = state.get(EQUIVALENCE_KEY)
+        # declared by the plugin (framework/interface.py MemoTraits.repeatable_dry_run); a plugin
+        # declaring nothing has every dry run run
+        if eq is None or not memo_traits(interface).repeatable_dry_run(state, pod):
+            return None
+        skip = state.skip_filter_plugins
+        if any(name not in skip for name, _ in getattr(handle, "pre_filter_extensions", ((None, None),))):
+            return None
+        active = [pl for pl in handle.filter_plugins if pl.name not in skip]
+        if not all(is_node_local(pl, "filter") for pl in active):
+            return None
+        cluster = getattr(handle, "cluster", None)
+        pdb_state = (pdbs, cluster.pdb_generation if cluster is not None else None,
+                     [(pdb, pdb.disruptions_allowed, pdb.disrupted_pods) for pdb in pdbs])
+        return DryRunMemo(eq.answers(DRY_RUN_POINT, (tuple(pl.name for pl in active), pod.priority)), pdb_state)
+
+    @staticmethod
+    def reads(handle: Any, pod: Pod, ni: NodeInfo) -> tuple:
+        """What the dry run on `ni` reads of the node beside the pod's shape and priority."""
+        prio, uid = pod.priority, pod.uid
+        pods = list(map(_POD, ni.pods))
+        nominated = handle.nominator.by_node.get(ni.name)
+        if nominated:
+            pods += [p for p in nominated if p.priority >= prio and p.uid != uid]
+        return (ni.generation, pods, list(map(_STATUS, pods)), list(map(_METADATA, pods)), len(ni.pods))
+
+    def recall(self, ni: NodeInfo, reads: tuple) -> VictimSelection | None:
+        got = self.answers.values.get(ni.name)
+        if got is None or self.answers.generations.get(ni.name) != ni.generation:
+            return None
+        held, pdb_state, sel = got
+        if held[0] != reads[0] or held[4] != reads[4] or not _same_objects(held[1], reads[1]) \
+                or not _same_objects(held[2], reads[2]) or not _same_objects(held[3], reads[3]):
+            return None
+        now = self.pdb_state
+        if pdb_state is not now:
+            if pdb_state[0] is not now[0] or pdb_state[1] != now[1] or len(pdb_state[2]) != len(now[2]):
+                return None
+            for (a, allowed_a, disrupted_a), (b, allowed_b, disrupted_b) in zip(pdb_state[2], now[2]):
+                if a is not b or allowed_a != allowed_b or disrupted_a != disrupted_b:
+                    return None
+        return sel
+
+    def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> None:
+        if sel.status.code == Code.Error:
+            return
+        self.answers.values[ni.name] = (reads, self.pdb_state, sel)
+        self.answers.generations[ni.name] = ni.generation
+
+
+def _same_objects(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
+
+
+
+def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: list[NodeInfo],
+                       pdbs: list[PodDisruptionBudget], offset: int, num: int,
+                       details: PreemptionRun) -> tuple[list[Candidate], NodeToStatus, str | None]:
+    """What Evaluator.dry_run_preemption gives, with the screen, the memo and the fast
+    SelectVictimsOnNode (module docstring)."""
+    non_violating: list[Candidate] = []
+    violating: list[Candidate] = []
+    statuses = NodeToStatus()
+    errs: list[str] = []
+    n = len(potential)
+    order = [potential[(offset + i) % n] for i in range(n)] if offset else potential
+    interface = ev.interface
+    # nodes where the plugin knows no victim can be found need no copies nor a dry run
+    screen = interface.nodes_with_possible_victims(pod, order)
+    if screen is not None:
+        has, no_victims = screen
+        with_victims = list(compress(range(n), has))
+    else:
+        no_victims, with_victims = None, list(range(n))
+    done = n
+    memo = DryRunMemo.for_cycle(ev.handle, state, pod, interface, pdbs)
+    select = _victims_selector(ev, state, pod)
+    for i in with_victims:
+        details.dry_runs += 1
+        base = order[i]
+        sel = None
+        if memo is not None:
+            reads = DryRunMemo.reads(ev.handle, pod, base)
+            sel = memo.recall(base, reads)
+        if sel is None:
+            sel = select(state, pod, base, pdbs)
+            if memo is not None:
+                memo.remember(base, reads, sel)
+        victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
+        if status.is_success() and victims:
+            (non_violating if num_viol == 0 else violating).append(candidate_of(base.name, sel))
+            if non_violating and len(non_violating) + len(violating) >= num:
+                done = i + 1
+                break
+            continue
+        if status.is_success() and not victims:
+            status = Status.as_error(f'expected at least one victim pod on node "{base.name}"')
+        if status.code == Code.Error:
+            errs.append(status.message())
+        statuses.set(base.name, status)
+    if no_victims is not None:
+        # the nodes before the stop that had nothing to remove
+        nothing = compress(order[:done], map(operator.not_, has[:done]))
+        statuses.statuses.update(zip(map(_NODE_NAME, nothing), repeat(no_victims)))
+    cands = non_violating + violating
+    details.candidates = cands
+    return cands, statuses, "; ".join(errs) if errs else None
+
+
+def _victims_selector(ev: Evaluator, state: CycleState, pod: Pod) -> Any:
+    """select(state, pod, node_info, pdbs) for one dry run on `node_info` (the snapshot's own:
+    what changes is copied): the plugin's SelectVictimsOnNode on copies of the node and the
+    state, or the fast one below when the plugin is DefaultPreemption with its own method (not
+    replaced on the instance, as a test may do)."""
+    interface = ev.interface
+    method = interface.select_victims_on_node
+    if isinstance(interface, DefaultPreemption) and getattr(method, "__func__", None) is DefaultPreemption.select_victims_on_node:
+        return _DryRunCycle(interface, state, pod).select
+    return lambda st, p, node_info, pdbs: method(st.clone(), p, node_info.snapshot(), pdbs)
+
+
+def _by_importance_and_pdbs(fh: Any, potential: list[Pod], pdbs: list[PodDisruptionBudget]
+                            ) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
+    """SelectVictimsOnNode's order of the potential victims: sorted by importance (sort.Slice, not
+    stable past 12 pods), then split by filterPodsWithPDBViolation (with the PDBs of each)."""
+    sort_by_key(potential, importance_key)
+    cluster = getattr(fh, "cluster", None)
+    return filter_pods_with_pdb_violation(
+        potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+
+
+class _Outcome:
+    """What the reprieve loop decides, pod by pod, and the VictimSelection it makes at the end."""
+
+    __slots__ = ("victims", "reprieves", "num_violating", "violating_keys")
+
+    def __init__(self) -> None:
+        self.victims: list[Pod] = []
+        self.reprieves: list[Reprieve] = []
+        self.num_violating = 0
+        self.violating_keys: set[str] = set()
+
+    def keep(self, p: Pod, is_violating: bool) -> None:
+        self.reprieves.append(Reprieve(p, True, is_violating, None))
+
+    def evict(self, p: Pod, is_violating: bool, status: Status) -> None:
+        self.victims.append(p)
+        self.reprieves.append(Reprieve(p, False, is_violating, status))
+        if is_violating:
+            self.num_violating += 1
+            self.violating_keys.add(p.key)
+
+    def selection(self, pl: DefaultPreemption, both_groups: bool, matched: dict[str, list[str]]) -> VictimSelection:
+        if both_groups and pl.sorts_victims_after_reprieve:
+            sort_by_key(self.victims, importance_key)
+        return VictimSelection(self.victims, self.num_violating, SUCCESS, self.reprieves,
+                               frozenset(self.violating_keys), matched)
+
+
+class _FitView:
+    """What NodeResourcesFit's Filter reads of a NodeInfo (allocatable, requested, the number of
+    pods), for the reprieve checks done in arithmetic."""
+
+    __slots__ = ("allocatable", "requested", "pods")
+
+    def __init__(self, node_info: NodeInfo) -> None:
+        self.allocatable = node_info.allocatable
+        self.requested = node_info.requested.clone()
+        self.pods = list(node_info.pods)
+
+
+def _add(r: Any, res: Any, sign: int) -> None:
+    """NodeInfo's sums of `res` (a Resource) added to `r` (sign 1) or taken off (sign -1)."""
+    r.milli_cpu += sign * res.milli_cpu
+    r.memory += sign * res.memory
+    r.ephemeral_storage += sign * res.ephemeral_storage
+    if res.scalar:
+        scalar = r.scalar
+        for k, v in res.scalar.items():
+            scalar[k] = scalar.get(k, 0) + sign * v
+
+
+class _DryRunCycle:
+    """DefaultPreemption's SelectVictimsOnNode for one preemption's dry runs (one pod, one cycle
+    state), fast.
+
+    In arithmetic, when it may: every pod reprieved so far passed every filter, so a reprieve
+    check differs from the last passed one only by the pod put back; a plugin that declares it
+    ignores that pod (MemoTraits.filter_ignores_pods: its Filter answer and its PreFilter
+    extension's state do not move) passes again, and NodeResourcesFit, which reads the node's
+    sums alone, is asked on those sums (_FitView) with the pod's requests added. So when every
+    other filter plugin the cycle runs, and every PreFilter extension it tells, ignores the node's
+    potential victims and no pod is nominated to the node, the reprieves need neither copies of
+    the node and the state nor the extensions' calls, and each check is one Filter call of
+    NodeResourcesFit. Otherwise the plain steps, without the extensions' calls when the cycle
+    tells none (with none left they answer Success and change nothing)."""
+
+    def __init__(self, pl: DefaultPreemption, state: CycleState, pod: Pod) -> None:
+        self.pl = pl
+        self.state = state
+        self.pod = pod
+        fh = pl.handle
+        skip = state.skip_filter_plugins
+        self.active = [f for f in fh.filter_plugins if f.name not in skip]
+        exts = getattr(fh, "pre_filter_extensions", None)
+        self.tell = exts is None or any(name not in skip for name, _ in exts)
+        told = {name for name, _ in exts if name not in skip} if exts is not None else None
+        fits = [f for f in self.active if isinstance(f, Fit)]
+        self.fit = fits[0] if len(fits) == 1 else None
+        others = [f for f in self.active if f is not self.fit]
+        # in arithmetic only when NodeResourcesFit is there once (or not at all) and every
+        # extension told belongs to a filter plugin that may declare it ignores the pods
+        self.arithmetic = (len(fits) <= 1 and told is not None
+                           and told <= {f.name for f in others})
+        self.others = [(f, memo_traits(f)) for f in others]
+
+    def select(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+               pdbs: list[PodDisruptionBudget]) -> VictimSelection:
+        got = self.in_arithmetic(node_info, pdbs)
+        return got if got is not None else self._plain_steps(state.clone(), pod, node_info.snapshot(), pdbs)
+
+    def in_arithmetic(self, node_info: NodeInfo, pdbs: list[PodDisruptionBudget]) -> VictimSelection | None:
+        """The dry run's answer in arithmetic, None where that does not hold (class docstring)."""
+        if not self.arithmetic:
+            return None
+        pl, state, pod = self.pl, self.state, self.pod
+        potential = [pi.pod for pi in node_info.pods if pl.is_preemption_allowed(node_info, pi.pod, pod)]
+        if (potential and not pl.handle.nominator.by_node.get(node_info.name)
+                and all(traits.filter_ignores_pods(state, pod, potential) for _, traits in self.others)):
+            return self._in_arithmetic(node_info, potential, pdbs)
+        return None
+
+    def _in_arithmetic(self, base: NodeInfo, potential: list[Pod],
+                       pdbs: list[PodDisruptionBudget]) -> VictimSelection | None:
+        pl, state, pod = self.pl, self.state, self.pod
+        fh = pl.handle
+        if len(potential) == len(base.pods):
+            node_info = base.emptied()
+        else:
+            node_info = base.snapshot()
+            node_info.remove_pods(potential)
+        s = fh.run_filter_plugins(state, pod, node_info)
+        if not s.is_success():
+            return VictimSelection([], 0, s)
+        violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs)
+        fit = self.fit
+        view = _FitView(node_info)
+        requested = view.requested
+        pods = view.pods
+        counted = node_info.counted
+        out = _Outcome()
+        success = Code.Success
+        for is_violating, group in ((True, violating), (False, non_violating)):
+            for p in group:
+                if fit is None:
+                    out.keep(p, is_violating)
+                    continue
+                res = counted(p).resource
+                _add(requested, res, 1)
+                pods.append(p)
+                st = fit.filter(state, pod, view)
+                if st.code == success:
+                    out.keep(p, is_violating)
+                    continue
+                if not st.is_rejected():
+                    return None  # an error: the plain steps word it as the framework does
+                _add(requested, res, -1)
+                pods.pop()
+                out.evict(p, is_violating, st.with_plugin(fit.name))
+        return out.selection(pl, bool(violating and non_violating), matched)
+
+    def _plain_steps(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+                     pdbs: list[PodDisruptionBudget]) -> VictimSelection:
+        """DefaultPreemption.select_victims_on_node's steps, without the PreFilter extensions'
+        calls when the cycle tells none."""
+        pl = self.pl
+        fh = pl.handle
+        tell = self.tell
+        remove_ext = fh.run_pre_filter_extension_remove_pod
+        run_filters = fh.run_filter_plugins_with_nominated_pods
+        allowed = pl.is_preemption_allowed
+        potential: list[Pod] = []
+        for pi in list(node_info.pods):
+            p = pi.pod
+            if allowed(node_info, p, pod):
+                potential.append(p)
+                node_info.remove_pod(p)
+                if tell:
+                    s = remove_ext(state, pod, p, node_info)
+                    if not s.is_success():
+                        return VictimSelection([], 0, s)
+        if not potential:
+            return VictimSelection([], 0, Status(Code.UnschedulableAndUnresolvable, ERR_NO_VICTIMS))
+        s = run_filters(state, pod, node_info)
+        if not s.is_success():
+            return VictimSelection([], 0, s)
+        violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs)
+        out = _Outcome()
+        add_ext = fh.run_pre_filter_extension_add_pod
+        success = Code.Success
+        # reprievePod: the PDB-violating pods first, then the others, each in importance order
+        for is_violating, group in ((True, violating), (False, non_violating)):
+            for p in group:
+                node_info.add_pod(p)
+                if tell:
+                    st = add_ext(state, pod, p, node_info)
+                    if st.code != success:
+                        return VictimSelection([], 0, st)
+                st = run_filters(state, pod, node_info)
+                if st.code == success:
+                    out.keep(p, is_violating)
+                    continue
+                node_info.remove_pod(p)
+                if tell:
+                    st2 = remove_ext(state, pod, p, node_info)
+                    if st2.code != success:
+                        return VictimSelection([], 0, st2)
+                out.evict(p, is_violating, st)
+        return out.selection(pl, bool(violating and non_violating), matched)

@@ -1,0 +1,141 @@
+"""The fast cores beside the decision (scheduler/fast/, framework/interface.py FastCores) give what
+the upstream-shaped functions give: the whole conformance corpus, explained as every imitated
+release, comes out byte-identical with them on (the default) and off (model/memory.py
+MEMORY.off(), which also turns every memory off); and each core on its own agrees with its plain
+function on small inputs built for it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+
+import kubectl_preempt
+from kubectl_preempt.model.memory import MEMORY
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
+CASES = [p for d in ("cases", "cases-real") for p in sorted((SHARED / d).glob("*.json"))]
+RELEASES = ["v1.30", "v1.31", "v1.32", "v1.33", "v1.34", "v1.35", "v1.36"]
+
+
+def _doc(case: dict, release: str) -> bytes:
+    return orjson.dumps(kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"),
+                                                kubernetes_version=release),
+                        option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/conformance is absent")
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_corpus_explains_alike_with_the_fast_cores_on_and_off(release: str) -> None:
+    differ = []
+    for case_file in CASES:
+        case = json.loads(case_file.read_text())
+        on = _doc(case, release)
+        with MEMORY.off():
+            off = _doc(case, release)
+        if on != off:
+            differ.append(case_file.name)
+    assert differ == []
+
+
+# --- the dry runs in arithmetic (scheduler/fast/preemption.py _DryRunCycle) -------------------------
+
+from tests.builders import make_node, make_pdb, make_pod  # noqa: E402
+
+ANTI_WEB = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+    {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}]}}
+SPREAD_WEB = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+               "labelSelector": {"matchLabels": {"app": "web"}}}]
+
+
+def _cluster(victim_app: str = "batch", victim_port: int = 0, pdb: bool = False) -> list[dict]:
+    objs = []
+    for i in range(4):
+        objs.append(make_node(f"n{i}").alloc(cpu="4", memory="8Gi", pods="110").zone(f"z{i % 2}").obj())
+        for j in range(4):
+            b = (make_pod(f"p{i}-{j}").priority(j * 10).req(cpu="1").labels(app=victim_app if j % 2 else "batch")
+                 .on(f"n{i}").start_time(f"2026-01-01T00:0{j}:00Z"))
+            if victim_port and j == 1:
+                b = b.host_port(victim_port)
+            objs.append(b.obj())
+    if pdb:
+        objs.append(make_pdb("batch", {"matchLabels": {"app": "batch"}}, allowed=1))
+    return objs
+
+
+def _incoming(port: int = 0, affinity: dict | None = None, spread: list | None = None) -> dict:
+    b = make_pod("incoming").priority(1000).req(cpu="3").labels(app="web")
+    if port:
+        b = b.host_port(port)
+    if affinity:
+        b = b.affinity(affinity)
+    if spread:
+        b = b.spread(spread)
+    return b.obj()
+
+
+# (objects, incoming pod, whether every dry run may be done in arithmetic)
+ARITHMETIC_CASES = {
+    "a pod that asks for resources alone is reprieved in arithmetic": (_cluster(), _incoming(), True),
+    "PDB-violating victims are reprieved first in arithmetic too": (_cluster(pdb=True), _incoming(), True),
+    "a host port no victim holds leaves NodePorts out of the reprieves": (_cluster(), _incoming(port=8080), True),
+    "a host port a victim holds needs the plain steps": (_cluster(victim_port=8080), _incoming(port=8080), False),
+    "anti-affinity to pods no victim is leaves InterPodAffinity out": (_cluster(), _incoming(affinity=ANTI_WEB), True),
+    "anti-affinity to a victim's labels needs the plain steps": (_cluster("web"), _incoming(affinity=ANTI_WEB), False),
+    "spreading over pods no victim is leaves PodTopologySpread out": (_cluster(), _incoming(spread=SPREAD_WEB), True),
+    "spreading over a victim's labels needs the plain steps": (_cluster("web"), _incoming(spread=SPREAD_WEB), False),
+}
+
+
+@pytest.mark.parametrize("case", list(ARITHMETIC_CASES))
+def test_dry_runs_in_arithmetic_give_the_plain_dry_runs_answers(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_preempt.scheduler.fast import preemption as fast
+    objects, pod, arithmetic = ARITHMETIC_CASES[case]
+    inner = fast._DryRunCycle._in_arithmetic
+    done: list[str] = []
+
+    def counted(self, base, potential, pdbs):  # noqa: ANN001, ANN202
+        done.append(base.name)
+        return inner(self, base, potential, pdbs)
+
+    monkeypatch.setattr(fast._DryRunCycle, "_in_arithmetic", counted)
+    on = orjson.dumps(kubectl_preempt.explain(objects + [pod], "default/incoming"), option=orjson.OPT_SORT_KEYS)
+    with MEMORY.off():
+        off = orjson.dumps(kubectl_preempt.explain(objects + [pod], "default/incoming"), option=orjson.OPT_SORT_KEYS)
+    assert on == off
+    assert orjson.loads(on)["outcome"] == "Preempted"
+    assert (len(done) == 4) is arithmetic, done
+
+
+def test_a_bulk_removal_leaves_the_node_as_one_removal_after_another() -> None:
+    from kubectl_preempt.framework.types import NodeInfo
+    from kubectl_preempt.model.objects import Node, Pod
+    pods = [Pod(make_pod(f"p{i}").priority(i).req(cpu="1").host_port(9000 + i).affinity(ANTI_WEB if i % 2 else {})
+                .on("n").obj()) for i in range(6)]
+    one, bulk = NodeInfo(Node(make_node("n").alloc(cpu="8", memory="8Gi").obj()), pods), None
+    bulk = one.snapshot()
+    gone = [pods[4], pods[0], pods[2]]
+    for p in gone:
+        one.remove_pod(p)
+    bulk.remove_pods(gone)
+    assert [pi.pod.name for pi in bulk.pods] == [pi.pod.name for pi in one.pods]
+    assert [pi.pod.name for pi in bulk.pods_with_affinity] == [pi.pod.name for pi in one.pods_with_affinity]
+    assert (bulk.requested.milli_cpu, bulk.lowest_priority, dict(bulk.used_ports)) == \
+        (one.requested.milli_cpu, one.lowest_priority, dict(one.used_ports))
+
+
+def test_an_emptied_node_is_read_as_one_whose_pods_were_removed_one_after_another() -> None:
+    from kubectl_preempt.framework.types import NodeInfo
+    from kubectl_preempt.model.objects import Node, Pod
+    pods = [Pod(make_pod(f"p{i}").priority(i).req(cpu="1", memory="1Gi").host_port(9000 + i).on("n").obj())
+            for i in range(3)]
+    one = NodeInfo(Node(make_node("n").alloc(cpu="8", memory="8Gi").obj()), pods)
+    empty = one.emptied()
+    for p in pods:
+        one.remove_pod(p)
+    assert (empty.pods, empty.pods_with_affinity, empty.lowest_priority, dict(empty.used_ports)) == \
+        (one.pods, one.pods_with_affinity, one.lowest_priority, dict(one.used_ports))
+    assert (empty.requested.milli_cpu, empty.requested.memory, empty.non_zero_requested.milli_cpu) == \
+        (one.requested.milli_cpu, one.requested.memory, one.non_zero_requested.milli_cpu)
+    assert empty.image_states is one.image_states and empty.node is one.node
