@@ -211,3 +211,47 @@ def test_a_pod_that_fits_is_assumed_placed_when_its_binding_follows_the_sign() -
     assert p["replayed"]["outcome"] == "Preempted"
     assert p["replayed"]["victimsOnRecordedNode"] == ["default/u"]
     assert p["verdict"] == "agrees"
+
+
+# --- v1.35+: a nomination alone is not a preemption (issue 37) ----------------------------------------
+
+def _expectation_trace() -> dict[str, Any]:
+    """p fits on n1 at once; the scheduler (v1.35+, NominatedNodeNameForExpectation) nominates it
+    there while it waits at PreBind, then binds it, which clears the nomination
+    (ClearingNominatedNodeNameAfterBinding). Nothing is preempted."""
+    p = make_pod("p").priority(100).req(cpu="1")
+    return trace(ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+                 ev(0, "ADDED", _low("a", "n1", "1").obj()),
+                 ev(10, "ADDED", p.obj()),
+                 _nominated(p, "n1", 10.1),
+                 ev(10.4, "MODIFIED", make_pod("p").priority(100).req(cpu="1").on("n1").obj()), end=30)
+
+
+@pytest.mark.parametrize("release,gates,rows", [
+    ("v1.36", None, 0),
+    ("v1.36", {"NominatedNodeNameForExpectation": False}, 1),
+    ("v1.34", None, 1),
+], ids=["v1.36: a nomination of a pod that fits there is no preemption",
+        "v1.36 with NominatedNodeNameForExpectation off: a nomination is a (re-)preemption",
+        "v1.34: a nomination is a (re-)preemption"])
+def test_a_nomination_for_expectation_is_not_counted_as_a_preemption(release: str, gates: Any, rows: int) -> None:
+    report = replay(_expectation_trace(), mode="follow", kubernetes_version=release, feature_gates=gates)
+    assert len(report["preemptions"]) == rows
+    assert report["summary"]["preemptions"] == rows
+
+
+def test_on_v136_a_renomination_of_a_pod_that_does_not_fit_is_still_reported() -> None:
+    # hi was nominated to n1 and its victim a is still going: nominated again, it does not fit
+    # there, so the nomination is the scheduler deciding its preemption again
+    hi = make_pod("hi").priority(100).req(cpu="2")
+    a = _low("a", "n1", "2")
+    tr = trace(ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+               ev(0, "ADDED", a.obj()),
+               ev(10, "ADDED", hi.obj()),
+               _signal(a, 10.1), _nominated(hi, "n1", 10.15),
+               ev(10.2, "MODIFIED", a.set("metadata.deletionTimestamp", at(40)).obj()),
+               ev(30, "MODIFIED", make_pod("hi").priority(100).req(cpu="2").obj()),
+               _nominated(make_pod("hi").priority(100).req(cpu="2"), "n1", 30.1), end=35)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36")
+    first, again = report["preemptions"]
+    assert again["renomination"] is True and again["verdict"] == "agrees"
