@@ -55,10 +55,11 @@ class NodeOrders:
 
     @property
     def victim_sets(self) -> list[list[str]]:
+        """Every victim set, the replay's own first, at most MAX_ALTERNATIVES."""
         out: list[list[str]] = []
         for _, sets in self.outcomes:
             out += [s for s in sets if s not in out]
-        return out
+        return out[:MAX_ALTERNATIVES]
 
     @property
     def best(self) -> tuple:
@@ -128,20 +129,18 @@ def _num_arrangements(classes: Sequence[int]) -> int:
     return n
 
 
-def node_orders(fwk: Framework, pod: Pod, base: NodeInfo, doubtful: frozenset[str],
+def node_orders(plugin: PreemptionPlugin, state: CycleState, pod: Pod, base: NodeInfo, doubtful: frozenset[str],
                 pdbs: list[PodDisruptionBudget]) -> NodeOrders | None:
     """The dry run on `base` under every arrangement of its doubtful pods that can change it, the
     node's own order first; None when no two doubtful lower-priority pods tie, or the answer is
-    the same under every arrangement."""
-    plugin = _preemption_plugin(fwk)
-    if plugin is None:
-        return None
+    the same under every arrangement. `state`: the cycle's state after PreFilter."""
     infos = list(base.pods)
-    # the tie groups of doubtful potential victims, each as its places in the node's list
+    # the tie groups of doubtful potential victims (DefaultPreemption's isPreemptionAllowed:
+    # lower priority), each as its places in the node's list
     groups: dict[tuple[int, int], list[int]] = {}
     for i, pi in enumerate(infos):
         p = pi.pod
-        if p.uid in doubtful and plugin.is_preemption_allowed(base, p, pod):
+        if p.uid in doubtful and p.priority < pod.priority:
             groups.setdefault((p.priority, pod_start_nanos(p)), []).append(i)
     tied = [places for places in groups.values() if len(places) > 1]
     if not tied:
@@ -159,14 +158,12 @@ def node_orders(fwk: Framework, pod: Pod, base: NodeInfo, doubtful: frozenset[st
     total = 1
     for seq in seqs:
         total *= _num_arrangements(seq)
-    state = CycleState()
-    _, status, _ = fwk.run_pre_filter_plugins(state, pod)
-    if not status.is_success():
-        return None
     outcomes: list[tuple[Candidate, list[list[str]]]] = []
     seen: set[tuple] = set()
     classes = [[[infos[i].pod.key for i in ps] for ps in by_class.values()] for by_class in members]
-    arrangements = itertools.product(*(_multiset_permutations(s) for s in seqs))
+    # each group's sequences bounded first: product() takes its inputs whole
+    arrangements = itertools.product(*(list(itertools.islice(_multiset_permutations(s), MAX_ARRANGEMENTS))
+                                       for s in seqs))
     for arrangement in itertools.islice(arrangements, MAX_ARRANGEMENTS):
         order = list(infos)
         for places, seq, by_class in zip(tied, arrangement, members):
@@ -186,10 +183,9 @@ def node_orders(fwk: Framework, pod: Pod, base: NodeInfo, doubtful: frozenset[st
             outcomes.append((cand, sets))
     if not outcomes:
         return None
+    listed = {tuple(s) for _, sets in outcomes for s in sets}
     out = NodeOrders(base.name, outcomes, sorted({k for cl in classes for ks in cl for k in ks}),
-                     complete=total <= MAX_ARRANGEMENTS)
-    if len(out.victim_sets) > MAX_ALTERNATIVES:
-        out.complete = False
+                     complete=total <= MAX_ARRANGEMENTS and len(listed) <= MAX_ALTERNATIVES)
     if len(out.victim_sets) < 2 and len({c.chain_scores for c, _ in outcomes}) < 2:
         return None
     return out
@@ -226,14 +222,24 @@ def order_verdict(fwk: Framework, pod: Pod, record: PreemptionRecord, doubtful_o
     arrangement of the doubtful pods (`doubtful_on(node)`: their uids on that node), and each
     node's victim sets. None when no candidate's answer depends on an arrangement."""
     snapshot = fwk.snapshot
+    plugin = _preemption_plugin(fwk)
+    if plugin is None:
+        return None
     nodes: dict[str, NodeOrders] = {}
+    state: CycleState | None = None
     for cand in record.candidates:
         doubtful = doubtful_on(cand.name)
         base = snapshot.get(cand.name) if len(doubtful) > 1 else None
-        if base is not None:
-            got = node_orders(fwk, pod, base, doubtful, pdbs)
-            if got is not None:
-                nodes[cand.name] = got
+        if base is None:
+            continue
+        if state is None:
+            state = CycleState()
+            _, status, _ = fwk.run_pre_filter_plugins(state, pod)
+            if not status.is_success():
+                return None
+        got = node_orders(plugin, state, pod, base, doubtful, pdbs)
+        if got is not None:
+            nodes[cand.name] = got
     if not nodes:
         return None
     # pickOneNodeForPreemption keeps, step by step, the candidates with the best value: the nodes
@@ -252,6 +258,7 @@ def order_verdict(fwk: Framework, pod: Pod, record: PreemptionRecord, doubtful_o
         for cand, sets in no.outcomes:
             if bar is None or cand.chain_scores >= bar:
                 no.winning_sets += [s for s in sets if s not in no.winning_sets]
+        del no.winning_sets[MAX_ALTERNATIVES:]
         if no.winning_sets:
             winners.append(c.name)
     return OrderVerdict(winners, nodes)

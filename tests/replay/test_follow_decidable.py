@@ -255,3 +255,19 @@ def test_on_v136_a_renomination_of_a_pod_that_does_not_fit_is_still_reported() -
     report = replay(tr, mode="follow", kubernetes_version="v1.36")
     first, again = report["preemptions"]
     assert again["renomination"] is True and again["verdict"] == "agrees"
+
+
+def test_many_tied_pods_of_many_kinds_are_tried_in_bounded_arrangements() -> None:
+    # nine pods of nine sizes, tied, placed before the trace: 9! orders, of which at most
+    # MAX_ARRANGEMENTS are tried; the row says its alternatives are incomplete
+    from kubectl_preempt.replay.victim_orders import MAX_ALTERNATIVES
+    sizes = [f"{100 * (i + 1)}m" for i in range(9)]
+    pods = [_low(f"p{i}", "n1", cpu) for i, cpu in enumerate(sizes)]
+    hi = make_pod("hi").priority(100).req(cpu="1500m")
+    events = [ev(0, "ADDED", make_node("n1").alloc(cpu="4500m", memory="8Gi").obj()),
+              *(ev(0, "ADDED", p.obj()) for p in pods),
+              ev(10, "ADDED", hi.obj()), _signal(pods[0], 10.1), _nominated(hi, "n1", 10.11)]
+    [p] = _follow(*events)["preemptions"]
+    rep = p["replayed"]
+    assert rep["victimOrderUnknown"] is True and rep["victimAlternativesIncomplete"] is True
+    assert 1 <= len(rep.get("victimAlternatives", [])) < MAX_ALTERNATIVES
