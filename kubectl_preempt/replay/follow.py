@@ -71,6 +71,7 @@ class Decision:
     winners: list[str] = field(default_factory=list)    # every node that can win, the replay's tie first
     on_recorded: list[list[str]] = field(default_factory=list)  # victim sets on the recorded node, the most likely first
     orders: OrderVerdict | None = None
+    going: set[str] = field(default_factory=set)  # pods already terminating on the recorded node then
 
 
 @dataclass
@@ -472,7 +473,7 @@ class Follow:
                 replayed["victimOrderUnknown"] = True
                 if not all(n.complete for n in orders.nodes.values()):
                     replayed["victimAlternativesIncomplete"] = True
-            verdict, diffs = self._verdict(inc, late, st)
+            verdict, diffs = self._verdict(inc, late)
             if verdict == DIFFERS and inc.node not in late.winners:
                 racing = self._nominated_just_after(inc, pod, set(late.winners), index)
                 if racing:
@@ -515,15 +516,15 @@ class Follow:
         self.preemptions.append(record)
 
     def _agrees(self, inc: Incident, d: Decision) -> bool:
-        return d.res.preempted is not None and self._verdict(inc, d, self.state)[0] in (AGREES, TIED)
+        return d.res.preempted is not None and self._verdict(inc, d)[0] in (AGREES, TIED)
 
-    def _verdict(self, inc: Incident, d: Decision, st: ReplayState) -> tuple[str, list[str]]:
+    def _verdict(self, inc: Incident, d: Decision) -> tuple[str, list[str]]:
         """AGREES, TIED or DIFFERS for a decision that preempted, with the differences."""
         details = d.res.preempted
         assert details is not None
         sel = details.selected
         # a victim already terminating gets no new signal in the recording: it agrees
-        going = {p.key for p in st.order.pods_on(inc.node, st.pods_by_uid) if p.terminating}
+        going = d.going
         recorded = set(inc.victims)
 
         def same(victims: list[str]) -> bool:
@@ -558,6 +559,7 @@ class Follow:
             if details is None:
                 return d
             d.winners = list(details.tied_nodes)
+            d.going = {p.key for p in st.order.pods_on(inc.node, st.pods_by_uid) if p.terminating}
             sel = details.selected
             # the offline verdict on the node the cluster chose, when the dry run made it a candidate
             cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
