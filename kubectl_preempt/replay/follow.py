@@ -396,8 +396,10 @@ class Follow:
                 return p
         if not infer:
             return None
-        # inferred: the highest-priority pending pod nominated to that node
-        nominated = [p for p in st.nominator.nominated_pods_for_node(inc.node) if not p.node_name]
+        # inferred: the highest-priority pending pod nominated to that node (v1.35+: of those that
+        # do not fit there, as a pod placed there and waiting at Permit or PreBind is nominated too)
+        nominated = [p for p in st.nominator.nominated_pods_for_node(inc.node) if not p.node_name
+                     and not (self.expectation_nominations and self._fits(p, inc.node))]
         if nominated:
             nominated.sort(key=lambda p: -p.priority)
             inc.inferred = True

@@ -271,3 +271,24 @@ def test_many_tied_pods_of_many_kinds_are_tried_in_bounded_arrangements() -> Non
     rep = p["replayed"]
     assert rep["victimOrderUnknown"] is True and rep["victimAlternativesIncomplete"] is True
     assert 1 <= len(rep.get("victimAlternatives", [])) < MAX_ALTERNATIVES
+
+
+@pytest.mark.parametrize("release,inferred", [("v1.36", "default/big"), ("v1.34", "default/small")],
+                         ids=["v1.36: a pod nominated there that fits is no preemptor to infer",
+                              "v1.34: the highest-priority pod nominated there is the preemptor"])
+def test_a_victim_without_its_preemptors_nomination_is_given_a_preemptor_that_needed_it(release: str,
+                                                                                        inferred: str) -> None:
+    # n1 (4 CPUs) holds a (2 CPUs); small (priority 200, 1 CPU) fits and is nominated there while it
+    # waits at PreBind; big (priority 100, 3 CPUs), nominated earlier, needed a gone; the recording
+    # shows a's condition and no new nomination
+    a = _low("a", "n1", "2")
+    small = make_pod("small").priority(200).req(cpu="1")
+    big = make_pod("big").priority(100).req(cpu="3")
+    tr = trace(ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+               ev(0, "ADDED", a.obj()),
+               ev(0, "ADDED", big.set("status.nominatedNodeName", "n1").obj()),
+               ev(10, "ADDED", small.obj()),
+               _nominated(small, "n1", 10.1),
+               _signal(a, 30), end=40)
+    [p] = [r for r in replay(tr, mode="follow", kubernetes_version=release)["preemptions"] if r["victims"]]
+    assert p["preemptorInferred"] is True and p["preemptor"] == inferred
