@@ -1,4 +1,4 @@
-"""The kube-batch corpus held to its distribution: every case of ../shared/conformance/batch/cases
+"""The kube-batch corpus held to its distribution: every case of tests/corpus/conformance/batch/cases
 run over K seeds through kubectl_preempt.batch_session and judged by the corpus's compare_many
 (every outcome one of kube-batch's; the total variation distance within the case's threshold).
 
@@ -14,17 +14,14 @@ thresholds: on a machine shared with other work the CPU seconds are what one cor
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
-from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from kubectl_preempt import batch_session  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+from tests.corpus import case_files, case_name, compare_many, load_json  # noqa: E402
 
 
 def main() -> int:
@@ -33,18 +30,16 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=400)
     ap.add_argument("--first-seed", type=int, default=0)
     a = ap.parse_args()
-    sys.path.insert(0, str(SHARED / "batch"))
-    from compare_many import compare_many  # type: ignore
 
     sessions = 0.0
     sessions_cpu = 0.0
     cpu0 = time.process_time()
     failing = []
     n = 0
-    for path in sorted((SHARED / "batch" / "cases").glob("*.json")):
-        if a.cases and path.stem not in a.cases:
+    for path in case_files("batch/cases"):
+        if a.cases and case_name(path) not in a.cases:
             continue
-        case = json.loads(path.read_text())
+        case = load_json(path)
         t, c = time.perf_counter(), time.process_time()
         outs = [batch_session(case["objects"], case.get("schedulerConf"), seed=s)
                 for s in range(a.first_seed, a.first_seed + a.seeds)]
@@ -54,8 +49,8 @@ def main() -> int:
         n += 1
         ok, reason = compare_many(outs, case)
         if not ok:
-            failing.append(path.stem)
-        print(f"{path.stem:18} {'ok  ' if ok else 'FAIL'} {dt:5.2f}s {reason}", flush=True)
+            failing.append(case_name(path))
+        print(f"{case_name(path):18} {'ok  ' if ok else 'FAIL'} {dt:5.2f}s {reason}", flush=True)
     print(f"failing: {' '.join(failing) or 'none'}")
     print(f"sessions_s={sessions:.1f} sessions_cpu_s={sessions_cpu:.1f} "
           f"total_cpu_s={time.process_time() - cpu0:.1f} cases={n} failing={len(failing)}")

@@ -12,7 +12,7 @@
    as arrive, the cluster about 70% full): pods of three classes created and deleted, jobs
    completing, status updates, nodes cordoned and uncordoned, nodes added.
 
-3. realcluster: each trace of ../shared/realcluster (a real control plane, 16 nodes, about 400
+3. realcluster: each trace of tests/corpus/realcluster (a real control plane, 16 nodes, about 400
    events each) replayed with `--runs 20` (`--jobs`, default 1: one core's throughput), the
    distributions built; runs_per_s counts runs of any trace.
 
@@ -39,7 +39,8 @@ from kubectl_preempt.api import replay  # noqa: E402 - the API layer applies the
 
 T0 = 1_772_359_200.0  # 2026-03-01T10:00:00Z
 WORKLOADS = ("preemption_async", "mixed_1000", "realcluster")
-REALCLUSTER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "realcluster")
+REALCLUSTER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "corpus",
+                           "realcluster")
 REALCLUSTER_RUNS = 20
 
 

@@ -2,7 +2,7 @@
 the library's InputError (exit 2 and one line from the CLI) or in a normal answer, never in
 another exception, and in bounded time.
 
-Every distinct field path of the traces in ../shared/realcluster and traces/ (list indexes folded:
+Every distinct field path of the traces in tests/corpus/realcluster and traces/ (list indexes folded:
 spec.containers[].resources.requests.cpu) is mutated once, at its first occurrence, with values
 of the wrong JSON types. The public API runs on all of them (explain on the trace's initial state
 as a snapshot, replay on the trace's start); the CLI on a deterministic sample.
@@ -24,9 +24,10 @@ import pytest
 import kubectl_preempt
 from kubectl_preempt.errors import InputError
 from kubectl_preempt.replay.api import replay
+from tests.corpus import corpus_path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = sorted((ROOT.parent / "shared" / "realcluster").glob("*.jsonl.gz")) + sorted((ROOT / "traces").glob("*.jsonl.gz"))
+SOURCES = sorted(corpus_path("realcluster").glob("*.jsonl.gz")) + sorted((ROOT / "traces").glob("*.jsonl.gz"))
 EVENTS_AFTER_START = 25  # enough of each trace for pods to be created, scheduled and preempted
 CLI_EVERY = 9
 

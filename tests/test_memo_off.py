@@ -15,7 +15,6 @@ import ast
 import gc
 import importlib
 import importlib.util
-import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,14 +26,14 @@ from kubectl_preempt.io.trace import read_trace
 from kubectl_preempt.model.memory import MEMORY
 from kubectl_preempt.model.resources import _REQUESTS_CACHE
 from kubectl_preempt.replay.api import replay
+from tests.corpus import case_files, case_name, corpus_path, load_json
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "kubectl_preempt"
-SHARED = ROOT.parent / "shared"
-CASES = [p for d in ("cases", "cases-real") for p in sorted((SHARED / "conformance" / d).glob("*.json"))]
-TRACES = sorted((SHARED / "realcluster").glob("*.jsonl.gz"))
-TRACES_V2 = sorted((SHARED / "realcluster" / "v2").glob("*.jsonl.gz"))
-BATCH_CASES = sorted((SHARED / "conformance" / "batch" / "cases").glob("*.json"))
+CASES = case_files("cases", "cases-real")
+TRACES = sorted(corpus_path("realcluster").glob("*.jsonl.gz"))
+TRACES_V2 = sorted(corpus_path("realcluster/v2").glob("*.jsonl.gz"))
+BATCH_CASES = case_files("batch/cases")
 BATCH_SEEDS = range(3)
 
 
@@ -139,13 +138,12 @@ def test_a_scheduler_built_with_every_memory_off_drops_its_equivalence_cache() -
 
 def _preempting_case() -> dict[str, Any]:
     for case_file in CASES:
-        case = json.loads(case_file.read_text())
+        case = load_json(case_file)
         if (case.get("expect") or {}).get("outcome") == "Preempted" and not case.get("config"):
             return case
-    pytest.skip("no preempting case in the corpus")
+    pytest.fail("no preempting case without a config in the corpus")
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/conformance is absent")
 def test_a_scheduler_without_an_equivalence_cache_runs_its_cycles_with_every_memory_off() -> None:
     """`equivalence=None` is the switch seen from the scheduler: nothing is read from or kept in
     any memory during its cycle (the process-wide ones emptied first stay empty), and the switch
@@ -171,18 +169,16 @@ def test_a_scheduler_without_an_equivalence_cache_runs_its_cycles_with_every_mem
 
 # --- the corpus and the traces, with every memory on and off -------------------------------------
 
-@pytest.mark.skipif(not CASES, reason="../shared/conformance is absent")
 def test_the_conformance_corpus_explains_alike_with_every_memory_off() -> None:
     differ = []
     for case_file in CASES:
-        case = json.loads(case_file.read_text())
+        case = load_json(case_file)
         on, off = _on_and_off(lambda: kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config")))
         if on != off:
             differ.append(case_file.name)
     assert differ == []
 
 
-@pytest.mark.skipif(not TRACES, reason="../shared/realcluster is absent")
 @pytest.mark.parametrize("trace", TRACES, ids=lambda p: p.name.split(".")[0])
 @pytest.mark.parametrize("mode", ["follow", "simulate"])
 def test_the_real_cluster_traces_replay_alike_with_every_memory_off(trace: Path, mode: str) -> None:
@@ -191,7 +187,6 @@ def test_the_real_cluster_traces_replay_alike_with_every_memory_off(trace: Path,
     assert on == off
 
 
-@pytest.mark.skipif(not TRACES_V2, reason="../shared/realcluster/v2 is absent")
 @pytest.mark.parametrize("trace", TRACES_V2, ids=lambda p: p.name.split(".")[0])
 @pytest.mark.parametrize("mode", ["follow", "simulate"])
 def test_the_second_round_of_real_cluster_traces_replays_alike_with_every_memory_off(trace: Path, mode: str) -> None:
@@ -215,16 +210,15 @@ def test_the_benchmark_traces_at_small_scale_replay_alike_with_every_memory_off(
     assert on == off
 
 
-@pytest.mark.skipif(not BATCH_CASES, reason="../shared/conformance/batch is absent")
 def test_the_kube_batch_corpus_sessions_come_out_alike_with_every_memory_off() -> None:
     differ = []
     for case_file in BATCH_CASES:
-        case = json.loads(case_file.read_text())
+        case = load_json(case_file)
         for seed in BATCH_SEEDS:
             on, off = _on_and_off(lambda: kubectl_preempt.batch_session(case["objects"], case.get("schedulerConf"),
                                                                         seed=seed))
             if on != off:
-                differ.append(f"{case_file.stem} seed {seed}")
+                differ.append(f"{case_name(case_file)} seed {seed}")
     assert differ == []
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import orjson
 import pytest
@@ -10,8 +9,8 @@ import yaml
 
 from kubectl_preempt.render import FORMATS, LIST_KIND, as_document, render
 from kubectl_preempt.render.table import columns, compact_names, sum_requests
+from tests.corpus import case_files, load_json
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 
 
 @pytest.mark.parametrize("names,expected", [
@@ -47,16 +46,11 @@ def test_one_document_is_itself_and_several_are_a_list() -> None:
     assert as_document([one, one])["items"] == [one, one]
 
 
-def _case_files() -> list[Path]:
-    return sorted(p for d in ("cases", "cases-real") for p in (SHARED / d).glob("*.json")) if SHARED.is_dir() else []
-
-
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/conformance is not beside this clone")
 def test_every_conformance_case_renders_in_every_format() -> None:
     import kubectl_preempt
 
-    for path in _case_files():
-        case = json.loads(path.read_text())
+    for path in case_files("cases", "cases-real"):
+        case = load_json(path)
         doc = kubectl_preempt.explain(case["objects"], case["pod"], case.get("config"))
         out = {fmt: render([doc], fmt) for fmt in FORMATS}
         assert orjson.loads(out["json"]) == doc, path.name

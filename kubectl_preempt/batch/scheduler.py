@@ -2,9 +2,9 @@
 cache, run the configured actions in order, close it; and the result as plain data, with the why."""
 from __future__ import annotations
 
-import random
 from typing import Any, Iterable, Mapping
 
+from ..framework.randomness import RandomSource
 from ..model.memory import remembered
 from .actions import ACTIONS
 from .api.types import PENDING, PIPELINED, status_name
@@ -12,12 +12,11 @@ from .cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, SchedulerCache, 
 from .conf import SchedulerConf, parse_scheduler_conf
 from .framework.session import Session, close_session, open_session
 from .plugins import PLUGIN_BUILDERS
-from .util.gomap import go_runtime
 
 
-def run_once(cache: SchedulerCache, conf: SchedulerConf, seed: int | random.Random = 0) -> Session:
-    """One session; `seed` (or a generator) draws every random choice it makes."""
-    ssn = open_session(cache, conf.tiers, PLUGIN_BUILDERS, seed)
+def run_once(cache: SchedulerCache, conf: SchedulerConf, random_source: RandomSource) -> Session:
+    """One session; `random_source`'s generator draws every random choice it makes."""
+    ssn = open_session(cache, conf.tiers, PLUGIN_BUILDERS, random_source)
     for name in conf.actions:
         ssn.action = name
         ACTIONS[name](ssn)
@@ -104,8 +103,5 @@ def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | No
     choice of the run (the cache's and session's map seeds, each map range's start, the ties
     between nodes) from one generator: seeds 0..K-1 are K independent runs of kube-batch."""
     conf = _conf(scheduler_conf, conf_source)
-    rng = random.Random(seed)
-    with go_runtime(rng):
-        cache = build_cache(objects, scheduler_name, default_queue)
-        ssn = run_once(cache, conf, rng)
-    return session_result(ssn, conf)
+    cache = build_cache(objects, scheduler_name, default_queue)
+    return session_result(run_once(cache, conf, RandomSource.drawn(seed)), conf)

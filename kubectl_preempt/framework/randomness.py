@@ -18,6 +18,12 @@ choice draws from it, in the order the scheduler makes them.
 A single replay with a non-zero --seed sits between: its host among equal scores draws from a
 stream seeded by the seed (`hosts`), the offset follows the seed, the chain's tie keeps the
 first (what `replay --seed N` always did; its reports stay as they were).
+
+kube-batch's sessions (batch/) draw too, and always: every `range` over a Go map starts at a
+random slot and lays its keys out by a random hash seed, SelectBestNode calls rand.Intn. A session
+is handed a source with a generator (`drawn`: `batch_session`'s seed, or in a replay one seed per
+session from the replay's `derive()`d stream) and every draw it makes, the Go maps' included
+(batch/util/gomap.py), comes from that generator: no draw goes through any module state.
 """
 from __future__ import annotations
 
@@ -44,6 +50,12 @@ class RandomSource:
         """A replay run's source: `rng` when the run has one, else the host pick draws from a
         stream seeded by `seed` (none for seed 0: every choice fixed)."""
         return cls(seed, rng, hosts=random.Random(seed) if seed and rng is None else None)
+
+    @classmethod
+    def drawn(cls, seed: int) -> "RandomSource":
+        """A source whose every choice draws from a generator seeded by `seed` (a kube-batch
+        session's: it has no fixed mode)."""
+        return cls(seed, random.Random(seed))
 
     @property
     def draws(self) -> bool:

@@ -30,7 +30,7 @@ from ..batch.cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, build_cac
 from ..batch.framework.session import SESSION_UID
 from ..batch.conf import SchedulerConf, parse_scheduler_conf
 from ..batch.scheduler import run_once
-from ..batch.util.gomap import go_runtime
+from ..framework.randomness import RandomSource
 from ..model.objects import Pod
 from ..model.schema import object_label
 from .engine import PRIORITY_SCHEDULE
@@ -144,10 +144,8 @@ class BatchScheduler:
             sim.enqueued_at.setdefault(p.uid, now)
             self.sessions_pending[p.uid] = self.sessions_pending.get(p.uid, 0) + 1
         # one generator per session for the maps' seeds and every random choice (batch/util/gomap.py)
-        rng = random.Random(self.rng.getrandbits(32))
-        with go_runtime(rng):
-            cache = build_cache(self.objects(), self.options.scheduler_name, self.options.default_queue, strict=False)
-            ssn = run_once(cache, self.conf, rng)
+        cache = build_cache(self.objects(), self.options.scheduler_name, self.options.default_queue, strict=False)
+        ssn = run_once(cache, self.conf, RandomSource.drawn(self.rng.getrandbits(32)))
         self.sessions += 1
         pods = sim.state.cluster.pods
         for task, node in cache.binds:

@@ -1,5 +1,5 @@
 """How often each outcome of a kube-batch case comes out of our session, against how often kube-batch's
-24 recorded runs gave it (../shared/conformance/batch/cases, `expect.counts`).
+24 recorded runs gave it (tests/corpus/conformance/batch/cases, `expect.counts`).
 
 kube-batch breaks ties at random (every `range` over a Go map, SelectBestNode), so a case is a
 distribution, and one seeded run of ours is one draw from it. This script draws many (seeds 0..N-1)
@@ -28,14 +28,13 @@ import bisect
 import json
 import math
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from kubectl_preempt.batch.scheduler import batch_session
+from tests.corpus import COMPARE, case_files, case_name, load_json
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 RUNS_FIELDS = ("binds", "evicts", "pipelined", "podConditions", "podGroups")
 
 
@@ -87,26 +86,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=2000)
     ap.add_argument("--json", help="also write the distributions here")
     args = ap.parse_args(argv)
-    sys.path.insert(0, str(SHARED))
-    from compare import _group_text  # type: ignore  # the corpus's own text of a PodGroup
+    _group_text = COMPARE._group_text  # the corpus's own text of a PodGroup
 
     rng = random.Random(1)
     rows: dict[str, Any] = {}
     tot_ll = exp_pass = log_all = 0.0
     print(f"{'case':16} {'rec':>3} {'sgl':>3} {'ll':>8} {'P(rec)':>6} {'unseen':>6} {'E[dist]':>7} {'p_boot':>6} {'#out':>4}")
-    for path in sorted((SHARED / "batch" / "cases").glob("*.json")):
-        case = json.loads(path.read_text())
+    for path in case_files("batch/cases"):
+        case = load_json(path)
         counts = case["expect"].get("counts") or []
-        if (args.cases and path.stem not in args.cases) or (not args.cases and len(counts) < 2):
+        if (args.cases and case_name(path) not in args.cases) or (not args.cases and len(counts) < 2):
             continue
         full = distribution(case, args.seeds, _group_text)
         f = fit(counts, full, args.seeds, rng)
-        rows[path.stem] = {"counts": counts, "distribution": full, "seeds": args.seeds, **f}
+        rows[case_name(path)] = {"counts": counts, "distribution": full, "seeds": args.seeds, **f}
         tot_ll += f["ll"]
         exp_pass += f["p_rec"]
         log_all += math.log(f["p_rec"]) if f["p_rec"] > 0 else float("-inf")
         never = f" ({f['never']} recorded never drawn)" if f["never"] else ""
-        print(f"{path.stem:16} {len(counts):3} {sum(1 for c in counts if c == 1):3} {f['ll']:8.2f} {f['p_rec']:6.3f} "
+        print(f"{case_name(path):16} {len(counts):3} {sum(1 for c in counts if c == 1):3} {f['ll']:8.2f} {f['p_rec']:6.3f} "
               f"{f['unseen']:6.3f} {f['e_distinct']:7.2f} {f['p_boot']:6.3f} {len(full):4}{never}", flush=True)
     print(f"cases={len(rows)} sum_ll={tot_ll:.2f} expected_passing={exp_pass:.2f} "
           f"p_all_pass={math.exp(log_all):.2e}")

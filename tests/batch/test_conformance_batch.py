@@ -1,10 +1,10 @@
-"""Every recorded kube-batch session (../shared/conformance/batch/cases, kube-batch at 86b2ba21)
+"""Every recorded kube-batch session (tests/corpus/conformance/batch/cases, kube-batch at 86b2ba21)
 through kubectl_preempt.batch_session, held to kube-batch's distribution.
 
 kube-batch breaks ties at random (every `range` over a Go map starts at a random slot,
 SelectBestNode draws among the top-scored nodes), so a case is a distribution: `expectMany` holds
 every outcome of 2,000 kube-batch sessions and how often each came out. The rule is the corpus's
-own, as code (../shared/conformance/batch/compare_many.py): over K = 400 seeds (0..399) every
+own, as code (tests/corpus/conformance/batch/compare_many.py): over K = 400 seeds (0..399) every
 outcome of ours is one of kube-batch's, and the total variation distance between our frequencies
 and kube-batch's is within the case's threshold. A faithful port passes each case more than 99.9%
 of the time and all of them about 98.6%, so, as the corpus's README says, one failing case earns
@@ -15,31 +15,21 @@ The single-seed check (seed 0 gives one of kube-batch's outcomes) is the quick s
 from __future__ import annotations
 
 import functools
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import kubectl_preempt
+from tests.corpus import case_files, case_name, compare_batch, compare_many, load_json
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
-CASES = sorted((SHARED / "batch" / "cases").glob("*.json")) if (SHARED / "batch" / "cases").is_dir() else []
+CASES = case_files("batch/cases")
 K = 400  # seeds per case, the corpus's rule
-
-if SHARED.is_dir():
-    sys.path.insert(0, str(SHARED))
-    sys.path.insert(0, str(SHARED / "batch"))
-    from compare import compare_batch  # type: ignore  # noqa: E402
-    from compare_many import compare_many  # type: ignore  # noqa: E402
-
-needs_corpus = pytest.mark.skipif(not CASES, reason="../shared/conformance/batch is absent (a clone outside the workspace)")
 
 
 @functools.cache
 def _case(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text())
+    return load_json(path)
 
 
 def _runs(case: dict[str, Any], seeds: range) -> list[dict[str, Any]]:
@@ -52,11 +42,11 @@ def _verdicts() -> dict[str, tuple[bool, str]]:
     over seeds K..2K-1 (its reason then says both)."""
     out = {}
     for path in CASES:
-        out[path.stem] = compare_many(_runs(_case(path), range(K)), _case(path))
+        out[case_name(path)] = compare_many(_runs(_case(path), range(K)), _case(path))
     failing = [name for name, (ok, _) in out.items() if not ok]
     if len(failing) == 1:
         name = failing[0]
-        path = next(p for p in CASES if p.stem == name)
+        path = next(p for p in CASES if case_name(p) == name)
         ok, reason = compare_many(_runs(_case(path), range(K, 2 * K)), _case(path))
         out[name] = (ok, f"seeds 0..{K - 1}: {out[name][1]}; rerun over seeds {K}..{2 * K - 1}: {reason}")
     elif failing:
@@ -65,8 +55,7 @@ def _verdicts() -> dict[str, tuple[bool, str]]:
     return out
 
 
-@needs_corpus
-@pytest.mark.parametrize("case_file", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize("case_file", CASES, ids=[case_name(p) for p in CASES])
 def test_session_is_one_of_kube_batchs_outcomes(case_file: Path) -> None:
     case = _case(case_file)
     result = kubectl_preempt.batch_session(case["objects"], case.get("schedulerConf"))
@@ -74,8 +63,7 @@ def test_session_is_one_of_kube_batchs_outcomes(case_file: Path) -> None:
     assert not diffs, f"{case_file.name}: " + "; ".join(diffs)
 
 
-@needs_corpus
-@pytest.mark.parametrize("case_file", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize("case_file", CASES, ids=[case_name(p) for p in CASES])
 def test_sessions_over_400_seeds_follow_kube_batchs_distribution(case_file: Path) -> None:
-    ok, reason = _verdicts()[case_file.stem]
+    ok, reason = _verdicts()[case_name(case_file)]
     assert ok, f"{case_file.name}: {reason}"

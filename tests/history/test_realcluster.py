@@ -1,4 +1,4 @@
-"""history --trace on the shared real-cluster traces, held to what the real kube-scheduler v1.34.1
+"""history --trace on the real-cluster traces (tests/corpus/realcluster), held to what the real kube-scheduler v1.34.1
 did (its log, in NAME.truth.json).
 
 On the v2 traces, recorded with the scheduler's Preempted Events, the preemptions (preemptor,
@@ -13,32 +13,25 @@ from pathlib import Path
 import pytest
 
 from kubectl_preempt.cli.main import main
+from tests.corpus import load_json, trace_of, truth_files
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-REAL = SHARED / "realcluster"
-
-V2 = sorted((REAL / "v2").glob("*.truth.json")) if (REAL / "v2").is_dir() else []
-FIRST = sorted(REAL.glob("*.truth.json")) if REAL.is_dir() else []
+V2 = truth_files("v2")
+FIRST = truth_files()
 
 
 def _history(trace: Path, capsys: pytest.CaptureFixture[str], release: str = "v1.34") -> dict:
     # the traces' header names the API server (v1.36.2); the scheduler that wrote the records was
-    # kube-scheduler v1.34.1 (../shared/realcluster/README.md)
+    # kube-scheduler v1.34.1 (the corpus's realcluster/README.md)
     capsys.readouterr()
     assert main(["history", "-A", "--trace", str(trace), "--kubernetes-version", release, "-o", "json"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
-def _trace_of(truth: Path) -> Path:
-    return truth.with_name(truth.name.replace(".truth.json", ".jsonl.gz"))
-
-
-@pytest.mark.skipif(not V2, reason="../shared/realcluster/v2 is not here")
 @pytest.mark.parametrize("truth_file", V2, ids=lambda p: p.name.split(".")[0])
 def test_on_a_trace_with_events_history_lists_exactly_the_real_preemptions(
         truth_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    truth = json.loads(truth_file.read_text())
-    doc = _history(_trace_of(truth_file), capsys)
+    truth = load_json(truth_file)
+    doc = _history(trace_of(truth_file), capsys)
 
     want = sorted((p["preemptor"], p["node"], sorted(p["victims"])) for p in truth["preemptions"])
     got = sorted((p["preemptor"], p["node"], sorted(p["victims"])) for p in doc["preemptions"])
@@ -51,12 +44,11 @@ def test_on_a_trace_with_events_history_lists_exactly_the_real_preemptions(
     assert len(doc["items"]) == truth["checks"]["preemptedEvents"]
 
 
-@pytest.mark.skipif(not FIRST, reason="../shared/realcluster is not here")
 @pytest.mark.parametrize("truth_file", FIRST, ids=lambda p: p.name.split(".")[0])
 def test_on_a_trace_without_events_history_lists_every_victim_and_the_nominated_preemptor(
         truth_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    truth = json.loads(truth_file.read_text())
-    doc = _history(_trace_of(truth_file), capsys)
+    truth = load_json(truth_file)
+    doc = _history(trace_of(truth_file), capsys)
 
     preemptor_of = {v: p["preemptor"] for p in truth["preemptions"] for v in p["victims"]}
     node_of = {v: p["node"] for p in truth["preemptions"] for v in p["victims"]}
@@ -73,10 +65,9 @@ def test_on_a_trace_without_events_history_lists_every_victim_and_the_nominated_
         sorted((p["preemptor"], p["node"], sorted(p["victims"])) for p in truth["preemptions"])
 
 
-@pytest.mark.skipif(not FIRST, reason="../shared/realcluster is not here")
 def test_read_as_a_v136_schedulers_records_a_nomination_alone_names_no_preemptor(
         capsys: pytest.CaptureFixture[str]) -> None:
     # v1.35+ nominates pods it placed that wait at Permit or PreBind (NominatedNodeNameForExpectation)
-    doc = _history(_trace_of(FIRST[0]), capsys, release="v1.36")
+    doc = _history(trace_of(FIRST[0]), capsys, release="v1.36")
     assert doc["items"] and all(r["preemptor"] is None for r in doc["items"])
     assert all(any("a nomination alone is no preemption" in n for n in r["notes"]) for r in doc["items"])

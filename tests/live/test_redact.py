@@ -12,9 +12,8 @@ import pytest
 
 import kubectl_preempt
 from kubectl_preempt.io.redact import ANNOTATION_ALLOW_LIST, redact_object, redact_objects
+from tests.corpus import case_files, case_key, read_bytes
 from tests.live.conftest import SECRET, _noisy, cluster_objects
-
-CONFORMANCE = Path(__file__).resolve().parents[3] / "shared" / "conformance"
 
 
 def _find(objects: list[dict], kind: str, name: str) -> dict:
@@ -129,12 +128,6 @@ def test_verdicts_on_the_redacted_fixture_equal_those_on_the_full_one() -> None:
     assert "Preempted" in outcomes  # the comparison covers victims and the choice chain
 
 
-def _cases() -> list[Path]:
-    if not CONFORMANCE.is_dir():
-        return []
-    return sorted((CONFORMANCE / "cases").glob("*.json")) + sorted((CONFORMANCE / "cases-real").glob("*.json"))
-
-
 def _add_noise(objects: list[dict]) -> list[dict]:
     """The case's objects with secrets added where the scheduler never looks (labels untouched)."""
     out = []
@@ -149,10 +142,9 @@ def _add_noise(objects: list[dict]) -> list[dict]:
     return out
 
 
-@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason="../shared/conformance is not beside this clone")
-@pytest.mark.parametrize("case", _cases(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("case", case_files("cases", "cases-real"), ids=case_key)
 def test_verdicts_on_redacted_conformance_cases_equal_those_on_the_full_ones(case: Path) -> None:
-    data = orjson.loads(case.read_bytes())
+    data = orjson.loads(read_bytes(case))
     full = _add_noise(data["objects"])
     red = redact_objects(full)
     assert SECRET not in orjson.dumps(red).decode()

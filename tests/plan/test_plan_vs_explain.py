@@ -6,16 +6,15 @@ explain's verdict: the same node when scheduled, the same nominated node, victim
 when it preempts, the same message and node statuses when it cannot be scheduled."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from kubectl_preempt import api
 
-from .helpers import as_manifest, plan_first_cycle
+from tests.corpus import case_files, case_key, load_json
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
+from .helpers import as_manifest, plan_first_cycle
 
 
 def _key(o: dict) -> str:
@@ -24,23 +23,21 @@ def _key(o: dict) -> str:
 
 def _single_pending_cases() -> list[Path]:
     out = []
-    for d in ("cases", "cases-real"):
-        for f in sorted((SHARED / d).glob("*.json")) if (SHARED / d).is_dir() else ():
-            case = json.loads(f.read_text())
-            pending = [o for o in case["objects"] if o.get("kind") == "Pod" and not (o.get("spec") or {}).get("nodeName")
-                       and (o.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
-            if [_key(o) for o in pending] == [case["pod"]]:
-                out.append(f)
+    for f in case_files("cases", "cases-real"):
+        case = load_json(f)
+        pending = [o for o in case["objects"] if o.get("kind") == "Pod" and not (o.get("spec") or {}).get("nodeName")
+                   and (o.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+        if [_key(o) for o in pending] == [case["pod"]]:
+            out.append(f)
     return out
 
 
 CASES = _single_pending_cases()
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/conformance is absent")
-@pytest.mark.parametrize("case_file", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+@pytest.mark.parametrize("case_file", CASES, ids=[case_key(p) for p in CASES])
 def test_plan_of_one_pod_gives_explain_verdict(case_file: Path) -> None:
-    case = json.loads(case_file.read_text())
+    case = load_json(case_file)
     pod = next(o for o in case["objects"] if o.get("kind") == "Pod" and _key(o) == case["pod"])
     rest = [o for o in case["objects"] if o is not pod]
     manifest = as_manifest(pod)

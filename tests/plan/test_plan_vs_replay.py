@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
-
-import pytest
 
 import kubectl_preempt
 from kubectl_preempt.io.trace import TraceWriter, read_trace
 from kubectl_preempt.plan.api import plan_spec
 from kubectl_preempt.plan.run import plan_once
 from kubectl_preempt.plan.workloads import RAND_ALPHABET
+from tests.corpus import compare
 
 from .scenarios import busy_cluster, deployment
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 
 
 def _plan(objects, manifests, **kw):
@@ -71,11 +68,7 @@ def test_plan_of_a_deployment_is_the_replay_of_the_same_creations(tmp_path: Path
         [e for e in rep["activity"]["events"] if e[0] in changes]
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/conformance is absent")
 def test_every_dumped_decision_is_a_case_explain_reproduces() -> None:
-    sys.path.insert(0, str(SHARED))
-    from compare import compare  # type: ignore
-
     objects = busy_cluster()
     _, report, cases = _plan(objects, [("web.yaml", "", deployment("web", "shop", 4, "2", "high")),
                                        ("job.yaml", "", deployment("api", "shop", 2, "1", "medium"))])

@@ -1,9 +1,8 @@
 """--dump-decisions: every replayed preemption as a conformance case that kubectl_preempt.explain
-decides the same way, checked with the corpus's own comparison rule when it is here."""
+decides the same way, checked with the corpus's own comparison rule (tests/corpus/conformance/compare.py)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,27 +13,9 @@ from kubectl_preempt.cli.main import main
 from kubectl_preempt.io.trace import write_trace
 from kubectl_preempt.replay.api import replay
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
+from tests.corpus import compare
 
 from .helpers import T0, ev, trace
-
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
-
-
-def _compare(expect: dict[str, Any], result: dict[str, Any]) -> list[str]:
-    if (SHARED / "compare.py").exists():
-        sys.path.insert(0, str(SHARED))
-        from compare import compare  # type: ignore
-        return compare(expect, result)
-    diffs = []
-    if result["outcome"] != expect["outcome"]:
-        diffs.append("outcome")
-    elif result.get("nominatedNode") not in expect["nominatedNodes"]:
-        diffs.append("nominatedNode")
-    elif sorted(result["victims"]) != expect["victims"][result["nominatedNode"]]:
-        diffs.append("victims")
-    elif result["message"] != expect["message"]:
-        diffs.append("message")
-    return diffs
 
 
 def _busy_trace() -> dict[str, Any]:
@@ -59,7 +40,7 @@ def test_every_dumped_decision_is_decided_the_same_way_by_explain() -> None:
     for case in cases:
         case = json.loads(json.dumps(case))  # as written to a file and read back
         result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"))
-        assert _compare(case["expect"], result) == [], case["name"]
+        assert compare(case["expect"], result) == [], case["name"]
 
 
 def test_dumped_cases_name_the_pod_and_the_replayed_state(tmp_path: Path) -> None:
@@ -90,5 +71,5 @@ def test_the_cli_writes_one_case_file_per_preemption(tmp_path: Path, capsys: pyt
     assert len(files) == len(report["preemptions"])
     case = json.loads(files[0].read_text())
     result = kubectl_preempt.explain(case["objects"], case["pod"])
-    assert _compare(case["expect"], result) == []
+    assert compare(case["expect"], result) == []
     assert T0 < case["description"].split(" at ")[1]

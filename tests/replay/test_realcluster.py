@@ -1,5 +1,5 @@
-"""Follow mode held to what the real kube-scheduler v1.34.1 did on ../shared/realcluster, by the
-shared report tool's own rule (tools/realcluster_report.py follow_agreement).
+"""Follow mode held to what the real kube-scheduler v1.34.1 did on tests/corpus/realcluster, by the
+shared report tool's own rule (tests/corpus/tools/realcluster_report.py follow_agreement).
 
 FLOOR is what follow mode reaches today, trace by trace; the goal is 97% on every trace. These
 traces began after the starting workloads were bound, so the scheduler cache's order of equal
@@ -13,36 +13,21 @@ stays the replay's own pick (victimsOnRecordedNode).
 """
 from __future__ import annotations
 
-import importlib.util
-import json
 from pathlib import Path
 
 import pytest
 
 from kubectl_preempt.io.trace import read_trace
 from kubectl_preempt.replay.api import replay
-
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-REAL = SHARED / "realcluster"
-TOOL = SHARED / "tools" / "realcluster_report.py"
+from tests.corpus import follow_agreement, load_json, trace_of, truth_files
 
 FLOOR = {"s1-rollout": 23, "s2-cordon": 15, "s3-burst": 16}
+TRUTHS = truth_files()
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("realcluster_report", TOOL)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
-
-
-TRUTHS = sorted(REAL.glob("*.truth.json")) if REAL.is_dir() else []
-
-
-@pytest.mark.skipif(not TRUTHS or not TOOL.exists(), reason="../shared/realcluster is not beside the project")
 @pytest.mark.parametrize("truth_file", TRUTHS, ids=lambda p: p.name.split(".")[0])
 def test_follow_agrees_with_the_real_schedulers_preemptions(truth_file: Path) -> None:
-    truth = json.loads(truth_file.read_text())
-    report = replay(read_trace(str(REAL / truth["trace"])), mode="follow")
-    agree, misses = _tool().follow_agreement(truth, report)
+    truth = load_json(truth_file)
+    report = replay(read_trace(str(trace_of(truth_file))), mode="follow")
+    agree, misses = follow_agreement(truth, report)
     assert agree >= FLOOR[truth["scenario"]], "\n".join(misses)

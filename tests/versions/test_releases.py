@@ -1,5 +1,5 @@
 """What each imitated release does differently, on small inputs built for each difference
-(../shared/conformance/v1.3X/README.md names the upstream change behind each)."""
+(tests/corpus/conformance/v1.3X/README.md names the upstream change behind each)."""
 from __future__ import annotations
 
 import hashlib

@@ -171,7 +171,7 @@ class JobInfo:
         idx = self.task_status_index.get(status)
         return len(idx) if idx is not None else 0
 
-    def clone(self, ranged: Callable[[Any], list] = lambda m: m.slot_order()) -> "JobInfo":
+    def clone(self, ranged: Callable[[Any], list]) -> "JobInfo":
         info = JobInfo(self.uid)
         info.name, info.namespace, info.queue, info.priority = self.name, self.namespace, self.queue, self.priority
         info.min_available, info.pod_group = self.min_available, self.pod_group

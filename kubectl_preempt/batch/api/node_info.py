@@ -79,7 +79,7 @@ class NodeInfo:
             self.idle.sub(task.resreq)
             self.used.add(task.resreq)
 
-    def clone(self, ranged: Callable[[Any], list] = lambda m: m.slot_order()) -> "NodeInfo":
+    def clone(self, ranged: Callable[[Any], list]) -> "NodeInfo":
         res = NodeInfo(self.node)
         for t in ranged(self.tasks):
             res.add_task(t)

@@ -205,7 +205,7 @@ class SchedulerCache:
                     pass  # kube-batch logs "Failed to add pod into cache" and goes on
 
     # --- what a session asks of the cache -------------------------------------------------
-    def snapshot(self, ranged: Callable[[Any], list] = lambda m: m.slot_order()
+    def snapshot(self, ranged: Callable[[Any], list]
                  ) -> tuple[GoMap[str, JobInfo], GoMap[str, NodeInfo], GoMap[str, QueueInfo]]:
         """mirrors Snapshot: ready nodes, queues, and jobs with a PodGroup whose queue exists, each
         copied by ranging over the cache's maps (`ranged` gives the order Go's range would)."""

@@ -3,9 +3,9 @@ pass over a snapshot of the cache; plugins register their functions on it, and t
 configuration decide how their votes combine."""
 from __future__ import annotations
 
-import random
 from typing import Any, Callable
 
+from ...framework.randomness import RandomSource
 from ...model.memory import MEMORY, remembered
 from ...model.objects import parse_time
 from ..api.job_info import JobInfo, TaskInfo
@@ -39,12 +39,14 @@ class EventHandler:
 
 
 class Session:
-    def __init__(self, cache: SchedulerCache, tiers: list[list[PluginOption]],
-                 seed: int | random.Random = 0) -> None:
+    def __init__(self, cache: SchedulerCache, tiers: list[list[PluginOption]], random_source: RandomSource) -> None:
         self.uid = SESSION_UID
-        # every random choice of kube-batch (each map range's start, SelectBestNode's rand.Intn)
-        # drawn from one seeded generator
-        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        # every random choice of kube-batch (each map range's start, each map's key hashes,
+        # SelectBestNode's rand.Intn) drawn from the run's one generator, in the order Go draws them
+        if random_source.rng is None:
+            raise ValueError("a kube-batch session draws every choice: its RandomSource needs a generator")
+        self.random_source = random_source
+        self.rng = random_source.rng
         self.cache = cache
         self.jobs: GoMap[str, JobInfo]
         self.nodes: GoMap[str, NodeInfo]
@@ -312,11 +314,11 @@ def _has_pod_affinity(pod: Any) -> bool:
 
 
 def open_session(cache: SchedulerCache, tiers: list[list[PluginOption]],
-                 builders: dict[str, Callable[[dict[str, str]], Any]], seed: int | random.Random = 0) -> Session:
+                 builders: dict[str, Callable[[dict[str, str]], Any]], random_source: RandomSource) -> Session:
     """mirrors OpenSession: the snapshot, then each configured plugin's OnSessionOpen.
 
     openSession asks JobValid before the tiers are set, so no job is ever dropped there."""
-    ssn = Session(cache, tiers, seed)
+    ssn = Session(cache, tiers, random_source)
     # Snapshot fills the session's maps by ranging over the cache's (and each clone its tasks by
     # ranging over the cached node's or job's), so their slot order is drawn here, once a session
     ssn.jobs, ssn.nodes, ssn.queues = cache.snapshot(ssn.ranged)

@@ -28,14 +28,16 @@ evacuation), so they are not imitated. The layout and the range follow the runti
 - Not imitated: iteration while the map grows (kube-batch changes no map it is ranging over in a
   way that matters: the values are taken at the range's start), and the 32-bit hash of 386/arm.
 
-All random numbers come from one generator: a session's (the `rng` given to `go_range`), and for
-hashes, the generator installed by `go_runtime` while the cache and the session are built (as Go's
-runtime `rand()` serves every map of the process); outside one, a fixed module generator.
+All random numbers come from one generator, the one a caller hands in: a range's start from the
+`rng` given to `ranged` / `go_range`, and a key's hash from the `rng` of the range (or `slot_order`)
+that first needs the map's layout. Go's runtime `rand()` serves every map of the process; ours is
+the session's generator (batch/framework/session.py, from the run's RandomSource), which both the
+cache's maps and the session's are ranged with, so one seed still fixes every draw of a session in
+the order Go makes them, and sessions run side by side (threads) share nothing.
 """
 from __future__ import annotations
 
 import bisect
-import contextlib
 import random
 from typing import Any, Generic, Iterator, TypeVar
 
@@ -55,20 +57,6 @@ class _Delete:
 
     def __init__(self, key: object) -> None:
         self.key = key
-
-_default_source = random.Random(0)
-_source: list[random.Random] = [_default_source]
-
-
-@contextlib.contextmanager
-def go_runtime(rng: random.Random) -> Iterator[random.Random]:
-    """Maps made (and grown) inside draw their hash seeds from `rng`, as Go's maps do from the
-    runtime's one source."""
-    _source.append(rng)
-    try:
-        yield rng
-    finally:
-        _source.pop()
 
 
 class _Table:
@@ -173,7 +161,7 @@ class GoMap(Generic[K, V]):
     on, the contents live in a dict and the key operations are logged; the table layout is worked
     out from the log only when an order is asked for (a range, values()), since most large maps
     of a session are read but never ranged."""
-    __slots__ = ("_index", "_slots", "_values", "_big", "_log", "_dir", "_depth", "_loc", "_hashes", "_src")
+    __slots__ = ("_index", "_slots", "_values", "_big", "_log", "_dir", "_depth", "_loc", "_hashes")
 
     def __init__(self) -> None:
         # small map (one group): _slots[i] is (key, value) or None, at most 8 long (trailing
@@ -185,15 +173,14 @@ class GoMap(Generic[K, V]):
         self._values: Any = None
         # a table map: its contents (None while small), the key operations not yet laid out
         # (a key: put, _Delete: delete), the directory of tables, its global depth, each laid-out
-        # key's (table, slot), the keys' hashes and the generator they are drawn from
-        # (all but _big made when the map grows: most maps stay small, and cheap)
+        # key's (table, slot) and the keys' hashes (all but _big made when the map grows: most
+        # maps stay small, and cheap)
         self._big: dict | None = None
         self._log: list = None  # type: ignore[assignment]
         self._dir: list[_Table] | None = None
         self._depth = 0
         self._loc: dict = None  # type: ignore[assignment]
         self._hashes: dict | None = None
-        self._src: random.Random = None  # type: ignore[assignment]
 
     def __setitem__(self, key: K, value: V) -> None:
         self._values = None
@@ -219,7 +206,6 @@ class GoMap(Generic[K, V]):
             big = self._big = dict(self._slots)  # 8 full slots, no hole
             self._log = list(big)
             self._log.append(_GROWN)
-            self._src = _source[-1]  # the runtime's generator, for the keys' hashes
             self._slots = []
             self._index = {}
         if key not in big:
@@ -290,12 +276,13 @@ class GoMap(Generic[K, V]):
             return (s for s in list(self._slots) if s is not None)
         return iter(list(self._big.items()))
 
-    def slot_order(self) -> list[V]:
-        """The values in slot order: a range that starts at the first slot."""
+    def slot_order(self, rng: random.Random) -> list[V]:
+        """The values in slot order: a range that starts at the first slot (a table map laid out
+        with hashes drawn from `rng` where it was not yet)."""
         if self._big is None:
             return self.values()
         big = self._big
-        return [big[k] for t in self._tables() for k in t.full()[1]]
+        return [big[k] for t in self._tables(rng) for k in t.full()[1]]
 
     def keys(self) -> Iterator[K]:
         return (k for k, _ in self.items())
@@ -303,25 +290,26 @@ class GoMap(Generic[K, V]):
     __iter__ = keys
 
     # --- the table layout ------------------------------------------------------------------
-    def _hash(self, key: object) -> int:
+    def _hash(self, key: object, rng: random.Random) -> int:
         hashes = self._hashes
         h = hashes.get(key)  # type: ignore[union-attr]
         if h is None:
             # the key's hash under the map's random seed: for the layout, a uniform 64-bit number,
-            # drawn once per key and map from the runtime's generator
-            h = hashes[key] = self._src.getrandbits(64)  # type: ignore[index]
+            # drawn once per key and map, from the generator of the range that lays the map out
+            h = hashes[key] = rng.getrandbits(64)  # type: ignore[index]
         return h
 
-    def _tables(self) -> list[_Table]:
-        """Each table once, in directory order, laid out up to the last operation."""
-        self._lay_out()
+    def _tables(self, rng: random.Random) -> list[_Table]:
+        """Each table once, in directory order, laid out up to the last operation (new keys'
+        hashes drawn from `rng`)."""
+        self._lay_out(rng)
         out: list[_Table] = []
         for t in self._dir or ():
             if not out or out[-1] is not t:
                 out.append(t)
         return out
 
-    def _lay_out(self) -> None:
+    def _lay_out(self, rng: random.Random) -> None:
         log = self._log
         if not log:
             return
@@ -334,7 +322,7 @@ class GoMap(Generic[K, V]):
             t = _Table(2 * GROUP_SLOTS, 0, 0)
             while log[i] is not _GROWN:
                 k = log[i]
-                self._loc[k] = (t, t.unchecked_put(k, self._hash(k)))
+                self._loc[k] = (t, t.unchecked_put(k, self._hash(k, rng)))
                 i += 1
             i += 1
             self._dir = [t]
@@ -344,7 +332,7 @@ class GoMap(Generic[K, V]):
             if type(k) is _Delete:
                 self._table_delete(k.key)
             elif k not in loc:
-                self._table_put(k)
+                self._table_put(k, rng)
 
     def _table_delete(self, key: object) -> None:
         t, pos = self._loc.pop(key)
@@ -363,8 +351,8 @@ class GoMap(Generic[K, V]):
         assert d is not None
         return d[0] if len(d) == 1 else d[h >> (64 - self._depth)]  # directoryIndex
 
-    def _table_put(self, key: object) -> None:
-        h = self._hash(key)
+    def _table_put(self, key: object, rng: random.Random) -> None:
+        h = self._hash(key, rng)
         d = self._dir
         if len(d) == 1:  # type: ignore[arg-type]
             t = d[0]  # type: ignore[index]
@@ -376,7 +364,7 @@ class GoMap(Generic[K, V]):
         while True:
             d = self._dir
             t = d[0] if len(d) == 1 else self._table_for(h)  # type: ignore[arg-type,index]
-            pos = self._put_slot(t, h)
+            pos = self._put_slot(t, h, rng)
             if pos is not None:
                 t.keys[pos] = key
                 t.growth_left -= 1
@@ -385,7 +373,7 @@ class GoMap(Generic[K, V]):
                 self._loc[key] = (t, pos)
                 return
 
-    def _put_slot(self, t: _Table, h: int) -> int | None:
+    def _put_slot(self, t: _Table, h: int, rng: random.Random) -> int | None:
         """table.PutSlot for a key not present: the slot it goes to, or None after the table was
         rehashed (then the put starts over)."""
         keys = t.keys
@@ -421,16 +409,16 @@ class GoMap(Generic[K, V]):
                 t.order = None
             if t.growth_left > 0:
                 return pos
-            self._rehash(t)
+            self._rehash(t, rng)
             return None
 
-    def _rehash(self, t: _Table) -> None:
+    def _rehash(self, t: _Table, rng: random.Random) -> None:
         loc = self._loc
         if 2 * t.cap <= MAX_TABLE_CAPACITY:
             # grow: one table twice as large, the entries re-placed in slot order
             nt = _Table(2 * t.cap, t.index, t.local_depth)
             for k in t.full()[1]:
-                loc[k] = (nt, nt.unchecked_put(k, self._hash(k)))
+                loc[k] = (nt, nt.unchecked_put(k, self._hash(k, rng)))
             self._replace(nt)
             return
         # split: two tables by the next hash bit from the top
@@ -439,7 +427,7 @@ class GoMap(Generic[K, V]):
         right = _Table(MAX_TABLE_CAPACITY, -1, depth)
         mask = 1 << (64 - depth)
         for k in t.full()[1]:
-            h = self._hash(k)
+            h = self._hash(k, rng)
             nt = left if h & mask == 0 else right
             loc[k] = (nt, nt.unchecked_put(k, h))
         d = self._dir
@@ -484,7 +472,7 @@ class GoMap(Generic[K, V]):
         by_table = self._values
         if by_table is None:
             # per table, its full slots' positions and values in slot order, until the map changes
-            by_table = self._values = {id(t): (t.full()[0], [big[k] for k in t.full()[1]]) for t in self._tables()}
+            by_table = self._values = {id(t): (t.full()[0], [big[k] for k in t.full()[1]]) for t in self._tables(rng)}
         entry_off = rng.getrandbits(64)
         dir_off = rng.getrandbits(64)
         d = self._dir
