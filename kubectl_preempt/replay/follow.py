@@ -330,14 +330,18 @@ class Follow:
         mine = self._queue_key(pod)
         st = self.state
         out: list[tuple[Pod, str]] = []
-        held: set[str] = set()
+        # per preemptor, the decision it had made when this one was made: its latest whose first
+        # sign came before this one's, else its next one (a later one came after this)
+        last: dict[str, Incident] = {}
         for other in self.incidents:
             dt = other.time - inc.time
-            if other is inc or abs(dt) > ASSUMED_WINDOW or not other.preemptor_uid \
-                    or other.preemptor_uid in held:
+            uid = other.preemptor_uid
+            if other is inc or abs(dt) > ASSUMED_WINDOW or not uid:
                 continue
-            held.add(other.preemptor_uid)  # its next decision only: a later one came after this
-            p = st.pods_by_uid.get(other.preemptor_uid)
+            if dt < 0 or uid not in last:
+                last[uid] = other
+        for other in last.values():
+            p = st.pods_by_uid.get(other.preemptor_uid or "")
             if p is None or p is pod or p.node_name or p.nominated_node_name == other.node \
                     or self._queue_key(p) >= mine:
                 continue

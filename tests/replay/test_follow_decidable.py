@@ -292,3 +292,38 @@ def test_a_victim_without_its_preemptors_nomination_is_given_a_preemptor_that_ne
                _signal(a, 30), end=40)
     [p] = [r for r in replay(tr, mode="follow", kubernetes_version=release)["preemptions"] if r["victims"]]
     assert p["preemptorInferred"] is True and p["preemptor"] == inferred
+
+
+def test_a_nomination_held_for_a_decision_is_the_other_preemptors_latest() -> None:
+    # p1 took a on n1, then decided again and took b on n2 (both within half a second before p2's
+    # first sign, each nomination recorded): when p2 was decided p1 was nominated to n2, so n1 (a
+    # already going) is p2's. Holding p1's first nomination instead would send p2 to n2
+    a, b = _low("a", "n1", "2"), _low("b", "n2", "2")
+    c = _low("c", "n3", "2", priority=5)
+    p1 = make_pod("p1").priority(100).req(cpu="2")
+    p2 = make_pod("p2").priority(100).req(cpu="2")
+    events = [*(ev(0, "ADDED", make_node(n).alloc(cpu="2", memory="8Gi").obj()) for n in ("n1", "n2", "n3")),
+              *(ev(0, "ADDED", x.obj()) for x in (a, b, c)),
+              ev(10, "ADDED", p1.obj()), ev(10.001, "ADDED", p2.obj()),
+              _signal(a, 10.05), _nominated(p1, "n1", 10.06),
+              ev(10.07, "MODIFIED", a.set("status.conditions", PREEMPTED).set("metadata.deletionTimestamp", at(40)).obj()),
+              _signal(b, 10.15), _nominated(make_pod("p1").priority(100).req(cpu="2"), "n2", 10.16),
+              _nominated(p2, "n1", 10.3)]
+    rows = _follow(*events)["preemptions"]
+    [p] = [r for r in rows if r["preemptor"] == "default/p2"]
+    assert p["replayed"]["node"] == "n1" and p["verdict"] == "agrees", p["differences"]
+
+
+def test_a_nomination_recorded_after_this_decision_is_held_when_its_first_sign_came_before() -> None:
+    # p1 (ahead in the queue) took a on n1: a's condition is recorded before p2's first sign, p1's
+    # nomination only after it. The scheduler held p1's nomination when it decided p2, which took n2
+    a, b = _low("a", "n1", "2"), _low("b", "n2", "2", priority=5)
+    p1 = make_pod("p1").priority(100).req(cpu="2")
+    p2 = make_pod("p2").priority(100).req(cpu="2")
+    events = [*(ev(0, "ADDED", make_node(n).alloc(cpu="2", memory="8Gi").obj()) for n in ("n1", "n2")),
+              ev(0, "ADDED", a.obj()), ev(0, "ADDED", b.obj()),
+              ev(10, "ADDED", p1.obj()), ev(10.001, "ADDED", p2.obj()),
+              _signal(a, 10.05), _nominated(p2, "n2", 10.1), _signal(b, 10.101), _nominated(p1, "n1", 10.2)]
+    rows = {r["preemptor"]: r for r in _follow(*events)["preemptions"]}
+    assert rows["default/p2"]["replayed"]["node"] == "n2" and rows["default/p2"]["verdict"] == "agrees"
+    assert rows["default/p1"]["verdict"] == "agrees"
