@@ -236,22 +236,30 @@ def preemption_history(objects: Iterable[Mapping[str, Any]] = (), *,
                        trace_events: Iterable[Mapping[str, Any]] | None = None, now: float | None = None,
                        since: float | None = None, namespace: str | None = None,
                        pods_visible: Callable[[str], bool] | None = None, events_read: bool = True,
-                       source: str = "", notes: Iterable[str] = (), checked: bool = False) -> dict[str, Any]:
+                       source: str = "", notes: Iterable[str] = (), checked: bool = False,
+                       server_version: str | None = None,
+                       kubernetes_version: str | KubernetesVersion | None = None) -> dict[str, Any]:
     """What got preempted (`history`): the scheduler's Preempted Events, victims' DisruptionTarget
     conditions and preemptors' nominations, and kube-batch's Evict Events, joined into one row per
     victim and preemptor, and grouped into preemptions. From the objects of one instant (a live
     read, a snapshot) or from every version a trace recorded (`trace_events`, {"ts", "type",
     "object"}). `since` seconds before `now` (default: the trace's last event) bound the rows;
     `namespace` keeps one namespace's victims; `checked`: the objects come from an API server, their
-    shapes need no check (else a bad one is an InputError naming it). See history/build.py."""
+    shapes need no check (else a bad one is an InputError naming it). The kube-scheduler release
+    that wrote them (`kubernetes_version`, else the one `server_version`, the API server's, picks:
+    resolve_kubernetes_version) says whether a nomination alone shows a preemption (not with
+    NominatedNodeNameForExpectation, on from v1.35). See history/build.py."""
     from .history import build_history, observe_objects, observe_trace
+
+    release = resolve_kubernetes_version(kubernetes_version, server_version).version
 
     obs = observe_trace(trace_events) if trace_events is not None else \
         observe_objects(_items(objects), checked=checked)
     if now is None:
         now = obs.last_time
     return build_history(obs, now=now, since=since, namespace=namespace, pods_visible=pods_visible,
-                         events_read=events_read, source=source, notes=notes)
+                         events_read=events_read, source=source, notes=notes,
+                         nominations_name_preemptors=not release.gate_enabled("NominatedNodeNameForExpectation"))
 from .plan.api import plan as _plan  # noqa: E402
 from .plan.capacity import plan_max as _plan_max  # noqa: E402
 
@@ -536,7 +544,8 @@ def check_inputs(trace_paths: Sequence[str], proposed: Sequence[str], *, baselin
 def history_request(namespace: str | None, since: float | None, default_since: float, *,
                     snapshot: str | None = None, trace: str | None = None, context_namespace: bool = False,
                     context: str | None = None, kubeconfig: str | None = None, request_timeout: str | None = None,
-                    progress: Callable[[str], None] | None = None) -> tuple[dict[str, Any], str]:
+                    progress: Callable[[str], None] | None = None,
+                    kubernetes_version: str | None = None) -> tuple[dict[str, Any], str]:
     """`history`'s document from a recorded trace (every version it recorded), a snapshot (the
     `default_since` seconds before its capture unless `since`), or else the live cluster (the
     context's namespace with `context_namespace`); and the refusal to report once it is shown (a
@@ -555,23 +564,27 @@ def history_request(namespace: str | None, since: float | None, default_since: f
                 notes.append(f"{display_name(trace)}: recorded without Events: victims are found by their "
                              "DisruptionTarget condition, preemptors by their nomination at the same instant")
             doc = preemption_history(trace_events=tr.events, since=since, namespace=namespace,
-                                     events_read=events_read, source=display_name(trace), notes=notes)
+                                     events_read=events_read, source=display_name(trace), notes=notes,
+                                     server_version=((tr.header.get("source") or {}).get("serverVersion")),
+                                     kubernetes_version=kubernetes_version)
     if snapshot is not None and tr is not None:
         objects = [e.get("object") or {} for e in tr.events]
         # the reader's note on a snapshot ("replayed as a trace of one instant") is replay's; history
         # reads a snapshot as the hour before its capture, which its window says
         notes = [] if tr.form == "snapshot" else list(tr.notes)
         doc = preemption_history(objects, now=tr.start, since=since if since else default_since,
-                                 namespace=namespace, source=display_name(snapshot), notes=notes)
+                                 namespace=namespace, source=display_name(snapshot), notes=notes,
+                                 server_version=_captured_server_version(snapshot), kubernetes_version=kubernetes_version)
     elif trace is None:
         doc, refusal = _live_history(namespace, context_namespace, since if since else default_since, context,
-                                     kubeconfig, request_timeout, progress)
+                                     kubeconfig, request_timeout, progress, kubernetes_version)
     return doc, refusal
 
 
 def _live_history(namespace: str | None, context_namespace: bool, since: float, context: str | None,
                   kubeconfig: str | None, request_timeout: str | None,
-                  progress: Callable[[str], None] | None) -> tuple[dict[str, Any], str]:
+                  progress: Callable[[str], None] | None,
+                  kubernetes_version: str | None = None) -> tuple[dict[str, Any], str]:
     """Read the live cluster; the document, and the refusal to report once it is printed."""
     conn = live.connect(kubeconfig, context, request_timeout)
     try:
@@ -579,6 +592,7 @@ def _live_history(namespace: str | None, context_namespace: bool, since: float, 
             namespace = conn.namespace
         cluster = live.LiveCluster(conn, progress=progress)
         read = live.read_history(cluster, namespace)
+        server = cluster.server_version()
     finally:
         conn.close()
     if not read.events_read and not read.pods_read:
@@ -594,22 +608,34 @@ def _live_history(namespace: str | None, context_namespace: bool, since: float, 
         refusal = read.pods_refused + ": the pods' conditions and nominations could not be read"
     doc = preemption_history(read.objects, now=time.time(), since=since, namespace=namespace,
                              pods_visible=read.pods_visible, events_read=read.events_read, checked=True,
-                             source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes)
+                             source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes,
+                             server_version=server, kubernetes_version=kubernetes_version)
     return doc, refusal
 
 
 # --- plan's request: the cluster (a snapshot or the live one) and the manifests to create -------
 
 _CAPTURED_AT = re.compile(rb"""kubectl-preempt/captured-at["']?\s*:\s*["']?([0-9][0-9T:.\-+Z]+)""")
+_CAPTURED_SERVER_VERSION = re.compile(rb"""kubectl-preempt/server-version["']?\s*:\s*["']?(v?[0-9][0-9A-Za-z.\-+]*)""")
 
 
 def _captured_at(path: str) -> str | None:
-    """The captured-at annotation of a snapshot `capture` wrote, found in its bytes (a List's
-    metadata may come after its items, so the whole file is searched, at C speed)."""
+    """The captured-at annotation of a snapshot `capture` wrote."""
+    return _captured(path, _CAPTURED_AT)
+
+
+def _captured_server_version(path: str) -> str | None:
+    """The server-version annotation of a snapshot `capture` wrote."""
+    return _captured(path, _CAPTURED_SERVER_VERSION)
+
+
+def _captured(path: str, pattern: re.Pattern[bytes]) -> str | None:
+    """An annotation of a snapshot `capture` wrote, found in its bytes (a List's metadata may come
+    after its items, so the whole file is searched, at C speed)."""
     if path == "-":
         return None
     try:
-        m = _CAPTURED_AT.search(read_bytes(path))
+        m = pattern.search(read_bytes(path))
     except InputError:
         return None
     return m.group(1).decode() if m else None

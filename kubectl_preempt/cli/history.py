@@ -29,7 +29,9 @@ kube-batch's evictions show with its Evict Event's reason (preempt or reclaim).
 
 --snapshot reads a file `kubectl preempt capture` wrote (it keeps the last hour's Preempted
 Events); --trace a recording of `kubectl preempt record`: every preemption it saw, a victim
-without an Event attributed to the pod nominated to its node at the same instant.
+without an Event attributed to the pod nominated to its node at the same instant. From v1.35
+kube-scheduler also nominates a pod it placed that waits at Permit or PreBind, so a nomination
+alone names no preemptor there (the release: --kubernetes-version, else the API server's).
 
 Without access to Events, the missing permission is named (exit 3) and the pods' conditions
 are still listed."""
@@ -91,6 +93,10 @@ def history(
     context: options.Context = None,
     kubeconfig: options.Kubeconfig = None,
     request_timeout: options.RequestTimeout = None,
+    kubernetes_version: Annotated[Optional[str], typer.Option(
+        "--kubernetes-version", metavar="VERSION",
+        help="The kube-scheduler release that wrote the records (default: the one the API server's version "
+             "names); from v1.35 it also nominates pods it placed, so a nomination alone names no preemptor.")] = None,
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
@@ -100,7 +106,7 @@ def history(
     ns = None if all_namespaces else namespace
     try:
         doc, refusal = _history(ns, namespace is None and not all_namespaces, window, snapshot, trace, context,
-                                kubeconfig, request_timeout)
+                                kubeconfig, request_timeout, kubernetes_version)
     except InputError as e:
         # a file's object of a bad shape: the error names the object and field, here the file too
         raise e.located(source=display_name(trace or snapshot) if (trace or snapshot) else None) from None
@@ -112,12 +118,13 @@ def history(
 
 def _history(ns: Optional[str], context_namespace: bool, window: Optional[float], snapshot: Optional[str],
              trace: Optional[str], context: Optional[str], kubeconfig: Optional[str],
-             request_timeout: Optional[str]) -> tuple[dict, str]:
+             request_timeout: Optional[str], kubernetes_version: Optional[str] = None) -> tuple[dict, str]:
     progress = Progress() if sys.stderr.isatty() else None
     try:
         return api.history_request(ns, window, parse_since(DEFAULT_SINCE), snapshot=snapshot, trace=trace,
                                    context_namespace=context_namespace, context=context, kubeconfig=kubeconfig,
-                                   request_timeout=request_timeout, progress=progress)
+                                   request_timeout=request_timeout, progress=progress,
+                                   kubernetes_version=kubernetes_version)
     finally:
         if progress is not None:
             progress.clear()

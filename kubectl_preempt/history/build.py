@@ -300,13 +300,16 @@ def _conflict(row: _Row, text: str) -> None:
 
 def build_history(obs: Observed, *, now: float | None, since: float | None, namespace: str | None = None,
                   pods_visible: Callable[[str], bool] | None = None, events_read: bool = True,
-                  source: str = "", notes: Iterable[str] = ()) -> dict[str, Any]:
+                  source: str = "", notes: Iterable[str] = (), nominations_name_preemptors: bool = True
+                  ) -> dict[str, Any]:
     """The history document: one row per victim and preemptor, newest last, and the rows grouped
     into preemptions (preemptor, node). `since` seconds before `now` bound it (None: no bound);
     `namespace` keeps the victims of one namespace. `pods_visible(ns)` says whether every pod of a
     namespace was read ("" for all), so that a preemptor not found is gone rather than unreadable.
     `events_read`: False when Events could not be read (a victim with its condition only is then
-    not remarkable)."""
+    not remarkable). `nominations_name_preemptors`: False for a scheduler that also nominates pods
+    it placed and that wait at Permit or PreBind (v1.35+, NominatedNodeNameForExpectation): a
+    nomination alone then names no preemptor."""
     visible = pods_visible or (lambda ns: True)
     by_uid = obs.pods
 
@@ -362,7 +365,7 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
         row.scheduler = _condition_scheduler(cond) or row.scheduler
         row.time = obs.condition_seen.get(uid, parse_seconds(cond.get("lastTransitionTime")))
         rows[(uid, None, node)] = row
-        _attribute_by_nomination(row, pod, obs, by_uid)
+        _attribute_by_nomination(row, pod, obs, by_uid, nominations_name_preemptors)
         if events_read:
             _note(row, "no Preempted Event: expired (the API server keeps Events an hour by default) or not recorded")
 
@@ -448,10 +451,13 @@ def _check_victim(row: _Row, pod: Mapping[str, Any], cond: Mapping[str, Any] | N
 
 
 def _attribute_by_nomination(row: _Row, victim: Mapping[str, Any], obs: Observed,
-                             by_uid: Mapping[str, Mapping[str, Any]]) -> None:
+                             by_uid: Mapping[str, Mapping[str, Any]], decisive: bool = True) -> None:
     """A victim known by its condition only: the pod nominated to its node at the same instant
     (a trace) or now (a live read, while the victim still terminates) is its preemptor, as
-    handleSchedulingFailure writes the nomination of the pod whose PostFilter chose the victims."""
+    handleSchedulingFailure writes the nomination of the pod whose PostFilter chose the victims.
+    Not `decisive` (v1.35+): the scheduler's binding cycle also nominates a pod it placed there and
+    that waits at Permit or PreBind (schedule_one.go bindingCycle, NominatedNodeNameForExpectation),
+    so the nominated pods are named in a note and the preemptor stays unknown."""
     node = row.node
     if not node:
         _note(row, "preemptor unknown: no Event, and the victim is on no node")
@@ -464,6 +470,12 @@ def _attribute_by_nomination(row: _Row, victim: Mapping[str, Any], obs: Observed
         if not near:
             _note(row, f"preemptor unknown: no Event, and no pod was nominated to {node} at the same instant")
             return
+        if not decisive:
+            names = sorted({pod_key(by_uid[u]) if u in by_uid else u for _, u in near})
+            _note(row, f"preemptor unknown: no Event; nominated to {node} at the same instant: {', '.join(names)}, "
+                       "but this scheduler also nominates pods it placed that wait at Permit or PreBind "
+                       "(NominatedNodeNameForExpectation): a nomination alone is no preemption")
+            return
         best = near[0][1]
         row.preemptor_uid = best
         row.preemptor_from = "nomination"  # FOUND says "+nomination"
@@ -475,7 +487,12 @@ def _attribute_by_nomination(row: _Row, victim: Mapping[str, Any], obs: Observed
         and (victim.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
     cands = sorted({n.uid for n in obs.nominations if n.node == node and n.uid != row.victim_uid
                     and _higher(by_uid.get(n.uid), victim)})
-    if terminating and len(cands) == 1:
+    if terminating and cands and not decisive:
+        names = ", ".join(sorted(pod_key(by_uid[u]) for u in cands if u in by_uid))
+        _note(row, f"preemptor unknown: no Event; nominated to {node} now: {names}, but this scheduler also "
+                   "nominates pods it placed that wait at Permit or PreBind (NominatedNodeNameForExpectation): "
+                   "a nomination alone is no preemption")
+    elif terminating and len(cands) == 1:
         row.preemptor_uid = cands[0]
         row.preemptor_from = "nomination"
         _note(row, f"preemptor from its nomination to {node}, the only higher-priority pod nominated there (no Event)")

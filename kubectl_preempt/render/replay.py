@@ -314,10 +314,26 @@ def preemption_rows(report: Mapping[str, Any], limit: int | None = None) -> tupl
         row = [clock(p.get("time", ""))] + ([by_text(p)] if by else []) + \
             [p.get("preemptor") or "?", _prio(p), p.get("node") or "", _victims_text(victim_labels(p))]
         if follow:
-            row.append({True: "agrees", False: "DIFFERS", None: "not explained"}[p.get("agrees")])
+            row.append(_VERDICT_TEXT.get(p.get("verdict") or "", "not explained"))
         row.append(why_text(p))
         rows.append(row)
     return header, rows
+
+
+# a follow row's verdict (replay/follow.py) as the table's VERDICT column says it
+_VERDICT_TEXT = {"agrees": "agrees", "tied": "tied", "undecidable": "UNDECIDABLE", "differs": "DIFFERS",
+                 "notExplained": "not explained"}
+
+
+def _follow_counts(s: Mapping[str, Any]) -> str:
+    """The summary's split of the explained preemptions: agree, tied, undecidable, differ."""
+    parts = [f"{s.get('agree', 0)} agree"]
+    if s.get("tied"):
+        parts.append(f"{s['tied']} tied with the real one")
+    if s.get("undecidable"):
+        parts.append(f"{s['undecidable']} undecidable from the trace")
+    parts.append(f"{s.get('differ', 0)} differ")
+    return ", ".join(parts)
 
 
 def _summary_lines(report: Mapping[str, Any]) -> list[str]:
@@ -325,7 +341,7 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
     out = ["Summary"]
     if report.get("mode") == "follow":
         out.append(f"  Preemptions in the recording  {s.get('preemptions', 0)} ({plural(s.get('victims', 0), 'victim')}); "
-                   f"explained {s.get('explained', 0)}: {s.get('agree', 0)} agree, {s.get('differ', 0)} differ"
+                   f"explained {s.get('explained', 0)}: {_follow_counts(s)}"
                    + (f", {s['notExplained']} could not be explained" if s.get("notExplained") else ""))
     elif s.get("kubeBatch"):
         # two schedulers: each one's own count
@@ -432,7 +448,10 @@ def _markdown(report: Mapping[str, Any]) -> str:
                 [f"`{p.get('preemptor') or '?'}`", _prio(p), f"`{p.get('node')}`",
                  ", ".join(f"`{v}`" for v in victim_labels(p))]
             if follow:
-                verdict = {True: "agrees", False: "**differs**", None: "not explained"}[p.get("agrees")]
+                v = p.get("verdict") or ""
+                verdict = _VERDICT_TEXT.get(v, "not explained") if v in ("agrees", "tied") else \
+                    f"**{_VERDICT_TEXT.get(v, 'not explained').lower()}**" if v in ("undecidable", "differs") \
+                    else "not explained"
                 if p.get("differences"):
                     verdict += ": " + "; ".join(p["differences"])
                 row.append(verdict)

@@ -11,19 +11,24 @@ just before its first signal.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
+from ..framework.cycle_state import CycleState
 from ..framework.randomness import RandomSource
-from ..model.objects import Pod
+from ..framework.events import node_scheduling_properties_change
+from ..model.objects import Node, Pod
 from ..model.who_preempted import preempted_by
-from ..scheduler.backend.cache import PodOrder, status_delay_of
+from ..scheduler.backend.cache import PodOrder, TracedPodOrder, status_delay_of
+from ..scheduler.schedule_one import CycleResult
 from .eventhandlers import EventHandler
 from .preemption_summary import decision_case, preemption_why
 from .simulate import Progress, initial_objects
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent
+from .victim_orders import OrderVerdict, order_verdict
 from .whatif import PriorityPolicy
 
 # nomination and victims' conditions of one preemption are this close in time
@@ -31,6 +36,42 @@ SIGNAL_WINDOW = 15.0
 # how long after a decision's first sign the bindings of pods decided before it may still come:
 # the binding goroutine's API call, a few milliseconds, and the watch's delivery
 ASSUMED_WINDOW = 0.5
+# how long before its first sign a decision may have been made: its first API write (the
+# nomination's status patch, a victim's condition patch), with asynchronous preemption issued from
+# goroutines behind the client's rate limiter. The same bound as a decision's other API writes
+# (ASSUMED_WINDOW); the shared real-cluster traces' decisions came 8 to 310 ms before their sign
+DECISION_LAG = ASSUMED_WINDOW
+
+# a follow row's verdict
+AGREES = "agrees"              # the replay's own choice is the recorded node and victims
+TIED = "tied"                  # the recorded node and victims are among those the replay finds equally possible
+UNDECIDABLE = "undecidable"    # writes in the decision's window change the verdict: the trace cannot decide
+DIFFERS = "differs"
+NOT_EXPLAINED = "notExplained"
+
+
+@dataclass
+class Write:
+    """A write by another component than the scheduler (the disruption controller's PDB status, a
+    kubelet ending a pod, a node's update) that the scheduler may or may not have seen when it
+    decided: `before` is the object it replaced (a PDB's or node's raw object, or the Pod the
+    cache held), None when the write created it."""
+
+    index: int
+    event: TraceEvent
+    before: Any
+    what: str
+
+
+@dataclass
+class Decision:
+    """One decision of the replayed scheduler at an instant, with what the trace leaves open."""
+
+    res: CycleResult
+    winners: list[str] = field(default_factory=list)    # every node that can win, the replay's tie first
+    on_recorded: list[list[str]] = field(default_factory=list)  # victim sets on the recorded node, the most likely first
+    orders: OrderVerdict | None = None
+    going: set[str] = field(default_factory=set)  # pods already terminating on the recorded node then
 
 
 @dataclass
@@ -90,6 +131,20 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
     # a victim the scheduler's Preempted event names is attributed by it alone; a victim known
     # only by its condition goes to the nomination on its node closest in time
     by_event = {vuid for (_, _, vuid, _, _, puid) in victims if puid is not None}
+    # a victim the Event attributes still shows the preemption first by its condition (PreemptPod
+    # patches the DisruptionTarget condition, then deletes, then records the Event): its earliest
+    # such sign is one of its preemption's signs
+    own_sign: dict[str, tuple[int, float]] = {}
+    for vi, vt, vuid, _, _, puid in victims:
+        if puid is None and vuid in by_event and vuid not in own_sign:
+            own_sign[vuid] = (vi, vt)
+
+    def first_sign(inc: Incident, vuid: str, vi: int, vt: float) -> None:
+        sign = own_sign.get(vuid)
+        if sign is not None and abs(sign[1] - vt) <= SIGNAL_WINDOW:
+            vi, vt = min((vi, vt), sign)
+        inc.first_index = min(inc.first_index, vi)
+        inc.time = min(inc.time, vt)
     closest: dict[int, int] = {}
     for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
         if puid is None and vuid not in by_event:
@@ -111,14 +166,16 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
                 seen_victims.add(vuid)
                 inc.victims.append(vkey)
                 inc.victim_uids.append(vuid)
-            inc.first_index = min(inc.first_index, vi)
-            inc.time = min(inc.time, vt)
+                first_sign(inc, vuid, vi, vt)
+            else:
+                inc.first_index = min(inc.first_index, vi)
+                inc.time = min(inc.time, vt)
         incidents.append(inc)
     # victims no nomination accounts for: a preemption by a pod already nominated to that node
     rest: dict[tuple[str, str | None], Incident] = {}
     for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
-        if j in used or vuid in seen_victims:
-            continue
+        if j in used or vuid in seen_victims or (puid is None and vuid in by_event):
+            continue  # (a condition the Event attributes: a sign of the Event's preemption, first_sign)
         k = (vnode, puid)
         inc = rest.get(k)
         if inc is None or vt - inc.time > SIGNAL_WINDOW:
@@ -127,6 +184,7 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
         seen_victims.add(vuid)
         inc.victims.append(vkey)
         inc.victim_uids.append(vuid)
+        first_sign(inc, vuid, vi, vt)
     incidents.sort(key=lambda x: (x.first_index, x.time))
     return incidents
 
@@ -146,21 +204,28 @@ class Follow:
         initial = initial_objects(timeline.initial)
         cluster = build_cluster(initial)
         self.recorded_classes = self.policy.apply_initial(cluster)
+        # pods bound when the trace starts: their order in the recorded scheduler's cache comes
+        # from before the trace (PodOrder.from_history estimates it; TracedPodOrder carries the doubt)
+        self.bound_at_start = {p.uid for p in cluster.pods.values() if p.node_name}
+        estimate = PodOrder.from_history(cluster.pods.values(), status_delay=status_delay_of(timeline.events))
+        self.order = TracedPodOrder(estimate, self.bound_at_start)
         self.state = ReplayState(cluster, config, random_source=RandomSource(seed), recompute_pdbs=False,
-                                 order=PodOrder.from_history(cluster.pods.values(),
-                                                             status_delay=status_delay_of(timeline.events)))
+                                 order=self.order)
         # the trace's events reach the cache through the handler simulate uses too; follow has no
         # queue, and applies the recorded bindings and nominations (its _pod_event)
         self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event)
         self.incidents = find_incidents(initial, timeline.events)
-        # pods bound when the trace starts: their order in the recorded scheduler's cache comes
-        # from before the trace (PodOrder.from_history estimates it)
-        self.bound_at_start = {p.uid for p in cluster.pods.values() if p.node_name}
+        # v1.35+ (NominatedNodeNameForExpectation): the scheduler also nominates a pod it placed and
+        # that waits at Permit or PreBind, so a nomination alone is no preemption
+        self.expectation_nominations = config.version.gate_enabled("NominatedNodeNameForExpectation")
+        # other components' writes lately applied, for the windows decisions are made in
+        self.writes: deque[Write] = deque()
+        self.last_sign: dict[str, int] = {}  # preemptor uid -> index of its last decision's first sign
         self.preemptions: list[dict[str, Any]] = []
         self.decisions = 0
         self.bindings = 0
-        self.added_at: dict[str, int] = {}
-        self.victims_of: dict[str, list[str]] = {}  # preemptor uid -> uids of the victims it was seen to take  # uid -> index of the event that added the pod
+        self.added_at: dict[str, int] = {}  # uid -> index of the event that added the pod
+        self.victims_of: dict[str, list[str]] = {}  # preemptor uid -> uids of the victims it was seen to take
         self._index = -1
         self.config_raw: Mapping[str, Any] | None = None
 
@@ -174,18 +239,16 @@ class Follow:
             for inc in by_index.get(i, ()):
                 for j in range(i, inc.first_index):
                     if events[j].kind == "Pod" and j not in applied:
-                        self._index = j
-                        self.apply(events[j])
+                        self._apply_at(j)
                         applied.add(j)
                 assumed = self._assume_bindings_decided_before(inc, i)
                 held = self._hold_nominations_decided_before(inc)
-                self.explain(inc, ev.time)
+                self.explain(inc, ev.time, i)
                 self._forget_nominations(held)
                 self._forget_assumed(assumed)
             if i in applied:
                 continue
-            self._index = i
-            self.apply(ev)
+            self._apply_at(i)
             if self.progress is not None and i % 1000 == 0:
                 self.progress(ev.time, self.timeline.end, self.decisions)
         return self
@@ -220,8 +283,11 @@ class Follow:
         kube-scheduler assumes a pod on its node in its cache when it decides, then binds it
         through the API in another goroutine; it decides pods one at a time in its queue's
         order. A pod ahead of the preemptor in that order whose binding follows the sign within
-        ASSUMED_WINDOW was placed before the preemptor was tried. Returns (recorded, assumed)
-        pairs for _forget_assumed."""
+        ASSUMED_WINDOW was placed before the preemptor was tried, if it could be placed then: the
+        scheduler assumes a pod only once it passed Filter on the node (schedule_one.go
+        schedulingCycle, assume after findNodesThatFitPod), so a pod that does not fit there in the
+        replay's state at this instant (a nominated pod whose victims still hold the room) was
+        bound later. Returns (recorded, assumed) pairs for _forget_assumed."""
         pod = self._find_preemptor(inc, infer=False)
         if pod is None or pod.node_name:
             return []
@@ -237,7 +303,7 @@ class Follow:
                 continue
             node = (ev.obj.get("spec") or {}).get("nodeName")
             cur = st.pods_by_uid.get(ev.uid)
-            if not node or cur is None or cur.node_name or self._queue_key(cur) >= mine:
+            if not node or cur is None or cur.node_name or self._queue_key(cur) >= mine or not self._fits(cur, node):
                 continue
             assumed = Pod(cur.raw)
             assumed.priority, assumed.preemption_policy, assumed.has_priority = cur.priority, cur.preemption_policy, True
@@ -253,8 +319,10 @@ class Follow:
 
         The scheduler decides pods one at a time in its queue's order and sets a preemptor's
         nomination in its nominator at once (then patches it through the API, with the victims'
-        calls); a preemptor ahead of this one in that order whose preemption's first sign follows
-        within ASSUMED_WINDOW was decided before this one was tried. Returns (pod, previous
+        calls); a preemptor ahead of this one in that order whose preemption's first sign comes
+        within ASSUMED_WINDOW of this one's was decided before this one was tried. Its first sign
+        may even come before this one's while its nomination comes after this decision (a victim's
+        condition patch landed first): the nomination is held all the same. Returns (pod, previous
         nominated node) pairs for _forget_nominations."""
         pod = self._find_preemptor(inc, infer=False)
         if pod is None or pod.node_name:
@@ -262,14 +330,18 @@ class Follow:
         mine = self._queue_key(pod)
         st = self.state
         out: list[tuple[Pod, str]] = []
-        held: set[str] = set()
+        # per preemptor, the decision it had made when this one was made: its latest whose first
+        # sign came before this one's, else its next one (a later one came after this)
+        last: dict[str, Incident] = {}
         for other in self.incidents:
             dt = other.time - inc.time
-            if other is inc or dt < 0 or dt > ASSUMED_WINDOW or not other.preemptor_uid \
-                    or other.preemptor_uid in held:
+            uid = other.preemptor_uid
+            if other is inc or abs(dt) > ASSUMED_WINDOW or not uid:
                 continue
-            held.add(other.preemptor_uid)  # its next decision only: a later one came after this
-            p = st.pods_by_uid.get(other.preemptor_uid)
+            if dt < 0 or uid not in last:
+                last[uid] = other
+        for other in last.values():
+            p = st.pods_by_uid.get(other.preemptor_uid or "")
             if p is None or p is pod or p.node_name or p.nominated_node_name == other.node \
                     or self._queue_key(p) >= mine:
                 continue
@@ -328,15 +400,20 @@ class Follow:
                 return p
         if not infer:
             return None
-        # inferred: the highest-priority pending pod nominated to that node
-        nominated = [p for p in st.nominator.nominated_pods_for_node(inc.node) if not p.node_name]
+        # inferred: the highest-priority pending pod nominated to that node (v1.35+: of those that
+        # do not fit there, as a pod placed there and waiting at Permit or PreBind is nominated too)
+        nominated = [p for p in st.nominator.nominated_pods_for_node(inc.node) if not p.node_name
+                     and not (self.expectation_nominations and self._fits(p, inc.node))]
         if nominated:
             nominated.sort(key=lambda p: -p.priority)
             inc.inferred = True
             return nominated[0]
         return None
 
-    def explain(self, inc: Incident, t: float) -> None:
+    def explain(self, inc: Incident, t: float, index: int | None = None) -> None:
+        """Explain one recorded preemption at the decision point `index` (the event the decision
+        goes before): the replay's verdict, checked against the recording, with what the trace
+        cannot decide (other orders of pods placed before it began, writes in the decision's window)."""
         st = self.state
         pod = self._find_preemptor(inc)
         record: dict[str, Any] = {
@@ -351,6 +428,11 @@ class Follow:
         if inc.inferred:
             record["preemptorInferred"] = True
         if not inc.victims:
+            if pod is not None and not pod.node_name and self.expectation_nominations and self._fits(pod, inc.node):
+                # v1.35+ (NominatedNodeNameForExpectation, schedule_one.go bindingCycle): a pod the
+                # scheduler placed on this node and that waits at Permit or PreBind is nominated
+                # there too; one that passes Filter there was placed, not preempting: no preemption
+                return
             # a nomination with no new victim: the scheduler decided again and counted only victims
             # already terminating (a re-nomination), which is no new preemption
             record["renomination"] = True
@@ -358,35 +440,48 @@ class Follow:
             self.victims_of.setdefault(pod.uid, []).extend(inc.victim_uids)
         if pod is None or pod.node_name:
             record["agrees"] = None
+            record["verdict"] = NOT_EXPLAINED
             record["differences"] = ["the preemptor is not in the trace as a pending pod at that instant: "
                                      "nothing to explain"]
             self.preemptions.append(record)
             return
-        st.prepare()
-        # explained as the pod was when the scheduler tried it: without the nomination it is about to get
-        saved = pod.nominated_node_name
-        in_flight = self._deletions_in_flight(pod)
-        res = st.scheduler.schedule(pod)
+        late = self._decide(pod, inc)
         self.decisions += 1
+        window = self._window(inc, pod, index) if index is not None else []
+        early: Decision | None = None
+        changing: list[Write] = []
+        if window:
+            # the trace decides a row when the replay agrees with the cluster at both ends of the
+            # window, or differs at both: only where one end agrees and the other does not is the
+            # verdict the trace's to give
+            agrees = self._agrees(inc, late)
+            early = self._decide_without(window, pod, inc)
+            if self._agrees(inc, early) != agrees:
+                changing = [w for w in window if self._agrees(inc, self._decide_without([w], pod, inc)) != agrees] \
+                    or window
+        window_start = self._window_start_text(inc, pod)
+        self.last_sign[pod.uid] = inc.first_index
+        res = late.res
         details = res.preempted
         diffs: list[str] = []
         replayed: dict[str, Any] = {"outcome": res.outcome}
+        verdict = DIFFERS
         if details is not None:
             sel = details.selected
-            tied = details.tied_nodes
-            replayed.update({"node": sel.name, "tiedNodes": tied, "victims": [v.key for v in sel.victims]})
-            # the offline verdict on the node the cluster chose, when the dry run made it a candidate
-            cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
-            if cand is not None:
-                replayed["victimsOnRecordedNode"] = [v.key for v in cand.victims]
-                going = {v.key for v in cand.victims if v.terminating}
-                unknown = self._order_unknown(inc.node, {v.key for v in cand.victims} ^ (set(inc.victims) | going))
-                if unknown:
-                    replayed["victimOrderUnknown"] = unknown
-            if inc.node not in tied:
-                diffs.append(f"the replay nominates {sel.name}" + (f" (tied: {', '.join(tied)})" if len(tied) > 1 else "")
-                             + f"; the cluster nominated {inc.node}")
-                racing = self._nominated_just_after(inc, set(tied))
+            replayed.update({"node": sel.name, "tiedNodes": list(late.winners), "victims": [v.key for v in sel.victims]})
+            if late.on_recorded:
+                replayed["victimsOnRecordedNode"] = list(late.on_recorded[0])
+                if len(late.on_recorded) > 1:
+                    replayed["victimAlternatives"] = [list(s) for s in late.on_recorded[1:]]
+            orders = late.orders
+            if orders is not None and (sel.name in orders.nodes or inc.node in orders.nodes
+                                       or set(late.winners) - set(details.tied_nodes)):
+                replayed["victimOrderUnknown"] = True
+                if not all(n.complete for n in orders.nodes.values()):
+                    replayed["victimAlternativesIncomplete"] = True
+            verdict, diffs = self._verdict(inc, late)
+            if verdict == DIFFERS and inc.node not in late.winners:
+                racing = self._nominated_just_after(inc, pod, set(late.winners), index)
                 if racing:
                     # the recording orders the API writes, not the decisions behind them
                     replayed["nominatedJustAfter"] = racing
@@ -395,67 +490,238 @@ class Follow:
                                                                     f"first sign" for r in racing)
                                  + f", within the {ASSUMED_WINDOW} s a decision's API writes take: the scheduler may "
                                    "have made that decision first and held its nomination")
-            else:
-                ours = sorted(v.key for v in cand.victims) if cand is not None else []
-                # a victim already terminating gets no new signal in the recording: it agrees
-                going = {v.key for v in cand.victims if v.terminating} if cand is not None else set()
-                if sorted(set(inc.victims) | going) != ours:
-                    diffs.append(f"on {inc.node} the replay evicts [{', '.join(ours)}]; the cluster evicted "
-                                 f"[{', '.join(sorted(inc.victims))}]")
+            if verdict == DIFFERS and orders is not None and inc.node in orders.nodes:
+                diffs.append(f"on {inc.node} the order of pods placed before the trace began, of equal priority and "
+                             f"start second ([{', '.join(orders.nodes[inc.node].doubtful)}]), is not in the trace; "
+                             "no order of them gives the cluster's choice")
             record["why"] = preemption_why(pod, res, details)
             if self.on_decision is not None:
                 case = decision_case(st, self.config_raw, pod, res, details, len(self.preemptions) + 1, inc.time)
                 case["recorded"] = {"node": inc.node, "victims": sorted(inc.victims)}
                 self.on_decision(case)
-            if diffs and replayed.get("victimOrderUnknown"):
-                diffs.append(f"on {inc.node} the victims differ only among pods placed before the trace began, "
-                             f"with pods of equal priority started in the same second "
-                             f"([{', '.join(replayed['victimOrderUnknown'])}]): their order in the scheduler's "
-                             f"cache, which decides which are reprieved, is not in the trace")
         else:
             replayed["message"] = res.message
             replayed.update(res.fit_error_fields())
             diffs.append("the replay would not preempt: " + (res.message or res.outcome))
-        pod.nominated_node_name = saved
-        for victim, stamp in in_flight:
-            victim.deletion_timestamp = stamp
+        if changing and early is not None:
+            verdict = UNDECIDABLE
+            replayed["undecidableFromTrace"] = [w.what for w in changing]
+            ep = early.res.preempted
+            replayed["atWindowStart"] = ({"outcome": early.res.outcome, "node": ep.selected.name,
+                                          "tiedNodes": list(early.winners),
+                                          "victimsOnRecordedNode": list(early.on_recorded[0]) if early.on_recorded else None}
+                                         if ep is not None else {"outcome": early.res.outcome})
+            diffs = [f"the trace cannot decide: the scheduler decided between {window_start} and "
+                     f"this decision's first sign, and {'; '.join(w.what for w in changing)} "
+                     f"{'changes' if len(changing) == 1 else 'change'} the verdict; without "
+                     f"{'it' if len(changing) == 1 else 'them'}: " + _verdict_text(early)] + diffs
         record["replayed"] = replayed
-        record["agrees"] = not diffs
+        record["verdict"] = verdict
+        record["agrees"] = None if verdict == UNDECIDABLE else verdict in (AGREES, TIED)
         record["differences"] = diffs
         self.preemptions.append(record)
 
-    def _nominated_just_after(self, inc: Incident, nodes: set[str]) -> list[dict[str, Any]]:
+    def _agrees(self, inc: Incident, d: Decision) -> bool:
+        return d.res.preempted is not None and self._verdict(inc, d)[0] in (AGREES, TIED)
+
+    def _verdict(self, inc: Incident, d: Decision) -> tuple[str, list[str]]:
+        """AGREES, TIED or DIFFERS for a decision that preempted, with the differences."""
+        details = d.res.preempted
+        assert details is not None
+        sel = details.selected
+        # a victim already terminating gets no new signal in the recording: it agrees
+        going = d.going
+        recorded = set(inc.victims)
+
+        def same(victims: list[str]) -> bool:
+            return recorded | (going & set(victims)) == set(victims)
+
+        ours = sorted(v.key for v in sel.victims)
+        if sel.name == inc.node and same(ours):
+            return AGREES, []
+        if inc.node in d.winners and any(same(s) for s in d.on_recorded):
+            return TIED, []
+        if inc.node not in d.winners:
+            tied = d.winners
+            return DIFFERS, [f"the replay nominates {sel.name}" + (f" (tied: {', '.join(tied)})" if len(tied) > 1 else "")
+                             + f"; the cluster nominated {inc.node}"]
+        there = d.on_recorded[0] if d.on_recorded else []
+        return DIFFERS, [f"on {inc.node} the replay evicts [{', '.join(there)}]; the cluster evicted "
+                         f"[{', '.join(sorted(inc.victims))}]"]
+
+    # ------------------------------------------------------------------ one decision, and its window
+    def _decide(self, pod: Pod, inc: Incident) -> Decision:
+        """The replayed scheduler's cycle for `pod` in the state as it is, with every node that can
+        win and the victim sets on the recorded node under the orders the trace allows."""
+        st = self.state
+        st.prepare()
+        # explained as the pod was when the scheduler tried it (restored after)
+        saved = pod.nominated_node_name
+        in_flight = self._deletions_in_flight(pod)
+        try:
+            res = st.scheduler.schedule(pod)
+            d = Decision(res)
+            details = res.preempted
+            if details is None:
+                return d
+            d.winners = list(details.tied_nodes)
+            d.going = {p.key for p in st.order.pods_on(inc.node, st.pods_by_uid) if p.terminating}
+            sel = details.selected
+            # the offline verdict on the node the cluster chose, when the dry run made it a candidate
+            cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
+            if cand is not None:
+                d.on_recorded = [sorted(v.key for v in cand.victims)]
+            if self.order.unknown:
+                fwk = st.scheduler.framework_for(pod)
+                if fwk is not None:
+                    d.orders = order_verdict(fwk, pod, details, self.order.unknown_on, st.cluster.pdbs)
+            if d.orders is not None:
+                d.winners += [n for n in d.orders.winners if n not in d.winners]
+                there = d.orders.nodes.get(inc.node)
+                if there is not None:
+                    sets = there.winning_sets or there.victim_sets
+                    d.on_recorded += [s for s in sets if s not in d.on_recorded]
+            return d
+        finally:
+            pod.nominated_node_name = saved
+            for victim, stamp in in_flight:
+                victim.deletion_timestamp = stamp
+
+    def _decide_without(self, writes: list[Write], pod: Pod, inc: Incident) -> Decision:
+        """The decision as if `writes` had not reached the scheduler yet: each undone, the decision
+        made, each done again; the scheduler's node walk starts where it would have."""
+        sched = self.state.scheduler
+        start = sched.next_start_node_index
+        applied = self.handler.applied
+        readded = self._undo(writes)
+        try:
+            return self._decide(pod, inc)
+        finally:
+            self._redo(writes, readded)
+            sched.next_start_node_index = start
+            self.handler.applied = applied
+
+    def _undo(self, writes: list[Write]) -> dict[int, Pod]:
+        readded: dict[int, Pod] = {}
+        for w in reversed(writes):
+            e = w.event
+            if e.kind == "Pod":
+                old: Pod = w.before
+                pod = Pod(old.raw)
+                pod.priority, pod.preemption_policy, pod.has_priority = old.priority, old.preemption_policy, True
+                self.handler.add_pod(pod)
+                readded[w.index] = pod
+            elif w.before is None:
+                self.handler.apply(TraceEvent(e.time, "DELETED", e.obj, e.kind, e.where))
+            else:
+                self.handler.apply(TraceEvent(e.time, "MODIFIED", w.before, e.kind, e.where))
+        return readded
+
+    def _redo(self, writes: list[Write], readded: dict[int, Pod]) -> None:
+        for w in writes:
+            if w.event.kind == "Pod":
+                self.handler.delete_pod(readded[w.index])
+            else:
+                self.handler.apply(w.event)
+
+    def _window(self, inc: Incident, pod: Pod, index: int) -> list[Write]:
+        """Other components' writes the scheduler may or may not have seen when it decided: those
+        recorded after the preemptor came (or after its previous decision's first sign), at most
+        DECISION_LAG before this decision's first sign, and up to the decision point (with the pod
+        events of the sign's own backlog). The scheduler decides on the snapshot of its cycle's
+        start (schedule_one.go, UpdateSnapshot) and the PDBs its lister holds in PostFilter."""
+        sign = self.timeline.events[inc.first_index].time
+        after = max(self.added_at.get(pod.uid, -1), self.last_sign.get(pod.uid, -1))
+        return [w for w in self.writes if w.index > after and w.event.time >= sign - DECISION_LAG]
+
+    def _window_start_text(self, inc: Incident, pod: Pod) -> str:
+        came = self.added_at.get(pod.uid, -1)
+        prev = self.last_sign.get(pod.uid, -1)
+        sign = self.timeline.events[inc.first_index].time
+        start = self.timeline.events[max(came, prev)].time if max(came, prev) >= 0 else None
+        if start is None or start < sign - DECISION_LAG:
+            return f"{DECISION_LAG:g} s before"
+        return "its previous decision's first sign" if prev > came else "the preemptor's arrival"
+
+    def _fits(self, pod: Pod, node: str) -> bool:
+        """Whether `pod` passes PreFilter and Filter on `node` in the replay's state now (with the
+        pods nominated there: RunFilterPluginsWithNominatedPods), as the cycle that placed it did."""
+        st = self.state
+        st.prepare()
+        fwk = st.scheduler.framework_for(pod)
+        ni = st.snapshot.get(node)
+        if fwk is None or ni is None:
+            return False
+        cs = CycleState()
+        result, status, _ = fwk.run_pre_filter_plugins(cs, pod)
+        if not status.is_success() or (result is not None and not result.all_nodes() and node not in result.node_names):
+            return False
+        return fwk.run_filter_plugins_with_nominated_pods(cs, pod, ni).is_success()
+
+    def _nominated_just_after(self, inc: Incident, pod: Pod, nodes: set[str], index: int | None) -> list[dict[str, Any]]:
         """Other preemptions on the replay's nodes whose first sign comes within ASSUMED_WINDOW
-        after this one's: decisions made a few milliseconds apart reach the recording in the
+        after this one's and that the scheduler could have decided first: their preemptor had come
+        before this decision and was ahead of this one in the queue, and the replay does not hold
+        its nomination already. Decisions made a few milliseconds apart reach the recording in the
         order of their API writes, which need not be the order the scheduler made them in."""
         out = []
+        mine = self._queue_key(pod)
+        st = self.state
         for other in self.incidents:
             if other is inc or other.node not in nodes or other.preemptor_uid == inc.preemptor_uid:
                 continue
             dt = other.time - inc.time
-            if 0 <= dt <= ASSUMED_WINDOW:
-                out.append({"preemptor": other.preemptor_key, "node": other.node, "afterSeconds": round(dt, 3)})
+            if not 0 <= dt <= ASSUMED_WINDOW:
+                continue
+            p = st.pods_by_uid.get(other.preemptor_uid or "")
+            came = self.added_at.get(other.preemptor_uid or "")
+            if p is None or p.node_name or p.nominated_node_name == other.node or self._queue_key(p) >= mine \
+                    or (came is not None and index is not None and came >= index):
+                continue
+            out.append({"preemptor": other.preemptor_key, "node": other.node, "afterSeconds": round(dt, 3)})
         return out
 
-    def _order_unknown(self, node: str, differing: set[str]) -> list[str]:
-        """When the replay's victims on `node` and the cluster's differ only among pods that were
-        on the node before the trace began, and some of them share their priority and start second
-        with another such pod (SelectVictimsOnNode's MoreImportantPod cannot order those; its
-        unstable sort leaves them in the cache's order, which decides which are reprieved): those
-        groups of the node's pods, whose order the trace does not hold. Else []."""
-        if not differing:
-            return []
+    # ------------------------------------------------------------------ other components' writes
+    def _apply_at(self, j: int) -> None:
+        ev = self.timeline.events[j]
+        self._index = j
+        self._note_write(j, ev)
+        self.apply(ev)
+
+    def _note_write(self, j: int, ev: TraceEvent) -> None:
+        """Keep `ev` (about to be applied) when it is another component's write a decision's
+        window may hold: a PDB's change, a bound pod leaving the cache (deleted, or ended by its
+        kubelet), a change of a node's scheduling properties."""
+        writes = self.writes
+        while writes and writes[0].event.time < ev.time - DECISION_LAG:
+            writes.popleft()
         st = self.state
-        pods = [st.cluster.pods.get(k) for k in sorted(differing)]
-        if any(p is None or p.node_name != node or p.uid not in self.bound_at_start for p in pods):
-            return []
-        groups: dict[tuple, list[str]] = {}
-        for p in st.order.pods_on(node, st.pods_by_uid):
-            if p.uid in self.bound_at_start:
-                groups.setdefault((p.priority, p.start_nanos), []).append(p.key)
-        keys = {(p.priority, p.start_nanos) for p in pods if p is not None}
-        out = [k for key in keys for k in groups.get(key, ()) if len(groups[key]) >= 2]
-        return sorted(out)
+        kind = ev.kind
+        when = format_time(ev.time)
+        if kind == "PodDisruptionBudget":
+            old = next((p for p in st.cluster.pdbs if p.key == ev.key), None)
+            if ev.type == "DELETED":
+                what = f"PodDisruptionBudget {ev.key} deleted"
+            elif old is None:
+                what = f"PodDisruptionBudget {ev.key} created"
+            else:
+                new_allowed = (ev.obj.get("status") or {}).get("disruptionsAllowed")
+                what = (f"PodDisruptionBudget {ev.key} disruptionsAllowed {old.disruptions_allowed} -> {new_allowed}"
+                        if new_allowed != old.disruptions_allowed else f"PodDisruptionBudget {ev.key} changed")
+            writes.append(Write(j, ev, old.raw if old is not None else None, f"{what} at {when}"))
+        elif kind == "Pod":
+            cur = st.pods_by_uid.get(ev.uid)
+            if cur is None or not cur.node_name or not (ev.type == "DELETED" or finished(ev.obj)):
+                return
+            how = "deleted" if ev.type == "DELETED" else (ev.obj.get("status") or {}).get("phase")
+            writes.append(Write(j, ev, cur, f"pod {cur.key} on {cur.node_name} {how} at {when}"))
+        elif kind == "Node":
+            cur_node = st.cluster.nodes.get(ev.name)
+            if ev.type != "DELETED" and cur_node is not None \
+                    and node_scheduling_properties_change(cur_node, Node(ev.obj)) is None:
+                return
+            how = "deleted" if ev.type == "DELETED" else "added" if cur_node is None else "changed"
+            writes.append(Write(j, ev, cur_node.raw if cur_node is not None else None, f"node {ev.name} {how} at {when}"))
 
     # ------------------------------------------------------------------ applying the recording
     def apply(self, ev: TraceEvent) -> None:
@@ -505,3 +771,12 @@ def _relevant_change(cur: Pod, raw: Mapping[str, Any]) -> bool:
     if status.get("startTime") != cur.status.get("startTime"):
         return True
     return spec is not cur.spec and spec != cur.spec
+
+
+def _verdict_text(d: Decision) -> str:
+    p = d.res.preempted
+    if p is None:
+        return "the replay would not preempt"
+    tied = f" (tied: {', '.join(d.winners)})" if len(d.winners) > 1 else ""
+    there = f", evicting [{', '.join(d.on_recorded[0])}] on the cluster's node" if d.on_recorded else ""
+    return f"the replay nominates {p.selected.name}{tied}{there}"

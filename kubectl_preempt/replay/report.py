@@ -156,13 +156,19 @@ def follow_report(f: Any, *, what_if: Mapping[str, Any] | None = None) -> dict[s
     for p in f.preemptions:
         for d in p.get("victimDetails") or ():
             victim_classes[d["pod"]] = d.get("priorityClassName") or ""
-    explained = [p for p in f.preemptions if p.get("agrees") is not None]
+    verdicts = [p.get("verdict") for p in f.preemptions]
+    explained = [v for v in verdicts if v != "notExplained"]
     summary: dict[str, Any] = {
         "preemptions": len(f.preemptions),
         "victims": sum(len(p["victims"]) for p in f.preemptions),
         "explained": len(explained),
-        "agree": sum(1 for p in explained if p["agrees"]),
-        "differ": sum(1 for p in explained if not p["agrees"]),
+        # the replay's own choice is the cluster's; the cluster's is one the replay finds equally
+        # possible (a tie, another order of pods placed before the trace); the trace cannot decide
+        # (writes in the decision's window change the verdict); the replay's differs
+        "agree": verdicts.count("agrees"),
+        "tied": verdicts.count("tied"),
+        "undecidable": verdicts.count("undecidable"),
+        "differ": verdicts.count("differs"),
         "notExplained": len(f.preemptions) - len(explained),
         "renominations": sum(1 for p in f.preemptions if p.get("renomination")),
         "decisions": f.decisions,

@@ -7,7 +7,9 @@ from kubectl_preempt.check.api import check
 from kubectl_preempt.check.policy import Policy
 from kubectl_preempt.errors import InputError
 
-from .scenarios import cache_trace, pc, preempt_trace
+from tests.builders import make_priority_class
+
+from .scenarios import cache_trace, created, node, pc, preempt_trace, running, trace
 
 
 def changes(report: dict, trace: int = 0) -> list[tuple[str, list[str]]]:
@@ -99,3 +101,19 @@ def test_the_report_is_plain_data_with_the_policy_in_it() -> None:
 def test_a_broken_trace_is_bad_input() -> None:
     with pytest.raises(InputError):
         check({"t": [{"time": "yesterday", "type": "ADDED", "object": {}}]}, [pc("a", 1)])
+
+
+def test_a_recorded_nomination_for_expectation_is_no_preemption_on_either_side() -> None:
+    # v1.36 (NominatedNodeNameForExpectation): shop/web fits on n1, the recorded scheduler nominates
+    # it there while it waits at PreBind, then binds it; check replays its own scheduler on both
+    # sides and counts no preemption from the recorded nomination
+    web = created("web", "shop", "serving", 1000, "1")
+    nominated = {**web, "status": {"nominatedNodeName": "n1"}}
+    bound = {**web, "spec": {**web["spec"], "nodeName": "n1"}, "status": {"phase": "Running"}}
+    tr = trace([node(), make_priority_class("batch", 100), make_priority_class("serving", 1000),
+             running("low-0", "batch", "batch", 100, "2")],
+            [(5, "ADDED", web), (5.1, "MODIFIED", nominated), (5.4, "MODIFIED", bound)])
+    r = check({"t": tr}, [pc("serving", 900)], kubernetes_version="v1.36")
+    t = r["traces"][0]
+    assert (t["baseline"]["preemptions"], t["proposed"]["preemptions"]) == (0, 0)
+    assert changes(r) == []

@@ -341,3 +341,29 @@ def test_a_file_with_neither_pods_nor_events_is_refused(tmp_path: Any, capsys: p
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
     assert str(path) in err and "no Pod or Event" in err and "1 ConfigMap" in err
+
+
+# --- v1.35+: the scheduler also nominates pods it placed (NominatedNodeNameForExpectation) -----------
+
+@pytest.mark.parametrize("release,named", [("v1.34", "team-a/web-0"), ("v1.35", None), ("v1.36", None)],
+                         ids=["v1.34: the nomination at the same instant names the preemptor",
+                              "v1.35: a nomination alone names no preemptor",
+                              "v1.36: a nomination alone names no preemptor"])
+def test_a_condition_only_victim_is_attributed_by_a_nomination_only_before_v135(release: str, named: Any) -> None:
+    steps = _trace((NOW, "ADDED", _victim(terminating=False)),
+                   (NOW, "ADDED", _preemptor(node=None)),
+                   (NOW + 1.2, "MODIFIED", _preemptor(node="node-1")),
+                   (NOW + 1.25, "MODIFIED", with_condition(_victim(), NOW + 1.25)))
+    [row] = preemption_history(trace_events=steps, kubernetes_version=release)["items"]
+    assert row["preemptor"] == named
+    if named is None:
+        assert any(n.startswith("preemptor unknown: no Event; nominated to node-1 at the same instant: team-a/web-0")
+                   for n in row["notes"])
+
+
+def test_the_release_comes_from_the_api_servers_version_when_none_is_given() -> None:
+    objs = [_victim(t=NOW - 30), _preemptor(node="node-1")]
+    assert _rows(objs, server_version="v1.34.1")[0]["preemptor"] == "team-a/web-0"
+    [row] = _rows(objs, server_version="v1.36.2")
+    assert row["preemptor"] is None
+    assert any("a nomination alone is no preemption" in n for n in row["notes"])

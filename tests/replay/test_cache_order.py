@@ -189,3 +189,35 @@ def test_follow_agrees_with_victims_only_the_rebuilt_history_explains() -> None:
     [p] = report["preemptions"]
     assert sorted(p["replayed"]["victimsOnRecordedNode"]) == ["default/a", "default/c"]
     assert p["agrees"] is True, p["differences"]
+
+
+# --- which places the trace cannot vouch for (TracedPodOrder) ---------------------------------------
+
+def _traced(order: list[str], unknown: str) -> Any:
+    from kubectl_preempt.scheduler.backend.cache import PodOrder, TracedPodOrder
+    base = PodOrder()
+    for u in order:
+        base.add("n1", u)
+    return TracedPodOrder(base, set(unknown))
+
+
+@pytest.mark.parametrize("order,unknown,op,after", [
+    ("abck", "abc", ("add", "x"), "abc"),
+    ("abck", "abc", ("remove", "b"), "ack"),   # k, last, moves into b's unknown place
+    ("abck", "abc", ("remove", "k"), "abc"),   # the last pod leaves: nothing moves
+    ("abkc", "abc", ("remove", "k"), "abc"),   # an unknown pod moves into k's place: still one of them
+    ("abck", "abc", ("update", "a"), "bck"),   # a goes last (known), k takes its unknown place
+    ("abk", "ab", ("remove", "a"), "bk"),      # k moves into a's place, which is one of two
+    ("ab", "ab", ("remove", "a"), ""),         # one pod of unknown place left: its place is the one left
+], ids=["an added pod's place is known",
+        "removing a pod of unknown place makes the last pod's place unknown",
+        "removing the last pod moves nothing",
+        "a pod of unknown place moved into a known place stays doubtful",
+        "an update moves the pod last, where its place is known",
+        "a pod moved into one of two unknown places joins the doubt",
+        "a single doubtful pod has the one place left"])
+def test_the_doubt_about_places_follows_the_caches_rules(order: str, unknown: str, op: tuple[str, str],
+                                                         after: str) -> None:
+    t = _traced(list(order), unknown)
+    getattr(t, op[0])("n1", op[1])
+    assert "".join(sorted(t.unknown_on("n1"))) == after

@@ -7,6 +7,8 @@
   var SVGNS = "http://www.w3.org/2000/svg";
   var LABEL_W = 210, PAD_R = 14, NODE_H = 30, GROUP_H = 38, AXIS_H = 24, MARK_S = 6;
   var MAX_TABLE_ROWS = 300, MAX_TIP_PODS = 10;
+  // a follow row's verdict (replay/follow.py) as the table says it
+  var VERDICTS = { agrees: "agrees", tied: "tied", undecidable: "UNDECIDABLE", differs: "DIFFERS", notExplained: "not explained" };
 
   // ---------------------------------------------------------------- small helpers
   function h(tag, attrs) {
@@ -757,6 +759,7 @@
     var vs = p.victims || [];
     lines.push(h("div", { "class": "muted", text: "evicts " + vs.length + ": " + vs.slice(0, 4).join(", ") + (vs.length > 4 ? " +" + (vs.length - 4) + " more" : "") }));
     if (p.agrees === false) lines.push(h("div", { text: "the offline scheduler differs" }));
+    if (p.verdict === "undecidable") lines.push(h("div", { text: "the trace cannot decide" }));
     lines.push(h("div", { "class": "muted", text: "click for why" }));
     showTip(ev, lines);
   }
@@ -823,7 +826,7 @@
         h("td", { text: p.priority === null || p.priority === undefined ? "-" : p.priority + " (" + (p.priorityClassName || "(none)") + ")" }),
         h("td", { "class": "pod", text: m.node !== null && m.node !== undefined ? run.shortName[m.node] : (p.node || ""), title: p.node || "" }),
         h("td", { "class": "pod", text: vs.slice(0, 3).join(", ") + (vs.length > 3 ? " (+" + (vs.length - 3) + ")" : "") }),
-        follow ? h("td", { text: p.agrees === true ? "agrees" : p.agrees === false ? "DIFFERS" : "not explained" }) : null));
+        follow ? h("td", { text: VERDICTS[p.verdict] || "not explained" }) : null));
     });
     append(wrap, h("table", null, h("thead", null, h("tr", null, h("th", { text: "Time" }), h("th", { text: "Preemptor" }), h("th", { text: "Priority" }),
       h("th", { text: "Node" }), h("th", { text: "Victims" }), follow ? h("th", { text: "Verdict" }) : null)), tb));
@@ -958,7 +961,10 @@
     if (run.report.mode === "follow") {
       append(d, h("h4", { text: "Verdict" }));
       var ok = p.agrees;
-      append(d, h("div", { "class": "verdict " + (ok ? "ok" : "bad"), text: ok === true ? "The offline scheduler agrees with the cluster." : ok === false ? "The offline scheduler differs:" : "Not explained:" }));
+      var says = p.verdict === "tied" ? "The cluster's choice is one the offline scheduler finds equally possible." :
+        p.verdict === "undecidable" ? "The trace cannot decide:" : ok === true ? "The offline scheduler agrees with the cluster." :
+        ok === false ? "The offline scheduler differs:" : "Not explained:";
+      append(d, h("div", { "class": "verdict " + (ok ? "ok" : "bad"), text: says }));
       (p.differences || []).forEach(function (x) { append(d, h("div", { text: "• " + x })); });
     }
     // cascade

@@ -138,6 +138,49 @@ class PodOrder:
         return list(self.by_node.get(node, ()))
 
 
+class TracedPodOrder(PodOrder):
+    """A PodOrder that also knows which pods' places it cannot vouch for.
+
+    The order a replay starts from (from_history, from_list) is an estimate of a history the trace
+    does not hold: any arrangement of the pods bound at the start over the places they hold is as
+    consistent with the trace. The cache's rules then carry that doubt along: a removal moves the
+    node's last pod into the removed pod's place (NodeInfo.RemovePod), so
+    - removing a pod of unknown place moves the last pod to a place that is unknown too (the last
+      pod's place becomes unknown; the removed one leaves the doubtful set);
+    - removing a pod of known place moves the last pod to a known place: if that pod's place was
+      unknown, which pod lands there is unknown, and the doubtful set keeps it;
+    - an added pod is appended: its place is known.
+    `unknown[node]` holds, per node, the uids whose relative places any arrangement may hold
+    (follow mode enumerates them: replay/victim_orders.py)."""
+
+    def __init__(self, base: PodOrder, unknown: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.by_node = base.by_node
+        doubtful = set(unknown)
+        self.unknown: dict[str, set[str]] = {}
+        for node, uids in self.by_node.items():
+            mine = {u for u in uids if u in doubtful}
+            if len(mine) > 1:
+                self.unknown[node] = mine
+
+    def remove(self, node: str, uid: str) -> None:
+        doubtful = self.unknown.get(node)
+        if doubtful:
+            lst = self.by_node.get(node) or ()
+            last = lst[-1] if lst else None
+            if uid in doubtful:
+                doubtful.discard(uid)
+                if last is not None and last != uid and uid in lst:
+                    doubtful.add(last)
+            if len(doubtful) < 2:
+                del self.unknown[node]
+        super().remove(node, uid)
+
+    def unknown_on(self, node: str) -> frozenset[str]:
+        """The node's pods whose relative places the trace does not tell (none, or two or more)."""
+        return frozenset(self.unknown.get(node, ()))
+
+
 
 def _second(value: Any) -> int | None:
     n = parse_nanos(value)
