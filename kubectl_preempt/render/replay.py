@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..errors import quote
-from ..framework.versions import gates_text
 from ..model.quantity import format_bytes, format_milli_cpu
 from . import distribution, width
 from .wording import clock, plural, short_reason
@@ -180,7 +179,10 @@ def scheduler_version(report: Mapping[str, Any]) -> str:
     name = str(report.get("schedulerVersion") or "v1.34.1")
     gates = report.get("featureGates") or {}
     if gates:
-        name += " with feature gates " + gates_text(gates, report.get("featureGatesWithoutEffect") or ())
+        name += " with feature gates " + ",".join(f"{k}={'true' if v else 'false'}" for k, v in gates.items())
+        idle = report.get("featureGatesWithoutEffect") or ()
+        if idle:
+            name += f" (no effect on scheduling: {', '.join(idle)})"
     return name
 
 
