@@ -512,7 +512,7 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "SchedulerAsyncPreemption": EVERY,
     "SchedulerAsyncAPICalls": EVERY,
     # across cycles: batching and nominations (issue 37's replay)
-    "OpportunisticBatching": NONE,
+    "OpportunisticBatching": since("v1.35.6"),
     "NominatedNodeNameForExpectation": NONE,
     "ClearingNominatedNodeNameAfterBinding": NONE,
     # workload-aware scheduling: pod groups, gangs, their preemption and placement

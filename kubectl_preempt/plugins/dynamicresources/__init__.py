@@ -30,6 +30,7 @@ from .. import names
 from ..helper.normalize_score import default_normalize_score, default_normalize_values
 from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
+from ...framework import batch as signers
 
 NAME = names.DYNAMIC_RESOURCES
 STATE_KEY = NAME
@@ -87,6 +88,13 @@ class StateData:
 
 class DynamicResources(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors DynamicResources.SignPod (v1.35+): a pod with resource claims is not signable."""
+        if pod.spec.get("resourceClaims"):
+            return signers.not_signable("pods with dra resource claims are not signable")
+        return [], SUCCESS
+
     # v1.33 only: PostFilter's fast path for a pod without resource claims (new())
     no_claims_fast_path = False
 

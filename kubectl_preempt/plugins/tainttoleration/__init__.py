@@ -25,6 +25,7 @@ from .. import names
 from ..helper.normalize_score import default_normalize_score, default_normalize_values
 from ..helper.taint import (TAINT_EFFECT_PREFER_NO_SCHEDULE, do_not_schedule_taints_filter,
                             find_matching_untolerated_taint, tolerations_tolerate_taint)
+from ...framework import batch as signers
 
 NAME = names.TAINT_TOLERATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -79,6 +80,11 @@ class _PreScoreState:
 
 class TaintToleration(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors TaintToleration.SignPod (v1.35+): the pod's tolerations (TolerationsSigner)."""
+        return [(signers.TOLERATIONS_SIGNER, signers.tolerations_signer(pod))], SUCCESS
+
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter", "score"})
 
