@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import UsageError, quote
+from ..errors import InputError, UsageError, quote
 from ..model.resources import PodResourcesOptions
 from .featuregates import gates_of, imitated
 from .types import NodeCounting
@@ -248,31 +248,88 @@ def nearest(major: int, minor: int) -> KubernetesVersion:
 class Resolved:
     version: KubernetesVersion
     note: str | None = None      # a line for stderr when the version is not the one named
+    # where the release came from (schedulerVersionFrom): FROM_FLAG, FROM_SNAPSHOT, FROM_TRACE,
+    # FROM_LIVE, FROM_KUBELET or FROM_DEFAULT
+    source: str = "default"
 
 
-def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
-                               data_version: str | None = None, *, data_source: str = "the data") -> Resolved:
-    """The release to imitate: `requested` (--kubernetes-version) if given, else the version the
-    data names (a snapshot's server-version annotation, a trace's source.serverVersion, the live
-    server's /version), else v1.34.1. A version that is not imitated maps to the nearest one, with
-    a note saying so. An unreadable `requested` is a usage error."""
+FROM_FLAG, FROM_SNAPSHOT, FROM_TRACE, FROM_LIVE, FROM_KUBELET, FROM_DEFAULT = (
+    "flag", "snapshot", "trace", "live", "kubelet", "default")
+
+
+def resolve_kubernetes_version(requested: str | KubernetesVersion | Resolved | None,
+                               data_version: str | None = None, *, data_source: str = "the data",
+                               data_kind: str = FROM_SNAPSHOT,
+                               kubelets: Iterable[tuple[str, Any]] = ()) -> Resolved:
+    """The release to imitate, never guessed in silence:
+    1. `requested` (--kubernetes-version) if given (an unreadable one is a usage error);
+    2. else the release the data names (`data_version`: a snapshot's server-version annotation, a
+       trace's source.serverVersion, the live server's /version; `data_kind` says which);
+    3. else the newest kubelet among the nodes (`kubelets`: (node name, status.nodeInfo.kubeletVersion)):
+       the version-skew policy never lets a kubelet be newer than its API server, so its minor is a
+       lower bound, decided as that minor (within the imitated range), with a note;
+    4. else the newest imitated release (DEFAULT), with a note.
+    A version that is not imitated maps to the nearest one, with a note saying so. A kubeletVersion
+    that is not a Kubernetes version is an InputError naming the node and the field."""
+    if isinstance(requested, Resolved):
+        return requested
     if isinstance(requested, KubernetesVersion):
-        return Resolved(requested)
+        return Resolved(requested, source=FROM_FLAG)
     if requested is not None and str(requested).strip():
         text = str(requested).strip()
         parsed = parse_version(text)
         if parsed is None or parsed[0] != 1:
-            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.33 or v1.36 "
-                             f"(imitated: {', '.join(v.name for v in SUPPORTED)})")
-        return _map(text, parsed, "requested")
-    if data_version is None or not str(data_version).strip() or str(data_version).strip() == "unknown":
-        return Resolved(DEFAULT)
-    text = str(data_version).strip()
-    parsed = parse_version(text)
-    if parsed is None:
-        return Resolved(DEFAULT, f"note: {data_source} names server version {quote(text)}, which is not a Kubernetes "
-                                 f"release; imitating kube-scheduler {DEFAULT.name}")
-    return _map(text, parsed, data_source)
+            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.35 or v1.36 "
+                             f"(imitated: {', '.join(v.name for v in SUPPORTED)})", field="--kubernetes-version")
+        return replace(_map(text, parsed, "requested"), source=FROM_FLAG)
+    named = str(data_version).strip() if data_version is not None else ""
+    unreadable = ""
+    if named and named != "unknown":
+        parsed = parse_version(named)
+        if parsed is not None:
+            return replace(_map(named, parsed, data_source), source=data_kind)
+        unreadable = f"{data_source} names server version {quote(named)}, which is not a Kubernetes release"
+    says = unreadable or f"{data_source} names no Kubernetes release"
+    hint = "(--kubernetes-version picks another)"
+    newest = newest_kubelet(kubelets)
+    if newest is not None:
+        text, (major, minor, _) = newest
+        v = nearest(major, minor)
+        why = ("" if (v.major, v.minor) == (major, minor)
+               else f", the {'newest' if v is SUPPORTED[-1] else 'oldest'} imitated release")
+        return Resolved(v, f"note: {says}; its newest kubelet is {text}, and no kubelet is newer than its API server: "
+                           f"deciding as kube-scheduler {v.name}{why} {hint}", FROM_KUBELET)
+    return Resolved(DEFAULT, f"note: {says}: deciding as kube-scheduler {DEFAULT.name}, the newest imitated release "
+                             f"{hint}", FROM_DEFAULT)
+
+
+def newest_kubelet(kubelets: Iterable[tuple[str, Any]]) -> tuple[str, tuple[int, int, int | None]] | None:
+    """The newest (text, parsed) kubeletVersion, nodes without one left out; a malformed one refused."""
+    best: tuple[str, tuple[int, int, int | None]] | None = None
+    for node, text in kubelets:
+        if text is None or text == "":
+            continue
+        parsed = parse_version(text) if isinstance(text, str) else None
+        if parsed is None or parsed[0] != 1:
+            raise InputError(f"{quote(text)} is not a Kubernetes version such as v1.35.2",
+                             field=f"Node {node}: status.nodeInfo.kubeletVersion")
+        key = (parsed[0], parsed[1], parsed[2] or 0)
+        if best is None or key > (best[1][0], best[1][1], best[1][2] or 0):
+            best = (text, parsed)
+    return best
+
+
+def kubelet_versions(nodes: Iterable[Mapping[str, Any]]) -> list[tuple[str, Any]]:
+    """(name, status.nodeInfo.kubeletVersion) of each Node object among `nodes` that has one."""
+    out = []
+    for o in nodes:
+        if not isinstance(o, Mapping) or o.get("kind") != "Node":
+            continue
+        info = (o.get("status") or {}).get("nodeInfo") if isinstance(o.get("status"), Mapping) else None
+        if isinstance(info, Mapping) and "kubeletVersion" in info:
+            name = (o.get("metadata") or {}).get("name") if isinstance(o.get("metadata"), Mapping) else None
+            out.append((str(name), info["kubeletVersion"]))
+    return out
 
 
 def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolved:
