@@ -60,12 +60,15 @@ def scheduler_version(objects: Any = None,
                                       data_source="the snapshot", kubelets=_kubelets(objects))
 
 
-def _kubelets(objects: Any) -> list[tuple[str, Any]]:
-    """(node, kubeletVersion) of the nodes among `objects` (a Cluster, a List, a case, a list)."""
+def _kubelets(objects: Any) -> Iterable[tuple[str, Any]]:
+    """(node, kubeletVersion) of the nodes among `objects` (a Cluster, a List, a case, a list), read
+    only when the release is not named otherwise."""
     if isinstance(objects, Cluster):
-        return kubelet_versions(n.raw for n in objects.nodes.values())
+        # the decoded nodes' own status (the raw objects' kinds are known): one look per node
+        return ((name, info["kubeletVersion"]) for name, n in objects.nodes.items()
+                if type(info := n.status.get("nodeInfo")) is dict and "kubeletVersion" in info)
     items = _items(objects)
-    return kubelet_versions(items) if isinstance(items, (list, tuple)) else []
+    return kubelet_versions(items) if isinstance(items, (list, tuple)) else ()
 
 
 def _items(objects: Any) -> Any:

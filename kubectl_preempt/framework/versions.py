@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError, UsageError, quote
 from ..model.resources import PodResourcesOptions
@@ -319,17 +319,17 @@ def newest_kubelet(kubelets: Iterable[tuple[str, Any]]) -> tuple[str, tuple[int,
     return best
 
 
-def kubelet_versions(nodes: Iterable[Mapping[str, Any]]) -> list[tuple[str, Any]]:
-    """(name, status.nodeInfo.kubeletVersion) of each Node object among `nodes` that has one."""
-    out = []
+def kubelet_versions(nodes: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, Any]]:
+    """(name, status.nodeInfo.kubeletVersion) of each Node object among `nodes` that has one; lazy,
+    so that a release named by the flag or the data reads no node (resolve_kubernetes_version)."""
     for o in nodes:
-        if not isinstance(o, Mapping) or o.get("kind") != "Node":
+        if not isinstance(o, dict) or o.get("kind") != "Node":
             continue
-        info = (o.get("status") or {}).get("nodeInfo") if isinstance(o.get("status"), Mapping) else None
-        if isinstance(info, Mapping) and "kubeletVersion" in info:
-            name = (o.get("metadata") or {}).get("name") if isinstance(o.get("metadata"), Mapping) else None
-            out.append((str(name), info["kubeletVersion"]))
-    return out
+        status = o.get("status")
+        info = status.get("nodeInfo") if isinstance(status, dict) else None
+        if isinstance(info, dict) and "kubeletVersion" in info:
+            md = o.get("metadata")
+            yield str(md.get("name") if isinstance(md, dict) else None), info["kubeletVersion"]
 
 
 def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolved:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
@@ -33,28 +33,30 @@ def trace_server_version(events: Any) -> str | None:
     return str(v) if v is not None else None
 
 
-def trace_kubelets(events: Any) -> list[tuple[str, Any]]:
+def trace_kubelets(events: Any) -> Iterator[tuple[str, Any]]:
     """(node, kubeletVersion) of the Nodes in the trace's initial state (its events at the first
-    instant): a lower bound on the release when the header names none."""
+    instant): a lower bound on the release when the header names none. Lazy: read only then."""
     if isinstance(events, Mapping):
         evs = events.get("events") or []
     elif isinstance(events, (list, tuple)):
         evs = events
     else:
         evs = getattr(events, "events", None) or []
-    nodes = []
-    first: Any = None
-    for i, ev in enumerate(evs):
-        if not isinstance(ev, Mapping):
-            break
-        if i == 0:
-            first = ev.get("time")
-        elif ev.get("time") != first:
-            break
-        obj = ev.get("object")
-        if isinstance(obj, Mapping) and obj.get("kind") == "Node":
-            nodes.append(obj)
-    return kubelet_versions(nodes)
+
+    def initial_nodes() -> Iterator[Mapping[str, Any]]:
+        first: Any = None
+        for i, ev in enumerate(evs):
+            if not isinstance(ev, Mapping):
+                return
+            if i == 0:
+                first = ev.get("time")
+            elif ev.get("time") != first:
+                return
+            obj = ev.get("object")
+            if isinstance(obj, dict) and obj.get("kind") == "Node":
+                yield obj
+
+    return kubelet_versions(initial_nodes())
 
 
 def scheduler_version(events: Any, kubernetes_version: str | KubernetesVersion | None = None) -> Resolved:
