@@ -7,7 +7,7 @@ import os
 import re
 import time
 from datetime import datetime, timezone
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -17,7 +17,8 @@ from .framework.config import SchedulerConfig, parse_config
 from .framework.randomness import RandomSource
 from .framework.snapshot import Snapshot
 from .io.snapshot import ANN_SERVER_VERSION
-from .framework.versions import KubernetesVersion, Resolved, apply_feature_gates, resolve_kubernetes_version
+from .framework.versions import (FROM_LIVE, FROM_SNAPSHOT, KubernetesVersion, Resolved, apply_feature_gates,
+                                 kubelet_versions, resolve_kubernetes_version)
 from .model.bulk import long_work
 from .model.cluster import Cluster
 from .model.admission import admit
@@ -42,16 +43,32 @@ def data_server_version(objects: Any) -> str | None:
     if v is not None:
         return str(v)
     if isinstance(objects, Mapping):
+        if "objects" in objects and isinstance(objects.get("kubernetesVersion"), str):
+            return objects["kubernetesVersion"]  # a conformance case: the release that recorded it
         ann = (objects.get("metadata") or {}).get("annotations") or {}
         v = ann.get(ANN_SERVER_VERSION)
         return str(v) if v is not None else None
     return None
 
 
-def scheduler_version(objects: Any = None, kubernetes_version: str | KubernetesVersion | None = None) -> Resolved:
-    """Which kube-scheduler release decides (and a note when it is not the one the data names)."""
+def scheduler_version(objects: Any = None,
+                      kubernetes_version: str | KubernetesVersion | Resolved | None = None) -> Resolved:
+    """Which kube-scheduler release decides, where that came from, and a note when it is not the
+    one the data names (resolve_kubernetes_version: the flag, the snapshot's server version, its
+    nodes' newest kubelet, else the newest imitated)."""
     return resolve_kubernetes_version(kubernetes_version, data_server_version(objects),
-                                      data_source="the snapshot")
+                                      data_source="the snapshot", kubelets=_kubelets(objects))
+
+
+def _kubelets(objects: Any) -> Iterable[tuple[str, Any]]:
+    """(node, kubeletVersion) of the nodes among `objects` (a Cluster, a List, a case, a list), read
+    only when the release is not named otherwise."""
+    if isinstance(objects, Cluster):
+        # the decoded nodes' own status (the raw objects' kinds are known): one look per node
+        return ((name, info["kubeletVersion"]) for name, n in objects.nodes.items()
+                if type(info := n.status.get("nodeInfo")) is dict and "kubeletVersion" in info)
+    items = _items(objects)
+    return kubelet_versions(items) if isinstance(items, (list, tuple)) else ()
 
 
 def _items(objects: Any) -> Any:
@@ -80,8 +97,9 @@ def explain(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, Any], 
     """What kube-scheduler decides for `pod` ("namespace/name") in this cluster, and why.
 
     `kubernetes_version` ("v1.34", "v1.36", ...) picks the release imitated; by default the one
-    the objects name (a captured List's server-version annotation), else v1.34.1. The document's
-    `schedulerVersion` says which decided. `feature_gates` ("PodLevelResources=true,..." or a
+    the objects name (a captured List's server-version annotation), else the minor of the nodes'
+    newest kubelet (a lower bound), else the newest imitated release. The document's
+    `schedulerVersion` says which decided, `schedulerVersionFrom` where that came from. `feature_gates` ("PodLevelResources=true,..." or a
     mapping): kube-scheduler's --feature-gates, checked against that release's gates; the document's
     `featureGates` repeats them. `snapshot` as for explain_pods()."""
     return explain_pods(objects, [pod], config, seed=seed, kubernetes_version=kubernetes_version,
@@ -116,7 +134,8 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
     `snapshot`: `Snapshot.build(objects)` of this very Cluster, unchanged since, for a caller that
     explains against one state more than once and keeps its snapshot; built here otherwise.
     """
-    version = apply_feature_gates(scheduler_version(objects, kubernetes_version).version, feature_gates)
+    resolved = scheduler_version(objects, kubernetes_version)
+    version = apply_feature_gates(resolved.version, feature_gates)
     cluster = _cluster(objects)
     cfg = _config(config, version)
     pods = list(pods)
@@ -146,8 +165,9 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         res = sched.schedule(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
         doc = build_document(res, nominated)
-        gates = {"featureGates": dict(version.gates)} if version.gates else {}
-        out.append({"pod": doc.pop("pod"), "schedulerVersion": version.name, **gates, **doc})
+        gates = version.gates_document()
+        out.append({"pod": doc.pop("pod"), "schedulerVersion": version.name, "schedulerVersionFrom": resolved.source,
+                    **gates, **doc})
         if progress is not None:
             progress(1)
     return out
@@ -299,26 +319,36 @@ class ExplainInputs:
     version: KubernetesVersion
     config: SchedulerConfig | None
     extra: list[dict]
+    # the release picked, with the gates set, and where it came from (explain_pods' kubernetes_version)
+    resolved: Resolved
 
 
 def explain_inputs(objects: Sequence[Mapping[str, Any]], source: str, *, data_version: str | None,
                    data_source: str, kubernetes_version: str | None = None,
                    feature_gates: Mapping[str, bool] | None = None, config: str | None = None,
                    manifests: Sequence[str] = (), namespace: str | None = None,
-                   also_read: Sequence[str] = (), note: Callable[[str], None] | None = None) -> ExplainInputs:
+                   also_read: Sequence[str] = (), note: Callable[[str], None] | None = None,
+                   live_data: bool = False) -> ExplainInputs:
     """Build what explain() needs from the objects read from `source` (a snapshot's name or the
     live context): `also_read` are kinds read beside the scheduler's own (kube-batch's Queues and
     PodGroups), not noted as ignored. `note` hears, in order, what is worth knowing on the way (kinds
-    ignored, the release picked when it is not the one the data names, the cluster's notes); an
-    error raised half-way comes after the notes made before it."""
+    ignored, the cluster's notes); an error raised half-way comes after the notes made before it.
+    The note on the release picked (when the data names none, or another) is in `resolved.note`."""
     say = note if note is not None else (lambda _text: None)
     # Preempted events (capture keeps them) say who preempted a pod: read, not ignored
     ignored = ignored_note([o for o in objects if o.get("kind") not in also_read and o.get("kind") != "Event"])
     if ignored:
         say(f"{source}: {ignored}")
-    resolved = resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source)
-    if resolved.note:
-        say(resolved.note)
+    try:
+        resolved = resolve_kubernetes_version(kubernetes_version, data_version, data_source=data_source,
+                                              data_kind=FROM_LIVE if live_data else FROM_SNAPSHOT,
+                                              kubelets=kubelet_versions(objects))
+    except UsageError:
+        raise
+    except InputError as e:  # a node's kubeletVersion: named with the file
+        raise e.located(source=source) from None
+    # the note on the release picked is the caller's to say once kube-scheduler has decided (an
+    # error on the way is then the one line said): ExplainInputs.resolved.note
     version = apply_feature_gates(resolved.version, feature_gates)
     cfg = load_config(config) if config else None
     extra: list[dict] = []
@@ -330,7 +360,7 @@ def explain_inputs(objects: Sequence[Mapping[str, Any]], source: str, *, data_ve
         raise e.located(source=source) from None
     for text in cluster.notes:
         say(f"note: {source}: {text}")
-    return ExplainInputs(cluster, version, cfg, extra)
+    return ExplainInputs(cluster, version, cfg, extra, Resolved(version, resolved.note, resolved.source))
 
 
 def pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: str | None, all_namespaces: bool,
@@ -661,7 +691,7 @@ class PlanInputs:
     source: str
     captured_at: str | None
     private: bool
-    version: KubernetesVersion
+    version: Resolved           # the release picked, with the gates set, and where it came from
     config: Any
 
 
@@ -692,14 +722,20 @@ def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context:
     ignored = ignored_note([o for o in objects if o.get("kind") not in ("Event", "Deployment", "Job")])
     if ignored:
         say(f"{source}: {ignored}")
-    # the release the data names: a captured List's server-version annotation, or the live server's
-    resolved = scheduler_version(objects if snapshot is not None else doc, kubernetes_version)
+    # the release the data names: a captured List's server-version annotation, or the live server's;
+    # else its nodes' newest kubelet, else the newest imitated (with a note)
+    try:
+        resolved = scheduler_version(objects if snapshot is not None else doc, kubernetes_version)
+    except UsageError:
+        raise
+    except InputError as e:
+        raise e.located(source=source) from None
     if resolved.note:
         say(resolved.note)
     cfg = load_config_document(config) if config else None
     # --feature-gates are checked against the release picked, and carried by it
     version = apply_feature_gates(resolved.version, feature_gates)
-    return PlanInputs(manifests, objects, source, captured_at, private, version, cfg)
+    return PlanInputs(manifests, objects, source, captured_at, private, replace(resolved, version=version), cfg)
 
 
 # --- version's request ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-# the kube-scheduler whose decisions the core reproduces when nothing names a release (conformance
-# corpus recorded against it), and every release imitated (framework/versions.py: their features)
-KUBERNETES_VERSION = "v1.34.1"
-KUBERNETES_VERSIONS = ("v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.36.2")
+# the kube-scheduler imitated when nothing names a release and no kubelet bounds it: the newest
+# imitated (framework/versions.py resolve_kubernetes_version), and every release imitated
+KUBERNETES_VERSION = "v1.36.2"
+KUBERNETES_VERSIONS = ("v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.35.6", "v1.36.2")

@@ -1,6 +1,7 @@
 """Every recorded case through kubectl_preempt.explain, compared by the corpus's own rule
-(tests/corpus/conformance/compare.py): as kube-scheduler v1.34.1 decided it (the case's `expect`)
-and as every other imitated release decided it (tests/corpus/conformance/v1.3X/expects.json, same
+(tests/corpus/conformance/compare.py): as the release named by the case's `kubernetesVersion` decided
+it (its `expect`; v1.34.1 for every shared case) and as every other imitated release decided it
+(tests/corpus/conformance/v1.3X/expects.json, same
 objects). One test per case file and release."""
 from __future__ import annotations
 
@@ -27,8 +28,10 @@ NONDETERMINISTIC = {
 @pytest.mark.parametrize("case_file", CASES, ids=IDS)
 def test_case_matches_kube_scheduler(case_file: Path) -> None:
     case = load_json(case_file)
-    result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"))
-    assert result["schedulerVersion"] == "v1.34.1"
+    # the case's own release (the one whose code recorded `expect`), never the default
+    result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"),
+                                     kubernetes_version=case["kubernetesVersion"])
+    assert result["schedulerVersion"] == case["kubernetesVersion"]
     diffs = compare(case["expect"], result)
     if diffs and case_name(case_file) in NONDETERMINISTIC:
         pytest.xfail(f"{NONDETERMINISTIC[case_name(case_file)]}: " + "; ".join(diffs))
@@ -36,7 +39,7 @@ def test_case_matches_kube_scheduler(case_file: Path) -> None:
 
 
 # every other release recorded over the same cases: folder, the release it must be explained as
-RELEASES = [("v1.36", "v1.36.2"), ("v1.33", "v1.33.0"), ("v1.32", "v1.32.2"), ("v1.31", "v1.31.1"),
+RELEASES = [("v1.36", "v1.36.2"), ("v1.35", "v1.35.6"), ("v1.33", "v1.33.0"), ("v1.32", "v1.32.2"), ("v1.31", "v1.31.1"),
             ("v1.30", "v1.30.1")]
 
 

@@ -12,7 +12,7 @@ import pytest
 import kubectl_preempt
 from kubectl_preempt.errors import UsageError
 from kubectl_preempt.framework.config import default_config, parse_config
-from kubectl_preempt.framework.versions import (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2,
+from kubectl_preempt.framework.versions import (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_35_6, V1_36_2,
                                                 resolve_kubernetes_version)
 from kubectl_preempt.replay.api import replay
 from tests.conftest import run_cli
@@ -27,6 +27,7 @@ MSG_V1_36 = "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insu
 
 def _captured(tmp_path: Path, server_version: str | None) -> Path:
     doc = json.loads(CLUSTER.read_text())
+    doc.get("metadata", {}).pop("annotations", None)  # the example names v1.34.1: a plain List here
     if server_version is not None:
         doc.setdefault("metadata", {})["annotations"] = {ANN: server_version, "kubectl-preempt/context": "prod"}
     path = tmp_path / "snap.json"
@@ -35,12 +36,13 @@ def _captured(tmp_path: Path, server_version: str | None) -> Path:
 
 
 @pytest.mark.parametrize("requested,data,want,note", [
-    (None, None, V1_34_1, None),
-    (None, "unknown", V1_34_1, None),
+    (None, None, V1_36_2, "note: the data names no Kubernetes release: deciding as kube-scheduler v1.36.2, the "
+                          "newest imitated release (--kubernetes-version picks another)"),
+    (None, "unknown", V1_36_2, "note: the data names no Kubernetes release: deciding as kube-scheduler v1.36.2, the "
+                               "newest imitated release (--kubernetes-version picks another)"),
     (None, "v1.36.2", V1_36_2, None),
     (None, "v1.36.0", V1_36_2, None),
-    (None, "v1.35.4-eks-1234", V1_36_2, "note: the data names server version v1.35.4-eks-1234: imitating "
-                                        "kube-scheduler v1.36.2, the nearest imitated release to 1.35"),
+    (None, "v1.35.4-eks-1234", V1_35_6, None),
     (None, "v1.37.0", V1_36_2, "note: the data names server version v1.37.0: imitating kube-scheduler v1.36.2, "
                                "the nearest imitated release to 1.37"),
     (None, "v1.33.5", V1_33_0, None),
@@ -61,28 +63,29 @@ def _captured(tmp_path: Path, server_version: str | None) -> Path:
     (None, "v1.34.1+k3s1", V1_34_1, None),
     ("v1.36", "v1.34.1", V1_36_2, None),
     ("1.34", "v1.36.2", V1_34_1, None),
-    ("v1.35", None, V1_36_2, "note: requested version v1.35: imitating kube-scheduler v1.36.2, the nearest "
-                             "imitated release to 1.35"),
-], ids=["nothing says: v1.34.1", "a capture that could not read /version: v1.34.1", "v1.36.2 as named",
-        "another 1.36 patch: v1.36.2, no later patch changed a verdict", "1.35 (a vendor build): v1.36.2, with a note",
+    ("v1.35", None, V1_35_6, None),
+    ("v1.37", None, V1_36_2, "note: requested version v1.37: imitating kube-scheduler v1.36.2, the nearest "
+                             "imitated release to 1.37"),
+], ids=["nothing says: the newest, with a note", "a capture that could not read /version: the newest, with a note", "v1.36.2 as named",
+        "another 1.36 patch: v1.36.2, no later patch changed a verdict", "1.35 (a vendor build): v1.35.6",
         "1.37: v1.36.2, with a note", "1.33: v1.33.0", "an older 1.32 patch: v1.32.2", "a minor alone: its release",
         "a later 1.31 patch changed preemption: a note", "a later 1.30 patch changed statuses: a note",
         "a later 1.34 patch changed the taint reason: a note", "1.29: v1.30.1, with a note",
         "v1.34.1 with build metadata",
-        "the flag wins over the data", "a short flag", "a flag naming 1.35 maps too, with a note"])
+        "the flag wins over the data", "a short flag", "a flag naming 1.35", "a flag naming 1.37 maps too, with a note"])
 def test_resolution(requested: str | None, data: str | None, want: Any, note: str | None) -> None:
     got = resolve_kubernetes_version(requested, data)
     assert (got.version, got.note) == (want, note)
 
 
 def test_the_package_names_the_releases_the_framework_imitates() -> None:
-    assert kubectl_preempt.KUBERNETES_VERSIONS == ("v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.36.2")
-    assert kubectl_preempt.KUBERNETES_VERSION == V1_34_1.name
+    assert kubectl_preempt.KUBERNETES_VERSIONS == ("v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.35.6", "v1.36.2")
+    assert kubectl_preempt.KUBERNETES_VERSION == V1_36_2.name  # the newest, when nothing names one
 
 
 @pytest.mark.parametrize("bad", ["latest", "v2.0", "1"])
 def test_a_flag_that_is_no_release_is_a_usage_error(bad: str) -> None:
-    with pytest.raises(UsageError, match="is not a Kubernetes release such as v1.33 or v1.36"):
+    with pytest.raises(UsageError, match="is not a Kubernetes release such as v1.35 or v1.36"):
         resolve_kubernetes_version(bad)
 
 
@@ -90,7 +93,7 @@ def test_default_profile_per_release() -> None:
     def multi_point(cfg: Any) -> list[tuple[str, int]]:
         return [(p.name, p.weight) for p in cfg.profiles[0].multi_point.enabled]
 
-    old, new = multi_point(default_config()), multi_point(default_config(V1_36_2))
+    old, new = multi_point(default_config(V1_34_1)), multi_point(default_config(V1_36_2))
     assert ("DynamicResources", 0) in old and ("DynamicResources", 2) in new
     assert "NodeDeclaredFeatures" not in dict(old)
     assert new[-1] == ("NodeDeclaredFeatures", 0) and new[:-1] == [(n, 2 if n == "DynamicResources" else w)
@@ -101,7 +104,7 @@ def test_a_configuration_takes_the_release_defaults_it_is_applied_with() -> None
     raw = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
            "profiles": [{"schedulerName": "default-scheduler",
                          "plugins": {"multiPoint": {"disabled": [{"name": "ImageLocality"}]}}}]}
-    cfg = parse_config(raw)
+    cfg = parse_config(raw, version=V1_34_1)
     again = cfg.for_version(V1_36_2)
     names = [p.name for p in again.profiles[0].multi_point.enabled]
     assert again.version == V1_36_2 and "NodeDeclaredFeatures" in names and "ImageLocality" not in names
@@ -120,28 +123,28 @@ def test_explain_of_a_snapshot_captured_from_a_v1_36_server_uses_v1_36_without_a
     assert run.out.rstrip().endswith("  " + MSG_V1_36 + "\n\nDecided by kube-scheduler v1.36.2")
 
 
-def test_the_flag_overrides_the_snapshot_and_a_plain_list_is_v1_34(tmp_path: Path) -> None:
+def test_the_flag_overrides_the_snapshot_and_a_plain_list_is_the_newest_release(tmp_path: Path) -> None:
     path = _captured(tmp_path, "v1.36.2")
     run = run_cli(["explain", "shop/checkout", "--snapshot", str(path), "--kubernetes-version", "v1.34", "-o", "json"])
     assert run.code == 0
     assert (json.loads(run.out)["schedulerVersion"], json.loads(run.out)["message"]) == ("v1.34.1", MSG_V1_34)
     doc = kubectl_preempt.explain(kubectl_preempt.load_snapshot(str(_captured(tmp_path, None))), "shop/checkout")
-    assert (doc["schedulerVersion"], doc["message"]) == ("v1.34.1", MSG_V1_34)
+    assert (doc["schedulerVersion"], doc["schedulerVersionFrom"], doc["message"]) == ("v1.36.2", "default", MSG_V1_36)
 
 
 def test_a_snapshot_from_a_release_not_imitated_gets_the_nearest_with_a_note(tmp_path: Path) -> None:
-    path = _captured(tmp_path, "v1.35.1")
+    path = _captured(tmp_path, "v1.37.1")
     run = run_cli(["explain", "shop/checkout", "--snapshot", str(path), "-o", "yaml"])
     assert run.code == 0
     assert "schedulerVersion: v1.36.2" in run.out
-    assert run.err == (f"note: {path} names server version v1.35.1: imitating kube-scheduler v1.36.2, the nearest "
-                       "imitated release to 1.35\n")
+    assert run.err == (f"note: {path} names server version v1.37.1: imitating kube-scheduler v1.36.2, the nearest "
+                       "imitated release to 1.37\n")
 
 
 def test_a_bad_flag_is_one_line_and_exit_2(tmp_path: Path) -> None:
     run = run_cli(["explain", "shop/checkout", "--snapshot", str(CLUSTER), "--kubernetes-version", "newest"])
     assert run.code == 2 and run.out == ""
-    assert run.err.startswith('error: kubernetes version "newest" is not a Kubernetes release') and \
+    assert run.err.startswith('error: --kubernetes-version: kubernetes version "newest" is not a Kubernetes release') and \
         run.err.count("\n") == 1
 
 
@@ -156,7 +159,7 @@ def _trace(server_version: str | None) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("server_version,flag,want", [
-    (None, None, "v1.34.1"), ("v1.36.1", None, "v1.36.2"), ("v1.36.2", "v1.34", "v1.34.1"), (None, "v1.36", "v1.36.2"),
+    (None, None, "v1.36.2"), ("v1.36.1", None, "v1.36.2"), ("v1.36.2", "v1.34", "v1.34.1"), (None, "v1.36", "v1.36.2"),
 ], ids=["a trace naming no version", "a trace from a 1.36 server", "the flag wins", "the flag alone"])
 def test_replay_follows_the_trace_header(server_version: str | None, flag: str | None, want: str) -> None:
     report = replay(_trace(server_version), kubernetes_version=flag)

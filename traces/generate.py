@@ -28,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from kubectl_preempt.framework.config import default_config  # noqa: E402
+from kubectl_preempt.framework.versions import V1_34_1  # noqa: E402
 from kubectl_preempt.io.trace import TraceWriter, format_rfc3339, parse_rfc3339, trace_header  # noqa: E402
 from kubectl_preempt.model.objects import Pod  # noqa: E402
 from kubectl_preempt.replay.batch import BatchOptions  # noqa: E402
@@ -284,7 +285,7 @@ class Scenario(Listener):
         events.append(TraceEvent(end, "BOOKMARK", {}, "", "end"))
         # the bundled traces were made with the preemption calls at the decision (the gate off):
         # the listener writes them into the trace at that instant
-        cfg = default_config()
+        cfg = default_config(V1_34_1)  # the release the headers name (server_version below)
         cfg.feature_gates["SchedulerAsyncPreemption"] = False
         sim = Simulation(Timeline(START, end, initial, events, {}), cfg, listener=self,
                          workloads=False, batch=self.batch)  # the scenario's world runs its own controllers

@@ -16,7 +16,7 @@ from ..errors import UsageError, quote
 from ..framework.versions import KubernetesVersion, apply_feature_gates
 from ..replay.api import replay, run_spec
 from ..replay.api import scheduler_version as replay_scheduler_version
-from ..replay.api import scheduler_version_source
+from ..replay.api import VERSION_FROM, scheduler_version_source
 from ..replay.report import gaps_info
 from ..replay.simulate import initial_objects
 from ..replay.state import finished, format_time
@@ -185,8 +185,9 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
         trace_reports.append({
             "trace": name,
             "schedulerVersion": version.name,
+            "schedulerVersionFrom": VERSION_FROM[scheduler_version_source(events, kubernetes_version)["from"]],
             "schedulerVersionSource": scheduler_version_source(events, kubernetes_version),
-            **({"featureGates": dict(version.gates)} if version.gates else {}),
+            **version.gates_document(),
             "start": format_time(timeline.start), "end": format_time(timeline.end),
             "durationSeconds": round(timeline.end - timeline.start, 3),
             **gaps_info(timeline),

@@ -125,7 +125,7 @@ def explain(
     inputs = api.explain_inputs(objects, source, data_version=data_version, data_source=data_source,
                                 kubernetes_version=kubernetes_version, feature_gates=gates, config=config,
                                 manifests=manifests, namespace=namespace, also_read=api.BATCH_KINDS,
-                                note=note)
+                                note=note, live_data=live_ctx is not None)
     cluster, version, cfg, extra = inputs.cluster, inputs.version, inputs.config, inputs.extra
     extra_keys = {api.pod_key(m) for m in extra}
     if live_ctx is None and pods:
@@ -162,9 +162,12 @@ def explain(
             return
     api.check_requests(cluster, keys, objects, source)
     try:
-        docs = _explain_all(cluster, keys, cfg, seed, extra, version)
+        docs = _explain_all(cluster, keys, cfg, seed, extra, inputs.resolved)
     except InputError as e:
         raise e.located(source=source) from None
+    if inputs.resolved.note:
+        # never guessed in silence: the release that decided, when the data did not name it
+        note(inputs.resolved.note)
     if batch_keys:
         if is_data(output) or output == NAME or no_headers:
             sys.stdout.write(render([*docs, *batch_docs], output, no_headers=no_headers))
@@ -205,7 +208,7 @@ def render_batch(docs: Sequence[Mapping[str, Any]], output: str, no_headers: boo
 
 
 def _explain_all(cluster: api.Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict],
-                 version: KubernetesVersion) -> list[Mapping[str, Any]]:
+                 version: api.Resolved) -> list[Mapping[str, Any]]:
     total = len(keys) + len(extra)
     if not (total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):
         return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra, kubernetes_version=version)

@@ -6,6 +6,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, quote
 from ..model.objects import Pod
+from .batch import OpportunisticBatch, SortedScoredNodes, batchable_plugins, sign_pod
 from .config import Profile
 from .events import QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
@@ -111,6 +112,10 @@ class Framework:
         # retries (scheduler/memo/failed_cycles.py)
         self.pre_filter_label_readers: tuple[Any, ...] = tuple(
             self.memo_traits[pl.name].pre_filter_reads_labels for pl in self.pre_filter_plugins)
+        # OpportunisticBatching (framework/batch.py): the profile's batch, made on the first cycle
+        # of a release with the gate on, and the plugins that sign (computeBatchablePlugins)
+        self.batch: OpportunisticBatch | None = None
+        self.batchable_plugins = batchable_plugins(self)
 
     def _expand(self, ep: str) -> list[Any]:
         # mirrors expandMultiPointPlugins
@@ -206,6 +211,22 @@ class Framework:
         return SUCCESS
 
     # ------------------------------------------------------------------ filter
+    def get_node_hint(self, state: CycleState, pod: Pod, cycle_count: int, now: float) -> tuple[str, str | None]:
+        """frameworkImpl.GetNodeHint (v1.35): the batch's hint for this pod, and its signature; ("",
+        None) when the release has OpportunisticBatching off."""
+        if not self.version.features.enable_opportunistic_batching:
+            return "", None
+        if self.batch is None:
+            self.batch = OpportunisticBatch()
+        signature = sign_pod(self.batchable_plugins, pod)
+        return self.batch.get_node_hint(self, state, pod, signature, cycle_count, now), signature
+
+    def store_schedule_results(self, signature: str | None, hinted_node: str, chosen_node: str,
+                               other_nodes: SortedScoredNodes | None, cycle_count: int, now: float) -> None:
+        """frameworkImpl.StoreScheduleResults: what a cycle that placed its pod leaves the next one."""
+        if self.batch is not None:
+            self.batch.store_schedule_results(signature, hinted_node, chosen_node, other_nodes, cycle_count, now)
+
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         skip = state.skip_filter_plugins
         for pl in self.filter_plugins:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import UsageError, quote
+from ..errors import InputError, UsageError, quote
 from ..model.resources import PodResourcesOptions
-from .featuregates import gates_of
+from .featuregates import gates_of, imitated
 from .types import NodeCounting
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
@@ -163,9 +163,22 @@ class KubernetesVersion:
         changes = {field: named.gate_enabled(gate) for gate, field in GATE_FIELDS.items() if gate in gates_of(self.name)}
         return replace(named, features=replace(self.features, **changes))
 
+    def gates_without_effect(self) -> list[str]:
+        """The gates given that do not touch scheduling (featuregates.SCHEDULING_GATES): accepted,
+        as kube-scheduler accepts them, and said to change nothing."""
+        return [n for n, _ in self.gates if n not in _SPECIAL_GATES and imitated(n, self.name) is None]
+
+    def gates_document(self) -> dict[str, object]:
+        """What JSON says of the gates given: featureGates as given, and featureGatesWithoutEffect."""
+        if not self.gates:
+            return {}
+        idle = self.gates_without_effect()
+        return {"featureGates": dict(self.gates), **({"featureGatesWithoutEffect": idle} if idle else {})}
+
     def gates_label(self) -> str:
-        """"PodLevelResources=true,..." as given, or "" with the defaults."""
-        return ",".join(f"{n}={'true' if v else 'false'}" for n, v in self.gates)
+        """"PodLevelResources=true,..." as given, or "" with the defaults; the gates that do not
+        touch scheduling are named after them."""
+        return gates_text(dict(self.gates), self.gates_without_effect())
 
     def __str__(self) -> str:
         return self.name
@@ -180,6 +193,10 @@ V1_33_0 = KubernetesVersion("v1.33.0", 1, 33, 0, Features(
     enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
     enable_pod_level_resources=False))
 V1_34_1 = KubernetesVersion("v1.34.1", 1, 34, 1, Features())
+# v1.35's pkg/features: NominatedNodeNameForExpectation and OpportunisticBatching beta and on; the
+# DRA gates of v1.36's defaults still alpha and off, NodeDeclaredFeatures alpha and off
+V1_35_6 = KubernetesVersion("v1.35.6", 1, 35, 6, Features(
+    enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
 V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_dra_extended_resource=True, enable_dra_consumable_capacity=True,
     enable_dra_device_binding_conditions=True, enable_dra_device_taints=True,
@@ -187,7 +204,7 @@ V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_in_place_pod_level_resources_vertical_scaling=True,
     enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
 
-_ALL = (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2)
+_ALL = (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_35_6, V1_36_2)
 # in the order of version.KUBERNETES_VERSIONS, which names them for every layer
 SUPPORTED: tuple[KubernetesVersion, ...] = tuple(
     v for name in KUBERNETES_VERSIONS for v in _ALL if v.name == name)
@@ -217,10 +234,9 @@ def parse_version(text: str) -> tuple[int, int, int | None] | None:
 
 
 def nearest(major: int, minor: int) -> KubernetesVersion:
-    """The imitated release closest to a server's: its own minor's; 1.35 and later follow v1.36.2
-    (1.35 already has TaintToleration's new wording and DynamicResources' Score), 1.29 and older
-    v1.30.1."""
-    if major > 1 or minor >= 35:
+    """The imitated release closest to a server's: its own minor's; 1.37 and later follow v1.36.2,
+    1.29 and older v1.30.1."""
+    if major > 1 or minor >= 36:
         return V1_36_2
     for v in SUPPORTED:
         if v.minor == minor:
@@ -232,31 +248,88 @@ def nearest(major: int, minor: int) -> KubernetesVersion:
 class Resolved:
     version: KubernetesVersion
     note: str | None = None      # a line for stderr when the version is not the one named
+    # where the release came from (schedulerVersionFrom): FROM_FLAG, FROM_SNAPSHOT, FROM_TRACE,
+    # FROM_LIVE, FROM_KUBELET or FROM_DEFAULT
+    source: str = "default"
 
 
-def resolve_kubernetes_version(requested: str | KubernetesVersion | None,
-                               data_version: str | None = None, *, data_source: str = "the data") -> Resolved:
-    """The release to imitate: `requested` (--kubernetes-version) if given, else the version the
-    data names (a snapshot's server-version annotation, a trace's source.serverVersion, the live
-    server's /version), else v1.34.1. A version that is not imitated maps to the nearest one, with
-    a note saying so. An unreadable `requested` is a usage error."""
+FROM_FLAG, FROM_SNAPSHOT, FROM_TRACE, FROM_LIVE, FROM_KUBELET, FROM_DEFAULT = (
+    "flag", "snapshot", "trace", "live", "kubelet", "default")
+
+
+def resolve_kubernetes_version(requested: str | KubernetesVersion | Resolved | None,
+                               data_version: str | None = None, *, data_source: str = "the data",
+                               data_kind: str = FROM_SNAPSHOT,
+                               kubelets: Iterable[tuple[str, Any]] = ()) -> Resolved:
+    """The release to imitate, never guessed in silence:
+    1. `requested` (--kubernetes-version) if given (an unreadable one is a usage error);
+    2. else the release the data names (`data_version`: a snapshot's server-version annotation, a
+       trace's source.serverVersion, the live server's /version; `data_kind` says which);
+    3. else the newest kubelet among the nodes (`kubelets`: (node name, status.nodeInfo.kubeletVersion)):
+       the version-skew policy never lets a kubelet be newer than its API server, so its minor is a
+       lower bound, decided as that minor (within the imitated range), with a note;
+    4. else the newest imitated release (DEFAULT), with a note.
+    A version that is not imitated maps to the nearest one, with a note saying so. A kubeletVersion
+    that is not a Kubernetes version is an InputError naming the node and the field."""
+    if isinstance(requested, Resolved):
+        return requested
     if isinstance(requested, KubernetesVersion):
-        return Resolved(requested)
+        return Resolved(requested, source=FROM_FLAG)
     if requested is not None and str(requested).strip():
         text = str(requested).strip()
         parsed = parse_version(text)
         if parsed is None or parsed[0] != 1:
-            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.33 or v1.36 "
-                             f"(imitated: {', '.join(v.name for v in SUPPORTED)})")
-        return _map(text, parsed, "requested")
-    if data_version is None or not str(data_version).strip() or str(data_version).strip() == "unknown":
-        return Resolved(DEFAULT)
-    text = str(data_version).strip()
-    parsed = parse_version(text)
-    if parsed is None:
-        return Resolved(DEFAULT, f"note: {data_source} names server version {quote(text)}, which is not a Kubernetes "
-                                 f"release; imitating kube-scheduler {DEFAULT.name}")
-    return _map(text, parsed, data_source)
+            raise UsageError(f"kubernetes version {quote(text)} is not a Kubernetes release such as v1.35 or v1.36 "
+                             f"(imitated: {', '.join(v.name for v in SUPPORTED)})", field="--kubernetes-version")
+        return replace(_map(text, parsed, "requested"), source=FROM_FLAG)
+    named = str(data_version).strip() if data_version is not None else ""
+    unreadable = ""
+    if named and named != "unknown":
+        parsed = parse_version(named)
+        if parsed is not None:
+            return replace(_map(named, parsed, data_source), source=data_kind)
+        unreadable = f"{data_source} names server version {quote(named)}, which is not a Kubernetes release"
+    says = unreadable or f"{data_source} names no Kubernetes release"
+    hint = "(--kubernetes-version picks another)"
+    newest = newest_kubelet(kubelets)
+    if newest is not None:
+        text, (major, minor, _) = newest
+        v = nearest(major, minor)
+        why = ("" if (v.major, v.minor) == (major, minor)
+               else f", the {'newest' if v is SUPPORTED[-1] else 'oldest'} imitated release")
+        return Resolved(v, f"note: {says}; its newest kubelet is {text}, and no kubelet is newer than its API server: "
+                           f"deciding as kube-scheduler {v.name}{why} {hint}", FROM_KUBELET)
+    return Resolved(DEFAULT, f"note: {says}: deciding as kube-scheduler {DEFAULT.name}, the newest imitated release "
+                             f"{hint}", FROM_DEFAULT)
+
+
+def newest_kubelet(kubelets: Iterable[tuple[str, Any]]) -> tuple[str, tuple[int, int, int | None]] | None:
+    """The newest (text, parsed) kubeletVersion, nodes without one left out; a malformed one refused."""
+    best: tuple[str, tuple[int, int, int | None]] | None = None
+    for node, text in kubelets:
+        if text is None or text == "":
+            continue
+        parsed = parse_version(text) if isinstance(text, str) else None
+        if parsed is None or parsed[0] != 1:
+            raise InputError(f"{quote(text)} is not a Kubernetes version such as v1.35.2",
+                             field=f"Node {node}: status.nodeInfo.kubeletVersion")
+        key = (parsed[0], parsed[1], parsed[2] or 0)
+        if best is None or key > (best[1][0], best[1][1], best[1][2] or 0):
+            best = (text, parsed)
+    return best
+
+
+def kubelet_versions(nodes: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, Any]]:
+    """(name, status.nodeInfo.kubeletVersion) of each Node object among `nodes` that has one; lazy,
+    so that a release named by the flag or the data reads no node (resolve_kubernetes_version)."""
+    for o in nodes:
+        if not isinstance(o, dict) or o.get("kind") != "Node":
+            continue
+        status = o.get("status")
+        info = status.get("nodeInfo") if isinstance(status, dict) else None
+        if isinstance(info, dict) and "kubeletVersion" in info:
+            md = o.get("metadata")
+            yield str(md.get("name") if isinstance(md, dict) else None), info["kubeletVersion"]
 
 
 def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolved:
@@ -275,6 +348,13 @@ def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolve
 
 
 _SPECIAL_GATES = ("AllAlpha", "AllBeta")
+
+
+def gates_text(gates: Mapping[str, bool], without_effect: Sequence[str] = ()) -> str:
+    """"A=true,B=false" and, when some of them do not touch scheduling, "(no effect on scheduling:
+    B)" after them: the footer's and the replay report's words."""
+    text = ",".join(f"{n}={'true' if v else 'false'}" for n, v in gates.items())
+    return text + (f" (no effect on scheduling: {', '.join(without_effect)})" if without_effect else "")
 
 
 def parse_feature_gates(text: str | None) -> tuple[tuple[str, bool], ...]:
@@ -340,7 +420,26 @@ def apply_feature_gates(version: KubernetesVersion,
                              field="--feature-gates")
     merged = dict(version.gates)
     merged.update(pairs)
-    return version.with_gates(tuple(merged.items()))
+    out = version.with_gates(tuple(merged.items()))
+    _refuse_not_imitated(out, known)
+    return out
+
+
+def _refuse_not_imitated(version: KubernetesVersion, known: Mapping[str, Any]) -> None:
+    """No gate accepted and ignored: a scheduling gate (featuregates.SCHEDULING_GATES) that the
+    flags turn away from its release's default, directly or through AllAlpha/AllBeta, must be
+    imitated for that release; else the flag is refused, naming the gate."""
+    given = dict(version.gates)
+    for name, spec in known.items():
+        if imitated(name, version.name) is not False:
+            continue
+        value = version.gate_enabled(name)
+        if value == spec.default:
+            continue
+        how = "" if name in given else f" (set by {'AllAlpha' if spec.stage == 'A' else 'AllBeta'}=" \
+                                        f"{'true' if value else 'false'})"
+        raise UsageError(f"feature gate {name}={'true' if value else 'false'}{how} is not imitated: kubectl-preempt "
+                         f"does not reproduce kube-scheduler {version.name} with it", field="--feature-gates")
 
 
 def by_name(name: str) -> KubernetesVersion:

@@ -336,6 +336,11 @@ class SnapshotObjects(list):
 
 
 def _server_version(doc: Any) -> str | None:
+    """The release a document names: a captured List's annotation, or a conformance case's
+    kubernetesVersion (the release whose code recorded its `expect`)."""
+    if isinstance(doc, Mapping) and "objects" in doc and doc.get("kind") is None:
+        v = doc.get("kubernetesVersion")
+        return v if isinstance(v, str) else None
     if isinstance(doc, Mapping) and isinstance(doc.get("kind"), str) and doc["kind"].endswith("List"):
         ann = (doc.get("metadata") or {}).get("annotations") or {}
         if isinstance(ann, Mapping) and isinstance(ann.get(ANN_SERVER_VERSION), str):

@@ -6,7 +6,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError, UsageError, quote
 from ..framework.config import SchedulerConfig, parse_config
-from ..framework.versions import KubernetesVersion, apply_feature_gates, resolve_kubernetes_version
+from ..framework.versions import (KubernetesVersion, Resolved, apply_feature_gates, kubelet_versions,
+                                  resolve_kubernetes_version)
 from ..model.cluster import Cluster
 from ..replay.state import parse_time
 from .run import MAX_DURATION, PlanSpec, build_spec, named_release, plan_once, plan_runs
@@ -38,12 +39,15 @@ def _config(config: Any, version: KubernetesVersion) -> tuple[SchedulerConfig, M
     return cfg, raw
 
 
-def plan_version(kubernetes_version: str | KubernetesVersion | None, server_version: str | None,
-                 feature_gates: str | Mapping[str, bool] | None = None) -> KubernetesVersion:
-    """The release a plan imitates (resolve_kubernetes_version's rule, the snapshot's server
-    version naming it), with kube-scheduler's --feature-gates set on it."""
-    resolved = resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot")
-    return apply_feature_gates(resolved.version, feature_gates)
+def plan_version(kubernetes_version: str | KubernetesVersion | Resolved | None, server_version: str | None,
+                 feature_gates: str | Mapping[str, bool] | None = None,
+                 objects: Sequence[Mapping[str, Any]] = ()) -> Resolved:
+    """The release a plan imitates (resolve_kubernetes_version's rule: the snapshot's server version,
+    else its nodes' newest kubelet, else the newest imitated), with kube-scheduler's --feature-gates
+    set on it, and where it came from."""
+    resolved = resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot",
+                                          kubelets=kubelet_versions(objects))
+    return replace(resolved, version=apply_feature_gates(resolved.version, feature_gates))
 
 
 def make_creations(objects: Sequence[Mapping[str, Any]], start: float, manifests: Iterable[Manifest] = (),
@@ -66,27 +70,29 @@ def make_creations(objects: Sequence[Mapping[str, Any]], start: float, manifests
 
 def plan_spec(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (), scale: Iterable[str] = (), *,
               config: Any = None, seed: int = 0, duration: float | None = None, namespace: str | None = None,
-              captured_at: str | None = None, kubernetes_version: str | KubernetesVersion | None = None,
+              captured_at: str | None = None, kubernetes_version: str | KubernetesVersion | Resolved | None = None,
               server_version: str | None = None, source: str = "",
               feature_gates: str | Mapping[str, bool] | None = None) -> PlanSpec:
     if duration is not None and (isinstance(duration, bool) or not isinstance(duration, (int, float))
                                  or not 0 < duration <= MAX_DURATION):
         raise UsageError(f"must be above 0 and at most {MAX_DURATION:g} seconds (1h), got {quote(duration)}",
                          field="--duration")
-    version = plan_version(kubernetes_version, server_version, feature_gates)
-    cfg, cfg_raw = _config(config, version)
     objects = list(objects)
+    resolved = plan_version(kubernetes_version, server_version, feature_gates, objects)
+    cfg, cfg_raw = _config(config, resolved.version)
     start = snapshot_time(objects, captured_at)
     creations = make_creations(objects, start, manifests, scale, seed=seed, namespace=namespace, source=source)
     if not creations:
         raise UsageError("nothing to plan: give -f MANIFEST or --scale NS/KIND/NAME=N")
-    return build_spec(objects, start, creations, cfg, cfg_raw, seed=seed, duration=duration, source=source)
+    spec = build_spec(objects, start, creations, cfg, cfg_raw, seed=seed, duration=duration, source=source)
+    spec.version_from = resolved.source
+    return spec
 
 
 def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (), scale: Iterable[str] = (), *,
          config: Any = None, seed: int = 0, duration: float | None = None, runs: int = 1, jobs: int | None = None,
          ray_address: str | None = None, namespace: str | None = None, captured_at: str | None = None,
-         kubernetes_version: str | KubernetesVersion | None = None, server_version: str | None = None,
+         kubernetes_version: str | KubernetesVersion | Resolved | None = None, server_version: str | None = None,
          on_decision: Any = None, source: str = "", trace_out: dict[str, Any] | None = None,
          feature_gates: str | Mapping[str, bool] | None = None) -> dict[str, Any]:
     """What creating `manifests` (Pods, Deployments, ReplicaSets, StatefulSets, Jobs; each
@@ -111,4 +117,4 @@ def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (
     else:
         report, _ = plan_once(spec, on_decision=on_decision)
     return {"apiVersion": report.pop("apiVersion"), "kind": report.pop("kind"),
-            **named_release(spec.config.version), **report}
+            **named_release(spec.config.version, spec.version_from), **report}

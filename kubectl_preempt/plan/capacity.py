@@ -198,9 +198,10 @@ def plan_max(objects: Sequence[Mapping[str, Any]], manifest: tuple[str, str, Map
 
     if isinstance(max_count, bool) or not isinstance(max_count, int) or max_count < 1:
         raise UsageError(f"must be 1 or more, got {quote(max_count)}", field="--max-count")
-    version = plan_version(kubernetes_version, server_version, feature_gates)
-    cfg, cfg_raw = _config(config, version)
     objects = list(objects)
+    resolved = plan_version(kubernetes_version, server_version, feature_gates, objects)
+    version = resolved.version
+    cfg, cfg_raw = _config(config, version)
     start = snapshot_time(objects, captured_at)
     file, where, obj = manifest
     template, base = template_pod(obj, file, where, namespace)
@@ -233,6 +234,7 @@ def plan_max(objects: Sequence[Mapping[str, Any]], manifest: tuple[str, str, Map
         engine.run(until=end)
     stop = engine.now if not engine.stopped else search.last_change
     sim.timeline = replace(sim.timeline, end=max(stop, start))
+    spec.version_from = resolved.source
     return _report(search, sim, facts, spec, cfg.version, max_count, engine.stopped, source)
 
 
@@ -277,7 +279,7 @@ def _report(search: _Search, sim: PlanSimulation, facts: RunFacts, spec: Any, ve
     out: dict[str, Any] = {
         "apiVersion": "kubectl-preempt/v1",
         "kind": KIND,
-        **named_release(version),
+        **named_release(version, spec.version_from),
         "snapshot": {"source": source, "time": format_time(spec.timeline.start)},
         "template": {"pod": f"{search.template['metadata']['namespace']}/{search.base}-N",
                      "priority": search.template["spec"].get("priority"),

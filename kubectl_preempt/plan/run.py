@@ -96,6 +96,7 @@ class PlanSpec:
     duration: float | None            # None: until settled, at most MAX_DURATION
     trace: dict[str, Any] = field(default_factory=dict)   # {"header", "events"}: what --html draws
     source: str = ""
+    version_from: str = "default"     # where the release came from (schedulerVersionFrom)
 
 
 class PlanListener(Listener):
@@ -137,12 +138,10 @@ def _key(raw: Mapping[str, Any]) -> str:
     return f"{md.get('namespace') or 'default'}/{md.get('name')}"
 
 
-def named_release(version: KubernetesVersion) -> dict[str, Any]:
-    """The report's release fields: which kube-scheduler decided, with the gates given."""
-    out: dict[str, Any] = {"schedulerVersion": version.name}
-    if version.gates:
-        out["featureGates"] = dict(version.gates)
-    return out
+def named_release(version: KubernetesVersion, version_from: str) -> dict[str, Any]:
+    """The report's release fields: which kube-scheduler decided, where that release came from,
+    with the gates given."""
+    return {"schedulerVersion": version.name, "schedulerVersionFrom": version_from, **version.gates_document()}
 
 
 def build_spec(objects: Sequence[Mapping[str, Any]], start: float, creations: list[Creation], config: SchedulerConfig,

@@ -180,6 +180,9 @@ def scheduler_version(report: Mapping[str, Any]) -> str:
     gates = report.get("featureGates") or {}
     if gates:
         name += " with feature gates " + ",".join(f"{k}={'true' if v else 'false'}" for k, v in gates.items())
+        idle = report.get("featureGatesWithoutEffect") or ()
+        if idle:
+            name += f" (no effect on scheduling: {', '.join(idle)})"
     return name
 
 
@@ -194,7 +197,10 @@ def version_source_text(source: Mapping[str, Any] | None) -> str:
     if frm == "trace":
         return (f" (inferred from the trace's API server {source.get('serverVersion')}; the scheduler may be "
                 "older: --kubernetes-version sets it)")
-    return " (the default: the trace names no server version)"
+    if frm == "kubelet":
+        return (f" (the trace names no server version; its newest kubelet {source.get('kubeletVersion')} is a lower "
+                "bound: --kubernetes-version sets it)")
+    return " (the default, the newest imitated: the trace names no server version)"
 
 
 def scheduler_text(report: Mapping[str, Any]) -> str:

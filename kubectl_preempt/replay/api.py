@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
-from ..framework.versions import (KubernetesVersion, Resolved, apply_feature_gates, parse_version,
-                                  resolve_kubernetes_version)
+from ..framework.versions import (FROM_DEFAULT, FROM_KUBELET, FROM_TRACE, KubernetesVersion, Resolved,
+                                  apply_feature_gates, kubelet_versions, newest_kubelet, parse_version, resolve_kubernetes_version)
 from ..batch.cache.cache import DEFAULT_SCHEDULER_NAME
 from .batch import DEFAULT_SCHEDULE_PERIOD, BatchOptions
 from .follow import Follow
@@ -33,33 +33,66 @@ def trace_server_version(events: Any) -> str | None:
     return str(v) if v is not None else None
 
 
+def trace_kubelets(events: Any) -> Iterator[tuple[str, Any]]:
+    """(node, kubeletVersion) of the Nodes in the trace's initial state (its events at the first
+    instant): a lower bound on the release when the header names none. Lazy: read only then."""
+    if isinstance(events, Mapping):
+        evs = events.get("events") or []
+    elif isinstance(events, (list, tuple)):
+        evs = events
+    else:
+        evs = getattr(events, "events", None) or []
+
+    def initial_nodes() -> Iterator[Mapping[str, Any]]:
+        first: Any = None
+        for i, ev in enumerate(evs):
+            if not isinstance(ev, Mapping):
+                return
+            if i == 0:
+                first = ev.get("time")
+            elif ev.get("time") != first:
+                return
+            obj = ev.get("object")
+            if isinstance(obj, dict) and obj.get("kind") == "Node":
+                yield obj
+
+    return kubelet_versions(initial_nodes())
+
+
 def scheduler_version(events: Any, kubernetes_version: str | KubernetesVersion | None = None) -> Resolved:
     """Which kube-scheduler release replays the trace: `kubernetes_version` if given, else the one
-    the trace was recorded from (nearest imitated, with a note), else v1.34.1."""
-    return resolve_kubernetes_version(kubernetes_version, trace_server_version(events), data_source="the trace")
+    the trace was recorded from (nearest imitated, with a note), else its nodes' newest kubelet
+    minor, else the newest imitated release (resolve_kubernetes_version; a note for either)."""
+    return resolve_kubernetes_version(kubernetes_version, trace_server_version(events), data_source="the trace",
+                                      data_kind=FROM_TRACE, kubelets=trace_kubelets(events))
 
 
-# where the release a replay imitates came from (its report's schedulerVersionSource.from)
-FROM_FLAG = "--kubernetes-version"
-FROM_TRACE = "trace"
-FROM_DEFAULT = "default"
+# where the release a replay imitates came from (its report's schedulerVersionSource.from), and
+# the same in the words every report uses (schedulerVersionFrom: framework/versions.py FROM_*)
+FROM_REQUESTED = "--kubernetes-version"
+VERSION_FROM = {FROM_REQUESTED: "flag", FROM_TRACE: FROM_TRACE, FROM_KUBELET: FROM_KUBELET,
+                FROM_DEFAULT: FROM_DEFAULT}
 
 
 def scheduler_version_source(events: Any, kubernetes_version: str | KubernetesVersion | None = None
                              ) -> dict[str, Any]:
-    """Where scheduler_version's release comes from, for the report: asked for (FROM_FLAG), inferred
-    from the trace header's source.serverVersion (FROM_TRACE), or the default (FROM_DEFAULT, also
-    when that header names no Kubernetes release). A trace's serverVersion is kube-apiserver's:
-    the version-skew policy lets kube-scheduler be up to one minor older, so an inferred release
-    is a guess a reader should know about."""
+    """Where scheduler_version's release comes from, for the report: asked for (FROM_REQUESTED),
+    inferred from the trace header's source.serverVersion (FROM_TRACE), bounded by the newest
+    kubelet of its nodes (FROM_KUBELET), or the default (FROM_DEFAULT, also when that header names
+    no Kubernetes release). A trace's serverVersion is kube-apiserver's: the version-skew policy lets
+    kube-scheduler be up to one minor older, so an inferred release is a guess a reader should know
+    about."""
     if isinstance(kubernetes_version, KubernetesVersion):
-        return {"from": FROM_FLAG, "requested": kubernetes_version.name}
+        return {"from": FROM_REQUESTED, "requested": kubernetes_version.name}
     if kubernetes_version is not None and str(kubernetes_version).strip():
-        return {"from": FROM_FLAG, "requested": str(kubernetes_version).strip()}
+        return {"from": FROM_REQUESTED, "requested": str(kubernetes_version).strip()}
     server = trace_server_version(events)
     text = (server or "").strip()
     if text and text != "unknown" and parse_version(text) is not None:
         return {"from": FROM_TRACE, "serverVersion": text}
+    newest = newest_kubelet(trace_kubelets(events))
+    if newest is not None:
+        return {"from": FROM_KUBELET, "kubeletVersion": newest[0]}
     return {"from": FROM_DEFAULT}
 
 
@@ -70,10 +103,10 @@ def _named(report: dict[str, Any], version: KubernetesVersion,
     head = {k: report.pop(k) for k in ("apiVersion", "kind") if k in report}
     extra: dict[str, Any] = {"schedulerVersion": version.name}
     if source is not None:
+        extra["schedulerVersionFrom"] = VERSION_FROM[source["from"]]
         extra["schedulerVersionSource"] = dict(source)
-    if version.gates:
-        # --feature-gates, as given: the release decided with them
-        extra["featureGates"] = dict(version.gates)
+    # --feature-gates, as given: the release decided with them
+    extra.update(version.gates_document())
     return {**head, **extra, **report}
 
 

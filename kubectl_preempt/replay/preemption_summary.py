@@ -75,7 +75,8 @@ def decision_case(state: ReplayState, config_raw: Mapping[str, Any] | None, pod:
     case: dict[str, Any] = {
         "name": f"{n:04d}-replay",
         "description": f"replayed preemption at {format_time(now)}: {pod.key} on {sel.name}",
-        "kubernetesVersion": "v1.34.1",
+        # the release that decided it (the corpus's field: the release whose code recorded `expect`)
+        "kubernetesVersion": state.scheduler.config.version.name,
         "pod": pod.key,
     }
     if config_raw is not None:

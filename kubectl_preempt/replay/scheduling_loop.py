@@ -125,7 +125,8 @@ class SchedulingLoop:
         pod = p.pod
         state = self.state
         state.prepare()
-        res = state.scheduler.schedule(pod)
+        # the queue's scheduling cycle and the clock: OpportunisticBatching reuses the cycle before
+        res = state.scheduler.schedule(pod, (self.queue.scheduling_cycle, self.engine.now))
         self.decisions += 1
         now = self.engine.now
         if res.outcome == SCHEDULED and res.suggested_host:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Protocol, Sequence
 
+from ..framework.batch import SortedScoredNodes
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, fit_error_message, fit_error_reasons
 from ..framework.interface import EquivalenceAnswers, NodePluginScores, PostFilterResult, PreFilterResult, ScoreTable
@@ -152,10 +153,11 @@ class SchedulingError(Exception):
 
 def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_index: int = 0,
                             equivalence: EquivalenceAnswers | None = None,
-                            pre_filtered: tuple[PreFilterResult | None, Status, set[str]] | None = None
-                            ) -> tuple[list[NodeInfo], Diagnosis, bool]:
-    """mirrors findNodesThatFitPod; the flag says the nominated node was tried first and fit.
-    `pre_filtered`: what run_pre_filter_plugins returned, when the caller ran it on `state`."""
+                            pre_filtered: tuple[PreFilterResult | None, Status, set[str]] | None = None,
+                            hint: str = "") -> tuple[list[NodeInfo], Diagnosis, bool]:
+    """mirrors findNodesThatFitPod; the flag says the nominated node (or the batch's `hint`) was
+    tried first and fit. `pre_filtered`: what run_pre_filter_plugins returned, when the caller ran
+    it on `state`."""
     diagnosis = Diagnosis()
     all_nodes = fwk.snapshot.list()
     pre_res, s, unsched_plugins = pre_filtered if pre_filtered is not None else fwk.run_pre_filter_plugins(state, pod)
@@ -171,8 +173,9 @@ def find_nodes_that_fit_pod(fwk: Framework, state: CycleState, pod: Pod, start_i
         diagnosis.pre_filter_msg = s.message()
         diagnosis.add_plugin_status(s)
         return [], diagnosis, False
-    if pod.nominated_node_name:
-        ni = fwk.snapshot.get(pod.nominated_node_name)
+    if pod.nominated_node_name or hint:
+        # evaluateNominatedNode: the pod's nominated node, else the batch's hint (OpportunisticBatching)
+        ni = fwk.snapshot.get(pod.nominated_node_name or hint)
         if ni is not None:
             feasible = _pass_filters(fwk, state, pod, diagnosis, [ni], 0, equivalence)
             if feasible:
@@ -225,10 +228,12 @@ class Memo(Protocol):
 
 def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0,
                  run_post_filter: bool = True, equivalence: EquivalenceAnswers | None = None,
-                 memo: Memo | None = None) -> CycleResult:
+                 memo: Memo | None = None, batching: tuple[int, float] | None = None) -> CycleResult:
     """mirrors schedulingCycle up to Reserve: filter, score, select; on failure, PostFilter
     (preemption). `equivalence`: the scheduler's equivalence cache for this pod (None: every answer
-    afresh); `memo`: failed cycles remembered (scheduler/memo/failed_cycles.py; None: every cycle runs)."""
+    afresh); `memo`: failed cycles remembered (scheduler/memo/failed_cycles.py; None: every cycle runs);
+    `batching`: (the queue's scheduling cycle, the clock) for OpportunisticBatching (framework/batch.py;
+    None: no batch, as explain's lone cycle has none)."""
     n = fwk.snapshot.num_nodes()
     state = CycleState()
     if n == 0:
@@ -236,16 +241,22 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0,
                            error="no nodes available to schedule pods")
     try:
         pre_filtered = fwk.run_pre_filter_plugins(state, pod)
+        hint, signature = "", None
+        if batching is not None and pre_filtered[1].is_success():
+            # findNodesThatFitPod: GetNodeHint once the PreFilter passed
+            hint, signature = fwk.get_node_hint(state, pod, *batching)
         if memo is not None:
             known = memo.recall(fwk, state, pod, pre_filtered)
             if known is not None:
                 return known
         feasible, diagnosis, nominated_fit = find_nodes_that_fit_pod(fwk, state, pod, start_index, equivalence,
-                                                                     pre_filtered)
+                                                                     pre_filtered, hint)
         processed = len(feasible) + len(diagnosis.node_to_status)
         if feasible:
             names = list(map(_NODE_NAME, feasible))
             if len(feasible) == 1:
+                if batching is not None:
+                    fwk.store_schedule_results(signature, hint, names[0], None, *batching)
                 return CycleResult(pod, SCHEDULED, n, suggested_host=names[0], feasible_nodes=names,
                                    best_nodes=names[:1], diagnosis=diagnosis,
                                    evaluated_nominated_node=nominated_fit, processed_nodes=processed)
@@ -259,6 +270,9 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0,
             # upstream picks one of the best at random (selectHost's reservoir sampling), from the
             # scheduler's one source: ours is the run's (framework/randomness.py; the first without one)
             host = fwk.random_source.select_host(best)
+            if batching is not None:
+                rest = None if signature is None else SortedScoredNodes.after(scored, totals, host)
+                fwk.store_schedule_results(signature, hint, host, rest, *batching)
             return CycleResult(pod, SCHEDULED, n, suggested_host=host, feasible_nodes=names, node_scores=scores,
                                best_nodes=best, diagnosis=diagnosis, evaluated_nominated_node=nominated_fit,
                                processed_nodes=processed)

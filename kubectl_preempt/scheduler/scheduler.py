@@ -148,7 +148,10 @@ class Scheduler:
                 return s.with_plugin(pl.name)
         return SUCCESS
 
-    def schedule(self, pod: Pod) -> CycleResult:
+    def schedule(self, pod: Pod, batching: tuple[int, float] | None = None) -> CycleResult:
+        """One cycle for `pod`. `batching`: the queue's scheduling cycle and the clock, for a
+        scheduler that runs cycle after cycle (replay): OpportunisticBatching reuses the cycle
+        before (framework/batch.py); None for explain's lone cycle."""
         eq = self.equivalence
         # the fast cores beside the decision (scheduler/fast/) follow the switch as the caller set
         # it: off under MEMORY.off(), on otherwise, with or without an equivalence cache (they
@@ -158,10 +161,11 @@ class Scheduler:
             # no equivalence cache (or every memory switched off since it was handed one): the
             # whole cycle with every memory off, nothing remembered serves it
             with MEMORY.off():
-                return self._schedule(pod, None, fast)
-        return self._schedule(pod, eq, fast)
+                return self._schedule(pod, None, batching, fast)
+        return self._schedule(pod, eq, batching, fast)
 
-    def _schedule(self, pod: Pod, eq: EquivalenceCache | None, fast: FastCores | None = None) -> CycleResult:
+    def _schedule(self, pod: Pod, eq: EquivalenceCache | None, batching: tuple[int, float] | None,
+                  fast: FastCores | None = None) -> CycleResult:
         fwk = self.framework_for(pod)
         if fwk is None:
             msg = f'pod\'s schedulerName "{pod.scheduler_name}" matches no profile of this configuration'
@@ -175,9 +179,10 @@ class Scheduler:
         failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
         if failed is not None and answers is not None:
             res = schedule_one_remembering(fwk, pod, failed_cycles=failed, world=self.world(), equivalence=answers,
-                                           start_index=self.next_start_node_index)
+                                           start_index=self.next_start_node_index, batching=batching)
         else:
-            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, equivalence=answers)
+            res = schedule_one(fwk, pod, start_index=self.next_start_node_index, equivalence=answers,
+                               batching=batching)
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n

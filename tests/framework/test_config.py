@@ -5,13 +5,14 @@ import pytest
 from kubectl_preempt.errors import InputError
 from kubectl_preempt.framework.config import parse_config
 from kubectl_preempt.framework.runtime import Framework
+from kubectl_preempt.framework.versions import V1_34_1
 from kubectl_preempt.plugins.registry import in_tree_registry
 
 CFG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
 
 
-def fwk(cfg, name="default-scheduler"):
-    c = parse_config(cfg)
+def fwk(cfg, name="default-scheduler", version=None):
+    c = parse_config(cfg) if version is None else parse_config(cfg, version=version)
     return Framework(in_tree_registry(), c.profile_for(name))
 
 
@@ -20,7 +21,7 @@ def names(plugins):
 
 
 def test_default_profile_filters_in_upstream_order() -> None:
-    f = fwk(None)
+    f = fwk(None, version=V1_34_1)
     assert names(f.filter_plugins) == [
         "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts", "NodeResourcesFit",
         "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread",

@@ -11,14 +11,15 @@ from tests.live.fakeapi import FakeAPIServer
 
 @pytest.mark.parametrize("server,want", [
     ("v1.30.1", "v1.30.1"), ("v1.31.1", "v1.31.1"), ("v1.32.2", "v1.32.2"), ("v1.33.0", "v1.33.0"),
-    ("v1.33.4-eks-1234", "v1.33.0"), ("v1.32.9-gke.1051000", "v1.32.2"),
+    ("v1.34.1", "v1.34.1"), ("v1.35.6", "v1.35.6"), ("v1.36.2", "v1.36.2"), ("v1.36.3", "v1.36.2"),
+    ("v1.33.4-eks-1234", "v1.33.0"), ("v1.32.9-gke.1051000", "v1.32.2"), ("v1.35.2-eks-99", "v1.35.6"),
 ])
 def test_live_explain_picks_each_release_from_version(cli, api: FakeAPIServer, server: str, want: str) -> None:
     api.version_info["gitVersion"] = server
     code, out, err = cli("explain", "team-a/api-1", "-o", "json")
     assert code == 0, err
-    assert json.loads(out)["schedulerVersion"] == want
-    assert "imitating" not in err
+    assert (json.loads(out)["schedulerVersion"], json.loads(out)["schedulerVersionFrom"]) == (want, "live")
+    assert "imitating" not in err and "note:" not in err
 
 
 def test_a_later_patch_that_changed_a_verdict_gets_a_note(cli, api: FakeAPIServer) -> None:

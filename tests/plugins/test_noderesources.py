@@ -11,7 +11,7 @@ from kubectl_preempt.errors import InputError
 from kubectl_preempt.framework.cycle_state import CycleState
 from kubectl_preempt.framework.status import Code
 from kubectl_preempt.framework.types import NodeInfo
-from kubectl_preempt.framework.versions import V1_36_2
+from kubectl_preempt.framework.versions import V1_34_1, V1_36_2
 from kubectl_preempt.model.objects import Node, Pod
 from kubectl_preempt.plugins.noderesources import balanced_allocation as ba
 from kubectl_preempt.plugins.noderesources import fit
@@ -229,7 +229,7 @@ def test_invalid_args_are_config_errors(args: dict) -> None:
 
 # --- BalancedAllocation ------------------------------------------------------------------
 def _balanced(args: dict, pod: Any, ni: NodeInfo) -> tuple[int, Code]:
-    pl = ba.new(args, None)
+    pl = ba.new(args, None, V1_34_1)  # the balance with the pod alone (before #135573, v1.36)
     p = Pod(pod.obj())
     state = CycleState()
     st = pl.pre_score(state, p, [ni])
@@ -267,7 +267,7 @@ def test_balanced_allocation_weights_must_be_one() -> None:
         ba.new({"resources": [{"name": "cpu", "weight": 2}]}, None)
 
 
-# --- BalancedAllocation since v1.35: the balance with the pod against the balance without it --------
+# --- BalancedAllocation since v1.36: the balance with the pod against the balance without it --------
 def _balanced_v1_36(pod: Any, ni: NodeInfo, args: dict | None = None) -> int:
     pl = ba.new(args or {}, None, V1_36_2)
     p = Pod(pod.obj())

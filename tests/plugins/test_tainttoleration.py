@@ -43,7 +43,7 @@ def _pod(*tolerations: dict) -> Pod:
         "a toleration with another value fails", "the first untolerated taint is reported",
         "empty key with Exists tolerates all"])
 def test_filter(taints: list, tolerations: list, code: Code, reasons: list[str]) -> None:
-    st = tt.new({}, None).filter(CycleState(), _pod(*tolerations), _ni(*taints))
+    st = tt.new({}, None, V1_34_1).filter(CycleState(), _pod(*tolerations), _ni(*taints))
     assert st.code == code
     assert st.reasons == reasons
 
@@ -53,7 +53,7 @@ def test_reason_format_matches_upstream() -> None:
 
 
 def test_score_counts_untolerated_prefer_no_schedule_taints_and_normalizes_in_reverse() -> None:
-    pl = tt.new({}, None)
+    pl = tt.new({}, None, V1_34_1)
     pod = _pod({"key": "tolerated", "operator": "Exists", "effect": "PreferNoSchedule"},
                # a NoSchedule toleration does not count for scoring
                {"key": "hard", "operator": "Exists", "effect": "NoSchedule"})
@@ -71,7 +71,7 @@ def test_score_counts_untolerated_prefer_no_schedule_taints_and_normalizes_in_re
 
 
 def test_score_without_pre_score_is_an_error() -> None:
-    _, st = tt.new({}, None).score(CycleState(), _pod(), _ni())
+    _, st = tt.new({}, None, V1_34_1).score(CycleState(), _pod(), _ni())
     assert st.code == Code.Error
 
 

@@ -131,7 +131,8 @@ def test_replay_html_names_a_file_it_cannot_write(tmp_path: Path) -> None:
     tr = scenarios.zones()
     trace.write_text("\n".join([json.dumps({"apiVersion": "kubectl-preempt/v1", "kind": "Trace", **tr["header"]})]
                                + [json.dumps(e) for e in tr["events"]]) + "\n")
-    run = run_cli(["replay", str(trace), "--html", str(tmp_path / "missing" / "report.html")])
+    run = run_cli(["replay", str(trace), "--html", str(tmp_path / "missing" / "report.html"), "--kubernetes-version",
+                   "v1.34"])
     assert run.code == 2
     assert run.err.count("\n") == 1 and "report.html" in run.err and "--html" in run.err
 

@@ -6,7 +6,7 @@ last victim's delete call) is counted in the summary and the table says it."""
 from __future__ import annotations
 
 from kubectl_preempt.framework.config import parse_config
-from kubectl_preempt.framework.versions import V1_36_2
+from kubectl_preempt.framework.versions import V1_34_1, V1_35_6, V1_36_2
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.render.replay import render_replay
 from kubectl_preempt.replay.api import replay
@@ -30,9 +30,9 @@ def nominated_trace() -> dict:
 
 
 def _hi_delete_call(gates: dict[str, bool]) -> str:
-    cfg = parse_config(None)
+    cfg = parse_config(None, version=V1_34_1)  # v1.34.1: SchedulerAsyncAPICalls on by default
     cfg.feature_gates.update(gates)
-    r = replay(nominated_trace(), config=cfg)
+    r = replay(nominated_trace(), config=cfg, kubernetes_version="v1.34")
     [hi] = [p for p in r["preemptions"] if p["preemptor"] == "default/hi"]
     assert hi["why"]["clearedNominations"] == ["default/mid"]
     [called] = [d for d in hi["victimDetails"] if not d["alreadyTerminating"]]
@@ -47,7 +47,8 @@ def test_cleared_nominations_do_not_delay_the_victims_with_async_api_calls() -> 
 
 
 def test_the_gate_defaults_follow_the_release() -> None:
-    assert api_calls_async(parse_config(None)) is True
+    assert api_calls_async(parse_config(None, version=V1_34_1)) is True
+    assert api_calls_async(parse_config(None, version=V1_35_6)) is False
     assert api_calls_async(parse_config(None, version=V1_36_2)) is False
 
 

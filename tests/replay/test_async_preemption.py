@@ -97,7 +97,9 @@ def test_the_cli_turns_the_gate_off_and_sets_the_latency(tmp_path: Any, capsys: 
 
     tr = trace(*_events(), end=60)
     path = str(tmp_path / "t.jsonl")
-    write_trace(path, {**tr["header"], "apiVersion": "kubectl-preempt/v1", "kind": "Trace"}, tr["events"])
+    # recorded from a v1.34.1 server: the release these counts are v1.34.1's
+    write_trace(path, {**tr["header"], "apiVersion": "kubectl-preempt/v1", "kind": "Trace",
+                       "source": {"serverVersion": "v1.34.1"}}, tr["events"])
 
     def hi_decisions(*args: str) -> int:
         assert main(["replay", path, "-o", "json", *args]) == 0

@@ -181,7 +181,7 @@ def test_the_schedule_period_must_be_positive(period: float) -> None:
 
 def test_cli_table_says_who_evicted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     trace = tmp_path / "trace.jsonl"
-    with TraceWriter(str(trace), trace_header(START.timestamp(), context="two-queues")) as w:
+    with TraceWriter(str(trace), trace_header(START.timestamp(), context="two-queues", server_version="v1.34.1")) as w:
         for e in two_queues_trace(serving_priority=1000)["events"]:
             w.event(datetime.datetime.strptime(e["time"], "%Y-%m-%dT%H:%M:%S%z").timestamp(), e["type"], e["object"])
     conf = tmp_path / "kb.conf"

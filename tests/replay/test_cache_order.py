@@ -177,7 +177,7 @@ def _burst_trace(*later: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_simulate_reprieves_the_pod_the_rebuilt_history_puts_first() -> None:
-    report = replay(trace(*_burst_trace(), end=20))
+    report = replay(trace(*_burst_trace(), end=20), kubernetes_version="v1.34")  # v1.34.1 places w on n2
     [p] = report["preemptions"]
     assert sorted(p["victims"]) == ["default/a", "default/c"]
 

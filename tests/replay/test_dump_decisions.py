@@ -33,19 +33,25 @@ def _busy_trace() -> dict[str, Any]:
     return trace(*evs, end=300)
 
 
-def test_every_dumped_decision_is_decided_the_same_way_by_explain() -> None:
+@pytest.mark.parametrize("release,name", [("v1.34", "v1.34.1"), ("v1.35", "v1.35.6"), ("v1.36", "v1.36.2"),
+                                          (None, "v1.36.2")])
+def test_every_dumped_decision_names_its_release_and_is_decided_the_same_way_by_explain(release: str | None,
+                                                                                        name: str) -> None:
     cases: list[dict[str, Any]] = []
-    report = replay(_busy_trace(), on_decision=cases.append)
+    report = replay(_busy_trace(), on_decision=cases.append, kubernetes_version=release)
+    assert report["schedulerVersion"] == name
     assert len(cases) == len(report["preemptions"]) >= 3
     for case in cases:
         case = json.loads(json.dumps(case))  # as written to a file and read back
-        result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"))
+        assert case["kubernetesVersion"] == name
+        result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"),
+                                         kubernetes_version=case["kubernetesVersion"])
         assert compare(case["expect"], result) == [], case["name"]
 
 
 def test_dumped_cases_name_the_pod_and_the_replayed_state(tmp_path: Path) -> None:
     cases: list[dict[str, Any]] = []
-    replay(_busy_trace(), on_decision=cases.append)
+    replay(_busy_trace(), on_decision=cases.append, kubernetes_version="v1.34")
     second = cases[1]
     assert second["pod"] == "shop/web-1"
     assert second["kubernetesVersion"] == "v1.34.1"

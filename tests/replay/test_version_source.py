@@ -32,9 +32,9 @@ def small(server: str | None) -> dict[str, Any]:
 @pytest.mark.parametrize("server, flag, version, source", [
     ("v1.36.2", None, "v1.36.2", {"from": "trace", "serverVersion": "v1.36.2"}),
     ("v1.36.2", "v1.34", "v1.34.1", {"from": "--kubernetes-version", "requested": "v1.34"}),
-    (None, None, "v1.34.1", {"from": "default"}),
-    ("unknown", None, "v1.34.1", {"from": "default"}),
-    ("banana", None, "v1.34.1", {"from": "default"}),
+    (None, None, "v1.36.2", {"from": "default"}),
+    ("unknown", None, "v1.36.2", {"from": "default"}),
+    ("banana", None, "v1.36.2", {"from": "default"}),
     (None, "v1.36", "v1.36.2", {"from": "--kubernetes-version", "requested": "v1.36"}),
 ], ids=["header", "flag-over-header", "no-header", "unknown", "not-a-release", "flag-alone"])
 @pytest.mark.parametrize("mode", ["simulate", "follow"])
@@ -42,7 +42,24 @@ def test_the_report_says_where_the_release_came_from(server, flag, version, sour
     r = replay(small(server), mode=mode, kubernetes_version=flag)
     assert r["schedulerVersion"] == version
     assert r["schedulerVersionSource"] == source
-    assert list(r)[:4] == ["apiVersion", "kind", "schedulerVersion", "schedulerVersionSource"]
+    assert r["schedulerVersionFrom"] == {"--kubernetes-version": "flag"}.get(source["from"], source["from"])
+    assert list(r)[:5] == ["apiVersion", "kind", "schedulerVersion", "schedulerVersionFrom", "schedulerVersionSource"]
+
+
+@pytest.mark.parametrize("kubelets,version", [(["v1.35.2", "v1.33.9"], "v1.35.6"), (["v1.29.0"], "v1.30.1"),
+                                              (["v1.38.1"], "v1.36.2")],
+                         ids=["the newest kubelet's minor", "older than every release: the oldest",
+                              "newer than every release: the newest"])
+def test_a_trace_naming_no_server_is_bounded_by_its_kubelets(kubelets: list[str], version: str) -> None:
+    t = small(None)
+    node = t["events"][1]["object"]
+    t["events"][1:2] = [ev(0, "ADDED", {**node, "metadata": {"name": f"n{i}"},
+                                        "status": {**node["status"], "nodeInfo": {"kubeletVersion": k}}})
+                        for i, k in enumerate(kubelets)]
+    r = replay(t)
+    assert (r["schedulerVersion"], r["schedulerVersionFrom"]) == (version, "kubelet")
+    newest = max(kubelets, key=lambda k: tuple(int(x) for x in k[1:].split(".")))
+    assert r["schedulerVersionSource"] == {"from": "kubelet", "kubeletVersion": newest}
 
 
 def test_the_mode_line_says_it(tmp_path: Path) -> None:
@@ -59,7 +76,10 @@ def test_the_mode_line_says_it(tmp_path: Path) -> None:
     run = run_cli(["replay", "plain.jsonl", "-o", "json"], cwd=tmp_path)
     assert json.loads(run.out)["schedulerVersionSource"] == {"from": "default"}
     run = run_cli(["replay", "plain.jsonl"], cwd=tmp_path)
-    assert "kube-scheduler v1.34.1 (the default: the trace names no server version) places" in run.out
+    assert ("kube-scheduler v1.36.2 (the default, the newest imitated: the trace names no server version) places"
+            in run.out)
+    assert run.err == ("note: the trace names no Kubernetes release: deciding as kube-scheduler v1.36.2, the newest "
+                       "imitated release (--kubernetes-version picks another)\n")
     run = run_cli(["replay", "apiserver.jsonl", "--runs", "2", "--jobs", "1", "-o", "json"], cwd=tmp_path)
     assert json.loads(run.out)["schedulerVersionSource"] == {"from": "trace", "serverVersion": "v1.36.2"}
 

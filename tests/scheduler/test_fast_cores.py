@@ -5,17 +5,15 @@ MEMORY.off(), which also turns every memory off); and each core on its own agree
 function on small inputs built for it."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import orjson
 import pytest
 
 import kubectl_preempt
 from kubectl_preempt.model.memory import MEMORY
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
-CASES = [p for d in ("cases", "cases-real") for p in sorted((SHARED / d).glob("*.json"))]
+from tests.corpus import case_files, case_name, load_json
+
+CASES = case_files("cases", "cases-real")
 RELEASES = ["v1.30", "v1.31", "v1.32", "v1.33", "v1.34", "v1.35", "v1.36"]
 
 
@@ -25,17 +23,16 @@ def _doc(case: dict, release: str) -> bytes:
                         option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/conformance is absent")
 @pytest.mark.parametrize("release", RELEASES)
 def test_the_corpus_explains_alike_with_the_fast_cores_on_and_off(release: str) -> None:
     differ = []
     for case_file in CASES:
-        case = json.loads(case_file.read_text())
+        case = load_json(case_file)
         on = _doc(case, release)
         with MEMORY.off():
             off = _doc(case, release)
         if on != off:
-            differ.append(case_file.name)
+            differ.append(case_name(case_file))
     assert differ == []
 
 

@@ -30,6 +30,7 @@ from .. import names
 from ..helper.normalize_score import default_normalize_score, default_normalize_values
 from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
+from ...framework import batch as signers
 
 NAME = names.DYNAMIC_RESOURCES
 STATE_KEY = NAME
@@ -87,6 +88,13 @@ class StateData:
 
 class DynamicResources(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors DynamicResources.SignPod (v1.35+): a pod with resource claims is not signable."""
+        if pod.spec.get("resourceClaims"):
+            return signers.not_signable("pods with dra resource claims are not signable")
+        return [], SUCCESS
+
     # v1.33 only: PostFilter's fast path for a pod without resource claims (new())
     no_claims_fast_path = False
 
@@ -344,7 +352,9 @@ class ScoringDynamicResources(DynamicResources):
 
 
 def scores_nodes(version: KubernetesVersion) -> bool:
-    """Whether the release's DynamicResources has a Score extension (kubernetes/kubernetes#134711)."""
+    """Whether the release's DynamicResources has a Score extension: kubernetes/kubernetes#134711
+    (v1.35, KEP-4816) added dynamicresources.go (*DynamicResources).Score and ScoreExtensions, and
+    default_plugins.go applyDynamicResources gives it weight 2 (v1.35.6 and v1.36.2; not v1.34.1)."""
     return version.at_least(35) and version.features.enable_dra_prioritized_list
 
 

@@ -12,6 +12,7 @@ from ...framework.types import ImageStateSummary, NodeInfo
 from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
+from ...framework import batch as signers
 
 NAME = names.IMAGE_LOCALITY
 MB = 1024 * 1024
@@ -63,6 +64,11 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
 
 class ImageLocality:
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors ImageLocality.SignPod (v1.35+): the normalized names of the pod's images, once each, sorted."""
+        return [(signers.IMAGE_NAMES_SIGNER, sorted(set(normalized_images(pod))))], SUCCESS
+
     # besides the pod and its NodeInfo it reads the node count: a snapshot rebuilt with another
     # count gives every node holding images a new generation (Snapshot.from_cluster)
     node_local = frozenset({"score"})

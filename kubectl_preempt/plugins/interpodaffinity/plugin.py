@@ -15,6 +15,7 @@ from ...model.selectors import LabelSelector
 from .. import names
 from . import filtering, scoring
 from .terms import merge_namespaces, namespace_labels, pod_terms
+from ...framework import batch as signers
 
 NAME = names.INTER_POD_AFFINITY
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -34,6 +35,17 @@ def _namespaces(handle: Any) -> Mapping[str, Mapping[str, Any]]:
 
 class InterPodAffinity(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors InterPodAffinity.SignPod (v1.35+): a pod with pod (anti-)affinity is not signable; else
+        its labels, which existing pods' terms may match (none with ignorePreferredTermsOfExistingPods)."""
+        aff = pod.spec.get("affinity") or {}
+        if aff.get("podAffinity") is not None or aff.get("podAntiAffinity") is not None:
+            return signers.not_signable("pods with InterPodAffinity are not signable")
+        if self.ignore_preferred_terms_of_existing_pods:
+            return [], SUCCESS
+        return [(signers.LABELS_SIGNER, dict(pod.labels))], SUCCESS
+
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors InterPodAffinity.EventsToRegister (SchedulerQueueingHints on); a node added or

@@ -22,6 +22,7 @@ from .. import names
 from ..helper.nodeaffinity import (OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
                                    RequiredNodeAffinity, required_node_affinity)
 from ..helper.normalize_score import default_normalize_score, default_normalize_values
+from ...framework import batch as signers
 
 NAME = names.NODE_AFFINITY
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -77,6 +78,12 @@ def _required_terms(pod: Pod) -> Any:
 
 class NodeAffinity(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors NodeAffinity.SignPod (v1.35+): the pod's node affinity (NodeAffinitySigner) and nodeSelector."""
+        return [(signers.NODE_AFFINITY_SIGNER, signers.node_affinity_signer(pod)),
+                (signers.NODE_SELECTOR_SIGNER, pod.spec.get("nodeSelector"))], SUCCESS
+
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter", "score"})
 

@@ -23,6 +23,7 @@ from ...framework.versions import DEFAULT, KubernetesVersion
 from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
+from ...framework import batch as signers
 
 NAME = names.NODE_DECLARED_FEATURES
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -70,6 +71,11 @@ def infer_required_features(pod: Pod) -> frozenset[str]:
 
 class NodeDeclaredFeatures(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors NodeDeclaredFeatures.SignPod (v1.35+): the features the pod needs, sorted."""
+        return [(signers.FEATURES_SIGNER, sorted(infer_required_features(pod)))], SUCCESS
+
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled

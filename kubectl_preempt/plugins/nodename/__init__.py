@@ -11,6 +11,7 @@ from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import names
+from ...framework import batch as signers
 
 NAME = names.NODE_NAME
 ERR_REASON = "node(s) didn't match the requested node name"
@@ -23,6 +24,11 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodeName(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors NodeName.SignPod (v1.35+): the pod's spec.nodeName."""
+        return [(signers.NODE_NAME_SIGNER, pod.spec.get("nodeName") or "")], SUCCESS
+
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter"})
 

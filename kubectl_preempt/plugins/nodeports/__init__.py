@@ -16,6 +16,7 @@ from ...framework.types import NodeInfo, host_ports
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
+from ...framework import batch as signers
 
 NAME = names.NODE_PORTS
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -40,6 +41,11 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
 
 class NodePorts(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors NodePorts.SignPod (v1.35+): the pod's host ports (HostPortsSigner)."""
+        return [(signers.HOST_PORTS_SIGNER, signers.host_ports_signer(pod))], SUCCESS
+
     # since v1.34 PreFilter reads schedutil.GetHostPorts (sidecars' ports too); before,
     # getContainerPorts: the containers' alone (new())
     sidecar_host_ports = True

@@ -19,6 +19,8 @@ from ...model.objects import Pod
 from ..helper.gomath import go_div
 from .. import names
 from .resource_allocation import MODE_BALANCED, ResourceAllocationScorer, parse_resource_specs
+from ...framework import batch as signers
+from .fit import set_signing, sign_resources
 
 NAME = names.NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -73,8 +75,10 @@ def balanced_resource_scorer_with_and_without(requested: list[int], allocated: l
 
 
 def scores_improvement(version: KubernetesVersion) -> bool:
-    """Whether the release scores the improvement of the balance (kubernetes/kubernetes#135573)."""
-    return version.at_least(35)
+    """Whether the release scores the improvement of the balance (kubernetes/kubernetes#135573, v1.36:
+    balanced_allocation.go balancedResourceScorer takes the node's score with and without the pod;
+    v1.35.6's still scores the node with the pod only)."""
+    return version.at_least(36)
 
 
 class _PreScoreState:
@@ -86,6 +90,11 @@ class _PreScoreState:
 
 class BalancedAllocation:
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors BalancedAllocation.SignPod (v1.35+): the pod's request, as NodeResourcesFit signs it."""
+        return sign_resources(self, pod)
+
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"score"})
 
@@ -136,4 +145,6 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
     # the incoming pod's requests with the release's PodLevelResources / InPlacePodVerticalScaling
     # (calculatePodResourceRequest's PodResourcesOptions)
     scorer.options = version.resource_options
-    return BalancedAllocation(scorer, skip_best_effort=version.at_least(33))
+    plugin = BalancedAllocation(scorer, skip_best_effort=version.at_least(33))
+    set_signing(plugin, handle, version)
+    return plugin

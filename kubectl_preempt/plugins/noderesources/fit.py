@@ -30,6 +30,7 @@ from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import parse_shape, requested_to_capacity_ratio_scorer
 from .resource_allocation import MODE_FIT_SCORE, ResourceAllocationScorer, parse_resource_specs
 from ...framework.versions import DEFAULT, KubernetesVersion
+from ...framework import batch as signers
 
 NAME = names.NODE_RESOURCES_FIT
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -166,6 +167,11 @@ class _PreScoreState:
 
 class Fit(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors Fit.SignPod (v1.35+): the pod's request, as PreFilter computes it."""
+        return sign_resources(self, pod)
+
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter", "score"})
 
@@ -338,4 +344,45 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
         # before v1.33 the scorer's calculatePodResourceRequest reads the process's gates
         # (utilfeature.DefaultFeatureGate); since v1.33 NewFit builds it without them
         plugin.scorer.options = version.resource_options
+    set_signing(plugin, handle, version)
     return plugin
+
+
+# --- SignPod (v1.35+, OpportunisticBatching: framework/batch.py) -------------------------------------
+IMPLICIT_EXTENDED_RESOURCE_PREFIX = "deviceclass.resource.kubernetes.io/"
+
+
+def set_signing(plugin: Any, handle: Any, version: KubernetesVersion) -> None:
+    """What Fit's and BalancedAllocation's SignPod read: the pod-level resources gate, the
+    DRAExtendedResource gate, and the handle whose DeviceClasses serve extended resources."""
+    plugin.pod_level_resources = version.features.enable_pod_level_resources
+    plugin.dra_extended_resource = version.features.enable_dra_extended_resource
+    # v1.35.6 signs no pod at all with the gate on; v1.36.2 only those asking for a resource a
+    # DeviceClass serves (fit.go SignPod with shouldDelegateResourceToDRA)
+    plugin.dra_extended_any = version.minor == 35
+    plugin.handle = handle
+
+
+def _served_by_device_class(handle: Any, name: str) -> bool:
+    """shouldDelegateResourceToDRA without a node: a DeviceClass maps the extended resource
+    (spec.extendedResourceName, or the implicit deviceclass.resource.kubernetes.io/<class>)."""
+    cluster = getattr(handle, "cluster", None)
+    for dc in (cluster.extra.get("DeviceClass") or ()) if cluster is not None else ():
+        md, spec = dc.get("metadata") or {}, dc.get("spec") or {}
+        if spec.get("extendedResourceName") == name or name == IMPLICIT_EXTENDED_RESOURCE_PREFIX + str(md.get("name")):
+            return True
+    return False
+
+
+def sign_resources(plugin: Any, pod: Pod) -> tuple[signers.Fragments, Status]:
+    """Fit.SignPod and BalancedAllocation.SignPod: the pod's request as computePodResourceRequest
+    makes it; not signable when DRA may serve one of its extended resources."""
+    request = compute_pod_resource_request(pod, plugin.pod_level_resources)
+    if plugin.dra_extended_resource:
+        if plugin.dra_extended_any:
+            return signers.not_signable("signature disabled when dra extended resources enabled")
+        if any(q and _served_by_device_class(plugin.handle, name) for name, q in request.scalar.items()):
+            return signers.not_signable("signature disabled when dra extended resources are used in the cluster")
+    value = {"MilliCPU": request.milli_cpu, "Memory": request.memory, "EphemeralStorage": request.ephemeral_storage,
+             "ScalarResources": dict(request.scalar)}
+    return [(signers.RESOURCES_SIGNER, value)], SUCCESS

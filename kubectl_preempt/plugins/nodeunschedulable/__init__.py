@@ -13,6 +13,7 @@ from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import names
 from ..helper.taint import TAINT_EFFECT_NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, tolerations_tolerate_taint
+from ...framework import batch as signers
 
 NAME = names.NODE_UNSCHEDULABLE
 ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
@@ -23,6 +24,11 @@ _UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_
 
 class NodeUnschedulable(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors NodeUnschedulable.SignPod (v1.35+): the pod's tolerations (TolerationsSigner)."""
+        return [(signers.TOLERATIONS_SIGNER, signers.tolerations_signer(pod))], SUCCESS
+
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter"})
 

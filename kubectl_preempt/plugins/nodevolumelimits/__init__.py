@@ -21,6 +21,7 @@ from .. import names
 from ..volumeutil import csitranslation
 from ..volumeutil.helpers import claim_class, ephemeral_claim_name, volume_is_for_pod
 from ..volumeutil.index import PVC_RESOURCE, StorageIndex, not_found, storage_index
+from ...framework import batch as signers
 
 NAME = names.NODE_VOLUME_LIMITS
 
@@ -95,6 +96,11 @@ def volume_limits_v1_31(node: Any, csi_node: Mapping[str, Any] | None) -> dict[s
 
 class CSILimits(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors CSILimits.SignPod (v1.35+): the pod's volumes (VolumesSigner)."""
+        return [(signers.VOLUMES_SIGNER, signers.volumes_signer(pod))], SUCCESS
+
     # since v1.32 the node's VolumeAttachments count as attached volumes, and the limits are the
     # CSINode's alone (CSILimits.Filter, getNodeVolumeAttachmentInfo); before, only the pods'
     # volumes count and the Node's attachable-volumes-* allocatable are limits too (new())

@@ -19,6 +19,7 @@ from ..helper.nodeaffinity import required_node_affinity
 from ..helper.spread import default_selector
 from . import filtering, scoring
 from .common import DO_NOT_SCHEDULE, SCHEDULE_ANYWAY, SYSTEM_DEFAULT_CONSTRAINTS, Constraint, filter_constraints
+from ...framework import batch as signers
 
 NAME = names.POD_TOPOLOGY_SPREAD
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -36,6 +37,16 @@ _DEFAULT_SELECTOR_KEY = NAME + "/defaultSelector"
 
 class PodTopologySpread(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors PodTopologySpread.SignPod (v1.35+): spreading is not local to a node, so a pod with
+        constraints, its own or the plugin's defaults (the system's among them), is not signable."""
+        if pod.spec.get("topologySpreadConstraints"):
+            return signers.not_signable("pods with topology constraints are not signable")
+        if self.default_constraints:
+            return signers.not_signable("pods with default topology constraints are not signable")
+        return [], SUCCESS
+
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors PodTopologySpread.EventsToRegister (SchedulerQueueingHints on); a node's change

@@ -25,6 +25,7 @@ from .. import names
 from ..helper.normalize_score import default_normalize_score, default_normalize_values
 from ..helper.taint import (TAINT_EFFECT_PREFER_NO_SCHEDULE, do_not_schedule_taints_filter,
                             find_matching_untolerated_taint, tolerations_tolerate_taint)
+from ...framework import batch as signers
 
 NAME = names.TAINT_TOLERATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -39,7 +40,9 @@ def untolerated_taint_reason(taint: Mapping[str, Any]) -> str:
 
 
 def names_taint_in_reason(version: KubernetesVersion) -> bool:
-    """Whether the release's Filter names the taint (kubernetes/kubernetes#134740 removed it)."""
+    """Whether the release's Filter names the taint: kubernetes/kubernetes#134740 (v1.35) made
+    taint_toleration.go (*TaintToleration).Filter return "node(s) had untolerated taint(s)" and log
+    the taint instead (v1.35.6 and v1.36.2; v1.34.1 still names it)."""
     return not version.at_least(35)
 
 
@@ -77,6 +80,11 @@ class _PreScoreState:
 
 class TaintToleration(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors TaintToleration.SignPod (v1.35+): the pod's tolerations (TolerationsSigner)."""
+        return [(signers.TOLERATIONS_SIGNER, signers.tolerations_signer(pod))], SUCCESS
+
     # reads nothing but the pod and the NodeInfo there (the scheduler's equivalence cache relies on it)
     node_local = frozenset({"filter", "score"})
 

@@ -34,6 +34,7 @@ from ..volumeutil.helpers import (ANN_BIND_COMPLETED, ANN_SELECTED_NODE, CLAIM_L
                                   match_topology_selector_terms, name_of, namespace_of, pv_capacity,
                                   pv_class, storage_request, volume_is_for_pod)
 from ..volumeutil.index import PVC_RESOURCE, StorageIndex, not_found, storage_index
+from ...framework import batch as signers
 
 NAME = names.VOLUME_BINDING
 STATE_KEY = NAME
@@ -133,6 +134,11 @@ def _storage_quantity(obj: Mapping[str, Any], field: str) -> Fraction | None:
 
 class VolumeBinding(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors VolumeBinding.SignPod (v1.35+): the pod's volumes (VolumesSigner)."""
+        return [(signers.VOLUMES_SIGNER, signers.volumes_signer(pod))], SUCCESS
+
     # a bound PV's node affinity conflict, as the release words it (new())
     node_conflict_reason = ERR_REASON_NODE_CONFLICT
     # before v1.32 PreFilter narrows the nodes to those a bound local PV's hostname affinity names

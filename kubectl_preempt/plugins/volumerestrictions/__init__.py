@@ -19,6 +19,7 @@ from ...model.objects import Pod
 from .. import names
 from ..volumeutil.helpers import READ_WRITE_ONCE_POD
 from ..volumeutil.index import PVC_RESOURCE, not_found, storage_index
+from ...framework import batch as signers
 
 NAME = names.VOLUME_RESTRICTIONS
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -130,6 +131,11 @@ def _pvc_used_by_pods(snapshot: Any, key: str) -> bool:
 
 class VolumeRestrictions(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors VolumeRestrictions.SignPod (v1.35+): the pod's volumes (VolumesSigner)."""
+        return [(signers.VOLUMES_SIGNER, signers.volumes_signer(pod))], SUCCESS
+
     # the ReadWriteOncePod conflict's reason, as the release words it (new())
     rwop_reason = ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT
 

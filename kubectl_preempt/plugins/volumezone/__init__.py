@@ -15,6 +15,7 @@ from .. import names
 from ..volumeutil.helpers import VOLUME_BINDING_WAIT, claim_class
 from ..volumeutil.index import (PV_RESOURCE, PVC_RESOURCE, STORAGE_CLASS_RESOURCE, not_found,
                                 storage_index)
+from ...framework import batch as signers
 
 NAME = names.VOLUME_ZONE
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -70,6 +71,11 @@ def pv_topologies(pv: Mapping[str, Any]) -> list[PVTopology]:
 
 class VolumeZone(MemoTraits):
     name = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
+        """mirrors VolumeZone.SignPod (v1.35+): the pod's volumes (VolumesSigner)."""
+        return [(signers.VOLUMES_SIGNER, signers.volumes_signer(pod))], SUCCESS
+
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors VolumeZone.EventsToRegister (SchedulerQueueingHints on); its hints are not

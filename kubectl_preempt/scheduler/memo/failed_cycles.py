@@ -262,7 +262,8 @@ class CycleMemo:
 
 
 def schedule_one_remembering(fwk: Framework, pod: Pod, *, failed_cycles: FailedCycles, world: tuple,
-                             equivalence: PodAnswers, start_index: int = 0) -> CycleResult:
+                             equivalence: PodAnswers, start_index: int = 0,
+                             batching: tuple[int, float] | None = None) -> CycleResult:
     """schedule_one with failed cycles remembered: `world` is Scheduler.world() now, `equivalence`
     the equivalence cache's answers for this pod (its shape keys the failures)."""
     memo = CycleMemo(failed_cycles, world, equivalence, start_index)
@@ -274,4 +275,6 @@ def schedule_one_remembering(fwk: Framework, pod: Pod, *, failed_cycles: FailedC
             known = failed_cycles.recall(known_key, world)
             if known is not None:
                 return _again(known[0], pod, known[1], start_index, fwk.snapshot.node_names)
-    return schedule_one(fwk, pod, start_index=start_index, equivalence=equivalence, memo=memo)
+    # a failed cycle given back skips the batch's hint: a failure leaves the next cycle no batch to
+    # use either way (batch.go: the cycle count must follow a cycle that placed its pod)
+    return schedule_one(fwk, pod, start_index=start_index, equivalence=equivalence, memo=memo, batching=batching)
