@@ -14,6 +14,7 @@ from kubectl_preempt.errors import InputError
 from kubectl_preempt.framework.config import SchedulerConfig
 from kubectl_preempt.io.snapshot import (ignored_kinds, ignored_note, load_config, load_config_document, load_manifests,
                                          load_objects)
+from tests.corpus import case_files, read_bytes
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
 
 
@@ -292,9 +293,7 @@ JSON_ALIKE = {
                                            b'{"kind": "Node", "metadata": {"name": "b"}}',
 }
 JSON_ALIKE["a byte order mark (read as YAML)"] = b'\xef\xbb\xbf{"kind": "List", "items": []}'
-_CASES = sorted((Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "cases").glob("*.json"))
-if _CASES:
-    JSON_ALIKE["a conformance case"] = _CASES[0].read_bytes()
+JSON_ALIKE["a conformance case"] = read_bytes(case_files("cases")[0])
 
 JSON_REFUSED = {
     "malformed JSON": b'{"kind": "List", "items": [\n  {"kind": "Pod",, }]}',
