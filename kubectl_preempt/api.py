@@ -271,10 +271,18 @@ def preemption_history(objects: Iterable[Mapping[str, Any]] = (), *,
     NominatedNodeNameForExpectation, on from v1.35). See history/build.py."""
     from .history import build_history, observe_objects, observe_trace
 
-    release = resolve_kubernetes_version(kubernetes_version, server_version).version
+    if trace_events is not None:
+        trace_events = list(trace_events)
+        items = [e.get("object") or {} for e in trace_events]
+    else:
+        items = list(_items(objects))
+    resolved = resolve_kubernetes_version(kubernetes_version, server_version, data_source=source or "the data",
+                                          kubelets=kubelet_versions(items))
+    release = resolved.version
+    if resolved.note:  # the release is never guessed in silence
+        notes = [*notes, resolved.note.removeprefix("note: ")]
 
-    obs = observe_trace(trace_events) if trace_events is not None else \
-        observe_objects(_items(objects), checked=checked)
+    obs = observe_trace(trace_events) if trace_events is not None else observe_objects(items, checked=checked)
     if now is None:
         now = obs.last_time
     return build_history(obs, now=now, since=since, namespace=namespace, pods_visible=pods_visible,
