@@ -2,7 +2,7 @@
 nominator, ready to run cycles. Used by explain (one instant) and by replay (over time)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
@@ -145,6 +145,29 @@ class Scheduler:
             if not s.is_success():
                 return s.with_plugin(pl.name)
         return SUCCESS
+
+    @property
+    def pod_group_cycles(self) -> bool:
+        """Whether a pod of a pod group is scheduled in its group's cycle (schedule_one.go
+        ScheduleOne: GenericWorkload, from v1.36; v1.35 schedules each member alone)."""
+        v = self.config.version
+        return v.minor >= 36 and v.gate_enabled("GenericWorkload")
+
+    def schedule_pod_group(self, key: str, members: Sequence[Pod], *, pdbs: Sequence[Any] | None = None) -> Any:
+        """One pod-group cycle of the group `key` (namespace/name) over `members`, in the order the
+        cycle tries them (schedule_one_podgroup.py); with every memory off as schedule() runs
+        without an equivalence cache."""
+        from .schedule_one_podgroup import PodGroupScheduler
+        fwk = self.framework_for_profile(members[0].scheduler_name) if members else None
+        pod_group = None
+        if fwk is not None:
+            from ..framework.podgroupstate import PodGroupLister
+            ns, name = key.split("/", 1)
+            pod_group = PodGroupLister(fwk.listers, self.config.version.minor).get(ns, name)
+        wap = self.config.version.gate_enabled("WorkloadAwarePreemption")
+        with MEMORY.off():
+            return PodGroupScheduler(self).schedule(key, pod_group, members, workload_aware_preemption=wap,
+                                                    pdbs=self.cluster.pdbs if pdbs is None else pdbs)
 
     def schedule(self, pod: Pod) -> CycleResult:
         eq = self.equivalence
