@@ -20,6 +20,7 @@ from ..model.objects import Pod
 from ..model.who_preempted import preempted_by
 from ..scheduler.backend.cache import PodOrder, status_delay_of
 from .eventhandlers import EventHandler
+from .podgroups import FollowGroups, api_latency_for, group_of, preempted_for_pod_group
 from .preemption_summary import decision_case, preemption_why
 from .simulate import Progress, initial_objects
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
@@ -151,8 +152,29 @@ class Follow:
                                                              status_delay=status_delay_of(timeline.events)))
         # the trace's events reach the cache through the handler simulate uses too; follow has no
         # queue, and applies the recorded bindings and nominations (its _pod_event)
-        self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event)
+        # pod groups (v1.36, GenericWorkload) are followed by their own cycles (replay/podgroups.py)
+        self._now = timeline.start
+        self.groups = FollowGroups(self.state, lambda: self._now, api_latency_for(config, timeline.events)) \
+            if self.state.scheduler.pod_group_cycles else None
+        self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event,
+                                    queue=self.groups.queue if self.groups is not None else None)
         self.incidents = find_incidents(initial, timeline.events)
+        if self.groups is not None:
+            # victims the recording shows preempted for a PodGroup, and the PodGroups' uids
+            self._podgroup_victim: dict[str, bool] = {}
+            self._podgroup_uids = {(o.get("metadata") or {}).get("uid") for o in
+                                   [ev.obj for ev in timeline.initial + timeline.events if ev.kind == "PodGroup"]}
+            for ev in timeline.events:
+                if ev.kind in ("Event", "Pod") and preempted_for_pod_group(ev.obj):
+                    inv = ev.obj.get("involvedObject") or ev.obj.get("regarding") or {} if ev.kind == "Event" \
+                        else ev.obj.get("metadata") or {}
+                    self._podgroup_victim[f"{inv.get('namespace') or 'default'}/{inv.get('name')}"] = True
+            # the pods of pod groups the trace holds, by uid and by key (their spec names the group)
+            self._group_members: set[str] = set()
+            for ev in timeline.initial + timeline.events:
+                if ev.kind == "Pod" and group_of(self.state, Pod(ev.obj)):
+                    self._group_members.update((ev.uid, ev.key))
+            self.incidents = [i for i in self.incidents if not self._group_incident(i)]
         # pods bound when the trace starts: their order in the recorded scheduler's cache comes
         # from before the trace (PodOrder.from_history estimates it)
         self.bound_at_start = {p.uid for p in cluster.pods.values() if p.node_name}
@@ -186,9 +208,24 @@ class Follow:
                 continue
             self._index = i
             self.apply(ev)
+            if self.groups is not None:
+                self._now = ev.time
+                self.groups.drain()
             if self.progress is not None and i % 1000 == 0:
                 self.progress(ev.time, self.timeline.end, self.decisions)
+        if self.groups is not None:
+            self.decisions += self.groups.cycles
+            self.preemptions = sorted(self.preemptions + self.groups.rows, key=lambda r: r["time"])
         return self
+
+    def _group_incident(self, inc: Incident) -> bool:
+        """Signs of a preemption the replay's own pod-group cycles decide: by a pod group's member, or
+        by a PodGroup (workload-aware preemption's victims name no pod)."""
+        if inc.preemptor_key is None and inc.preemptor_uid is None:
+            return any(self._podgroup_victim.get(k) for k in inc.victims)
+        if inc.preemptor_uid in self._podgroup_uids:
+            return True
+        return inc.preemptor_uid in self._group_members or inc.preemptor_key in self._group_members
 
     def _decided_before(self, inc: Incident) -> int:
         """Where the decision goes among the events: before the backlog its first sign is in.

@@ -113,7 +113,10 @@ class RunFacts(Listener):
         pending.sort()
         # a decision whose victims were all terminating or being evicted already evicts no one:
         # a re-nomination (the real cluster's record counts it with the preemption before it)
-        renominations = sum(1 for p in sim.preemptions if not any(evicts(d) for d in p["victimDetails"]))
+        # (a pod group's workload-aware preemption is one decision per pod-group cycle that
+        # preempted, whether or not its victims were going already: the cluster's decisionLog)
+        renominations = sum(1 for p in sim.preemptions
+                            if not p.get("podGroup") and not any(evicts(d) for d in p["victimDetails"]))
         return {
             "decisions": sim.decisions,
             "preemptions": len(sim.preemptions) - renominations,

@@ -139,14 +139,17 @@ class PodGroupCycleResult:
         return next((m for m in self.members if m.pod.key == key), None)
 
 
-def order_members(pods: Sequence[Pod], first_tried: Callable[[Pod], float | None]) -> list[Pod]:
+def order_members(pods: Sequence[Pod], first_tried: Callable[[Pod], Any]) -> list[Pod]:
     """mirrors podGroupInfoForPod's sort: higher priority first, then the pod first tried earlier
-    (InitialAttemptTimestamp). Python's sort is stable, as Go's sort.Slice is on the few members
-    it sorts by insertion; the order given stands for upstream's map order among ties."""
-    def key(p: Pod) -> tuple:
-        t = first_tried(p)
-        return (-p.priority, t if t is not None else float("-inf"))
-    return sorted(pods, key=key)
+    (InitialAttemptTimestamp; `first_tried` gives something ordered, None for never). Python's sort
+    is stable, as Go's sort.Slice is on the few members it sorts by insertion; the order given
+    stands for upstream's map order among ties."""
+    tried = [p for p in pods if first_tried(p) is not None]
+    never = [p for p in pods if first_tried(p) is None]
+    # a nil timestamp is the zero time: before every other
+    return sorted(never, key=lambda p: -p.priority) if not tried else \
+        sorted(never + tried, key=lambda p: (-p.priority, first_tried(p) is not None,
+                                             first_tried(p) if first_tried(p) is not None else 0))
 
 
 class PodGroupScheduler:

@@ -165,9 +165,12 @@ class Scheduler:
             ns, name = key.split("/", 1)
             pod_group = PodGroupLister(fwk.listers, self.config.version.minor).get(ns, name)
         wap = self.config.version.gate_enabled("WorkloadAwarePreemption")
-        with MEMORY.off():
-            return PodGroupScheduler(self).schedule(key, pod_group, members, workload_aware_preemption=wap,
-                                                    pdbs=self.cluster.pdbs if pdbs is None else pdbs)
+        run = PodGroupScheduler(self)
+        pdbs = self.cluster.pdbs if pdbs is None else pdbs
+        if self.equivalence is None or not MEMORY.on:
+            with MEMORY.off():
+                return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs)
+        return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs)
 
     def schedule(self, pod: Pod) -> CycleResult:
         eq = self.equivalence
