@@ -1,4 +1,4 @@
-"""kubectl-preempt: kube-scheduler's preemption decisions (v1.34.1 and v1.36.2), offline, explained."""
+"""kubectl-preempt: kube-scheduler's preemption decisions (v1.30.1 to v1.36.2), offline, explained."""
 from __future__ import annotations
 
 from . import api as _api

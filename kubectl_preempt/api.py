@@ -146,7 +146,7 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         res = sched.schedule(pod)
         nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
         doc = build_document(res, nominated)
-        gates = {"featureGates": dict(version.gates)} if version.gates else {}
+        gates = version.gates_document()
         out.append({"pod": doc.pop("pod"), "schedulerVersion": version.name, **gates, **doc})
         if progress is not None:
             progress(1)

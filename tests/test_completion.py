@@ -89,7 +89,7 @@ def names(cands: list[str]) -> list[str]:
     (["replay", "-o", ""], formats("replay"), DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["check", "--fail-on", "new"], ["new-victims"], DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["explain", "--kubernetes-version", ""], ["v1.30.1", "v1.30", "v1.31.1", "v1.31", "v1.32.2", "v1.32",
-                                                "v1.33.0", "v1.33", "v1.34.1", "v1.34", "v1.36.2", "v1.36"],
+                                                "v1.33.0", "v1.33", "v1.34.1", "v1.34", "v1.35.6", "v1.35", "v1.36.2", "v1.36"],
      DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),
     (["replay", "--kubernetes-version=v1.36"], ["--kubernetes-version=v1.36.2", "--kubernetes-version=v1.36"],
      DIRECTIVE_NO_FILE_COMP | DIRECTIVE_KEEP_ORDER),

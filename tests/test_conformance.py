@@ -1,5 +1,6 @@
 """Every recorded case through kubectl_preempt.explain, compared by the corpus's own rule
-(../shared/conformance/compare.py): as kube-scheduler v1.34.1 decided it (the case's `expect`) and
+(../shared/conformance/compare.py): as the release named by the case's `kubernetesVersion` decided it
+(its `expect`; v1.34.1 for every shared case) and
 as every other imitated release decided it (../shared/conformance/v1.3X/expects.json, same
 objects). One test per case file and release."""
 from __future__ import annotations
@@ -45,8 +46,10 @@ if SHARED.is_dir():
 @pytest.mark.parametrize("case_file", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
 def test_case_matches_kube_scheduler(case_file: Path) -> None:
     case = json.loads(case_file.read_text())
-    result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"))
-    assert result["schedulerVersion"] == "v1.34.1"
+    # the case's own release (the one whose code recorded `expect`), never the default
+    result = kubectl_preempt.explain(case["objects"], case["pod"], config=case.get("config"),
+                                     kubernetes_version=case["kubernetesVersion"])
+    assert result["schedulerVersion"] == case["kubernetesVersion"]
     diffs = compare(case["expect"], result)
     if diffs and case_file.stem in NONDETERMINISTIC:
         pytest.xfail(f"{NONDETERMINISTIC[case_file.stem]}: " + "; ".join(diffs))
@@ -54,7 +57,7 @@ def test_case_matches_kube_scheduler(case_file: Path) -> None:
 
 
 # every other release recorded over the same cases: folder, the release it must be explained as
-RELEASES = [("v1.36", "v1.36.2"), ("v1.33", "v1.33.0"), ("v1.32", "v1.32.2"), ("v1.31", "v1.31.1"),
+RELEASES = [("v1.36", "v1.36.2"), ("v1.35", "v1.35.6"), ("v1.33", "v1.33.0"), ("v1.32", "v1.32.2"), ("v1.31", "v1.31.1"),
             ("v1.30", "v1.30.1")]
 _EXPECTS: dict[str, dict] = {}
 

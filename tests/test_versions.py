@@ -12,7 +12,7 @@ import pytest
 import kubectl_preempt
 from kubectl_preempt.errors import UsageError
 from kubectl_preempt.framework.config import default_config, parse_config
-from kubectl_preempt.framework.versions import (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2,
+from kubectl_preempt.framework.versions import (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_35_6, V1_36_2,
                                                 resolve_kubernetes_version)
 from kubectl_preempt.replay.api import replay
 from tests.conftest import run_cli
@@ -39,8 +39,7 @@ def _captured(tmp_path: Path, server_version: str | None) -> Path:
     (None, "unknown", V1_34_1, None),
     (None, "v1.36.2", V1_36_2, None),
     (None, "v1.36.0", V1_36_2, None),
-    (None, "v1.35.4-eks-1234", V1_36_2, "note: the data names server version v1.35.4-eks-1234: imitating "
-                                        "kube-scheduler v1.36.2, the nearest imitated release to 1.35"),
+    (None, "v1.35.4-eks-1234", V1_35_6, None),
     (None, "v1.37.0", V1_36_2, "note: the data names server version v1.37.0: imitating kube-scheduler v1.36.2, "
                                "the nearest imitated release to 1.37"),
     (None, "v1.33.5", V1_33_0, None),
@@ -61,22 +60,23 @@ def _captured(tmp_path: Path, server_version: str | None) -> Path:
     (None, "v1.34.1+k3s1", V1_34_1, None),
     ("v1.36", "v1.34.1", V1_36_2, None),
     ("1.34", "v1.36.2", V1_34_1, None),
-    ("v1.35", None, V1_36_2, "note: requested version v1.35: imitating kube-scheduler v1.36.2, the nearest "
-                             "imitated release to 1.35"),
+    ("v1.35", None, V1_35_6, None),
+    ("v1.37", None, V1_36_2, "note: requested version v1.37: imitating kube-scheduler v1.36.2, the nearest "
+                             "imitated release to 1.37"),
 ], ids=["nothing says: v1.34.1", "a capture that could not read /version: v1.34.1", "v1.36.2 as named",
-        "another 1.36 patch: v1.36.2, no later patch changed a verdict", "1.35 (a vendor build): v1.36.2, with a note",
+        "another 1.36 patch: v1.36.2, no later patch changed a verdict", "1.35 (a vendor build): v1.35.6",
         "1.37: v1.36.2, with a note", "1.33: v1.33.0", "an older 1.32 patch: v1.32.2", "a minor alone: its release",
         "a later 1.31 patch changed preemption: a note", "a later 1.30 patch changed statuses: a note",
         "a later 1.34 patch changed the taint reason: a note", "1.29: v1.30.1, with a note",
         "v1.34.1 with build metadata",
-        "the flag wins over the data", "a short flag", "a flag naming 1.35 maps too, with a note"])
+        "the flag wins over the data", "a short flag", "a flag naming 1.35", "a flag naming 1.37 maps too, with a note"])
 def test_resolution(requested: str | None, data: str | None, want: Any, note: str | None) -> None:
     got = resolve_kubernetes_version(requested, data)
     assert (got.version, got.note) == (want, note)
 
 
 def test_the_package_names_the_releases_the_framework_imitates() -> None:
-    assert kubectl_preempt.KUBERNETES_VERSIONS == ("v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.36.2")
+    assert kubectl_preempt.KUBERNETES_VERSIONS == ("v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.35.6", "v1.36.2")
     assert kubectl_preempt.KUBERNETES_VERSION == V1_34_1.name
 
 
@@ -130,12 +130,12 @@ def test_the_flag_overrides_the_snapshot_and_a_plain_list_is_v1_34(tmp_path: Pat
 
 
 def test_a_snapshot_from_a_release_not_imitated_gets_the_nearest_with_a_note(tmp_path: Path) -> None:
-    path = _captured(tmp_path, "v1.35.1")
+    path = _captured(tmp_path, "v1.37.1")
     run = run_cli(["explain", "shop/checkout", "--snapshot", str(path), "-o", "yaml"])
     assert run.code == 0
     assert "schedulerVersion: v1.36.2" in run.out
-    assert run.err == (f"note: {path} names server version v1.35.1: imitating kube-scheduler v1.36.2, the nearest "
-                       "imitated release to 1.35\n")
+    assert run.err == (f"note: {path} names server version v1.37.1: imitating kube-scheduler v1.36.2, the nearest "
+                       "imitated release to 1.37\n")
 
 
 def test_a_bad_flag_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -100,7 +100,7 @@ Seed = Annotated[int, typer.Option(
 KubernetesVersion = Annotated[Optional[str], typer.Option(
     "--kubernetes-version", metavar="VERSION",
     help="The kube-scheduler release to imitate: v1.30 (v1.30.1), v1.31 (v1.31.1), v1.32 (v1.32.2), v1.33 "
-         "(v1.33.0), v1.34 (v1.34.1) or v1.36 (v1.36.2); another patch maps to its minor's, another minor to the "
+         "(v1.33.0), v1.34 (v1.34.1), v1.35 (v1.35.6) or v1.36 (v1.36.2); another patch maps to its minor's, another minor to the "
          "nearest, with a note. Default: the version the data names (a captured snapshot's, a trace's, the "
          "live server's), else v1.34.1.")]
 
@@ -108,7 +108,9 @@ FeatureGates = Annotated[Optional[str], typer.Option(
     "--feature-gates", metavar="GATE=true|false,...",
     help="kube-scheduler's --feature-gates: the release decides with these gates set, checked against its own "
          "(an unknown gate, or one locked to its default, is refused with kube-scheduler's words), e.g. "
-         "PodLevelResources=true on v1.33. Shown with the release that decided.", show_default=False)]
+         "PodLevelResources=true on v1.33. A scheduling gate whose behaviour is not imitated is refused when set "
+         "away from its default; a gate that does not touch scheduling is accepted and shown as having no effect. "
+         "Shown with the release that decided.", show_default=False)]
 
 RequestTimeout = Annotated[Optional[str], typer.Option(
     "--request-timeout", metavar="DURATION",

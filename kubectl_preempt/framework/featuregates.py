@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..version import KUBERNETES_VERSIONS
+
 
 class GateSpec(NamedTuple):
     default: bool
@@ -308,6 +310,80 @@ _TABLES: dict[str, str] = {
         "WatchFromStorageWithoutResourceVersion:D0L WatchList:B1 WatchListClient:B0 WinDSR:G1L WinOverlay:G1L "
         "WindowsCPUAndMemoryAffinity:A0 WindowsGracefulNodeShutdown:B1 WindowsHostNetwork:D0 "
     ),
+    "v1.35.6": (
+        "APIResponseCompression:B1 APIServerIdentity:B1 APIServerTracing:G1L APIServingWithRoutine:A0 "
+        "AggregatedDiscoveryRemoveBetaType:D1L AllowDNSOnlyNodeCSR:D0 "
+        "AllowInsecureKubeletCertificateSigningRequests:D0 AllowOverwriteTerminationGracePeriodSeconds:D0L "
+        "AllowParsingUserUIDFromCertAuth:B1 AllowUnsafeMalformedObjectDeletion:A0 "
+        "AnonymousAuthConfigurableEndpoints:G1L AnyVolumeDataSource:G1L AuthorizeNodeWithSelectors:G1L "
+        "AuthorizePodWebsocketUpgradeCreatePermission:B1 AuthorizeWithSelectors:G1L BtreeWatchCache:G1L "
+        "CBORServingAndStorage:A0 CPUManagerPolicyAlphaOptions:A0 CPUManagerPolicyBetaOptions:B1 "
+        "CPUManagerPolicyOptions:G1L CRDObservedGenerationTracking:B0 CRDValidationRatcheting:G1L "
+        "CSIMigrationPortworx:G1L CSIServiceAccountTokenSecrets:B1 CSIVolumeHealth:A0 "
+        "ChangeContainerStatusOnKubeletRestart:D0 ClearingNominatedNodeNameAfterBinding:B1 ClientsAllowCBOR:A0 "
+        "ClientsPreferCBOR:A0 CloudControllerManagerWatchBasedRoutesReconciliation:A0 "
+        "CloudControllerManagerWebhook:A0 ClusterTrustBundle:B0 ClusterTrustBundleProjection:B0 "
+        "ComponentFlagz:A0 ComponentStatusz:A0 ConcurrentWatchObjectDecode:B0 ConsistentListFromCache:G1L "
+        "ConstrainedImpersonation:A0 ContainerCheckpoint:B1 ContainerRestartRules:B1 ContainerStopSignals:A0 "
+        "ContextualLogging:B1 CoordinatedLeaderElection:B0 CrossNamespaceVolumeDataSource:A0 "
+        "CustomCPUCFSQuotaPeriod:A0 CustomResourceFieldSelectors:G1L DRAAdminAccess:B1 DRAConsumableCapacity:A0 "
+        "DRADeviceBindingConditions:A0 DRADeviceTaintRules:A0 DRADeviceTaints:A0 DRAExtendedResource:A0 "
+        "DRAPartitionableDevices:A0 DRAPrioritizedList:B1 DRAResourceClaimDeviceStatus:B1 "
+        "DRASchedulerFilterTimeout:B1 DeclarativeValidation:B1 DeclarativeValidationTakeover:B0 "
+        "DeploymentReplicaSetTerminatingReplicas:B1 DetectCacheInconsistency:B1 DisableAllocatorDualWrite:G1L "
+        "DisableCPUQuotaWithExclusiveCPUs:B1 DisableNodeKubeProxyVersion:D1 DynamicResourceAllocation:G1L "
+        "EnvFiles:B1 EventedPLEG:A0 ExecProbeTimeout:G1L ExternalServiceAccountTokenSigner:B1 GangScheduling:A0 "
+        "GenericWorkload:A0 GitRepoVolumeDriver:D0 GracefulNodeShutdown:B1 "
+        "GracefulNodeShutdownBasedOnPodPriority:B1 HPAConfigurableTolerance:B1 HPAScaleToZero:A0 "
+        "HonorPVReclaimPolicy:G1L HostnameOverride:B1 ImageMaximumGCAge:G1L ImageVolume:B1 InOrderInformers:B1 "
+        "InOrderInformersBatchProcess:B1 InPlacePodLevelResourcesVerticalScaling:A0 "
+        "InPlacePodVerticalScaling:G1L InPlacePodVerticalScalingAllocatedStatus:D0 "
+        "InPlacePodVerticalScalingExclusiveCPUs:A0 InPlacePodVerticalScalingExclusiveMemory:A0 "
+        "InTreePluginPortworxUnregister:A0 InformerResourceVersion:G1 JobBackoffLimitPerIndex:G1L "
+        "JobManagedBy:G1L JobPodReplacementPolicy:G1L JobSuccessPolicy:G1L KMSv1:D0 "
+        "KubeletCgroupDriverFromCRI:G1L KubeletCrashLoopBackOffMax:B1 KubeletEnsureSecretPulledImages:B1 "
+        "KubeletFineGrainedAuthz:B1 KubeletInUserNamespace:A0 KubeletPSI:B1 "
+        "KubeletPodResourcesDynamicResources:B1 KubeletPodResourcesGet:B1 "
+        "KubeletPodResourcesListUseActivePods:D1 KubeletRegistrationGetOnExistsOnly:D0 KubeletSeparateDiskGC:B1 "
+        "KubeletServiceAccountTokenForCredentialProviders:B1 KubeletTracing:G1L ListFromCacheSnapshot:B1 "
+        "LocalStorageCapacityIsolationFSQuotaMonitoring:B0 LogarithmicScaleDown:G1L LoggingAlphaOptions:A0 "
+        "LoggingBetaOptions:B1 MatchLabelKeysInPodAffinity:G1L MatchLabelKeysInPodTopologySpread:B1 "
+        "MatchLabelKeysInPodTopologySpreadSelectorMerge:B1 MaxUnavailableStatefulSet:B0 MemoryManager:G1L "
+        "MemoryQoS:A0 MultiCIDRServiceAllocator:G1L MutableCSINodeAllocatableCount:B1 MutablePVNodeAffinity:A0 "
+        "MutablePodResourcesForSuspendedJobs:A0 MutableSchedulingDirectivesForSuspendedJobs:A0 "
+        "MutatingAdmissionPolicy:B0 NFTablesProxyMode:G1L NodeDeclaredFeatures:A0 "
+        "NodeInclusionPolicyInPodTopologySpread:G1L NodeLogQuery:B1 NodeSwap:G1L "
+        "NominatedNodeNameForExpectation:B1 OpenAPIEnums:B1 OpportunisticBatching:B1 "
+        "OrderedNamespaceDeletion:G1L PodAndContainerStatsFromCRI:A0 PodCertificateRequest:B0 PodDeletionCost:B1 "
+        "PodLevelResources:B1 PodLifecycleSleepAction:G1L PodLifecycleSleepActionAllowZero:G1L "
+        "PodLogsQuerySplitStreams:A0 PodObservedGenerationTracking:G1L PodReadyToStartContainersCondition:B1 "
+        "PodSchedulingReadiness:G1L PodTopologyLabelsAdmission:B1 PortForwardWebsockets:B1 "
+        "PreferSameTrafficDistribution:G1L PreventStaticPodAPIReferences:B1 ProcMountType:B1 QOSReserved:A0 "
+        "RecoverVolumeExpansionFailure:G1L RecursiveReadOnlyMounts:G1L ReduceDefaultCrashLoopBackOffDecay:A0 "
+        "RelaxedDNSSearchValidation:G1L RelaxedEnvironmentVariableValidation:G1L RelaxedServiceNameValidation:A0 "
+        "ReloadKubeletServerCertificateFile:B1 RemoteRequestHeaderUID:B1 ResilientWatchCacheInitialization:G1L "
+        "ResourceHealthStatus:A0 RestartAllContainersOnContainerExits:A0 RetryGenerateName:G1L "
+        "RotateKubeletServerCertificate:B1 RuntimeClassInImageCriApi:A0 SELinuxChangePolicy:B1 SELinuxMount:B0 "
+        "SELinuxMountReadWriteOncePod:B1 SchedulerAsyncAPICalls:B0 SchedulerAsyncPreemption:B1 "
+        "SchedulerPopFromBackoffQ:B1 SchedulerQueueingHints:G1L SeparateCacheWatchRPC:D0 "
+        "SeparateTaintEvictionController:G1L ServiceAccountNodeAudienceRestriction:B1 ServiceAccountTokenJTI:G1L "
+        "ServiceAccountTokenNodeBinding:G1L ServiceAccountTokenNodeBindingValidation:G1L "
+        "ServiceAccountTokenPodNodeInfo:G1L ServiceTrafficDistribution:G1L SidecarContainers:G1L "
+        "SizeBasedListCostEstimate:B1 StatefulSetSemanticRevisionComparison:B1 StorageCapacityScoring:A0 "
+        "StorageNamespaceIndex:D1 StorageVersionAPI:A0 StorageVersionHash:B1 StorageVersionMigrator:B0 "
+        "StreamingCollectionEncodingToJSON:G1L StreamingCollectionEncodingToProtobuf:G1L "
+        "StrictIPCIDRValidation:A0 StructuredAuthenticationConfiguration:G1L "
+        "StructuredAuthenticationConfigurationEgressSelector:B1 "
+        "StructuredAuthenticationConfigurationJWKSMetrics:B1 StructuredAuthorizationConfiguration:G1L "
+        "SupplementalGroupsPolicy:G1L SystemdWatchdog:G1L TaintTolerationComparisonOperators:A0 "
+        "TokenRequestServiceAccountUIDValidation:B1 TopologyAwareHints:G1L TopologyManagerPolicyAlphaOptions:A0 "
+        "TopologyManagerPolicyBetaOptions:B1 TopologyManagerPolicyOptions:G1 "
+        "TranslateStreamCloseWebsocketRequests:B1 UnauthenticatedHTTP2DOSMitigation:B1 "
+        "UnknownVersionInteroperabilityProxy:A0 UserNamespacesHostNetworkSupport:A0 UserNamespacesSupport:B1 "
+        "VolumeAttributesClass:G1 VolumeLimitScaling:A0 WatchCacheInitializationPostStartHook:B0 "
+        "WatchFromStorageWithoutResourceVersion:D0L WatchList:B1 WatchListClient:B1 WinDSR:G1L WinOverlay:G1L "
+        "WindowsCPUAndMemoryAffinity:A0 WindowsGracefulNodeShutdown:B1 WindowsHostNetwork:D0 "
+    ),
     "v1.36.2": (
         "APIResponseCompression:B1 APIServerIdentity:B1 APIServerTracing:G1L APIServingWithRoutine:A0 "
         "AggregatedDiscoveryRemoveBetaType:D1L AllowDNSOnlyNodeCSR:D0 "
@@ -407,3 +483,79 @@ def gates_of(release: str) -> dict[str, GateSpec]:
             got[name] = GateSpec(state[1] == "1", state[0], state.endswith("L"))
         _PARSED[release] = got
     return got
+
+
+# --- which gates touch scheduling, and which of those are imitated -------------------------------
+# The gates kube-scheduler's own code reads (plugins/feature/feature.go's Features, and the
+# scheduler's framework, queue and preemption: pkg/scheduler's features.* reads; the API server's
+# binding storage for ClearingNominatedNodeNameAfterBinding), each with the releases whose behaviour
+# under either value of the gate this project imitates. Setting one of these to a value other than
+# its release's default is refused unless the release is listed (no gate accepted and ignored);
+# a gate not listed here does not touch scheduling and is accepted with no effect on it.
+# Marking a gate as imitated for a release is one line: its entry's releases.
+def since(release: str) -> frozenset[str]:
+    """The imitated releases from `release` on ("v1.35.6": v1.35.6 and v1.36.2)."""
+    return frozenset(KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.index(release):])
+
+
+EVERY = since("v1.30.1")
+NONE: frozenset[str] = frozenset()
+
+SCHEDULING_GATES: dict[str, frozenset[str]] = {
+    # imitated (framework/versions.py GATE_FIELDS reach the plugins and the default profile)
+    "DynamicResourceAllocation": EVERY,
+    "DRAPrioritizedList": EVERY,
+    "PodLevelResources": EVERY,
+    "InPlacePodVerticalScaling": EVERY,
+    "NodeDeclaredFeatures": EVERY,
+    # imitated by the replay (framework/config.py FEATURE_GATES, scheduler/backend/api_dispatcher.py)
+    "SchedulerAsyncPreemption": EVERY,
+    "SchedulerAsyncAPICalls": EVERY,
+    # across cycles: batching and nominations (issue 37's replay)
+    "OpportunisticBatching": NONE,
+    "NominatedNodeNameForExpectation": NONE,
+    "ClearingNominatedNodeNameAfterBinding": NONE,
+    # workload-aware scheduling: pod groups, gangs, their preemption and placement
+    "GenericWorkload": NONE,
+    "GangScheduling": NONE,
+    "WorkloadAwarePreemption": NONE,
+    "TopologyAwareWorkloadScheduling": NONE,
+    # DRA beyond the allocator imitated here (plugins/dynamicresources/allocator.py)
+    "DRAAdminAccess": NONE,
+    "DRAConsumableCapacity": NONE,
+    "DRADeviceBindingConditions": NONE,
+    "DRADeviceTaints": NONE,
+    "DRADeviceTaintRules": NONE,
+    "DRAExtendedResource": NONE,
+    "DRAListTypeAttributes": NONE,
+    "DRANodeAllocatableResources": NONE,
+    "DRAPartitionableDevices": NONE,
+    "DRAResourceClaimDeviceStatus": NONE,
+    "DRASchedulerFilterTimeout": NONE,
+    "DRAWorkloadResourceClaims": NONE,
+    "DRAControlPlaneController": NONE,
+    # the plugins' and the queue's other gates, imitated at their default only
+    "InPlacePodLevelResourcesVerticalScaling": NONE,
+    "TaintTolerationComparisonOperators": NONE,
+    "SchedulerQueueingHints": NONE,
+    "SchedulerPopFromBackoffQ": NONE,
+    "StorageCapacityScoring": NONE,
+    "VolumeCapacityPriority": NONE,
+    "VolumeLimitScaling": NONE,
+    "VolumeAttributesClass": NONE,
+    "SidecarContainers": NONE,
+    "NodeInclusionPolicyInPodTopologySpread": NONE,
+    "MatchLabelKeysInPodTopologySpread": NONE,
+    "MatchLabelKeysInPodAffinity": NONE,
+    "MinDomainsInPodTopologySpread": NONE,
+    "PodSchedulingReadiness": NONE,
+    "PodDisruptionConditions": NONE,
+    "CSIMigrationPortworx": NONE,
+}
+
+
+def imitated(gate: str, release: str) -> bool | None:
+    """Whether the release's behaviour under `gate` is imitated at both values: True, False (a
+    scheduling gate imitated at its default only), None (the gate does not touch scheduling)."""
+    releases = SCHEDULING_GATES.get(gate)
+    return None if releases is None else release in releases

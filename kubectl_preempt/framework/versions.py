@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import UsageError, quote
 from ..model.resources import PodResourcesOptions
-from .featuregates import gates_of
+from .featuregates import gates_of, imitated
 from .types import NodeCounting
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
@@ -163,9 +163,22 @@ class KubernetesVersion:
         changes = {field: named.gate_enabled(gate) for gate, field in GATE_FIELDS.items() if gate in gates_of(self.name)}
         return replace(named, features=replace(self.features, **changes))
 
+    def gates_without_effect(self) -> list[str]:
+        """The gates given that do not touch scheduling (featuregates.SCHEDULING_GATES): accepted,
+        as kube-scheduler accepts them, and said to change nothing."""
+        return [n for n, _ in self.gates if n not in _SPECIAL_GATES and imitated(n, self.name) is None]
+
+    def gates_document(self) -> dict[str, object]:
+        """What JSON says of the gates given: featureGates as given, and featureGatesWithoutEffect."""
+        if not self.gates:
+            return {}
+        idle = self.gates_without_effect()
+        return {"featureGates": dict(self.gates), **({"featureGatesWithoutEffect": idle} if idle else {})}
+
     def gates_label(self) -> str:
-        """"PodLevelResources=true,..." as given, or "" with the defaults."""
-        return ",".join(f"{n}={'true' if v else 'false'}" for n, v in self.gates)
+        """"PodLevelResources=true,..." as given, or "" with the defaults; the gates that do not
+        touch scheduling are named after them."""
+        return gates_text(dict(self.gates), self.gates_without_effect())
 
     def __str__(self) -> str:
         return self.name
@@ -180,6 +193,10 @@ V1_33_0 = KubernetesVersion("v1.33.0", 1, 33, 0, Features(
     enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
     enable_pod_level_resources=False))
 V1_34_1 = KubernetesVersion("v1.34.1", 1, 34, 1, Features())
+# v1.35's pkg/features: NominatedNodeNameForExpectation and OpportunisticBatching beta and on; the
+# DRA gates of v1.36's defaults still alpha and off, NodeDeclaredFeatures alpha and off
+V1_35_6 = KubernetesVersion("v1.35.6", 1, 35, 6, Features(
+    enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
 V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_dra_extended_resource=True, enable_dra_consumable_capacity=True,
     enable_dra_device_binding_conditions=True, enable_dra_device_taints=True,
@@ -187,7 +204,7 @@ V1_36_2 = KubernetesVersion("v1.36.2", 1, 36, 2, Features(
     enable_in_place_pod_level_resources_vertical_scaling=True,
     enable_nominated_node_name_for_expectation=True, enable_opportunistic_batching=True))
 
-_ALL = (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2)
+_ALL = (V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_35_6, V1_36_2)
 # in the order of version.KUBERNETES_VERSIONS, which names them for every layer
 SUPPORTED: tuple[KubernetesVersion, ...] = tuple(
     v for name in KUBERNETES_VERSIONS for v in _ALL if v.name == name)
@@ -217,10 +234,9 @@ def parse_version(text: str) -> tuple[int, int, int | None] | None:
 
 
 def nearest(major: int, minor: int) -> KubernetesVersion:
-    """The imitated release closest to a server's: its own minor's; 1.35 and later follow v1.36.2
-    (1.35 already has TaintToleration's new wording and DynamicResources' Score), 1.29 and older
-    v1.30.1."""
-    if major > 1 or minor >= 35:
+    """The imitated release closest to a server's: its own minor's; 1.37 and later follow v1.36.2,
+    1.29 and older v1.30.1."""
+    if major > 1 or minor >= 36:
         return V1_36_2
     for v in SUPPORTED:
         if v.minor == minor:
@@ -275,6 +291,13 @@ def _map(text: str, parsed: tuple[int, int, int | None], source: str) -> Resolve
 
 
 _SPECIAL_GATES = ("AllAlpha", "AllBeta")
+
+
+def gates_text(gates: Mapping[str, bool], without_effect: Sequence[str] = ()) -> str:
+    """"A=true,B=false" and, when some of them do not touch scheduling, "(no effect on scheduling:
+    B)" after them: the footer's and the replay report's words."""
+    text = ",".join(f"{n}={'true' if v else 'false'}" for n, v in gates.items())
+    return text + (f" (no effect on scheduling: {', '.join(without_effect)})" if without_effect else "")
 
 
 def parse_feature_gates(text: str | None) -> tuple[tuple[str, bool], ...]:
@@ -340,7 +363,26 @@ def apply_feature_gates(version: KubernetesVersion,
                              field="--feature-gates")
     merged = dict(version.gates)
     merged.update(pairs)
-    return version.with_gates(tuple(merged.items()))
+    out = version.with_gates(tuple(merged.items()))
+    _refuse_not_imitated(out, known)
+    return out
+
+
+def _refuse_not_imitated(version: KubernetesVersion, known: Mapping[str, Any]) -> None:
+    """No gate accepted and ignored: a scheduling gate (featuregates.SCHEDULING_GATES) that the
+    flags turn away from its release's default, directly or through AllAlpha/AllBeta, must be
+    imitated for that release; else the flag is refused, naming the gate."""
+    given = dict(version.gates)
+    for name, spec in known.items():
+        if imitated(name, version.name) is not False:
+            continue
+        value = version.gate_enabled(name)
+        if value == spec.default:
+            continue
+        how = "" if name in given else f" (set by {'AllAlpha' if spec.stage == 'A' else 'AllBeta'}=" \
+                                        f"{'true' if value else 'false'})"
+        raise UsageError(f"feature gate {name}={'true' if value else 'false'}{how} is not imitated: kubectl-preempt "
+                         f"does not reproduce kube-scheduler {version.name} with it", field="--feature-gates")
 
 
 def by_name(name: str) -> KubernetesVersion:

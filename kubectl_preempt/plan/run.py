@@ -139,10 +139,7 @@ def _key(raw: Mapping[str, Any]) -> str:
 
 def named_release(version: KubernetesVersion) -> dict[str, Any]:
     """The report's release fields: which kube-scheduler decided, with the gates given."""
-    out: dict[str, Any] = {"schedulerVersion": version.name}
-    if version.gates:
-        out["featureGates"] = dict(version.gates)
-    return out
+    return {"schedulerVersion": version.name, **version.gates_document()}
 
 
 def build_spec(objects: Sequence[Mapping[str, Any]], start: float, creations: list[Creation], config: SchedulerConfig,

@@ -180,6 +180,9 @@ def scheduler_version(report: Mapping[str, Any]) -> str:
     gates = report.get("featureGates") or {}
     if gates:
         name += " with feature gates " + ",".join(f"{k}={'true' if v else 'false'}" for k, v in gates.items())
+        idle = report.get("featureGatesWithoutEffect") or ()
+        if idle:
+            name += f" (no effect on scheduling: {', '.join(idle)})"
     return name
 
 

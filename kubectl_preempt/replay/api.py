@@ -71,9 +71,8 @@ def _named(report: dict[str, Any], version: KubernetesVersion,
     extra: dict[str, Any] = {"schedulerVersion": version.name}
     if source is not None:
         extra["schedulerVersionSource"] = dict(source)
-    if version.gates:
-        # --feature-gates, as given: the release decided with them
-        extra["featureGates"] = dict(version.gates)
+    # --feature-gates, as given: the release decided with them
+    extra.update(version.gates_document())
     return {**head, **extra, **report}
 
 

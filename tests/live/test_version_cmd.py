@@ -16,19 +16,26 @@ def test_version_shows_client_releases_and_server(cli, api: FakeAPIServer) -> No
     code, out, err = cli("version")
     assert (code, err) == (0, "")
     assert out == (f"Client Version: {__version__}\n"
-                   "Kube-scheduler Versions: v1.30.1, v1.31.1, v1.32.2, v1.33.0, v1.34.1 (default), v1.36.2\n"
+                   "Kube-scheduler Versions: v1.30.1, v1.31.1, v1.32.2, v1.33.0, v1.34.1 (default), v1.35.6, v1.36.2\n"
                    "Server Version: v1.34.1\n"
                    "Imitated Kube-scheduler Version: v1.34.1\n")
     assert api.methods == {"GET"}
 
 
-def test_a_server_between_releases_names_the_nearest_and_why(cli, api: FakeAPIServer) -> None:
+def test_a_server_of_a_minor_not_imitated_names_the_nearest_and_why(cli, api: FakeAPIServer) -> None:
+    api.version_info["gitVersion"] = "v1.29.4"
+    code, out, err = cli("version")
+    assert code == 0, err
+    assert out.splitlines()[-2:] == ["Server Version: v1.29.4",
+                                     "Imitated Kube-scheduler Version: v1.30.1 "
+                                     "(the nearest imitated release to 1.29)"]
+
+
+def test_a_1_35_server_is_imitated_as_v1_35_6(cli, api: FakeAPIServer) -> None:
     api.version_info["gitVersion"] = "v1.35.2"
     code, out, err = cli("version")
     assert code == 0, err
-    assert out.splitlines()[-2:] == ["Server Version: v1.35.2",
-                                     "Imitated Kube-scheduler Version: v1.36.2 "
-                                     "(the nearest imitated release to 1.35)"]
+    assert out.splitlines()[-2:] == ["Server Version: v1.35.2", "Imitated Kube-scheduler Version: v1.35.6"]
 
 
 @pytest.mark.parametrize("fmt,load", [("json", json.loads), ("yaml", yaml.safe_load)])
@@ -38,7 +45,7 @@ def test_version_as_data_carries_the_servers_whole_answer(cli, api: FakeAPIServe
     assert code == 0, err
     doc = load(out)
     assert doc["clientVersion"]["gitVersion"] == __version__
-    assert doc["kubeSchedulerVersions"] == ["v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.36.2"]
+    assert doc["kubeSchedulerVersions"] == ["v1.30.1", "v1.31.1", "v1.32.2", "v1.33.0", "v1.34.1", "v1.35.6", "v1.36.2"]
     assert doc["defaultKubeSchedulerVersion"] == "v1.34.1"
     assert doc["serverVersion"] == {**VERSION_INFO, "gitVersion": "v1.37.0"}
     assert doc["imitatedKubeSchedulerVersion"] == "v1.36.2"
@@ -57,7 +64,7 @@ def test_an_unreachable_server_prints_the_client_part_then_exits_3(cli, api: Fak
     api.stop()
     code, out, err = cli("version")
     assert code == 3
-    assert out == f"Client Version: {__version__}\nKube-scheduler Versions: v1.30.1, v1.31.1, v1.32.2, v1.33.0, v1.34.1 (default), v1.36.2\n"
+    assert out == f"Client Version: {__version__}\nKube-scheduler Versions: v1.30.1, v1.31.1, v1.32.2, v1.33.0, v1.34.1 (default), v1.35.6, v1.36.2\n"
     assert err.startswith("error: cannot reach the Kubernetes API server at ") and err.count("\n") == 1
 
 

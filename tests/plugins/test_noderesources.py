@@ -267,7 +267,7 @@ def test_balanced_allocation_weights_must_be_one() -> None:
         ba.new({"resources": [{"name": "cpu", "weight": 2}]}, None)
 
 
-# --- BalancedAllocation since v1.35: the balance with the pod against the balance without it --------
+# --- BalancedAllocation since v1.36: the balance with the pod against the balance without it --------
 def _balanced_v1_36(pod: Any, ni: NodeInfo, args: dict | None = None) -> int:
     pl = ba.new(args or {}, None, V1_36_2)
     p = Pod(pod.obj())

@@ -88,10 +88,12 @@ def test_gates_reach_the_features_and_the_default_profile() -> None:
     assert on.node_counting is not None and on.node_counting.resources is None  # but v1.33's ports
     names = [p.name for p in default_config(on).profiles[0].multi_point.enabled]
     assert "DynamicResources" in names
-    # AllBeta turns on every beta gate not set: DynamicResourceAllocation is beta in v1.33
-    beta = apply_feature_gates(V1_33_0, "AllBeta=true")
+    # AllBeta turns on every beta gate not set: DynamicResourceAllocation is beta in v1.33, and so
+    # is VolumeAttributesClass, which is not imitated (set back to its default here)
+    beta = apply_feature_gates(V1_33_0, "AllBeta=true,VolumeAttributesClass=false")
     assert beta.features.enable_dynamic_resource_allocation and not beta.features.enable_pod_level_resources
-    assert apply_feature_gates(V1_33_0, "AllBeta=true,DynamicResourceAllocation=false").features == V1_33_0.features
+    assert apply_feature_gates(V1_33_0, "AllBeta=true,VolumeAttributesClass=false,DynamicResourceAllocation=false"
+                               ).features == V1_33_0.features
 
 
 def _pod_level_objects() -> list[dict[str, Any]]:

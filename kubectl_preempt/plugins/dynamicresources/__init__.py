@@ -344,7 +344,9 @@ class ScoringDynamicResources(DynamicResources):
 
 
 def scores_nodes(version: KubernetesVersion) -> bool:
-    """Whether the release's DynamicResources has a Score extension (kubernetes/kubernetes#134711)."""
+    """Whether the release's DynamicResources has a Score extension: kubernetes/kubernetes#134711
+    (v1.35, KEP-4816) added dynamicresources.go (*DynamicResources).Score and ScoreExtensions, and
+    default_plugins.go applyDynamicResources gives it weight 2 (v1.35.6 and v1.36.2; not v1.34.1)."""
     return version.at_least(35) and version.features.enable_dra_prioritized_list
 
 

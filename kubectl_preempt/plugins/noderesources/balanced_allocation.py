@@ -73,8 +73,10 @@ def balanced_resource_scorer_with_and_without(requested: list[int], allocated: l
 
 
 def scores_improvement(version: KubernetesVersion) -> bool:
-    """Whether the release scores the improvement of the balance (kubernetes/kubernetes#135573)."""
-    return version.at_least(35)
+    """Whether the release scores the improvement of the balance (kubernetes/kubernetes#135573, v1.36:
+    balanced_allocation.go balancedResourceScorer takes the node's score with and without the pod;
+    v1.35.6's still scores the node with the pod only)."""
+    return version.at_least(36)
 
 
 class _PreScoreState:

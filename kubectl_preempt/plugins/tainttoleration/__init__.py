@@ -39,7 +39,9 @@ def untolerated_taint_reason(taint: Mapping[str, Any]) -> str:
 
 
 def names_taint_in_reason(version: KubernetesVersion) -> bool:
-    """Whether the release's Filter names the taint (kubernetes/kubernetes#134740 removed it)."""
+    """Whether the release's Filter names the taint: kubernetes/kubernetes#134740 (v1.35) made
+    taint_toleration.go (*TaintToleration).Filter return "node(s) had untolerated taint(s)" and log
+    the taint instead (v1.35.6 and v1.36.2; v1.34.1 still names it)."""
     return not version.at_least(35)
 
 
