@@ -515,10 +515,13 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "OpportunisticBatching": NONE,
     "NominatedNodeNameForExpectation": NONE,
     "ClearingNominatedNodeNameAfterBinding": NONE,
-    # workload-aware scheduling: pod groups, gangs, their preemption and placement
-    "GenericWorkload": NONE,
-    "GangScheduling": NONE,
-    "WorkloadAwarePreemption": NONE,
+    # workload-aware scheduling: pod groups, the pod-group cycle and gangs, their preemption
+    # (scheduler/schedule_one_podgroup.py, plugins/gangscheduling, preemption/podgroup_preemption.py);
+    # v1.35's gang scheduling (pods one by one, waiting at Permit) is not imitated; placements
+    # (TopologyAwareWorkloadScheduling) are not
+    "GenericWorkload": frozenset({"v1.36.2"}),
+    "GangScheduling": frozenset({"v1.36.2"}),
+    "WorkloadAwarePreemption": frozenset({"v1.36.2"}),
     "TopologyAwareWorkloadScheduling": NONE,
     # DRA beyond the allocator imitated here (plugins/dynamicresources/allocator.py)
     "DRAAdminAccess": NONE,

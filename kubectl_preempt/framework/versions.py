@@ -40,6 +40,10 @@ class Features:
     enable_opportunistic_batching: bool = False
     # alpha in v1.36, off: pod groups and their PlacementScore step, toleration operators Lt/Gt
     enable_gang_scheduling: bool = False
+    # workload-aware scheduling (v1.36): pods of a pod group are scheduled in its cycle
+    # (schedule_one.go ScheduleOne), and a group preempts as one unit (KEP-5710)
+    enable_generic_workload: bool = False
+    enable_workload_aware_preemption: bool = False
     enable_topology_aware_workload_scheduling: bool = False
     enable_taint_toleration_comparison_operators: bool = False
     # DynamicResourceAllocation: beta but off before v1.34 (KEP-4381 GA in v1.34): without it the
@@ -69,6 +73,8 @@ GATE_FIELDS: dict[str, str] = {
     "NominatedNodeNameForExpectation": "enable_nominated_node_name_for_expectation",
     "OpportunisticBatching": "enable_opportunistic_batching",
     "GangScheduling": "enable_gang_scheduling",
+    "GenericWorkload": "enable_generic_workload",
+    "WorkloadAwarePreemption": "enable_workload_aware_preemption",
     "TopologyAwareWorkloadScheduling": "enable_topology_aware_workload_scheduling",
     "TaintTolerationComparisonOperators": "enable_taint_toleration_comparison_operators",
 }

@@ -151,7 +151,7 @@ class Scheduler:
         """Whether a pod of a pod group is scheduled in its group's cycle (schedule_one.go
         ScheduleOne: GenericWorkload, from v1.36; v1.35 schedules each member alone)."""
         v = self.config.version
-        return v.minor >= 36 and v.gate_enabled("GenericWorkload")
+        return v.minor >= 36 and v.features.enable_generic_workload
 
     def schedule_pod_group(self, key: str, members: Sequence[Pod], *, pdbs: Sequence[Any] | None = None) -> Any:
         """One pod-group cycle of the group `key` (namespace/name) over `members`, in the order the
@@ -164,7 +164,7 @@ class Scheduler:
             from ..framework.podgroupstate import PodGroupLister
             ns, name = key.split("/", 1)
             pod_group = PodGroupLister(fwk.listers, self.config.version.minor).get(ns, name)
-        wap = self.config.version.gate_enabled("WorkloadAwarePreemption")
+        wap = self.config.version.features.enable_workload_aware_preemption
         run = PodGroupScheduler(self)
         pdbs = self.cluster.pdbs if pdbs is None else pdbs
         if self.equivalence is None or not MEMORY.on:

@@ -249,5 +249,5 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DefaultPreemption:
     plugin = DefaultPreemption(args, handle)
     plugin.sorts_victims_after_reprieve = version.at_least(32)
-    plugin.workload_aware_preemption = version.minor >= 36 and version.gate_enabled("WorkloadAwarePreemption")
+    plugin.workload_aware_preemption = version.minor >= 36 and version.features.enable_workload_aware_preemption
     return plugin
