@@ -89,6 +89,9 @@ class PodGroupPreemptionRecord:
     eligible: bool = True
     ineligible_reason: str = ""
     fits_without_all: bool = False  # the group fitted once every potential victim was gone
+    # victims the search gives under other orders of tied units, each checked to evict anew just
+    # the pods asked of it (outcome_under_order): what a recorded choice is compared with
+    alternatives: list[list[VictimUnit]] = field(default_factory=list)
 
     @property
     def victim_pods(self) -> list[Pod]:
@@ -208,3 +211,86 @@ def preempt(pod_group: PodGroup, members: Sequence[Pod], snapshot: CycleSnapshot
     sort_slice(chosen, more_important_victim)
     rec.victims = chosen
     return rec
+
+
+def _rank(u: VictimUnit, evict: frozenset[str]) -> int:
+    if any(p.key in evict for p in u.pods):
+        return 2
+    if all(p.terminating for p in u.pods):
+        return 1
+    return 0
+
+
+def outcomes_under_orders(potential: Sequence[VictimUnit], evict: frozenset[str], layer: Callable[[], CycleSnapshot],
+                          pdbs: Sequence[PodDisruptionBudget], fits: Callable[[CycleSnapshot], Status], *,
+                          tries: int = 24) -> list[list[VictimUnit]]:
+    """The distinct outcomes of outcome_under_order over orders of the units already terminating
+    (which of them the search counts again depends on their order too, and the recording cannot
+    show it: they get no call): the given order, its reverse, then shuffles (seeded, so the same
+    every run), until `tries` orders or none new for a while."""
+    import random
+    rng = random.Random(0)
+    going = [u for u in potential if all(p.terminating for p in u.pods)]
+    seen: dict[frozenset[str], list[VictimUnit]] = {}
+    stale = 0
+    for k in range(tries):
+        if k == 0 or len(going) < 2:
+            order = None
+        elif k == 1:
+            order = {id(u): i for i, u in enumerate(reversed(going))}
+        else:
+            shuffled = list(going)
+            rng.shuffle(shuffled)
+            order = {id(u): i for i, u in enumerate(shuffled)}
+        got = outcome_under_order(potential, evict, layer(), pdbs, fits, going_order=order)
+        if got is not None:
+            key = frozenset(p.key for u in got for p in u.pods)
+            if key not in seen:
+                seen[key] = got
+                stale = 0
+                continue
+        stale += 1
+        if len(going) < 2 or stale >= 6:
+            break
+    return list(seen.values())
+
+
+def outcome_under_order(potential: Sequence[VictimUnit], evict: frozenset[str], snapshot: CycleSnapshot,
+                        pdbs: Sequence[PodDisruptionBudget], fits: Callable[[CycleSnapshot], Status], *,
+                        going_order: dict[int, int] | None = None) -> list[VictimUnit] | None:
+    """The victims the search gives when units it cannot tell apart (neither more important than
+    the other: their order is a Go map's, newDomainForWorkloadPreemption) come in the order that
+    tries `evict`'s last and those to keep first; None unless the pods it evicts anew (those not
+    already terminating) are exactly `evict`. `potential`: the units in moreImportantVictim
+    order; `snapshot`: a layer where they are all still on their nodes. This is how a recorded
+    choice is checked to be one the scheduler's search makes for some order of tied units."""
+    classes: list[list[VictimUnit]] = []
+    for u in potential:
+        if classes and not more_important_victim(classes[-1][0], u) and not more_important_victim(u, classes[-1][0]):
+            classes[-1].append(u)
+        else:
+            classes.append([u])
+    def key(u: VictimUnit) -> tuple[int, int]:
+        r = _rank(u, evict)
+        return r, (going_order.get(id(u), 0) if going_order is not None and r == 1 else 0)
+    order = [u for cls in classes for u in sorted(cls, key=key)]
+    for u in order:
+        for p in u.pods:
+            snapshot.remove_pod(p)
+    if not fits(snapshot).is_success():
+        return None
+    violating, non_violating = filter_units_with_pdb_violation(order, pdbs)
+    chosen: list[VictimUnit] = []
+    for group in (violating, non_violating):
+        for u in group:
+            for p in u.pods:
+                snapshot.add_pod(p)
+            if fits(snapshot).is_success():
+                continue
+            for p in u.pods:
+                snapshot.remove_pod(p)
+            chosen.append(u)
+    if {p.key for u in chosen for p in u.pods if not p.terminating} != set(evict):
+        return None
+    sort_slice(chosen, more_important_victim)
+    return chosen

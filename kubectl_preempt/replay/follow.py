@@ -20,7 +20,8 @@ from ..model.objects import Pod
 from ..model.who_preempted import preempted_by
 from ..scheduler.backend.cache import PodOrder, status_delay_of
 from .eventhandlers import EventHandler
-from .podgroups import FollowGroups, api_latency_for, group_of, preempted_for_pod_group
+from .podgroups import FollowGroups, api_latency_for, group_of, pod_group_of, preempted_for_pod_group
+from ..scheduler.schedule_one_podgroup import order_members
 from .preemption_summary import decision_case, preemption_why
 from .simulate import Progress, initial_objects
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
@@ -154,8 +155,14 @@ class Follow:
         # queue, and applies the recorded bindings and nominations (its _pod_event)
         # pod groups (v1.36, GenericWorkload) are followed by their own cycles (replay/podgroups.py)
         self._now = timeline.start
-        self.groups = FollowGroups(self.state, lambda: self._now, api_latency_for(config, timeline.events)) \
-            if self.state.scheduler.pod_group_cycles else None
+        # with WorkloadAwarePreemption a pod group preempts as one unit, in cycles the recording
+        # cannot point at one by one: they are followed by the groups' own cycles; without it a
+        # member preempts on its node like a pod, and its recorded preemption is explained in its
+        # group's cycle (_member_cycle)
+        sched = self.state.scheduler
+        self.groups = FollowGroups(self.state, lambda: self._now, api_latency_for(config, timeline.events),
+                                   timeline.events) \
+            if sched.pod_group_cycles and config.version.features.enable_workload_aware_preemption else None
         self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event,
                                     queue=self.groups.queue if self.groups is not None else None)
         self.incidents = find_incidents(initial, timeline.events)
@@ -217,6 +224,32 @@ class Follow:
             self.decisions += self.groups.cycles
             self.preemptions = sorted(self.preemptions + self.groups.rows, key=lambda r: r["time"])
         return self
+
+    def _member_cycle(self, pod: Pod) -> Any:
+        """A pod group's member decides inside its group's cycle (v1.36, GenericWorkload): the cycle
+        at this instant over the group's pending members, in its order (priority, then the first
+        seen), and this member's part of it; None for a pod of no group."""
+        st = self.state
+        key = group_of(st, pod)
+        if not key:
+            return None
+        from ..framework.podgroupstate import group_key_of
+        minor = st.scheduler.config.version.minor
+        members = [p for p in st.cluster.pods.values() if p.namespace == pod.namespace and not p.node_name
+                   and not p.terminating and group_key_of(p, minor) == key]
+        # their first attempt: a gang's members wait at PreEnqueue until minCount of them exist, then
+        # the one that completed it is tried first and the others are moved in after it
+        added = {p.uid: self.added_at.get(p.uid, -1) for p in members}
+        pg = pod_group_of(st, key)
+        complete = -1
+        if pg is not None and pg.min_count is not None:
+            seen = sorted(added.values())
+            complete = seen[pg.min_count - 1] if len(seen) >= pg.min_count else -1
+        members = order_members(members, lambda p: (max(added[p.uid], complete), added[p.uid] != complete,
+                                                    added[p.uid]))
+        result = st.scheduler.schedule_pod_group(key, members)
+        m = result.member(pod.key)
+        return m.cycle if m is not None else None
 
     def _group_incident(self, inc: Incident) -> bool:
         """Signs of a preemption the replay's own pod-group cycles decide: by a pod group's member, or
@@ -403,7 +436,7 @@ class Follow:
         # explained as the pod was when the scheduler tried it: without the nomination it is about to get
         saved = pod.nominated_node_name
         in_flight = self._deletions_in_flight(pod)
-        res = st.scheduler.schedule(pod)
+        res = self._member_cycle(pod) or st.scheduler.schedule(pod)
         self.decisions += 1
         details = res.preempted
         diffs: list[str] = []

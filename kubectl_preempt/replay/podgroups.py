@@ -395,6 +395,38 @@ def preempted_for_pod_group(obj: Any) -> bool:
     return False
 
 
+def recorded_bursts(events: Iterable[Any], api_latency: float) -> dict[str, list[tuple[float, frozenset[str]]]]:
+    """The recording's workload-aware preemptions, per PodGroup (namespace/name): each burst of its
+    Preempted events (related to the PodGroup; one per victim it deleted, made by the preemption's
+    calls within a few API calls of each other) as (its first event's time, the victims). A
+    decision whose victims were all going already leaves none."""
+    from ..model.rfc3339 import parse_seconds
+    signs: dict[str, list[tuple[float, str]]] = {}
+    for ev in events:
+        if ev.kind != "Event" or ev.type == "DELETED" or ev.obj.get("reason") != "Preempted":
+            continue
+        rel = ev.obj.get("related") or {}
+        if rel.get("kind") != "PodGroup":
+            continue
+        inv = ev.obj.get("involvedObject") or ev.obj.get("regarding") or {}
+        t = parse_seconds(ev.obj.get("eventTime")) or ev.time
+        signs.setdefault(f"{rel.get('namespace') or 'default'}/{rel.get('name')}", []).append(
+            (t, f"{inv.get('namespace') or 'default'}/{inv.get('name')}"))
+    gap = max(0.05, api_latency)
+    out: dict[str, list[tuple[float, frozenset[str]]]] = {}
+    for key, lst in signs.items():
+        lst.sort()
+        bursts: list[tuple[float, set[str]]] = []
+        last = float("-inf")
+        for t, victim in lst:
+            if t - last > gap:
+                bursts.append((t, set()))
+            bursts[-1][1].add(victim)
+            last = t
+        out[key] = [(t, frozenset(v)) for t, v in bursts]
+    return out
+
+
 class MemberQueue(SchedulingQueue):
     """Follow mode's queue: the recorded scheduler's other pods are the recording's, only the pods
     of pod groups wait here, for the cycles follow runs itself (their decisions the recording cannot
@@ -420,7 +452,12 @@ class FollowGroups:
 
     MAX_CYCLES_AT_ONCE = 200
 
-    def __init__(self, state: ReplayState, clock: Callable[[], float], api_latency: float) -> None:
+    # the recorded bursts a cycle at time t compares its choice with: those starting within
+    # (t - BEFORE, t + AFTER), the decision's calls following it (or racing it, in the recording)
+    BEFORE, AFTER = 0.1, 2.0
+
+    def __init__(self, state: ReplayState, clock: Callable[[], float], api_latency: float,
+                 events: Iterable[Any] = ()) -> None:
         sched = state.scheduler
         self.state = state
         self.clock = clock
@@ -438,19 +475,21 @@ class FollowGroups:
         # the scheduler is busy with a cycle's status patches until then (status_patches)
         self.busy_until = float("-inf")
         self.api_latency = api_latency
+        self.bursts = recorded_bursts(events, api_latency)
         for p in list(state.cluster.pods.values()):
             if not p.node_name and not p.terminating:
                 self.queue.add(p)
 
     # ---------------------------------------------------------------- PreEnqueue
     def _running(self, uid: str) -> bool:
-        """IsPodRunningPreemption / IsPodGroupRunningPreemption: until its last victim is going."""
+        """IsPodRunningPreemption / IsPodGroupRunningPreemption: until its last victim is going (its
+        calls end with the last victim's delete: every victim is going then)."""
         got = self.preempting.get(uid)
         if got is None:
             return False
         at, victims = got
-        last = self.state.pods_by_uid.get(victims[-1]) if victims else None
-        if last is None or last.terminating or self.clock() - at > RELEASE_AFTER:
+        going = all(v is None or v.terminating for v in map(self.state.pods_by_uid.get, victims))
+        if going or self.clock() - at > RELEASE_AFTER:
             del self.preempting[uid]
             return False
         return True
@@ -505,11 +544,16 @@ class FollowGroups:
         now = self.clock()
         st.prepare()
         key, pods, infos = members_for_cycle(st, self.queue, first)
-        result = st.scheduler.schedule_pod_group(key, pods)
+        near = [v for t, v in self.bursts.get(key, ()) if now - self.BEFORE <= t <= now + self.AFTER]
+        result = st.scheduler.schedule_pod_group(key, pods, alternatives=near + [frozenset()])
         self.cycles += 1
         for m in result.members:
             d = m.preempted
             if d is not None:
+                # a member decides again on every cycle of a group that keeps failing, and a tie
+                # after the choice chain goes to any of the tied nodes each time (a Go map's
+                # order): each tied node gets its entry, merged as the cluster's record merges
+                # the repeats of one pod on one node
                 row = member_preemption_row(m, d, now)
                 if not self.repeats.merge(row, now):
                     self.rows.append(row)
@@ -519,7 +563,13 @@ class FollowGroups:
         rec = result.preempted
         if rec is not None:
             self.rows.append(follow_pod_group_row(result, rec, now))
-            to_delete = [v.uid for v in rec.victim_pods if not v.terminating]
+            # the calls that hold the group are the cluster's when its choice is known (an
+            # alternative matched the recording): none when the search can evict only pods going
+            # already (no call, executor.go prepareCandidateAsync returns), else the first
+            # recorded burst's; the replay's own without any
+            alts = rec.alternatives
+            chosen: list[Any] = alts[0] if alts else rec.victims
+            to_delete = [v.uid for u in chosen for v in u.pods if not v.terminating]
             if to_delete:
                 self.preempting[rec.pod_group.uid] = (now, to_delete)
         in_cycle = {m.pod.uid for m in result.members}
@@ -530,8 +580,8 @@ class FollowGroups:
                 # assumed and bound by the recorded scheduler: the recording's binding follows
                 self.queue.done(m.pod)
                 continue
-            if m.nominated_node is not None and m.nominated_node != m.pod.nominated_node_name:
-                st.nominate(m.pod, m.nominated_node)
+            # the member's nomination is the recording's (its patch follows): the cycle's own
+            # stands for the order of tied units the replay took, which may not be the cluster's
             plugins, pending = failure_plugins(m)
             self.queue.add_unschedulable_if_not_present(info, plugins, pending, group_member=True)
         for uid, info in infos.items():
@@ -546,9 +596,13 @@ class FollowGroups:
 
 
 def member_preemption_row(m: MemberResult, details: Any, now: float) -> dict[str, Any]:
-    """A pod-group member's own DefaultPreemption (WorkloadAwarePreemption off) in follow mode."""
+    """A pod-group member's own DefaultPreemption (WorkloadAwarePreemption off) in follow mode; the
+    victims each node tied at the end of the choice chain would have had (the tie goes to any of
+    them: a Go map's order) are its alternatives."""
     sel = details.selected
     pod = m.pod
+    by_name = {c.name: c for c in details.candidates}
+    tied = [[v.key for v in by_name[n].victims] for n in details.tied_nodes if n != sel.name and n in by_name]
     return {
         "time": format_time(now),
         "preemptor": pod.key,
@@ -560,7 +614,8 @@ def member_preemption_row(m: MemberResult, details: Any, now: float) -> dict[str
         "victimDetails": [{"pod": v.key, "priority": v.priority, "priorityClassName": v.priority_class_name,
                            "alreadyTerminating": v.terminating} for v in sel.victims],
         "replayed": {"outcome": "Preempted", "node": sel.name, "tiedNodes": details.tied_nodes,
-                     "victims": [v.key for v in sel.victims]},
+                     "victims": [v.key for v in sel.victims],
+                     **({"victimAlternatives": tied} if tied else {})},
         "agrees": None,
         "differences": ["decided by the replay's own pod-group cycle (the recording's signs of it are "
                         "not matched one by one)"],
@@ -573,6 +628,11 @@ def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRec
     row = pod_group_preemption_summary(result, rec, now)
     row["replayed"] = {"outcome": "Preempted", "node": CLUSTER, "tiedNodes": [],
                        "victims": [v.key for v in rec.victim_pods]}
+    if rec.alternatives:
+        # the recording's choice, when the search makes it for another order of units it cannot
+        # tell apart (equal priority, kind, size and start second: a Go map's order)
+        row["replayed"]["victimAlternatives"] = [[p.key for u in alt for p in u.pods] for alt in rec.alternatives]
+        row["replayed"]["victimOrderUnknown"] = True
     row["agrees"] = None
     row["differences"] = ["decided by the replay's own pod-group cycle (the recording's signs of it are "
                           "not matched one by one)"]

@@ -34,7 +34,7 @@ from ..model.objects import Pod
 from ..model.workload import (POD_GROUP_SCHEDULED, REASON_SCHEDULED, REASON_SCHEDULER_ERROR,
                               REASON_UNSCHEDULABLE, PodGroup)
 from ..plugins.gangscheduling import ACTIVATE_KEY
-from ..preemption.podgroup_preemption import PodGroupPreemptionRecord, preempt
+from ..preemption.podgroup_preemption import PodGroupPreemptionRecord, outcomes_under_orders, preempt
 from .schedule_one import PREEMPTED, SCHEDULED, UNSCHEDULABLE, CycleResult, schedule_one
 
 # errPodGroupUnschedulable
@@ -161,7 +161,10 @@ class PodGroupScheduler:
 
     # ---------------------------------------------------------------- scheduleOnePodGroup
     def schedule(self, key: str, pod_group: PodGroup | None, members: Sequence[Pod], *,
-                 workload_aware_preemption: bool, pdbs: Sequence[Any] = ()) -> PodGroupCycleResult:
+                 workload_aware_preemption: bool, pdbs: Sequence[Any] = (),
+                 alternatives: Sequence[frozenset[str]] = ()) -> PodGroupCycleResult:
+        """`alternatives`: sets of pods to check as what workload-aware preemption could have
+        evicted anew under another order of tied units (its record's `alternatives`)."""
         sched = self.sched
         n = sched.snapshot.num_nodes()
         members = [p for p in members if not p.terminating]  # skipPodGroupPodSchedule
@@ -176,7 +179,8 @@ class PodGroupScheduler:
         result = self._algorithm(fwk, snap, cycle, members, RUN_ALL_POST_FILTERS)
         record = None
         if workload_aware_preemption and result.status.code == Code.Unschedulable:
-            status, record = self._workload_aware_preemption(fwk, snap, key, pod_group, members, pdbs)
+            status, record = self._workload_aware_preemption(fwk, snap, key, pod_group, members, pdbs,
+                                                             alternatives)
             if status.is_success():
                 result.waiting_on_preemption = True
             elif status.code == Code.Error:
@@ -315,7 +319,8 @@ class PodGroupScheduler:
 
     # ---------------------------------------------------------------- runWorkloadAwarePreemption
     def _workload_aware_preemption(self, fwk: Framework, snap: CycleSnapshot, key: str, pod_group: PodGroup | None,
-                                   members: Sequence[Pod], pdbs: Sequence[Any]
+                                   members: Sequence[Pod], pdbs: Sequence[Any],
+                                   alternatives: Sequence[frozenset[str]] = ()
                                    ) -> tuple[Status, PodGroupPreemptionRecord | None]:
         if not any(pl.name == "DefaultPreemption" for pl in fwk.post_filter_plugins):
             return Status(Code.Unschedulable, ERR_DEFAULT_PREEMPTION_MISSING), None
@@ -334,6 +339,14 @@ class PodGroupScheduler:
             return self._algorithm(fwk, s, cycle, members, RUN_WITHOUT_POST_FILTERS).status
 
         record = preempt(pod_group, members, layer, lister.get, pdbs, fits, fwk.random_source)
+        if record.status.is_success():
+            seen: set[frozenset[str]] = set()
+            for evict in alternatives:
+                for got in outcomes_under_orders(record.potential, evict, snap.layer, pdbs, fits):
+                    pods = frozenset(p.key for u in got for p in u.pods)
+                    if pods not in seen:
+                        seen.add(pods)
+                        record.alternatives.append(got)
         return record.status, record
 
 

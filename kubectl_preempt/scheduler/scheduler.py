@@ -153,7 +153,8 @@ class Scheduler:
         v = self.config.version
         return v.minor >= 36 and v.features.enable_generic_workload
 
-    def schedule_pod_group(self, key: str, members: Sequence[Pod], *, pdbs: Sequence[Any] | None = None) -> Any:
+    def schedule_pod_group(self, key: str, members: Sequence[Pod], *, pdbs: Sequence[Any] | None = None,
+                           alternatives: Sequence[frozenset[str]] = ()) -> Any:
         """One pod-group cycle of the group `key` (namespace/name) over `members`, in the order the
         cycle tries them (schedule_one_podgroup.py); with every memory off as schedule() runs
         without an equivalence cache."""
@@ -169,8 +170,10 @@ class Scheduler:
         pdbs = self.cluster.pdbs if pdbs is None else pdbs
         if self.equivalence is None or not MEMORY.on:
             with MEMORY.off():
-                return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs)
-        return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs)
+                return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs,
+                                    alternatives=alternatives)
+        return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs,
+                            alternatives=alternatives)
 
     def schedule(self, pod: Pod) -> CycleResult:
         eq = self.equivalence
