@@ -278,3 +278,27 @@ def pod_groups_of(objects: Iterable[Mapping[str, Any]], minor: int) -> dict[str,
 __all__ = ["PodGroup", "API_GROUP", "V1ALPHA1", "V1ALPHA2", "DISRUPTION_MODE_POD", "DISRUPTION_MODE_POD_GROUP",
            "POD_GROUP_SCHEDULED", "api_refusal", "check_workload_object", "group_name_of", "is_workload_object",
            "pod_groups_of", "scheduling_group", "served_version", "workload_ref"]
+
+
+def refuse_other_release(objects: Iterable[Mapping[str, Any]], release: str, minor: int) -> None:
+    """InputError naming the release and the kind for the first Workload or PodGroup a release's
+    scheduler could never be given (api_refusal); the field is the object's label."""
+    for o in objects:
+        why = api_refusal(o, release, minor)
+        if why is not None:
+            md = o.get("metadata") or {}
+            raise InputError(why, field=f"{o.get('kind')} {md.get('namespace') or 'default'}/{md.get('name')}")
+
+
+def pods_of_missing_groups(pods: Iterable[Any], groups: Iterable[str], minor: int) -> dict[str, list[str]]:
+    """namespace/name of each pod group pods name that `groups` (namespace/name) lacks, with the
+    pending pods that name it, in order."""
+    have = set(groups)
+    out: dict[str, list[str]] = {}
+    for p in pods:
+        if getattr(p, "node_name", ""):
+            continue
+        name = group_name_of(p.spec, minor)
+        if name and f"{p.namespace}/{name}" not in have:
+            out.setdefault(f"{p.namespace}/{name}", []).append(p.key)
+    return out

@@ -92,6 +92,9 @@ class PodGroupPreemptionRecord:
     # victims the search gives under other orders of tied units, each checked to evict anew just
     # the pods asked of it (outcome_under_order): what a recorded choice is compared with
     alternatives: list[list[VictimUnit]] = field(default_factory=list)
+    # when the group does not fit even with every potential victim gone: the member that then
+    # still found no node, and its FitError (the caller's search fills it in)
+    failing: tuple[str, str] | None = None
 
     @property
     def victim_pods(self) -> list[Pod]:

@@ -334,11 +334,20 @@ class PodGroupScheduler:
         from ..framework.podgroupstate import PodGroupLister
         lister = PodGroupLister(fwk.listers, fwk.version.minor)
 
+        last: list[AlgorithmResult] = []
+
         def fits(s: CycleSnapshot) -> Status:
             cycle = PodGroupCycle(key, s.pod_group_states[key])
-            return self._algorithm(fwk, s, cycle, members, RUN_WITHOUT_POST_FILTERS).status
+            got = self._algorithm(fwk, s, cycle, members, RUN_WITHOUT_POST_FILTERS)
+            last[:] = [got]
+            return got.status
 
         record = preempt(pod_group, members, layer, lister.get, pdbs, fits, fwk.random_source)
+        if record.potential and not record.fits_without_all and last:
+            # with every potential victim gone, the member that still found no node, and why
+            failing = next((m for m in last[0].members if not m.suggested_host), None)
+            if failing is not None:
+                record.failing = (failing.pod.key, failing.status.message())
         if record.status.is_success():
             seen: set[frozenset[str]] = set()
             for evict in alternatives:
