@@ -28,6 +28,7 @@ from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
 from .report import evicts
 from .batch import BatchOptions
+from ..model.workload import scheduling_group
 from .controllers import replica_set_index, workload_of
 from .distribution import distribution
 from .report import simulate_report
@@ -89,6 +90,9 @@ class RunFacts(Listener):
         md = victim.metadata
         meta = {"namespace": victim.namespace, "name": victim.name,
                 "ownerReferences": md.get("ownerReferences") or [], "labels": dict(victim.labels)}
+        group = scheduling_group(victim.spec)
+        if group:
+            meta["podGroup"] = group  # an ownerless pod of a PodGroup belongs to it (controllers.workload_of)
         self.victims.append((victim.key, victim.priority_class_name, victim.namespace, meta))
 
     def preempting(self, t: float, preemptor: Pod, node: str, victims: list[Pod]) -> None:
