@@ -250,17 +250,17 @@ class CycleSnapshot(Snapshot):
         return c
 
     def add_pod(self, pod: Pod) -> None:
-        ni = self.writable(pod.node_name)
-        if ni is not None:
-            had_aff, had_anti = bool(ni.pods_with_affinity), bool(ni.pods_with_required_anti_affinity)
-            ni.add_pod(pod)
-            self._refresh_lists(ni, had_aff, had_anti)
+        self._change(pod, NodeInfo.add_pod)
 
     def remove_pod(self, pod: Pod) -> None:
+        self._change(pod, NodeInfo.remove_pod)
+
+    def _change(self, pod: Pod, change: Callable[[NodeInfo, Pod], object]) -> None:
+        """A pod added to or removed from its node, in the cycle's own copy of the node."""
         ni = self.writable(pod.node_name)
         if ni is not None:
             had_aff, had_anti = bool(ni.pods_with_affinity), bool(ni.pods_with_required_anti_affinity)
-            ni.remove_pod(pod)
+            change(ni, pod)
             self._refresh_lists(ni, had_aff, had_anti)
 
     def assume_pod(self, pod: Pod, group_key: str = "") -> None:

@@ -445,10 +445,9 @@ class MemberQueue(SchedulingQueue):
 
 
 class FollowGroups:
-    """Follow mode's pod-group cycles: the group's members in their queue, driven by the recorded
-    events; each cycle runs on the recorded cluster of that instant, and a workload-aware
-    preemption, or a member's own DefaultPreemption, is one timeline entry (a member's merged as
-    the cluster's record merges repeats: Repeats)."""
+    """Follow mode's pod-group cycles under WorkloadAwarePreemption: the groups' members in their
+    queue, driven by the recorded events; each cycle runs on the recorded cluster of that instant,
+    and a workload-aware preemption is one timeline entry."""
 
     MAX_CYCLES_AT_ONCE = 200
 
@@ -465,7 +464,6 @@ class FollowGroups:
                                  queueing_hints=sched.queueing_hints(), less=sched.queue_sort_less())
         self.queue.member = lambda p: bool(group_of(state, p)) and state.owned(p)
         self.spin = Spin(lambda: (state.changes, state.scheduler.world()))
-        self.repeats = Repeats()
         self.rows: list[dict[str, Any]] = []
         # uid (a PodGroup's or a member's) -> (decided at, the victims its calls delete)
         self.preempting: dict[str, tuple[float, list[str]]] = {}
@@ -547,19 +545,7 @@ class FollowGroups:
         near = [v for t, v in self.bursts.get(key, ()) if now - self.BEFORE <= t <= now + self.AFTER]
         result = st.scheduler.schedule_pod_group(key, pods, alternatives=near + [frozenset()])
         self.cycles += 1
-        for m in result.members:
-            d = m.preempted
-            if d is not None:
-                # a member decides again on every cycle of a group that keeps failing, and a tie
-                # after the choice chain goes to any of the tied nodes each time (a Go map's
-                # order): each tied node gets its entry, merged as the cluster's record merges
-                # the repeats of one pod on one node
-                row = member_preemption_row(m, d, now)
-                if not self.repeats.merge(row, now):
-                    self.rows.append(row)
-                to_delete = [v.uid for v in d.selected.victims if not v.terminating]
-                if to_delete:
-                    self.preempting[m.pod.uid] = (now, to_delete)
+        # (with WorkloadAwarePreemption, which this follows, no member preempts on its own)
         rec = result.preempted
         if rec is not None:
             self.rows.append(follow_pod_group_row(result, rec, now))
@@ -593,33 +579,6 @@ class FollowGroups:
             self.queue.activate([p for p in result.activate if p.uid not in infos])
         if changed_nothing(result, lambda v: any(v.uid in vs for _, vs in self.preempting.values())):
             self.spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members if m.action != BIND])
-
-
-def member_preemption_row(m: MemberResult, details: Any, now: float) -> dict[str, Any]:
-    """A pod-group member's own DefaultPreemption (WorkloadAwarePreemption off) in follow mode; the
-    victims each node tied at the end of the choice chain would have had (the tie goes to any of
-    them: a Go map's order) are its alternatives."""
-    sel = details.selected
-    pod = m.pod
-    by_name = {c.name: c for c in details.candidates}
-    tied = [[v.key for v in by_name[n].victims] for n in details.tied_nodes if n != sel.name and n in by_name]
-    return {
-        "time": format_time(now),
-        "preemptor": pod.key,
-        "priority": pod.priority,
-        "priorityClassName": pod.priority_class_name,
-        "node": sel.name,
-        "podGroupMember": True,
-        "victims": [v.key for v in sel.victims if not v.terminating],
-        "victimDetails": [{"pod": v.key, "priority": v.priority, "priorityClassName": v.priority_class_name,
-                           "alreadyTerminating": v.terminating} for v in sel.victims],
-        "replayed": {"outcome": "Preempted", "node": sel.name, "tiedNodes": details.tied_nodes,
-                     "victims": [v.key for v in sel.victims],
-                     **({"victimAlternatives": tied} if tied else {})},
-        "agrees": None,
-        "differences": ["decided by the replay's own pod-group cycle (the recording's signs of it are "
-                        "not matched one by one)"],
-    }
 
 
 def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, now: float) -> dict[str, Any]:
