@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .table import INDENT, columns
+from .wording import columns as _columns
+
+INDENT = "  "
+
+
+def columns(header: Sequence[str], rows: list[list[str]]) -> list[str]:
+    """Data rows indented under a header that starts at the margin (as render/table.py's tables)."""
+    return _columns(header, [[INDENT + str(r[0])] + list(r[1:]) for r in rows])
 
 _OUTCOME = {"Scheduled": "SCHEDULED", "WaitingOnPreemption": "PREEMPTS", "Unschedulable": "UNSCHEDULABLE"}
 
