@@ -34,9 +34,10 @@ from ..errors import InputError, quote
 from ..model.admission import merge_label_keys
 from ..model.objects import Pod, PriorityClass
 from ..model.priority import class_priority
+from ..model.workload import check_workload_object, is_workload_object
 from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
 
-KINDS = ("Pod", "Deployment", "ReplicaSet", "StatefulSet", "Job")
+KINDS = ("Pod", "Deployment", "ReplicaSet", "StatefulSet", "Job", "Workload", "PodGroup")
 SCALE_KINDS = ("Deployment", "ReplicaSet", "StatefulSet")
 # utilrand.String's alphabet (k8s.io/apimachinery/pkg/util/rand): no vowels, no 0/1/3, no confusion
 RAND_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
@@ -221,6 +222,8 @@ class Maker:
             raise InputError(f"{kind} without metadata.name", source=source, field=f"{label}: metadata.name")
         if kind == "Pod":
             return self._pod_manifest(obj, ns, source, label)
+        if kind in ("Workload", "PodGroup"):
+            return self._workload_object(obj, ns, source, label)
         spec = obj.get("spec")
         if not isinstance(spec, Mapping):
             raise InputError(f"{kind} without spec", source=source, field=f"{label}: spec")
@@ -250,6 +253,30 @@ class Maker:
             sts = self._owner_object(obj, ns, "StatefulSet", replicas)
             return self._stateful_set_pods(sts, template, 0, replicas, source, label)
         return self._job(obj, ns, name, template, spec, replicas, source, label)
+
+    def _workload_object(self, obj: Mapping[str, Any], ns: str, source: str, label: str) -> Creation:
+        """A scheduling.k8s.io Workload or PodGroup (v1.36's workload-aware scheduling): created with
+        the pods beside it, which name it; no pods of its own. A PodGroup's priority is its class's,
+        as the Priority admission plugin resolves it (admitPodGroup)."""
+        if not is_workload_object(obj):
+            raise InputError(f"{obj.get('apiVersion')} {obj.get('kind')} cannot be planned: a Workload or PodGroup "
+                             "of scheduling.k8s.io", source=source, field=f"{label}: apiVersion")
+        raw = copy.deepcopy(dict(obj))
+        md = raw.setdefault("metadata", {})
+        md["namespace"] = ns
+        md.setdefault("uid", f"plan-{raw['kind'].lower()}-{ns}-{md.get('name')}")
+        try:
+            check_workload_object(raw)
+        except InputError as e:
+            raise InputError(e.detail, source=source, field=f"{label}: {e.field}") from None
+        spec = raw.setdefault("spec", {})
+        if raw["kind"] == "PodGroup" and spec.get("priority") is None:
+            found = class_priority(spec.get("priorityClassName") or "", self.classes)
+            if found is None:
+                raise InputError(f"no PriorityClass with name {spec.get('priorityClassName')} was found", source=source,
+                                 field=f"{label}: spec.priorityClassName")
+            spec["priority"] = found[0]
+        return Creation(f"{ns}/{md.get('name')}", raw["kind"], label, owners=[raw])
 
     def _count(self, spec: Mapping[str, Any], key: str, source: str, label: str) -> int:
         v = spec.get(key, 1)

@@ -173,3 +173,30 @@ def test_a_scaled_template_no_class_resolves_names_the_snapshot_and_target() -> 
     with pytest.raises(InputError) as e:
         plan_spec(objs, scale=["batch/rs/etl=9"], source="snap.json")
     assert str(e.value).startswith("snap.json: --scale batch/rs/etl=9: spec.template.spec.priorityClassName: ")
+
+
+def test_a_workload_its_pod_group_and_their_pods_are_planned_together() -> None:
+    """plan -f of a v1.36 Workload, its PodGroup (its priority its class's, as admission gives it)
+    and the pods naming it: the gang preempts as one unit, on the cluster."""
+    import json
+    from pathlib import Path
+
+    items = json.loads((Path(__file__).resolve().parents[2] / "examples" / "gang.json").read_text())["items"]
+    base = [o for o in items if (o.get("metadata") or {}).get("namespace") != "ml"]
+    new = [o for o in items if (o.get("metadata") or {}).get("namespace") == "ml"]
+    pg = next(o for o in new if o["kind"] == "PodGroup")
+    del pg["spec"]["priority"]  # a manifest as written: admission resolves it from priorityClassName
+    doc = plan(base, [("gang.json", f"items[{i}]", o) for i, o in enumerate(new)], kubernetes_version="v1.36",
+               feature_gates="GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true")
+    first = doc["preemptions"][0]
+    assert (first["preemptor"], first["node"], first["priority"]) == ("ml/train-workers", "cluster", 10000)
+    assert sorted(first["victims"]) == ["batch/lowgang-0", "batch/lowgang-1", "batch/lowgang-2"]
+
+
+def test_a_pod_group_of_a_bad_policy_in_a_manifest_is_refused_naming_it() -> None:
+    bad = {"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup", "metadata": {"name": "g", "namespace": "ml"},
+           "spec": {"schedulingPolicy": {"gang": {"minCount": 0}}}}
+    with pytest.raises(InputError) as e:
+        _creations([node("n1")], [("m.yaml", "items[0]", bad)])
+    assert str(e.value) == ("m.yaml: items[0] (PodGroup g): spec.schedulingPolicy.gang.minCount: must be greater "
+                            "than or equal to 1, got 0")
