@@ -57,6 +57,11 @@ class Scheduler:
         self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
         self.next_start_node_index = 0
+        # whether a pod of a pod group is scheduled in its group's cycle (schedule_one.go
+        # ScheduleOne: GenericWorkload, from v1.36; v1.35 schedules each member alone); asked of
+        # every pod a replay pops
+        v = self.config.version
+        self.pod_group_cycles = v.minor >= 36 and v.features.enable_generic_workload
         if len(self.config.profiles) > 1:
             # as profile.NewMap, a scheduler whose profiles sort the one queue differently does not start
             self.queue_sort_less()
@@ -146,12 +151,6 @@ class Scheduler:
                 return s.with_plugin(pl.name)
         return SUCCESS
 
-    @property
-    def pod_group_cycles(self) -> bool:
-        """Whether a pod of a pod group is scheduled in its group's cycle (schedule_one.go
-        ScheduleOne: GenericWorkload, from v1.36; v1.35 schedules each member alone)."""
-        v = self.config.version
-        return v.minor >= 36 and v.features.enable_generic_workload
 
     def schedule_pod_group(self, key: str, members: Sequence[Pod], *, pdbs: Sequence[Any] | None = None,
                            alternatives: Sequence[frozenset[str]] = ()) -> Any:
