@@ -557,6 +557,18 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
 }
 
 
+# kube_features.go defaultKubernetesFeatureGateDependencies, the entries among the gates of
+# workload-aware scheduling (the others name gates imitated at their default only, or locked):
+# featureGate.unsafeSetFromMap refuses a gate enabled while one it depends on is disabled
+GATE_DEPENDENCIES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "v1.35.6": (("GangScheduling", ("GenericWorkload",)),),
+    "v1.36.2": (("GangScheduling", ("GenericWorkload",)),
+                ("TopologyAwareWorkloadScheduling", ("GenericWorkload",)),
+                ("WorkloadAwarePreemption", ("GangScheduling",)),
+                ("WorkloadWithJob", ("GenericWorkload",))),
+}
+
+
 def imitated(gate: str, release: str) -> bool | None:
     """Whether the release's behaviour under `gate` is imitated at both values: True, False (a
     scheduling gate imitated at its default only), None (the gate does not touch scheduling)."""

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import UsageError, quote
 from ..model.resources import PodResourcesOptions
-from .featuregates import gates_of, imitated
+from .featuregates import GATE_DEPENDENCIES, gates_of, imitated
 from .types import NodeCounting
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
@@ -370,8 +370,25 @@ def apply_feature_gates(version: KubernetesVersion,
     merged = dict(version.gates)
     merged.update(pairs)
     out = version.with_gates(tuple(merged.items()))
+    # a gate not imitated is refused first: adding the gate it depends on would not make it run
     _refuse_not_imitated(out, known)
+    _refuse_missing_dependencies(out)
     return out
+
+
+def _refuse_missing_dependencies(version: KubernetesVersion) -> None:
+    """featureGate.unsafeSetFromMap: once every gate is set, an enabled gate whose dependency is
+    disabled is an error (utilerrors.NewAggregate of them, with upstream's words)."""
+    errs = []
+    for name, deps in GATE_DEPENDENCIES.get(version.name, ()):
+        if not version.gate_enabled(name):
+            continue
+        off = [d for d in deps if not version.gate_enabled(d)]
+        if off:
+            errs.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+    if errs:
+        msg = errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]"
+        raise UsageError(f"{msg} (kube-scheduler {version.name})", field="--feature-gates")
 
 
 def _refuse_not_imitated(version: KubernetesVersion, known: Mapping[str, Any]) -> None:

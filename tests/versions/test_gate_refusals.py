@@ -64,8 +64,40 @@ def test_the_cli_refuses_a_workload_gate_with_one_line_and_exit_2(tmp_path: Path
                                         ("GangScheduling", "enable_gang_scheduling"),
                                         ("WorkloadAwarePreemption", "enable_workload_aware_preemption")])
 def test_v1_36s_workload_gates_are_accepted_and_reach_the_scheduler(gate: str, field: str) -> None:
-    v = apply_feature_gates(V1_36_2, f"{gate}=true")
+    # with the gates each depends on (kube_features.go defaultKubernetesFeatureGateDependencies)
+    needs = {"GenericWorkload": "", "GangScheduling": "GenericWorkload=true,",
+             "WorkloadAwarePreemption": "GenericWorkload=true,GangScheduling=true,"}[gate]
+    v = apply_feature_gates(V1_36_2, f"{needs}{gate}=true")
     assert getattr(v.features, field) and not getattr(V1_36_2.features, field)
+
+
+@pytest.mark.parametrize("gates,error", [
+    pytest.param("WorkloadAwarePreemption=true",
+                 "WorkloadAwarePreemption is enabled, but depends on features that are disabled: [GangScheduling]",
+                 id="workload-aware preemption without gang scheduling"),
+    pytest.param("GangScheduling=true,WorkloadAwarePreemption=true",
+                 "GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload]",
+                 id="gang scheduling without the generic workload"),
+    pytest.param("WorkloadWithJob=true",
+                 "WorkloadWithJob is enabled, but depends on features that are disabled: [GenericWorkload]",
+                 id="the Job controller's workloads without the generic workload"),
+    pytest.param("GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true,GenericWorkload=false",
+                 "GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload]",
+                 id="the last value of a gate given twice counts"),
+])
+def test_a_gate_enabled_without_a_gate_it_depends_on_is_refused(gates: str, error: str) -> None:
+    """featureGate.unsafeSetFromMap: dependencies are checked once every gate is set."""
+    with pytest.raises(UsageError) as e:
+        apply_feature_gates(V1_36_2, gates)
+    assert (e.value.field, e.value.detail) == ("--feature-gates", f"{error} (kube-scheduler v1.36.2)")
+
+
+def test_several_missing_dependencies_are_refused_together_as_upstream_aggregates_them() -> None:
+    with pytest.raises(UsageError) as e:
+        apply_feature_gates(V1_36_2, "GangScheduling=true,WorkloadWithJob=true")
+    assert e.value.detail == ("[GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload], "
+                              "WorkloadWithJob is enabled, but depends on features that are disabled: [GenericWorkload]] "
+                              "(kube-scheduler v1.36.2)")
 
 
 def test_a_gate_that_does_not_touch_scheduling_is_listed_as_having_no_effect(tmp_path: Path) -> None:
