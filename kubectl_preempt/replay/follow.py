@@ -119,7 +119,8 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
     # victims no nomination accounts for: a preemption by a pod already nominated to that node
     rest: dict[tuple[str, str | None], Incident] = {}
     for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
-        if j in used or vuid in seen_victims:
+        # a victim an Event names is placed by that Event (its preemptor), not by its condition
+        if j in used or vuid in seen_victims or (puid is None and vuid in by_event):
             continue
         k = (vnode, puid)
         inc = rest.get(k)
