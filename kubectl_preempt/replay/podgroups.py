@@ -22,7 +22,8 @@ as a timeline entry. Shared by simulate mode (replay/scheduling_loop.py) and fol
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from dataclasses import replace
+from typing import Any, Callable, Iterable, Sequence
 
 from ..framework.podgroupstate import group_key_of
 from ..model.objects import Pod
@@ -548,7 +549,7 @@ class FollowGroups:
         # (with WorkloadAwarePreemption, which this follows, no member preempts on its own)
         rec = result.preempted
         if rec is not None:
-            self.rows.append(follow_pod_group_row(result, rec, now))
+            self.rows.append(follow_pod_group_row(result, rec, now, near))
             # the calls that hold the group are the cluster's when its choice is known (an
             # alternative matched the recording): none when the search can evict only pods going
             # already (no call, executor.go prepareCandidateAsync returns), else the first
@@ -581,10 +582,26 @@ class FollowGroups:
             self.spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members if m.action != BIND])
 
 
-def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, now: float) -> dict[str, Any]:
+def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, now: float,
+                         recorded: Sequence[frozenset[str]] = ()) -> dict[str, Any]:
     """A workload-aware preemption in follow mode: decided by the replay's own pod-group cycle on
-    the recorded cluster of that instant."""
-    row = pod_group_preemption_summary(result, rec, now)
+    the recorded cluster of that instant. `recorded`: the victims of the recording's bursts of
+    Preempted events near it (recorded_bursts).
+
+    It agrees when the search makes the recording's choice for some order of the units it cannot
+    tell apart: an alternative evicts anew exactly a recorded burst's pods, or, with no burst near,
+    only pods already going (such a decision makes no call, so it leaves no sign). The row's
+    victims are then that choice, the replay's own order's under `replayed`. Otherwise no
+    verdict: which of a group's cycles a burst belongs to is not in the recording."""
+    def anew(alt: Sequence[Any]) -> frozenset[str]:
+        return frozenset(p.key for u in alt for p in u.pods if not p.terminating)
+
+    bursts = set(recorded)
+    matched = next((alt for alt in rec.alternatives if anew(alt) in bursts), None)
+    if matched is None and not bursts:
+        matched = next((alt for alt in rec.alternatives if not anew(alt)), None)
+    row = pod_group_preemption_summary(result, replace(rec, victims=list(matched)) if matched is not None else rec,
+                                       now)
     row["replayed"] = {"outcome": "Preempted", "node": CLUSTER, "tiedNodes": [],
                        "victims": [v.key for v in rec.victim_pods]}
     if rec.alternatives:
@@ -592,7 +609,14 @@ def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRec
         # tell apart (equal priority, kind, size and start second: a Go map's order)
         row["replayed"]["victimAlternatives"] = [[p.key for u in alt for p in u.pods] for alt in rec.alternatives]
         row["replayed"]["victimOrderUnknown"] = True
-    row["agrees"] = None
-    row["differences"] = ["decided by the replay's own pod-group cycle (the recording's signs of it are "
-                          "not matched one by one)"]
+    if matched is not None:
+        row["agrees"] = True
+        row["differences"] = []
+    else:
+        row["agrees"] = None
+        row["differences"] = ["decided by the replay's own pod-group cycle; no burst of the recording's Preempted "
+                              "events near it is a choice this search makes (it may belong to another cycle of "
+                              "the group)" if bursts else
+                              "decided by the replay's own pod-group cycle; the recording shows no sign of it"]
     return row
+

@@ -110,3 +110,42 @@ def test_follow_reports_a_workload_aware_preemption_by_its_pod_group() -> None:
     [row] = [p for p in report["preemptions"] if p.get("podGroup")]
     assert (row["preemptor"], row["node"], row["time"]) == ("gang/train", "cluster", at(1))
     assert row["replayed"]["node"] == "cluster" and len(row["replayed"]["victims"]) == 1
+
+
+def _preempted_event(victim: str, group: str, t: float) -> dict[str, Any]:
+    """The scheduler's Preempted event of a workload-aware preemption (executor.go: related to
+    the PodGroup, "Preempted by podgroup <uid> on node cluster")."""
+    return ev(t, "ADDED", {"apiVersion": "v1", "kind": "Event",
+                           "metadata": {"name": f"{victim}.1", "namespace": "batch"},
+                           "reason": "Preempted", "message": f"Preempted by podgroup uid-pg-gang-{group} on node cluster",
+                           "involvedObject": {"kind": "Pod", "namespace": "batch", "name": victim, "uid": f"uid-{victim}"},
+                           "related": {"kind": "PodGroup", "namespace": "gang", "name": group}})
+
+
+def _tied_fillers() -> list[dict[str, Any]]:
+    # two fillers of equal priority, size and start on n1: which one goes is a Go map's order
+    return [ev(0, "ADDED", make_pod(f"f{i}").ns("batch").priority(10).req(cpu="2", memory="1Gi").on("n1")
+               .start_time("2026-03-01T09:00:00Z").obj()) for i in range(2)]
+
+
+def test_follow_agrees_when_the_search_makes_the_recorded_choice_for_some_order_of_tied_units() -> None:
+    """podgrouppreemption.go ranges its units from a map: the recording's victim (f1) is not the
+    replay's own order's, but one the search makes; the row agrees and names the recorded one."""
+    tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), _preempted_event("f1", "train", 1.05), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")]
+    assert row["agrees"] is True and row["differences"] == []
+    assert row["victims"] == ["batch/f1"]
+    assert ["batch/f1"] in row["replayed"]["victimAlternatives"]
+
+
+def test_follow_gives_no_verdict_when_no_recorded_burst_is_a_choice_the_search_makes() -> None:
+    # the recording shows both fillers evicted at once, where one makes room: not this cycle's choice
+    tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), _preempted_event("f0", "train", 1.05),
+               _preempted_event("f1", "train", 1.06), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")][:1]
+    assert row["agrees"] is None and "no burst" in row["differences"][0]
+    assert row["victims"] == row["replayed"]["victims"]
