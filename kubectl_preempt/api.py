@@ -149,6 +149,14 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
     random_source = RandomSource(seed)
     out = []
     for key in pods:
+        if key.startswith(POD_GROUP_PREFIX) or _group_member(cluster, cfg, key):
+            # a pod group (podgroup/NS/NAME), or a member of one: its group's cycle
+            if base is None:
+                base = Scheduler(cluster, cfg, random_source=random_source, snapshot=snapshot)
+            out.append(_explain_pod_group(base, key, version))
+            if progress is not None:
+                progress(1)
+            continue
         if "/" not in key:
             raise InputError(f"pod {quote(key)} must be namespace/name", field="pod")
         pod = cluster.pod(key)
@@ -171,6 +179,58 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         if progress is not None:
             progress(1)
     return out
+
+
+POD_GROUP_PREFIX = "podgroup/"
+
+
+def _group_member(cluster: Cluster, cfg: SchedulerConfig, key: str) -> bool:
+    """A pending pod of a pod group, which v1.36 with GenericWorkload schedules in its group's cycle."""
+    from .framework.podgroupstate import group_key_of
+    v = cfg.version
+    pod = cluster.pods.get(key)
+    return (pod is not None and not pod.node_name and v.minor >= 36 and v.features.enable_generic_workload
+            and bool(group_key_of(pod, v.minor)))
+
+
+def _explain_pod_group(sched: Scheduler, key: str, version: KubernetesVersion) -> dict[str, Any]:
+    """The pod-group cycle of a group (podgroup/NS/NAME) or of a member's group, over the group's
+    pending members (not being deleted) in the order the cycle tries them: priority, then creation
+    (a snapshot holds no queue: the first attempts follow the creations)."""
+    from .explain.podgroup import member_document, pod_group_document
+    from .framework.podgroupstate import group_key_of
+    from .scheduler.schedule_one_podgroup import order_members
+    cluster = sched.cluster
+    if key.startswith(POD_GROUP_PREFIX):
+        group, focus = key[len(POD_GROUP_PREFIX):], None
+    else:
+        group, focus = group_key_of(cluster.pods[key], version.minor), key
+    if not sched.pod_group_cycles:
+        raise InputError(f"{key}: pod groups are scheduled in their own cycle only by kube-scheduler v1.36 with "
+                         "the GenericWorkload gate (--feature-gates GenericWorkload=true)", field="pod")
+    gates = {"featureGates": dict(version.gates)} if version.gates else {}
+    if focus is not None:
+        pod = cluster.pods[focus]
+        fwk = sched.framework_for(pod)
+        if fwk is not None and not sched.pre_enqueue(fwk, pod).is_success():
+            # held before any cycle (GangScheduling: its group or enough of its pods not there yet)
+            res = sched.schedule(pod)
+            nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
+            doc = build_document(res, nominated)
+            return {"pod": doc.pop("pod"), "schedulerVersion": version.name, **gates, **doc}
+    members = [p for p in cluster.pods.values() if not p.node_name and not p.terminating
+               and group_key_of(p, version.minor) == group]
+    if not members:
+        raise InputError(f"pod group {group} has no pending pods to schedule", field="pod")
+    members = order_members(members, lambda p: (p.metadata.get("creationTimestamp") or "", p.name))
+    result = sched.schedule_pod_group(group, members)
+    nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
+    if focus is None:
+        doc = pod_group_document(result)
+        return {"podGroup": doc.pop("podGroup"), "kind": "PodGroupExplanation", "schedulerVersion": version.name,
+                **gates, **doc}
+    doc = member_document(result, focus, nominated)
+    return {"pod": doc.pop("pod"), "schedulerVersion": version.name, **gates, **doc}
 
 
 from .replay.api import replay as _replay  # noqa: E402
@@ -364,11 +424,36 @@ def explain_inputs(objects: Sequence[Mapping[str, Any]], source: str, *, data_ve
         extra.extend(load_manifests(path, namespace))
     try:
         cluster = Cluster.from_objects(objects)
+        for text in workload_notes(cluster.extra.get("PodGroup", []) + cluster.extra.get("Workload", []),
+                                   cluster.pods.values(), version):
+            cluster.notes.append(text)
     except InputError as e:
         raise e.located(source=source) from None
     for text in cluster.notes:
         say(f"note: {source}: {text}")
     return ExplainInputs(cluster, version, cfg, extra, Resolved(version, resolved.note, resolved.source))
+
+
+def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], version: KubernetesVersion) -> list[str]:
+    """The scheduling.k8s.io objects checked against the release (a Workload or PodGroup of another
+    release's API version is refused, naming both) and one note per pod group pods name that is
+    not there: GangScheduling's PreEnqueue holds them until it appears (v1.36), or, without that
+    gate, the group's cycle runs without its PodGroup (it cannot preempt: runWorkloadAwarePreemption
+    needs the object)."""
+    from .model.workload import pod_groups_of, pods_of_missing_groups, refuse_other_release
+    refuse_other_release(objects, version.name, version.minor)
+    if version.minor < 36 or not version.features.enable_generic_workload:
+        return []
+    groups = pod_groups_of(objects, version.minor)
+    out = []
+    for key, keys in pods_of_missing_groups(pods, groups, version.minor).items():
+        more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
+        held = (f"GangScheduling holds them at PreEnqueue (waiting for pods's pod group "
+                f"{quote(key.split('/', 1)[1])} to appear in scheduling queue)"
+                if version.features.enable_gang_scheduling else
+                "their group's cycle runs without it, and cannot preempt")
+        out.append(f"{keys[0]}{more} name PodGroup {key}, which is not there: {held}")
+    return out
 
 
 def pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: str | None, all_namespaces: bool,
@@ -390,7 +475,29 @@ def pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: str | None
             and (selector is None or selector.matches(cluster.pods[key].labels))]
 
 
+POD_GROUP_TYPES = ("podgroup/", "podgroups/", "podgroup.scheduling.k8s.io/", "podgroups.scheduling.k8s.io/")
+
+
+def _resolve_pod_group(cluster: Cluster, arg: str, namespace: str | None, source: str) -> str:
+    """podgroup/NAME (in -n NAMESPACE) or podgroup/NS/NAME -> "podgroup/NS/NAME": a PodGroup the
+    snapshot holds, or one its pods name."""
+    from .model.workload import is_workload_object, scheduling_group
+    rest = arg.split("/", 1)[1]
+    if rest.count("/") > 1 or not rest or rest.startswith("/") or rest.endswith("/"):
+        raise UsageError(f"{quote(arg)} is neither podgroup/NAME nor podgroup/NAMESPACE/NAME")
+    key = rest if "/" in rest else f"{namespace or 'default'}/{rest}"
+    ns, name = key.split("/", 1)
+    known = any(is_workload_object(o) and o.get("kind") == "PodGroup"
+                and ((o.get("metadata") or {}).get("namespace") or "default") == ns
+                and (o.get("metadata") or {}).get("name") == name for o in cluster.extra.get("PodGroup") or ())
+    if not known and not any(p.namespace == ns and scheduling_group(p.spec) == name for p in cluster.pods.values()):
+        raise InputError(f"podgroup {key} not found (neither a PodGroup nor pods naming it)", source=source)
+    return POD_GROUP_PREFIX + key
+
+
 def _resolve_pod(cluster: Cluster, arg: str, namespace: str | None, extra_keys: set[str], source: str) -> str:
+    if arg.lower().startswith(POD_GROUP_TYPES):
+        return _resolve_pod_group(cluster, arg, namespace, source)
     if arg.count("/") > 1 or arg.startswith("/") or arg.endswith("/"):
         raise UsageError(f"pod {quote(arg)} is neither namespace/name nor name")
     arg = strip_pod_prefix(arg)

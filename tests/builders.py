@@ -164,6 +164,19 @@ class PodBuilder:
         self._o["spec"]["schedulerName"] = scheduler
         return self
 
+    def in_pod_group(self, name: str) -> "PodBuilder":
+        """A member of a scheduling.k8s.io PodGroup (v1.36: spec.schedulingGroup.podGroupName)."""
+        self._o["spec"]["schedulingGroup"] = {"podGroupName": name}
+        return self
+
+    def workload_ref(self, workload: str, pod_group: str, replica_key: str = "") -> "PodBuilder":
+        """A member of a v1.35 Workload's pod group (spec.workloadRef)."""
+        ref = {"name": workload, "podGroup": pod_group}
+        if replica_key:
+            ref["podGroupReplicaKey"] = replica_key
+        self._o["spec"]["workloadRef"] = ref
+        return self
+
     def running(self, node: str) -> "PodBuilder":
         self._o["spec"]["nodeName"] = node
         self._o["status"]["phase"] = "Running"
@@ -384,3 +397,35 @@ def make_pod_group(name: str, min_member: int, queue: str, namespace: str = "def
         spec["priorityClassName"] = priority_class
     return {"apiVersion": group, "kind": "PodGroup", "metadata": {"name": name, "namespace": namespace},
             "spec": spec}
+
+
+def make_gang(name: str, min_count: int | None = None, *, namespace: str = "default", priority: int | None = None,
+              priority_class: str = "", disruption_mode: str | None = None, workload: str = "",
+              template: str = "") -> dict[str, Any]:
+    """A scheduling.k8s.io/v1alpha2 PodGroup (v1.36): a gang of `min_count`, else basic."""
+    spec: dict[str, Any] = {"schedulingPolicy": {"gang": {"minCount": min_count}} if min_count is not None
+                            else {"basic": {}}}
+    if disruption_mode is not None:
+        spec["disruptionMode"] = disruption_mode
+    if priority is not None:
+        spec["priority"] = priority
+    if priority_class:
+        spec["priorityClassName"] = priority_class
+    if workload:
+        spec["podGroupTemplateRef"] = {"workload": {"workloadName": workload, "podGroupTemplateName": template}}
+    return {"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup",
+            "metadata": {"name": name, "namespace": namespace, "uid": f"uid-pg-{namespace}-{name}"}, "spec": spec}
+
+
+def make_workload(name: str, templates: dict[str, int | None], *, namespace: str = "default",
+                  version: str = "v1alpha2") -> dict[str, Any]:
+    """A scheduling.k8s.io Workload: v1alpha2 (v1.36) with pod group templates, or v1alpha1 (v1.35)
+    with pod groups inside; each named group a gang of its minCount, else basic."""
+    def policy(n: int | None) -> dict[str, Any]:
+        return {"gang": {"minCount": n}} if n is not None else {"basic": {}}
+    if version == "v1alpha1":
+        spec = {"podGroups": [{"name": t, "policy": policy(n)} for t, n in templates.items()]}
+    else:
+        spec = {"podGroupTemplates": [{"name": t, "schedulingPolicy": policy(n)} for t, n in templates.items()]}
+    return {"apiVersion": f"scheduling.k8s.io/{version}", "kind": "Workload",
+            "metadata": {"name": name, "namespace": namespace, "uid": f"uid-wl-{namespace}-{name}"}, "spec": spec}

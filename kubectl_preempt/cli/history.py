@@ -10,7 +10,7 @@ import typer
 from .. import api
 from ..errors import ClusterError, ExitCode, InputError, UsageError, quote
 from ..api import display_name
-from ..render.history import FORMATS, render_history, summary_line
+from ..render.history import FORMATS, render_history, summary_line, whole_pod_groups
 from . import options
 from .common import Progress, error_line, guard, note
 
@@ -136,3 +136,6 @@ def _print(doc: dict, output: str, no_headers: bool) -> None:
     sys.stdout.write(render_history(doc, output, no_headers=no_headers))
     if output in ("table", "wide", "name") and not doc.get("items"):
         note(summary_line(doc))  # as kubectl's "No resources found", on stderr
+    elif output in ("table", "wide"):
+        for line in whole_pod_groups(doc):
+            note(f"note: {line}")

@@ -16,11 +16,12 @@ from .common import finish_outputs, guard, note
 HELP = """Plan a rollout or a scale-up before making it: which pods would be preempted, where and why,
 and what would stay pending.
 
-The workloads in -f MANIFEST (Pods, Deployments, ReplicaSets, StatefulSets, Jobs; a List or a YAML
-stream) and the --scale targets (Deployment, ReplicaSet or StatefulSet in the snapshot, at N
+The workloads in -f MANIFEST (Pods, Deployments, ReplicaSets, StatefulSets, Jobs, v1.36 Workloads and
+PodGroups with the pods that name them; a List or a YAML stream) and the --scale targets (Deployment, ReplicaSet or StatefulSet in the snapshot, at N
 replicas) get their pods as their controllers make them (a ReplicaSet's `<rs>-<5 chars>`, a
 Deployment's ReplicaSet `<name>-<pod-template-hash>`, a StatefulSet's `<name>-<ordinal>` one after
-another, a Job's with its labels and completion index), their priority from their PriorityClass
+another, a Job's with its labels and completion index; under WorkloadWithJob an Indexed Job of
+parallelism = completions gets its Workload and PodGroup, a gang), their priority from their PriorityClass
 as admission gives it. They are created at the snapshot's time, all at once, into the same engine
 as `replay`: the scheduling queue orders them, each sees the nominations and evictions of the ones
 before, victims terminate over their grace period and their controllers re-create them. The run
@@ -79,7 +80,7 @@ def _duration(text: Optional[str]) -> Optional[float]:
 def plan(
     filename: Annotated[Optional[list[str]], typer.Option(
         "--filename", "-f", metavar="MANIFEST",
-        help="Pods, Deployments, ReplicaSets, StatefulSets or Jobs to create (YAML/JSON, a List or a stream; - for "
+        help="Pods, Deployments, ReplicaSets, StatefulSets, Jobs, Workloads or PodGroups to create (YAML/JSON, a List or a stream; - for "
              "stdin); repeatable. With --max: the one pod (or workload template) to copy.", show_default=False)] = None,
     scale: Annotated[Optional[list[str]], typer.Option(
         "--scale", metavar="NS/KIND/NAME=N",

@@ -29,7 +29,8 @@ def default_multi_point(version: KubernetesVersion) -> list[tuple[str, int]]:
     """mirrors getDefaultPlugins + applyFeatureGates of the release: DynamicResources only with
     DynamicResourceAllocation (on by default since v1.34); since v1.35 DynamicResources
     scores (weight 2), and the NodeDeclaredFeatures gate appends its plugin after DefaultBinder.
-    GangScheduling and TopologyAwareWorkloadScheduling (pod groups, PlacementScore) are alpha, off."""
+    GangScheduling (alpha, off in v1.35 and v1.36) appends its plugin last (applyGangScheduling);
+    TopologyAwareWorkloadScheduling (placements, PlacementScore) is alpha and not imitated."""
     out = list(DEFAULT_MULTIPOINT_V1_34)
     if not version.features.enable_dynamic_resource_allocation:
         # before v1.34 DynamicResourceAllocation is off by default, and applyFeatureGates inserts
@@ -39,6 +40,8 @@ def default_multi_point(version: KubernetesVersion) -> list[tuple[str, int]]:
         out = [(n, 2 if n == "DynamicResources" else w) for n, w in out]
     if version.features.enable_node_declared_features:
         out.append(("NodeDeclaredFeatures", 0))
+    if version.features.enable_gang_scheduling:
+        out.append(("GangScheduling", 0))
     return out
 
 EXTENSION_POINTS = ("preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",

@@ -5,12 +5,15 @@ from typing import Any
 
 
 class CycleState:
-    __slots__ = ("_data", "skip_filter_plugins", "skip_score_plugins")
+    __slots__ = ("_data", "skip_filter_plugins", "skip_score_plugins", "pod_group_cycle")
 
     def __init__(self) -> None:
         self._data: dict[str, Any] = {}
         self.skip_filter_plugins: set[str] = set()
         self.skip_score_plugins: set[str] = set()
+        # SetPodGroupSchedulingCycle: the pod-group cycle this pod's cycle runs in (its pod group's
+        # state there, scheduler/schedule_one_podgroup.py), None in a pod's own cycle
+        self.pod_group_cycle: Any = None
 
     def write(self, key: str, value: Any) -> None:
         self._data[key] = value
@@ -31,4 +34,5 @@ class CycleState:
         c._data = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in self._data.items()}
         c.skip_filter_plugins = set(self.skip_filter_plugins)
         c.skip_score_plugins = set(self.skip_score_plugins)
+        c.pod_group_cycle = self.pod_group_cycle
         return c

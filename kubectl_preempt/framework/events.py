@@ -83,6 +83,8 @@ class ClusterEventWithHint:
 EVENT_ASSIGNED_POD_ADD = ClusterEvent(POD, ADD, "AssignedPodAdd")
 EVENT_ASSIGNED_POD_DELETE = ClusterEvent(POD, DELETE, "AssignedPodDelete")
 EVENT_NODE_ADD = ClusterEvent(NODE, ADD, "NodeAdd")
+# an unscheduled pod added (addPodToSchedulingQueue tells the queue with GangScheduling on)
+EVENT_UNSCHEDULED_POD_ADD = ClusterEvent(POD, ADD, "UnscheduledPodAdd")
 EVENT_NODE_DELETE = ClusterEvent(NODE, DELETE, "NodeDelete")
 EVENT_UNSCHEDULABLE_TIMEOUT = ClusterEvent(WILDCARD, ALL, "UnschedulableTimeout")
 EVENT_FORCE_ACTIVATE = ClusterEvent(WILDCARD, ALL, "ForceActivate")

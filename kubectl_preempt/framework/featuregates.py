@@ -515,10 +515,13 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "OpportunisticBatching": since("v1.35.6"),
     "NominatedNodeNameForExpectation": NONE,
     "ClearingNominatedNodeNameAfterBinding": NONE,
-    # workload-aware scheduling: pod groups, gangs, their preemption and placement
-    "GenericWorkload": NONE,
-    "GangScheduling": NONE,
-    "WorkloadAwarePreemption": NONE,
+    # workload-aware scheduling: pod groups, the pod-group cycle and gangs, their preemption
+    # (scheduler/schedule_one_podgroup.py, plugins/gangscheduling, preemption/podgroup_preemption.py);
+    # v1.35's gang scheduling (pods one by one, waiting at Permit) is not imitated; placements
+    # (TopologyAwareWorkloadScheduling) are not
+    "GenericWorkload": frozenset({"v1.36.2"}),
+    "GangScheduling": frozenset({"v1.36.2"}),
+    "WorkloadAwarePreemption": frozenset({"v1.36.2"}),
     "TopologyAwareWorkloadScheduling": NONE,
     # DRA beyond the allocator imitated here (plugins/dynamicresources/allocator.py)
     "DRAAdminAccess": NONE,
@@ -551,6 +554,18 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "PodSchedulingReadiness": NONE,
     "PodDisruptionConditions": NONE,
     "CSIMigrationPortworx": NONE,
+}
+
+
+# kube_features.go defaultKubernetesFeatureGateDependencies, the entries among the gates of
+# workload-aware scheduling (the others name gates imitated at their default only, or locked):
+# featureGate.unsafeSetFromMap refuses a gate enabled while one it depends on is disabled
+GATE_DEPENDENCIES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "v1.35.6": (("GangScheduling", ("GenericWorkload",)),),
+    "v1.36.2": (("GangScheduling", ("GenericWorkload",)),
+                ("TopologyAwareWorkloadScheduling", ("GenericWorkload",)),
+                ("WorkloadAwarePreemption", ("GangScheduling",)),
+                ("WorkloadWithJob", ("GenericWorkload",))),
 }
 
 

@@ -77,6 +77,14 @@ class RandomSource:
         """mirrors pickOneNodeForPreemption's Go-map order among candidates tied after the chain."""
         return self.rng.choice(nodes) if self.rng is not None else nodes[0]
 
+    def map_order(self, items: Sequence[T]) -> list[T]:
+        """The order ranging over a Go map gives its values (workload-aware preemption's victim
+        units, preemption/podgroup_preemption.py): any order; kept as given without a generator."""
+        out = list(items)
+        if self.rng is not None:
+            self.rng.shuffle(out)
+        return out
+
     def derive(self) -> random.Random:
         """A generator of its own for a consumer beside the scheduler (kube-batch's sessions in a
         replay): seeded from the host stream's next 64 bits when there is one, else from the seed."""

@@ -362,6 +362,30 @@ class Framework:
             all_node_plugin_scores.append(NodePluginScores(node_info.name, names, scores, total))
         return all_node_plugin_scores, SUCCESS
 
+    def run_permit_plugins(self, state: CycleState, pod: Pod, node_name: str) -> tuple[Status, float]:
+        """mirrors RunPermitPlugins: the first rejection or error ends it; a Wait from any plugin
+        (none rejecting) is the answer, with its reason and "one or more plugins asked to wait and
+        no plugin rejected pod" appended, and the shortest wait any plugin asked for (at most
+        maxTimeout, 15 minutes)."""
+        wait: Status | None = None
+        timeout = 0.0
+        for pl in self.points["permit"]:
+            s, t = pl.permit(state, pod, node_name)
+            if s.is_success():
+                continue
+            if s.is_rejected():
+                return s.with_plugin(pl.name), 0.0
+            if s.code == Code.Wait:
+                t = min(t, 900.0)
+                timeout = t if wait is None else min(timeout, t)
+                wait = s
+                continue
+            return Status.as_error(f"running Permit plugin {quote(pl.name)}: {s.message()}", pl.name), 0.0
+        if wait is not None:
+            return Status(Code.Wait, *wait.reasons, "one or more plugins asked to wait and no plugin rejected pod",
+                          plugin=wait.plugin), timeout
+        return SUCCESS, 0.0
+
 
 # the extension points whose plugins can reject a pod and so tell the queue what may help it
 # (upstream's shouldHaveEnqueueExtensions)

@@ -203,3 +203,81 @@ class Snapshot:
             self.have_pods_with_affinity_list = [n for n in self.node_info_list if n.pods_with_affinity]
             self.have_pods_with_required_anti_affinity_list = [
                 n for n in self.node_info_list if n.pods_with_required_anti_affinity]
+
+
+class CycleSnapshot(Snapshot):
+    """The snapshot a pod-group cycle places its pods in, over the scheduler's own (mirrors the
+    snapshot's AssumePod, ForgetPod and BackupSnapshot of backend/cache/snapshot.go): a NodeInfo
+    the cycle changes is a copy (NodeInfo.snapshot), the rest are the base's, which nothing here
+    changes. `pod_group_states`: the pod groups' states as the cycle sees them (copies of the
+    cache's, podGroupStateSnapshot), where assumed members are counted. Layers stack: workload-aware
+    preemption removes victims in a layer over the cycle's (`layer`), dropped when it is done."""
+
+    def __init__(self, base: Snapshot, pod_group_states: dict | None = None) -> None:
+        # no Snapshot.__init__: the base's NodeInfos keep their journal, none is noted
+        self.base = base
+        self.node_info_list = list(base.node_info_list)
+        self.node_info_map = dict(base.node_info_map)
+        self.node_names = base.node_names
+        self.journal = NodeJournal()  # the copies' changes concern no cache
+        self.have_pods_with_affinity_list = list(base.have_pods_with_affinity_list)
+        self.have_pods_with_required_anti_affinity_list = list(base.have_pods_with_required_anti_affinity_list)
+        self.continues = None
+        self.counting = base.counting
+        self._index = {ni.name: i for i, ni in enumerate(self.node_info_list)}
+        self._copied: set[str] = set()
+        self.pod_group_states: dict = pod_group_states if pod_group_states is not None else {}
+        # pod uid -> the pod as assumed on its node (its node_name set)
+        self.assumed: dict[str, Pod] = {}
+
+    def layer(self) -> "CycleSnapshot":
+        """A snapshot over this one whose changes this one never sees (BackupSnapshot)."""
+        return CycleSnapshot(self, {k: v.copy() for k, v in self.pod_group_states.items()})
+
+    def writable(self, name: str) -> NodeInfo | None:
+        """The cycle's own copy of a node's NodeInfo, made on the first change."""
+        ni = self.node_info_map.get(name)
+        if ni is None or name in self._copied:
+            return ni
+        c = ni.snapshot()
+        self._copied.add(name)
+        self.node_info_map[name] = c
+        self.node_info_list[self._index[name]] = c
+        for lst in (self.have_pods_with_affinity_list, self.have_pods_with_required_anti_affinity_list):
+            for i, x in enumerate(lst):
+                if x is ni:
+                    lst[i] = c
+        return c
+
+    def add_pod(self, pod: Pod) -> None:
+        self._change(pod, NodeInfo.add_pod)
+
+    def remove_pod(self, pod: Pod) -> None:
+        self._change(pod, NodeInfo.remove_pod)
+
+    def _change(self, pod: Pod, change: Callable[[NodeInfo, Pod], object]) -> None:
+        """A pod added to or removed from its node, in the cycle's own copy of the node."""
+        ni = self.writable(pod.node_name)
+        if ni is not None:
+            had_aff, had_anti = bool(ni.pods_with_affinity), bool(ni.pods_with_required_anti_affinity)
+            change(ni, pod)
+            self._refresh_lists(ni, had_aff, had_anti)
+
+    def assume_pod(self, pod: Pod, group_key: str = "") -> None:
+        """mirrors Snapshot.AssumePod: `pod` (its node_name set) joins its node, and its pod
+        group's state in this snapshot counts it assumed."""
+        self.add_pod(pod)
+        self.assumed[pod.uid] = pod
+        st = self.pod_group_states.get(group_key) if group_key else None
+        if st is not None:
+            st.assume_pod(pod)
+
+    def forget_pod(self, pod: Pod, group_key: str = "") -> None:
+        """mirrors Snapshot.ForgetPod."""
+        assumed = self.assumed.pop(pod.uid, None)
+        if assumed is None:
+            return
+        self.remove_pod(assumed)
+        st = self.pod_group_states.get(group_key) if group_key else None
+        if st is not None:
+            st.forget_pod(pod.uid)

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError, UsageError, quote
 from ..model.resources import PodResourcesOptions
-from .featuregates import gates_of, imitated
+from .featuregates import GATE_DEPENDENCIES, gates_of, imitated
 from .types import NodeCounting
 from ..version import KUBERNETES_VERSION, KUBERNETES_VERSIONS
 
@@ -40,6 +40,10 @@ class Features:
     enable_opportunistic_batching: bool = False
     # alpha in v1.36, off: pod groups and their PlacementScore step, toleration operators Lt/Gt
     enable_gang_scheduling: bool = False
+    # workload-aware scheduling (v1.36): pods of a pod group are scheduled in its cycle
+    # (schedule_one.go ScheduleOne), and a group preempts as one unit (KEP-5710)
+    enable_generic_workload: bool = False
+    enable_workload_aware_preemption: bool = False
     enable_topology_aware_workload_scheduling: bool = False
     enable_taint_toleration_comparison_operators: bool = False
     # DynamicResourceAllocation: beta but off before v1.34 (KEP-4381 GA in v1.34): without it the
@@ -69,6 +73,8 @@ GATE_FIELDS: dict[str, str] = {
     "NominatedNodeNameForExpectation": "enable_nominated_node_name_for_expectation",
     "OpportunisticBatching": "enable_opportunistic_batching",
     "GangScheduling": "enable_gang_scheduling",
+    "GenericWorkload": "enable_generic_workload",
+    "WorkloadAwarePreemption": "enable_workload_aware_preemption",
     "TopologyAwareWorkloadScheduling": "enable_topology_aware_workload_scheduling",
     "TaintTolerationComparisonOperators": "enable_taint_toleration_comparison_operators",
 }
@@ -421,8 +427,25 @@ def apply_feature_gates(version: KubernetesVersion,
     merged = dict(version.gates)
     merged.update(pairs)
     out = version.with_gates(tuple(merged.items()))
+    # a gate not imitated is refused first: adding the gate it depends on would not make it run
     _refuse_not_imitated(out, known)
+    _refuse_missing_dependencies(out)
     return out
+
+
+def _refuse_missing_dependencies(version: KubernetesVersion) -> None:
+    """featureGate.unsafeSetFromMap: once every gate is set, an enabled gate whose dependency is
+    disabled is an error (utilerrors.NewAggregate of them, with upstream's words)."""
+    errs = []
+    for name, deps in GATE_DEPENDENCIES.get(version.name, ()):
+        if not version.gate_enabled(name):
+            continue
+        off = [d for d in deps if not version.gate_enabled(d)]
+        if off:
+            errs.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+    if errs:
+        msg = errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]"
+        raise UsageError(f"{msg} (kube-scheduler {version.name})", field="--feature-gates")
 
 
 def _refuse_not_imitated(version: KubernetesVersion, known: Mapping[str, Any]) -> None:

@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ..errors import InputError
 from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.schema import check_objects, object_label
+from ..model.workload import scheduling_group
 from ..model.who_preempted import (DISRUPTION_TARGET, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
                                    preempted_by)
 
@@ -342,7 +343,9 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
         row.event_message = msg
         if related and related.get("name"):
             row.related = related
-        if by is None:
+        if by is None and not (related and related.get("kind") == "PodGroup" and not msg):
+            # (a workload-aware preemption's Event whose message a recorder dropped is still named
+            # by its `related` PodGroup)
             _note(row, f"the Event's message is not the scheduler's \"Preempted by pod <UID> on node <node>\": {msg!r}")
 
     # several Events naming different preemptors of one victim: each row says so
@@ -409,7 +412,7 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
         "window": {"since": since, "from": format_seconds(lo) if lo is not None else None,
                    "to": format_seconds(now) if now is not None else None},
         "items": [r for _, r in out_rows],
-        "preemptions": group_preemptions([r for _, r in out_rows]),
+        "preemptions": group_preemptions([r for _, r in out_rows], _pod_group_sizes(by_uid)),
         "notes": list(notes),
     }
     return doc
@@ -524,7 +527,10 @@ def _resolve_preemptor(row: _Row, obs: Observed, by_uid: Mapping[str, Mapping[st
         row.preemptor = rel_key
         row.preemptor_from = "event"
         ns = rel_key.partition("/")[0]
-        if visible(ns):
+        if related.get("kind") == "PodGroup":
+            # v1.36's workload-aware preemption: the PodGroup preempted as one unit, on the cluster
+            _note(row, "preempted by a PodGroup (workload-aware preemption)")
+        elif visible(ns):
             _note(row, "preemptor gone; named by the Event")
         else:
             _note(row, f"preemptor's pods (namespace {ns}) not read; named by the Event")
@@ -638,14 +644,37 @@ def _row_doc(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> dict[str, An
         "reason": row.reason,
         "eventMessage": row.event_message or None,
         **({"podGroup": row.group} if row.group else {}),
+        **({"victimPodGroup": vg} if (vg := _victim_pod_group(victim)) else {}),
         "notes": list(row.notes),
         "conflicts": list(row.conflicts),
     }
 
 
-def group_preemptions(rows: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _pod_group_sizes(by_uid: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
+    """How many pods of each scheduling.k8s.io PodGroup the input holds (namespace/name -> pods)."""
+    out: dict[str, int] = {}
+    for p in by_uid.values():
+        g = _victim_pod_group(p)
+        if g:
+            out[g] = out.get(g, 0) + 1
+    return out
+
+
+def _victim_pod_group(pod: Mapping[str, Any] | None) -> str | None:
+    """namespace/name of the scheduling.k8s.io PodGroup a victim belonged to (v1.36's
+    spec.schedulingGroup), else None."""
+    if pod is None:
+        return None
+    name = scheduling_group(pod.get("spec") or {})
+    return _key(_md(pod).get("namespace"), name) if name else None
+
+
+def group_preemptions(rows: list[Mapping[str, Any]], members: Mapping[str, int] | None = None
+                      ) -> list[dict[str, Any]]:
     """Rows of one preemptor on one node within SAME_PREEMPTION seconds are one preemption
-    (its victims); a row with no preemptor is a preemption of its own."""
+    (its victims); a row with no preemptor is a preemption of its own. Victims of PodGroups
+    (workload-aware scheduling) are grouped by their PodGroup, and a PodGroup all of whose pods
+    the input holds (`members`: namespace/name -> pods) went in one preemption is named whole."""
     out: list[dict[str, Any]] = []
     open_: dict[tuple, dict[str, Any]] = {}
     for r in rows:
@@ -661,6 +690,17 @@ def group_preemptions(rows: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
         out.append(g)
         if who:
             open_[k] = g
+    groups_of = {r["victim"]: r.get("victimPodGroup") for r in rows if r.get("victimPodGroup")}
     for g in out:
         g.pop("_t")
+        by_group: dict[str, list[str]] = {}
+        for v in g["victims"]:
+            if v in groups_of:
+                by_group.setdefault(groups_of[v], []).append(v)
+        if by_group:
+            g["victimsByPodGroup"] = by_group
+            whole = [pg for pg, vs in by_group.items() if members and len(set(vs)) >= members.get(pg, 1 << 30)]
+            if whole:
+                # disruptionMode PodGroup: the group went whole for this one preemptor
+                g["wholePodGroups"] = whole
     return out

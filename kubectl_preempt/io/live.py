@@ -109,6 +109,14 @@ LIST_SPECS: tuple[ListSpec, ...] = (
     ListSpec("Queue", "scheduling.volcano.sh/v1beta1", "queues", False, False, CUSTOM_OBJECTS_API, "", quiet=True),
     ListSpec("PodGroup", "scheduling.volcano.sh/v1beta1", "podgroups", True, False, CUSTOM_OBJECTS_API, "",
              quiet=True),
+    # workload-aware scheduling (issue 32): v1.36's Workloads and PodGroups, v1.35's Workloads; alpha
+    # APIs a cluster serves only with --runtime-config, left out quietly where not served
+    ListSpec("Workload", "scheduling.k8s.io/v1alpha2", "workloads", True, False, CUSTOM_OBJECTS_API, "",
+             quiet=True),
+    ListSpec("PodGroup", "scheduling.k8s.io/v1alpha2", "podgroups", True, False, CUSTOM_OBJECTS_API, "",
+             quiet=True),
+    ListSpec("Workload", "scheduling.k8s.io/v1alpha1", "workloads", True, False, CUSTOM_OBJECTS_API, "",
+             quiet=True),
 )
 SPECS_BY_KIND = {s.kind: s for s in LIST_SPECS if not s.quiet}
 

@@ -179,6 +179,7 @@ def _template(obj: MutableMapping[str, Any]) -> None:
 # follow mode read to attribute a victim to its preemptor (model/who_preempted.py, replay/follow.py).
 # Nothing reads kube-batch's eviction events: its evictions are attributed by replaying its session.
 READ_EVENT_REASONS = frozenset({EVENT_REASON_PREEMPTED})
+PREEMPTED_BY_POD_GROUP = re.compile(r"^Preempted by podgroup (?P<uid>\S+) on node (?P<node>\S+)$")
 
 
 def _event(obj: MutableMapping[str, Any]) -> None:
@@ -192,6 +193,11 @@ def _event(obj: MutableMapping[str, Any]) -> None:
             m = PREEMPTED_BY.fullmatch(text.strip()) if isinstance(text, str) else None
             if m:
                 kept[key] = f"Preempted by pod {m.group('uid')} on node {m.group('node')}"
+                continue
+            # workload-aware preemption's (v1.36 executor.go PreemptPod: the preemptor is a podgroup)
+            m = PREEMPTED_BY_POD_GROUP.fullmatch(text.strip()) if isinstance(text, str) else None
+            if m:
+                kept[key] = f"Preempted by podgroup {m.group('uid')} on node {m.group('node')}"
     for key in ("message", "note"):
         if key in kept:
             obj[key] = kept[key]

@@ -11,11 +11,14 @@ from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
 from .resources import calculate_resource
 from .schema import check_object, fast_checker, object_label, pod_ok, pod_spec_key
+from .workload import check_workload_object, is_workload_object
 
 # kinds the scheduler's informers watch beyond nodes, pods, PDBs and classes; kept raw
 EXTRA_KINDS = ("Namespace", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
                "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
-               "CSIStorageCapacity", "VolumeAttachment", "ResourceClaim", "DeviceClass", "ResourceSlice")
+               "CSIStorageCapacity", "VolumeAttachment", "ResourceClaim", "DeviceClass", "ResourceSlice",
+               # workload-aware scheduling (scheduling.k8s.io; model/workload.py)
+               "PodGroup", "Workload")
 KNOWN_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass") + EXTRA_KINDS
 
 
@@ -24,6 +27,7 @@ KNOWN_KINDS = ("Node", "Pod", "PodDisruptionBudget", "PriorityClass") + EXTRA_KI
 _UNIQUE = frozenset(("Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Namespace", "PersistentVolumeClaim",
                      "PersistentVolume", "StorageClass", "CSINode", "CSIDriver"))
 _NAMESPACED = frozenset(("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"))
+_WORKLOAD_KINDS = frozenset(("PodGroup", "Workload"))
 _NODE_NAME = operator.attrgetter("node_name")
 _HAS_PRIORITY = operator.attrgetter("has_priority")
 # one counter for every cluster's PDB list, so that a generation names one state of one list for
@@ -85,6 +89,8 @@ class Cluster:
                 return
             if not checked and not fast_checker(kind)(obj):
                 check_object(obj)
+            if kind in _WORKLOAD_KINDS and is_workload_object(obj):
+                check_workload_object(obj)
             if self._seen is not None and kind in _UNIQUE:
                 self._listed_once(kind, md.get("namespace") or "default" if kind in _NAMESPACED else "", md["name"],
                                   where)

@@ -298,6 +298,8 @@ POD_SPEC = obj(
     resourceClaims=list_of(obj(name=STR, resourceClaimName=STR, resourceClaimTemplateName=STR)),
     terminationGracePeriodSeconds=INT64, activeDeadlineSeconds=INT64, hostNetwork=BOOL, restartPolicy=STR,
     serviceAccountName=STR, hostname=STR, subdomain=STR,
+    # the pod's group: v1.36's PodSchedulingGroup, v1.35's WorkloadReference (model/workload.py)
+    schedulingGroup=obj(podGroupName=STR), workloadRef=obj(name=STR, podGroup=STR, podGroupReplicaKey=STR),
 )
 CONTAINER_STATE = obj(startedAt=TIME, finishedAt=TIME, reason=STR, message=STR, exitCode=INT32)
 CONTAINER_STATUS = obj(
@@ -394,6 +396,18 @@ KINDS: dict[str, Checker] = {
                                   nodeSelector=NODE_SELECTOR),
                    reservedFor=list_of(obj(resource=STR, name=STR, uid=STR, apiGroup=STR))),
     ),
+    # scheduling.k8s.io's workload objects (model/workload.py checks what the shape cannot: the
+    # policy union, minCount, the disruptionMode enum); v1alpha2's fields, and v1alpha1's podGroups
+    "PodGroup": obj(metadata=OBJECT_META, spec=obj(
+        podGroupTemplateRef=obj(workload=obj(workloadName=STR, podGroupTemplateName=STR)),
+        schedulingPolicy=obj(basic=obj(), gang=obj(minCount=INT32)), disruptionMode=STR,
+        priorityClassName=STR, priority=INT32, schedulingConstraints=obj(topology=list_of(obj(key=STR)))),
+        status=obj(conditions=list_of(CONDITION))),
+    "Workload": obj(metadata=OBJECT_META, spec=obj(
+        controllerRef=obj(apiGroup=STR, kind=STR, name=STR),
+        podGroupTemplates=list_of(obj(name=STR, schedulingPolicy=obj(basic=obj(), gang=obj(minCount=INT32)),
+                                      disruptionMode=STR, priorityClassName=STR, priority=INT32)),
+        podGroups=list_of(obj(name=STR, policy=obj(basic=obj(), gang=obj(minCount=INT32)))))),
     "DeviceClass": obj(metadata=OBJECT_META, spec=obj(selectors=list_of(DEVICE_SELECTOR),
                                                       config=list_of(DEVICE_CONFIG))),
     "ResourceSlice": obj(metadata=OBJECT_META, spec=obj(

@@ -15,12 +15,15 @@ DISRUPTION_TARGET = "DisruptionTarget"
 REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 EVENT_REASON_PREEMPTED = "Preempted"
 PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
+# v1.36's workload-aware preemption (executor.go PreemptPod): the preemptor is a PodGroup, the
+# node "cluster", and the Event's `related` names the PodGroup
+PREEMPTED_BY_ANY = re.compile(r"^Preempted by (?P<type>pod|podgroup) (?P<uid>\S+) on node (?P<node>\S+)$")
 
 
 def preempted_by(event: Mapping[str, Any]) -> tuple[str, str] | None:
     """(preemptor UID, node) of a Preempted event's message (events.k8s.io `note` or core
     `message`), or None when it says something else."""
-    m = PREEMPTED_BY.match((event.get("message") or event.get("note") or "").strip())
+    m = PREEMPTED_BY_ANY.match((event.get("message") or event.get("note") or "").strip())
     return (m.group("uid"), m.group("node")) if m else None
 
 

@@ -52,13 +52,14 @@ def plan_version(kubernetes_version: str | KubernetesVersion | Resolved | None, 
 
 def make_creations(objects: Sequence[Mapping[str, Any]], start: float, manifests: Iterable[Manifest] = (),
                    scale: Iterable[str] = (), *, seed: int = 0, namespace: str | None = None,
-                   source: str = "") -> list[Creation]:
-    """The pods the manifests' and --scale targets' controllers make (plan/workloads.py)."""
+                   source: str = "", workload_with_job: bool = False) -> list[Creation]:
+    """The pods the manifests' and --scale targets' controllers make (plan/workloads.py);
+    `workload_with_job`: the controller manager's WorkloadWithJob gate (Indexed Jobs as gangs)."""
     try:
         classes = Cluster.from_objects([o for o in objects if o.get("kind") == "PriorityClass"]).priority_classes
     except InputError as e:
         raise e.located(source=source) from None
-    maker = Maker(objects, classes, start, seed=seed, namespace=namespace)
+    maker = Maker(objects, classes, start, seed=seed, namespace=namespace, workload_with_job=workload_with_job)
     out = [maker.from_manifest(obj, src, where) for src, where, obj in manifests]
     for target in scale:
         try:
@@ -81,7 +82,10 @@ def plan_spec(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest
     resolved = plan_version(kubernetes_version, server_version, feature_gates, objects)
     cfg, cfg_raw = _config(config, resolved.version)
     start = snapshot_time(objects, captured_at)
-    creations = make_creations(objects, start, manifests, scale, seed=seed, namespace=namespace, source=source)
+    # --feature-gates stand for the whole control plane's (as the v1.36 traces were made): the
+    # Job controller turns Indexed Jobs into gangs under WorkloadWithJob
+    creations = make_creations(objects, start, manifests, scale, seed=seed, namespace=namespace, source=source,
+                               workload_with_job=version.gate_enabled("WorkloadWithJob"))
     if not creations:
         raise UsageError("nothing to plan: give -f MANIFEST or --scale NS/KIND/NAME=N")
     spec = build_spec(objects, start, creations, cfg, cfg_raw, seed=seed, duration=duration, source=source)

@@ -18,7 +18,12 @@ Names follow the controllers:
 - a StatefulSet's pods are `<name>-<ordinal>`, from 0 up (or from the current replicas on a
   scale-up); with podManagementPolicy OrderedReady (the default) each waits for the one before;
 - a Job's pods carry the job-name and controller-uid labels and, for completionMode Indexed,
-  the completion index (annotation and label, name `<job>-<index>-<5 chars>`).
+  the completion index (annotation and label, name `<job>-<index>-<5 chars>`);
+- with the WorkloadWithJob gate (v1.36), an Indexed Job whose parallelism equals its completions
+  (above 1) becomes a gang: the Job controller makes a Workload `<job>-<hash of its UID>` with one
+  pod group template `<job>-pgt-0` (gang, minCount = parallelism) and its PodGroup
+  `<workload>-<template>-<hash>`, and its pods name the PodGroup (job_scheduling_manager.go);
+  both names are upstream's to the character (FNV-32a of what upstream hashes).
 """
 from __future__ import annotations
 
@@ -34,9 +39,10 @@ from ..errors import InputError, quote
 from ..model.admission import merge_label_keys
 from ..model.objects import Pod, PriorityClass
 from ..model.priority import class_priority
+from ..model.workload import check_workload_object, is_workload_object
 from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
 
-KINDS = ("Pod", "Deployment", "ReplicaSet", "StatefulSet", "Job")
+KINDS = ("Pod", "Deployment", "ReplicaSet", "StatefulSet", "Job", "Workload", "PodGroup")
 SCALE_KINDS = ("Deployment", "ReplicaSet", "StatefulSet")
 # utilrand.String's alphabet (k8s.io/apimachinery/pkg/util/rand): no vowels, no 0/1/3, no confusion
 RAND_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
@@ -52,6 +58,10 @@ JOB_NAME_LABELS = ("batch.kubernetes.io/job-name", "job-name")
 CONTROLLER_UID_LABELS = ("batch.kubernetes.io/controller-uid", "controller-uid")
 JOB_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index"
 DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision"
+
+# job_scheduling_manager.go: names cut to a DNS subdomain's length
+DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+SCHEDULING_API_VERSION = "scheduling.k8s.io/v1alpha2"
 
 ORDERED_READY = "OrderedReady"
 PARALLEL = "Parallel"
@@ -114,6 +124,39 @@ def pod_template_hash(template: Mapping[str, Any], collision_count: int = 0) -> 
     return safe_encode_string(str(_fnv32a(data)))
 
 
+def workload_name_for_job(job_name: str, job_uid: str) -> str:
+    """job_scheduling_manager.go computeWorkloadName: `<job name>-<hash>`, the hash FNV-32a of
+    DeepHashObject(job.UID) (spew prints a types.UID as `(types.UID)<uid>`), SafeEncodeString of
+    its decimal; the name cut so the whole fits a DNS subdomain."""
+    h = safe_encode_string(str(_fnv32a(f"(types.UID){job_uid}".encode())))
+    return f"{job_name[:DNS1123_SUBDOMAIN_MAX_LENGTH - len(h) - 1]}-{h}"
+
+
+def pod_group_name_for_workload(workload: str, template: str) -> str:
+    """job_scheduling_manager.go computePodGroupName: `<workload>-<template>-<hash>`, the hash
+    FNV-32a of both names; each part cut to its fair share of a DNS subdomain when too long."""
+    h = safe_encode_string(str(_fnv32a(workload.encode() + template.encode())))
+    room = DNS1123_SUBDOMAIN_MAX_LENGTH - len(h) - 2
+    wl, tpl = workload, template
+    if len(wl) + len(tpl) > room:
+        half = room // 2
+        if len(wl) <= half:
+            tpl = tpl[:room - len(wl)]
+        elif len(tpl) <= half:
+            wl = wl[:room - len(tpl)]
+        else:
+            wl, tpl = wl[:room - half], tpl[:half]
+    return f"{wl}-{tpl}-{h}"
+
+
+def is_gang_scheduling_candidate(parallelism: int | None, completions: int | None, indexed: bool,
+                                 has_scheduling_group: bool) -> bool:
+    """job/util IsGangSchedulingCandidate: parallelism above 1, Indexed, completions equal to it,
+    and a template that names no scheduling group of its own."""
+    return (parallelism is not None and parallelism > 1 and indexed and completions == parallelism
+            and not has_scheduling_group)
+
+
 # ------------------------------------------------------------------------------- admission
 def admit_priority(raw: dict[str, Any], classes: Mapping[str, PriorityClass], *, source: str | None, obj: str,
                    field_path: str) -> None:
@@ -145,7 +188,7 @@ class Maker:
     """Makes pods for workloads against one snapshot, with one seeded source of names."""
 
     def __init__(self, objects: Sequence[Mapping[str, Any]], classes: Mapping[str, PriorityClass], start: float,
-                 seed: int = 0, namespace: str | None = None) -> None:
+                 seed: int = 0, namespace: str | None = None, workload_with_job: bool = False) -> None:
         from ..replay.state import format_time
 
         self.objects = objects
@@ -154,6 +197,8 @@ class Maker:
         self.stamp = format_time(start)
         self.rng = random.Random(f"kubectl-preempt plan names {seed}")
         self.namespace = namespace
+        # the controller manager's WorkloadWithJob gate: Indexed Jobs become gangs
+        self.workload_with_job = workload_with_job
         self.taken: set[str] = {f"{(o.get('metadata') or {}).get('namespace') or 'default'}/"
                                 f"{(o.get('metadata') or {}).get('name')}" for o in objects if o.get("kind") == "Pod"}
         self.uids = 0
@@ -221,6 +266,8 @@ class Maker:
             raise InputError(f"{kind} without metadata.name", source=source, field=f"{label}: metadata.name")
         if kind == "Pod":
             return self._pod_manifest(obj, ns, source, label)
+        if kind in ("Workload", "PodGroup"):
+            return self._workload_object(obj, ns, source, label)
         spec = obj.get("spec")
         if not isinstance(spec, Mapping):
             raise InputError(f"{kind} without spec", source=source, field=f"{label}: spec")
@@ -250,6 +297,30 @@ class Maker:
             sts = self._owner_object(obj, ns, "StatefulSet", replicas)
             return self._stateful_set_pods(sts, template, 0, replicas, source, label)
         return self._job(obj, ns, name, template, spec, replicas, source, label)
+
+    def _workload_object(self, obj: Mapping[str, Any], ns: str, source: str, label: str) -> Creation:
+        """A scheduling.k8s.io Workload or PodGroup (v1.36's workload-aware scheduling): created with
+        the pods beside it, which name it; no pods of its own. A PodGroup's priority is its class's,
+        as the Priority admission plugin resolves it (admitPodGroup)."""
+        if not is_workload_object(obj):
+            raise InputError(f"{obj.get('apiVersion')} {obj.get('kind')} cannot be planned: a Workload or PodGroup "
+                             "of scheduling.k8s.io", source=source, field=f"{label}: apiVersion")
+        raw = copy.deepcopy(dict(obj))
+        md = raw.setdefault("metadata", {})
+        md["namespace"] = ns
+        md.setdefault("uid", f"plan-{raw['kind'].lower()}-{ns}-{md.get('name')}")
+        try:
+            check_workload_object(raw)
+        except InputError as e:
+            raise InputError(e.detail, source=source, field=f"{label}: {e.field}") from None
+        spec = raw.setdefault("spec", {})
+        if raw["kind"] == "PodGroup" and spec.get("priority") is None:
+            found = class_priority(spec.get("priorityClassName") or "", self.classes)
+            if found is None:
+                raise InputError(f"no PriorityClass with name {spec.get('priorityClassName')} was found", source=source,
+                                 field=f"{label}: spec.priorityClassName")
+            spec["priority"] = found[0]
+        return Creation(f"{ns}/{md.get('name')}", raw["kind"], label, owners=[raw])
 
     def _count(self, spec: Mapping[str, Any], key: str, source: str, label: str) -> int:
         v = spec.get(key, 1)
@@ -364,6 +435,21 @@ class Maker:
         ref = self._ref("Job", "batch/v1", name, uid)
         labels = {**{k: uid for k in CONTROLLER_UID_LABELS}, **{k: name for k in JOB_NAME_LABELS}}
         c = Creation(f"{ns}/{name}", "Job", label, replicas=n)
+        t_spec = template.get("spec") or {}
+        # shouldManageWorkloadForJob reads the spec as given: parallelism and completions unset are
+        # nil there (the defaulted 1 would not qualify either)
+        if self.workload_with_job and is_gang_scheduling_candidate(
+                spec.get("parallelism"), completions, mode == "Indexed", t_spec.get("schedulingGroup") is not None):
+            workload, pod_group = self._job_workload(ns, name, uid, parallelism, source, label)
+            c.owners += [workload, pod_group]
+            pg_name = pod_group["metadata"]["name"]
+            # job_controller.go manageJob: the pod template names the PodGroup, and the pods get a
+            # non-controller owner reference to it beside the Job's
+            template = {**template, "spec": {**t_spec, "schedulingGroup": {"podGroupName": pg_name}}}
+            pg_ref = {"apiVersion": SCHEDULING_API_VERSION, "kind": "PodGroup", "name": pg_name,
+                      "uid": pod_group["metadata"]["uid"]}
+        else:
+            pg_ref = None
         for i in range(n):
             extra_labels = dict(labels)
             ann: dict[str, str] = {}
@@ -375,9 +461,40 @@ class Maker:
                 extra_labels[JOB_COMPLETION_INDEX] = str(i)
             else:
                 base = f"{name}-"
-            c.pods.append(self._pod(template, ns, self._unique(ns, base), ref, extra_labels, ann, source=source,
-                                    obj=label, field_path="spec.template.spec.priorityClassName", generate=base))
+            pod = self._pod(template, ns, self._unique(ns, base), ref, extra_labels, ann, source=source,
+                            obj=label, field_path="spec.template.spec.priorityClassName", generate=base)
+            if pg_ref is not None:
+                pod["metadata"]["ownerReferences"].append(dict(pg_ref))
+            c.pods.append(pod)
         return c
+
+    def _job_workload(self, ns: str, job: str, job_uid: str, parallelism: int, source: str, label: str
+                      ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """job_scheduling_manager.go createWorkloadForJob and createPodGroupForWorkload: a Workload
+        with one gang template of minCount parallelism, and its PodGroup; no priority class is
+        named, so admission gives the PodGroup the global default's priority, else 0."""
+        owner = self._ref("Job", "batch/v1", job, job_uid)
+        wl_name = workload_name_for_job(job, job_uid)
+        template = f"{job}-pgt-0"
+        policy = {"gang": {"minCount": parallelism}}
+        wl_uid = self._uid("Workload", ns, wl_name)
+        workload = {"apiVersion": SCHEDULING_API_VERSION, "kind": "Workload",
+                    "metadata": {"name": wl_name, "namespace": ns, "uid": wl_uid, "creationTimestamp": self.stamp,
+                                 "ownerReferences": [dict(owner)]},
+                    "spec": {"controllerRef": {"apiGroup": "batch", "kind": "Job", "name": job},
+                             "podGroupTemplates": [{"name": template, "schedulingPolicy": copy.deepcopy(policy)}]}}
+        pg_name = pod_group_name_for_workload(wl_name, template)
+        pod_group = {"apiVersion": SCHEDULING_API_VERSION, "kind": "PodGroup",
+                     "metadata": {"name": pg_name, "namespace": ns, "uid": self._uid("PodGroup", ns, pg_name),
+                                  "creationTimestamp": self.stamp,
+                                  "ownerReferences": [dict(owner), {"apiVersion": SCHEDULING_API_VERSION,
+                                                                    "kind": "Workload", "name": wl_name, "uid": wl_uid}]},
+                     "spec": {"podGroupTemplateRef": {"workload": {"workloadName": wl_name,
+                                                                    "podGroupTemplateName": template}},
+                              "schedulingPolicy": copy.deepcopy(policy)}}
+        found = class_priority("", self.classes)
+        pod_group["spec"]["priority"] = found[0] if found is not None else 0
+        return workload, pod_group
 
     # -- --scale
     def scale(self, target: str) -> Creation:

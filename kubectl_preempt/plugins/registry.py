@@ -33,12 +33,13 @@ _FACTORIES: dict[str, str] = {
     names.IMAGE_LOCALITY: "imagelocality",
     names.DEFAULT_BINDER: "defaultbinder",
     names.NODE_DECLARED_FEATURES: "nodedeclaredfeatures",
+    names.GANG_SCHEDULING: "gangscheduling",
 }
 
 # modules whose new(args, handle, version) differs between the imitated releases
 _VERSIONED = frozenset({"tainttoleration", "noderesources.balanced_allocation", "dynamicresources",
                         "nodedeclaredfeatures", "noderesources.fit", "volumerestrictions", "volumebinding",
-                        "nodevolumelimits", "defaultpreemption", "nodeports"})
+                        "nodevolumelimits", "defaultpreemption", "nodeports", "gangscheduling"})
 
 
 def _factory(module: str, version: KubernetesVersion) -> Callable[[Mapping[str, Any], Any], Any]:

@@ -145,3 +145,16 @@ def summary_line(doc: Mapping[str, Any]) -> str:
     if conflicts:
         text += f"; {conflicts} row{'s' if conflicts != 1 else ''} where the sources disagree"
     return text + "."
+
+
+def whole_pod_groups(doc: Mapping[str, Any]) -> list[str]:
+    """A line per PodGroup evicted whole for one preemptor (workload-aware preemption of a group of
+    disruptionMode PodGroup), with the preemption's other victims."""
+    out = []
+    for p in doc.get("preemptions") or []:
+        for g in p.get("wholePodGroups") or ():
+            mine = p["victimsByPodGroup"][g]
+            others = len(p.get("victims") or ()) - len(mine)
+            out.append(f"PodGroup {g} evicted whole ({len(mine)} pods) by {p.get('preemptor')}, beside "
+                       f"{others} other victim{'s' if others != 1 else ''} of that preemption")
+    return out

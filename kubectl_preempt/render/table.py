@@ -452,6 +452,10 @@ def _decided_by(doc: Mapping[str, Any]) -> list[str]:
 
 def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
     """One pod's explanation as text."""
+    from .podgroup import is_pod_group_doc, pod_group_explanation
+    if is_pod_group_doc(doc):
+        # a pod group, or a member of one: its group's cycle (render/podgroup.py)
+        return pod_group_explanation(doc, wide=wide)
     sections: list[list[str]] = [[_pod_line(doc)] + _outcome_lines(doc)]
     outcome = doc.get("outcome")
     if outcome == "Scheduled":
@@ -499,7 +503,8 @@ def summary_rows(docs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
         else:
             # kube-batch's story of a pod names the node it was bound to or evicted from
             where, victims = d.get("node") or "-", ""
-        rows.append([d.get("pod", "?"), outcome, where or "-", victims or "-"])
+        name = d.get("pod") or (f"podgroup/{d['podGroup']}" if d.get("kind") == "PodGroupExplanation" else "?")
+        rows.append([name, outcome, where or "-", victims or "-"])
     return rows
 
 

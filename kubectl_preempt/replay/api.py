@@ -15,6 +15,7 @@ from .report import follow_report
 from .runs import RunProgress, RunSpec, replay_runs, run_seed, simulate_once
 from .simulate import Listener, Progress
 from .timeline import normalize
+from ..model.workload import refuse_other_release
 from .whatif import PriorityPolicy
 
 MODES = ("simulate", "follow")
@@ -210,6 +211,9 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
     if feature_gates or api_latency is not None:
         cfg = _with_gates(cfg, feature_gates or {}, api_latency)
     timeline = normalize(events)
+    # a Workload or PodGroup of another release's API version is an object this scheduler never reads
+    refuse_other_release([ev.obj for ev in timeline.initial + timeline.events if ev.kind in ("PodGroup", "Workload")],
+                         version.name, version.minor)
     classes = list(priority_classes) if priority_classes is not None else None
     policy = PriorityPolicy(classes, reresolve_existing=reresolve_existing)
     what_if: dict[str, Any] = {}

@@ -36,7 +36,9 @@ def workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], 
     ns = meta.get("namespace") or "default"
     ref = controller_ref(meta)
     if ref is None:
-        return f"{ns}/{meta.get('name') or ''}"
+        # a pod no controller owns, of a scheduling.k8s.io PodGroup (a gang's bare pods): its group
+        group = meta.get("podGroup")
+        return f"{ns}/{group}" if group else f"{ns}/{meta.get('name') or ''}"
     kind, name = ref.get("kind") or "", ref.get("name") or ""
     if kind == "ReplicaSet":
         rs = replica_sets.get((ns, name))

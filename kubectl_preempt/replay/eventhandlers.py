@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 
 from ..framework import events as ev
 from ..model.objects import Node, Pod, PriorityClass
+from ..model.workload import group_name_of
 from ..scheduler.backend.queue import SchedulingQueue
 from .state import ReplayState, parse_time
 from .timeline import TraceEvent
@@ -135,6 +136,14 @@ class EventHandler:
             self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_ADD, None, pod)
         elif self.state.owned(pod):
             self.queue.add(pod)
+            if self.state.config.version.features.enable_gang_scheduling:
+                # addPodToSchedulingQueue with GangScheduling: the new pod may complete a gang whose
+                # other members wait at PreEnqueue (only the pods of its group are asked here)
+                group = group_name_of(pod.spec, self.state.config.version.minor)
+                if group:
+                    self.queue.move_all_to_active_or_backoff(
+                        ev.EVENT_UNSCHEDULED_POD_ADD, None, pod,
+                        lambda q: q.namespace == pod.namespace and group_name_of(q.spec, self.state.config.version.minor) == group)
 
     def bind_pod(self, pod: Pod, node_name: str, now: float, *, requeue: bool = True) -> None:
         """A pending pod is bound to `node_name` (by the replayed scheduler, or by another one):

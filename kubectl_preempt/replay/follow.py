@@ -24,6 +24,8 @@ from ..model.who_preempted import preempted_by
 from ..scheduler.backend.cache import PodOrder, TracedPodOrder, status_delay_of
 from ..scheduler.schedule_one import CycleResult
 from .eventhandlers import EventHandler
+from .podgroups import FollowGroups, api_latency_for, group_of, pod_group_of, preempted_for_pod_group
+from ..scheduler.schedule_one_podgroup import order_members
 from .preemption_summary import decision_case, preemption_why
 from .simulate import Progress, initial_objects
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
@@ -213,7 +215,18 @@ class Follow:
                                  order=self.order)
         # the trace's events reach the cache through the handler simulate uses too; follow has no
         # queue, and applies the recorded bindings and nominations (its _pod_event)
-        self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event)
+        # pod groups (v1.36, GenericWorkload) are followed by their own cycles (replay/podgroups.py)
+        self._now = timeline.start
+        # with WorkloadAwarePreemption a pod group preempts as one unit, in cycles the recording
+        # cannot point at one by one: they are followed by the groups' own cycles; without it a
+        # member preempts on its node like a pod, and its recorded preemption is explained in its
+        # group's cycle (_member_cycle)
+        sched = self.state.scheduler
+        self.groups = FollowGroups(self.state, lambda: self._now, api_latency_for(config, timeline.events),
+                                   timeline.events) \
+            if sched.pod_group_cycles and config.version.features.enable_workload_aware_preemption else None
+        self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event,
+                                    queue=self.groups.queue if self.groups is not None else None)
         self.incidents = find_incidents(initial, timeline.events)
         # v1.35+ (NominatedNodeNameForExpectation): the scheduler also nominates a pod it placed and
         # that waits at Permit or PreBind, so a nomination alone is no preemption
@@ -221,6 +234,22 @@ class Follow:
         # other components' writes lately applied, for the windows decisions are made in
         self.writes: deque[Write] = deque()
         self.last_sign: dict[str, int] = {}  # preemptor uid -> index of its last decision's first sign
+        if self.groups is not None:
+            # victims the recording shows preempted for a PodGroup, and the PodGroups' uids
+            self._podgroup_victim: dict[str, bool] = {}
+            self._podgroup_uids = {(o.get("metadata") or {}).get("uid") for o in
+                                   [ev.obj for ev in timeline.initial + timeline.events if ev.kind == "PodGroup"]}
+            for ev in timeline.events:
+                if ev.kind in ("Event", "Pod") and preempted_for_pod_group(ev.obj):
+                    inv = ev.obj.get("involvedObject") or ev.obj.get("regarding") or {} if ev.kind == "Event" \
+                        else ev.obj.get("metadata") or {}
+                    self._podgroup_victim[f"{inv.get('namespace') or 'default'}/{inv.get('name')}"] = True
+            # the pods of pod groups the trace holds, by uid and by key (their spec names the group)
+            self._group_members: set[str] = set()
+            for ev in timeline.initial + timeline.events:
+                if ev.kind == "Pod" and group_of(self.state, Pod(ev.obj)):
+                    self._group_members.update((ev.uid, ev.key))
+            self.incidents = [i for i in self.incidents if not self._group_incident(i)]
         self.preemptions: list[dict[str, Any]] = []
         self.decisions = 0
         self.bindings = 0
@@ -249,9 +278,50 @@ class Follow:
             if i in applied:
                 continue
             self._apply_at(i)
+            if self.groups is not None:
+                self._now = ev.time
+                self.groups.drain()
             if self.progress is not None and i % 1000 == 0:
                 self.progress(ev.time, self.timeline.end, self.decisions)
+        if self.groups is not None:
+            self.decisions += self.groups.cycles
+            self.preemptions = sorted(self.preemptions + self.groups.rows, key=lambda r: r["time"])
         return self
+
+    def _member_cycle(self, pod: Pod) -> Any:
+        """A pod group's member decides inside its group's cycle (v1.36, GenericWorkload): the cycle
+        at this instant over the group's pending members, in its order (priority, then the first
+        seen), and this member's part of it; None for a pod of no group."""
+        st = self.state
+        key = group_of(st, pod)
+        if not key:
+            return None
+        from ..framework.podgroupstate import group_key_of
+        minor = st.scheduler.config.version.minor
+        members = [p for p in st.cluster.pods.values() if p.namespace == pod.namespace and not p.node_name
+                   and not p.terminating and group_key_of(p, minor) == key]
+        # their first attempt: a gang's members wait at PreEnqueue until minCount of them exist, then
+        # the one that completed it is tried first and the others are moved in after it
+        added = {p.uid: self.added_at.get(p.uid, -1) for p in members}
+        pg = pod_group_of(st, key)
+        complete = -1
+        if pg is not None and pg.min_count is not None:
+            seen = sorted(added.values())
+            complete = seen[pg.min_count - 1] if len(seen) >= pg.min_count else -1
+        members = order_members(members, lambda p: (max(added[p.uid], complete), added[p.uid] != complete,
+                                                    added[p.uid]))
+        result = st.scheduler.schedule_pod_group(key, members)
+        m = result.member(pod.key)
+        return m.cycle if m is not None else None
+
+    def _group_incident(self, inc: Incident) -> bool:
+        """Signs of a preemption the replay's own pod-group cycles decide: by a pod group's member, or
+        by a PodGroup (workload-aware preemption's victims name no pod)."""
+        if inc.preemptor_key is None and inc.preemptor_uid is None:
+            return any(self._podgroup_victim.get(k) for k in inc.victims)
+        if inc.preemptor_uid in self._podgroup_uids:
+            return True
+        return inc.preemptor_uid in self._group_members or inc.preemptor_key in self._group_members
 
     def _decided_before(self, inc: Incident) -> int:
         """Where the decision goes among the events: before the backlog its first sign is in.
@@ -559,7 +629,8 @@ class Follow:
         saved = pod.nominated_node_name
         in_flight = self._deletions_in_flight(pod)
         try:
-            res = st.scheduler.schedule(pod)
+            # a pod group's member decides inside its group's cycle (_member_cycle)
+            res = self._member_cycle(pod) or st.scheduler.schedule(pod)
             d = Decision(res)
             details = res.preempted
             if details is None:

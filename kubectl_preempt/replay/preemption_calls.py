@@ -67,7 +67,11 @@ class PreemptionCalls:
         self.handler.nomination_changed(pod, prev, node)
         self._kick()
 
-    def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> None:
+    def _preempt(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int, *,
+                 nominate: bool = True, repeats: Any = None) -> None:
+        """`nominate` False: the caller sets the nomination (a pod group's member: its group's
+        cycle says); `repeats`: merges the decision into an earlier one of the same pod on the same
+        node, as the cluster's record counts them (replay/podgroups.py Repeats)."""
         now = self.engine.now
         sel = details.selected
         assert sel is not None
@@ -77,7 +81,8 @@ class PreemptionCalls:
         if self.on_decision is not None:
             self.on_decision(self._decision_case(pod, res, details))
         record = self._preemption_record(pod, res, details, attempts)
-        self.preemptions.append(record)
+        if repeats is None or not repeats.merge(record, now):
+            self.preemptions.append(record)
         details_of = {d["pod"]: d for d in record["victimDetails"]}
         evicting: list[Pod] = []
         for victim in sel.victims:
@@ -117,9 +122,9 @@ class PreemptionCalls:
             else:
                 self.engine.schedule(call.at, lambda c=call: self._api_call(c, pod, node), priority=PRIORITY_INTERNAL,
                                      name=f"{call.what} {call.pod.key}")
-        if pod.nominated_node_name != node:
+        if nominate and pod.nominated_node_name != node:
             self._set_nomination(pod, node)
-        if self.listener is not None:
+        if nominate and self.listener is not None:
             self.listener.nominated(now, pod, node)
 
     def _api_call(self, call: Call, preemptor: Pod, node: str, kick: bool = True) -> None:

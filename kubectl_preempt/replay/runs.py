@@ -28,6 +28,7 @@ from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
 from .report import evicts
 from .batch import BatchOptions
+from ..model.workload import scheduling_group
 from .controllers import replica_set_index, workload_of
 from .distribution import distribution
 from .report import simulate_report
@@ -89,6 +90,9 @@ class RunFacts(Listener):
         md = victim.metadata
         meta = {"namespace": victim.namespace, "name": victim.name,
                 "ownerReferences": md.get("ownerReferences") or [], "labels": dict(victim.labels)}
+        group = scheduling_group(victim.spec)
+        if group:
+            meta["podGroup"] = group  # an ownerless pod of a PodGroup belongs to it (controllers.workload_of)
         self.victims.append((victim.key, victim.priority_class_name, victim.namespace, meta))
 
     def preempting(self, t: float, preemptor: Pod, node: str, victims: list[Pod]) -> None:
@@ -113,7 +117,10 @@ class RunFacts(Listener):
         pending.sort()
         # a decision whose victims were all terminating or being evicted already evicts no one:
         # a re-nomination (the real cluster's record counts it with the preemption before it)
-        renominations = sum(1 for p in sim.preemptions if not any(evicts(d) for d in p["victimDetails"]))
+        # (a pod group's workload-aware preemption is one decision per pod-group cycle that
+        # preempted, whether or not its victims were going already: the cluster's decisionLog)
+        renominations = sum(1 for p in sim.preemptions
+                            if not p.get("podGroup") and not any(evicts(d) for d in p["victimDetails"]))
         return {
             "decisions": sim.decisions,
             "preemptions": len(sim.preemptions) - renominations,

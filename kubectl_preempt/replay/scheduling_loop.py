@@ -15,6 +15,7 @@ from ..scheduler.backend.queue import SchedulingQueue
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .eventhandlers import EventHandler
+from .podgroups import group_of
 from .state import ReplayState
 from .timeline import Timeline
 
@@ -39,13 +40,18 @@ class SchedulingLoop:
     preempting: set[str]
 
     def _kick(self) -> None:
+        if self.pod_group_spin.aside:  # type: ignore[attr-defined]
+            # pod groups whose last cycle would only repeat itself: back once anything changed
+            self.pod_group_spin.release(self.queue)  # type: ignore[attr-defined]
         if self.state.pdb_dirty and not self._disruption_sync_armed and self.state.pdb_lag:
             self._disruption_sync_armed = True
             self.engine.schedule(self.engine.now + self.state.pdb_lag, self._disruption_sync,
                                  priority=PRIORITY_INTERNAL, name="disruption controller sync")
         if not self._schedule_armed and self.queue.has_poppable():
             self._schedule_armed = True
-            self.engine.schedule(self.engine.now, self._schedule_one, priority=PRIORITY_SCHEDULE, name="scheduleOne")
+            # a pod-group cycle's status patches keep the scheduler busy (replay/podgroups.py)
+            at = max(self.engine.now, self.scheduler_busy_until)  # type: ignore[attr-defined]
+            self.engine.schedule(at, self._schedule_one, priority=PRIORITY_SCHEDULE, name="scheduleOne")
 
     def _disruption_sync(self) -> None:
         self._disruption_sync_armed = False
@@ -100,8 +106,8 @@ class SchedulingLoop:
             self._kick()
 
     def _pre_enqueue(self, pod: Pod) -> tuple[bool, str]:
-        if pod.uid in self.preempting:
-            # mirrors DefaultPreemption.PreEnqueue: held while its preemption's calls run
+        if pod.uid in self.preempting or self._group_held(pod):  # type: ignore[attr-defined]
+            # mirrors DefaultPreemption.PreEnqueue: held while its (group's) preemption's calls run
             return False, names.DEFAULT_PREEMPTION
         fwk = self.state.scheduler.framework_for(pod)
         if fwk is None:
@@ -125,6 +131,11 @@ class SchedulingLoop:
         pod = p.pod
         state = self.state
         state.prepare()
+        if group_of(state, pod):
+            # ScheduleOne: a pod of a pod group is scheduled in its group's cycle (replay/podgroups.py)
+            self._schedule_pod_group(p)  # type: ignore[attr-defined]
+            self._kick()
+            return
         # the queue's scheduling cycle and the clock: OpportunisticBatching reuses the cycle before
         res = state.scheduler.schedule(pod, (self.queue.scheduling_cycle, self.engine.now))
         self.decisions += 1

@@ -29,6 +29,7 @@ from .deletions import Deletions
 from .engine import PRIORITY_QUEUE, Engine
 from .eventhandlers import EventHandler
 from .pod_events import PodEvents, recorded_scheduler_victims
+from .podgroups import PodGroupLoop
 from .preemption_calls import PreemptionCalls
 from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
 from .scheduling_loop import SchedulingLoop
@@ -70,7 +71,7 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
     return list(store.values())
 
 
-class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
+class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEvents):
     """One simulate-mode replay, wired: the engine and its clock, the replay's state and scheduler,
     the scheduling queue, the workload controllers, kube-batch beside it, and what the replay
     found. What it does lives in its parts, each a module of replay/: the scheduling loop
@@ -145,6 +146,7 @@ class Simulation(SchedulingLoop, PreemptionCalls, Deletions, PodEvents):
                                      queueing_hints=self.state.scheduler.queueing_hints(),
                                      less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush
+        self._pod_group_setup()
         # the trace's events reach the cache and the queue through the one handler follow uses too
         self.handler = EventHandler(
             self.state, self.policy, self.recorded_classes, self._pod_event, queue=self.queue,

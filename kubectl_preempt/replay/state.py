@@ -175,6 +175,9 @@ class ReplayState:
         # binding instant, as the replay wrote it before
         self.status_delay: float | None = None
         self.status_delays: Mapping[str, float] = {}
+        # moves with every change of a pod or another object (pod_changed, _changed): with the
+        # scheduler's world(), what a cycle that would only repeat itself waits to change
+        self.changes = 0
 
     # ---------------------------------------------------------------- readiness before a cycle
     def prepare(self) -> None:
@@ -323,11 +326,13 @@ class ReplayState:
     # moves cluster.pdb_generation, which a pod's PDB matches are kept for.
     def _changed(self) -> None:
         self.cluster.version += 1
+        self.changes += 1
 
     def pod_changed(self, pod: Pod) -> None:
         """A pod was added, updated or deleted: the PDBs covering it are recomputed at the
         disruption controller's next sync (mirrors DisruptionController.addPod/updatePod/deletePod
         -> getPdbForPod -> enqueuePdb)."""
+        self.changes += 1
         if not self.recompute_pdbs or not self.cluster.pdbs:
             return
         for pdb in self.cluster.pdbs:

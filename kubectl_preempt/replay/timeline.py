@@ -11,6 +11,7 @@ from typing import Any, Iterable, Mapping
 from ..errors import InputError, quote
 from ..model import limits
 from ..model.schema import check_objects, object_label
+from ..model.workload import KINDS as WORKLOAD_KINDS, check_workload_object, is_workload_object
 from ..model.rfc3339 import format_seconds
 from .state import format_time, parse_time
 
@@ -116,6 +117,12 @@ def normalize(events: Any) -> Timeline:
     # every object's shape, column by column (fast when all is well), before anything reads it
     shaped = [ev for ev in out if ev.type != "BOOKMARK"]
     check_objects([ev.obj for ev in shaped], lambda i, o: f"{shaped[i].where} ({object_label(o)})")
+    for ev in shaped:
+        if ev.kind in WORKLOAD_KINDS and ev.type != "DELETED" and is_workload_object(ev.obj):
+            try:
+                check_workload_object(ev.obj)
+            except InputError as e:
+                raise e.located(field_prefix=f"{ev.where} ({object_label(ev.obj)})") from None
     # stable: events at one instant keep their order in the trace
     if any(out[i].time > out[i + 1].time for i in range(len(out) - 1)):
         out.sort(key=lambda ev: ev.time)

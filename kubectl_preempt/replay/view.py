@@ -3,7 +3,9 @@
 The page embeds the report exactly as `replay -o json` prints it and, beside it, the view built
 here: one lane per node (or per node pool / zone past GROUP_THRESHOLD nodes), the runs of pods on
 nodes, occupancy layers by PriorityClass and namespace, preemption marks tied to the runs of
-their preemptor and victims, pending pods over time and preemptions per minute. Every
+their preemptor and victims, pending pods over time and preemptions per minute, and the pod
+groups pods belong to (a gang's members are drawn as one unit; a PodGroup's workload-aware
+preemption is one mark on every node it took victims from, its victims by unit). Every
 aggregation the page shows is made here; the page's script only sums the layers its filters
 leave visible, so a filter can never disagree with this module.
 
@@ -16,10 +18,13 @@ A report without it (made elsewhere) falls back to the recording's bindings and 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..model.objects import Node, Pod
+from ..model.workload import group_name_of, is_workload_object, pod_groups_of
+from ..version import KUBERNETES_VERSION
 from .activity import ActivityRecorder, pod_info
 from .report import percentile
 from .simulate import initial_objects
@@ -62,7 +67,8 @@ PALETTE = ("#e15759", "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#e
            "#ff9da7", "#17becf")
 NO_CLASS_COLOUR = "#a0a0a0"
 
-POD_FIELDS = ("key", "namespace", "priorityClass", "priority", "milliCPU", "memory", "request", "created")
+# "group": the index in the view's podGroups of the pod group the pod belongs to, or None
+POD_FIELDS = ("key", "namespace", "priorityClass", "priority", "milliCPU", "memory", "request", "created", "group")
 RUN_FIELDS = ("pod", "node", "start", "end", "how", "preemptedAt", "mark")
 
 
@@ -76,6 +82,7 @@ class _PodRec:
     info: dict[str, Any]
     created: float
     index: int = -1
+    group: str = ""  # namespace/name of the pod group it names, "" for none
 
 
 @dataclass
@@ -124,8 +131,10 @@ class _Walk:
     """One pass over the trace: nodes, pods with their creation, and what the recording says
     about their bindings and ends."""
 
-    def __init__(self, start: float, initial: list[Mapping[str, Any]], events: list[Any]) -> None:
+    def __init__(self, start: float, initial: list[Mapping[str, Any]], events: list[Any], minor: int = 0) -> None:
         self.start = start
+        self.minor = minor
+        self.workloads: dict[tuple[str, str, str], Mapping[str, Any]] = {}
         self.nodes: dict[str, _NodeRec] = {}
         self.pods: dict[str, _PodRec] = {}
         self.classes: dict[str, int] = {}
@@ -152,6 +161,9 @@ class _Walk:
             v = obj.get("value")
             if name and isinstance(v, int) and not isinstance(v, bool):
                 self.classes[name] = v
+        elif is_workload_object(obj) and typ != "DELETED":
+            md = obj.get("metadata") or {}
+            self.workloads[(str(kind), md.get("namespace") or "default", md.get("name") or "")] = obj
 
     def _node(self, t: float, typ: str, obj: Mapping[str, Any]) -> None:
         node = Node(obj)
@@ -178,6 +190,9 @@ class _Walk:
             if typ == "DELETED" or finished(obj):
                 return
             rec = self.pods[uid] = _PodRec(uid, pod_info(Pod(obj)), t)
+            group = group_name_of(obj.get("spec") or {}, self.minor) if self.minor >= 35 else ""
+            if group:
+                rec.group = f"{md.get('namespace') or 'default'}/{group}"
         node = (obj.get("spec") or {}).get("nodeName") or ""
         if rec.created == t and uid not in self.open_run and not node and uid not in self.pending:
             # pending from its creation; a pod that appears already bound never waited that we saw
@@ -362,7 +377,7 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
     end = parse_time(tr.get("end")) or tl.end
     end = max(end, start)
     mode = report.get("mode") or "simulate"
-    walk = _Walk(start, initial_objects(tl.initial), tl.events)
+    walk = _Walk(start, initial_objects(tl.initial), tl.events, _minor(report))
     approximate = False
     if mode == "simulate" and activity is not None:
         runs, pend = _simulated(walk, activity)
@@ -383,6 +398,7 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
     for i, rec in enumerate(pod_recs):
         rec.index = i
     pods_info = {rec.uid: rec for rec in pod_recs}
+    groups_list, group_index = _pod_groups(walk, pod_recs)
 
     # --- the resource occupancy is drawn in
     if resource is None:
@@ -390,7 +406,7 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
 
     # --- runs, ordered by start
     runs.sort(key=lambda r: (r.start, walk.pods[r.uid].index))
-    marks = _marks(report, walk, runs, pod_recs, start, cls_index, ns_index, node_index)
+    marks = _marks(report, walk, runs, pod_recs, start, cls_index, ns_index, node_index, group_index)
     lanes, groups = _occupancy(runs, pods_info, node_recs, resource, start, cls_index, ns_index, node_index,
                                group_threshold)
     pending_layers, still_pending, waits = _pending(pend, pods_info, start, cls_index, ns_index)
@@ -409,12 +425,13 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
         "pods": [[rec.info["key"], ns_index[rec.info.get("namespace") or "default"],
                   cls_index[rec.info.get("priorityClassName") or NO_CLASS], rec.info.get("priority") or 0,
                   rec.info.get("milliCPU") or 0, rec.info.get("memory") or 0, _request(rec.info, resource),
-                  _rel(rec.created, start)] for rec in pod_recs],
+                  _rel(rec.created, start), group_index.get(rec.group)] for rec in pod_recs],
         "runFields": list(RUN_FIELDS),
         "runEnds": dict(RUN_ENDS),
         "runs": [[pods_info[r.uid].index, node_index[r.node], _rel(r.start, start),
                   None if r.end is None else _rel(r.end, start), r.how,
                   None if r.preempted_at is None else _rel(r.preempted_at, start), r.mark] for r in runs],
+        "podGroups": _pod_group_spans(groups_list, runs, pods_info, start),
         "lanes": lanes,
         "grouped": len(node_recs) > group_threshold,
         "groups": groups,
@@ -428,6 +445,49 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
         "buckets": max(1, math.ceil((end - start) / bucket)),
         "perBucket": _per_bucket(marks, bucket),
     }
+
+
+def _minor(report: Mapping[str, Any]) -> int:
+    """The minor release that replayed the report (its schedulerVersion): which field of a pod
+    names its pod group (model/workload.group_name_of)."""
+    m = re.match(r"v?1\.(\d+)", str(report.get("schedulerVersion") or KUBERNETES_VERSION))
+    return int(m.group(1)) if m else 0
+
+
+def _pod_groups(walk: _Walk, pod_recs: list[_PodRec]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The pod groups the trace's pods name, in order of their first member: namespace/name, the
+    gang's minCount (None: a basic group, or a group the trace never listed) and the members."""
+    known = pod_groups_of(walk.workloads.values(), walk.minor) if walk.minor >= 35 else {}
+    out: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for rec in pod_recs:
+        if not rec.group:
+            continue
+        gi = index.get(rec.group)
+        if gi is None:
+            gi = index[rec.group] = len(out)
+            pg = known.get(rec.group)
+            out.append({"key": rec.group, "minCount": pg.min_count if pg is not None else None,
+                        "listed": pg is not None, "members": []})
+        out[gi]["members"].append(rec.index)
+    return out, index
+
+
+def _pod_group_spans(groups: list[dict[str, Any]], runs: list[_Run], pods_info: Mapping[str, _PodRec],
+                     start: float) -> list[dict[str, Any]]:
+    """Each pod group with its members' runs: what the page draws as one unit (the members placed
+    together by one pod-group cycle, on the nodes their runs name)."""
+    runs_of: dict[int, list[int]] = {}
+    for ri, r in enumerate(runs):
+        runs_of.setdefault(pods_info[r.uid].index, []).append(ri)
+    out = []
+    for g in groups:
+        member_runs = [ri for m in g["members"] for ri in runs_of.get(m, ())]
+        starts = [runs[ri].start for ri in member_runs]
+        out.append({**g, "runs": member_runs,
+                    "firstBound": _rel(min(starts), start) if starts else None,
+                    "lastBound": _rel(max(starts), start) if starts else None})
+    return out
 
 
 def _classes(report: Mapping[str, Any], walk: _Walk) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -456,7 +516,7 @@ def _nodes(report: Mapping[str, Any], walk: _Walk, runs: list[Any], start: float
     """The nodes, including any a preemption or a run names that the trace never listed."""
     node_recs = list(walk.nodes.values())
     for p in report.get("preemptions") or ():
-        if p.get("node") and p["node"] not in walk.nodes:
+        if p.get("node") and p["node"] not in walk.nodes and not p.get("podGroup"):
             walk.nodes[p["node"]] = _NodeRec(p["node"], {}, {}, [[start, None]])
             node_recs.append(walk.nodes[p["node"]])
     for r in runs:
@@ -467,8 +527,15 @@ def _nodes(report: Mapping[str, Any], walk: _Walk, runs: list[Any], start: float
 
 
 def _marks(report: Mapping[str, Any], walk: _Walk, runs: list[Any], pod_recs: list[_PodRec], start: float,
-           cls_index: dict[str, int], ns_index: dict[str, int], node_index: dict[str, int]) -> list[dict[str, Any]]:
-    """One mark per preemption of the report, in its order; each victim's run is marked with it."""
+           cls_index: dict[str, int], ns_index: dict[str, int], node_index: dict[str, int],
+           group_index: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
+    """One mark per preemption of the report, in its order; each victim's run is marked with it.
+
+    A workload-aware preemption (a row of a PodGroup, `podGroup`) is made for the whole cluster:
+    its mark has no node but the nodes its victims ran on (`nodes`), its preemptor is the pod
+    group (`group`), its victims are listed by the unit they were evicted in (`units`: a PodGroup
+    evicted whole, or a single pod) and `bound` says where each member went (`membersBound`)."""
+    group_index = group_index or {}
     by_key: dict[str, list[_PodRec]] = {}
     for rec in pod_recs:
         by_key.setdefault(rec.info["key"], []).append(rec)
@@ -477,41 +544,59 @@ def _marks(report: Mapping[str, Any], walk: _Walk, runs: list[Any], pod_recs: li
     for i, r in enumerate(runs):
         runs_by_key.setdefault((walk.pods[r.uid].info["key"], r.node), []).append(i)
         runs_by_uid.setdefault(r.uid, []).append(i)
+
+    def bound_after(uid: str, t: float) -> list[Any] | None:
+        for ri in runs_by_uid.get(uid, ()):
+            if runs[ri].start >= t - EPSILON:
+                return [_rel(runs[ri].start, start), node_index[runs[ri].node], ri]
+        return None
+
     marks = []
     for i, p in enumerate(report.get("preemptions") or ()):
         t = parse_time(p.get("time"))
         t = start if t is None else t
         node = p.get("node") or ""
-        preemptor = _pod_at(by_key.get(p.get("preemptor") or ""), t)
+        whole_cluster = bool(p.get("podGroup"))
+        # a workload-aware preemption's victims are on several nodes: each detail names its own
+        node_of = {d.get("pod"): d.get("node") or "" for d in p.get("victimDetails") or ()} if whole_cluster else {}
+        preemptor = None if whole_cluster else _pod_at(by_key.get(p.get("preemptor") or ""), t)
         victims = []
+        victim_run: dict[str, int] = {}
         for vkey in p.get("victims") or ():
-            ri = _run_at(runs, runs_by_key.get((vkey, node)), t)
+            ri = _run_at(runs, runs_by_key.get((vkey, node_of.get(vkey, node))), t)
             if ri is not None:
                 victims.append(ri)
+                victim_run[vkey] = ri
                 run = runs[ri]
                 if run.mark is None:
                     run.mark = i
                 if run.preempted_at is None:
                     run.preempted_at = t
-        bound = None
-        if preemptor is not None:
-            for ri in runs_by_uid.get(preemptor.uid, ()):
-                if runs[ri].start >= t - EPSILON:
-                    bound = [_rel(runs[ri].start, start), node_index[runs[ri].node], ri]
-                    break
         cls = p.get("priorityClassName") or NO_CLASS
         pkey = p.get("preemptor") or ""
-        marks.append({
+        mark: dict[str, Any] = {
             "t": _rel(t, start),
-            "node": node_index.get(node),
+            "node": None if whole_cluster else node_index.get(node),
             "pod": preemptor.index if preemptor is not None else None,
             "cls": cls_index.get(cls),
             "ns": ns_index.get(pkey.split("/")[0]) if "/" in pkey else None,
             "victims": victims,
-            "missing": [v for v in p.get("victims") or ()
-                        if not any(walk.pods[runs[ri].uid].info["key"] == v for ri in victims)],
-            "bound": bound,
-        })
+            "missing": [v for v in p.get("victims") or () if v not in victim_run],
+            "bound": bound_after(preemptor.uid, t) if preemptor is not None else None,
+        }
+        if whole_cluster:
+            mark["group"] = group_index.get(pkey)
+            mark["nodes"] = sorted({node_index[runs[ri].node] for ri in victims})
+            units: dict[str, dict[str, Any]] = {}
+            for d in p.get("victimDetails") or ():
+                u = units.setdefault(d.get("unit") or d.get("pod") or "", {
+                    "key": d.get("unit") or d.get("pod") or "", "kind": d.get("unitKind") or "Pod", "victims": []})
+                if d.get("pod") in victim_run:
+                    u["victims"].append(victim_run[d["pod"]])
+            mark["units"] = list(units.values())
+            members = [rec for rec in pod_recs if rec.group == pkey and rec.created <= t + EPSILON]
+            mark["membersBound"] = [[rec.index, bound_after(rec.uid, t)] for rec in members]
+        marks.append(mark)
     return marks
 
 

@@ -2,7 +2,7 @@
 nominator, ready to run cycles. Used by explain (one instant) and by replay (over time)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
@@ -59,6 +59,11 @@ class Scheduler:
         self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
         self.next_start_node_index = 0
+        # whether a pod of a pod group is scheduled in its group's cycle (schedule_one.go
+        # ScheduleOne: GenericWorkload, from v1.36; v1.35 schedules each member alone); asked of
+        # every pod a replay pops
+        v = self.config.version
+        self.pod_group_cycles = v.minor >= 36 and v.features.enable_generic_workload
         if len(self.config.profiles) > 1:
             # as profile.NewMap, a scheduler whose profiles sort the one queue differently does not start
             self.queue_sort_less()
@@ -147,6 +152,28 @@ class Scheduler:
             if not s.is_success():
                 return s.with_plugin(pl.name)
         return SUCCESS
+
+    def schedule_pod_group(self, key: str, members: Sequence[Pod], *, pdbs: Sequence[Any] | None = None,
+                           alternatives: Sequence[frozenset[str]] = ()) -> Any:
+        """One pod-group cycle of the group `key` (namespace/name) over `members`, in the order the
+        cycle tries them (schedule_one_podgroup.py); with every memory off as schedule() runs
+        without an equivalence cache."""
+        from .schedule_one_podgroup import PodGroupScheduler
+        fwk = self.framework_for_profile(members[0].scheduler_name) if members else None
+        pod_group = None
+        if fwk is not None:
+            from ..framework.podgroupstate import PodGroupLister
+            ns, name = key.split("/", 1)
+            pod_group = PodGroupLister(fwk.listers, self.config.version.minor).get(ns, name)
+        wap = self.config.version.features.enable_workload_aware_preemption
+        run = PodGroupScheduler(self)
+        pdbs = self.cluster.pdbs if pdbs is None else pdbs
+        if self.equivalence is None or not MEMORY.on:
+            with MEMORY.off():
+                return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs,
+                                    alternatives=alternatives)
+        return run.schedule(key, pod_group, members, workload_aware_preemption=wap, pdbs=pdbs,
+                            alternatives=alternatives)
 
     def schedule(self, pod: Pod, batching: tuple[int, float] | None = None) -> CycleResult:
         """One cycle for `pod`. `batching`: the queue's scheduling cycle and the clock, for a

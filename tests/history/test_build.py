@@ -367,3 +367,29 @@ def test_the_release_comes_from_the_api_servers_version_when_none_is_given() -> 
     [row] = _rows(objs, server_version="v1.36.2")
     assert row["preemptor"] is None
     assert any("a nomination alone is no preemption" in n for n in row["notes"])
+
+
+def test_a_workload_aware_preemption_groups_its_victims_by_pod_group_and_names_a_group_gone_whole() -> None:
+    """v1.36's workload-aware preemption: Events "Preempted by podgroup <uid> on node cluster" related
+    to the PodGroup; a PodGroup of disruptionMode PodGroup goes whole for the one preemptor."""
+    t = NOW - 60
+    objs: list[dict[str, Any]] = []
+    for i in range(3):
+        pod = make_pod(f"low-{i}").ns("batch").uid(f"uid-low-{i}").priority(50).req(cpu="1").running(f"node-{i}") \
+            .terminating(iso(NOW)).obj()
+        pod["spec"]["schedulingGroup"] = {"podGroupName": "low"}
+        objs.append(with_condition(pod, t))
+    objs.append(with_condition(_victim("filler-1", "uid-f1", "node-1"), t))
+    for victim, uid in (("batch/low-0", "uid-low-0"), ("batch/low-1", "uid-low-1"), ("batch/low-2", "uid-low-2"),
+                        ("batch/filler-1", "uid-f1")):
+        e = preempted_event(victim, uid, "uid-pg", "cluster", t + 0.1, message="Preempted by podgroup uid-pg on node cluster")
+        e["related"] = {"kind": "PodGroup", "namespace": "gang", "name": "train", "uid": "uid-pg",
+                        "apiVersion": "scheduling.k8s.io/v1alpha2"}
+        objs.append(e)
+    doc = preemption_history(objs, now=NOW, since=3600.0)
+    assert {r["preemptor"] for r in doc["items"]} == {"gang/train"}
+    assert all("preempted by a PodGroup (workload-aware preemption)" in r["notes"] for r in doc["items"])
+    [p] = doc["preemptions"]
+    assert p["node"] == "cluster" and sorted(p["victimsByPodGroup"]["batch/low"]) == ["batch/low-0", "batch/low-1",
+                                                                                        "batch/low-2"]
+    assert p["wholePodGroups"] == ["batch/low"]

@@ -56,6 +56,10 @@ RESOURCES: dict[tuple[str, str], tuple[str, bool]] = {
     ("scheduling.incubator.k8s.io/v1alpha1", "podgroups"): ("PodGroup", True),
     ("scheduling.volcano.sh/v1beta1", "queues"): ("Queue", False),
     ("scheduling.volcano.sh/v1beta1", "podgroups"): ("PodGroup", True),
+    # workload-aware scheduling's alpha APIs (v1.36, v1.35)
+    ("scheduling.k8s.io/v1alpha2", "workloads"): ("Workload", True),
+    ("scheduling.k8s.io/v1alpha2", "podgroups"): ("PodGroup", True),
+    ("scheduling.k8s.io/v1alpha1", "workloads"): ("Workload", True),
 }
 KIND_TO_RESOURCE: dict[str, tuple[str, str]] = {}
 for (_gv, _plural), (_kind, _) in RESOURCES.items():

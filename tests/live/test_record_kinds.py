@@ -47,6 +47,14 @@ def _add_the_kinds_the_fixture_lacks(api: FakeAPIServer) -> None:
              "spec": {"driver": "gpu.example.com", "nodeName": "node-1",
                       "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
                       "devices": [{"name": "gpu-0"}]}})
+    # workload-aware scheduling's Workloads and PodGroups (v1.36's v1alpha2, v1.35's v1alpha1 Workload)
+    api.add({"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "Workload", "metadata": {"name": "train", "namespace": "gang"},
+             "spec": {"podGroupTemplates": [{"name": "workers", "schedulingPolicy": {"gang": {"minCount": 4}}}]}})
+    api.add({"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup",
+             "metadata": {"name": "train-workers", "namespace": "gang"},
+             "spec": {"schedulingPolicy": {"gang": {"minCount": 4}}, "disruptionMode": "PodGroup", "priority": 100}})
+    api.add({"apiVersion": "scheduling.k8s.io/v1alpha1", "kind": "Workload", "metadata": {"name": "old", "namespace": "gang"},
+             "spec": {"podGroups": [{"name": "workers", "policy": {"gang": {"minCount": 2}}}]}})
     for group in ("scheduling.incubator.k8s.io/v1alpha1", "scheduling.volcano.sh/v1beta1"):
         api.add({"apiVersion": group, "kind": "Queue", "metadata": {"name": "research"}, "spec": {"weight": 2}})
         api.add({"apiVersion": group, "kind": "PodGroup", "metadata": {"name": "train", "namespace": "team-a"},
@@ -87,6 +95,12 @@ def test_every_kind_a_verdict_depends_on_is_listed_at_the_start_and_watched(
     events = [e["object"] for e in tr.events if e["object"].get("kind") == "Event"]
     assert {e["reason"] for e in events} == {"Preempted"} and len(events) == 2
     assert all(r.query.get("fieldSelector") == "reason=Preempted" for r in api.requests if r.resource == "events")
+    # workload-aware scheduling's objects are recorded with their API version (issue 32), and replay reads them
+    workload = {(e["object"]["apiVersion"], e["object"]["kind"], e["object"]["metadata"]["name"])
+                for e in tr.events if str(e["object"].get("apiVersion", "")).startswith("scheduling.k8s.io/v1alpha")}
+    assert workload == {("scheduling.k8s.io/v1alpha2", "Workload", "train"),
+                        ("scheduling.k8s.io/v1alpha2", "PodGroup", "train-workers"),
+                        ("scheduling.k8s.io/v1alpha1", "Workload", "old")}
 
 
 def test_an_optional_kind_refused_or_not_served_is_skipped_with_a_note_and_recording_goes_on(

@@ -91,9 +91,23 @@ def test_termination_messages_are_removed_from_pod_status() -> None:
      lambda o: o["status"] == {"attached": True} and o["spec"]["nodeName"] == "node-1"),
     ({"kind": "Secret", "metadata": {"name": "s"}, "data": {"k": SECRET}, "stringData": {"k": SECRET}},
      lambda o: o["metadata"] == {"name": "s"}),
+    ({"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup",
+      "metadata": {"name": "train", "namespace": "gang", "annotations": {"team/secret": SECRET}},
+      "spec": {"schedulingPolicy": {"gang": {"minCount": 4}}, "disruptionMode": "PodGroup", "priority": 10}},
+     lambda o: o["spec"] == {"schedulingPolicy": {"gang": {"minCount": 4}}, "disruptionMode": "PodGroup",
+                             "priority": 10}),
+    ({"kind": "Event", "metadata": {"name": "e"}, "reason": "Preempted",
+      "message": f"Preempted by podgroup u-1 on node cluster {SECRET}"},
+     lambda o: "message" not in o),
+    ({"kind": "Event", "metadata": {"name": "e"}, "reason": "Preempted",
+      "message": "Preempted by podgroup u-1 on node cluster"},
+     lambda o: o["message"] == "Preempted by podgroup u-1 on node cluster"),
 ], ids=["a ResourceClaim keeps its requests and loses opaque parameters and device data",
         "a VolumeAttachment keeps node and attacher and loses attachment metadata",
-        "a Secret passed in by mistake keeps nothing of its payload"])
+        "a Secret passed in by mistake keeps nothing of its payload",
+        "a PodGroup is redacted as other objects are: its metadata, and its spec kept",
+        "a workload-aware Preempted event with anything appended loses its message",
+        "a workload-aware Preempted event keeps the sentence attribution parses"])
 def test_other_kinds(obj: dict, kept: Any) -> None:
     out = redact_object(copy.deepcopy(obj))
     assert SECRET not in json.dumps(out)

@@ -8,8 +8,9 @@ import pytest
 
 from kubectl_preempt.errors import InputError
 from kubectl_preempt.plan.api import plan, plan_spec
-from kubectl_preempt.plan.workloads import (MAX_GENERATED_NAME_LENGTH, RAND_ALPHABET, generate_name, rand_string,
-                                            safe_encode_string)
+from kubectl_preempt.plan.workloads import (MAX_GENERATED_NAME_LENGTH, RAND_ALPHABET, generate_name,
+                                            is_gang_scheduling_candidate, pod_group_name_for_workload, rand_string,
+                                            safe_encode_string, workload_name_for_job)
 
 from .scenarios import busy_cluster, deployment, node, pclass, pod, replica_set
 
@@ -173,3 +174,133 @@ def test_a_scaled_template_no_class_resolves_names_the_snapshot_and_target() -> 
     with pytest.raises(InputError) as e:
         plan_spec(objs, scale=["batch/rs/etl=9"], source="snap.json")
     assert str(e.value).startswith("snap.json: --scale batch/rs/etl=9: spec.template.spec.priorityClassName: ")
+
+
+def test_a_workload_its_pod_group_and_their_pods_are_planned_together() -> None:
+    """plan -f of a v1.36 Workload, its PodGroup (its priority its class's, as admission gives it)
+    and the pods naming it: the gang preempts as one unit, on the cluster."""
+    import json
+    from pathlib import Path
+
+    items = json.loads((Path(__file__).resolve().parents[2] / "examples" / "gang.json").read_text())["items"]
+    base = [o for o in items if (o.get("metadata") or {}).get("namespace") != "ml"]
+    new = [o for o in items if (o.get("metadata") or {}).get("namespace") == "ml"]
+    pg = next(o for o in new if o["kind"] == "PodGroup")
+    del pg["spec"]["priority"]  # a manifest as written: admission resolves it from priorityClassName
+    doc = plan(base, [("gang.json", f"items[{i}]", o) for i, o in enumerate(new)], kubernetes_version="v1.36",
+               feature_gates="GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true")
+    first = doc["preemptions"][0]
+    assert (first["preemptor"], first["node"], first["priority"]) == ("ml/train-workers", "cluster", 10000)
+    assert sorted(first["victims"]) == ["batch/lowgang-0", "batch/lowgang-1", "batch/lowgang-2"]
+
+
+def test_a_pod_group_of_a_bad_policy_in_a_manifest_is_refused_naming_it() -> None:
+    bad = {"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup", "metadata": {"name": "g", "namespace": "ml"},
+           "spec": {"schedulingPolicy": {"gang": {"minCount": 0}}}}
+    with pytest.raises(InputError) as e:
+        _creations([node("n1")], [("m.yaml", "items[0]", bad)])
+    assert str(e.value) == ("m.yaml: items[0] (PodGroup g): spec.schedulingPolicy.gang.minCount: must be greater "
+                            "than or equal to 1, got 0")
+
+
+# --- an Indexed Job under WorkloadWithJob (v1.36) ---------------------------------------------------
+
+WORKLOAD_WITH_JOB = "GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true,WorkloadWithJob=true"
+
+
+def _indexed_job(parallelism: int | None = 3, completions: int | None = 3, mode: str = "Indexed",
+                 group: str | None = None) -> dict:
+    spec: dict = {"completionMode": mode,
+                  "template": {"spec": {"priorityClassName": "high", "restartPolicy": "Never",
+                                        "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}
+    if parallelism is not None:
+        spec["parallelism"] = parallelism
+    if completions is not None:
+        spec["completions"] = completions
+    if group is not None:
+        spec["template"]["spec"]["schedulingGroup"] = {"podGroupName": group}
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "jobgang", "namespace": "gang"}, "spec": spec}
+
+
+def test_the_job_controllers_workload_and_pod_group_names_are_upstreams() -> None:
+    """computeWorkloadName and computePodGroupName, checked against a real v1.36.2 cluster's
+    objects for Job gang/jobgang of UID e6658021-... (../shared/realcluster/v136 s9 traces)."""
+    wl = workload_name_for_job("jobgang", "e6658021-6a57-4e04-b743-0b36829b6848")
+    assert wl == "jobgang-647966b5b6"
+    assert pod_group_name_for_workload(wl, "jobgang-pgt-0") == "jobgang-647966b5b6-jobgang-pgt-0-7c7d8c988"
+    # a long name is cut so the whole stays a DNS subdomain (253), each part to its share
+    long = pod_group_name_for_workload("w" * 200, "t" * 200)
+    assert len(long) == 253 and long.startswith("w" * 121 + "-" + "t" * 120 + "-")
+    assert len(workload_name_for_job("j" * 300, "u")) == 253
+
+
+@pytest.mark.parametrize("parallelism, completions, indexed, group, want", [
+    (3, 3, True, False, True),
+    (1, 1, True, False, False),
+    (None, 3, True, False, False),
+    (3, None, True, False, False),
+    (3, 2, True, False, False),
+    (3, 3, False, False, False),
+    (3, 3, True, True, False),
+], ids=["an Indexed Job of parallelism equal to completions is a gang", "one pod is no gang",
+        "no parallelism given is none", "no completions given is none", "fewer completions than parallelism is none",
+        "a NonIndexed Job is none", "a template naming its own scheduling group is left alone"])
+def test_which_jobs_the_controller_makes_gangs_of(parallelism, completions, indexed, group, want) -> None:
+    assert is_gang_scheduling_candidate(parallelism, completions, indexed, group) is want
+
+
+def test_an_indexed_job_under_workload_with_job_is_planned_as_a_gang() -> None:
+    spec = plan_spec(busy_cluster(), [("j.yaml", "", _indexed_job())], kubernetes_version="v1.36",
+                     feature_gates=WORKLOAD_WITH_JOB)
+    [c] = spec.creations
+    wl, pg = c.owners
+    assert (wl["kind"], pg["kind"]) == ("Workload", "PodGroup")
+    assert wl["spec"]["podGroupTemplates"] == [{"name": "jobgang-pgt-0", "schedulingPolicy": {"gang": {"minCount": 3}}}]
+    assert wl["spec"]["controllerRef"] == {"apiGroup": "batch", "kind": "Job", "name": "jobgang"}
+    assert pg["metadata"]["name"] == pod_group_name_for_workload(wl["metadata"]["name"], "jobgang-pgt-0")
+    assert pg["spec"]["schedulingPolicy"] == {"gang": {"minCount": 3}}
+    assert pg["spec"]["priority"] == 5, "no class named: admission gives the global default's (default-prio)"
+    assert [o["kind"] for o in pg["metadata"]["ownerReferences"]] == ["Job", "Workload"]
+    for p in c.pods:
+        assert p["spec"]["schedulingGroup"] == {"podGroupName": pg["metadata"]["name"]}
+        assert [(o["kind"], o.get("controller", False)) for o in p["metadata"]["ownerReferences"]] == [
+            ("Job", True), ("PodGroup", False)]
+        assert p["spec"]["priority"] == 1000, "the pods keep their own class's priority"
+
+
+@pytest.mark.parametrize("gates, job", [
+    ("", _indexed_job()),
+    ("GenericWorkload=true", _indexed_job()),
+    (WORKLOAD_WITH_JOB, _indexed_job(completions=4)),
+    (WORKLOAD_WITH_JOB, _indexed_job(group="mine")),
+], ids=["without the gate", "with the generic workload alone", "completions other than parallelism",
+        "a template that names its own group"])
+def test_a_job_the_controller_leaves_alone_is_planned_pod_by_pod(gates: str, job: dict) -> None:
+    spec = plan_spec(busy_cluster(), [("j.yaml", "", job)], kubernetes_version="v1.36", feature_gates=gates or None)
+    [c] = spec.creations
+    assert c.owners == [] or all(o["kind"] == "Job" for o in c.owners)
+    assert all(p["spec"].get("schedulingGroup") in (None, {"podGroupName": "mine"}) for p in c.pods)
+
+
+def _job_of_two_cpu_members() -> dict:
+    job = _indexed_job()
+    job["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "2"
+    return job
+
+
+def test_a_job_gang_preempts_with_its_pod_groups_priority_not_its_pods() -> None:
+    """The Job controller names no class on the PodGroup, so admission gives it the global
+    default's priority (5): under WorkloadAwarePreemption the group preempts with that, below the
+    low etl pods (10), and finds no victims though its pods are high (1000)."""
+    doc = plan(busy_cluster(), [("j.yaml", "", _job_of_two_cpu_members())], kubernetes_version="v1.36",
+               feature_gates=WORKLOAD_WITH_JOB, duration=120)
+    assert not [p for p in doc["preemptions"] if p["preemptor"].startswith("gang/")]
+    never = {p["pod"] for p in doc["summary"]["neverScheduled"]}
+    assert sum(1 for p in never if p.startswith("gang/jobgang-")) == 3, "all or nothing: no member binds"
+
+
+def test_without_workload_aware_preemption_each_job_member_preempts_with_its_own_priority() -> None:
+    doc = plan(busy_cluster(), [("j.yaml", "", _job_of_two_cpu_members())], kubernetes_version="v1.36",
+               feature_gates="GenericWorkload=true,GangScheduling=true,WorkloadWithJob=true", duration=120)
+    mine = [p for p in doc["preemptions"] if p["preemptor"].startswith("gang/jobgang-")]
+    assert mine and all(p["priority"] == 1000 and p["node"] != "cluster" for p in mine)

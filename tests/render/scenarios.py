@@ -4,7 +4,8 @@
   a node added later, a pod completing, one pod that never gets a node (simulate mode);
 - recorded: what a real cluster's recording of one preemption looks like (follow mode);
 - fleet: more nodes than GROUP_THRESHOLD, in pools and zones, with preemptions in one pool;
-- storm: many preemptions, for the page's size.
+- storm: many preemptions, for the page's size;
+- gangs: v1.36 pod groups: a gang that preempts a PodGroup evicted whole and a single pod.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from kubectl_preempt.replay.view import ActivityRecorder
 from kubectl_preempt.replay.api import replay
-from tests.builders import make_node, make_pdb, make_pod, make_priority_class
+from tests.builders import make_gang, make_node, make_pdb, make_pod, make_priority_class
 from tests.replay.helpers import T0, ev, trace
 
 CLASSES = [make_priority_class("critical-serving", 100000), make_priority_class("serving", 10000),
@@ -122,10 +123,42 @@ def storm(preemptions: int = 1000, nodes: int = 100) -> dict[str, Any]:
     return {"header": {"startTime": T0, "source": {"context": "storm-test"}}, "events": evs}
 
 
-def run(tr: dict[str, Any], mode: str = "simulate") -> tuple[dict[str, Any], ActivityRecorder]:
+GANG_GATES = {"GenericWorkload": True, "GangScheduling": True, "WorkloadAwarePreemption": True}
+
+
+def gangs() -> dict[str, Any]:
+    """Three nodes of 8 cpu, each with a member of batch/lowgang (3 cpu; disruptionMode PodGroup,
+    so it is one victim unit) and a 1-cpu filler; node-0 also runs a 2-cpu pod. ml/train, a gang of
+    three 6-cpu members, preempts for the whole cluster: lowgang goes whole, the filler of node-0
+    goes, the other fillers and node-0's pod are reprieved."""
+    evs = [ev(0, "ADDED", pc) for pc in CLASSES]
+    evs += [ev(0, "ADDED", make_node(f"node-{i}").alloc(cpu="8", memory="16Gi").obj()) for i in range(3)]
+    evs.append(ev(0, "ADDED", make_gang("lowgang", 3, namespace="batch", priority=100, priority_class="batch",
+                                        disruption_mode="PodGroup")))
+    for i in range(3):
+        evs.append(ev(0, "ADDED", make_pod(f"lowgang-{i}").ns("batch").priority(100).priority_class("batch")
+                      .req(cpu="3", memory="1Gi").in_pod_group("lowgang").on(f"node-{i}").start_time(T0)
+                      .set("spec.terminationGracePeriodSeconds", 10).obj()))
+        evs.append(ev(0, "ADDED", _batch(f"filler-{i}", f"node-{i}", cpu="1", ns="sandbox", cls="best-effort",
+                                         prio=-10, grace=5)))
+    evs.append(ev(0, "ADDED", _batch("etl-0", "node-0", cpu="2", prio=100, grace=5)))
+    evs.append(ev(10, "ADDED", make_gang("train", 3, namespace="ml", priority=10000, priority_class="serving")))
+    for i in range(3):
+        evs.append(ev(10, "ADDED", make_pod(f"train-{i}").ns("ml").priority(10000).priority_class("serving")
+                      .req(cpu="6", memory="1Gi").in_pod_group("train").obj()))
+    evs.append(ev(120, "BOOKMARK", {}))
+    return {"header": {"startTime": T0, "source": {"context": "gangs-test"}}, "events": evs}
+
+
+def run(tr: dict[str, Any], mode: str = "simulate", **kw: Any) -> tuple[dict[str, Any], ActivityRecorder]:
     """The replay's report of a trace, and what its scheduler did."""
     rec = ActivityRecorder()
-    return replay(tr, mode=mode, listener=rec), rec
+    return replay(tr, mode=mode, listener=rec, **kw), rec
 
 
-__all__ = ["zones", "recorded", "fleet", "storm", "run", "trace"]
+def run_gangs() -> tuple[dict[str, Any], ActivityRecorder]:
+    """gangs() replayed as kube-scheduler v1.36 with the workload gates on."""
+    return run(gangs(), kubernetes_version="v1.36", feature_gates=GANG_GATES)
+
+
+__all__ = ["zones", "recorded", "fleet", "storm", "gangs", "run", "run_gangs", "trace"]

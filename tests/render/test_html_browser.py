@@ -309,3 +309,37 @@ def test_a_kube_batch_eviction_says_which_scheduler_and_action_and_why(browser: 
     _click_mark(browser, other)
     assert browser.evaluate("document.getElementById('detail-by').innerText") == "by default-scheduler DefaultPreemption"
     _assert_clean(browser, page)
+
+
+def test_a_gangs_preemption_and_its_members_are_drawn_as_one_unit(browser: Chromium, tmp_path: Path) -> None:
+    report, rec = scenarios.run_gangs()
+    page = tmp_path / "gangs.html"
+    page.write_text(replay_html(report, scenarios.gangs(), rec))
+    _open(browser, page)
+    first = report["preemptions"][0]
+    # the preemption is marked on each node it took victims from, and there is no "cluster" lane
+    lanes = browser.evaluate("Array.from(document.querySelectorAll('.lane[data-node]')).map(e => e.getAttribute('data-node'))")
+    assert "cluster" not in lanes
+    marked = browser.evaluate("Array.from(document.querySelectorAll('.mark[data-mark=\"0\"]'))"
+                              ".map(e => e.closest('svg') && e.getAttribute('data-mark')).length")
+    assert marked == len({d["node"] for d in first["victimDetails"]})
+    _click_mark(browser, 0)
+    detail = browser.evaluate("document.getElementById('detail').innerText")
+    assert "PodGroup ml/train" in detail and "workload-aware" in detail
+    # victims by unit: the PodGroup evicted whole, then the single pod
+    units = browser.evaluate("Array.from(document.querySelectorAll('#detail-victims .unit')).map(e => e.innerText)")
+    assert units == ["PodGroup batch/lowgang evicted whole: 3 pods"]
+    shown = browser.evaluate("Array.from(document.querySelectorAll('#detail-victims .victim')).map(e => e.getAttribute('data-pod'))")
+    assert shown == first["victims"]
+    members = browser.evaluate("Array.from(document.querySelectorAll('#detail-members .member')).map(e => e.innerText)")
+    assert len(members) == 3 and all("bound to node-" in m for m in members)
+    assert browser.evaluate("document.querySelectorAll('.selection .victim-bar').length") == len(first["victims"])
+    assert browser.evaluate("document.querySelectorAll('.selection .victim-bar.unit-group').length") == 3
+    # the pod groups' table: a click outlines the gang's members on the timeline, joined as one
+    rows = browser.evaluate("Array.from(document.querySelectorAll('#podgroups-0 tbody tr')).map(e => e.getAttribute('data-gang'))")
+    assert rows == ["batch/lowgang", "ml/train"]
+    browser.evaluate("document.querySelector('#podgroups-0 tr[data-gang=\"ml/train\"]').click()")
+    browser.wait_for("document.querySelectorAll('.gang[data-gang=\"ml/train\"] .gang-run').length === 3")
+    assert browser.evaluate("document.querySelectorAll('.gang .gang-join').length") == 1
+    browser.screenshot(tmp_path / "gangs.png")
+    _assert_clean(browser, page)

@@ -310,3 +310,70 @@ def test_the_recorder_is_a_replay_listener_keeping_plain_data() -> None:
     assert {"bound", "preempted", "deleted", "nominated", "unschedulable"} <= kinds
     act = rec.activity()
     assert orjson.loads(orjson.dumps(act))["pods"].keys() == act["pods"].keys()
+
+
+# --- pod groups (v1.36) -------------------------------------------------------------------------------
+
+def _gang_view() -> tuple[dict[str, Any], dict[str, Any]]:
+    if "gangs" not in _CACHE:
+        report, rec = scenarios.run_gangs()
+        tr = scenarios.gangs()
+        _CACHE["gangs"] = (report, tr, rec, build_view(report, tr, rec))
+    report, _tr, _rec, view = _CACHE["gangs"]
+    return report, view
+
+
+def test_each_pod_names_its_pod_group_and_each_group_lists_its_members_and_their_runs() -> None:
+    _, view = _gang_view()
+    groups = view["podGroups"]
+    assert [(g["key"], g["minCount"]) for g in groups] == [("batch/lowgang", 3), ("ml/train", 3)]
+    gi = view["podFields"].index("group")
+    for i, g in enumerate(groups):
+        members = sorted(_pod(view, m) for m in g["members"])
+        assert members == sorted(p[0] for p in view["pods"] if p[gi] == i)
+        assert sorted(_pod(view, view["runs"][ri][0]) for ri in g["runs"]) == members
+    assert all(p[gi] is None for p in view["pods"] if not p[0].split("/")[1].startswith(("lowgang", "train")))
+    train = groups[1]
+    assert train["firstBound"] == train["lastBound"], "a gang's members are bound in one cycle"
+
+
+def test_a_workload_aware_preemption_is_one_mark_on_every_node_it_took_victims_from() -> None:
+    report, view = _gang_view()
+    first = report["preemptions"][0]
+    mark = view["marks"][0]
+    assert first["podGroup"] and first["node"] == "cluster"
+    assert "cluster" not in [lane["name"] for lane in view["lanes"]], "the cluster is no node"
+    assert mark["node"] is None and mark["pod"] is None
+    assert view["podGroups"][mark["group"]]["key"] == "ml/train"
+    victim_nodes = {d["node"] for d in first["victimDetails"]}
+    assert sorted(_lane(view, n) for n in mark["nodes"]) == sorted(victim_nodes)
+    # each victim's run is found on the node its detail names
+    for ri, vkey in zip(mark["victims"], first["victims"]):
+        run = view["runs"][ri]
+        assert _pod(view, run[0]) == vkey
+        assert _lane(view, run[1]) == next(d["node"] for d in first["victimDetails"] if d["pod"] == vkey)
+    assert mark["missing"] == []
+
+
+def test_a_workload_aware_preemptions_victims_are_grouped_by_the_unit_they_were_evicted_in() -> None:
+    report, view = _gang_view()
+    units = view["marks"][0]["units"]
+    assert [(u["key"], u["kind"], sorted(_pod(view, view["runs"][ri][0]) for ri in u["victims"])) for u in units] == [
+        ("batch/lowgang", "PodGroup", ["batch/lowgang-0", "batch/lowgang-1", "batch/lowgang-2"]),
+        ("sandbox/filler-0", "Pod", ["sandbox/filler-0"])]
+
+
+def test_a_pod_groups_preemption_says_where_each_member_was_bound() -> None:
+    _, view = _gang_view()
+    bound = view["marks"][0]["membersBound"]
+    assert sorted(_pod(view, pi) for pi, _ in bound) == ["ml/train-0", "ml/train-1", "ml/train-2"]
+    assert all(b is not None for _, b in bound)
+    assert len({b[1] for _, b in bound}) == 3, "three 6-cpu members take a node each"
+    assert len({b[0] for _, b in bound}) == 1, "and they are bound together"
+
+
+def test_a_replay_before_v1_35_reads_no_pod_group_of_a_pod() -> None:
+    tr = scenarios.gangs()
+    report, rec = scenarios.run(tr, kubernetes_version="v1.34")
+    view = build_view(report, tr, rec)
+    assert view["podGroups"] == [] and all(p[-1] is None for p in view["pods"])

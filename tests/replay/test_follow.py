@@ -159,6 +159,24 @@ def test_the_schedulers_preempted_events_attribute_each_victim_to_its_preemptor(
                                                                  ("default/hi2", [])]
 
 
+def test_a_victims_condition_before_the_event_naming_its_preemptor_is_attributed_by_the_event() -> None:
+    """A preemptor that is never nominated (a pod-group member: v1.36 nominates none of them) and
+    whose victims' DisruptionTarget condition is recorded before the scheduler's Preempted event:
+    the event names the preemptor; the condition must not open an incident without one first."""
+    low = make_pod("a").priority(1).req(cpu="2").on("n1").start_time("2026-03-01T09:00:00Z")
+    events = [ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+              ev(0, "ADDED", low.obj()),
+              ev(10, "ADDED", make_pod("hi").priority(100).req(cpu="2").obj()),
+              ev(10.05, "MODIFIED", low.set("status.conditions", DISRUPTION).obj()),
+              ev(10.09, "ADDED", {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "a.1", "namespace": "default"},
+                                  "reason": "Preempted", "message": "Preempted by pod uid-hi on node n1",
+                                  "involvedObject": {"kind": "Pod", "namespace": "default", "name": "a",
+                                                     "uid": "uid-a"}})]
+    tl = normalize(trace(*events, end=30))
+    [inc] = find_incidents(initial_objects(tl.initial), tl.events)
+    assert (inc.preemptor_uid, inc.node, inc.victims) == ("uid-hi", "n1", ["default/a"])
+
+
 def test_a_nomination_with_only_already_terminating_victims_is_reported_as_a_renomination() -> None:
     # hi preempted a on n1 and was nominated there; later it is nominated to n1 again with no new
     # victim: the scheduler decided again, counting a (terminating) as its victim

@@ -18,8 +18,9 @@ from kubectl_preempt.version import KUBERNETES_VERSIONS
 from tests.builders import make_node, make_pod
 from tests.conftest import run_cli
 
-WORKLOAD_GATES = [(V1_35_6, "GenericWorkload"), (V1_35_6, "GangScheduling"), (V1_36_2, "GenericWorkload"),
-                  (V1_36_2, "GangScheduling"), (V1_36_2, "WorkloadAwarePreemption"),
+# v1.36's GenericWorkload, GangScheduling and WorkloadAwarePreemption are imitated (issue 32); v1.35's
+# gang scheduling (no pod-group cycle) and placements are not
+WORKLOAD_GATES = [(V1_35_6, "GenericWorkload"), (V1_35_6, "GangScheduling"),
                   (V1_36_2, "TopologyAwareWorkloadScheduling")]
 
 
@@ -50,13 +51,53 @@ def _snapshot(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("gate", ["GenericWorkload", "GangScheduling", "WorkloadAwarePreemption"])
+@pytest.mark.parametrize("gate", ["GenericWorkload", "GangScheduling"])
 def test_the_cli_refuses_a_workload_gate_with_one_line_and_exit_2(tmp_path: Path, gate: str) -> None:
-    run = run_cli(["explain", "default/p", "--snapshot", str(_snapshot(tmp_path)), "--kubernetes-version", "v1.36",
+    run = run_cli(["explain", "default/p", "--snapshot", str(_snapshot(tmp_path)), "--kubernetes-version", "v1.35",
                    "--feature-gates", f"PodLevelResources=true,{gate}=true"])
     assert (run.code, run.out) == (2, "")
     assert run.err == (f"error: --feature-gates: feature gate {gate}=true is not imitated: kubectl-preempt does not "
-                       "reproduce kube-scheduler v1.36.2 with it\n")
+                       "reproduce kube-scheduler v1.35.6 with it\n")
+
+
+@pytest.mark.parametrize("gate,field", [("GenericWorkload", "enable_generic_workload"),
+                                        ("GangScheduling", "enable_gang_scheduling"),
+                                        ("WorkloadAwarePreemption", "enable_workload_aware_preemption")])
+def test_v1_36s_workload_gates_are_accepted_and_reach_the_scheduler(gate: str, field: str) -> None:
+    # with the gates each depends on (kube_features.go defaultKubernetesFeatureGateDependencies)
+    needs = {"GenericWorkload": "", "GangScheduling": "GenericWorkload=true,",
+             "WorkloadAwarePreemption": "GenericWorkload=true,GangScheduling=true,"}[gate]
+    v = apply_feature_gates(V1_36_2, f"{needs}{gate}=true")
+    assert getattr(v.features, field) and not getattr(V1_36_2.features, field)
+
+
+@pytest.mark.parametrize("gates,error", [
+    pytest.param("WorkloadAwarePreemption=true",
+                 "WorkloadAwarePreemption is enabled, but depends on features that are disabled: [GangScheduling]",
+                 id="workload-aware preemption without gang scheduling"),
+    pytest.param("GangScheduling=true,WorkloadAwarePreemption=true",
+                 "GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload]",
+                 id="gang scheduling without the generic workload"),
+    pytest.param("WorkloadWithJob=true",
+                 "WorkloadWithJob is enabled, but depends on features that are disabled: [GenericWorkload]",
+                 id="the Job controller's workloads without the generic workload"),
+    pytest.param("GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true,GenericWorkload=false",
+                 "GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload]",
+                 id="the last value of a gate given twice counts"),
+])
+def test_a_gate_enabled_without_a_gate_it_depends_on_is_refused(gates: str, error: str) -> None:
+    """featureGate.unsafeSetFromMap: dependencies are checked once every gate is set."""
+    with pytest.raises(UsageError) as e:
+        apply_feature_gates(V1_36_2, gates)
+    assert (e.value.field, e.value.detail) == ("--feature-gates", f"{error} (kube-scheduler v1.36.2)")
+
+
+def test_several_missing_dependencies_are_refused_together_as_upstream_aggregates_them() -> None:
+    with pytest.raises(UsageError) as e:
+        apply_feature_gates(V1_36_2, "GangScheduling=true,WorkloadWithJob=true")
+    assert e.value.detail == ("[GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload], "
+                              "WorkloadWithJob is enabled, but depends on features that are disabled: [GenericWorkload]] "
+                              "(kube-scheduler v1.36.2)")
 
 
 def test_a_gate_that_does_not_touch_scheduling_is_listed_as_having_no_effect(tmp_path: Path) -> None:
@@ -81,7 +122,7 @@ def test_every_scheduling_gate_named_exists_in_some_release_and_names_imitated_r
 
 
 @pytest.mark.parametrize("gate,release,want", [
-    ("PodLevelResources", "v1.33.0", True), ("GangScheduling", "v1.36.2", False),
+    ("PodLevelResources", "v1.33.0", True), ("GangScheduling", "v1.35.6", False), ("GangScheduling", "v1.36.2", True),
     ("APIServerTracing", "v1.36.2", None), ("SchedulerAsyncPreemption", "v1.35.6", True),
 ])
 def test_imitated_says_imitated_not_imitated_or_not_scheduling(gate: str, release: str, want: bool | None) -> None:

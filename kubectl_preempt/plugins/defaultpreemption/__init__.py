@@ -14,6 +14,7 @@ from ...framework.podinfo import UNSET, pod_info
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.gosort import sort_by_key
 from ...model.objects import PREEMPT_NEVER, Pod, PodDisruptionBudget
+from ...model.workload import scheduling_group
 from ...preemption.evaluator import Evaluator, PreemptionPlugin, Reprieve, VictimSelection, importance_key
 
 NAME = "DefaultPreemption"
@@ -21,6 +22,8 @@ ERR_NOT_ELIGIBLE_POLICY_NEVER = "not eligible due to preemptionPolicy=Never."
 ERR_NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 ERR_NO_VICTIMS = "No preemption victims found for incoming pod"
 MESSAGE_PREFIX = "preemption: "
+# v1.36, WorkloadAwarePreemption: said of a pod group's member (with its prefix, as upstream writes it)
+ERR_NOT_ELIGIBLE_WORKLOAD_AWARE = "preemption: not eligible due to workload aware preemption enabled"
 
 
 def pod_terminating_by_preemption(p: Pod) -> bool:
@@ -134,6 +137,8 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
         self.min_candidate_nodes_percentage = int(args.get("minCandidateNodesPercentage", 10))
         self.min_candidate_nodes_absolute = int(args.get("minCandidateNodesAbsolute", 100))
         self.evaluator = Evaluator(NAME, handle, self)
+        # v1.36's WorkloadAwarePreemption (new() sets it from the release's gates)
+        self.workload_aware_preemption = False
 
     # ---------------------------------------------------------------- PostFilter
     def repeatable_post_filter(self, state: CycleState, pod: Pod) -> bool:
@@ -165,6 +170,10 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
         return not has[0]
 
     def post_filter(self, state: CycleState, pod: Pod, m: Any) -> tuple[PostFilterResult | None, Status]:
+        if self.workload_aware_preemption and scheduling_group(pod.spec):
+            # v1.36 with WorkloadAwarePreemption: a pod group's members preempt as one unit, in
+            # the pod-group cycle (preemption/podgroup_preemption.py), never one by one
+            return None, Status(Code.Unschedulable, ERR_NOT_ELIGIBLE_WORKLOAD_AWARE)
         result, status = self.evaluator.preempt(state, pod, m)
         msg = status.message()
         if msg:
@@ -294,4 +303,5 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DefaultPreemption:
     plugin = DefaultPreemption(args, handle)
     plugin.sorts_victims_after_reprieve = version.at_least(32)
+    plugin.workload_aware_preemption = version.minor >= 36 and version.features.enable_workload_aware_preemption
     return plugin

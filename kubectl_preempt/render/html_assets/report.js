@@ -89,7 +89,7 @@
     run.classes = view.classes;
     run.pods = view.pods.map(function (a, i) {
       return { i: i, key: a[0], ns: view.namespaces[a[1]], cls: a[2], prio: a[3], cpu: a[4], mem: a[5], req: a[6], created: a[7],
-               runs: [], preempted: [], evicted: [] };
+               group: a[8] === undefined ? null : a[8], runs: [], preempted: [], evicted: [] };
     });
     run.runs = view.runs.map(function (a, i) {
       var r = { i: i, pod: a[0], node: a[1], start: a[2], end: a[3], how: a[4], pre: a[5], mark: a[6] };
@@ -99,15 +99,32 @@
     run.runsByNode = view.lanes.map(function () { return []; });
     run.runs.forEach(function (r) { run.runsByNode[r.node].push(r.i); });
     run.groupOf = view.lanes.map(function (l) { return l.group === undefined ? null : l.group; });
+    // pod groups (v1.36 PodGroups, v1.35 Workloads' pod groups): their members are drawn as one unit
+    run.podGroups = (view.podGroups || []).map(function (g, i) {
+      return { i: i, key: g.key, minCount: g.minCount, listed: g.listed, members: g.members, runs: g.runs,
+               firstBound: g.firstBound, lastBound: g.lastBound, preempted: [], evicted: [] };
+    });
     run.marks = view.marks.map(function (m, i) {
       var mk = { i: i, t: m.t, node: m.node, pod: m.pod, cls: m.cls, ns: m.ns, victims: m.victims, bound: m.bound,
-                 missing: m.missing || [], p: report.preemptions[i] || {} };
+                 missing: m.missing || [], p: report.preemptions[i] || {},
+                 // a workload-aware preemption: made by a pod group for the whole cluster
+                 group: m.group === undefined ? null : m.group, nodes: m.nodes || null, units: m.units || null,
+                 membersBound: m.membersBound || null };
       if (m.pod !== null && m.pod !== undefined) run.pods[m.pod].preempted.push(i);
+      if (mk.group !== null) run.podGroups[mk.group].preempted.push(i);
       m.victims.forEach(function (vr) { run.pods[run.runs[vr].pod].evicted.push(i); });
       return mk;
     });
     run.marksByNode = view.lanes.map(function () { return []; });
-    run.marks.forEach(function (m) { if (m.node !== null && m.node !== undefined) run.marksByNode[m.node].push(m.i); });
+    run.marks.forEach(function (m) {
+      if (m.node !== null && m.node !== undefined) run.marksByNode[m.node].push(m.i);
+      // a pod group's preemption is marked on every node it took victims from
+      (m.nodes || []).forEach(function (ni) { run.marksByNode[ni].push(m.i); });
+      (m.units || []).forEach(function (u) {
+        if (u.kind !== "PodGroup") return;
+        run.podGroups.forEach(function (g) { if (g.key === u.key && g.evicted.indexOf(m.i) < 0) g.evicted.push(m.i); });
+      });
+    });
     run.expanded = {};
     run.changes = {};
     ((view.changes || {}).pods || []).forEach(function (c) { run.changes[c.pod] = c; });
@@ -151,6 +168,7 @@
     ns: new Set(allNs), cls: new Set(allCls),
     onlyMarked: false,
     selected: null, // {run, mark}
+    gang: null, // {run, group}: a pod group whose members are outlined on the timeline
   };
 
   function colour(run, c) { return c === null || c === undefined ? "#777" : run.classes[c].colour; }
@@ -178,6 +196,26 @@
   function podRef(run, podIdx, text) {
     var pod = run.pods[podIdx];
     return h("span", { "class": "pod" }, h("span", { "class": "sw-inline", style: "background:" + colour(run, pod.cls) }), text || pod.key);
+  }
+  // a pod group: a link that outlines its members on the timeline
+  function groupRef(run, gi, text) {
+    var g = run.podGroups[gi];
+    return h("a", { "class": "jump pod gang-ref", "data-gang": g.key, text: text || g.key, title: "outline its members on the timeline",
+      onclick: function () { showGang(run.id, gi); } });
+  }
+  function groupFacts(g) {
+    return (g.minCount !== null && g.minCount !== undefined ? "gang of minCount " + g.minCount : g.listed ? "basic pod group" : "pod group not in the trace") +
+      ", " + g.members.length + " member" + (g.members.length === 1 ? "" : "s");
+  }
+  function isGroupMark(m) { return m.group !== null || m.units !== null; }
+  function markWhere(run, m) {
+    if (isGroupMark(m)) return "the cluster (" + (m.nodes || []).length + " node" + ((m.nodes || []).length === 1 ? "" : "s") + " with victims)";
+    return m.node !== null && m.node !== undefined ? run.shortName[m.node] : (m.p.node || "?");
+  }
+  function preemptorRef(run, m, text) {
+    if (m.pod !== null) return podRef(run, m.pod, text);
+    if (m.group !== null) return h("span", null, "PodGroup ", groupRef(run, m.group, text));
+    return h("span", { "class": "pod", text: text || "?" });
   }
 
   // ---------------------------------------------------------------- tooltip
@@ -462,7 +500,7 @@
     append(sec, h("div", { "class": "chart-title", text: "Nodes: " + res.name + (other ? " (cpu on nodes without it)" : "") + " requested by the pods on each node, against its allocatable (dashed line), by PriorityClass; " +
       "hatched: victims in their grace period; ▼ a preemption (colour of the preemptor's class), ● where its preemptor was bound" + (run.view.grouped ? "; lanes are node pools / zones, click one to expand it" : "") }));
     append(sec, h("div", { "class": "timeline-wrap" }, timeline(run, w, x)));
-    append(sec, h("div", { "class": "tables" }, preemptionTable(run), neverTable(run)));
+    append(sec, h("div", { "class": "tables" }, preemptionTable(run), run.podGroups.length ? podGroupTable(run) : null, neverTable(run)));
     container.appendChild(sec);
   }
 
@@ -687,7 +725,7 @@
         var sel = S.selected && S.selected.run === run.id && S.selected.mark === mi;
         var tri = s("path", { "class": "mark" + (sel ? " sel" : "") + (vis ? "" : " dim") + (m.changed ? " changed" : ""), d: "M" + (mx2 - MARK_S) + "," + y + "L" + (mx2 + MARK_S) + "," + y + "L" + mx2 + "," + (y + MARK_S * 1.6) + "Z",
           fill: colour(run, m.cls), tabindex: vis ? 0 : null, role: "button", "data-mark": mi, "data-run": run.id,
-          "aria-label": "preemption by " + (m.p.preemptor || "?") + " on " + (m.p.node || "?") + " at " + wall(run, m.t) });
+          "aria-label": "preemption by " + (isGroupMark(m) ? "PodGroup " : "") + (m.p.preemptor || "?") + " on " + (isGroupMark(m) ? "the cluster" : m.p.node || "?") + " at " + wall(run, m.t) });
         tri.addEventListener("click", function (ev) { ev.stopPropagation(); select(run.id, mi); });
         tri.addEventListener("keydown", function (ev) { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(run.id, mi); } });
         tri.addEventListener("mousemove", function (ev) { markTip(ev, run, m); });
@@ -699,6 +737,7 @@
     el.appendChild(marksG);
     // the selected preemption: its victims' runs, and where the preemptor went
     if (S.selected && S.selected.run === run.id) el.appendChild(selectionOverlay(run, run.marks[S.selected.mark], nodeY, groupY, x, w));
+    if (S.gang && S.gang.run === run.id) el.appendChild(gangOverlay(run, S.gang.group, nodeY, groupY, x));
     brushable(el, x, w, function (ev, t) {
       // a click near a mark on a lane selects it
       var rect = el.getBoundingClientRect(), py = ev.clientY - rect.top;
@@ -719,7 +758,74 @@
     return g !== null && groupY[g] ? groupY[g] : null;
   }
 
+  // a pod group's members as one unit: each member's run outlined on its lane, the runs joined
+  // by one line at the moment the group was bound (a gang binds all its members in one cycle)
+  function gangOverlay(run, gi, nodeY, groupY, x) {
+    var grp = run.podGroups[gi];
+    var g = s("g", { "class": "gang", "clip-path": "url(#kp-clip)", "data-gang": grp.key });
+    var points = [];
+    grp.runs.forEach(function (ri) {
+      var r = run.runs[ri], at = laneAnchor(run, r.node, nodeY, groupY);
+      if (!at) return;
+      var x0 = x(Math.max(r.start, S.t0)), x1 = x(Math.min(r.end === null ? run.end : r.end, S.t1));
+      if (x1 < x0) return;
+      var y = at.y + 3 + (points.filter(function (p2) { return p2[2] === at; }).length % 4) * 4;
+      g.appendChild(s("rect", { "class": "gang-run", x: x0, y: y, width: Math.max(2, x1 - x0), height: 3, "data-pod": run.pods[r.pod].key },
+        s("title", { text: run.pods[r.pod].key + " (member of " + grp.key + ")" })));
+      points.push([x(r.start), y + 1.5, at]);
+    });
+    if (points.length > 1) {
+      points.sort(function (a, b) { return a[1] - b[1]; });
+      g.appendChild(s("path", { "class": "gang-join", d: points.map(function (p2, k) { return (k ? "L" : "M") + p2[0] + "," + p2[1]; }).join("") }));
+    }
+    points.forEach(function (p2) { g.appendChild(s("circle", { "class": "gang-dot", cx: p2[0], cy: p2[1], r: 3 })); });
+    return g;
+  }
+
+  function groupSelectionOverlay(run, m, nodeY, groupY, x) {
+    var g = s("g", { "class": "selection", "clip-path": "url(#kp-clip)" });
+    var mx = x(m.t);
+    // the victims, lane by lane, stacked at the bottom; a victim PodGroup's pods share one outline
+    var perLane = [];
+    (m.units || []).forEach(function (u) {
+      u.victims.forEach(function (ri) {
+        var r = run.runs[ri], at = laneAnchor(run, r.node, nodeY, groupY);
+        if (!at) return;
+        var k = perLane.indexOf(at);
+        if (k < 0) { perLane.push(at); at.stackN = 0; g.appendChild(s("line", { "class": "guide", x1: mx, x2: mx, y1: at.y, y2: at.y + at.h })); }
+        var bh = 4, y = at.y + at.h - 2 - (++at.stackN) * bh;
+        var pod = run.pods[r.pod];
+        var x0 = x(Math.max(r.start, S.t0)), x1 = x(Math.min(r.end === null ? run.end : r.end, S.t1));
+        g.appendChild(s("rect", { "class": "victim-bar" + (u.kind === "PodGroup" ? " unit-group" : ""), x: x0, y: y, width: Math.max(1, x1 - x0), height: bh - 0.5,
+          fill: colour(run, pod.cls), "data-victim": pod.key, "data-unit": u.key },
+          s("title", { text: pod.key + " (victim" + (u.kind === "PodGroup" ? ", with its PodGroup " + u.key : "") + ")" })));
+      });
+    });
+    // where the members went: one dot each, joined as one unit, linked to the mark
+    var dots = [];
+    (m.membersBound || []).forEach(function (mb) {
+      if (!mb[1]) return;
+      var bt = laneAnchor(run, mb[1][1], nodeY, groupY);
+      if (bt) dots.push([x(mb[1][0]), bt.y + bt.h / 2, run.pods[mb[0]].key, mb[1][0]]);
+    });
+    if (dots.length) {
+      dots.sort(function (a, b) { return a[1] - b[1]; });
+      var first = perLane.length ? perLane[0] : null;
+      if (first) {
+        var y0 = first.y + MARK_S * 1.6 + 1, midY = (y0 + dots[0][1]) / 2;
+        g.appendChild(s("path", { "class": "link", d: "M" + mx + "," + y0 + "C" + mx + "," + midY + " " + dots[0][0] + "," + midY + " " + dots[0][0] + "," + dots[0][1] }));
+      }
+      if (dots.length > 1) g.appendChild(s("path", { "class": "gang-join", d: dots.map(function (d2, k) { return (k ? "L" : "M") + d2[0] + "," + d2[1]; }).join("") }));
+      dots.forEach(function (d2) {
+        g.appendChild(s("circle", { cx: d2[0], cy: d2[1], r: 4.5, fill: colour(run, m.cls), stroke: "#000", "stroke-width": 1.2 },
+          s("title", { text: d2[2] + " bound at " + wall(run, d2[3]) })));
+      });
+    }
+    return g;
+  }
+
   function selectionOverlay(run, m, nodeY, groupY, x, w) {
+    if (isGroupMark(m)) return groupSelectionOverlay(run, m, nodeY, groupY, x);
     var g = s("g", { "class": "selection", "clip-path": "url(#kp-clip)" });
     var at = laneAnchor(run, m.node, nodeY, groupY);
     if (!at) return g;
@@ -754,10 +860,10 @@
 
   function markTip(ev, run, m) {
     var p = m.p;
-    var lines = [h("div", null, h("b", { text: wall(run, m.t) }), " preemption on ", h("b", { text: p.node || "?" }))];
-    lines.push(h("div", null, m.pod !== null ? podRef(run, m.pod, p.preemptor || "?") : h("span", { "class": "pod", text: p.preemptor || "?" }), h("span", { "class": "muted", text: "  priority " + p.priority + " (" + (p.priorityClassName || "(none)") + ")" })));
+    var lines = [h("div", null, h("b", { text: wall(run, m.t) }), isGroupMark(m) ? " workload-aware preemption on " : " preemption on ", h("b", { text: isGroupMark(m) ? markWhere(run, m) : p.node || "?" }))];
+    lines.push(h("div", null, preemptorRef(run, m, p.preemptor || "?"), h("span", { "class": "muted", text: "  priority " + p.priority + " (" + (p.priorityClassName || "(none)") + ")" })));
     var vs = p.victims || [];
-    lines.push(h("div", { "class": "muted", text: "evicts " + vs.length + ": " + vs.slice(0, 4).join(", ") + (vs.length > 4 ? " +" + (vs.length - 4) + " more" : "") }));
+    lines.push(h("div", { "class": "muted", text: "evicts " + vs.length + ": " + (m.units ? unitsText(m.units, 4) : vs.slice(0, 4).join(", ") + (vs.length > 4 ? " +" + (vs.length - 4) + " more" : "")) }));
     if (p.agrees === false) lines.push(h("div", { text: "the offline scheduler differs" }));
     if (p.verdict === "undecidable") lines.push(h("div", { text: "the trace cannot decide" }));
     lines.push(h("div", { "class": "muted", text: "click for why" }));
@@ -787,7 +893,8 @@
       here.sort(function (a, b) { return run.pods[a.pod].cls - run.pods[b.pod].cls || podRequest(run, run.pods[b.pod], res.name) - podRequest(run, run.pods[a.pod], res.name); });
       here.slice(0, MAX_TIP_PODS).forEach(function (r) {
         var pod = run.pods[r.pod];
-        lines.push(h("div", null, podRef(run, r.pod), h("span", { "class": "muted", text: " " + fmtRes(res, podRequest(run, pod, res.name)) + (r.pre !== null && r.pre <= t ? ", terminating" : "") })));
+        lines.push(h("div", null, podRef(run, r.pod), h("span", { "class": "muted", text: " " + fmtRes(res, podRequest(run, pod, res.name)) + (r.pre !== null && r.pre <= t ? ", terminating" : "") +
+          (pod.group !== null ? ", of pod group " + run.podGroups[pod.group].key : "") })));
       });
       if (here.length > MAX_TIP_PODS) lines.push(h("div", { "class": "muted", text: "+" + (here.length - MAX_TIP_PODS) + " more pods" }));
     } else {
@@ -822,16 +929,50 @@
       var sel = S.selected && S.selected.run === run.id && S.selected.mark === m.i;
       append(tb, h("tr", { "class": "clickable" + (sel ? " sel" : ""), "data-mark": m.i, onclick: function () { select(run.id, m.i); } },
         h("td", { text: wall(run, m.t) }),
-        h("td", null, m.pod !== null ? podRef(run, m.pod, p.preemptor) : (p.preemptor || "?")),
+        h("td", null, m.pod !== null || m.group !== null ? preemptorRef(run, m, p.preemptor) : (p.preemptor || "?")),
         h("td", { text: p.priority === null || p.priority === undefined ? "-" : p.priority + " (" + (p.priorityClassName || "(none)") + ")" }),
-        h("td", { "class": "pod", text: m.node !== null && m.node !== undefined ? run.shortName[m.node] : (p.node || ""), title: p.node || "" }),
-        h("td", { "class": "pod", text: vs.slice(0, 3).join(", ") + (vs.length > 3 ? " (+" + (vs.length - 3) + ")" : "") }),
+        h("td", { "class": "pod", text: isGroupMark(m) ? markWhere(run, m) : m.node !== null && m.node !== undefined ? run.shortName[m.node] : (p.node || ""), title: p.node || "" }),
+        h("td", { "class": "pod", text: m.units ? unitsText(m.units, 3) : vs.slice(0, 3).join(", ") + (vs.length > 3 ? " (+" + (vs.length - 3) + ")" : "") }),
         follow ? h("td", { text: VERDICTS[p.verdict] || "not explained" }) : null));
     });
     append(wrap, h("table", null, h("thead", null, h("tr", null, h("th", { text: "Time" }), h("th", { text: "Preemptor" }), h("th", { text: "Priority" }),
       h("th", { text: "Node" }), h("th", { text: "Victims" }), follow ? h("th", { text: "Verdict" }) : null)), tb));
     if (rows.length > MAX_TABLE_ROWS) append(wrap, h("div", { "class": "more", text: (rows.length - MAX_TABLE_ROWS) + " more: narrow the time range or the filters" }));
     return wrap;
+  }
+
+  // victims of a workload-aware preemption by unit: "batch/lowgang (PodGroup, 4 pods), batch/f1"
+  function unitsText(units, n) {
+    var parts = units.slice(0, n).map(function (u) { return u.kind === "PodGroup" ? u.key + " (PodGroup, " + u.victims.length + " pod" + (u.victims.length === 1 ? "" : "s") + ")" : u.key; });
+    return parts.join(", ") + (units.length > n ? " (+" + (units.length - n) + ")" : "");
+  }
+
+  // one row per pod group: its members as one unit, where and when they were bound, what it preempted
+  function podGroupTable(run) {
+    var wrap = h("div", { "class": "gtable", id: "podgroups-" + run.id });
+    append(wrap, h("h3", { text: "Pod groups (" + run.podGroups.length + ")" }));
+    var tb = h("tbody");
+    run.podGroups.slice(0, MAX_TABLE_ROWS).forEach(function (g) {
+      var nodes = {};
+      g.runs.forEach(function (ri) { var n = run.shortName[run.runs[ri].node]; nodes[n] = (nodes[n] || 0) + 1; });
+      var bound = g.members.filter(function (pi) { return run.pods[pi].runs.length; }).length;
+      var sel = S.gang && S.gang.run === run.id && S.gang.group === g.i;
+      append(tb, h("tr", { "class": "clickable" + (sel ? " sel" : ""), "data-gang": g.key, onclick: function () { showGang(run.id, g.i); } },
+        h("td", { "class": "pod", text: g.key }),
+        h("td", { text: groupFacts(g) }),
+        h("td", { text: bound + " of " + g.members.length + (g.firstBound === null ? "" : " at " + wall(run, g.firstBound) + (g.lastBound !== g.firstBound ? " to " + wall(run, g.lastBound) : "")) }),
+        h("td", { "class": "pod", text: Object.keys(nodes).map(function (n) { return n + (nodes[n] > 1 ? " ×" + nodes[n] : ""); }).join(", ") || "-" }),
+        h("td", null, g.preempted.map(function (mi, k) { return [k ? ", " : "", jump(run, mi, wall(run, run.marks[mi].t))]; })),
+        h("td", null, g.evicted.map(function (mi, k) { return [k ? ", " : "", jump(run, mi, "by " + (run.marks[mi].p.preemptor || "?"))]; }))));
+    });
+    append(wrap, h("table", null, h("thead", null, h("tr", null, h("th", { text: "Pod group" }), h("th", { text: "Policy" }), h("th", { text: "Bound" }),
+      h("th", { text: "Nodes" }), h("th", { text: "Preempted" }), h("th", { text: "Evicted whole" }))), tb));
+    append(wrap, h("div", { "class": "more", text: "Click a pod group to outline its members on the timeline." }));
+    return wrap;
+  }
+  function showGang(runId, gi) {
+    S.gang = S.gang && S.gang.run === runId && S.gang.group === gi ? null : { run: runId, group: gi };
+    refresh();
   }
 
   function neverTable(run) {
@@ -891,32 +1032,59 @@
     var run = runs[S.selected.run], m = run.marks[S.selected.mark], p = m.p, why = p.why || {};
     d.setAttribute("data-mark", m.i);
     append(d, h("h3", { text: (run.label ? run.label + ": " : "") + "Preemption " + (m.i + 1) + " of " + run.marks.length }));
-    append(d, h("div", null, h("b", { text: wall(run, m.t) }), " (" + duration(m.t) + " into the trace) on node ", h("b", { "class": "pod", id: "detail-node", text: p.node || "?" })));
+    if (isGroupMark(m)) append(d, h("div", null, h("b", { text: wall(run, m.t) }), " (" + duration(m.t) + " into the trace), workload-aware, on ",
+      h("b", { id: "detail-node", text: markWhere(run, m) })));
+    else append(d, h("div", null, h("b", { text: wall(run, m.t) }), " (" + duration(m.t) + " into the trace) on node ", h("b", { "class": "pod", id: "detail-node", text: p.node || "?" })));
     // beside kube-batch: which scheduler evicted, and which of its parts
     if (p.scheduler) append(d, h("div", { id: "detail-by" }, "by ", h("b", { text: p.scheduler + " " + (p.action || "") })));
     // the preemptor
     append(d, h("h4", { text: "Preemptor" }));
     var req = why.requests || {};
-    append(d, h("div", { id: "detail-preemptor" }, m.pod !== null ? podRef(run, m.pod, p.preemptor) : h("span", { "class": "pod", text: p.preemptor || "?" }),
+    append(d, h("div", { id: "detail-preemptor" }, preemptorRef(run, m, p.preemptor),
       " priority " + (p.priority === null || p.priority === undefined ? "?" : p.priority) + " (" + (p.priorityClassName || "(none)") + ")" + (p.preemptorInferred ? ", inferred" : "")));
     if (run.changes[p.preemptor]) append(d, h("div", null, h("b", { "class": "change", text: changeText(run.changes[p.preemptor]) })));
     var needs = [];
     if (req.milliCPU) needs.push("cpu " + cpu(req.milliCPU));
     if (req.memory) needs.push("memory " + bytes(req.memory));
     if (needs.length) append(d, h("div", { text: "requests " + needs.join(", ") }));
-    if (p.attempt !== undefined) append(d, h("div", { text: "attempt " + p.attempt + ", " + duration(p.waitedSeconds) + " after it was queued" }));
+    if (p.attempt !== undefined) append(d, h("div", { text: "attempt " + p.attempt + (p.waitedSeconds !== undefined ? ", " + duration(p.waitedSeconds) + " after it was queued" : "") }));
     if (m.bound) append(d, h("div", { text: "bound to " + run.shortName[m.bound[1]] + " at " + wall(run, m.bound[0]) + " (" + duration(m.bound[0] - m.t) + " later)" }));
     else if (m.pod !== null) append(d, h("div", { text: "not bound by the end of the trace" }));
+    if (m.group !== null) append(d, h("div", { text: groupFacts(run.podGroups[m.group]) }));
+    if (m.membersBound) {
+      // the group's members: one unit, placed together by one pod-group cycle
+      var fitted = {};
+      (why.members || []).forEach(function (x) { fitted[x.pod] = x; });
+      append(d, h("div", { id: "detail-members" }, m.membersBound.map(function (mb) {
+        var pod = run.pods[mb[0]], f = fitted[pod.key];
+        var where = mb[1] ? "bound to " + run.shortName[mb[1][1]] + " at " + wall(run, mb[1][0]) : "not bound by the end of the trace";
+        return h("div", { "class": "member", "data-pod": pod.key }, podRef(run, mb[0]), h("span", { "class": "muted", text: "  " + where +
+          (f && !f.fitted && f.message ? "; in this cycle: " + f.message : "") }));
+      })));
+    }
     // victims
     var det = {};
     (p.victimDetails || []).forEach(function (v) { det[v.pod] = v; });
-    append(d, h("h4", { text: "Victims (" + (p.victims || []).length + ")" }));
+    append(d, h("h4", { text: "Victims (" + (p.victims || []).length + ")" + (m.units ? " in " + m.units.length + " unit" + (m.units.length === 1 ? "" : "s") : "") }));
     var list = h("div", { id: "detail-victims" });
     var scalarRes = ["cpu", "memory"].indexOf(run.view.resource.name) < 0 ? run.view.resource.name : "";
     var runOf = {};
     m.victims.forEach(function (ri) { runOf[run.pods[run.runs[ri].pod].key] = run.runs[ri]; });
+    // a workload-aware preemption evicts units: a PodGroup whole, or one pod; its victims by unit
+    var unitOf = {};
+    (p.victimDetails || []).forEach(function (v) { if (v.unit) unitOf[v.pod] = v; });
+    var lastUnit = null;
     (p.victims || []).forEach(function (key) {
       var v = det[key] || {}, r = runOf[key], pod = r ? run.pods[r.pod] : null;
+      var u = unitOf[key];
+      if (u && u.unitKind === "PodGroup" && u.unit !== lastUnit) {
+        var n = (p.victimDetails || []).filter(function (x) { return x.unit === u.unit; }).length;
+        var gi = -1;
+        run.podGroups.forEach(function (g) { if (g.key === u.unit) gi = g.i; });
+        append(list, h("div", { "class": "unit", "data-unit": u.unit }, "PodGroup ", gi >= 0 ? groupRef(run, gi) : h("span", { "class": "pod", text: u.unit }),
+          h("span", { "class": "muted", text: " evicted whole: " + n + " pod" + (n === 1 ? "" : "s") })));
+      }
+      lastUnit = u ? u.unit : null;
       var notes = [];
       if (v.pdbViolation) notes.push(h("b", { text: "violates its PodDisruptionBudget" }));
       if (v.alreadyTerminating) notes.push("already terminating (no delete call)");
@@ -928,7 +1096,7 @@
       if (pod) pod.evicted.forEach(function (mi) { if (mi !== m.i) notes.push(jump(run, mi, "also chosen as a victim at " + wall(run, run.marks[mi].t))); });
       var prio = v.priority !== undefined ? v.priority : pod ? pod.prio : "?";
       var cls = v.priorityClassName !== undefined ? (v.priorityClassName || "(none)") : pod ? className(run, pod.cls) : "";
-      append(list, h("div", { "class": "victim", "data-pod": key },
+      append(list, h("div", { "class": "victim" + (u && u.unitKind === "PodGroup" ? " in-unit" : ""), "data-pod": key },
         h("div", null, pod ? podRef(run, pod.i, key) : h("span", { "class": "pod", text: key })),
         h("div", { "class": "facts", text: "priority " + prio + " (" + cls + ")" + (pod ? " · frees cpu " + cpu(pod.cpu) + ", memory " + bytes(pod.mem) + (scalarRes ? ", " + scalarRes + " " + pod.req : "") : "") }),
         notes.length ? h("div", { "class": "facts" }, notes.map(function (n, i) { return [i ? "; " : "", n]; })) : null));
@@ -937,8 +1105,14 @@
     if (why.freedMilliCPU !== undefined || why.freedMemory !== undefined)
       append(d, h("div", { text: "frees cpu " + cpu(why.freedMilliCPU || 0) + ", memory " + bytes(why.freedMemory || 0) + (why.pdbViolations ? "; " + why.pdbViolations + " PDB violation(s)" : "; no PDB violated") }));
     // why there
-    append(d, h("h4", { text: "Why " + (m.node !== null && m.node !== undefined ? run.shortName[m.node] : p.node || "this node") }));
+    append(d, h("h4", { text: isGroupMark(m) ? "Why these victims" : "Why " + (m.node !== null && m.node !== undefined ? run.shortName[m.node] : p.node || "this node") }));
     var chain = [];
+    if (isGroupMark(m)) {
+      // podgrouppreemption.go: the whole group is placed at once, victims taken by unit across the cluster
+      chain.push("The pod group needs every member placed in one cycle: its preemption looks at the whole cluster, not one node.");
+      if (why.potentialVictims !== undefined) chain.push(why.potentialVictims + " lower-priority unit(s) could go; all were removed at once, then put back one at a time, most important first (PDB-violating ones first), each kept where the group still fit" +
+        ((why.reprieved || []).length ? " (kept: " + why.reprieved.join(", ") + ")" : "") + ".");
+    }
     var tied = why.tiedNodes || [];
     if (why.candidates === 1) chain.push("The only node where removing lower-priority pods makes room.");
     else if (why.candidates) {

@@ -49,7 +49,7 @@ PreEnqueue = Callable[[Pod], "tuple[bool, str]"]
 class QueuedPodInfo:
     """framework.QueuedPodInfo: a pending pod and its history in the queue."""
 
-    __slots__ = ("pod", "timestamp", "initial_attempt_timestamp", "attempts", "unschedulable_count",
+    __slots__ = ("pod", "timestamp", "initial_attempt_timestamp", "initial_attempt_seq", "attempts", "unschedulable_count",
                  "consecutive_errors", "backoff_expiration", "unschedulable_plugins", "pending_plugins",
                  "gating_plugin", "where", "token", "seq")
 
@@ -57,6 +57,8 @@ class QueuedPodInfo:
         self.pod = pod
         self.timestamp = now
         self.initial_attempt_timestamp: float | None = None
+        # the order of first attempts made at one virtual instant (each time.Now() upstream is later)
+        self.initial_attempt_seq = 0
         self.attempts = 0
         self.unschedulable_count = 0
         self.consecutive_errors = 0
@@ -308,6 +310,7 @@ class SchedulingQueue:
             return False
         if p.initial_attempt_timestamp is None:
             p.initial_attempt_timestamp = self.clock()
+            p.initial_attempt_seq = self._next_seq()
         self._push_active(p)
         return True
 
@@ -366,9 +369,35 @@ class SchedulingQueue:
             return True
         return self.pop_from_backoff and self._head(self._backoff, BACKOFF) is not None
 
+    def pop_specific(self, pod: Pod) -> QueuedPodInfo | None:
+        """mirrors PopSpecificPod: the pod activated (as Activate would: its PreEnqueue asked
+        again unless it waits in backoffQ) and taken from activeQ as pop() would; None when it is
+        not waiting in the queue or is gated."""
+        p = self.infos.get(pod.uid)
+        if p is None:
+            return None
+        if p.where == UNSCHEDULABLE:
+            self._move_to_active(p, EVENT_FORCE_ACTIVATE.label)
+        elif p.where in (BACKOFF, ERROR_BACKOFF):
+            # activate's moveToActiveQ from backoffQ: PreEnqueue ran when it entered backoffQ
+            self._leave(p)
+            self._move_to_active(p, BACKOFF_COMPLETE if self.pop_from_backoff else EVENT_FORCE_ACTIVATE.label)
+        if p.where != ACTIVE:
+            return None
+        self._leave(p)
+        p.where = IN_FLIGHT
+        p.attempts += 1
+        p.unschedulable_plugins = set()
+        p.pending_plugins = set()
+        p.gating_plugin = ""
+        return p
+
     def add_unschedulable_if_not_present(self, p: QueuedPodInfo, unschedulable_plugins: Iterable[str] = (),
-                                         pending_plugins: Iterable[str] = ()) -> str:
-        """A pod whose cycle failed goes back: where to, the pod's rejectors and its counters decide."""
+                                         pending_plugins: Iterable[str] = (), *, group_member: bool = False) -> str:
+        """A pod whose cycle failed goes back: where to, the pod's rejectors and its counters decide.
+        `group_member`: a pod of a pod group (v1.36, GenericWorkload) is retried after its backoff
+        whoever rejected it (determineSchedulingHintForInFlightPod: event-based requeueing is not
+        implemented for pod groups)."""
         p.unschedulable_plugins = set(unschedulable_plugins)
         p.pending_plugins = set(pending_plugins)
         if not p.unschedulable_plugins and not p.pending_plugins:
@@ -382,10 +411,22 @@ class SchedulingQueue:
             p.where = ""
         # no cluster event happens while a cycle runs on the virtual clock, so only a pod that no
         # plugin rejected is worth requeuing at once (determineSchedulingHintForInFlightPod)
-        if not p.unschedulable_plugins and not p.pending_plugins:
+        if group_member or (not p.unschedulable_plugins and not p.pending_plugins):
             return self._requeue_after_backoff(p, SCHEDULE_ATTEMPT_FAILURE)
         self._put_unschedulable(p)
         return UNSCHEDULABLE
+
+    def set_aside(self, p: QueuedPodInfo) -> None:
+        """Take a pod out of wherever it waits, as if in flight, until requeue() (see requeue)."""
+        self._leave(p)
+        p.where = IN_FLIGHT
+
+    def requeue(self, p: QueuedPodInfo) -> str:
+        """A pod set aside after its cycle (not popped again while nothing changed: a pod group
+        whose cycle would only repeat itself) goes back where its failure sent it."""
+        if p.where == IN_FLIGHT:
+            p.where = ""
+        return self._requeue_after_backoff(p, SCHEDULE_ATTEMPT_FAILURE)
 
     def done(self, pod: Pod) -> None:
         """A pod leaves the queue for good (bound)."""

@@ -1,0 +1,145 @@
+"""The runtime state of a pod group: which of its pods the scheduler knows, and which of them are
+unscheduled, assumed or assigned (backend/cache/podgroupstate.go podGroupStateData), and the
+pod groups a scheduler reads (the PodGroup lister, over the cluster's objects).
+
+The cache keeps one state per group, live (the informers' pods: AddPodGroupMember on every pod
+of the group, pending or bound, RemovePodGroupMember when it is deleted); a pod-group scheduling
+cycle works on a copy taken with its snapshot (podGroupStateSnapshot), where the members it
+places are assumed and forgotten again. Ours is built from the cluster's pods (`states_of`) for
+the live view and copied for a cycle (`PodGroupState.copy`).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ..model.objects import Pod
+from ..model.workload import PodGroup, group_name_of, pod_groups_of
+
+
+class PodGroupState:
+    """mirrors podGroupStateData: the group's pods by uid (in the order the cache learnt them),
+    and the unscheduled, assumed and assigned among them."""
+
+    __slots__ = ("all_pods", "unscheduled", "assumed", "assigned")
+
+    def __init__(self) -> None:
+        self.all_pods: dict[str, Pod] = {}
+        self.unscheduled: dict[str, None] = {}  # an ordered set
+        self.assumed: dict[str, Pod] = {}
+        self.assigned: dict[str, None] = {}
+
+    def add_pod(self, pod: Pod) -> None:
+        # mirrors addPod: assigned when it has a node, else unscheduled
+        self.all_pods[pod.uid] = pod
+        if pod.node_name:
+            self.assigned[pod.uid] = None
+        else:
+            self.unscheduled[pod.uid] = None
+
+    def assume_pod(self, pod: Pod) -> None:
+        # mirrors assumePod: a pod the cache does not know is ignored
+        stored = self.all_pods.get(pod.uid)
+        if stored is None:
+            return
+        if stored.node_name:
+            self.assigned[pod.uid] = None
+        else:
+            self.assumed[pod.uid] = pod
+        self.unscheduled.pop(pod.uid, None)
+
+    def forget_pod(self, uid: str) -> None:
+        # mirrors forgetPod
+        pod = self.all_pods.get(uid)
+        if pod is None:
+            return
+        self.assumed.pop(uid, None)
+        if pod.node_name:
+            self.assigned[uid] = None
+        else:
+            self.unscheduled[uid] = None
+
+    def all_pods_count(self) -> int:
+        return len(self.all_pods)
+
+    def scheduled_pods_count(self) -> int:
+        # mirrors scheduledPodsCount: assumed or assigned
+        return len(self.assumed) + len(self.assigned)
+
+    def unscheduled_pods(self) -> list[Pod]:
+        """mirrors UnscheduledPods (upstream's is a map: callers order what they take from it)."""
+        return [self.all_pods[uid] for uid in self.unscheduled]
+
+    def copy(self) -> "PodGroupState":
+        # mirrors podGroupState.snapshot: what a pod-group cycle changes stays in its copy
+        c = PodGroupState()
+        c.all_pods = dict(self.all_pods)
+        c.unscheduled = dict(self.unscheduled)
+        c.assumed = dict(self.assumed)
+        c.assigned = dict(self.assigned)
+        return c
+
+    def __repr__(self) -> str:
+        return (f"PodGroupState(all={len(self.all_pods)}, unscheduled={len(self.unscheduled)}, "
+                f"assumed={len(self.assumed)}, assigned={len(self.assigned)})")
+
+
+def group_key_of(pod: Pod, minor: int) -> str:
+    """namespace/name of the pod group a pod belongs to as the release reads it, "" for none."""
+    name = group_name_of(pod.spec, minor)
+    return f"{pod.namespace}/{name}" if name else ""
+
+
+def states_of(pods: Iterable[Pod], minor: int) -> dict[str, PodGroupState]:
+    """The cache's pod group states, by namespace/name, from the pods it knows (every pod that
+    names a group, pending or bound; mirrors AddPodGroupMember)."""
+    out: dict[str, PodGroupState] = {}
+    for p in pods:
+        key = group_key_of(p, minor)
+        if not key:
+            continue
+        st = out.get(key)
+        if st is None:
+            st = out[key] = PodGroupState()
+        st.add_pod(p)
+    return out
+
+
+class PodGroupLister:
+    """The pod groups a release's scheduler reads (PodGroups().Lister()), by namespace/name, built
+    from the cluster's objects of those kinds and kept while those lists are the same
+    (framework/listers.py)."""
+
+    def __init__(self, listers: Any, minor: int) -> None:
+        self._listers = listers
+        self._minor = minor
+
+    def _index(self) -> Mapping[str, PodGroup]:
+        cluster = self._listers.cluster
+        if cluster is None:
+            return {}
+        extra = getattr(cluster, "extra", None) or {}
+
+        def build() -> Mapping[str, PodGroup]:
+            return pod_groups_of(list(extra.get("PodGroup") or ()) + list(extra.get("Workload") or ()), self._minor)
+
+        return self._listers.kept(("PodGroup", "Workload"), f"pod groups v1.{self._minor}", build)
+
+    def get(self, namespace: str, name: str) -> PodGroup | None:
+        idx = self._index()
+        got = idx.get(f"{namespace}/{name}")
+        if got is None and self._minor == 35 and name.count("/") == 2:
+            # v1.35: a replica of a Workload's pod group is its pod group, once per replica key
+            wl, group, replica = name.split("/")
+            base = idx.get(f"{namespace}/{wl}/{group}")
+            if base is not None:
+                workload = next((o for o in (getattr(self._listers.cluster, "extra", {}) or {}).get("Workload") or ()
+                                 if (o.get("metadata") or {}).get("name") == wl
+                                 and ((o.get("metadata") or {}).get("namespace") or "default") == namespace), None)
+                if workload is not None:
+                    groups = (workload.get("spec") or {}).get("podGroups") or []
+                    i = next(k for k, g in enumerate(groups) if g.get("name") == group)
+                    got = PodGroup.of_workload(workload, i, replica)
+        return got
+
+    def list(self) -> list[PodGroup]:
+        return list(self._index().values())

@@ -1,0 +1,143 @@
+"""GangScheduling: all-or-nothing for the pods of a gang (mirrors framework/plugins/gangscheduling
+gangscheduling.go of v1.36.2, and of v1.35.6 where the release says).
+
+A gang member waits out of the active queue until its pod group exists and holds at least
+minCount pods (PreEnqueue), and waits at Permit until minCount of its group are scheduled
+(assumed in this pod-group cycle, or bound). The pods of a gang are placed together by the
+pod-group cycle (scheduler/schedule_one_podgroup.py); in v1.35, which has no such cycle, each
+member waits at Permit until enough of its gang wait there too.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...framework import events as ev
+from ...framework.cycle_state import CycleState
+from ...framework.events import ClusterEvent, ClusterEventWithHint
+from ...framework.podgroupstate import PodGroupLister, PodGroupState, group_key_of, states_of
+from ...framework.status import SUCCESS, Code, Status
+from ...framework.versions import DEFAULT, KubernetesVersion
+from ...model.objects import Pod
+from ...model.workload import group_name_of, workload_ref
+from .. import names
+
+NAME = names.GANG_SCHEDULING
+# how long gang pods wait at Permit for a quorum before being rejected (permitTimeoutDuration)
+PERMIT_TIMEOUT = 300.0
+ERR_POD_GROUP_MISSING = "waiting for pods's pod group %s to appear in scheduling queue"  # %q
+ERR_WORKLOAD_MISSING = "waiting for pods's workload %s to appear in scheduling queue"  # v1.35, %q
+ERR_POD_GROUP_NOT_IN_WORKLOAD = "pod group %s doesn't exist for a workload %s"  # v1.35, %q %q
+ERR_WAITING_TO_APPEAR = "waiting for minCount pods from a gang to appear in scheduling queue"
+ERR_WAITING_SCHEDULED = "waiting for minCount pods from a gang to be scheduled"
+ERR_WAITING_ON_PERMIT = "waiting for minCount pods from a gang to be waiting on permit"  # v1.35's words
+# where Permit leaves the pods it asks the queue to activate (handle.Activate), for the caller
+ACTIVATE_KEY = "kubectl-preempt/activate"
+
+
+def _q(s: str) -> str:
+    from ...errors import quote
+    return quote(s)
+
+
+class GangScheduling:
+    name = NAME
+
+    def __init__(self, handle: Any, version: KubernetesVersion) -> None:
+        self.handle = handle
+        self.minor = version.minor
+        self.pod_groups = PodGroupLister(getattr(handle, "listers", None), version.minor) \
+            if getattr(handle, "listers", None) is not None else None
+
+    # ---------------------------------------------------------------- EnqueueExtensions
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # mirrors EventsToRegister: a new pod of the gang may complete it (the group of a pod is
+        # immutable: no Pod/Update), and the group appearing may let its pods in (v1.35: the Workload)
+        kind = "PodGroup" if self.minor >= 36 else "Workload"
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.ADD), self._schedulable_after_pod_added),
+                ClusterEventWithHint(ClusterEvent(kind, ev.ADD), self._schedulable_after_group_added)]
+
+    def _schedulable_after_pod_added(self, pod: Pod, old: Any, new: Any) -> bool:
+        # mirrors isSchedulableAfterPodAdded (helper.MatchingSchedulingGroup)
+        if not isinstance(new, Pod) or new.namespace != pod.namespace:
+            return False
+        mine = group_name_of(pod.spec, self.minor)
+        return bool(mine) and group_name_of(new.spec, self.minor) == mine
+
+    def _schedulable_after_group_added(self, pod: Pod, old: Any, new: Any) -> bool:
+        # mirrors isSchedulableAfterPodGroupAdded (v1.35: isSchedulableAfterWorkloadAdded)
+        if not isinstance(new, Mapping):
+            return False
+        md = new.get("metadata") or {}
+        if (md.get("namespace") or "default") != pod.namespace:
+            return False
+        if self.minor >= 36:
+            return bool(group_name_of(pod.spec, self.minor)) and md.get("name") == group_name_of(pod.spec, self.minor)
+        ref = workload_ref(pod.spec)
+        return ref is not None and md.get("name") == ref[0]
+
+    # ---------------------------------------------------------------- the pod group
+    def _group(self, pod: Pod) -> tuple[Any, Status | None]:
+        """The pod's pod group, or the status of a pod whose group is missing."""
+        name = group_name_of(pod.spec, self.minor)
+        pg = self.pod_groups.get(pod.namespace, name) if self.pod_groups is not None else None
+        if pg is not None:
+            return pg, None
+        if self.minor >= 36:
+            return None, Status(Code.UnschedulableAndUnresolvable, ERR_POD_GROUP_MISSING % _q(name))
+        ref = workload_ref(pod.spec)
+        assert ref is not None
+        workloads = [o for o in (getattr(self.handle.cluster, "extra", {}) or {}).get("Workload") or ()
+                     if (o.get("metadata") or {}).get("name") == ref[0]
+                     and ((o.get("metadata") or {}).get("namespace") or "default") == pod.namespace]
+        if not workloads:
+            return None, Status(Code.UnschedulableAndUnresolvable, ERR_WORKLOAD_MISSING % _q(ref[0]))
+        return None, Status(Code.UnschedulableAndUnresolvable, ERR_POD_GROUP_NOT_IN_WORKLOAD % (_q(ref[1]), _q(ref[0])))
+
+    def live_state(self, pod: Pod) -> PodGroupState:
+        """The cache's state of the pod's group (its pods the scheduler knows)."""
+        key = group_key_of(pod, self.minor)
+        cluster = self.handle.cluster
+        pods = [p for p in cluster.pods.values() if p.namespace == pod.namespace] if cluster is not None else []
+        return states_of(pods, self.minor).get(key) or PodGroupState()
+
+    # ---------------------------------------------------------------- PreEnqueue
+    def pre_enqueue(self, pod: Pod) -> Status:
+        """mirrors PreEnqueue: a gang member enters the queue once its group exists and holds
+        minCount pods."""
+        if not group_name_of(pod.spec, self.minor):
+            return SUCCESS
+        pg, missing = self._group(pod)
+        if missing is not None:
+            return missing
+        if not pg.gang:
+            return SUCCESS
+        if self.live_state(pod).all_pods_count() < pg.min_count:
+            return Status(Code.UnschedulableAndUnresolvable, ERR_WAITING_TO_APPEAR)
+        return SUCCESS
+
+    # ---------------------------------------------------------------- Permit
+    def permit(self, state: CycleState, pod: Pod, node_name: str) -> tuple[Status, float]:
+        """mirrors Permit: wait until minCount pods of the gang are scheduled (assumed or bound),
+        then let them all go. In a pod-group cycle the count is the cycle's (its snapshot's pod
+        group state), else the cache's."""
+        if not group_name_of(pod.spec, self.minor):
+            return SUCCESS, 0.0
+        pg, missing = self._group(pod)
+        if missing is not None:
+            name = group_name_of(pod.spec, self.minor)
+            return Status.as_error(f"failed to get podGroup {pod.namespace}/{name}: "
+                                   f"podgroup.scheduling.k8s.io {_q(name)} not found"), 0.0
+        if not pg.gang:
+            return SUCCESS, 0.0
+        cycle = state.pod_group_cycle
+        pgs = cycle.state if cycle is not None else self.live_state(pod)
+        if pgs.scheduled_pods_count() < pg.min_count:
+            # handle.Activate: the unscheduled members may have waited for this one
+            state.write(ACTIVATE_KEY, pgs.unscheduled_pods())
+            return Status(Code.Wait, ERR_WAITING_SCHEDULED if self.minor >= 36 else ERR_WAITING_ON_PERMIT), \
+                PERMIT_TIMEOUT
+        return SUCCESS, 0.0
+
+
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> GangScheduling:
+    return GangScheduling(handle, version)

@@ -1,0 +1,151 @@
+"""Pod groups in a replay (replay/podgroups.py): a gang's members enter one cycle together and bind
+together, a gang that can never fit waits without spinning the replay, a workload-aware preemption
+is a row of the PodGroup on node "cluster" whose calls hold the group, and the queue's rules for a
+group's members (scheduler/backend/queue.py pop_specific, group_member)."""
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_preempt.model.objects import Pod
+from kubectl_preempt.scheduler.backend.queue import ACTIVE, BACKOFF, ERROR_BACKOFF, IN_FLIGHT, SchedulingQueue
+from tests.builders import make_gang, make_node, make_pod
+
+from kubectl_preempt.replay.api import replay
+from kubectl_preempt.replay.simulate import Listener
+
+from .helpers import START, at, ev, trace
+
+
+class Log(Listener):
+    def __init__(self) -> None:
+        self.binds: dict[str, tuple[float, str]] = {}
+
+    def bound(self, t: float, pod: Pod, node: str) -> None:
+        self.binds[pod.key] = (t, node)
+
+GATES = {"GenericWorkload": True, "GangScheduling": True, "WorkloadAwarePreemption": True}
+
+
+def nodes(n: int) -> list[dict[str, Any]]:
+    return [ev(0, "ADDED", make_node(f"n{i}").alloc(cpu="4", memory="16Gi").obj()) for i in range(1, n + 1)]
+
+
+def member(name: str, group: str, cpu: str, prio: int = 1000) -> dict[str, Any]:
+    return make_pod(name).ns("gang").priority(prio).req(cpu=cpu, memory="1Gi").in_pod_group(group).obj()
+
+
+def run(tr: dict[str, Any], **kw: Any) -> tuple[dict[str, Any], Log]:
+    log = Log()
+    return replay(tr, listener=log, kubernetes_version="v1.36", feature_gates=GATES, **kw), log
+
+
+def test_a_gangs_members_bind_together_once_the_last_of_them_arrives() -> None:
+    """gangscheduling.go PreEnqueue holds members until minCount exist; the one that completes the
+    gang starts the cycle (addPodToSchedulingQueue's UnscheduledPodAdd moves the others in)."""
+    tr = trace(*nodes(2), ev(0, "ADDED", make_gang("train", 3, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), ev(2, "ADDED", member("t-1", "train", "2")),
+               ev(3, "ADDED", member("t-2", "train", "2")), end=30)
+    report, log = run(tr)
+    assert {k: round(t - START, 3) for k, (t, _) in log.binds.items()} == {"gang/t-0": 3, "gang/t-1": 3, "gang/t-2": 3}
+    assert report["preemptions"] == []
+
+
+def test_a_gang_that_never_fits_waits_without_a_decision_and_the_replay_ends() -> None:
+    """A group whose cycles fail alike is set aside until something changes (the real scheduler
+    retries it from backoffQ whenever idle); nothing binds, nothing is preempted."""
+    tr = trace(*nodes(2), ev(0, "ADDED", make_gang("huge", 3, namespace="gang", priority=1000)),
+               *[ev(1, "ADDED", member(f"h-{i}", "huge", "3")) for i in range(3)], end=600)
+    report, log = run(tr)
+    assert log.binds == {} and report["preemptions"] == []
+    assert sorted(p["pod"] for p in report["summary"]["neverScheduled"]) == ["gang/h-0", "gang/h-1", "gang/h-2"]
+
+
+def test_a_workload_aware_preemption_is_a_row_of_the_pod_group_on_the_cluster() -> None:
+    tr = trace(*nodes(2),
+               *[ev(0, "ADDED", make_pod(f"f{i}").ns("batch").priority(10).req(cpu="2", memory="1Gi")
+                    .on(f"n{i % 2 + 1}").set("spec.terminationGracePeriodSeconds", 5).obj()) for i in range(4)],
+               ev(0, "ADDED", make_gang("train", 2, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), ev(1, "ADDED", member("t-1", "train", "2")), end=60)
+    report, log = run(tr)
+    first, again = report["preemptions"]
+    assert (first["preemptor"], first["node"], first["podGroup"]) == ("gang/train", "cluster", True)
+    assert len(first["victims"]) == 2 and all(d["unitKind"] == "Pod" for d in first["victimDetails"])
+    # the first victim gone, the group is tried again while the other still terminates: no
+    # nomination held its room, so it preempts again (choosing the one already going: no new call)
+    assert again["victims"] == [first["victims"][1]] and again["victimDetails"][0]["alreadyTerminating"]
+    # the members wait for the victims and bind once they are gone (grace period 5 s)
+    assert {k for k in log.binds} == {"gang/t-0", "gang/t-1"}
+    assert all(t - START > 6 for t, _ in log.binds.values())
+
+
+def test_pop_specific_takes_a_member_from_backoff_and_leaves_a_gated_one() -> None:
+    """scheduling_queue.go PopSpecificPod: activated, then popped; one its PreEnqueue holds stays."""
+    held: set[str] = set()
+    q = SchedulingQueue(lambda: 10.0, pre_enqueue=lambda p: (p.name not in held, "Gang" if p.name in held else ""))
+    a, b = Pod(make_pod("a").obj()), Pod(make_pod("b").obj())
+    for p in (a, b):
+        info = q.add(p)
+        got = q.pop()
+        assert got is info
+        q.add_unschedulable_if_not_present(info, {"NodeResourcesFit"}, group_member=True)
+        assert info.where == BACKOFF  # a group's member is retried after its backoff, never parked on events
+    assert q.pop_specific(a).where == IN_FLIGHT
+    info = q.infos[b.uid]
+    q.add_unschedulable_if_not_present(q.pop_specific(b), set(), group_member=True)
+    assert info.where == ERROR_BACKOFF  # no rejecting plugin (the group's failure): an error's backoff
+    q.add_unschedulable_if_not_present(q.pop_specific(b), set(), group_member=True)
+    held.add("b")
+    q.add_unschedulable_if_not_present(q.pop_specific(b), set(), group_member=True)
+    assert info.where == "unschedulable" and info.gating_plugin == "Gang"  # held at PreEnqueue on its way back
+    assert q.pop_specific(b) is None
+
+
+def test_follow_reports_a_workload_aware_preemption_by_its_pod_group() -> None:
+    tr = trace(*nodes(1),
+               *[ev(0, "ADDED", make_pod(f"f{i}").ns("batch").priority(10).req(cpu="2", memory="1Gi").on("n1").obj())
+                 for i in range(2)],
+               ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")]
+    assert (row["preemptor"], row["node"], row["time"]) == ("gang/train", "cluster", at(1))
+    assert row["replayed"]["node"] == "cluster" and len(row["replayed"]["victims"]) == 1
+
+
+def _preempted_event(victim: str, group: str, t: float) -> dict[str, Any]:
+    """The scheduler's Preempted event of a workload-aware preemption (executor.go: related to
+    the PodGroup, "Preempted by podgroup <uid> on node cluster")."""
+    return ev(t, "ADDED", {"apiVersion": "v1", "kind": "Event",
+                           "metadata": {"name": f"{victim}.1", "namespace": "batch"},
+                           "reason": "Preempted", "message": f"Preempted by podgroup uid-pg-gang-{group} on node cluster",
+                           "involvedObject": {"kind": "Pod", "namespace": "batch", "name": victim, "uid": f"uid-{victim}"},
+                           "related": {"kind": "PodGroup", "namespace": "gang", "name": group}})
+
+
+def _tied_fillers() -> list[dict[str, Any]]:
+    # two fillers of equal priority, size and start on n1: which one goes is a Go map's order
+    return [ev(0, "ADDED", make_pod(f"f{i}").ns("batch").priority(10).req(cpu="2", memory="1Gi").on("n1")
+               .start_time("2026-03-01T09:00:00Z").obj()) for i in range(2)]
+
+
+def test_follow_agrees_when_the_search_makes_the_recorded_choice_for_some_order_of_tied_units() -> None:
+    """podgrouppreemption.go ranges its units from a map: the recording's victim (f1) is not the
+    replay's own order's, but one the search makes; the row agrees and names the recorded one."""
+    tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), _preempted_event("f1", "train", 1.05), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")]
+    assert row["agrees"] is True and row["differences"] == []
+    assert row["victims"] == ["batch/f1"]
+    assert ["batch/f1"] in row["replayed"]["victimAlternatives"]
+
+
+def test_follow_gives_no_verdict_when_no_recorded_burst_is_a_choice_the_search_makes() -> None:
+    # the recording shows both fillers evicted at once, where one makes room: not this cycle's choice
+    tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), _preempted_event("f0", "train", 1.05),
+               _preempted_event("f1", "train", 1.06), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")][:1]
+    assert row["agrees"] is None and "no burst" in row["differences"][0]
+    assert row["victims"] == row["replayed"]["victims"]

@@ -1,0 +1,118 @@
+"""explain of a pod group and of its members (explain/podgroup.py, render/podgroup.py), and what
+explain and replay refuse or note about workload objects (model/workload.py)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_preempt import api
+from tests.builders import make_gang, make_node, make_pod, make_workload
+from tests.conftest import run_cli
+
+GATES = "GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true"
+
+
+def cluster() -> list[dict[str, Any]]:
+    objs = [make_node(f"n{i}").alloc(cpu="4", memory="16Gi").obj() for i in (1, 2)]
+    objs += [make_pod(f"f{i}").ns("batch").priority(100).req(cpu="1", memory="1Gi").on(f"n{i % 2 + 1}")
+             .start_time(f"2026-01-01T00:00:0{i}Z").obj() for i in range(6)]
+    objs.append(make_gang("low", 2, namespace="batch", priority=50, disruption_mode="PodGroup"))
+    objs += [make_pod(f"low-{i}").ns("batch").priority(50).req(cpu="1", memory="1Gi").on(f"n{i + 1}")
+             .in_pod_group("low").obj() for i in range(2)]
+    objs.append(make_gang("train", 2, namespace="gang", priority=10000))
+    objs += [make_pod(f"train-{i}").ns("gang").priority(10000).req(cpu="3", memory="1Gi").in_pod_group("train")
+             .created(f"2026-01-01T00:01:0{i}Z").obj() for i in range(2)]
+    objs.append(make_gang("huge", 3, namespace="gang", priority=10000))
+    objs += [make_pod(f"huge-{i}").ns("gang").priority(10000).req(cpu="3", memory="1Gi").in_pod_group("huge").obj()
+             for i in range(3)]
+    return objs
+
+
+def snapshot(tmp_path: Path, objs: list[dict[str, Any]]) -> str:
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
+    return str(p)
+
+
+def test_a_members_explanation_carries_its_groups_decision_with_victims_by_unit() -> None:
+    [doc] = api.explain_pods(cluster(), ["gang/train-0"], kubernetes_version="v1.36", feature_gates=GATES)
+    assert doc["outcome"] == "Preempted" and doc["nominatedNode"] == "cluster"
+    g = doc["podGroup"]
+    assert g["podGroup"] == "gang/train" and g["outcome"] == "WaitingOnPreemption"
+    assert [m["pod"] for m in g["members"]] == ["gang/train-0", "gang/train-1"]
+    units = {u["name"]: u for u in g["preemption"]["victimUnits"]}
+    # the PodGroup of disruptionMode PodGroup goes whole, its pods listed under it
+    assert [p["pod"] for p in units["batch/low"]["pods"]] == ["batch/low-0", "batch/low-1"]
+    assert units["batch/low"]["unit"] == "PodGroup" and units["batch/low"]["priority"] == 50
+    assert set(doc["victims"]) == {p["pod"] for u in g["preemption"]["victimUnits"] for p in u["pods"]}
+    assert g["preemption"]["frees"] and g["preemption"]["needs"] == {"cpu": "6", "memory": "2Gi"}
+
+
+def test_a_gang_that_cannot_fit_even_with_preemption_says_so_with_the_failing_member(tmp_path: Path) -> None:
+    run = run_cli(["explain", "podgroup/gang/huge", "--snapshot", snapshot(tmp_path, cluster()),
+                   "--kubernetes-version", "v1.36", "--feature-gates", GATES])
+    assert run.code == 0, run.err
+    assert "PodGroup   gang/huge   gang minCount 3" in run.out
+    assert "UNSCHEDULABLE: no member is placed (all or nothing)" in run.out
+    assert "the group cannot fit even with every lower-priority pod gone: no victims" in run.out
+    assert "even then fails first: gang/huge-" in run.out and "Insufficient cpu" in run.out
+    assert "PodGroupScheduled=False Unschedulable: pod group is unschedulable, pod group is unschedulable" in run.out
+
+
+def test_explain_podgroup_by_name_in_a_namespace_and_a_missing_one(tmp_path: Path) -> None:
+    path = snapshot(tmp_path, cluster())
+    ok = run_cli(["explain", "podgroup/train", "-n", "gang", "--snapshot", path, "--kubernetes-version", "v1.36",
+                  "--feature-gates", GATES, "-o", "json"])
+    assert ok.code == 0, ok.err
+    assert json.loads(ok.out)["podGroup"] == "gang/train"
+    missing = run_cli(["explain", "podgroup/gang/nope", "--snapshot", path, "--kubernetes-version", "v1.36",
+                       "--feature-gates", GATES])
+    assert missing.code == 2 and "podgroup gang/nope not found" in missing.err
+
+
+@pytest.mark.parametrize("spec,field", [
+    ({"schedulingPolicy": {"gang": {"minCount": 0}}}, "spec.schedulingPolicy.gang.minCount"),
+    ({"schedulingPolicy": {"topology": {}}}, "spec.schedulingPolicy.topology"),
+    ({"schedulingPolicy": {"basic": {}, "gang": {"minCount": 2}}}, "spec.schedulingPolicy"),
+    ({"schedulingPolicy": {"gang": {"minCount": 2}}, "disruptionMode": "Node"}, "spec.disruptionMode"),
+], ids=["a gang of minCount 0", "an unknown policy", "two policies", "an unknown disruptionMode"])
+def test_a_pod_group_of_a_bad_policy_exits_2_naming_the_object_and_field(tmp_path: Path, spec: dict, field: str) -> None:
+    objs = cluster()
+    bad = make_gang("bad", 1, namespace="gang")
+    bad["spec"] = spec
+    objs.append(bad)
+    run = run_cli(["explain", "gang/train-0", "--snapshot", snapshot(tmp_path, objs), "--kubernetes-version", "v1.36",
+                   "--feature-gates", GATES])
+    assert (run.code, run.out) == (2, "")
+    assert f"(PodGroup gang/bad).{field}:" in run.err and run.err.count("\n") == 1
+
+
+def test_a_v1alpha2_object_given_to_v1_35_exits_2_naming_the_release_and_kind(tmp_path: Path) -> None:
+    run = run_cli(["explain", "gang/train-0", "--snapshot", snapshot(tmp_path, cluster()), "--kubernetes-version",
+                   "v1.35"])
+    assert (run.code, run.out) == (2, "")
+    assert "scheduling.k8s.io/v1alpha2 PodGroup is not read by kube-scheduler v1.35.6" in run.err
+    assert run.err.count("\n") == 1
+
+
+def test_a_v1alpha1_workload_given_to_v1_36_exits_2(tmp_path: Path) -> None:
+    objs = [o for o in cluster() if o["kind"] != "PodGroup"] + [make_workload("old", {"w": 2}, namespace="gang",
+                                                                              version="v1alpha1")]
+    run = run_cli(["explain", "batch/f0", "--snapshot", snapshot(tmp_path, objs), "--kubernetes-version", "v1.36"])
+    assert run.code == 2 and "scheduling.k8s.io/v1alpha1 Workload is not read by kube-scheduler v1.36.2" in run.err
+
+
+def test_pods_naming_a_missing_pod_group_get_one_note_per_group_and_wait_at_preenqueue(tmp_path: Path) -> None:
+    objs = [o for o in cluster() if not (o["kind"] == "PodGroup" and o["metadata"]["name"] == "train")]
+    run = run_cli(["explain", "gang/train-0", "--snapshot", snapshot(tmp_path, objs), "--kubernetes-version", "v1.36",
+                   "--feature-gates", GATES, "-o", "json"])
+    assert run.code == 0, run.err
+    notes = [line for line in run.err.splitlines() if "gang/train" in line]
+    assert notes == [f"note: {tmp_path / 's.json'}: gang/train-0 and 1 more name PodGroup gang/train, which is not "
+                     "there: GangScheduling holds them at PreEnqueue (waiting for pods's pod group \"train\" to "
+                     "appear in scheduling queue)"]
+    doc = json.loads(run.out)
+    assert doc["outcome"] == "Unschedulable" and doc["message"] == 'waiting for pods\'s pod group "train" to appear in scheduling queue'
