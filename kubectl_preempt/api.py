@@ -923,9 +923,9 @@ def record_duration(duration: str | None) -> float | None:
     """record's --duration in seconds (None: until stopped); refused when not longer than 0."""
     if duration is None:
         return None
-    seconds = live.parse_request_timeout(duration)
+    seconds = live.parse_request_timeout(duration, field="--duration")
     if seconds is None:
-        raise UsageError(f"--duration {quote(duration)} must be longer than 0")
+        raise UsageError(f"{quote(duration)} must be longer than 0", field="--duration")
     return seconds
 
 

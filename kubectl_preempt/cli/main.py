@@ -17,7 +17,8 @@ from . import session
 from . import history
 from . import plan
 from . import completion, version
-from .common import PROG, USAGE_NAME, error_line
+from .common import INTERRUPTED, PROG, USAGE_NAME, error_line, interrupt_once
+from .flags import normalize_argv
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
 
@@ -91,9 +92,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # only: a renderer called from Python afterwards sees no limit
     width.set_limit(width.terminal_limit(sys.stdout))
     try:
-        return _run(command, args)
+        with interrupt_once():
+            code = _run(command, normalize_argv(command, args))
     finally:
         width.set_limit(None)
+    if code == INTERRUPTED and argv is None:
+        # the console script, stopped by Ctrl-C: what it started is stopped and its files are
+        # cleaned up already (worker processes killed, Ray shut down, temporary files removed), so
+        # leave without the interpreter's teardown, where Ray's threads can crash the process
+        # (SIGSEGV) and turn exit 130 into -11, seconds later
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(INTERRUPTED)
+    return code
 
 
 def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
@@ -103,7 +117,7 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         print(error_line(err), file=sys.stderr)
         return int(err.exit_code)
     except KeyboardInterrupt:
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         # the reader of stdout went away (| head): it had what it wanted, so stop quietly and
         # successfully, and let nothing flush into the closed pipe at exit
@@ -113,6 +127,8 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
     except Exception as err:  # noqa: BLE001 - only click's usage errors are handled here
         if not _is_click_exception(err):
             raise
+        if type(err).__name__ == "Abort" and isinstance(err.__context__, KeyboardInterrupt):
+            return INTERRUPTED  # click before typer 0.13 turns Ctrl-C into Abort
         if type(err).__name__ == "NoArgsIsHelpError":
             print(err.format_message(), file=sys.stderr)
             return int(ExitCode.BAD_INPUT)

@@ -47,10 +47,10 @@ BatchSeed = Annotated[int, typer.Option(
     "--seed", metavar="N", help="Seed of kube-batch's random choices (ties between nodes, the start of each "
                                 "map range); each seed is one run kube-batch can make; 0 keeps output reproducible.")]
 BatchRuns = Annotated[int, typer.Option(
-    "--runs", metavar="N", min=1,
+    "--runs", metavar="N", min=1, max=api.limits.MAX_RUNS,
     help="Run N sessions, seeds --seed .. --seed+N-1, and report their distribution: each distinct outcome "
          "(binds, evictions, pipelined tasks, pod and PodGroup conditions) with its share of the runs, and the "
-         "tasks evicted per job and per queue (p5, p50, p95, min, max; nearest-rank).")]
+         f"tasks evicted per job and per queue (p5, p50, p95, min, max; nearest-rank). At most {api.limits.MAX_RUNS:,}.")]
 
 
 def register(app: typer.Typer) -> None:
