@@ -36,7 +36,7 @@ def _labelled(tmp_path: Path) -> Path:
 
 def test_explain_no_headers_is_one_row_a_pod() -> None:
     run = run_cli(["explain", "shop/checkout", "--snapshot", SNAP, "--no-headers"])
-    assert run.code == 0 and run.out == "shop/checkout  Preempted  node-a  2\n"
+    assert run.code == 0 and run.out == "shop/checkout  Preempts  node-a  2\n"
 
 
 def test_explain_name_is_kubectls_pod_slash_name() -> None:

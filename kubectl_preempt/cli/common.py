@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 
-from ..errors import PreemptError
+from ..errors import MissingInput, PreemptError
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -59,12 +59,15 @@ def note(text: str) -> None:
 
 
 def guard(func: F) -> F:
-    """Turn a PreemptError into one line on stderr and its exit code; nothing else is caught."""
+    """Turn a PreemptError into one line on stderr and its exit code; nothing else is caught. A
+    MissingInput goes on to cli/main.py, which knows the command's usage line to print after it."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except MissingInput:
+            raise
         except PreemptError as err:
             print(error_line(err), file=sys.stderr)
             raise typer.Exit(int(err.exit_code)) from None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from .common import USAGE_NAME
+
 
 def _short_flags(command: Any) -> tuple[dict[str, bool], set[str]]:
     """The command's one-letter flags (letter -> whether it takes a value) and its long flags that
@@ -74,3 +76,16 @@ def normalize_argv(group: Any, args: Sequence[str]) -> list[str]:
                 break
         i += 1
     return out
+
+
+def usage_line(group: Any, args: Sequence[str]) -> str:
+    """The one-line usage of the command in `args` (`Usage: kubectl preempt check --trace TRACE
+    --proposed PATH [OPTIONS]`), printed under the error of a command missing its input, as kubectl
+    prints its usage rather than the whole help; on one line whatever the terminal's width."""
+    at, command = _subcommand(group, args)
+    parent = group.context_class(group, info_name=USAGE_NAME)
+    if command is None:
+        command, ctx = group, parent
+    else:
+        ctx = command.context_class(command, info_name=args[at], parent=parent)
+    return " ".join(["Usage:", ctx.command_path, *command.collect_usage_pieces(ctx)])

@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 import typer
 
 from ..api import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__, limits
-from ..errors import ExitCode, PreemptError
+from ..errors import ExitCode, MissingInput, PreemptError
 from ..render import width
 from . import capture, explain
 from . import record, replay
@@ -18,7 +18,7 @@ from . import history
 from . import plan
 from . import completion, version
 from .common import INTERRUPTED, PROG, USAGE_NAME, error_line, interrupt_once
-from .flags import normalize_argv
+from .flags import normalize_argv, usage_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
 
@@ -115,6 +115,8 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         rv = command.main(args=args, prog_name=USAGE_NAME, standalone_mode=False)
     except PreemptError as err:
         print(error_line(err), file=sys.stderr)
+        if isinstance(err, MissingInput):
+            print(usage_line(command, args), file=sys.stderr)
         return int(err.exit_code)
     except KeyboardInterrupt:
         return INTERRUPTED
@@ -136,6 +138,8 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         where = ctx.command_path if ctx is not None else USAGE_NAME
         print(f"error: {where}: " + " ".join(err.format_message().split())
               + f" (see {where} --help)", file=sys.stderr)
+        if type(err).__name__ == "MissingParameter":
+            print(usage_line(command, args), file=sys.stderr)
         code = getattr(err, "exit_code", 2)
         return int(code) if code else int(ExitCode.BAD_INPUT)
     return rv if isinstance(rv, int) else 0

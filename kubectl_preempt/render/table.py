@@ -485,6 +485,10 @@ def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
 
 
 SUMMARY_HEADER = ["POD", "OUTCOME", "NODE", "VICTIMS"]
+# the OUTCOME column says what the pod does, as the pod's own table says it (PREEMPTS on node-a):
+# the document's outcome "Preempted" (the scheduler's PostFilter result) read as if the pod had been
+# evicted; -o json keeps the document's word
+OUTCOME_WORDS = {"Preempted": "Preempts"}
 
 
 def summary_rows(docs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
@@ -499,7 +503,7 @@ def summary_rows(docs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
         else:
             # kube-batch's story of a pod names the node it was bound to or evicted from
             where, victims = d.get("node") or "-", ""
-        rows.append([d.get("pod", "?"), outcome, where or "-", victims or "-"])
+        rows.append([d.get("pod", "?"), OUTCOME_WORDS.get(outcome, outcome), where or "-", victims or "-"])
     return rows
 
 
