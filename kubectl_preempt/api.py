@@ -8,7 +8,6 @@ import re
 import time
 from datetime import datetime, timezone
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import ClusterError, InputError, UsageError, quote
@@ -270,6 +269,7 @@ from .io import live  # noqa: E402,F401 - the live cluster's reads (capture, rec
 from .io.files import STDOUT, is_private, prepare_directory, refuse_link, write_atomic  # noqa: E402,F401
 from .io.proposals import TRACE_SUFFIXES, expand, load_priority_classes  # noqa: E402,F401
 from .io.record import record  # noqa: E402,F401 - record(...) a trace from the live cluster, see io/record.py
+from .io import bundled  # noqa: E402,F401 - traces/ and examples/, in every install
 from .io import kinds  # noqa: E402 - what a file given to the wrong flag is
 from .io.snapshot import (decode_documents, display_name, ignored_kinds, ignored_note, load_config,  # noqa: E402,F401
                           load_config_document, load_manifests, load_objects, pod_key, read_bytes)
@@ -438,12 +438,14 @@ from .replay.api import scheduler_version as _replay_scheduler_version  # noqa: 
 
 
 def bundled_trace(name: str) -> str:
-    """The path of a trace bundled with the project (traces/NAME)."""
-    here = Path(__file__).resolve().parents[1] / "traces" / name
-    if not here.exists():
-        raise InputError(f"the bundled trace {name} is not here ({here}); give a TRACE file",
-                         field="TRACE")
-    return str(here)
+    """The path of a trace bundled with every install (the repository's traces/NAME, io/bundled.py)."""
+    return str(bundled.path(f"traces/{name}"))
+
+
+def bundled_file(relative: str) -> str:
+    """The path of a file bundled with every install, by its path in the repository
+    (`examples/cluster.json`)."""
+    return str(bundled.path(relative))
 
 
 def read_replay_trace(path: str, *, kubernetes_version: str | None = None,
