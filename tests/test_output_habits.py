@@ -241,7 +241,8 @@ def test_plan_and_history_tables_fit_the_terminal(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("KUBECTL_PREEMPT_TERMINAL", "1")
     monkeypatch.setenv("COLUMNS", str(columns))
     out = run_cli(args).out
-    assert out and all(len(line) <= columns for line in out.splitlines()), out
+    # wider than the terminal only where the names alone are: nothing cut on such a line
+    assert out and all(len(line) <= columns or "…" not in line for line in out.splitlines()), out
     # -o wide and --no-headers are never cut, on a terminal as in a pipe
     wide = run_cli([*args, "-o", "wide"]).out
     assert "…" not in wide and max(len(line) for line in wide.splitlines()) > columns

@@ -10,7 +10,7 @@ import typer
 from ..api import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__, limits
 from ..errors import ExitCode, MissingInput, PreemptError
 from ..render import width
-from . import capture, explain
+from . import capture, demo, explain
 from . import record, replay
 from . import check
 from . import session
@@ -53,6 +53,7 @@ def _root(version: Optional[bool] = typer.Option(None, "--version", callback=_ve
     pass
 
 
+demo.register(app)
 explain.register(app)
 capture.register(app)
 record.register(app)
