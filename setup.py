@@ -47,4 +47,15 @@ class build_py_with_bundled_data(build_py):
             os.chmod(dest, 0o644)
 
 
-setup(cmdclass={"build_py": build_py_with_bundled_data})
+def project_urls() -> dict:
+    """The package's links, to the GitHub repository the release is published from, as
+    scripts/build.py fills it in (KUBECTL_PREEMPT_REPOSITORY=OWNER/NAME); none when no build says
+    (a link to a guessed repository would lead nowhere)."""
+    repo = os.environ.get("KUBECTL_PREEMPT_REPOSITORY", "").strip()
+    if not repo:
+        return {}
+    home = f"https://github.com/{repo}"
+    return {"Homepage": home, "Documentation": f"{home}#readme", "Source": home, "Issues": f"{home}/issues"}
+
+
+setup(cmdclass={"build_py": build_py_with_bundled_data}, project_urls=project_urls())

@@ -215,20 +215,21 @@ def run(cmd: list[str], **kw: Any) -> None:
     subprocess.run(cmd, check=True, **kw)
 
 
-def build_env(epoch: int) -> dict[str, str]:
+def build_env(epoch: int, repo: str) -> dict[str, str]:
     """The environment of the builders: SOURCE_DATE_EPOCH for every time they write, a fixed hash
-    seed so that PyInstaller's sets come out in one order."""
-    return {**os.environ, "SOURCE_DATE_EPOCH": str(epoch), "PYTHONHASHSEED": "0"}
+    seed so that PyInstaller's sets come out in one order, and the repository whose links the
+    package's metadata carries (setup.py)."""
+    return {**os.environ, "SOURCE_DATE_EPOCH": str(epoch), "PYTHONHASHSEED": "0", "KUBECTL_PREEMPT_REPOSITORY": repo}
 
 
-def python_dist(dist: Path, epoch: int) -> tuple[Path, Path]:
+def python_dist(dist: Path, epoch: int, repo: str) -> tuple[Path, Path]:
     """The sdist, then the wheel built from it (as `build` does without --wheel or --sdist: from a
     clean copy, so that nothing left in build/ from an earlier build gets in, and the sdist is
     known to carry what the wheel needs), with this environment's setuptools (no download); then
     both written again entry by entry with fixed times, owners and modes."""
     for old in list(dist.glob("kubectl_preempt-*.whl")) + list(dist.glob("kubectl-preempt-*.tar.gz")):
         old.unlink()
-    run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(ROOT)], env=build_env(epoch))
+    run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(ROOT)], env=build_env(epoch, repo))
     wheel = next(dist.glob("kubectl_preempt-*.whl"))
     sdist = next(dist.glob("kubectl-preempt-*.tar.gz"))
     normalize_wheel(wheel, epoch)
@@ -289,7 +290,7 @@ def normalize_sdist(path: Path, epoch: int) -> None:
     path.write_bytes(_tar(entries, epoch))
 
 
-def onefile(dist: Path, work: Path, epoch: int) -> Path:
+def onefile(dist: Path, work: Path, epoch: int, repo: str) -> Path:
     """The single-file executable of scripts/onefile_entry.py, with every module of the package
     (the plugin registry imports plugins by name), its data (the HTML report's assets) and the
     bundled traces and examples, where kubectl_preempt/io/bundled.py finds them."""
@@ -303,7 +304,7 @@ def onefile(dist: Path, work: Path, epoch: int) -> Path:
     for mod in EXCLUDED_MODULES:
         cmd += ["--exclude-module", mod]
     cmd.append(str(ROOT / "scripts" / "onefile_entry.py"))
-    run(cmd, cwd=str(work), env=build_env(epoch))
+    run(cmd, cwd=str(work), env=build_env(epoch, repo))
     exe = dist / NAME
     if not exe.is_file():
         raise SystemExit(f"build.py: PyInstaller wrote no {exe}")
@@ -429,8 +430,8 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.monotonic()
     if not args.skip_python_dist:
-        python_dist(dist, epoch)
-    exe = onefile(dist, work, epoch)
+        python_dist(dist, epoch, repo)
+    exe = onefile(dist, work, epoch, repo)
     tgz = archive(exe, dist, ver, os_name, arch, epoch)
     digest = sha256(tgz)
     write_manifest(args.manifest, ver, os_name, arch, archive_uri(repo, ver, tgz.name), digest,
