@@ -414,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
                          "its uri https://github.com/OWNER/NAME/releases/download/vVERSION/ARCHIVE (default: "
                          "$GITHUB_REPOSITORY, else the origin remote's)")
     ap.add_argument("--skip-python-dist", action="store_true", help="build only the executable and its archive")
+    ap.add_argument("--skip-onefile", action="store_true",
+                    help="build only the wheel and the sdist (no executable, archive or manifest)")
     args = ap.parse_args(argv)
 
     repo = repository(args.repository)
@@ -431,6 +433,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     if not args.skip_python_dist:
         python_dist(dist, epoch, repo)
+    if args.skip_onefile:
+        print(f"built the wheel and the sdist in {dist} in {time.monotonic() - started:.0f}s "
+              f"(SOURCE_DATE_EPOCH {epoch})", file=sys.stderr)
+        return 0
     exe = onefile(dist, work, epoch, repo)
     tgz = archive(exe, dist, ver, os_name, arch, epoch)
     digest = sha256(tgz)

@@ -125,6 +125,7 @@ def assert_left_as_it_was(folder: Path, html: Path) -> None:
     assert sorted(p.name for p in folder.iterdir()) == [html.name], "a temporary file was left behind"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("presses", [1, 3], ids=["Ctrl-C once", "Ctrl-C three times"])
 def test_ctrl_c_stops_runs_on_local_processes_at_once(tmp_path: Path, presses: int) -> None:
     out = tmp_path / "out"
@@ -140,6 +141,7 @@ def test_ctrl_c_stops_runs_on_local_processes_at_once(tmp_path: Path, presses: i
     assert_left_as_it_was(out, html)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_runs_on_a_ray_started_for_them(tmp_path: Path) -> None:
     if ray is None:
         if os.environ.get("CI"):
@@ -161,6 +163,7 @@ def test_ctrl_c_stops_runs_on_a_ray_started_for_them(tmp_path: Path) -> None:
     assert_left_as_it_was(out, html)
 
 
+@pytest.mark.slow
 def test_ten_million_runs_stay_under_300_mib_until_interrupted(tmp_path: Path) -> None:
     proc = start(["replay", "--runs", "10000000", "--jobs", "2"], tmp_path)
     procs = wait_for(proc, lambda ps: len(ps) >= 2, timeout=120)
