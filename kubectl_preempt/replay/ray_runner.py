@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from ..errors import UsageError
+from .workers import InOrder
 
 LOCAL = "local"
 # seconds ray.wait blocks at most before Python gets the hand back (and with it, a pending Ctrl-C)
@@ -49,20 +50,17 @@ def run_on_ray(spec: Any, runs: int, address: str, run_task: Callable[[Any, int]
                 raise UsageError(f"cannot connect to the Ray cluster at {address}: {e}", field="--ray") from None
         task = ray.remote(run_task)
         spec_ref = ray.put(spec)
-        window = window_per_cpu * _cpus(ray)
-        done: dict[int, bytes] = {}
-        asked = given = 0
-        while given < runs:
-            while asked < runs and asked - given < window:
-                asked += 1
-                pending[task.remote(spec_ref, asked)] = asked
+        order = InOrder(runs, window_per_cpu * _cpus(ray))
+        while not order.complete:
+            run = order.next_run()
+            while run is not None:
+                pending[task.remote(spec_ref, run)] = run
+                run = order.next_run()
             # a short wait at a time: Python sees a Ctrl-C only between Ray's calls
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=WAIT_SLICE)
             for ref in ready:
-                done[pending.pop(ref)] = ray.get(ref)
-            while given + 1 in done:
-                given += 1
-                yield done.pop(given)
+                order.finished(pending.pop(ref), ray.get(ref))
+            yield from order.in_order()
         finished = True
     finally:
         for ref in pending:

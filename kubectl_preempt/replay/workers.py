@@ -21,6 +21,37 @@ RunTask = Callable[[Any, int], bytes]
 STOP_WAIT = 1.0
 
 
+class InOrder:
+    """Runs 1..N handed out at most `window` ahead of the first one not yet given back, their
+    results taken in whatever order they finish and given back in run order: what waits here
+    for its turn is bounded whatever N is (local processes and Ray tasks alike)."""
+
+    def __init__(self, runs: int, window: int) -> None:
+        self.runs, self.window = runs, window
+        self.asked = self.given = 0
+        self.done: dict[int, bytes] = {}
+
+    def next_run(self) -> int | None:
+        """The next run to hand out, or None while the window is full or every run is out."""
+        if self.asked < self.runs and self.asked - self.given < self.window:
+            self.asked += 1
+            return self.asked
+        return None
+
+    def finished(self, run: int, result: bytes) -> None:
+        self.done[run] = result
+
+    def in_order(self) -> Iterator[bytes]:
+        """The results that are next in run order."""
+        while self.given + 1 in self.done:
+            self.given += 1
+            yield self.done.pop(self.given)
+
+    @property
+    def complete(self) -> bool:
+        return self.given >= self.runs
+
+
 class WorkerDied(RuntimeError):
     """A worker process ended without answering (killed from outside, out of memory)."""
 
@@ -87,15 +118,13 @@ def run_locally(task: RunTask, spec: Any, runs: int, jobs: int, window: int) -> 
     ctx = _context()
     workers = [_Worker(ctx, task, spec) for _ in range(max(1, min(jobs, runs)))]
     finished = False
+    order = InOrder(runs, window)
     try:
-        done: dict[int, bytes] = {}
-        asked = 0      # runs handed out so far: 1..asked
-        given = 0      # runs yielded so far: 1..given
-        while given < runs:
+        while not order.complete:
             for w in workers:
-                if w.run is None and asked < runs and asked - given < window:
-                    asked += 1
-                    w.ask(asked)
+                run = order.next_run() if w.run is None else None
+                if run is not None:
+                    w.ask(run)
             busy = {w.conn: w for w in workers if w.run is not None}
             for conn in wait(list(busy)):
                 w = busy[conn]  # type: ignore[index]
@@ -108,10 +137,8 @@ def run_locally(task: RunTask, spec: Any, runs: int, jobs: int, window: int) -> 
                 w.run = None
                 if not ok:
                     raise pickle.loads(payload)
-                done[run] = payload
-            while given + 1 in done:
-                given += 1
-                yield done.pop(given)
+                order.finished(run, payload)
+            yield from order.in_order()
         finished = True
     finally:
         for w in workers:
