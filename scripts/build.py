@@ -119,14 +119,25 @@ def version() -> str:
     return m.group(1)
 
 
+def archive_inputs() -> list[Path]:
+    """The files the single file (and so krew's archive) is made of, from this checkout: the
+    package, the bundled traces and examples, the entry point, LICENSE."""
+    paths = sorted(p for p in (ROOT / "kubectl_preempt").rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo"))
+    paths += [ROOT / rel for rel in bundled_files(ROOT)]
+    return paths + [ROOT / "scripts" / "onefile_entry.py", ROOT / "LICENSE"]
+
+
 def source_date_epoch() -> int:
-    """SOURCE_DATE_EPOCH: the environment's, else the time of the commit built (so that two builds
-    of one commit agree), else zip's earliest time."""
+    """SOURCE_DATE_EPOCH: the environment's, else the time of the last commit that changed what the
+    artefacts are made of (so that two builds of one commit agree, and a commit that only writes
+    the manifest's sha256 does not change the archive it names), else zip's earliest time."""
     if os.environ.get("SOURCE_DATE_EPOCH", "").strip().isdigit():
         return max(EPOCH_FLOOR, int(os.environ["SOURCE_DATE_EPOCH"]))
     try:
-        out = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%ct"], capture_output=True,
-                             text=True, timeout=30)
+        out = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%ct", "--",
+                              *(str(p.relative_to(ROOT)) for p in archive_inputs())],
+                             capture_output=True, text=True, timeout=30)
         if out.returncode == 0 and out.stdout.strip().isdigit():
             return max(EPOCH_FLOOR, int(out.stdout.strip()))
     except (OSError, subprocess.SubprocessError):
@@ -179,16 +190,13 @@ def runtime_distributions() -> dict[str, str]:
     return dict(sorted(seen.items()))
 
 
-def inputs_digest() -> str:
+def inputs_digest(epoch: int) -> str:
     """A digest of what the executable is made of: the package's sources and data, the bundled
-    traces and examples, the entry point, LICENSE, and the versions of Python, PyInstaller and
-    each run-time dependency. Two builds with the same digest give the same archive."""
-    h = hashlib.sha256()
-    paths = sorted(p for p in (ROOT / "kubectl_preempt").rglob("*")
-                   if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo"))
-    paths += [ROOT / rel for rel in bundled_files(ROOT)]
-    paths += [ROOT / "scripts" / "onefile_entry.py", ROOT / "LICENSE"]
-    for p in paths:
+    traces and examples, the entry point, LICENSE, the versions of Python, PyInstaller and each
+    run-time dependency, and SOURCE_DATE_EPOCH. Two builds with the same digest give the same
+    archive."""
+    h = hashlib.sha256(f"SOURCE_DATE_EPOCH={epoch}\0".encode())
+    for p in archive_inputs():
         h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
     try:
         pyinstaller = importlib.metadata.version("pyinstaller")
@@ -441,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     tgz = archive(exe, dist, ver, os_name, arch, epoch)
     digest = sha256(tgz)
     write_manifest(args.manifest, ver, os_name, arch, archive_uri(repo, ver, tgz.name), digest,
-                   homepage=f"{GITHUB}{repo}", inputs=inputs_digest())
+                   homepage=f"{GITHUB}{repo}", inputs=inputs_digest(epoch))
     print(f"built {exe} ({exe.stat().st_size / 1e6:.1f} MB), {tgz.name} sha256 {digest}, "
           f"{args.manifest} in {time.monotonic() - started:.0f}s (SOURCE_DATE_EPOCH {epoch})", file=sys.stderr)
     return 0

@@ -90,7 +90,7 @@ def explain(
     feature_gates: options.FeatureGates = None,
 ) -> None:
     if not pods and not filename and namespace is None and not all_namespaces and selector is None:
-        raise MissingInput(api.NOTHING_TO_EXPLAIN)
+        raise MissingInput(api.NOTHING_TO_EXPLAIN + " (no cluster at hand? kubectl preempt demo)")
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
     if pods and all_namespaces:
