@@ -6,13 +6,16 @@ runs at once: 1.3 GB for --runs 100000000 before the first result), and a stop t
 and quiet. The workers ignore SIGINT (a terminal's Ctrl-C reaches every process of its foreground
 group, and a worker's KeyboardInterrupt printed a traceback of its own); the process that started
 them stops them with SIGKILL, which is safe because a run writes nothing: it computes and answers
-through its pipe. A worker whose parent is gone finds its pipe closed and ends.
+through its pipe. A worker whose parent is gone is killed by the kernel (Linux), or finds its
+pipe closed and ends.
 """
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import pickle
 import signal
+import sys
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterator
 
@@ -56,10 +59,29 @@ class WorkerDied(RuntimeError):
     """A worker process ended without answering (killed from outside, out of memory)."""
 
 
-def _serve(conn: Connection, task: RunTask, spec: Any) -> None:
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this process when the one that started it dies, however it dies
+    (prctl PR_SET_PDEATHSIG), so that no worker outlives a command killed outright."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        pass
+
+
+def _serve(conn: Connection, task: RunTask, spec: Any, parent: int) -> None:
     """A worker's life: runs asked for by number until told to stop (None) or the pipe closes."""
-    # the parent handles Ctrl-C and stops the workers; here SIGINT would only print a traceback
+    # the parent handles Ctrl-C and stops the workers; here SIGINT would only print a traceback.
+    # It was blocked across the fork (_Worker), so that none arrives before it is ignored.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with_parent()
+    if os.getppid() != parent:
+        return  # the parent died before the kernel was told to follow it
     while True:
         try:
             run = conn.recv()
@@ -83,8 +105,14 @@ def _serve(conn: Connection, task: RunTask, spec: Any) -> None:
 class _Worker:
     def __init__(self, ctx: Any, task: RunTask, spec: Any) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(child, task, spec), daemon=True)
-        self.process.start()
+        self.process = ctx.Process(target=_serve, args=(child, task, spec, os.getpid()), daemon=True)
+        # a Ctrl-C during the fork waits for the parent's handler: the child starts with SIGINT
+        # blocked (and ignores it before unblocking), the parent gets it once this worker is known
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         child.close()
         self.run: int | None = None  # the run it is computing
 
@@ -116,10 +144,12 @@ def run_locally(task: RunTask, spec: Any, runs: int, jobs: int, window: int) -> 
     turn stays bounded whatever `runs` is. Closing the iterator (its consumer done, an error, a
     KeyboardInterrupt) stops every worker at once."""
     ctx = _context()
-    workers = [_Worker(ctx, task, spec) for _ in range(max(1, min(jobs, runs)))]
+    workers: list[_Worker] = []
     finished = False
     order = InOrder(runs, window)
     try:
+        for _ in range(max(1, min(jobs, runs))):
+            workers.append(_Worker(ctx, task, spec))
         while not order.complete:
             for w in workers:
                 run = order.next_run() if w.run is None else None
