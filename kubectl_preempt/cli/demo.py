@@ -11,7 +11,7 @@ from .. import api
 from . import explain, replay
 from .common import guard, note
 
-HELP = """No cluster at hand? See what kubectl-preempt answers, on the example cluster and the demo
+HELP = """No cluster at hand? See what the plugin answers, on the example cluster and the demo
 trace that every install carries: which pods a pending pod would preempt, where and why
 (`explain`), then half an hour of a recorded cluster replayed through kube-scheduler's offline
 copy (`replay`).
