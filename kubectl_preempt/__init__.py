@@ -1,6 +1,18 @@
 """kubectl-preempt: kube-scheduler's preemption decisions (v1.30.1 to v1.36.2), offline, explained."""
 from __future__ import annotations
 
+import os as _os
+import sys as _sys
+
+if _os.path.basename(_sys.argv[0] if _sys.argv else "") in ("kubectl-preempt", "kubectl_complete-preempt"):
+    # run as the plugin's console script: a Ctrl-C while the package loads (half a second and
+    # more) ends it quietly, exit 130 as a shell counts it, before anything is started;
+    # cli/main.py puts its own handler in place once loaded. An import from Python is untouched.
+    import signal as _signal
+
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, lambda _signum, _frame: _os._exit(130))
+
 from . import api as _api
 from .version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__
 

@@ -366,8 +366,10 @@ from .io import live  # noqa: E402,F401 - the live cluster's reads (capture, rec
 from .io.files import STDOUT, is_private, prepare_directory, refuse_link, write_atomic  # noqa: E402,F401
 from .io.proposals import TRACE_SUFFIXES, expand, load_priority_classes  # noqa: E402,F401
 from .io.record import record  # noqa: E402,F401 - record(...) a trace from the live cluster, see io/record.py
-from .io.snapshot import (display_name, ignored_kinds, ignored_note, load_config, load_config_document,  # noqa: E402,F401
-                          load_manifests, load_objects, pod_key, read_bytes)
+from .io import bundled  # noqa: E402,F401 - traces/ and examples/, in every install
+from .io import kinds  # noqa: E402 - what a file given to the wrong flag is
+from .io.snapshot import (decode_documents, display_name, ignored_kinds, ignored_note, load_config,  # noqa: E402,F401
+                          load_config_document, load_manifests, load_objects, pod_key, read_bytes)
 from .io.trace import Trace, read_trace  # noqa: E402,F401
 from .model import limits  # noqa: E402,F401 - the input limits the flags override (--max-input-size, ...)
 from .model.rfc3339 import format_seconds, parse_seconds  # noqa: E402,F401
@@ -456,6 +458,9 @@ def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], ve
     return out
 
 
+NOTHING_TO_EXPLAIN = "name the pods to explain, or give -f MANIFEST, -n NAMESPACE, -l SELECTOR or -A"
+
+
 def pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: str | None, all_namespaces: bool,
                     extra_keys: set[str], config: SchedulerConfig | None, source: str,
                     selector: LabelSelector | None = None) -> list[str]:
@@ -467,7 +472,7 @@ def pods_to_explain(cluster: Cluster, pods: Sequence[str], namespace: str | None
     if extra_keys:
         return []
     if namespace is None and not all_namespaces:
-        raise UsageError("name the pods to explain, or give -f MANIFEST, -n NAMESPACE or -A")
+        raise UsageError(NOTHING_TO_EXPLAIN)
     schedulers = ({p.scheduler_name for p in config.profiles} if config is not None else {"default-scheduler"})
     # the pods the scheduler would try: pending, not being deleted, handled by one of its profiles
     return [key for key in pending_pods(cluster, namespace)
@@ -587,12 +592,14 @@ from .replay.api import scheduler_version as _replay_scheduler_version  # noqa: 
 
 
 def bundled_trace(name: str) -> str:
-    """The path of a trace bundled with the project (traces/NAME)."""
-    here = Path(__file__).resolve().parents[1] / "traces" / name
-    if not here.exists():
-        raise InputError(f"the bundled trace {name} is not here ({here}); give a TRACE file",
-                         field="TRACE")
-    return str(here)
+    """The path of a trace bundled with every install (the repository's traces/NAME, io/bundled.py)."""
+    return str(bundled.path(f"traces/{name}"))
+
+
+def bundled_file(relative: str) -> str:
+    """The path of a file bundled with every install, by its path in the repository
+    (`examples/cluster.json`)."""
+    return str(bundled.path(relative))
 
 
 def read_replay_trace(path: str, *, kubernetes_version: str | None = None,
@@ -698,6 +705,10 @@ def history_request(namespace: str | None, since: float | None, default_since: f
     refusal = ""
     tr = read_trace(trace if trace is not None else snapshot, require=("Pod", "Event")) \
         if (trace or snapshot) is not None else None
+    if snapshot is not None and tr is not None and tr.form != "snapshot":
+        # as every command's --snapshot: a recording read as a snapshot would show its first
+        # instant's pods against its later Events (preemptors <none>); --trace reads all of it
+        kinds.wrong_kind(kinds.TRACE, kinds.SNAPSHOT, display_name(snapshot))
     if trace is not None and tr is not None:
         if tr.form == "snapshot":  # a snapshot given as --trace: a trace of one instant
             snapshot, trace = trace, None
@@ -984,10 +995,27 @@ def read_scheduler_conf(path: str | None) -> tuple[str | None, str]:
     if path is None:
         return None, "kube-batch's default configuration"
     name = display_name(path)
+    data = read_bytes(path)
     try:
-        return read_bytes(path).decode("utf-8"), name
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("is not UTF-8 text", source=name) from None
+    kinds.wrong_kind(_batch_conf_kind(data, name), kinds.BATCH_CONFIG, name)
+    return text, name
+
+
+def _batch_conf_kind(data: bytes, name: str) -> str | None:
+    """What a file given as kube-batch's configuration is, when it is another input (a snapshot,
+    a trace, a KubeSchedulerConfiguration): kube-batch's own parser would only say `unknown action ""`.
+    A file that does not parse is left to that parser's words."""
+    what = kinds.first_line_kind(data)
+    if what is not None:
+        return what
+    try:
+        docs = decode_documents(data, name)
+    except InputError:
+        return None
+    return kinds.document_kind(docs[0][1]) if docs else None
 
 
 def require_batch_pods(objects: Sequence[Mapping[str, Any]], scheduler_name: str, source: str) -> None:
@@ -1100,9 +1128,9 @@ def record_duration(duration: str | None) -> float | None:
     """record's --duration in seconds (None: until stopped); refused when not longer than 0."""
     if duration is None:
         return None
-    seconds = live.parse_request_timeout(duration)
+    seconds = live.parse_request_timeout(duration, field="--duration")
     if seconds is None:
-        raise UsageError(f"--duration {quote(duration)} must be longer than 0")
+        raise UsageError(f"{quote(duration)} must be longer than 0", field="--duration")
     return seconds
 
 

@@ -73,6 +73,11 @@ class UsageError(InputError):
     """Flags that do not go together or name nothing."""
 
 
+class MissingInput(UsageError):
+    """A command run without the input it cannot do without: the command line prints its one-line
+    usage after the error, as kubectl does, rather than the whole help."""
+
+
 class ClusterError(PreemptError):
     """The cluster could not be read: unreachable, refused, timed out."""
 

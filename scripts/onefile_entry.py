@@ -6,10 +6,16 @@ first; its caveats say how to add the second)."""
 import os
 import sys
 
+# a shell's exit code for a process stopped by Ctrl-C (SIGINT): 128 + 2
+INTERRUPTED = 130
+
 
 def _run() -> int:
-    from kubectl_preempt.cli.main import complete_plugin, main
-
+    try:
+        from kubectl_preempt.cli.main import complete_plugin, main
+    except KeyboardInterrupt:
+        # Ctrl-C while the program is still loading: nothing was started, nothing to say
+        return INTERRUPTED
     if os.path.basename(sys.argv[0]).startswith("kubectl_complete-"):
         return complete_plugin()
     return main()

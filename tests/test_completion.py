@@ -78,7 +78,7 @@ def names(cands: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("args,want,directive", [
-    ([""], ["capture", "check", "completion", "explain", "history", "plan", "record", "replay", "session",
+    ([""], ["capture", "check", "completion", "demo", "explain", "history", "plan", "record", "replay", "session",
             "version"],
      DIRECTIVE_NO_FILE_COMP),
     (["re"], ["record", "replay"], DIRECTIVE_NO_FILE_COMP),

@@ -151,7 +151,7 @@ BAD = [
     ("a case whose objects is not a list names objects",
      b'{"pod": "a/b", "objects": 3}', "objects: expected a list"),
     ("a trace is not a snapshot", b'{"apiVersion": "kubectl-preempt/v1", "kind": "Trace"}\n{"type": "ADDED"}',
-     "this is a trace, not a snapshot"),
+     "is a trace, not a snapshot: replay TRACE and --trace read traces"),
     ("text that is not UTF-8 says where", b"kind: Node\nname: \xff\xfe\n", "not UTF-8"),
 ]
 

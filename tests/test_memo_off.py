@@ -243,6 +243,8 @@ def _module_name(path: Path) -> str:
 NOT_MEMORIES = {
     ("kubectl_preempt.framework.featuregates", "_PARSED"): "an interning of the constant gate tables",
     ("kubectl_preempt.render.width", "_cut"): "the log of the columns cut in this output, for its note",
+    ("kubectl_preempt.render.width", "_left_out"): "the log of the columns left out of this output, for its note",
+    ("kubectl_preempt.render.width", "_table_lines"): "this output's table lines, which its note leaves unwrapped",
 }
 _EMPTY_CONTAINERS = ("dict", "set", "list", "OrderedDict", "defaultdict")
 

@@ -13,7 +13,8 @@ from kubectl_preempt.cli.main import app
 from tests.conftest import REPO, run_cli
 
 DEMO = str(REPO / "traces" / "demo.jsonl.gz")
-COMMANDS = ["explain", "capture", "record", "replay", "check", "session", "history", "plan", "completion", "version"]
+COMMANDS = ["demo", "explain", "capture", "record", "replay", "check", "session", "history", "plan", "completion",
+            "version"]
 
 
 def test_replay_yaml_is_the_json_report_key_for_key() -> None:

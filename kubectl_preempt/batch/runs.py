@@ -11,9 +11,10 @@ nearest-rank percentiles over the runs (a figure some run really had).
 from __future__ import annotations
 
 import json
-import math
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
+from ..model.limits import check_runs
+from ..model.stats import Histogram, KeyedHistograms
 from .scheduler import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, batch_session
 
 OUTCOME_FIELDS = ("binds", "evicts", "pipelined", "podConditions", "podGroups")
@@ -39,69 +40,73 @@ def outcome(result: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def nearest_rank(values: Sequence[int], q: float) -> int:
-    s = sorted(values)
-    return s[min(max(1, math.ceil(q / 100 * len(s))), len(s)) - 1]
+class SessionRuns:
+    """The sessions of `session --runs N` folded one at a time, run k drawn with seed `seed + k`:
+    each distinct outcome with its count, and the tasks evicted per job and per queue as counts
+    per value. What it keeps grows with the distinct outcomes and values, not with N."""
 
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.runs = 0
+        self.groups: dict[str, dict[str, Any]] = {}
+        self.total = Histogram()
+        self.by_job = KeyedHistograms()
+        self.by_queue = KeyedHistograms()
 
-def _stat(values: Sequence[int]) -> dict[str, int]:
-    return {"p5": nearest_rank(values, 5), "p50": nearest_rank(values, 50), "p95": nearest_rank(values, 95),
-            "min": min(values), "max": max(values)}
-
-
-def _per_run_stat(per_run: Sequence[Mapping[str, int]]) -> dict[str, dict[str, int]]:
-    # a run that evicted nothing of a job counts 0 for it
-    keys = sorted({k for counts in per_run for k in counts})
-    return {k: _stat([c.get(k, 0) for c in per_run]) for k in keys}
-
-
-def distribution(results: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, Any]:
-    """The distribution of the sessions `results` (run k drawn with seed `seed + k`)."""
-    n = len(results)
-    if n == 0:
-        raise ValueError("a distribution needs at least one run")
-    groups: dict[str, dict[str, Any]] = {}
-    by_job: list[dict[str, int]] = []
-    by_queue: list[dict[str, int]] = []
-    for k, r in enumerate(results):
-        o = outcome(r)
+    def add(self, result: Mapping[str, Any]) -> None:
+        o = outcome(result)
         key = json.dumps(o, sort_keys=True)
-        g = groups.get(key)
+        g = self.groups.get(key)
         if g is None:
-            g = groups[key] = {"runs": 0, "firstSeed": seed + k, **o}
+            g = self.groups[key] = {"runs": 0, "firstSeed": self.seed + self.runs, **o}
         g["runs"] += 1
+        self.runs += 1
         jobs: dict[str, int] = {}
         queues: dict[str, int] = {}
-        for e in r.get("evictions") or ():
+        for e in result.get("evictions") or ():
             jobs[e["job"]] = jobs.get(e["job"], 0) + 1
             if e.get("queue"):
                 queues[e["queue"]] = queues.get(e["queue"], 0) + 1
-        by_job.append(jobs)
-        by_queue.append(queues)
-    outcomes = sorted(groups.values(), key=lambda g: (-g["runs"], g["firstSeed"]))
-    for g in outcomes:
-        g["share"] = round(g["runs"] / n, 4)
-    return {
-        "runs": n,
-        "seeds": [seed, seed + n - 1],
-        "percentiles": "nearest-rank",
-        "outcomes": [{"share": g["share"], "runs": g["runs"], "firstSeed": g["firstSeed"],
-                      **{f: g[f] for f in OUTCOME_FIELDS}} for g in outcomes],
-        "evictions": {
-            "total": _stat([sum(j.values()) for j in by_job]),
-            "jobs": _per_run_stat(by_job),
-            "queues": _per_run_stat(by_queue),
-        },
-    }
+        self.total.add(sum(jobs.values()))
+        # a run that evicted nothing of a job counts 0 for it
+        self.by_job.add(jobs)
+        self.by_queue.add(queues)
+
+    def result(self) -> dict[str, Any]:
+        n = self.runs
+        if n == 0:
+            raise ValueError("a distribution needs at least one run")
+        outcomes = sorted(self.groups.values(), key=lambda g: (-g["runs"], g["firstSeed"]))
+        return {
+            "runs": n,
+            "seeds": [self.seed, self.seed + n - 1],
+            "percentiles": "nearest-rank",
+            "outcomes": [{"share": round(g["runs"] / n, 4), "runs": g["runs"], "firstSeed": g["firstSeed"],
+                          **{f: g[f] for f in OUTCOME_FIELDS}} for g in outcomes],
+            "evictions": {
+                "total": self.total.stat(),
+                "jobs": self.by_job.stats(),
+                "queues": self.by_queue.stats(),
+            },
+        }
+
+
+def distribution(results: Iterable[Mapping[str, Any]], seed: int = 0) -> dict[str, Any]:
+    """The distribution of the sessions `results` (run k drawn with seed `seed + k`)."""
+    folded = SessionRuns(seed)
+    for r in results:
+        folded.add(r)
+    return folded.result()
 
 
 def session_runs(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *, runs: int,
                  seed: int = 0, scheduler_name: str = DEFAULT_SCHEDULER_NAME, default_queue: str = DEFAULT_QUEUE,
                  conf_source: str = "scheduler configuration") -> dict[str, Any]:
     """`runs` sessions over `objects`, seeds `seed`..`seed + runs - 1`, summed up by distribution()."""
-    if runs < 1:
-        raise ValueError("runs must be at least 1")
+    check_runs(runs)
     objects = list(objects)
-    results = [batch_session(objects, scheduler_conf, scheduler_name=scheduler_name, default_queue=default_queue,
-                             conf_source=conf_source, seed=seed + k) for k in range(runs)]
-    return distribution(results, seed)
+    folded = SessionRuns(seed)
+    for k in range(runs):  # each session folded as it ends: memory does not grow with N
+        folded.add(batch_session(objects, scheduler_conf, scheduler_name=scheduler_name,
+                                 default_queue=default_queue, conf_source=conf_source, seed=seed + k))
+    return folded.result()

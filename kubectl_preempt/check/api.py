@@ -12,8 +12,8 @@ from ..errors import InputError
 from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
-from ..errors import UsageError, quote
 from ..framework.versions import KubernetesVersion, apply_feature_gates
+from ..model.limits import check_runs
 from ..replay.api import replay, run_spec
 from ..replay.api import scheduler_version as replay_scheduler_version
 from ..replay.api import VERSION_FROM, scheduler_version_source
@@ -23,7 +23,7 @@ from ..replay.state import finished, format_time
 from ..replay.timeline import normalize
 from .diff import OutcomeRecorder, diff_outcomes, replay_summary, totals
 from .policy import Policy, RuleResult, evaluate_trace, evaluate_validation
-from .runs import PairSpec, evaluate_runs, paired_runs, pairs_report
+from .runs import PairSpec, paired_runs
 from .validation import (MSG_NO_CLASS, SYSTEM_PRIORITY_CLASSES, WARNING, Applied, ExistingClass, Finding,
                          ProposedClass, apply_proposal, decode_proposal)
 
@@ -126,8 +126,7 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
     kube-scheduler release both sides imitate; by default each trace's own (replay's rule);
     `feature_gates` (kube-scheduler's --feature-gates) are checked against it and set on it.
     """
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
+    check_runs(runs)
     policy = policy or Policy()
     proposal, findings = decode_proposal(proposed, sources)
     base_objects = [dict(o) for o in baseline] if baseline is not None else None
@@ -161,11 +160,12 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
                                      kubernetes_version=version),
                             run_spec(events, config=config, priority_classes=overrides or None, seed=seed,
                                      kubernetes_version=version))
-            pairs = paired_runs(spec, runs, jobs=jobs, ray_address=ray_address)
-            entries = pairs[0]["entries"]
-            base_summary, prop_summary = pairs[0]["baseline"], pairs[0]["proposed"]
-            rules = evaluate_runs(policy, name, pairs)
-            paired = pairs_report(pairs)
+            folded = paired_runs(spec, runs, policy, name, jobs=jobs, ray_address=ray_address)
+            first = folded.first or {}
+            entries = first["entries"]
+            base_summary, prop_summary = first["baseline"], first["proposed"]
+            rules = folded.rules()
+            paired = folded.report()
         else:
             if progress is not None:
                 progress(name, "baseline")

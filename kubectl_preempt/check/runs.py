@@ -9,12 +9,13 @@ pairs. A violation lists each pod flagged in any pair with the fraction of pairs
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import orjson
 
-from ..replay.distribution import distribution, stat
+from ..replay.distribution import Distribution, Histogram, Shares
 from ..replay.runs import RunProgress, RunSpec, fan_out, simulate_once
 from .diff import NEWLY_PREEMPTED, OutcomeRecorder, diff_outcomes, replay_summary
 from .policy import (MAX_NEW_VICTIMS, NEW_VICTIMS, PROTECT_NAMESPACE, UNSCHEDULABLE, Policy, RuleResult,
@@ -37,54 +38,108 @@ def _pair_task(spec: PairSpec, run: int) -> bytes:
                          "baselineFacts": base_facts, "proposedFacts": prop_facts})
 
 
-def paired_runs(spec: PairSpec, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
-                progress: RunProgress | None = None) -> list[dict[str, Any]]:
-    """Each pair's {"entries", "baseline", "proposed", "baselineFacts", "proposedFacts"}, run 1 first."""
-    return [orjson.loads(b) for b in fan_out(_pair_task, spec, runs, jobs=jobs, ray_address=ray_address,
-                                             progress=progress)]
+class PairedRuns:
+    """The pairs of `check --runs N` folded one at a time, run 1 first: per rule what it flags,
+    both sides' distributions, each pod's share of the pairs changing it. What it keeps grows with
+    the pods and the distinct values, not with N. Pair 1 (the single replays' choices) is kept
+    whole: the report's changes and summaries are its."""
+
+    def __init__(self, policy: Policy, trace: str) -> None:
+        self.policy = policy
+        self.trace = trace
+        self.runs = 0
+        self.first: Mapping[str, Any] | None = None
+        self.rule_names: list[str] = []
+        # per rule: the histogram of what it counts per pair, and each flagged key with the first
+        # violation that flagged it and the number of pairs flagging it
+        self.rule_counts: list[Histogram] = []
+        self.rule_seen: list[dict[str, tuple[dict[str, Any], int]]] = []
+        self.new_victims = Histogram()
+        self.new_victim_pods = Shares()
+        self.victims_difference = Histogram()
+        self.changed = Shares()
+        self.baseline = Distribution()
+        self.proposed = Distribution()
+
+    def add(self, pair: Mapping[str, Any]) -> None:
+        self.runs += 1
+        if self.first is None:
+            self.first = pair
+        entries = pair["entries"]
+        results = evaluate_trace(self.policy, self.trace, entries)
+        if not self.rule_names:
+            self.rule_names = [r.rule for r in results]
+            self.rule_counts = [Histogram() for _ in results]
+            self.rule_seen = [{} for _ in results]
+        new = [e for e in entries if NEWLY_PREEMPTED in e["changes"]]
+        self.new_victims.add(len(new))
+        self.new_victim_pods.add(e["pod"] for e in new)
+        for i, r in enumerate(results):
+            self.rule_counts[i].add(len(r.violations))
+            seen = self.rule_seen[i]
+            for v in r.violations:
+                key = v.get("pod") or v.get("message", "")
+                prev = seen.get(key)
+                seen[key] = (prev[0] if prev else v, (prev[1] if prev else 0) + 1)
+        self.victims_difference.add(pair["proposed"]["victims"] - pair["baseline"]["victims"])
+        self.changed.add(e["pod"] for e in entries)
+        self.baseline.add(pair["baselineFacts"])
+        self.proposed.add(pair["proposedFacts"])
+
+    def rules(self) -> list[RuleResult]:
+        """The policy's rules over the pairs: per rule, what it flags in each pair, decided on p95."""
+        runs = self.runs
+        out: list[RuleResult] = []
+        for i, rule in enumerate(self.rule_names):
+            r = RuleResult(rule, self.trace)
+            if rule.startswith(MAX_NEW_VICTIMS):
+                limit = self.policy.max_new_victims or 0
+                st = self.new_victims.stat()
+                r.summary = (f"new victims per paired run p5 {st['p5']}, p50 {st['p50']}, p95 {st['p95']}, "
+                             f"at most {limit} allowed (p95 of {runs} runs)")
+                if st["p95"] > limit:
+                    pods = list(self.new_victim_pods.probabilities(runs).items())
+                    r.violations.append({"pods": [p for p, _ in pods], "probability": dict(pods),
+                                         "message": f"p95 of {st['p95']} new victims over {runs} paired runs, more "
+                                                    f"than the {limit} allowed: "
+                                                    + ", ".join(f"{p} ({100 * v:.0f}% of runs)" for p, v in pods)})
+            else:
+                st = self.rule_counts[i].stat()
+                r.summary = f"{_flagged(rule)} per paired run: p5 {st['p5']}, p50 {st['p50']}, " \
+                            f"p95 {st['p95']} ({runs} runs)"
+                if st["p95"] > 0:
+                    for key, (v, n) in sorted(self.rule_seen[i].items(), key=lambda kv: (-kv[1][1], kv[0])):
+                        r.violations.append({**v, "probability": _share(n, runs),
+                                             "message": f"{v['message']} ({100 * n / runs:.0f}% of runs)"})
+            out.append(r)
+        return out
+
+    def report(self) -> dict[str, Any]:
+        """What a trace's entry in the check report adds with --runs: the distributions of both
+        sides, the paired differences and each pod's probability of changing outcome."""
+        return {
+            "runs": self.runs,
+            "newVictims": self.new_victims.stat(),
+            "victimsDifference": self.victims_difference.stat(),
+            "changeProbability": self.changed.probabilities(self.runs),
+            "baseline": self.baseline.result(),
+            "proposed": self.proposed.result(),
+        }
+
+
+def paired_runs(spec: PairSpec, runs: int, policy: Policy, trace: str, *, jobs: int | None = None,
+                ray_address: str | None = None, progress: RunProgress | None = None) -> PairedRuns:
+    """The `runs` pairs of `spec`, folded as they finish (see PairedRuns)."""
+    folded = PairedRuns(policy, trace)
+    with contextlib.closing(fan_out(_pair_task, spec, runs, jobs=jobs, ray_address=ray_address,
+                                    progress=progress)) as results:
+        for raw in results:
+            folded.add(orjson.loads(raw))
+    return folded
 
 
 def _share(n: int, runs: int) -> float:
     return round(n / runs, 4)
-
-
-def evaluate_runs(policy: Policy, trace: str, pairs: Sequence[Mapping[str, Any]]) -> list[RuleResult]:
-    """The policy's rules over paired runs: per rule, what it flags in each pair, decided on p95."""
-    runs = len(pairs)
-    per_run = [evaluate_trace(policy, trace, p["entries"]) for p in pairs]
-    out: list[RuleResult] = []
-    for i, first in enumerate(per_run[0]):
-        results = [rules[i] for rules in per_run]
-        r = RuleResult(first.rule, trace)
-        if first.rule.startswith(MAX_NEW_VICTIMS):
-            counts = [sum(1 for e in p["entries"] if NEWLY_PREEMPTED in e["changes"]) for p in pairs]
-            limit = policy.max_new_victims or 0
-            st = stat(counts)
-            r.summary = (f"new victims per paired run p5 {st['p5']}, p50 {st['p50']}, p95 {st['p95']}, "
-                         f"at most {limit} allowed (p95 of {runs} runs)")
-            if st["p95"] > limit:
-                pods = _pods_flagged([[e for e in p["entries"] if NEWLY_PREEMPTED in e["changes"]] for p in pairs])
-                r.violations.append({"pods": [p for p, _ in pods], "probability": dict(pods),
-                                     "message": f"p95 of {st['p95']} new victims over {runs} paired runs, more than "
-                                                f"the {limit} allowed: " + ", ".join(f"{p} ({100 * v:.0f}% of runs)"
-                                                                                    for p, v in pods)})
-        else:
-            counts = [len(x.violations) for x in results]
-            st = stat(counts)
-            r.summary = f"{_flagged(first.rule)} per paired run: p5 {st['p5']}, p50 {st['p50']}, " \
-                        f"p95 {st['p95']} ({runs} runs)"
-            if st["p95"] > 0:
-                seen: dict[str, tuple[dict[str, Any], int]] = {}
-                for x in results:
-                    for v in x.violations:
-                        key = v.get("pod") or v.get("message", "")
-                        prev = seen.get(key)
-                        seen[key] = (prev[0] if prev else v, (prev[1] if prev else 0) + 1)
-                for key, (v, n) in sorted(seen.items(), key=lambda kv: (-kv[1][1], kv[0])):
-                    r.violations.append({**v, "probability": _share(n, runs),
-                                         "message": f"{v['message']} ({100 * n / runs:.0f}% of runs)"})
-        out.append(r)
-    return out
 
 
 def _flagged(rule: str) -> str:
@@ -92,28 +147,3 @@ def _flagged(rule: str) -> str:
     if rule.startswith(PROTECT_NAMESPACE):
         return "new victims in " + rule[len(PROTECT_NAMESPACE):].strip()
     return {NEW_VICTIMS: "new victims", UNSCHEDULABLE: "newly unschedulable pods"}.get(rule, "pods changed")
-
-
-def _pods_flagged(per_run: Sequence[Sequence[Mapping[str, Any]]]) -> list[tuple[str, float]]:
-    runs = len(per_run)
-    seen: dict[str, int] = {}
-    for entries in per_run:
-        for e in entries:
-            seen[e["pod"]] = seen.get(e["pod"], 0) + 1
-    return [(p, _share(n, runs)) for p, n in sorted(seen.items(), key=lambda kv: (-kv[1], kv[0]))]
-
-
-def pairs_report(pairs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """What a trace's entry in the check report adds with --runs: the distributions of both sides,
-    the paired differences and each pod's probability of changing outcome."""
-    runs = len(pairs)
-    new_victims = [sum(1 for e in p["entries"] if NEWLY_PREEMPTED in e["changes"]) for p in pairs]
-    diff_victims = [p["proposed"]["victims"] - p["baseline"]["victims"] for p in pairs]
-    return {
-        "runs": runs,
-        "newVictims": stat(new_victims),
-        "victimsDifference": stat(diff_victims),
-        "changeProbability": dict(_pods_flagged([p["entries"] for p in pairs])),
-        "baseline": distribution([p["baselineFacts"] for p in pairs]),
-        "proposed": distribution([p["proposedFacts"] for p in pairs]),
-    }

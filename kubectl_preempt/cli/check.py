@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from ..api import DEFAULT_FAIL_ON, FAIL_ON, STDOUT, Policy, is_private, parse_feature_gates, refuse_link, write_atomic
-from ..errors import ExitCode, UsageError
+from ..errors import ExitCode, MissingInput, UsageError
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from ..render.replay import gap_notes
@@ -59,7 +59,7 @@ Examples:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("check", help=HELP, epilog=EPILOG, no_args_is_help=True)(check)
+    app.command("check", help=HELP, epilog=EPILOG, options_metavar="--trace TRACE --proposed PATH [OPTIONS]")(check)
 
 
 def _progress(line: Progress) -> Callable[[str, str], None]:
@@ -115,9 +115,9 @@ def check(
     ray: options.Ray = None,
 ) -> None:
     if not trace:
-        raise UsageError("give at least one --trace", field="--trace")
+        raise MissingInput("give at least one --trace", field="--trace")
     if not proposed:
-        raise UsageError("give the proposed PriorityClasses with --proposed", field="--proposed")
+        raise MissingInput("give the proposed PriorityClasses with --proposed", field="--proposed")
     policy = Policy.from_options(fail_on, protect_namespace, max_new_victims)
     gates = parse_feature_gates(feature_gates)
     for flag, out_path in (("--html", html), ("--junit", junit)):

@@ -1,13 +1,16 @@
 """What every command shares beyond options: reporting errors as one line, notes on stderr."""
 from __future__ import annotations
 
+import contextlib
 import functools
+import signal
 import sys
-from typing import Any, Callable, Optional, Sequence, TypeVar
+import threading
+from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 
-from ..errors import PreemptError
+from ..errors import MissingInput, PreemptError
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -21,18 +24,50 @@ def error_line(err: BaseException) -> str:
     return "error: " + " ".join(str(err).split())
 
 
+# the exit code of a command stopped by Ctrl-C (SIGINT), as a shell reports it: 128 + 2
+INTERRUPTED = 130
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    # the first Ctrl-C stops the command; the ones that follow while it stops (closing files,
+    # stopping worker processes, a Ray instance) are ignored, so that none of them raises a second
+    # KeyboardInterrupt in the middle of that and prints a traceback or leaves it half done
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupt_once() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt once inside the block, and is ignored after that until the
+    block ends; the handler before it comes back at the end (a command run from Python, tests)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _interrupted)
+    try:
+        yield
+    finally:
+        # after a Ctrl-C the process is on its way out: SIGINT stays ignored to the end, so that
+        # one pressed again while Python shuts down prints no traceback either
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, previous)
+
+
 def note(text: str) -> None:
     """A remark for the person at the terminal, never mixed into the output on stdout."""
     print(text, file=sys.stderr)
 
 
 def guard(func: F) -> F:
-    """Turn a PreemptError into one line on stderr and its exit code; nothing else is caught."""
+    """Turn a PreemptError into one line on stderr and its exit code; nothing else is caught. A
+    MissingInput goes on to cli/main.py, which knows the command's usage line to print after it."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except MissingInput:
+            raise
         except PreemptError as err:
             print(error_line(err), file=sys.stderr)
             raise typer.Exit(int(err.exit_code)) from None

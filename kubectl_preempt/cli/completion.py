@@ -534,7 +534,7 @@ Examples:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("completion", help=HELP, epilog=EPILOG, no_args_is_help=True)(completion)
+    app.command("completion", help=HELP, epilog=EPILOG)(completion)
 
 
 @guard

@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from ..api import KubernetesVersion, display_name, load_objects, parse_feature_gates, parse_selector
-from ..errors import InputError, UsageError
+from ..errors import InputError, MissingInput, UsageError
 from ..render import render
 from ..render.output import NAME, is_data
 from . import live as live_cli
@@ -60,7 +60,8 @@ Examples:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("explain", help=HELP, epilog=EPILOG, no_args_is_help=True)(explain)
+    app.command("explain", help=HELP, epilog=EPILOG,
+                options_metavar="[-n NS | -A | -f FILE] [--snapshot FILE] [OPTIONS]")(explain)
 
 
 @guard
@@ -88,6 +89,8 @@ def explain(
     kubernetes_version: options.KubernetesVersion = None,
     feature_gates: options.FeatureGates = None,
 ) -> None:
+    if not pods and not filename and namespace is None and not all_namespaces and selector is None:
+        raise MissingInput(api.NOTHING_TO_EXPLAIN + " (no cluster at hand? kubectl preempt demo)")
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")
     if pods and all_namespaces:

@@ -8,16 +8,17 @@ from typing import Optional, Sequence
 import typer
 
 from ..api import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__, limits
-from ..errors import ExitCode, PreemptError
+from ..errors import ExitCode, MissingInput, PreemptError
 from ..render import width
-from . import capture, explain
+from . import capture, demo, explain
 from . import record, replay
 from . import check
 from . import session
 from . import history
 from . import plan
 from . import completion, version
-from .common import PROG, USAGE_NAME, error_line
+from .common import INTERRUPTED, PROG, USAGE_NAME, error_line, interrupt_once
+from .flags import normalize_argv, usage_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
 
@@ -52,6 +53,7 @@ def _root(version: Optional[bool] = typer.Option(None, "--version", callback=_ve
     pass
 
 
+demo.register(app)
 explain.register(app)
 capture.register(app)
 record.register(app)
@@ -91,9 +93,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # only: a renderer called from Python afterwards sees no limit
     width.set_limit(width.terminal_limit(sys.stdout))
     try:
-        return _run(command, args)
+        with interrupt_once():
+            code = _run(command, normalize_argv(command, args))
     finally:
         width.set_limit(None)
+    if code == INTERRUPTED and argv is None:
+        # the console script, stopped by Ctrl-C: what it started is stopped and its files are
+        # cleaned up already (worker processes killed, Ray shut down, temporary files removed), so
+        # leave without the interpreter's teardown, where Ray's threads can crash the process
+        # (SIGSEGV) and turn exit 130 into -11, seconds later
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(INTERRUPTED)
+    return code
 
 
 def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
@@ -101,9 +116,11 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         rv = command.main(args=args, prog_name=USAGE_NAME, standalone_mode=False)
     except PreemptError as err:
         print(error_line(err), file=sys.stderr)
+        if isinstance(err, MissingInput):
+            print(usage_line(command, args), file=sys.stderr)
         return int(err.exit_code)
     except KeyboardInterrupt:
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         # the reader of stdout went away (| head): it had what it wanted, so stop quietly and
         # successfully, and let nothing flush into the closed pipe at exit
@@ -113,6 +130,8 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
     except Exception as err:  # noqa: BLE001 - only click's usage errors are handled here
         if not _is_click_exception(err):
             raise
+        if type(err).__name__ == "Abort" and isinstance(err.__context__, KeyboardInterrupt):
+            return INTERRUPTED  # click before typer 0.13 turns Ctrl-C into Abort
         if type(err).__name__ == "NoArgsIsHelpError":
             print(err.format_message(), file=sys.stderr)
             return int(ExitCode.BAD_INPUT)
@@ -120,6 +139,8 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         where = ctx.command_path if ctx is not None else USAGE_NAME
         print(f"error: {where}: " + " ".join(err.format_message().split())
               + f" (see {where} --help)", file=sys.stderr)
+        if type(err).__name__ == "MissingParameter":
+            print(usage_line(command, args), file=sys.stderr)
         code = getattr(err, "exit_code", 2)
         return int(code) if code else int(ExitCode.BAD_INPUT)
     return rv if isinstance(rv, int) else 0

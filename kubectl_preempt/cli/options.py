@@ -118,11 +118,12 @@ RequestTimeout = Annotated[Optional[str], typer.Option(
          "as kubectl's flag.")]
 
 Runs = Annotated[int, typer.Option(
-    "--runs", metavar="N", min=1,
+    "--runs", metavar="N", min=1, max=limits.MAX_RUNS,
     help="Replay N times, each run with its own random choices (the node among equal scores, the "
          "preemption candidate offset, the node among candidates tied after the choice chain), and report "
          "distributions (p5, p50, p95, min, max; nearest-rank). Run 1 keeps the choices of a single replay; "
-         "run k draws from a seed derived from --seed.")]
+         f"run k draws from a seed derived from --seed. At most {limits.MAX_RUNS:,}; runs are counted as they "
+         "finish, so memory does not grow with N.")]
 
 Jobs = Annotated[Optional[int], typer.Option(
     "--jobs", "-j", metavar="N", min=1,

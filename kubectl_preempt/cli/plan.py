@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .. import api
-from ..errors import UsageError
+from ..errors import MissingInput, UsageError
 from ..api import STDOUT, limits, refuse_link
 from ..render.plan import PLAN_FORMATS, render_plan
 from . import options
@@ -64,7 +64,8 @@ Examples:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("plan", help=HELP, epilog=EPILOG, no_args_is_help=True)(plan)
+    app.command("plan", help=HELP, epilog=EPILOG,
+                options_metavar="(-f MANIFEST | --scale NS/KIND/NAME=N) [OPTIONS]")(plan)
 
 
 def _duration(text: Optional[str]) -> Optional[float]:
@@ -121,7 +122,7 @@ def plan(
     manifests_paths = list(filename or [])
     targets = list(scale or [])
     if not manifests_paths and not targets:
-        raise UsageError("nothing to plan: give -f MANIFEST or --scale NS/KIND/NAME=N")
+        raise MissingInput("nothing to plan: give -f MANIFEST or --scale NS/KIND/NAME=N")
     if max_:
         if targets:
             raise UsageError("--max copies one pod: give it with -f, not --scale", field="--scale")

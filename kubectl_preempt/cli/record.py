@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..errors import UsageError
+from ..errors import MissingInput, UsageError
 from . import options
 from .common import Progress, guard, note, output_path
 
@@ -36,7 +36,7 @@ Examples:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("record", help=HELP, epilog=EPILOG, no_args_is_help=True)(record)
+    app.command("record", help=HELP, epilog=EPILOG, options_metavar="--output-file TRACE [OPTIONS]")(record)
 
 
 @guard
@@ -60,7 +60,7 @@ def record(
 ) -> None:
     output_file = output_path(output_file, output_compat)
     if output_file is None:
-        raise UsageError("give the trace's file with --output-file TRACE (or -o TRACE)", field="--output-file")
+        raise MissingInput("give the trace's file with --output-file TRACE (or -o TRACE)", field="--output-file")
     seconds = api.record_duration(duration)
     stop = threading.Event()
 

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..errors import UsageError
+from ..errors import MissingInput, UsageError
 from ..render.session import SESSION_FORMATS, render_session, render_session_runs_table
 from . import options
 from .common import guard, note
@@ -47,14 +47,14 @@ BatchSeed = Annotated[int, typer.Option(
     "--seed", metavar="N", help="Seed of kube-batch's random choices (ties between nodes, the start of each "
                                 "map range); each seed is one run kube-batch can make; 0 keeps output reproducible.")]
 BatchRuns = Annotated[int, typer.Option(
-    "--runs", metavar="N", min=1,
+    "--runs", metavar="N", min=1, max=api.limits.MAX_RUNS,
     help="Run N sessions, seeds --seed .. --seed+N-1, and report their distribution: each distinct outcome "
          "(binds, evictions, pipelined tasks, pod and PodGroup conditions) with its share of the runs, and the "
-         "tasks evicted per job and per queue (p5, p50, p95, min, max; nearest-rank).")]
+         f"tasks evicted per job and per queue (p5, p50, p95, min, max; nearest-rank). At most {api.limits.MAX_RUNS:,}.")]
 
 
 def register(app: typer.Typer) -> None:
-    app.command("session", help=HELP, epilog=EPILOG, no_args_is_help=True)(session)
+    app.command("session", help=HELP, epilog=EPILOG, options_metavar="--snapshot FILE [OPTIONS]")(session)
 
 
 @guard
@@ -69,7 +69,8 @@ def session(
     runs: BatchRuns = 1,
 ) -> None:
     if snapshot is None:
-        raise UsageError("session reads a snapshot: give --snapshot FILE (kubectl preempt capture writes one)")
+        raise MissingInput("session reads a snapshot: give --snapshot FILE (kubectl preempt capture writes one)",
+                           field="--snapshot")
     if snapshot == "-" and scheduler_conf == "-":
         raise UsageError("--snapshot - and --scheduler-conf - cannot both read standard input")
     result = api.session_request(snapshot, scheduler_conf, scheduler_name=batch_scheduler_name,

@@ -70,12 +70,15 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
-    except OSError as e:
+    except BaseException as e:
+        # a full disk, or Ctrl-C in the middle: the temporary file goes, the target is untouched
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        raise InputError(f"cannot write: {e.strerror or e}", source=path, field=field) from None
+        if isinstance(e, OSError):
+            raise InputError(f"cannot write: {e.strerror or e}", source=path, field=field) from None
+        raise
 
 
 def prepare_directory(directory: str, *, overwrite: bool, private: bool, field: str | None = None) -> None:

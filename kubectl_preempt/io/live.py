@@ -181,8 +181,9 @@ class NotServed(ClusterError):
 
 # --- kubeconfig ----------------------------------------------------------------------------------
 
-def parse_request_timeout(value: str | float | int | None) -> float | None:
-    """kubectl's --request-timeout: "0" or empty means none; else a duration ("30s", "1m30s", "5")."""
+def parse_request_timeout(value: str | float | int | None, field: str = "--request-timeout") -> float | None:
+    """kubectl's --request-timeout: "0" or empty means none; else a duration ("30s", "1m30s", "5").
+    `field` names the flag in errors (record's --duration reads the same durations)."""
     if value is None or value == "":
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -195,11 +196,11 @@ def parse_request_timeout(value: str | float | int | None) -> float | None:
             parts = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", text)
             if not parts or "".join(n + u for n, u in parts) != text:
                 raise InputError(f"invalid duration {quote(value)} (use e.g. 30s, 1m, 500ms or 0 for none)",
-                                 field="--request-timeout")
+                                 field=field)
             unit = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
             seconds = sum(float(n) * unit[u] for n, u in parts)
     if seconds < 0:
-        raise InputError("must not be negative", field="--request-timeout")
+        raise InputError("must not be negative", field=field)
     return seconds or None
 
 

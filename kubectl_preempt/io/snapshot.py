@@ -19,6 +19,7 @@ from ..model.bulk import bulk_allocation
 from ..model import limits
 from ..model.cluster import KNOWN_KINDS
 from ..model.schema import basics_ok, describe
+from . import kinds
 
 try:  # the C loader is several times faster on large YAML snapshots
     from yaml import CSafeLoader as _BaseLoader
@@ -348,9 +349,14 @@ def _server_version(doc: Any) -> str | None:
     return None
 
 
-def objects_from_bytes(data: bytes, name: str) -> SnapshotObjects:
+def objects_from_bytes(data: bytes, name: str, *, expected: str = kinds.SNAPSHOT,
+                       accepted: tuple[str, ...] = (kinds.CASE,)) -> SnapshotObjects:
+    """The objects of a snapshot's bytes; a file that is another kind of input than `expected`
+    (a trace, a scheduler configuration) is refused saying what it is (io/kinds.py)."""
     out = SnapshotObjects()
-    for where, doc in decode_documents(data, name):
+    for i, (where, doc) in enumerate(decode_documents(data, name)):
+        if i == 0:
+            kinds.wrong_kind(kinds.document_kind(doc), expected, name, accepted=accepted)
         if out.server_version is None:
             out.server_version = _server_version(doc)
         label, items = _collection(doc, where, name)
@@ -401,6 +407,9 @@ def _config_document(path: str) -> tuple[str, Mapping[str, Any]]:
     docs = [d for d in decode_documents(read_bytes(path), name) if d[1] is not None]
     if not docs:
         raise InputError("empty file: expected a KubeSchedulerConfiguration", source=name)
+    # a kube-batch configuration has no kind, and would pass for a KubeSchedulerConfiguration
+    # that sets nothing: say what it is, as for a snapshot or a trace
+    kinds.wrong_kind(kinds.document_kind(docs[0][1]), kinds.SCHEDULER_CONFIG, name)
     if len(docs) > 1:
         raise InputError(f"expected one KubeSchedulerConfiguration, found {len(docs)} documents", source=name)
     raw = docs[0][1]

@@ -22,6 +22,7 @@ import orjson
 
 from ..errors import InputError, quote
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
+from . import kinds
 from .snapshot import GZIP_MAGIC, STDIN, display_name, gunzip, json_number_error, objects_from_bytes, one_line, read_raw_bytes
 
 API_VERSION = "kubectl-preempt/v1"
@@ -316,7 +317,7 @@ def _parse_watch(data: bytes, name: str) -> Trace:
 # --- snapshots -------------------------------------------------------------------------------------
 
 def _parse_snapshot(data: bytes, name: str) -> Trace:
-    objects = objects_from_bytes(data, name)
+    objects = objects_from_bytes(data, name, expected=kinds.TRACE, accepted=(kinds.SNAPSHOT, kinds.CASE))
     if not objects:
         raise InputError("no Kubernetes objects in the file: expected a trace or a snapshot", source=name)
     start = None

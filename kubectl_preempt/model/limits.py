@@ -33,6 +33,20 @@ class Limits:
 
 
 DEFAULT = Limits()
+
+# the most runs one command takes (replay, check, plan and session --runs): far more than a
+# distribution needs (its percentiles settle within a few thousand runs); memory does not grow with
+# the count (runs are folded as they finish), so this bounds the time a mistyped count can cost
+MAX_RUNS = 10_000_000
+
+
+def check_runs(runs: object, field: str = "--runs") -> int:
+    """`runs` as a count of runs: 1 to MAX_RUNS, else one line naming the flag."""
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise UsageError(f"must be 1 or more, got {quote(runs)}", field=field)
+    if runs > MAX_RUNS:
+        raise UsageError(f"{runs:,} runs is more than the {MAX_RUNS:,} one command takes", field=field)
+    return runs
 _current = DEFAULT
 
 

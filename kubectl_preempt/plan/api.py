@@ -8,6 +8,7 @@ from ..errors import InputError, UsageError, quote
 from ..framework.config import SchedulerConfig, parse_config
 from ..framework.versions import (KubernetesVersion, Resolved, apply_feature_gates, kubelet_versions,
                                   resolve_kubernetes_version)
+from ..model.limits import check_runs
 from ..model.cluster import Cluster
 from ..replay.state import parse_time
 from .run import MAX_DURATION, PlanSpec, build_spec, named_release, plan_once, plan_runs
@@ -107,8 +108,7 @@ def plan(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest] = (
     `runs` > 1: distributions over runs with their own random choices, as replay --runs.
     `on_decision`: each preemption decision as a conformance case (--dump-decisions; runs 1).
     `trace_out`: filled with the trace replayed ({"header", "events"}), for replay_html()."""
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
+    check_runs(runs)
     if runs > 1 and on_decision is not None:
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1", field="--runs")
     spec = plan_spec(objects, manifests, scale, config=config, seed=seed, duration=duration, namespace=namespace,

@@ -16,6 +16,7 @@ preemption, victims' grace periods and workload controllers. Two things are adde
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
@@ -25,7 +26,7 @@ from ..framework.config import SchedulerConfig
 from ..framework.versions import KubernetesVersion
 from ..model.objects import Pod
 from ..replay.activity import ActivityRecorder, Tee
-from ..replay.distribution import distribution
+from ..replay.distribution import Distribution, Histogram
 from ..replay.engine import Engine
 from ..scheduler.backend.queue import DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION, UNSCHEDULABLE_FLUSH_PERIOD
 from ..replay.report import evicts, simulate_report
@@ -274,29 +275,36 @@ def plan_report(spec: PlanSpec, sim: Simulation, report: dict[str, Any], facts: 
 
 # ------------------------------------------------------------------------------ --runs
 def _plan_task(spec: PlanSpec, run: int) -> bytes:
-    return orjson.dumps(plan_once(spec, run))
+    """What one run of `plan --runs` sends back: its facts and each workload's placed and pending
+    pods (the median run's whole report is made again once the median is known)."""
+    report, facts = plan_once(spec, run)
+    return orjson.dumps({"facts": facts,
+                         "workloads": [[w["workload"], w["placed"], w["pending"]] for w in report["workloads"]]})
 
 
 def plan_runs(spec: PlanSpec, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
               progress: Any = None) -> dict[str, Any]:
     """`runs` runs, each with its own random choices (replay/runs.py's seeds): the run with the
-    median number of preemptions, with `distribution` over all runs (as replay --runs)."""
-    raw = fan_out(_plan_task, spec, runs, jobs=jobs, ray_address=ray_address, progress=progress)
-    results = [orjson.loads(b) for b in raw]
-    dist = distribution([f for _, f in results])
-    k = dist["medianRun"]
-    report = results[k - 1][0]
+    median number of preemptions, with `distribution` over all runs (as replay --runs), folded as
+    the runs finish."""
+    dist = Distribution()
+    per_wl: dict[str, tuple[Histogram, Histogram]] = {}
+    with contextlib.closing(fan_out(_plan_task, spec, runs, jobs=jobs, ray_address=ray_address,
+                                    progress=progress)) as results:
+        for raw in results:
+            got = orjson.loads(raw)
+            dist.add(got["facts"])
+            for wl, placed, pending in got["workloads"]:
+                hists = per_wl.setdefault(wl, (Histogram(), Histogram()))
+                hists[0].add(placed)
+                hists[1].add(pending)
+    k = dist.median_run()
+    report = orjson.loads(orjson.dumps(plan_once(spec, k)[0]))
     report["run"] = {"run": k, "of": runs, "seed": run_seed(spec.seed, k)}
-    report["distribution"] = dist
+    report["distribution"] = dist.result()
     # placed / pending per workload over the runs
-    per_wl: dict[str, list[tuple[int, int]]] = {}
-    for rep, _ in results:
-        for w in rep["workloads"]:
-            per_wl.setdefault(w["workload"], []).append((w["placed"], w["pending"]))
-    from ..replay.distribution import stat
-
-    report["distribution"]["workloads"] = [{"workload": wl, "placed": stat([a for a, _ in v]),
-                                            "pending": stat([b for _, b in v])} for wl, v in per_wl.items()]
+    report["distribution"]["workloads"] = [{"workload": wl, "placed": placed.stat(), "pending": pending.stat()}
+                                           for wl, (placed, pending) in per_wl.items()]
     return report
 
 

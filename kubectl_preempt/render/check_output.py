@@ -27,7 +27,7 @@ def render_check(report: Mapping[str, Any], fmt: str = "table", *, no_headers: b
         return no_headers_rows(change_rows(report))
     if fmt == "table":
         return width.finish(render_table(report))
-    with width.unlimited():
+    with width.unlimited(wide=fmt == "wide"):
         return _uncut(report, fmt)
 
 

@@ -1,7 +1,8 @@
 """-o table / wide for `history`: one line per victim, as `kubectl get` prints (upper-case
 headers, columns three spaces apart, <none> for an empty cell); json and yaml are the document;
 `name` and `jsonpath=` as kubectl's (render/output.py). On a terminal the table fits its width
-(render/width.py); `wide`, `--no-headers`, pipes and files are never cut."""
+(render/width.py): the names (victim, preemptor, node) stay whole; `wide`, `--no-headers`, pipes
+and files are never cut."""
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
@@ -15,23 +16,14 @@ PAD = 3
 
 
 def _cells(rows: Iterable[Sequence[str]], header: Sequence[str] | None) -> list[str]:
+    """The table's lines (render/width.py `layout`: on a terminal, TIME, VICTIM, PREEMPTOR and NODE
+    stay whole, the other columns give way; empty columns are left out of a table with headers)."""
     rows = [list(r) for r in rows]
-    all_rows = ([list(header)] if header else []) + rows
-    if not all_rows:
+    if not rows and not header:
         return []
-    widths = [max(len(r[c]) for r in all_rows) for c in range(len(all_rows[0]))]
-    limit = width.limit()
-    if header and limit is not None and sum(widths) + PAD * (len(widths) - 1) > limit:
-        # on a terminal: the widest columns give way, cut with an ellipsis and named on a last
-        # line (render/width.py); TIME, the row's key, stays whole
-        floors = [widths[0]] + [min(w, max(width.MIN_COLUMN, len(h))) for w, h in zip(widths[1:], header[1:])]
-        fitted = width.fit(widths, floors, limit - PAD * (len(widths) - 1))
-        for name, old, new in zip(header, widths, fitted):
-            if new < old:
-                width.note_cut(name)
-        widths = fitted
-        all_rows = [[width.cut_cell(c, w) for c, w in zip(r, widths)] for r in all_rows]
-    return [width.cut_line((" " * PAD).join(c.ljust(w) for c, w in zip(r, widths)).rstrip()) for r in all_rows]
+    widths, table = width.layout(header, rows, gap=PAD)
+    return [width.table_line((" " * PAD).join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
+            for lines in table for cells in lines]
 
 
 def render_history(doc: Mapping[str, Any], fmt: str = "table", *, no_headers: bool = False) -> str:
@@ -52,7 +44,7 @@ def render_history(doc: Mapping[str, Any], fmt: str = "table", *, no_headers: bo
         return yaml_dumps(doc)
     if fmt == "table" and not no_headers:
         return width.finish(render_history_table(doc))
-    with width.unlimited():
+    with width.unlimited(wide=fmt == "wide"):
         return render_history_table(doc, wide=fmt == "wide", headers=not no_headers)
 
 

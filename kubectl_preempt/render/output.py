@@ -87,7 +87,10 @@ def no_headers_rows(rows: Sequence[Sequence[Any]]) -> str:
 
         if not rows:
             return ""
-        lines = columns([""] * len(rows[0]), rows)[1:]
+        # one line a row, whatever its lists hold: their items joined, as the table shows them on a line
+        flat = [[width.LIST_SEPARATOR.join(map(str, c)) if isinstance(c, (list, tuple)) else c for c in r]
+                for r in rows]
+        lines = columns([""] * len(rows[0]), flat, hide_empty=False)[1:]
     return "".join(line + "\n" for line in lines)
 
 

@@ -31,7 +31,7 @@ def render_plan(report: Mapping[str, Any], fmt: str = "table", *, no_headers: bo
         return no_headers_rows(pod_rows(report))
     if fmt == "table":
         return width.finish(_table(report, wide=False))
-    with width.unlimited():
+    with width.unlimited(wide=fmt == "wide"):
         if fmt == "wide":
             return _table(report, wide=True)
         if fmt == "json":
@@ -138,7 +138,7 @@ def _plan_table(report: Mapping[str, Any], wide: bool) -> list[str]:
             shown = victims if wide else victims[:3]
             more = len(victims) - len(shown)
             rows.append([clock(p.get("time")), p["preemptor"], p.get("node"),
-                         ", ".join(shown) + (f" +{more}" if more else ""), why_text(p)])
+                         shown + ([f"+{more}"] if more else []), why_text(p)])
         lines += columns(["TIME", "PREEMPTOR", "NODE", "VICTIMS", "WHY THIS NODE"], rows, "  ")
         if len(pre) > MAX_ROWS:
             lines.append(f"  ... {len(pre) - MAX_ROWS} more (-o json has all)")

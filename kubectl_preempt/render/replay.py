@@ -34,7 +34,7 @@ def render_replay(report: Mapping[str, Any], fmt: str = "table", *, no_headers: 
         return no_headers_rows(preemption_rows(report)[1])
     if fmt == "table":
         return width.finish(_table(report))
-    with width.unlimited():
+    with width.unlimited(wide=fmt == "wide"):
         return _render_uncut(report, fmt)
 
 
@@ -159,10 +159,12 @@ def victim_labels(p: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _victims_text(victims: Sequence[str]) -> str:
+def _victims_cell(victims: Sequence[str]) -> list[str]:
+    """The victims as a list cell: on one line where the table has room, one a line where it has
+    not (render/width.py); past MAX_VICTIMS_SHOWN, how many more."""
     shown = list(victims[:MAX_VICTIMS_SHOWN])
     more = len(victims) - len(shown)
-    return ", ".join(shown) + (f" (+{more} more)" if more > 0 else "")
+    return shown + ([f"(+{more} more)"] if more > 0 else [])
 
 
 def _prio(p: Mapping[str, Any]) -> str:
@@ -308,7 +310,7 @@ def _shown_scope(report: Mapping[str, Any]) -> str:
         (f" until {clock(shown['until'])}" if shown.get("until") else "")
 
 
-def preemption_rows(report: Mapping[str, Any], limit: int | None = None) -> tuple[list[str], list[list[str]]]:
+def preemption_rows(report: Mapping[str, Any], limit: int | None = None) -> tuple[list[str], list[list[Any]]]:
     """The timeline's header and rows (the first `limit`): the table's, and --no-headers' rows."""
     pre = list(report.get("preemptions") or [])
     follow = report.get("mode") == "follow"
@@ -318,7 +320,7 @@ def preemption_rows(report: Mapping[str, Any], limit: int | None = None) -> tupl
     rows = []
     for p in pre[:limit]:
         row = [clock(p.get("time", ""))] + ([by_text(p)] if by else []) + \
-            [p.get("preemptor") or "?", _prio(p), p.get("node") or "", _victims_text(victim_labels(p))]
+            [p.get("preemptor") or "?", _prio(p), p.get("node") or "", _victims_cell(victim_labels(p))]
         if follow:
             row.append(_VERDICT_TEXT.get(p.get("verdict") or "", "not explained"))
         row.append(why_text(p))

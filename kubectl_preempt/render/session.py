@@ -69,7 +69,7 @@ def render_session(result: Mapping[str, Any], fmt: str = "table", *, no_headers:
     if no_headers:
         return no_headers_rows(eviction_rows(result))
     if fmt == "wide":
-        with width.unlimited():
+        with width.unlimited(wide=True):
             return render_session_table(result)
     return render_session_table(result)
 
@@ -126,7 +126,7 @@ def _session_table(result: Mapping[str, Any]) -> str:
 
 def render_batch_explain_table(docs: Sequence[Mapping[str, Any]], *, wide: bool = False) -> str:
     if wide:
-        with width.unlimited():
+        with width.unlimited(wide=True):
             return _batch_explain_table(docs)
     return width.finish(_batch_explain_table(docs))
 

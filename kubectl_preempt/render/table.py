@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..model.quantity import format_bytes, format_milli_cpu
 from ..preemption.decision import CHAIN, SUM_STEP
 from . import width
+from .wording import cell
 
 INDENT = "  "
 GAP = "  "
@@ -31,37 +32,32 @@ _BYTE_RESOURCES = ("memory", "ephemeral-storage")
 def columns(header: Sequence[str] | None, rows: Iterable[Sequence[Any]], indent: str = INDENT,
             names: Sequence[str] | None = None) -> list[str]:
     """Left-aligned columns; data rows are indented under a header that starts at the margin.
-    `names` name the columns when the header does not (for the line that says what a terminal cut)."""
-    rows = [["" if c is None else str(c) for c in r] for r in rows]
+    `names` name the columns when the header does not (which ones are names, never cut, and the
+    line that says what a terminal cut: render/width.py `layout`)."""
+    rows = [[cell(c) for c in r] for r in rows]
     ncol = max([len(r) for r in rows] + [len(header) if header else 0])
     # a title alone over several columns heads the block without setting the first column's width
     title_only = bool(header) and len(header) == 1 and ncol > 1
     out = [header[0]] if title_only else []
-    all_rows = ([list(header)] if header and not title_only else []) + rows
-    if not all_rows:
+    if not rows and (title_only or not header):
         return out
-    for r in all_rows:
-        r.extend([""] * (ncol - len(r)))
     with_header = bool(header) and not title_only
-    firsts = [(r[0] if (with_header and i == 0) else indent + r[0]) for i, r in enumerate(all_rows)]
-    widths = [max(len(f) for f in firsts)] + [max(len(r[c]) for r in all_rows) for c in range(1, ncol)]
-    if width.limit() is not None:
-        # on a terminal: the widest columns give way, cut with an ellipsis (render/width.py)
-        if names is not None:
-            names = list(names)
-        elif with_header:
+    if names is None:
+        if with_header:
             names = list(header)  # type: ignore[arg-type]
         else:
             title = re.sub(r" \(\d+\)$", "", header[0]) if header else ""
             names = [title] * ncol
-        widths = width.fit_table([], widths, names, 0, len(GAP))
-        firsts = [width.cut_cell(f, widths[0]) for f in firsts]
-        all_rows = [[r[0]] + [width.cut_cell(c, w) for c, w in zip(r[1:], widths[1:])] for r in all_rows]
-    for first, r in zip(firsts, all_rows):
-        cells = [first] + r[1:]
-        line = GAP.join(c.ljust(w) for c, w in zip(cells, widths))
-        out.append(width.cut_line(line.rstrip()))
+    body = [[indent + _first(r)] + list(r[1:]) for r in rows]
+    widths, table = width.layout(list(header) if with_header else None, body, names=names, gap=len(GAP))
+    for lines in table:
+        for cells in lines:
+            out.append(width.table_line(GAP.join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()))
     return out
+
+
+def _first(row: Sequence[width.Cell]) -> str:
+    return width.LIST_SEPARATOR.join(row[0]) if row and not isinstance(row[0], str) else (row[0] if row else "")
 
 
 def _label(name: str, text: str, width: int = 10) -> str:
@@ -309,7 +305,6 @@ def _chain_rows(node: str, cands: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def _chain_columns(node: str, cands: list[Mapping[str, Any]]) -> list[str]:
     if len(cands) > MAX_CHAIN_COLUMNS:
-        hidden = len(cands) - MAX_CHAIN_COLUMNS
         cands = cands[:MAX_CHAIN_COLUMNS]
     names = [c.get("node", "?") for c in cands]
     rows = []
@@ -325,7 +320,8 @@ def _chain_columns(node: str, cands: list[Mapping[str, Any]]) -> list[str]:
             else:
                 row.append(_chain_value(c, field))
         rows.append(row)
-    return columns([f"Why {node}"] + names, rows)
+    # a column per candidate node, headed by its name: names, never cut
+    return columns([f"Why {node}"] + names, rows, names=[f"Why {node}"] + [f"NODE {n}" for n in names])
 
 
 def _candidate_note(c: Mapping[str, Any], detail: bool = True) -> str:
@@ -431,7 +427,7 @@ def _scores_lines(doc: Mapping[str, Any], wide: bool) -> list[str]:
 
 def _nominated_lines(doc: Mapping[str, Any]) -> list[str]:
     nom: Mapping[str, Sequence[str]] = doc.get("nominatedPods") or {}
-    rows = [[n, ", ".join(p)] for n, p in nom.items() if p]
+    rows = [[n, list(p)] for n, p in nom.items() if p]
     if not rows:
         return []
     return columns(["Pods nominated to nodes (counted as if already there)"], rows)
@@ -489,6 +485,10 @@ def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:
 
 
 SUMMARY_HEADER = ["POD", "OUTCOME", "NODE", "VICTIMS"]
+# the OUTCOME column says what the pod does, as the pod's own table says it (PREEMPTS on node-a):
+# the document's outcome "Preempted" (the scheduler's PostFilter result) read as if the pod had been
+# evicted; -o json keeps the document's word
+OUTCOME_WORDS = {"Preempted": "Preempts"}
 
 
 def summary_rows(docs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
@@ -504,7 +504,7 @@ def summary_rows(docs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
             # kube-batch's story of a pod names the node it was bound to or evicted from
             where, victims = d.get("node") or "-", ""
         name = d.get("pod") or (f"podgroup/{d['podGroup']}" if d.get("kind") == "PodGroupExplanation" else "?")
-        rows.append([name, outcome, where or "-", victims or "-"])
+        rows.append([name, OUTCOME_WORDS.get(outcome, outcome), where or "-", victims or "-"])
     return rows
 
 
@@ -520,7 +520,7 @@ def render_table(docs: Sequence[Mapping[str, Any]], *, wide: bool = False) -> st
     """The table for one pod, or a summary followed by each pod's table. On a terminal, `table`
     fits its width (render/width.py); `wide` never is cut."""
     if wide:
-        with width.unlimited():
+        with width.unlimited(wide=True):
             return _render_table(docs, wide=True)
     return width.finish(_render_table(docs, wide=False))
 

@@ -1,12 +1,16 @@
 """Tables that fit the terminal, as kubectl's do: on a terminal, `-o table` fits COLUMNS (or the
-terminal's width); the widest columns are cut with `…` and the cut columns are named on a last
-line. `-o wide` is never cut, nor is output to a pipe or a file (scripts and saved reports get
-every character).
+terminal's width); the widest descriptive columns are cut with `…` (or left out when even cut they
+do not fit) and named on a last line. A column that names something (a pod, a node, a preemptor, a
+victim: `identifying`) is never cut, as kubectl never cuts a NAME: a list of names in it goes one
+name a line instead, and when the names alone are wider than the terminal the line is too. Empty
+columns are not shown. `-o wide` is never cut, its lists one item a line; nor is output to a pipe
+or a file (scripts and saved reports get every character).
 
 The command line says once how wide the terminal is (`set_limit`, from `terminal_limit`); the
-table helpers (render/table.py `columns`, render/wording.py `columns`) fit each table to it, and
-each report's renderer ends with `finish`, which wraps the remaining long prose lines and names
-what was cut. Renderers called from Python (api users, the HTML page) see no limit.
+table helpers (render/table.py `columns`, render/wording.py `columns`, render/history.py) lay each
+table out with `layout`, and each report's renderer ends with `finish`, which wraps the remaining
+long prose lines and names what was cut. Renderers called from Python (api users, the HTML page)
+see no limit.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import os
 import re
 import shutil
 import textwrap
-from typing import IO, Iterator, Optional, Sequence
+from typing import IO, Iterator, Optional, Sequence, Union
 
 ELLIPSIS = "…"
 # a column is cut no narrower than this (or its header, or its widest cell when that is narrower)
@@ -28,6 +32,21 @@ FORCE_ENV = "KUBECTL_PREEMPT_TERMINAL"
 
 _limit: Optional[int] = None
 _cut: list[str] = []
+_left_out: list[str] = []
+_wide = False
+# the lines of tables laid out since the last `finish`: never wrapped (a name stays on its line)
+_table_lines: set[str] = set()
+
+# a table cell: text, or a list of items (names) shown joined by ", " where the line has room and
+# one a line where it has not, and always one a line in -o wide
+Cell = Union[str, Sequence[str]]
+LIST_SEPARATOR = ", "
+# the columns that name something, by the first word of their header: never cut. The first column
+# of every table (its rows' key, kubectl's NAME) is one too.
+IDENTIFYING = frozenset({"POD", "PODS", "PREEMPTOR", "NODE", "NODES", "VICTIM", "VICTIMS", "NOMINATED",
+                         "WORKLOAD", "JOB", "TASK", "QUEUE", "NAMESPACE", "TRACE", "FOR"})
+# a cell that says nothing: a column of only these is left out of a table with headers
+EMPTY_CELLS = frozenset({"", "-"})
 
 
 def terminal_limit(stream: IO[str]) -> Optional[int]:
@@ -55,6 +74,8 @@ def set_limit(limit: Optional[int]) -> None:
     global _limit
     _limit = limit
     _cut.clear()
+    _left_out.clear()
+    _table_lines.clear()
 
 
 def limit() -> Optional[int]:
@@ -62,15 +83,106 @@ def limit() -> Optional[int]:
 
 
 @contextlib.contextmanager
-def unlimited() -> Iterator[None]:
-    """-o wide, markdown, or any text that must keep every character: no fitting inside."""
-    global _limit
-    saved = _limit
-    _limit = None
+def unlimited(*, wide: bool = False) -> Iterator[None]:
+    """-o wide (`wide`: lists one item a line), markdown, or any text that must keep every
+    character: no fitting inside."""
+    global _limit, _wide
+    saved = _limit, _wide
+    _limit, _wide = None, wide
     try:
         yield
     finally:
-        _limit = saved
+        _limit, _wide = saved
+
+
+def identifying(name: str, index: int) -> bool:
+    """Whether a column names something (never cut): the first, or one whose header starts with a
+    name's word (POD, NODE, PREEMPTOR, VICTIMS...)."""
+    words = name.strip().upper().split()
+    return index == 0 or (bool(words) and words[0] in IDENTIFYING)
+
+
+def _text(cell: Cell) -> str:
+    return cell if isinstance(cell, str) else LIST_SEPARATOR.join(cell)
+
+
+def _items(cell: Cell) -> list[str]:
+    return [cell] if isinstance(cell, str) else (list(cell) or [""])
+
+
+def _is_empty(cell: Cell) -> bool:
+    return _text(cell).strip() in EMPTY_CELLS
+
+
+def layout(header: Optional[Sequence[str]], rows: Sequence[Sequence[Cell]], *, names: Optional[Sequence[str]] = None,
+           fixed: int = 0, gap: int = 2, hide_empty: bool = True) -> tuple[list[int], list[list[list[str]]]]:
+    """Lay a table out: (the width of each column shown, and each line of each row, header first,
+    as cells of text). `names` name the columns where the header does not (the last line's
+    words; default the header); `fixed` is what every line holds besides the columns (its indent).
+
+    Empty columns (every row's cell "" or "-") are left out when the table has headers. On a
+    terminal (`limit()`), a table wider than it: list cells of identifying columns go one item a
+    line; then descriptive columns give way, cut with `…` down to their floor (their header, or
+    MIN_COLUMN); then descriptive columns that still do not fit are left out, from the right.
+    Identifying columns keep every character, and may leave the line wider than the terminal."""
+    ncol = max([len(r) for r in rows] + [len(header) if header else 0])
+    head = list(header or []) + [""] * (ncol - len(header or []))
+    body = [list(r) + [""] * (ncol - len(r)) for r in rows]
+    labels = list(names) + [""] * (ncol - len(names)) if names is not None else head
+    shown = list(range(ncol))
+    if header is not None and hide_empty and body:
+        shown = [c for c in shown if c == 0 or not all(_is_empty(r[c]) for r in body)]
+    ident = {c: identifying(labels[c], c) for c in shown}
+    stacked = {c: _wide and any(not isinstance(r[c], str) for r in body) for c in shown}
+
+    def width_of(c: int) -> int:
+        cells = [head[c]] + [x for r in body for x in (_items(r[c]) if stacked[c] else [_text(r[c])])]
+        return max(len(x) for x in cells)
+
+    widths = {c: width_of(c) for c in shown}
+    available = None if _limit is None else _limit - fixed - gap * (len(shown) - 1)
+    if available is not None and sum(widths.values()) > available:
+        for c in shown:  # names stay whole: a list of them one a line
+            if ident[c] and any(not isinstance(r[c], str) and len(r[c]) > 1 for r in body):
+                stacked[c] = True
+                widths[c] = width_of(c)
+        floors = {c: widths[c] if ident[c] else min(widths[c], max(MIN_COLUMN, len(labels[c].strip()))) for c in shown}
+        while sum(floors[c] for c in shown) + gap * (len(shown) - 1) > _limit - fixed:
+            gone = next((c for c in reversed(shown) if not ident[c]), None)
+            if gone is None:
+                break  # the names alone are wider than the terminal: the line is too
+            shown.remove(gone)
+            note_left_out(labels[gone] or f"column {gone + 1}")
+        available = _limit - fixed - gap * (len(shown) - 1)
+        fitted = fit([widths[c] for c in shown], [floors[c] for c in shown], max(available, 0))
+        for c, w in zip(shown, fitted):
+            if w < widths[c]:
+                note_cut(labels[c] if labels[c].strip() else f"column {c + 1}")
+            widths[c] = w
+    out_rows: list[list[list[str]]] = []
+    for r in ([head] if header is not None else []) + body:
+        columns_lines = [_items(r[c]) if stacked[c] else [_text(r[c])] for c in shown]
+        height = max(len(x) for x in columns_lines)
+        lines = []
+        for i in range(height):
+            lines.append([cut_cell(col[i], widths[c]) if i < len(col) else ""
+                          for c, col in zip(shown, columns_lines)])
+        out_rows.append(lines)
+    return [widths[c] for c in shown], out_rows
+
+
+def table_line(line: str) -> str:
+    """A line of a table, kept as it is by `finish` (prose lines are wrapped; a table's are not:
+    their names stay whole even where the terminal is narrower)."""
+    if _limit is not None:
+        _table_lines.add(line)
+    return line
+
+
+def note_left_out(name: str) -> None:
+    name = " ".join(name.split())
+    if name not in _left_out:
+        _left_out.append(name)
 
 
 def cut_cell(text: str, width: int) -> str:
@@ -106,34 +218,10 @@ def fit(widths: Sequence[int], floors: Sequence[int], available: int) -> list[in
     return fitted
 
 
-def fit_table(table: list[list[str]], widths: list[int], names: Sequence[str], fixed: int,
-              gap: int) -> list[int]:
-    """Fit the columns of `table` (cells as strings; `widths` measured, the first column's including
-    its indent) within the limit, cutting cells in place; `names` says each column's name for the
-    last line, `fixed` is what every line holds besides the columns (indent, margin)."""
-    if _limit is None or not widths:
-        return widths
-    available = _limit - fixed - gap * (len(widths) - 1)
-    floors = [min(w, max(MIN_COLUMN, len(n.strip()) if i else MIN_COLUMN))
-              for i, (w, n) in enumerate(zip(widths, names))]
-    new = fit(widths, floors, available)
-    for i, (old, w) in enumerate(zip(widths, new)):
-        if w < old:
-            note_cut(names[i] if i < len(names) and names[i].strip() else f"column {i + 1}")
-    return new
-
-
 def note_cut(name: str) -> None:
     name = " ".join(name.split())
     if name not in _cut:
         _cut.append(name)
-
-
-def cut_line(line: str) -> str:
-    """A table line still wider than the limit (its floors did not fit): cut at the limit."""
-    if _limit is None or len(line) <= _limit:
-        return line
-    return line[:_limit - 1] + ELLIPSIS
 
 
 _LABEL = re.compile(r"^(\s*\S+(?: \S+)?\s{2,})\S")
@@ -156,15 +244,19 @@ def finish(text: str) -> str:
     columns cut (then forgotten, for the next report)."""
     if _limit is None:
         _cut.clear()
+        _left_out.clear()
+        _table_lines.clear()
         return text
     lines: list[str] = []
     for line in text.split("\n"):
-        lines.extend(wrap_line(line))
+        lines.extend([line] if line in _table_lines else wrap_line(line))
+    _table_lines.clear()
     out = "\n".join(lines)
-    if _cut:
-        names = ", ".join(_cut)
-        tail = f"(cut to {_limit} columns: {names}; -o wide or a pipe shows every character)"
+    if _cut or _left_out:
+        said = ([f"cut {', '.join(_cut)}"] if _cut else []) + ([f"left out {', '.join(_left_out)}"] if _left_out else [])
+        tail = f"(fitted to {_limit} columns: {'; '.join(said)}; -o wide or a pipe shows every character)"
         _cut.clear()
+        _left_out.clear()
         body = out.rstrip("\n")
         out = body + "\n" + "\n".join(wrap_line(tail)) + "\n"
     return out

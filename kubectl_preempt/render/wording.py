@@ -48,20 +48,24 @@ def short_reason(record: Mapping[str, Any], message_key: str = "message") -> str
     return f"{text}; preemption: {pre}"
 
 
-def columns(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "") -> list[str]:
-    """Rows under a header, each column as wide as its widest cell, two spaces apart."""
-    rows = [["" if c is None else str(c) for c in r] for r in rows]
-    table = [list(header)] + rows
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    if width.limit() is not None:
-        # on a terminal: the widest columns give way, cut with an ellipsis (render/width.py)
-        widths = width.fit_table(table, widths, header, len(indent), 2)
-        table = [[width.cut_cell(c, w) for c, w in zip(r, widths)] for r in table]
-    out = []
-    for r in table:
-        line = "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
-        out.append(width.cut_line(indent + line))
-    return out
+def cell(value: Any) -> width.Cell:
+    """A table cell from a value: None is empty, a list or tuple is a list of items (names: one a
+    line where the table is narrow, and in -o wide), anything else its text."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return str(value)
+
+
+def columns(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "", *,
+            hide_empty: bool = True) -> list[str]:
+    """Rows under a header, each column as wide as its widest cell, two spaces apart; on a
+    terminal fitted to it as render/width.py `layout` says (names whole, empty columns left out)."""
+    widths, table = width.layout(header, [[cell(c) for c in r] for r in rows], fixed=len(indent), gap=2,
+                                 hide_empty=hide_empty)
+    return [width.table_line((indent + "  ".join(c.ljust(w) for c, w in zip(cells, widths))).rstrip())
+            for lines in table for cells in lines]
 
 
 def md_escape(text: Any) -> str:

@@ -8,6 +8,7 @@ from ..errors import UsageError, quote
 from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
 from ..framework.versions import (FROM_DEFAULT, FROM_KUBELET, FROM_TRACE, KubernetesVersion, Resolved,
                                   apply_feature_gates, kubelet_versions, newest_kubelet, parse_version, resolve_kubernetes_version)
+from ..model.limits import check_runs
 from ..batch.cache.cache import DEFAULT_SCHEDULER_NAME
 from .batch import DEFAULT_SCHEDULE_PERIOD, BatchOptions
 from .follow import Follow
@@ -152,8 +153,7 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     """
     if mode not in MODES:
         raise UsageError(f"mode {quote(mode)} is not one of {', '.join(MODES)}", field="mode")
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise UsageError(f"must be 1 or more, got {quote(runs)}", field="--runs")
+    check_runs(runs)
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise UsageError(f"must be 1 or more, got {quote(jobs)}", field="--jobs")
     if runs > 1 and mode == "follow":

@@ -1,13 +1,18 @@
 """Runs of a replay on a Ray cluster (`replay --runs N --ray ADDRESS`; the optional extra
 `kubectl-preempt[ray]`). The run spec is put in Ray's object store once; each run is one task
-that returns its report and facts as JSON bytes, gathered in run order."""
+that returns what the run leaves (JSON bytes), yielded in run order. A bounded number of tasks is
+in flight (a few per CPU of the cluster), so N does not decide what is held here; closing the
+iterator (Ctrl-C, an error) cancels the tasks in flight and shuts down a Ray started here."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..errors import UsageError
+from .workers import InOrder
 
 LOCAL = "local"
+# seconds ray.wait blocks at most before Python gets the hand back (and with it, a pending Ctrl-C)
+WAIT_SLICE = 0.1
 
 
 def _ray_module() -> Any:
@@ -18,35 +23,67 @@ def _ray_module() -> Any:
     return ray
 
 
-def run_on_ray(spec: Any, runs: int, address: str, run_task: Callable[[Any, int], bytes],
-               progress: Callable[[int, int], None] | None = None) -> list[bytes]:
-    """`run_task(spec, k)` for k in 1..runs as Ray tasks on the cluster at `address` ("local": a
-    Ray instance started in this process for the occasion)."""
-    ray = _ray_module()
-    started_here = False
-    if not ray.is_initialized():
-        kwargs: dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
-        try:
-            if address == LOCAL:
-                ray.init(include_dashboard=False, **kwargs)
-            else:
-                ray.init(address=address, **kwargs)
-        except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError...
-            raise UsageError(f"cannot connect to the Ray cluster at {address}: {e}", field="--ray") from None
-        started_here = True
+def _cpus(ray: Any) -> int:
     try:
+        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+    except Exception:  # noqa: BLE001 - a cluster that cannot say: one at a time is still right
+        return 1
+
+
+def run_on_ray(spec: Any, runs: int, address: str, run_task: Callable[[Any, int], bytes],
+               window_per_cpu: int = 4) -> Iterator[bytes]:
+    """`run_task(spec, k)` for k in 1..runs as Ray tasks on the cluster at `address` ("local": a
+    Ray instance started in this process for the occasion), in run order."""
+    ray = _ray_module()
+    started_here = not ray.is_initialized()
+    finished = False
+    pending: dict[Any, int] = {}
+    try:
+        if started_here:
+            kwargs: dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
+            try:
+                if address == LOCAL:
+                    ray.init(include_dashboard=False, **kwargs)
+                else:
+                    ray.init(address=address, **kwargs)
+            except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError...
+                raise UsageError(f"cannot connect to the Ray cluster at {address}: {e}", field="--ray") from None
         task = ray.remote(run_task)
         spec_ref = ray.put(spec)
-        pending = {task.remote(spec_ref, k): k for k in range(1, runs + 1)}
-        results: dict[int, bytes] = {}
-        while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                results[pending.pop(ref)] = ray.get(ref)
-                if progress is not None:
-                    progress(len(results), runs)
-        return [results[k] for k in range(1, runs + 1)]
+        order = InOrder(runs, window_per_cpu * _cpus(ray))
+        while not order.complete:
+            run = order.next_run()
+            while run is not None:
+                pending[task.remote(spec_ref, run)] = run
+                run = order.next_run()
+            # a short wait at a time: Python sees a Ctrl-C only between Ray's calls
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=WAIT_SLICE)
+            for ref in ready:
+                order.finished(pending.pop(ref), ray.get(ref))
+            yield from order.in_order()
+        finished = True
     finally:
+        for ref in pending:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:  # noqa: BLE001 - a task that finished meanwhile cannot be cancelled
+                pass
         if started_here:
-            ray.shutdown()
+            _shutdown(ray, quickly=not finished)
 
+
+def _shutdown(ray: Any, *, quickly: bool) -> None:
+    """ray.shutdown(), which stops what ray.init started here. Stopped early (Ctrl-C, an error),
+    every process but the raylet is killed at once instead of being given a second to go (Ray's
+    autoscaler monitor takes all of it): the raylet alone is stopped gracefully, since it stops the
+    agents it started, which SIGKILL would orphan for seconds."""
+    node = getattr(getattr(getattr(ray, "_private", None), "worker", None), "_global_node", None)
+    kill = getattr(node, "_kill_process_type", None)
+    if quickly and kill is not None:
+        def kill_quickly(process_type: str, *args: Any, **kwargs: Any) -> Any:
+            if process_type != "raylet":
+                kwargs["allow_graceful"] = False
+            return kill(process_type, *args, **kwargs)
+
+        node._kill_process_type = kill_quickly  # type: ignore[union-attr]
+    ray.shutdown()

@@ -14,15 +14,17 @@ fan-out.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import orjson
 
 from ..framework.config import SchedulerConfig
+from ..model.limits import check_runs
 from ..framework.randomness import RandomSource
 from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
@@ -30,7 +32,7 @@ from .report import evicts
 from .batch import BatchOptions
 from ..model.workload import scheduling_group
 from .controllers import replica_set_index, workload_of
-from .distribution import distribution
+from .distribution import Distribution
 from .report import simulate_report
 from .simulate import Listener, Progress, Simulation
 from .timeline import Timeline
@@ -162,23 +164,17 @@ def add_leave_times(report: dict[str, Any], sim: Simulation) -> None:
 
 # ---------------------------------------------------------------------------------- fan-out
 RunTask = Callable[[Any, int], bytes]
-_WORKER: tuple[RunTask, Any] | None = None
 
-
-def _init_worker(task: RunTask, spec: Any) -> None:
-    global _WORKER
-    _WORKER = (task, spec)
-
-
-def _run_in_worker(run: int) -> bytes:
-    assert _WORKER is not None
-    task, spec = _WORKER
-    return task(spec, run)
+# how many runs are asked for beyond the first one not yet folded, per process: enough to keep
+# every process busy while one run takes longer than the others, and what waits for its turn stays
+# bounded whatever N is
+WINDOW_PER_JOB = 4
 
 
 def _run_task(spec: RunSpec, run: int) -> bytes:
-    """One run as JSON bytes: what travels back from a process or a Ray task."""
-    return orjson.dumps(simulate_once(spec, run))
+    """What one run of `replay --runs` sends back: its facts, as JSON bytes (the report of the
+    median run is made again once the median is known: each run depends on its seed alone)."""
+    return orjson.dumps(simulate_once(spec, run)[1])
 
 
 def default_jobs() -> int:
@@ -186,48 +182,49 @@ def default_jobs() -> int:
 
 
 def fan_out(task: RunTask, spec: Any, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
-            progress: RunProgress | None = None) -> list[bytes]:
-    """`task(spec, k)` for runs k = 1..runs, over local processes or a Ray cluster, in run order.
-    `task` is a module-level function (it travels by name) returning bytes."""
+            progress: RunProgress | None = None) -> Iterator[bytes]:
+    """`task(spec, k)` for runs k = 1..runs, over local processes or a Ray cluster, yielded in run
+    order as they finish, with a bounded number of runs asked for ahead: the caller folds each
+    result and lets it go, so memory does not grow with `runs`. `task` is a module-level function
+    (it travels by name) returning bytes. Closing the iterator early (an error, Ctrl-C) stops the
+    processes and cancels the Ray tasks."""
+    check_runs(runs)
     if ray_address:
         from .ray_runner import run_on_ray
 
-        return run_on_ray(spec, runs, ray_address, task, progress)
-    jobs = jobs if jobs is not None else default_jobs()
-    if jobs <= 1 or runs <= 1:
-        out = []
-        for k in range(1, runs + 1):
-            out.append(task(spec, k))
+        results = run_on_ray(spec, runs, ray_address, task, WINDOW_PER_JOB)
+    else:
+        jobs = jobs if jobs is not None else default_jobs()
+        if jobs <= 1 or runs <= 1:
+            results = (task(spec, k) for k in range(1, runs + 1))
+        else:
+            from .workers import run_locally
+
+            results = run_locally(task, spec, runs, jobs, WINDOW_PER_JOB * jobs)
+    with contextlib.closing(results):
+        for k, raw in enumerate(results, start=1):
             if progress is not None:
                 progress(k, runs)
-        return out
-    import concurrent.futures as cf
-    import multiprocessing as mp
+            yield raw
 
-    methods = mp.get_all_start_methods()
-    # fork hands the trace to the workers without copying it through a pipe
-    ctx = mp.get_context("fork" if "fork" in methods else None)
-    results: dict[int, bytes] = {}
-    with cf.ProcessPoolExecutor(max_workers=min(jobs, runs), mp_context=ctx,
-                                initializer=_init_worker, initargs=(task, spec)) as pool:
-        futures = {pool.submit(_run_in_worker, k): k for k in range(1, runs + 1)}
-        for fut in cf.as_completed(futures):
-            results[futures[fut]] = fut.result()
-            if progress is not None:
-                progress(len(results), runs)
-    return [results[k] for k in range(1, runs + 1)]
+
+def report_of_run(spec: RunSpec, run: int, runs: int) -> dict[str, Any]:
+    """Run `run`'s report as the runs' report shows it (as JSON reads it back: the report a run
+    sent back from a worker, before runs were folded as they finish)."""
+    report = orjson.loads(orjson.dumps(simulate_once(spec, run)[0]))
+    report["run"] = {"run": run, "of": runs, "seed": run_seed(spec.seed, run)}
+    return report
 
 
 def replay_runs(spec: RunSpec, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
                 progress: RunProgress | None = None) -> dict[str, Any]:
     """The report of `runs` runs: the run with the median number of preemptions as the report
     (its `run` and `seed` said), with `distribution` over all runs."""
-    raw = fan_out(_run_task, spec, runs, jobs=jobs, ray_address=ray_address, progress=progress)
-    results = [orjson.loads(b) for b in raw]
-    facts = [f for _, f in results]
-    dist = distribution(facts)
-    k = dist["medianRun"]
-    report = results[k - 1][0]
-    report["run"] = {"run": k, "of": runs, "seed": run_seed(spec.seed, k)}
-    report["distribution"] = dist
+    dist = Distribution()
+    with contextlib.closing(fan_out(_run_task, spec, runs, jobs=jobs, ray_address=ray_address,
+                                    progress=progress)) as results:
+        for raw in results:
+            dist.add(orjson.loads(raw))
+    report = report_of_run(spec, dist.median_run(), runs)
+    report["distribution"] = dist.result()
     return report

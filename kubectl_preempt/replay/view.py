@@ -26,7 +26,7 @@ from ..model.objects import Node, Pod
 from ..model.workload import group_name_of, is_workload_object, pod_groups_of
 from ..version import KUBERNETES_VERSION
 from .activity import ActivityRecorder, pod_info
-from .report import percentile
+from .report import evicts, percentile
 from .simulate import initial_objects
 from .state import finished, is_mirror_pod, parse_time, preempted_by_scheduler
 from .timeline import normalize
@@ -438,6 +438,8 @@ def build_view(report: Mapping[str, Any], trace: Any, activity: Mapping[str, Any
         "marks": marks,
         "pending": pending_layers,
         "pendingAtEnd": [[pods_info[sp.uid].index, _rel(sp.start, start)] for sp in still_pending],
+        # whose binds the cards count, and so whose pods the time to schedule is of
+        "binds": binds(report),
         "timeToSchedule": {"pods": len(waits), "p50Seconds": _round(percentile(waits, 50)),
                            "p99Seconds": _round(percentile(waits, 99)),
                            "maxSeconds": _round(max(waits) if waits else None)},
@@ -526,6 +528,32 @@ def _nodes(report: Mapping[str, Any], walk: _Walk, runs: list[Any], start: float
     return node_recs
 
 
+def counted_victims(p: Mapping[str, Any], mode: str) -> int:
+    """How many of a preemption's victims the text report's totals count (replay/report.py): in
+    simulate mode the victims it evicts (`evicts`: one already terminating, or one an earlier
+    decision is already evicting, is not evicted again, so a pod that two decisions name counts
+    once), in follow mode every victim the recording names. The page sums these, so that its
+    count of victims is the text's."""
+    details = p.get("victimDetails")
+    if mode == "follow" or details is None:
+        return len(p.get("victims") or ())
+    return sum(1 for d in details if evicts(d))
+
+
+def binds(report: Mapping[str, Any]) -> list[list[Any]]:
+    """[scheduler, pods bound] of each scheduler the replay ran, as the text report's summary says
+    them (kube-scheduler's `scheduled`, kube-batch's `binds`): the page's cards say whose binds
+    they count. Follow mode replays no binding of its own: none."""
+    if (report.get("mode") or "simulate") != "simulate":
+        return []
+    sm = report.get("summary") or {}
+    out: list[list[Any]] = [["kube-scheduler", sm.get("scheduled", 0)]]
+    kb = sm.get("kubeBatch")
+    if kb:
+        out.append(["kube-batch", kb.get("binds", 0)])
+    return out
+
+
 def _marks(report: Mapping[str, Any], walk: _Walk, runs: list[Any], pod_recs: list[_PodRec], start: float,
            cls_index: dict[str, int], ns_index: dict[str, int], node_index: dict[str, int],
            group_index: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
@@ -536,6 +564,7 @@ def _marks(report: Mapping[str, Any], walk: _Walk, runs: list[Any], pod_recs: li
     group (`group`), its victims are listed by the unit they were evicted in (`units`: a PodGroup
     evicted whole, or a single pod) and `bound` says where each member went (`membersBound`)."""
     group_index = group_index or {}
+    mode = report.get("mode") or "simulate"
     by_key: dict[str, list[_PodRec]] = {}
     for rec in pod_recs:
         by_key.setdefault(rec.info["key"], []).append(rec)
@@ -581,6 +610,7 @@ def _marks(report: Mapping[str, Any], walk: _Walk, runs: list[Any], pod_recs: li
             "cls": cls_index.get(cls),
             "ns": ns_index.get(pkey.split("/")[0]) if "/" in pkey else None,
             "victims": victims,
+            "evicts": counted_victims(p, mode),
             "missing": [v for v in p.get("victims") or () if v not in victim_run],
             "bound": bound_after(preemptor.uid, t) if preemptor is not None else None,
         }

@@ -112,7 +112,12 @@ def test_bad_input_is_one_line_and_exit_2(work: Path, args: list[str], message: 
     (work / "broken.jsonl").write_text((work / "prod.jsonl").read_text().split("\n")[0] + "\n{not json\n")
     run = run_cli(args, cwd=work)
     assert run.code == 2, run
-    assert message in run.err and len(run.err.strip().splitlines()) == 1 and "Traceback" not in run.err
+    lines = run.err.strip().splitlines()
+    # a missing input: the error, then the command's usage line (as kubectl prints it)
+    missing_input = len(args) == 3
+    assert message in lines[0] and len(lines) == (2 if missing_input else 1) and "Traceback" not in run.err
+    if missing_input:
+        assert lines[1] == "Usage: kubectl preempt check --trace TRACE --proposed PATH [OPTIONS]"
 
 
 def test_help_names_the_policies_and_exit_codes() -> None:

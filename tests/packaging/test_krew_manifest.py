@@ -26,29 +26,77 @@ def test_the_manifest_passes_krews_validation() -> None:
     validate_plugin(MANIFEST.stem, load())
 
 
+def _repository(m: dict[str, Any]) -> str:
+    assert m["spec"]["homepage"].startswith(build.GITHUB), m["spec"]["homepage"]
+    return m["spec"]["homepage"][len(build.GITHUB):]
+
+
 def test_the_manifest_names_this_release_and_its_archives() -> None:
     m = load()
     assert m["spec"]["version"] == f"v{__version__}"
-    assert m["spec"]["homepage"] == build.HOMEPAGE
+    repo = _repository(m)
+    assert build._REPOSITORY.match(repo)
     for p in m["spec"]["platforms"]:
         os_name, arch = platform_of(p)
         archive = f"kubectl-preempt_v{__version__}_{os_name}_{arch}.tar.gz"
-        assert p["uri"] == f"{build.RELEASE_URL}/v{__version__}/{archive}"
+        assert p["uri"] == build.archive_uri(repo, __version__, archive)
         assert p["bin"] == "kubectl-preempt"
         assert {"from": "LICENSE", "to": "."} in p["files"]
     assert ("linux", "amd64") in [platform_of(p) for p in m["spec"]["platforms"]]
+    # every platform says what its archive was built from
+    assert set(build.read_inputs(MANIFEST.read_text())) == {"/".join(platform_of(p)) for p in m["spec"]["platforms"]}
 
 
 def test_the_manifest_is_what_the_build_script_writes(tmp_path: Path) -> None:
-    """Apart from each platform's sha256 (an executable is not rebuilt byte for byte), the
-    committed manifest is the script's output: texts are edited in the script, not here."""
+    """Apart from each platform's uri, sha256 and inputs (what the build of that platform found),
+    the committed manifest is the script's output: texts are edited in the script, not here."""
     m = load()
+    inputs = build.read_inputs(MANIFEST.read_text())
     out = tmp_path / "preempt.yaml"
     for p in m["spec"]["platforms"]:
         os_name, arch = platform_of(p)
-        written = build.write_manifest(out, __version__, os_name, arch, p["uri"], p["sha256"])
+        written = build.write_manifest(out, __version__, os_name, arch, p["uri"], p["sha256"],
+                                       homepage=m["spec"]["homepage"], inputs=inputs[f"{os_name}/{arch}"])
     assert yaml.safe_load(out.read_text()) == m == yaml.safe_load(yaml.safe_dump(written))
-    assert out.read_text() == MANIFEST.read_text()
+    assert out.read_text() == MANIFEST.read_text(), "plugins/preempt.yaml is stale: .venv/bin/python scripts/build.py"
+
+
+def test_the_description_names_every_release_the_code_imitates() -> None:
+    from kubectl_preempt.framework.versions import DEFAULT, SUPPORTED
+
+    text = " ".join(load()["spec"]["description"].split())
+    for v in SUPPORTED:
+        assert v.name in text
+    assert f"default {DEFAULT.name}" in text
+
+
+@pytest.mark.parametrize("path", ["plugins/preempt.yaml", "README.md", "pyproject.toml", "scripts/build.py",
+                                  "setup.py"])
+def test_no_placeholder_repository_is_left(path: str) -> None:
+    assert "your-org" not in (REPO / path).read_text()
+
+
+@pytest.mark.parametrize("given,environ,remote,expected", [
+    ("me/kp", {"GITHUB_REPOSITORY": "ci/kp"}, "git@github.com:origin/kp.git", "me/kp"),
+    (None, {"GITHUB_REPOSITORY": "ci/kp"}, "git@github.com:origin/kp.git", "ci/kp"),
+    (None, {}, "git@github.com:origin/kp.git", "origin/kp"),
+    (None, {}, "https://github.com/origin/kubectl-preempt.git", "origin/kubectl-preempt"),
+    (None, {}, "https://gitlab.example/origin/kp.git", None),
+], ids=["the flag first", "then GitHub Actions' variable", "then the origin remote (ssh)",
+        "then the origin remote (https)", "nothing that names a GitHub repository"])
+def test_the_build_fills_in_the_repository(monkeypatch: pytest.MonkeyPatch, given, environ, remote,
+                                           expected) -> None:
+    import subprocess
+
+    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    for k, v in environ.items():
+        monkeypatch.setenv(k, v)
+
+    def fake_run(cmd, **kw):
+        return subprocess.CompletedProcess(cmd, 0, stdout=remote + "\n", stderr="")
+
+    monkeypatch.setattr(build.subprocess, "run", fake_run)
+    assert build.repository(given) == expected
 
 
 def _broken(change) -> dict[str, Any]:

@@ -39,7 +39,10 @@ def test_bad_input_is_one_line_and_exit_2(cli, tmp_path: Path, make, want: str) 
     run = cli(["plan", "--snapshot", DEMO, *make(tmp_path)], cwd=REPO)
     assert run.code == 2, run
     assert run.out == ""
-    assert run.err.count("\n") == 1 and run.err.startswith("error: ") and want in run.err, run.err
+    # nothing to plan is a missing input: the error, then the usage line, as kubectl prints them
+    usage = ["Usage: kubectl preempt plan (-f MANIFEST | --scale NS/KIND/NAME=N) [OPTIONS]"] if want == "nothing to plan" else []
+    assert run.err.splitlines()[1:] == usage, run.err
+    assert run.err.startswith("error: ") and want in run.err.splitlines()[0], run.err
     assert "Traceback" not in run.err
 
 

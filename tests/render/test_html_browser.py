@@ -342,4 +342,85 @@ def test_a_gangs_preemption_and_its_members_are_drawn_as_one_unit(browser: Chrom
     browser.wait_for("document.querySelectorAll('.gang[data-gang=\"ml/train\"] .gang-run').length === 3")
     assert browser.evaluate("document.querySelectorAll('.gang .gang-join').length") == 1
     browser.screenshot(tmp_path / "gangs.png")
+# --- the page counts as the text does, and names what it draws ----------------------------------
+
+BUNDLED_PAGES = [
+    ("demo", ["traces/demo.jsonl.gz"]),
+    ("demo, followed", ["traces/demo.jsonl.gz", "--follow"]),
+    ("gpu training vs inference", ["traces/gpu-training-vs-inference.jsonl.gz"]),
+    ("priorityclass rollout", ["traces/priorityclass-rollout.jsonl.gz"]),
+    ("two schedulers", ["traces/two-schedulers.jsonl.gz"]),
+    ("two schedulers, kube-batch reclaiming", ["traces/two-schedulers.jsonl.gz", "--batch-scheduler-conf",
+                                               "traces/kube-batch.conf"]),
+]
+
+
+def _n(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def text_totals(table: str) -> dict[str, int]:
+    """The totals the text report prints in its summary: preemptions (kube-batch's evictions
+    included), victims, pods bound and the pods the time to schedule is of."""
+    import re
+
+    out = {"preemptions": 0, "victims": 0, "bound": 0}
+    m = re.search(r"Preemptions in the recording\s+([\d,]+) \(([\d,]+) victims?\)", table)
+    if m:  # follow mode: what the recording did
+        return {"preemptions": _n(m[1]), "victims": _n(m[2])}
+    for m in re.finditer(r"(?:Scheduling decisions|kube-scheduler)\s+[\d,]+(?: decisions)?: ([\d,]+) bound, "
+                         r"([\d,]+) preemptions? \(([\d,]+) victims?\)", table):
+        out["bound"] += _n(m[1])
+        out["preemptions"] += _n(m[2])
+        out["victims"] += _n(m[3])
+    m = re.search(r"kube-batch\s+[\d,]+ sessions?: ([\d,]+) bound, ([\d,]+) evictions?[^,]*(?:\([^)]*\))?, ([\d,]+) victims?",
+                  table)
+    if m:
+        out["bound"] += _n(m[1])
+        out["preemptions"] += _n(m[2])
+        out["victims"] += _n(m[3])
+    m = re.search(r"Time to schedule .*\(([\d,]+) pods? bound", table)
+    out["timed"] = _n(m[1]) if m else 0
+    return out
+
+
+@pytest.mark.parametrize("name,args", BUNDLED_PAGES, ids=[n for n, _ in BUNDLED_PAGES])
+def test_the_cards_count_what_the_text_report_totals_and_the_legend_names_each_pattern(
+        browser: Chromium, tmp_path: Path, name: str, args: list[str]) -> None:
+    page = tmp_path / "page.html"
+    run = run_cli(["replay", *args, "--html", str(page)], cwd=REPO)
+    assert run.code == 0, run.err
+    totals = text_totals(run.out)
+    assert totals["preemptions"] > 0, run.out
+    _open(browser, page)
+
+    def card(which: str) -> list[str]:
+        return browser.evaluate(f"Array.from(document.getElementById('card-{which}-0').children).map(e => e.textContent)")
+
+    _, value, sub = card("preemptions")
+    assert _n(value) == totals["preemptions"]
+    assert sub.startswith(f"{totals['victims']} victims"), sub
+    if "--follow" not in args:
+        _, value, sub = card("scheduled")
+        assert _n(value) == totals["bound"], sub
+        schedulers = ["kube-scheduler", "kube-batch"] if "two-schedulers" in args[0] else ["kube-scheduler"]
+        assert sub.startswith("bound by ") and all(f"{s} " in sub.split(";")[0] for s in schedulers), sub
+        _, _, sub = card("tts")
+        assert f"({totals['timed']} pods bound by {' and '.join(schedulers)})" in sub, sub
+        assert totals["timed"] == totals["bound"]
+
+    # every pattern the timeline draws is named in the legend beside it
+    drawn = browser.evaluate("""(function () {
+        var t = document.getElementById('timeline-0'), out = [];
+        if (t.querySelector('.cap')) out.push('cap');
+        if (Array.from(t.querySelectorAll('path')).some(p => p.getAttribute('fill') === 'url(#kp-hatch)')) out.push('hatch');
+        if (Array.from(t.querySelectorAll('.lane-dead')).some(r => parseFloat(r.getAttribute('width')) > 0)) out.push('dead');
+        if (t.querySelector('.mark')) out.push('mark');
+        if (t.querySelector('.mark.changed')) out.push('changed');
+        return out;
+    })()""")
+    named = browser.evaluate("Array.from(document.querySelectorAll('#legend-0 .legend-item')).map(e => e.getAttribute('data-pattern'))")
+    assert set(drawn) <= set(named), (drawn, named)
+    if name == "gpu training vs inference":
+        assert "dead" in drawn, "a GPU node fails in this trace: its lane is drawn as gone"
     _assert_clean(browser, page)

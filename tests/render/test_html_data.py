@@ -377,3 +377,38 @@ def test_a_replay_before_v1_35_reads_no_pod_group_of_a_pod() -> None:
     report, rec = scenarios.run(tr, kubernetes_version="v1.34")
     view = build_view(report, tr, rec)
     assert view["podGroups"] == [] and all(p[-1] is None for p in view["pods"])
+# --- the page counts as the text does ---------------------------------------------------------------
+
+def _two_schedulers(batch_conf: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    from kubectl_preempt.api import read_scheduler_conf
+
+    path = REPO / "traces" / "two-schedulers.jsonl.gz"
+    tr = read_trace(str(path))
+    conf, source = read_scheduler_conf(str(REPO / "traces" / "kube-batch.conf")) if batch_conf else (None, "")
+    report = replay(tr, batch_scheduler_conf=conf, batch_scheduler_conf_source=source)
+    return report, build_view(report, tr)
+
+
+@pytest.mark.parametrize("name", ALL + ["two schedulers with kube-batch's reclaim", "the demo, followed"])
+def test_the_marks_count_the_victims_the_text_report_totals(name: str) -> None:
+    """An already-terminating victim, named again by a later decision, counts once, as in the
+    text's `N preemptions (V victims)` (replay/report.py's summary)."""
+    if name == "two schedulers with kube-batch's reclaim":
+        report, view = _two_schedulers(True)
+    elif name == "the demo, followed":
+        tr = read_trace(str(REPO / "traces" / "demo.jsonl.gz"))
+        report = replay(tr, mode="follow")
+        view = build_view(report, tr)
+    else:
+        report, view, _ = view_of(name)
+    assert sum(m["evicts"] for m in view["marks"]) == report["summary"]["victims"]
+
+
+def test_a_victim_named_twice_counts_once_and_the_binds_say_whose_they_are() -> None:
+    report, view = _two_schedulers(False)
+    named = sum(len(p["victims"]) for p in report["preemptions"])
+    assert named > report["summary"]["victims"] == sum(m["evicts"] for m in view["marks"])
+    kb = report["summary"]["kubeBatch"]
+    assert view["binds"] == [["kube-scheduler", report["summary"]["scheduled"]], ["kube-batch", kb["binds"]]]
+    # the time to schedule is of both schedulers' pods: the sum of what each bound
+    assert report["summary"]["timeToSchedule"]["pods"] == sum(n for _, n in view["binds"])

@@ -1,6 +1,9 @@
-"""Tables that fit the terminal (issue 28, point 3): on a terminal every table fits COLUMNS, cut
-cells end in …, the cut columns are named on a last line; -o wide, pipes and files are never cut.
-The goldens tests/golden/*-80 and *-200 hold the text; these hold the rules on every scenario."""
+"""Tables that fit the terminal (issue 28, point 3; issue 36): on a terminal the descriptive columns
+give way (cut with …, or left out), named on a last line, while the columns that name something
+(pods, nodes, preemptors, victims) keep every character, as kubectl never cuts a NAME; lists in them
+go one item a line; empty columns are not shown. -o wide, pipes and files are never cut. The goldens
+tests/golden/*-80 and *-200 hold the text; these hold the rules on every scenario and on tables
+built for them."""
 from __future__ import annotations
 
 import io
@@ -32,13 +35,16 @@ def test_the_terminal_goldens_cover_every_table_command() -> None:
 
 @pytest.mark.parametrize("name", PIPE_TABLES)
 @pytest.mark.parametrize("columns", [80, 60])
-def test_every_table_fits_the_terminal(monkeypatch: pytest.MonkeyPatch, name: str, columns: int) -> None:
+def test_every_table_fits_the_terminal_but_for_the_names(monkeypatch: pytest.MonkeyPatch, name: str,
+                                                         columns: int) -> None:
+    """A line wider than the terminal is a table's whose names alone are wider: nothing on it was
+    cut, and the prose around the tables is wrapped to fit."""
     folder = GOLDEN_DIR / name
     _as_terminal(monkeypatch, columns)
     run = run_scenario(folder)
     assert run.out, run
     too_wide = [line for line in run.out.splitlines() if len(line) > columns]
-    assert not too_wide, too_wide
+    assert not [line for line in too_wide if width.ELLIPSIS in line], too_wide
 
 
 @pytest.mark.parametrize("name", PIPE_TABLES)
@@ -65,10 +71,11 @@ def test_cut_cells_end_in_an_ellipsis_and_the_last_line_names_the_cut_columns(
     _as_terminal(monkeypatch, 80)
     out = run_scenario(GOLDEN_DIR / "replay-simulate-table").out
     assert "needs cpu 3, me…" in out
-    assert out.splitlines()[-1] == "(cut to 80 columns: WHY, LAST REASON; -o wide or a pipe shows every character)"
+    assert " ".join(out.split("\n(fitted to ", 1)[1].split()) == \
+        "80 columns: cut WHY, LAST REASON; -o wide or a pipe shows every character)"
     # nothing cut, nothing said
     _as_terminal(monkeypatch, 200)
-    assert "cut to" not in run_scenario(GOLDEN_DIR / "replay-simulate-table").out
+    assert "fitted to" not in run_scenario(GOLDEN_DIR / "replay-simulate-table").out
 
 
 def test_forcing_a_pipe_wins_over_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,3 +117,53 @@ def test_a_terminal_run_then_a_pipe_run_in_one_process(monkeypatch: pytest.Monke
     monkeypatch.delenv(width.FORCE_ENV)
     assert width.ELLIPSIS not in run_scenario(GOLDEN_DIR / "preempt-table").out
     assert run_cli(["--version"]).code == 0
+
+
+# --- the layout's rules, on tables built for them ------------------------------------------------
+
+def _lines(header, rows, limit, **kw) -> list[str]:
+    width.set_limit(limit)
+    try:
+        widths, table = width.layout(header, rows, **kw)
+        return ["  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() for lines in table for cells in lines]
+    finally:
+        width.set_limit(None)
+
+
+NODE = "ip-10-0-3-17.eu-west-1.compute.internal"
+POD = "shop/checkout-3628305433-72t7n"
+
+
+@pytest.mark.parametrize("header,rows,limit,expected", [
+    (["POD", "NODE", "WHY"], [[POD, NODE, "needs cpu 1500m, memory 2Gi (12 Insufficient cpu)"]], 100,
+     [f"POD{' ' * 29}NODE{' ' * 37}WHY", f"{POD}  {NODE}  needs cpu 1500m, memory 2G…"]),
+    (["POD", "NODE", "WHY"], [[POD, NODE, "needs cpu 1500m, memory 2Gi (12 Insufficient cpu)"]], 75,
+     [f"POD{' ' * 29}NODE", f"{POD}  {NODE}"]),
+    (["POD", "NODE"], [[POD, NODE]], 40, [f"POD{' ' * 29}NODE", f"{POD}  {NODE}"]),
+    (["TIME", "VICTIMS", "WHY"], [["09:05", ["shop/a-1", "shop/b-2"], "because"]], 30,
+     ["TIME   VICTIMS   WHY", "09:05  shop/a-1  because", "       shop/b-2"]),
+    (["POD", "NOMINATED", "NOTES"], [["shop/a", "-", ""], ["shop/b", "-", ""]], 80,
+     ["POD", "shop/a", "shop/b"]),
+], ids=["a descriptive column is cut, the names are whole",
+        "a descriptive column that does not fit even cut is left out",
+        "names wider than the terminal leave the line wider",
+        "a list of names goes one a line where the line has no room for it",
+        "columns with nothing in them are not shown"])
+def test_the_layout_keeps_names_whole(header, rows, limit, expected) -> None:
+    assert _lines(header, rows, limit) == expected
+
+
+def test_wide_puts_a_list_one_item_a_line_and_the_first_column_is_a_name() -> None:
+    with width.unlimited(wide=True):
+        widths, table = width.layout(["STEP", "VICTIMS"], [["1 a long descriptive first cell", ["a/x", "b/y"]]])
+    assert [cells for lines in table for cells in lines] == [["STEP", "VICTIMS"],
+                                                             ["1 a long descriptive first cell", "a/x"],
+                                                             ["", "b/y"]]
+    assert width.identifying("whatever the title says", 0)
+    assert width.identifying("PREEMPTOR CLASS", 1) and not width.identifying("CLASS", 1)
+
+
+def test_no_headers_keeps_one_line_a_row_and_every_column() -> None:
+    from kubectl_preempt.render.output import no_headers_rows
+
+    assert no_headers_rows([["a", ["x/1", "y/2"], "-"], ["b", ["z/3"], "-"]]) == "a  x/1, y/2  -\nb  z/3       -\n"

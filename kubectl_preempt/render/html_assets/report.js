@@ -106,6 +106,7 @@
     });
     run.marks = view.marks.map(function (m, i) {
       var mk = { i: i, t: m.t, node: m.node, pod: m.pod, cls: m.cls, ns: m.ns, victims: m.victims, bound: m.bound,
+                 evicts: m.evicts === undefined ? ((report.preemptions[i] || {}).victims || []).length : m.evicts,
                  missing: m.missing || [], p: report.preemptions[i] || {},
                  // a workload-aware preemption: made by a pod group for the whole cluster
                  group: m.group === undefined ? null : m.group, nodes: m.nodes || null, units: m.units || null,
@@ -497,8 +498,9 @@
     append(sec, pendingChart(run, w, x));
     var res = run.view.resource;
     var other = run.view.lanes.some(function (l) { return l.resource && l.resource !== res.name; });
-    append(sec, h("div", { "class": "chart-title", text: "Nodes: " + res.name + (other ? " (cpu on nodes without it)" : "") + " requested by the pods on each node, against its allocatable (dashed line), by PriorityClass; " +
-      "hatched: victims in their grace period; ▼ a preemption (colour of the preemptor's class), ● where its preemptor was bound" + (run.view.grouped ? "; lanes are node pools / zones, click one to expand it" : "") }));
+    append(sec, h("div", { "class": "chart-title", text: "Nodes: " + res.name + (other ? " (cpu on nodes without it)" : "") + " requested by the pods on each node, against its allocatable, by PriorityClass" +
+      (run.view.grouped ? "; lanes are node pools / zones, click one to expand it" : "") }));
+    append(sec, legend(run));
     append(sec, h("div", { "class": "timeline-wrap" }, timeline(run, w, x)));
     append(sec, h("div", { "class": "tables" }, preemptionTable(run), run.podGroups.length ? podGroupTable(run) : null, neverTable(run)));
     container.appendChild(sec);
@@ -534,22 +536,36 @@
       el);
   }
 
+  // the schedulers whose binds a card counts, as the view names them ("kube-scheduler 6,
+  // kube-batch 12"), and their names alone ("kube-scheduler and kube-batch")
+  function bindsText(v) {
+    return (v.binds || []).map(function (b) { return b[0] + " " + b[1]; }).join(", ");
+  }
+  function schedulersText(v) {
+    var names = (v.binds || []).map(function (b) { return b[0]; });
+    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : (names[0] || "");
+  }
+
   function cards(run) {
     var r = run.report, sm = r.summary || {}, v = run.view;
     var tts = sm.timeToSchedule || v.timeToSchedule || {};
     var inRange = run.marks.filter(function (m) { return markVisible(run, m); });
-    var victims = inRange.reduce(function (a, m) { return a + (m.p.victims || []).length; }, 0);
+    // as the text report counts them: a victim already terminating, or already being evicted, once
+    var victims = inRange.reduce(function (a, m) { return a + m.evicts; }, 0);
     var items = [
       ["Preemptions", inRange.length, victims + " victims" + (inRange.length !== run.marks.length ? "; " + run.marks.length + " in all, before filters" : ""), "card-preemptions"],
     ];
     if (r.mode === "follow") {
       items.push(["Verdicts", (sm.agree || 0) + " agree", (sm.differ || 0) + " differ" + (sm.notExplained ? ", " + sm.notExplained + " not explained" : ""), "card-verdicts", sm.differ > 0]);
     } else {
-      items.push(["Scheduled", sm.scheduled || 0, (sm.decisions || 0) + " decisions, " + (sm.unschedulableAttempts || 0) + " failed", "card-scheduled"]);
+      var bound = (v.binds || []).reduce(function (a, b) { return a + b[1]; }, 0);
+      items.push(["Scheduled", bound, "bound by " + bindsText(v) + "; kube-scheduler: " + (sm.decisions || 0) + " decisions, " +
+        (sm.unschedulableAttempts || 0) + " failed", "card-scheduled"]);
     }
     var never = r.mode === "follow" ? v.pendingAtEnd.length : (sm.podsNeverScheduled || 0);
     items.push([r.mode === "follow" ? "Pending at the end" : "Never scheduled", never, "pods without a node at the end", "card-never", never > 0]);
-    items.push(["Time to schedule", "p50 " + duration(tts.p50Seconds), "p99 " + duration(tts.p99Seconds) + ", max " + duration(tts.maxSeconds) + " (" + (tts.pods || 0) + " pods)", "card-tts"]);
+    items.push(["Time to schedule", "p50 " + duration(tts.p50Seconds), "p99 " + duration(tts.p99Seconds) + ", max " + duration(tts.maxSeconds) + " (" + (tts.pods || 0) + " pods" +
+      (r.mode === "follow" ? ", as recorded" : " bound by " + schedulersText(v)) + ")", "card-tts"]);
     if (v.changes) {
       var tot = v.changes.totals || {};
       var parts = [["newlyPreempted", "newly preempted"], ["noLongerPreempted", "no longer preempted"], ["newlyUnschedulable", "newly unschedulable"],
@@ -563,6 +579,36 @@
       return h("div", { "class": "card" + (it[4] ? " bad" : ""), id: it[3] + "-" + run.id }, h("div", { "class": "k", text: it[0] }),
         h("div", { "class": "v", text: String(it[1]) }), h("div", { "class": "k", text: it[2] }));
     }));
+  }
+
+  // what the timeline below draws, each pattern named once it is drawn: the allocatable line, the
+  // victims' grace period, a node's absence, the preemption marks (and those a proposal changes),
+  // where a preemptor was bound
+  function legend(run) {
+    var v = run.view, items = [["cap", "dashed line: the node's allocatable"]];
+    var hatched = v.lanes.concat(v.groups || []).some(function (l) { return (l.layers || []).some(function (ly) { return ly[2] === 1; }); });
+    if (hatched) items.push(["hatch", "hatched: victims in their grace period (terminating, still on the node)"]);
+    if (v.lanes.some(function (l) { return absent(l.alive || [], v.duration); })) {
+      items.push(["dead", "grey stripes: the node is not in the cluster (added later, or deleted)"]);
+    }
+    if (run.marks.length) {
+      items.push(["mark", "▼ a preemption (colour of the preemptor's class)"]);
+      if (run.marks.some(function (m) { return m.changed; })) items.push(["changed", "▼ outlined dark red: a preemption the proposal changes"]);
+      items.push(["bound", "● where the selected preemption's preemptor was bound"]);
+    }
+    return h("div", { "class": "legend", id: "legend-" + run.id }, items.map(function (it) {
+      return h("span", { "class": "legend-item", "data-pattern": it[0], text: it[1] });
+    }));
+  }
+  // whether a node is missing from the cluster for part of the trace: before it was added, after it was removed
+  function absent(alive, end) {
+    var prev = 0;
+    for (var i = 0; i < alive.length; i++) {
+      if (alive[i][0] > prev + 1e-6) return true;
+      if (alive[i][1] === null) return false;
+      prev = alive[i][1];
+    }
+    return prev < end - 1e-6;
   }
 
   function perBucketChart(run, w, x) {
