@@ -39,3 +39,20 @@ def score_all(pl: Any, pod: Pod, snap: Snapshot, nodes: list[str] | None = None)
         scores.append(NodeScore(ni.name, sc))
     assert pl.normalize_score(state, pod, scores).is_success()
     return {x.name: x.score for x in scores}
+
+
+def update_clone(pl: Any, state: CycleState, pod: Pod, snap: Snapshot, op: str, other: Any) -> tuple[CycleState, Any]:
+    """A clone of `state` told of one pod removed (op "remove", `other` its key) or added (`other`
+    the Pod), through the plugin's RemovePod/AddPod as preemption's dry run calls them
+    (SelectVictimsOnNode), and the NodeInfo it was told with."""
+    dry = state.clone()
+    if op == "remove":
+        victim = next(x.pod for n in snap.list() for x in n.pods if x.pod.key == other)
+        info = snap.get(victim.node_name).snapshot()
+        info.remove_pod(victim)
+        assert pl.remove_pod(dry, pod, victim, info).is_success()
+    else:
+        info = snap.get(other.node_name).snapshot()
+        info.add_pod(other)
+        assert pl.add_pod(dry, pod, other, info).is_success()
+    return dry, info
