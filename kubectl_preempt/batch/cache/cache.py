@@ -238,13 +238,7 @@ class SchedulerCache:
         node = self.nodes.get(hostname)
         if node is None:
             raise LookupError(f"failed to bind Task {task.uid} to host {hostname}, host does not exist")
-        original = task.status
-        job.update_task_status(task, BINDING)
-        try:
-            node.add_task(task)
-        except NodeError:
-            job.update_task_status(task, original)
-            raise
+        _set_status_then(job, task, BINDING, node.add_task)
         self.binds.append((task, hostname))
 
     def evict(self, task_info: TaskInfo, reason: str) -> None:
@@ -252,13 +246,7 @@ class SchedulerCache:
         node = self.nodes.get(task.node_name)
         if node is None:
             raise LookupError(f"failed to bind Task {task.uid} to host {task.node_name}, host does not exist")
-        original = task.status
-        job.update_task_status(task, RELEASING)
-        try:
-            node.update_task(task)
-        except NodeError:
-            job.update_task_status(task, original)
-            raise
+        _set_status_then(job, task, RELEASING, node.update_task)
         self.evicts.append((task, reason))
 
     def record_job_status_event(self, job: JobInfo) -> None:
@@ -312,3 +300,15 @@ def build_cache(objects: Iterable[Mapping[str, Any]], scheduler_name: str = DEFA
                                      field=f"Pod {pod.key}: metadata.annotations[{GROUP_NAME_ANNOTATION_KEY}]")
             cache.add_pod(pod)
     return cache
+
+
+def _set_status_then(job: JobInfo, task: TaskInfo, status: int, on_node: Callable[[TaskInfo], Any]) -> None:
+    """cache.go Bind and Evict: the task takes its new status in its job, then the node is told;
+    a node that refuses puts the task's old status back, and the error goes up."""
+    original = task.status
+    job.update_task_status(task, status)
+    try:
+        on_node(task)
+    except NodeError:
+        job.update_task_status(task, original)
+        raise

@@ -180,17 +180,15 @@ class Session:
         return self._all_true(self.job_pipelined_fns, "enableJobPipelined", job)
 
     def job_order_fn(self, l: JobInfo, r: JobInfo) -> bool:
-        for fn in self._enabled(self.job_order_fns, "enableJobOrder"):
-            j = fn(l, r)
-            if j != 0:
-                return j < 0
-        lt, rt = time_key(l.creation_timestamp), time_key(r.creation_timestamp)
-        if lt == rt:
-            return l.uid < r.uid
-        return lt < rt
+        return self._order(self.job_order_fns, "enableJobOrder", l, r)
 
     def queue_order_fn(self, l: QueueInfo, r: QueueInfo) -> bool:
-        for fn in self._enabled(self.queue_order_fns, "enableQueueOrder"):
+        return self._order(self.queue_order_fns, "enableQueueOrder", l, r)
+
+    def _order(self, fns: Any, switch: str, l: Any, r: Any) -> bool:
+        """session_plugins.go JobOrderFn and QueueOrderFn: the first enabled plugin that tells the
+        two apart decides; else the older first (creation time), then the smaller UID."""
+        for fn in self._enabled(fns, switch):
             j = fn(l, r)
             if j != 0:
                 return j < 0

@@ -16,58 +16,38 @@ class Statement:
         self.operations: list[tuple[str, TaskInfo, str]] = []
 
     def evict(self, reclaimee: TaskInfo, reason: str) -> None:
-        ssn = self.ssn
-        job = ssn.jobs.get(reclaimee.job)
-        if job is not None:
-            job.update_task_status(reclaimee, RELEASING)
-        node = ssn.nodes.get(reclaimee.node_name)
-        if node is not None:
-            try:
-                node.update_task(reclaimee)
-            except NodeError:
-                pass
-        ssn._deallocate_event(reclaimee)
+        self._apply(reclaimee, RELEASING, reclaimee.node_name, "update_task", allocated=False)
         self.operations.append(("evict", reclaimee, reason))
 
     def _unevict(self, reclaimee: TaskInfo) -> None:
-        ssn = self.ssn
-        job = ssn.jobs.get(reclaimee.job)
-        if job is not None:
-            job.update_task_status(reclaimee, RUNNING)
-        node = ssn.nodes.get(reclaimee.node_name)
-        if node is not None:
-            try:
-                node.update_task(reclaimee)
-            except NodeError:
-                pass
-        ssn._allocate_event(reclaimee)
+        self._apply(reclaimee, RUNNING, reclaimee.node_name, "update_task", allocated=True)
 
     def pipeline(self, task: TaskInfo, hostname: str) -> None:
-        ssn = self.ssn
-        job = ssn.jobs.get(task.job)
-        if job is not None:
-            job.update_task_status(task, PIPELINED)
-        node = ssn.nodes.get(hostname)
-        if node is not None:
-            try:
-                node.add_task(task)
-            except NodeError:
-                pass
-        ssn._allocate_event(task)
+        self._apply(task, PIPELINED, hostname, "add_task", allocated=True)
         self.operations.append(("pipeline", task, hostname))
 
     def _unpipeline(self, task: TaskInfo) -> None:
+        self._apply(task, PENDING, task.node_name, "remove_task", allocated=False)
+
+    def _apply(self, task: TaskInfo, status: int, hostname: str, on_node: str, *, allocated: bool) -> None:
+        """The three steps statement.go's evict, pipeline, unevict and unpipeline each take: the
+        task's status in its job, the task on the node (NodeInfo UpdateTask, AddTask or
+        RemoveTask; an error there is logged and passed over), then the session's allocate or
+        deallocate event handlers."""
         ssn = self.ssn
         job = ssn.jobs.get(task.job)
         if job is not None:
-            job.update_task_status(task, PENDING)
-        node = ssn.nodes.get(task.node_name)
+            job.update_task_status(task, status)
+        node = ssn.nodes.get(hostname)
         if node is not None:
             try:
-                node.remove_task(task)
+                getattr(node, on_node)(task)
             except NodeError:
                 pass
-        ssn._deallocate_event(task)
+        if allocated:
+            ssn._allocate_event(task)
+        else:
+            ssn._deallocate_event(task)
 
     def discard(self) -> None:
         for name, task, _ in reversed(self.operations):
