@@ -262,6 +262,10 @@ class PodGroupLoop:
     async_preemption: bool
     api_latency: float
     config: Any
+    leave_times: Any
+    _replica_sets: Any
+    _deleted_by_call: dict[str, dict[str, Any] | None]
+    _leave_after: dict[str, float]
 
     scheduler_busy_until = float("-inf")
 
@@ -344,17 +348,28 @@ class PodGroupLoop:
         preemptor = Pod({"metadata": {"namespace": pg.namespace, "name": pg.name, "uid": pg.uid},
                          "spec": {"priority": pg.priority}})
         victims = rec.victim_pods
+        details_of = {d["pod"]: d for d in row["victimDetails"]}
         evicting = []
         for v in victims:
             if v.terminating or v.uid in self.evicted:
                 continue
             self.evicted[v.uid] = {"pod": v.key, "by": pg.key, "time": now, "node": v.node_name}
+            # each victim leaves as the trace measured pods like it leaving after their delete
+            # call (controllers.LeaveTimes), as a pod's victims do (replay/preemption_calls.py):
+            # not all at once at the end of one grace period
+            detail = details_of.get(v.key)
+            self._deleted_by_call[v.uid] = detail
+            if detail is not None:
+                after, level, whose = self.leave_times.after(v, grace_period(v), self._replica_sets)
+                self._leave_after[v.uid] = after
+                detail["leavesAfterSeconds"] = round(after, 3)
+                detail["leaveFigure"] = f"{level} {whose}" if whose else level
             evicting.append(v)
         if self.listener is not None:
             self.listener.preempting(now, preemptor, CLUSTER, evicting)
         if self.async_preemption:
-            calls = plan_calls(preemptor, victims, [], now, self.api_latency,
-                               clears_wait=not api_calls_async(self.config))
+            calls = hold_until_last_delete(plan_calls(preemptor, victims, [], now, self.api_latency,
+                                                      clears_wait=not api_calls_async(self.config)))
             if calls:
                 self.preempting.add(pg.uid)
         else:
@@ -362,6 +377,21 @@ class PodGroupLoop:
         for call in calls:
             self.engine.schedule(call.at, lambda c=call: self._api_call(c, preemptor, CLUSTER),
                                  priority=PRIORITY_INTERNAL, name=f"{call.what} {call.pod.key}")
+
+
+def hold_until_last_delete(calls: list[Any]) -> list[Any]:
+    """A pod group's asynchronous preemption holds its members until its last victim's deletion is
+    seen: executor.go isRunningPreemption keeps the group in `preempting` while the last victim
+    (lastVictimsPendingPreemption) exists without a deletionTimestamp. The "release" of plan_calls
+    (the preemptor leaving the set before the last victim's calls) moves to that delete."""
+    deletes = [c for c in calls if c.what == "delete"]
+    if not deletes:
+        return calls
+    last = max(c.at for c in deletes)
+    out = [c if c.what != "release" else replace(c, at=last) for c in calls]
+    # at one instant the delete lands before the release (sorted is stable)
+    out.sort(key=lambda c: (c.at, c.what == "release"))
+    return out
 
 
 # --- follow mode -------------------------------------------------------------------------------------
