@@ -16,9 +16,9 @@ as a timeline entry. Shared by simulate mode (replay/scheduling_loop.py) and fol
   A cycle that changed nothing and preempted nothing would give the same answer on the same
   cluster: its members are set aside until the cluster, the nominations or the queue's other pods
   change (`Spin`), which is what those cycles amount to.
-- The cluster's record counts the decisions of one pod on one node within 10 s as one preemption
-  (the truth files' `schedulerDecisions`); a group member's DefaultPreemption, re-decided on every
-  such cycle, is summed up so (`Repeats`).
+- The cluster's record counts the decisions of one pod on one node, each within 10 s of the one
+  before, as one preemption (the truth files' `schedulerDecisions`); a group member's
+  DefaultPreemption, re-decided on every such cycle, is summed up so (`Repeats`).
 """
 from __future__ import annotations
 
@@ -216,8 +216,11 @@ def pod_group_preemption_why(result: PodGroupCycleResult, rec: PodGroupPreemptio
 
 class Repeats:
     """Group members' decisions merged as the cluster's record merges them: a decision of the same
-    preemptor on the same node within REPEAT_WINDOW of the entry's first joins it (its victims
-    added, `schedulerDecisions` counted)."""
+    preemptor on the same node within REPEAT_WINDOW of the entry's last decision joins it (its
+    victims added, `schedulerDecisions` counted). The window runs from the last decision, not the
+    first: s9-gang-nowap's truth counts in gang/huge-4's node-04 entry, first decided at 05:31:33.547,
+    a victim whose Preempted event names huge-4 at 05:31:45.353, the entry's decisions having gone
+    on meanwhile (thousands of them)."""
 
     def __init__(self) -> None:
         self.open: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
@@ -228,6 +231,7 @@ class Repeats:
         got = self.open.get(k)
         if got is not None and now - got[0] <= REPEAT_WINDOW:
             entry = got[1]
+            self.open[k] = (now, entry)
             have = set(entry["victims"])
             for v, d in zip(row["victims"], row.get("victimDetails") or ()):
                 if v not in have:

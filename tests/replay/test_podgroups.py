@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.scheduler.backend.queue import ACTIVE, BACKOFF, ERROR_BACKOFF, IN_FLIGHT, SchedulingQueue
 from tests.builders import make_gang, make_node, make_pod
@@ -188,3 +190,29 @@ def test_a_pod_groups_preemption_holds_it_until_its_last_victims_deletion_is_see
     assert [(c.what, c.pod.name, round(c.at, 3)) for c in held][-2:] == [("delete", "v2", 0.4), ("release", "train", 0.4)]
     assert sorted((c.what, c.pod.name) for c in held) == sorted((c.what, c.pod.name) for c in calls)
     assert hold_until_last_delete([]) == []
+
+
+def _row(preemptor: str, node: str, *victims: str) -> dict[str, Any]:
+    return {"preemptor": preemptor, "node": node, "victims": list(victims),
+            "victimDetails": [{"pod": v} for v in victims]}
+
+
+@pytest.mark.parametrize("decisions, entries", [
+    pytest.param([(0, "a", "n1", "v1"), (8, "a", "n1", "v2"), (16, "a", "n1", "v3")],
+                 [("a", "n1", 3, ["v1", "v2", "v3"])],
+                 id="decisions each within 10 s of the one before are one entry, however long the chain"),
+    pytest.param([(0, "a", "n1", "v1"), (10.5, "a", "n1", "v2")],
+                 [("a", "n1", 1, ["v1"]), ("a", "n1", 1, ["v2"])],
+                 id="a decision more than 10 s after the entry's last starts a new entry"),
+    pytest.param([(0, "a", "n1", "v1"), (1, "a", "n2", "v2"), (2, "b", "n1", "v1")],
+                 [("a", "n1", 1, ["v1"]), ("a", "n2", 1, ["v2"]), ("b", "n1", 1, ["v1"])],
+                 id="another node or another preemptor is another entry"),
+])
+def test_a_members_decisions_merge_as_the_clusters_record_merges_them(decisions, entries) -> None:
+    from kubectl_preempt.replay.podgroups import Repeats
+    rep, rows = Repeats(), []
+    for t, who, node, victim in decisions:
+        row = _row(who, node, victim)
+        if not rep.merge(row, t):
+            rows.append(row)
+    assert [(r["preemptor"], r["node"], r["schedulerDecisions"], r["victims"]) for r in rows] == entries
