@@ -266,10 +266,7 @@ class PodGroupLoop:
     async_preemption: bool
     api_latency: float
     config: Any
-    leave_times: Any
-    _replica_sets: Any
-    _deleted_by_call: dict[str, dict[str, Any] | None]
-    _leave_after: dict[str, float]
+    _plan_leave: Callable[[Pod, dict[str, Any] | None], None]  # replay/preemption_calls.py
 
     scheduler_busy_until = float("-inf")
 
@@ -359,15 +356,8 @@ class PodGroupLoop:
                 continue
             self.evicted[v.uid] = {"pod": v.key, "by": pg.key, "time": now, "node": v.node_name}
             # each victim leaves as the trace measured pods like it leaving after their delete
-            # call (controllers.LeaveTimes), as a pod's victims do (replay/preemption_calls.py):
-            # not all at once at the end of one grace period
-            detail = details_of.get(v.key)
-            self._deleted_by_call[v.uid] = detail
-            if detail is not None:
-                after, level, whose = self.leave_times.after(v, grace_period(v), self._replica_sets)
-                self._leave_after[v.uid] = after
-                detail["leavesAfterSeconds"] = round(after, 3)
-                detail["leaveFigure"] = f"{level} {whose}" if whose else level
+            # call, as a pod's victims do: not all at once at the end of one grace period
+            self._plan_leave(v, details_of.get(v.key))
             evicting.append(v)
         if self.listener is not None:
             self.listener.preempting(now, preemptor, CLUSTER, evicting)
