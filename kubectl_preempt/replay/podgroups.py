@@ -16,9 +16,9 @@ as a timeline entry. Shared by simulate mode (replay/scheduling_loop.py) and fol
   A cycle that changed nothing and preempted nothing would give the same answer on the same
   cluster: its members are set aside until the cluster, the nominations or the queue's other pods
   change (`Spin`), which is what those cycles amount to.
-- The cluster's record counts the decisions of one pod on one node within 10 s as one preemption
-  (the truth files' `schedulerDecisions`); a group member's DefaultPreemption, re-decided on every
-  such cycle, is summed up so (`Repeats`).
+- The cluster's record counts the decisions of one pod on one node, each within 10 s of the one
+  before, as one preemption (the truth files' `schedulerDecisions`); a group member's
+  DefaultPreemption, re-decided on every such cycle, is summed up so (`Repeats`).
 """
 from __future__ import annotations
 
@@ -216,8 +216,11 @@ def pod_group_preemption_why(result: PodGroupCycleResult, rec: PodGroupPreemptio
 
 class Repeats:
     """Group members' decisions merged as the cluster's record merges them: a decision of the same
-    preemptor on the same node within REPEAT_WINDOW of the entry's first joins it (its victims
-    added, `schedulerDecisions` counted)."""
+    preemptor on the same node within REPEAT_WINDOW of the entry's last decision joins it (its
+    victims added, `schedulerDecisions` counted). The window runs from the last decision, not the
+    first: s9-gang-nowap's truth counts in gang/huge-4's node-04 entry, first decided at 05:31:33.547,
+    a victim whose Preempted event names huge-4 at 05:31:45.353, the entry's decisions having gone
+    on meanwhile (thousands of them)."""
 
     def __init__(self) -> None:
         self.open: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
@@ -228,6 +231,7 @@ class Repeats:
         got = self.open.get(k)
         if got is not None and now - got[0] <= REPEAT_WINDOW:
             entry = got[1]
+            self.open[k] = (now, entry)
             have = set(entry["victims"])
             for v, d in zip(row["victims"], row.get("victimDetails") or ()):
                 if v not in have:
@@ -262,6 +266,7 @@ class PodGroupLoop:
     async_preemption: bool
     api_latency: float
     config: Any
+    _plan_leave: Callable[[Pod, dict[str, Any] | None], None]  # replay/preemption_calls.py
 
     scheduler_busy_until = float("-inf")
 
@@ -344,17 +349,21 @@ class PodGroupLoop:
         preemptor = Pod({"metadata": {"namespace": pg.namespace, "name": pg.name, "uid": pg.uid},
                          "spec": {"priority": pg.priority}})
         victims = rec.victim_pods
+        details_of = {d["pod"]: d for d in row["victimDetails"]}
         evicting = []
         for v in victims:
             if v.terminating or v.uid in self.evicted:
                 continue
             self.evicted[v.uid] = {"pod": v.key, "by": pg.key, "time": now, "node": v.node_name}
+            # each victim leaves as the trace measured pods like it leaving after their delete
+            # call, as a pod's victims do: not all at once at the end of one grace period
+            self._plan_leave(v, details_of.get(v.key))
             evicting.append(v)
         if self.listener is not None:
             self.listener.preempting(now, preemptor, CLUSTER, evicting)
         if self.async_preemption:
-            calls = plan_calls(preemptor, victims, [], now, self.api_latency,
-                               clears_wait=not api_calls_async(self.config))
+            calls = hold_until_last_delete(plan_calls(preemptor, victims, [], now, self.api_latency,
+                                                      clears_wait=not api_calls_async(self.config)))
             if calls:
                 self.preempting.add(pg.uid)
         else:
@@ -362,6 +371,21 @@ class PodGroupLoop:
         for call in calls:
             self.engine.schedule(call.at, lambda c=call: self._api_call(c, preemptor, CLUSTER),
                                  priority=PRIORITY_INTERNAL, name=f"{call.what} {call.pod.key}")
+
+
+def hold_until_last_delete(calls: list[Any]) -> list[Any]:
+    """A pod group's asynchronous preemption holds its members until its last victim's deletion is
+    seen: executor.go isRunningPreemption keeps the group in `preempting` while the last victim
+    (lastVictimsPendingPreemption) exists without a deletionTimestamp. The "release" of plan_calls
+    (the preemptor leaving the set before the last victim's calls) moves to that delete."""
+    deletes = [c for c in calls if c.what == "delete"]
+    if not deletes:
+        return calls
+    last = max(c.at for c in deletes)
+    out = [c if c.what != "release" else replace(c, at=last) for c in calls]
+    # at one instant the delete lands before the release (sorted is stable)
+    out.sort(key=lambda c: (c.at, c.what == "release"))
+    return out
 
 
 # --- follow mode -------------------------------------------------------------------------------------

@@ -94,14 +94,7 @@ class PreemptionCalls:
                 details_of[victim.key]["alreadyEvicting"] = True
                 continue
             self.evicted[victim.uid] = {"pod": victim.key, "by": pod.key, "time": now, "node": node}
-            detail = details_of.get(victim.key)
-            self._deleted_by_call[victim.uid] = detail
-            if detail is not None:
-                after, level, whose = self.leave_times.after(victim, grace_period(victim), self._replica_sets)
-                self._leave_after[victim.uid] = after
-                # which figure says when it leaves (see controllers.LeaveTimes)
-                detail["leavesAfterSeconds"] = round(after, 3)
-                detail["leaveFigure"] = f"{level} {whose}" if whose else level
+            self._plan_leave(victim, details_of.get(victim.key))
             evicting.append(victim)
         if self.listener is not None:
             self.listener.preempting(now, pod, node, evicting)
@@ -126,6 +119,17 @@ class PreemptionCalls:
             self._set_nomination(pod, node)
         if nominate and self.listener is not None:
             self.listener.nominated(now, pod, node)
+
+    def _plan_leave(self, victim: Pod, detail: dict[str, Any] | None) -> None:
+        """A victim its preemption will delete: when it leaves after its delete call, as the trace
+        measured pods like it leaving (controllers.LeaveTimes), written in its victimDetails entry
+        with which figure says so."""
+        self._deleted_by_call[victim.uid] = detail
+        if detail is not None:
+            after, level, whose = self.leave_times.after(victim, grace_period(victim), self._replica_sets)
+            self._leave_after[victim.uid] = after
+            detail["leavesAfterSeconds"] = round(after, 3)
+            detail["leaveFigure"] = f"{level} {whose}" if whose else level
 
     def _api_call(self, call: Call, preemptor: Pod, node: str, kick: bool = True) -> None:
         """One API call of a preemption reaches the cluster (see async_preemption)."""

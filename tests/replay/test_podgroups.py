@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.scheduler.backend.queue import ACTIVE, BACKOFF, ERROR_BACKOFF, IN_FLIGHT, SchedulingQueue
 from tests.builders import make_gang, make_node, make_pod
@@ -149,3 +151,68 @@ def test_follow_gives_no_verdict_when_no_recorded_burst_is_a_choice_the_search_m
     [row] = [p for p in report["preemptions"] if p.get("podGroup")][:1]
     assert row["agrees"] is None and "no burst" in row["differences"][0]
     assert row["victims"] == row["replayed"]["victims"]
+
+
+def test_a_pod_groups_victims_leave_as_the_trace_measured_pods_like_them_leaving() -> None:
+    """A workload-aware preemption's victims leave as a pod's victims do (replay/preemption_calls.py,
+    controllers.LeaveTimes): after the time the trace measured pods like them taking from their
+    delete call to leaving (here 1 s in namespace batch, grace 5), not all at the end of one grace
+    period; the gang binds as soon as they are gone."""
+    old = make_pod("old").ns("batch").priority(10).req(cpu="1", memory="1Gi").on("n3") \
+        .set("spec.terminationGracePeriodSeconds", 5).obj()
+    going = make_pod("old").ns("batch").priority(10).req(cpu="1", memory="1Gi").on("n3") \
+        .set("spec.terminationGracePeriodSeconds", 5).set("metadata.deletionTimestamp", at(7)) \
+        .set("metadata.deletionGracePeriodSeconds", 5).obj()
+    tr = trace(*nodes(2), ev(0, "ADDED", make_node("n3").alloc(cpu="1", memory="16Gi").obj()),
+               ev(0, "ADDED", old), ev(2, "MODIFIED", going), ev(3, "DELETED", going),
+               *[ev(0, "ADDED", make_pod(f"f{i}").ns("batch").priority(10).req(cpu="2", memory="1Gi")
+                    .on(f"n{i % 2 + 1}").set("spec.terminationGracePeriodSeconds", 5).obj()) for i in range(4)],
+               ev(0, "ADDED", make_gang("train", 2, namespace="gang", priority=1000)),
+               ev(10, "ADDED", member("t-0", "train", "2")), ev(10, "ADDED", member("t-1", "train", "2")), end=60)
+    report, log = run(tr)
+    first = report["preemptions"][0]
+    assert [(d["leavesAfterSeconds"], d["leaveFigure"]) for d in first["victimDetails"]] == [(1.0, "namespace batch")] * 2
+    assert {k for k in log.binds} == {"gang/t-0", "gang/t-1"}
+    assert all(10 < t - START < 12 for t, _ in log.binds.values())
+
+
+def test_a_pod_groups_preemption_holds_it_until_its_last_victims_deletion_is_seen() -> None:
+    """executor.go isRunningPreemption: the group stays in `preempting` while its last victim
+    (lastVictimsPendingPreemption) has no deletionTimestamp, so the release plan_calls places before
+    the last victim's calls moves to that victim's delete, the delete first at that instant."""
+    from kubectl_preempt.replay.podgroups import hold_until_last_delete
+    from kubectl_preempt.scheduler.backend.api_dispatcher import plan_calls
+    preemptor = Pod(make_pod("train").ns("gang").obj())
+    victims = [Pod(make_pod(f"v{i}").ns("batch").on("n1").obj()) for i in range(3)]
+    calls = plan_calls(preemptor, victims, [], 0.0, 0.1)
+    assert [c.what for c in calls if c.at < 0.35].count("release") == 1  # before the last victim's calls
+    held = hold_until_last_delete(calls)
+    assert [(c.what, c.pod.name, round(c.at, 3)) for c in held][-2:] == [("delete", "v2", 0.4), ("release", "train", 0.4)]
+    assert sorted((c.what, c.pod.name) for c in held) == sorted((c.what, c.pod.name) for c in calls)
+    assert hold_until_last_delete([]) == []
+
+
+def _row(preemptor: str, node: str, *victims: str) -> dict[str, Any]:
+    return {"preemptor": preemptor, "node": node, "victims": list(victims),
+            "victimDetails": [{"pod": v} for v in victims]}
+
+
+@pytest.mark.parametrize("decisions, entries", [
+    pytest.param([(0, "a", "n1", "v1"), (8, "a", "n1", "v2"), (16, "a", "n1", "v3")],
+                 [("a", "n1", 3, ["v1", "v2", "v3"])],
+                 id="decisions each within 10 s of the one before are one entry, however long the chain"),
+    pytest.param([(0, "a", "n1", "v1"), (10.5, "a", "n1", "v2")],
+                 [("a", "n1", 1, ["v1"]), ("a", "n1", 1, ["v2"])],
+                 id="a decision more than 10 s after the entry's last starts a new entry"),
+    pytest.param([(0, "a", "n1", "v1"), (1, "a", "n2", "v2"), (2, "b", "n1", "v1")],
+                 [("a", "n1", 1, ["v1"]), ("a", "n2", 1, ["v2"]), ("b", "n1", 1, ["v1"])],
+                 id="another node or another preemptor is another entry"),
+])
+def test_a_members_decisions_merge_as_the_clusters_record_merges_them(decisions, entries) -> None:
+    from kubectl_preempt.replay.podgroups import Repeats
+    rep, rows = Repeats(), []
+    for t, who, node, victim in decisions:
+        row = _row(who, node, victim)
+        if not rep.merge(row, t):
+            rows.append(row)
+    assert [(r["preemptor"], r["node"], r["schedulerDecisions"], r["victims"]) for r in rows] == entries
