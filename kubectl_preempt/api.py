@@ -72,12 +72,15 @@ from .batch.request import read_scheduler_conf, require_batch_pods, session_requ
 from .batch.cache.cache import BATCH_KINDS  # noqa: E402,F401 - the kinds kube-batch reads besides the scheduler's
 from .replay.request import (bundled_file, bundled_trace, decision_case_writer,  # noqa: E402,F401
                              load_priority_class_files, read_replay_trace)
-from .check.request import CheckInputs, check_inputs  # noqa: E402,F401
+from .check.request import CheckInputs, CheckResult, check_inputs  # noqa: E402,F401
+from .check.request import check_request as _check_request  # noqa: E402
 from .history.request import history_request  # noqa: E402,F401
-from .plan.request import PlanInputs, plan_inputs  # noqa: E402,F401
+from .plan.request import PlanInputs, PlanResult, plan_inputs  # noqa: E402,F401
+from .plan.request import plan_request as _plan_request  # noqa: E402
 from .io.release import data_server_version, scheduler_version  # noqa: E402,F401
-from .io.requests import (Captured, capture_snapshot, default_snapshot_filename, kubeconfig_paths,  # noqa: E402,F401
-                          live_namespace_names, live_pod_names, record_duration, record_summary,
+from .io.requests import (BundledDemo, Captured, bundled_demo, capture_snapshot,  # noqa: E402,F401
+                          default_snapshot_filename, kubeconfig_paths, live_namespace_names, live_pod_names,
+                          record_duration, record_summary, record_trace, server_version_document,
                           server_version_info, snapshot_context, snapshot_summary)
 from .io.record import record  # noqa: E402,F401 - record(...) a trace from the live cluster, see io/record.py
 
@@ -97,3 +100,27 @@ from .model.rfc3339 import format_seconds, parse_seconds  # noqa: E402,F401
 from .model.selectors import LabelSelector, parse_selector  # noqa: E402,F401
 from .scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY  # noqa: E402,F401 - --api-latency's default
 from .version import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__  # noqa: E402,F401
+
+def _paged(request: Callable[..., Any], page: Callable[[Any], str]) -> Callable[..., Any]:
+    """A command's request whose result renders its HTML page on demand (`result.page()`): the
+    request's package may not import render, api may."""
+    @functools.wraps(request)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        result = request(*args, **kwargs)
+        result.page = functools.partial(page, result)
+        return result
+    return run
+
+
+check_request = _paged(_long_work(_check_request), lambda r: check_html(
+    r.report, r.inputs.traces, r.inputs.classes, sources=r.inputs.sources, baseline=r.inputs.baseline,
+    config=r.inputs.config, seed=r.seed, kubernetes_version=r.kubernetes_version, feature_gates=r.feature_gates))
+plan_request = _paged(_long_work(_plan_request), lambda r: replay_html(r.report, r.trace))
+
+# --- the doors: the one call each command of the CLI makes (tests/test_cli_doors.py) --------------
+
+DOORS = ("explain_request", "replay_request", "check_request", "plan_request", "history_request",
+         "session_request", "capture_snapshot", "record_trace", "server_version_document", "bundled_demo")
+# what a command may call besides its door: parsing its flags, and writing a finished output
+HELPERS = ("parse_feature_gates", "parse_selector", "parse_span", "parse_seconds", "format_seconds",
+           "refuse_link", "write_atomic")

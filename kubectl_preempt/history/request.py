@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Iterable, Mapping
 
-from ..errors import ClusterError
+from ..errors import ClusterError, InputError
 from ..framework.versions import KubernetesVersion, kubelet_versions, resolve_kubernetes_version
 from ..io import kinds, live
 from ..io.release import captured_server_version, data_items
@@ -59,7 +59,22 @@ def history_request(namespace: str | None, since: float | None, default_since: f
     """`history`'s document from a recorded trace (every version it recorded), a snapshot (the
     `default_since` seconds before its capture unless `since`), or else the live cluster (the
     context's namespace with `context_namespace`); and the refusal to report once it is shown (a
-    live read that could read pods or Events but not both), else ""."""
+    live read that could read pods or Events but not both), else "". An object of a bad shape in
+    a file is an InputError naming the object and field, and here the file too."""
+    try:
+        return _history_document(namespace, since, default_since, snapshot=snapshot, trace=trace,
+                                 context_namespace=context_namespace, context=context, kubeconfig=kubeconfig,
+                                 request_timeout=request_timeout, progress=progress,
+                                 kubernetes_version=kubernetes_version)
+    except InputError as e:
+        raise e.located(source=display_name(trace or snapshot) if (trace or snapshot) else None) from None
+
+
+def _history_document(namespace: str | None, since: float | None, default_since: float, *,
+                      snapshot: str | None, trace: str | None, context_namespace: bool, context: str | None,
+                      kubeconfig: str | None, request_timeout: str | None,
+                      progress: Callable[[str], None] | None,
+                      kubernetes_version: str | None) -> tuple[dict[str, Any], str]:
     refusal = ""
     tr = read_trace(trace if trace is not None else snapshot, require=("Pod", "Event")) \
         if (trace or snapshot) is not None else None

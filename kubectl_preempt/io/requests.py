@@ -1,14 +1,17 @@
-"""The live cluster's small requests: capture (the cluster into a snapshot file), record's
-duration and summary, version's /version, and completion's names."""
+"""The live cluster's small requests: capture (the cluster into a snapshot file), record (a
+trace), version's /version, completion's names; and the bundled files `demo` runs on."""
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
 from ..errors import UsageError, quote
-from . import live
+from ..framework.versions import resolve_kubernetes_version
+from . import bundled, live
+from .record import Notice, Progress, record
 
 
 def server_version_info(context: str | None = None, kubeconfig: str | None = None,
@@ -130,3 +133,49 @@ def record_summary(stats: Any, output_file: str) -> str:
             f"{stats.events - stats.initial_objects:,} events over {int(stats.ended - stats.started)}s"
             + (f", {stats.relists} re-list(s) after 410 Gone" if stats.relists else "")
             + f" ({kinds}); ended: {stats.reason or 'done'}")
+
+
+def record_trace(output_file: str, *, duration: str | None = None, max_events: int | None = None,
+                 redact: bool = True, namespace: str | None = None, context: str | None = None,
+                 kubeconfig: str | None = None, request_timeout: str | None = None,
+                 stop: threading.Event | None = None, progress: Progress | None = None,
+                 notice: Notice | None = None) -> str:
+    """`kubectl preempt record`: --duration read, the live cluster recorded into `output_file`
+    until a limit or `stop` (io/record.py record), and what was written, in one line."""
+    seconds = record_duration(duration)
+    stats = record(output_file, kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
+                   duration=seconds, max_events=max_events, redact=redact, namespace=namespace, stop=stop,
+                   progress=progress, notice=notice)
+    return record_summary(stats, output_file)
+
+
+def server_version_document(context: str | None = None, kubeconfig: str | None = None,
+                            request_timeout: str | None = None) -> dict[str, Any]:
+    """`kubectl preempt version`'s server part: the API server's /version, and the kube-scheduler
+    release imitated for it (resolve_kubernetes_version's rule, with its note when not exact)."""
+    info = server_version_info(context, kubeconfig, request_timeout)
+    doc: dict[str, Any] = {"serverVersion": info}
+    git_version = str(info.get("gitVersion") or "")
+    resolved = resolve_kubernetes_version(None, git_version or None, data_source="the API server")
+    doc["imitatedKubeSchedulerVersion"] = resolved.version.name
+    if resolved.note:
+        doc["imitatedKubeSchedulerNote"] = resolved.note.removeprefix("note: ")
+    return doc
+
+
+@dataclass
+class BundledDemo:
+    """What `demo` runs on (the example cluster and the demo trace every install carries, and
+    where they are), or the files --copy-to wrote."""
+    cluster: str
+    trace: str
+    root: str
+    written: list[str]
+
+
+def bundled_demo(cluster: str, trace: str, copy_to: str | None = None) -> BundledDemo:
+    """The bundled files `demo` runs on, by their paths in the repository; with `copy_to`, the
+    bundled examples/ and traces/ written into that directory instead (io/bundled.py)."""
+    if copy_to is not None:
+        return BundledDemo("", "", str(bundled.root()), [str(p) for p in bundled.copy_to(copy_to)])
+    return BundledDemo(str(bundled.path(cluster)), str(bundled.path(trace)), str(bundled.root()), [])

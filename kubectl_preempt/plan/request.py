@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..errors import InputError, UsageError
 from ..framework.versions import Resolved, apply_feature_gates
 from ..io import live
-from ..io.files import is_private
+from ..io.files import STDOUT, is_private, refuse_link
 from ..io.release import captured_at as _captured_at, scheduler_version
 from ..io.snapshot import display_name, ignored_note, load_config_document, load_objects
+from ..replay.request import decision_case_writer
+from .api import plan
+from .capacity import plan_max
 
 
 def _plan_manifests(paths: Sequence[str]) -> list[tuple[str, str, Any]]:
@@ -78,3 +81,50 @@ def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context:
     # --feature-gates are checked against the release picked, and carried by it
     version = apply_feature_gates(resolved.version, feature_gates)
     return PlanInputs(manifests, objects, source, captured_at, private, replace(resolved, version=version), cfg)
+
+
+@dataclass
+class PlanResult:
+    """What `plan` made: the report, the trace it replayed (for the HTML page), whether what is
+    made from the inputs is private, the decision cases written; `page` renders the HTML page
+    (set by api, which may import render)."""
+    report: dict[str, Any]
+    trace: dict[str, Any]
+    private: bool
+    written: list[str]
+    page: Callable[[], str] | None = None
+
+
+def plan_request(manifest_paths: Sequence[str], snapshot: str | None, scale: Iterable[str] = (), *,
+                 max_copies: bool = False, max_count: int = 10_000, duration: float | None = None, runs: int = 1,
+                 jobs: int | None = None, seed: int = 0, namespace: str | None = None, config: str | None = None,
+                 kubernetes_version: str | None = None, feature_gates: Mapping[str, bool] | None = None,
+                 context: str | None = None, kubeconfig: str | None = None, request_timeout: str | None = None,
+                 dump_decisions: str | None = None, overwrite: bool = False, html: str | None = None,
+                 note: Callable[[str], None] | None = None) -> PlanResult:
+    """`kubectl preempt plan`: its inputs read (plan_inputs: the release resolved once, carried),
+    then how many copies of the one -f pod fit (`max_copies`, plan_max) or what creating and
+    scaling would do (plan); --dump-decisions' directory made ready and --html's path checked
+    before the plan runs."""
+    inputs = plan_inputs(manifest_paths, snapshot, context=context, kubeconfig=kubeconfig,
+                         request_timeout=request_timeout, kubernetes_version=kubernetes_version,
+                         config=config, note=note, feature_gates=feature_gates)
+    if max_copies:
+        if len(inputs.manifests) != 1:
+            raise UsageError(f"--max copies one pod; the manifests hold {len(inputs.manifests)} objects",
+                             field="--filename")
+        report = plan_max(inputs.objects, inputs.manifests[0], config=inputs.config, seed=seed, max_count=max_count,
+                          namespace=namespace, captured_at=inputs.captured_at, kubernetes_version=inputs.version,
+                          source=inputs.source)
+        return PlanResult(report, {}, inputs.private, [])
+    on_decision = None
+    written: list[str] = []
+    if dump_decisions:
+        on_decision, written = decision_case_writer(dump_decisions, overwrite=overwrite, private=inputs.private)
+    if html and html != STDOUT:
+        refuse_link(html, "--html")
+    trace: dict[str, Any] = {}
+    report = plan(inputs.objects, inputs.manifests, list(scale), config=inputs.config, seed=seed, duration=duration,
+                  runs=runs, jobs=jobs, namespace=namespace, captured_at=inputs.captured_at,
+                  kubernetes_version=inputs.version, on_decision=on_decision, source=inputs.source, trace_out=trace)
+    return PlanResult(report, trace, inputs.private, written)
