@@ -68,10 +68,12 @@ def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], propo
 from .explain.inputs import (NOTHING_TO_EXPLAIN, ExplainInputs, check_requests, explain_inputs,  # noqa: E402,F401
                              other_type, pods_to_explain, strip_pod_prefix, workload_notes)
 from .explain.live import LiveExplainRead, live_explain_read, pod_arg_key  # noqa: E402,F401
+from .explain.door import ExplainResult, explain_request  # noqa: E402,F401 - explain's one door
 from .batch.request import read_scheduler_conf, require_batch_pods, session_request  # noqa: E402,F401
 from .batch.cache.cache import BATCH_KINDS  # noqa: E402,F401 - the kinds kube-batch reads besides the scheduler's
-from .replay.request import (bundled_file, bundled_trace, decision_case_writer,  # noqa: E402,F401
+from .replay.request import (ReplayResult, bundled_file, bundled_trace, decision_case_writer,  # noqa: E402,F401
                              load_priority_class_files, read_replay_trace)
+from .replay.request import replay_request as _replay_request  # noqa: E402
 from .check.request import CheckInputs, CheckResult, check_inputs  # noqa: E402,F401
 from .check.request import check_request as _check_request  # noqa: E402
 from .history.request import history_request  # noqa: E402,F401
@@ -115,6 +117,7 @@ def _paged(request: Callable[..., Any], page: Callable[[Any], str]) -> Callable[
 check_request = _paged(_long_work(_check_request), lambda r: check_html(
     r.report, r.inputs.traces, r.inputs.classes, sources=r.inputs.sources, baseline=r.inputs.baseline,
     config=r.inputs.config, seed=r.seed, kubernetes_version=r.kubernetes_version, feature_gates=r.feature_gates))
+replay_request = _paged(_long_work(_replay_request), lambda r: replay_html(r.report, r.trace))
 plan_request = _paged(_long_work(_plan_request), lambda r: replay_html(r.report, r.trace))
 
 # --- the doors: the one call each command of the CLI makes (tests/test_cli_doors.py) --------------
@@ -122,5 +125,5 @@ plan_request = _paged(_long_work(_plan_request), lambda r: replay_html(r.report,
 DOORS = ("explain_request", "replay_request", "check_request", "plan_request", "history_request",
          "session_request", "capture_snapshot", "record_trace", "server_version_document", "bundled_demo")
 # what a command may call besides its door: parsing its flags, and writing a finished output
-HELPERS = ("parse_feature_gates", "parse_selector", "parse_span", "parse_seconds", "format_seconds",
-           "refuse_link", "write_atomic")
+HELPERS = ("parse_feature_gates", "parse_selector", "strip_pod_prefix", "limits.parse_span", "parse_seconds", "format_seconds",
+           "write_atomic")

@@ -78,7 +78,7 @@ def _registered(modules: dict[str, Module]) -> dict[str, tuple[str, str]]:
 
 
 def _api_attr(m: Module, func: ast.expr) -> str | None:
-    """The api attribute a call's function names (api.X, api.X.Y, X imported from api), else None."""
+    """What of api a call calls (api.X -> "X", api.X.Y and X.Y with X imported from api -> "X.Y"), else None."""
     chain = []
     while isinstance(func, ast.Attribute):
         chain.append(func.attr)
@@ -86,9 +86,9 @@ def _api_attr(m: Module, func: ast.expr) -> str | None:
     if not isinstance(func, ast.Name):
         return None
     if func.id in m.api_module and chain:
-        return chain[-1]
+        return ".".join(reversed(chain))
     if func.id in m.api_names:
-        return m.api_names[func.id]
+        return ".".join([m.api_names[func.id], *reversed(chain)])
     return None
 
 
