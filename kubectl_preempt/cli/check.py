@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from ..api import DEFAULT_FAIL_ON, FAIL_ON, STDOUT, write_atomic
-from ..errors import ExitCode, MissingInput, UsageError
+from ..errors import ExitCode, MissingInput
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from ..render.replay import gap_notes

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..errors import MissingInput, UsageError
+from ..errors import MissingInput
 from . import options
 from .common import Progress, guard, note, output_path
 
