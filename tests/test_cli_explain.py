@@ -354,8 +354,8 @@ def test_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch, capsys: pyt
 
 
 def test_many_pods_on_a_terminal_get_a_progress_bar_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kubectl_preempt import api
     from kubectl_preempt.cli import explain as explain_cli
+    from kubectl_preempt.explain import request as explain_request
 
     pods = [make_pod(f"p{i}").req(cpu="1m").obj() for i in range(explain_cli.PROGRESS_MIN_PODS)]
     (tmp_path / "s.json").write_bytes(as_list([make_node("n").obj()] + pods))
@@ -369,7 +369,8 @@ def test_many_pods_on_a_terminal_get_a_progress_bar_on_stderr(tmp_path: Path, mo
         return [{"pod": k, "outcome": "Scheduled", "node": "n", "bestNodes": ["n"], "feasibleNodes": ["n"]}
                 for k in keys]
 
-    monkeypatch.setattr(api, "explain_pods", fake_explain_pods)
+    # explain's door (explain/door.py) explains through explain/request.py's explain_pods
+    monkeypatch.setattr(explain_request, "explain_pods", fake_explain_pods)
     tty = Tty()
     monkeypatch.setattr(sys, "stderr", tty)
     from kubectl_preempt.cli.main import main

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from ..errors import InputError
 
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.config import SchedulerConfig
-from ..framework.versions import KubernetesVersion, apply_feature_gates
+from ..framework.versions import KubernetesVersion, Resolved, apply_feature_gates
 from ..model.limits import check_runs
 from ..replay.api import replay, run_spec
 from ..replay.api import scheduler_version as replay_scheduler_version
@@ -113,7 +114,8 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
           policy: Policy | None = None, config: SchedulerConfig | Mapping[str, Any] | None = None,
           seed: int = 0, progress: Progress | None = None, runs: int = 1, jobs: int | None = None,
           ray_address: str | None = None, kubernetes_version: str | KubernetesVersion | None = None,
-          feature_gates: str | Mapping[str, bool] | None = None) -> dict[str, Any]:
+          feature_gates: str | Mapping[str, bool] | None = None,
+          releases: Mapping[str, Resolved] | None = None) -> dict[str, Any]:
     """Check proposed PriorityClasses against recorded traces.
 
     `traces`: name -> a trace (io.trace's Trace, {"header", "events"}, or a list of events).
@@ -125,89 +127,134 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
     `jobs` processes or the Ray cluster at `ray_address`. `kubernetes_version` picks the
     kube-scheduler release both sides imitate; by default each trace's own (replay's rule);
     `feature_gates` (kube-scheduler's --feature-gates) are checked against it and set on it.
+    `releases`: trace name -> the release already resolved for it (check/request.py, which read
+    the traces), carried rather than resolved again.
     """
     check_runs(runs)
     policy = policy or Policy()
     proposal, findings = decode_proposal(proposed, sources)
     base_objects = [dict(o) for o in baseline] if baseline is not None else None
 
-    contexts: list[tuple[str, Applied]] = []
+    base_applied: Applied | None = None
     if base_objects is not None:
-        applied = apply_proposal(proposal, _existing(base_objects), complete=True)
-        contexts.append((BASELINE_CONTEXT, applied))
-        _merge(findings, applied.findings + _recreate_findings(applied), BASELINE_CONTEXT)
+        base_applied = apply_proposal(proposal, _existing(base_objects), complete=True)
+        _merge(findings, base_applied.findings + _recreate_findings(base_applied), BASELINE_CONTEXT)
 
     trace_reports = []
     all_rules: list[RuleResult] = []
     for name, events in traces.items():
-        try:
-            timeline = normalize(events)
-        except InputError as e:
-            raise e.located(source=name) from None
-        initial = initial_objects(timeline.initial)
-        if base_objects is None:
-            applied = apply_proposal(proposal, _existing(initial))
-            _merge(findings, applied.findings + _recreate_findings(applied), name)
-        else:
-            applied = contexts[0][1]
-        overrides = _proposed_overrides(proposal, applied, base_objects)
-        version = apply_feature_gates(replay_scheduler_version(events, kubernetes_version).version, feature_gates)
-        paired: dict[str, Any] | None = None
-        if runs > 1:
-            if progress is not None:
-                progress(name, "baseline and proposed")
-            spec = PairSpec(run_spec(events, config=config, priority_classes=base_objects, seed=seed,
-                                     kubernetes_version=version),
-                            run_spec(events, config=config, priority_classes=overrides or None, seed=seed,
-                                     kubernetes_version=version))
-            folded = paired_runs(spec, runs, policy, name, jobs=jobs, ray_address=ray_address)
-            first = folded.first or {}
-            entries = first["entries"]
-            base_summary, prop_summary = first["baseline"], first["proposed"]
-            rules = folded.rules()
-            paired = folded.report()
-        else:
-            if progress is not None:
-                progress(name, "baseline")
-            base_rec = OutcomeRecorder()
-            base_report = replay(events, config=config, priority_classes=base_objects, seed=seed, listener=base_rec,
-                                 kubernetes_version=version)
-            if progress is not None:
-                progress(name, "proposed")
-            prop_rec = OutcomeRecorder()
-            prop_report = replay(events, config=config, priority_classes=overrides or None, seed=seed,
-                                 listener=prop_rec, kubernetes_version=version)
-            entries = diff_outcomes(base_rec.pods, prop_rec.pods)
-            base_summary, prop_summary = replay_summary(base_report), replay_summary(prop_report)
-            rules = evaluate_trace(policy, name, entries)
+        # each trace is replayed by its own release (replay's rule) unless one is asked for
+        picked = releases[name] if releases is not None and name in releases else \
+            replay_scheduler_version(events, kubernetes_version)
+        side = _Sides(events, config, base_objects, seed, apply_feature_gates(picked.version, feature_gates))
+        report, rules = _check_trace(name, side, proposal, base_applied, findings, policy, progress, runs,
+                                     jobs, ray_address, kubernetes_version)
         all_rules.extend(rules)
-        removed = [{"priorityClass": n, "podCount": len(_pods_using(initial, n))} for n in applied.removed]
-        trace_reports.append({
-            "trace": name,
-            "schedulerVersion": version.name,
-            "schedulerVersionFrom": VERSION_FROM[scheduler_version_source(events, kubernetes_version)["from"]],
-            "schedulerVersionSource": scheduler_version_source(events, kubernetes_version),
-            **version.gates_document(),
-            "start": format_time(timeline.start), "end": format_time(timeline.end),
-            "durationSeconds": round(timeline.end - timeline.start, 3),
-            **gaps_info(timeline),
-            "recreated": _recreate_entries(applied, initial),
-            "rejected": list(applied.rejected),
-            "removed": removed,
-            "baseline": base_summary,
-            "proposed": prop_summary,
-            "totals": totals(entries),
-            "changes": entries,
-            # with --runs: run 1's changes above, the paired distributions here
-            **({"distribution": paired} if paired is not None else {}),
-        })
+        trace_reports.append(report)
 
-    if base_objects is not None:
-        for n in contexts[0][1].removed:
+    if base_applied is not None:
+        for n in base_applied.removed:
             msg = ("deleted by this change (not simulated: the replay keeps it); a pod created with it is "
                    "refused: " + MSG_NO_CLASS % n)
             findings.append(Finding(RULE_REMOVED, n, msg, severity=WARNING, contexts=[BASELINE_CONTEXT]))
+    return _check_report(policy, proposal, base_objects, findings, trace_reports, all_rules)
 
+
+@dataclass(frozen=True)
+class _Sides:
+    """What both sides of one trace's replays share: the trace, the configuration, the baseline
+    classes (None: the trace's own), the seed and the release (gates set) that replays both."""
+    events: Any
+    config: SchedulerConfig | Mapping[str, Any] | None
+    base_objects: list[dict[str, Any]] | None
+    seed: int
+    version: KubernetesVersion
+
+
+def _check_trace(name: str, side: _Sides, proposal: Sequence[ProposedClass], base_applied: Applied | None,
+                 findings: list[Finding], policy: Policy, progress: Progress | None, runs: int,
+                 jobs: int | None, ray_address: str | None,
+                 kubernetes_version: str | KubernetesVersion | None) -> tuple[dict[str, Any], list[RuleResult]]:
+    """One trace replayed with the baseline and with the proposed classes: its part of the
+    report, and the rules decided on it."""
+    events = side.events
+    try:
+        timeline = normalize(events)
+    except InputError as e:
+        raise e.located(source=name) from None
+    initial = initial_objects(timeline.initial)
+    if base_applied is None:
+        applied = apply_proposal(proposal, _existing(initial))
+        _merge(findings, applied.findings + _recreate_findings(applied), name)
+    else:
+        applied = base_applied
+    overrides = _proposed_overrides(proposal, applied, side.base_objects)
+    paired: dict[str, Any] | None = None
+    if runs > 1:
+        entries, base_summary, prop_summary, rules, paired = _paired_sides(
+            name, side, overrides, policy, progress, runs, jobs, ray_address)
+    else:
+        entries, base_summary, prop_summary = _one_run_each(name, side, overrides, progress)
+        rules = evaluate_trace(policy, name, entries)
+    removed = [{"priorityClass": n, "podCount": len(_pods_using(initial, n))} for n in applied.removed]
+    source = scheduler_version_source(events, kubernetes_version)
+    return {
+        "trace": name,
+        "schedulerVersion": side.version.name,
+        "schedulerVersionFrom": VERSION_FROM[source["from"]],
+        "schedulerVersionSource": source,
+        **side.version.gates_document(),
+        "start": format_time(timeline.start), "end": format_time(timeline.end),
+        "durationSeconds": round(timeline.end - timeline.start, 3),
+        **gaps_info(timeline),
+        "recreated": _recreate_entries(applied, initial),
+        "rejected": list(applied.rejected),
+        "removed": removed,
+        "baseline": base_summary,
+        "proposed": prop_summary,
+        "totals": totals(entries),
+        "changes": entries,
+        # with --runs: run 1's changes above, the paired distributions here
+        **({"distribution": paired} if paired is not None else {}),
+    }, rules
+
+
+def _paired_sides(name: str, side: _Sides, overrides: list[dict[str, Any]], policy: Policy,
+                  progress: Progress | None, runs: int, jobs: int | None,
+                  ray_address: str | None) -> tuple[list[dict[str, Any]], Any, Any, list[RuleResult], dict[str, Any]]:
+    """--runs > 1: both sides over the same seeds (check/runs.py); run 1's changes and summaries,
+    the rules decided on the pairs, and the paired distributions."""
+    if progress is not None:
+        progress(name, "baseline and proposed")
+    spec = PairSpec(run_spec(side.events, config=side.config, priority_classes=side.base_objects, seed=side.seed,
+                             kubernetes_version=side.version),
+                    run_spec(side.events, config=side.config, priority_classes=overrides or None, seed=side.seed,
+                             kubernetes_version=side.version))
+    folded = paired_runs(spec, runs, policy, name, jobs=jobs, ray_address=ray_address)
+    first = folded.first or {}
+    return first["entries"], first["baseline"], first["proposed"], folded.rules(), folded.report()
+
+
+def _one_run_each(name: str, side: _Sides, overrides: list[dict[str, Any]],
+                  progress: Progress | None) -> tuple[list[dict[str, Any]], Any, Any]:
+    """One replay per side: the per-pod changes between them, and each side's summary."""
+    if progress is not None:
+        progress(name, "baseline")
+    base_rec = OutcomeRecorder()
+    base_report = replay(side.events, config=side.config, priority_classes=side.base_objects, seed=side.seed,
+                         listener=base_rec, kubernetes_version=side.version)
+    if progress is not None:
+        progress(name, "proposed")
+    prop_rec = OutcomeRecorder()
+    prop_report = replay(side.events, config=side.config, priority_classes=overrides or None, seed=side.seed,
+                         listener=prop_rec, kubernetes_version=side.version)
+    return diff_outcomes(base_rec.pods, prop_rec.pods), replay_summary(base_report), replay_summary(prop_report)
+
+
+def _check_report(policy: Policy, proposal: Sequence[ProposedClass], base_objects: list[dict[str, Any]] | None,
+                  findings: list[Finding], trace_reports: list[dict[str, Any]],
+                  all_rules: list[RuleResult]) -> dict[str, Any]:
+    """check's document: the validation rule first, then every trace's rules, and the totals."""
     finding_dicts = [f.to_dict() for f in findings]
     validation_rule = evaluate_validation(finding_dicts)
     rules_all = [validation_rule, *all_rules]

@@ -7,8 +7,8 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from .. import api
-from ..api import DEFAULT_FAIL_ON, FAIL_ON, STDOUT, Policy, is_private, parse_feature_gates, refuse_link, write_atomic
-from ..errors import ExitCode, MissingInput, UsageError
+from ..api import DEFAULT_FAIL_ON, FAIL_ON, STDOUT, write_atomic
+from ..errors import ExitCode, MissingInput
 from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from ..render.replay import gap_notes
@@ -118,28 +118,17 @@ def check(
         raise MissingInput("give at least one --trace", field="--trace")
     if not proposed:
         raise MissingInput("give the proposed PriorityClasses with --proposed", field="--proposed")
-    policy = Policy.from_options(fail_on, protect_namespace, max_new_victims)
-    gates = parse_feature_gates(feature_gates)
-    for flag, out_path in (("--html", html), ("--junit", junit)):
-        if out_path and out_path != STDOUT:
-            refuse_link(out_path, flag)  # before the replays, not after them
-
-    inputs = api.check_inputs(trace, proposed, baseline=baseline, config=config,
-                              kubernetes_version=kubernetes_version, feature_gates=gates)
-    traces, classes, sources, base, cfg = inputs.traces, inputs.classes, inputs.sources, inputs.baseline, inputs.config
-
-    # every input read: what is worth knowing about them, then the work
-    for n in inputs.notes:
-        note(n)
     line = Progress() if sys.stderr.isatty() else None
     try:
-        report = api.check(traces, classes, sources=sources, baseline=base, policy=policy, config=cfg,
-                           seed=seed, progress=_progress(line) if line is not None else None,
-                           runs=runs, jobs=jobs, ray_address=ray, kubernetes_version=kubernetes_version,
-                           feature_gates=gates)
+        result = api.check_request(trace, proposed, baseline=baseline, fail_on=fail_on,
+                                   protect_namespace=protect_namespace, max_new_victims=max_new_victims, config=config,
+                                   seed=seed, kubernetes_version=kubernetes_version, feature_gates=feature_gates,
+                                   runs=runs, jobs=jobs, ray_address=ray, html=html, junit=junit,
+                                   progress=_progress(line) if line is not None else None, note=note)
     finally:
         if line is not None:
             line.clear()
+    report, private = result.report, result.private
 
     if output not in ("table", "markdown") or html == STDOUT:
         # the table and markdown say it under each trace; data formats on stderr
@@ -148,13 +137,10 @@ def check(
                 note(line.replace("note: ", f"note: {t['trace']}: ", 1))
     if html != STDOUT:
         sys.stdout.write(render_check(report, output, no_headers=no_headers))
-    # what is made from a private trace (readable by its owner only, or unredacted) is private too
-    private = any(is_private(p) or tr.header.get("redacted") is False for p, tr in traces.items())
     if junit:
         write_atomic(junit, render_junit(report), private=private, field="--junit")
     if html:
-        page = api.check_html(report, traces, classes, sources=sources, baseline=base, config=cfg, seed=seed,
-                          kubernetes_version=kubernetes_version, feature_gates=gates)
+        page = result.page()
         write_atomic(html, page, private=private, field="--html")
         if html != STDOUT:
             note(f"wrote the HTML report to {html}")

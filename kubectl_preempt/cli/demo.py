@@ -50,13 +50,13 @@ def demo(
         "--copy-to", metavar="DIR", help="Write the bundled examples/ and traces/ into DIR (new or without "
                                          "those files) instead of running the demo.", show_default=False)] = None,
 ) -> None:
+    files = api.bundled_demo(EXAMPLE_CLUSTER, DEMO_TRACE, copy_to)
     if copy_to is not None:
-        written = api.bundled.copy_to(copy_to)
-        note(f"wrote {len(written)} files into {copy_to}: examples/ and traces/, as the README's examples "
+        note(f"wrote {len(files.written)} files into {copy_to}: examples/ and traces/, as the README's examples "
              "name them")
         return
-    cluster, trace = api.bundled_file(EXAMPLE_CLUSTER), api.bundled_file(DEMO_TRACE)
-    note(f"demo: no cluster needed: the example cluster and trace every install carries ({api.bundled.root()}; "
+    cluster, trace = files.cluster, files.trace
+    note(f"demo: no cluster needed: the example cluster and trace every install carries ({files.root}; "
          "kubectl preempt demo --copy-to DIR writes them out)")
     sys.stdout.write(f"$ kubectl preempt explain {EXAMPLE_POD} --snapshot {EXAMPLE_CLUSTER}\n")
     explain.explain(pods=[EXAMPLE_POD], snapshot=cluster)

@@ -1,20 +1,21 @@
 """kubectl preempt explain: what the scheduler decides for a pod, and why."""
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Annotated, Any, Callable, Mapping, Optional, Sequence
+from typing import Annotated, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 import typer
 
 from .. import api
-from ..api import KubernetesVersion, display_name, load_objects, parse_feature_gates, parse_selector
-from ..errors import InputError, MissingInput, UsageError
+from ..api import KubernetesVersion, parse_feature_gates, parse_selector
+from ..errors import MissingInput, UsageError
 from ..render import render
 from ..render.output import NAME, is_data
 from . import live as live_cli
 from . import options
 from . import session as batch_options
-from .common import guard, note
+from .common import Progress, guard, note
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
 PROGRESS_MIN_PODS = 20
@@ -107,81 +108,58 @@ def explain(
         namespace = "default" if snapshot is not None else None
     gates = parse_feature_gates(feature_gates)  # a malformed flag fails before the cluster is read
     manifests = list(filename or [])
-    live_ctx = None
-    if snapshot is None:
-        live_ctx = live_cli.read_live(context, kubeconfig, request_timeout, namespace, all_namespaces,
-                                      pods or [], manifests, server_version=not kubernetes_version,
-                                      current_namespace=label_selector is not None)
-        live_ctx.require_nodes(output)
-        objects, source, namespace, pods = live_ctx.objects, live_ctx.source, live_ctx.namespace, live_ctx.pods
-        data_version, data_source = live_ctx.server_version, "the API server"
-    else:
+    if snapshot is not None:
         if context is not None or kubeconfig is not None or request_timeout is not None:
             raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
                              "apply to --snapshot")
         if snapshot == "-" and "-" in manifests:
             raise UsageError("--snapshot - and -f - cannot both read standard input")
-        source = display_name(snapshot)
-        objects = load_objects(snapshot)
-        data_version, data_source = objects.server_version, source
-    # Queues and PodGroups are read for the pods kube-batch schedules
-    inputs = api.explain_inputs(objects, source, data_version=data_version, data_source=data_source,
-                                kubernetes_version=kubernetes_version, feature_gates=gates, config=config,
-                                manifests=manifests, namespace=namespace, also_read=api.BATCH_KINDS,
-                                note=note, live_data=live_ctx is not None)
-    cluster, version, cfg, extra = inputs.cluster, inputs.version, inputs.config, inputs.extra
-    extra_keys = {api.pod_key(m) for m in extra}
-    if live_ctx is None and pods:
-        # a victim in a snapshot: what the snapshot recorded of its preemption (the DisruptionTarget
-        # condition, and the preemptor when a captured Preempted event names it), as live explain
-        live_ctx = live_cli.snapshot_records(objects, source, namespace, list(pods), cluster)
-    keys = [] if live_ctx is not None and live_ctx.all_gone else \
-        api.pods_to_explain(cluster, pods or [], namespace, all_namespaces, extra_keys, cfg, source, label_selector)
-    if live_ctx is not None:
-        keys = live_ctx.with_preemptors(keys, cluster.pods)
-    for key in keys:
-        p = cluster.pods.get(key)
-        if p is not None and p.node_name and key not in extra_keys and p.scheduler_name != batch_scheduler_name:
-            note(f"{key} is bound to {p.node_name}: explained as if it were pending again, its node freed of it")
-    if not keys and not extra:
-        if live_ctx is not None and live_ctx.records:
-            sys.stdout.write(live_ctx.render([], output))
-            return
-        scope = f"namespace {namespace}" if namespace is not None else "any namespace"
-        matching = f" matching {selector}" if selector is not None else ""
-        note(f"{source}: no pending pods{matching} in {scope}")
-        if is_data(output):
-            sys.stdout.write(render([], output))
-        return
+    reading = Progress() if snapshot is None and sys.stderr.isatty() else None
+    result = api.explain_request(
+        pods or [], snapshot=snapshot, manifests=manifests, namespace=namespace, all_namespaces=all_namespaces,
+        selector=label_selector, selector_text=selector, config=config, seed=seed, scheduler_conf=scheduler_conf,
+        batch_scheduler_name=batch_scheduler_name, context=context, kubeconfig=kubeconfig,
+        request_timeout=request_timeout, kubernetes_version=kubernetes_version, feature_gates=gates, note=note,
+        live_progress=reading, live_progress_done=reading.clear if reading is not None else None,
+        explaining=_explaining)
+    sys.stdout.write(_render(result, output, no_headers))
+    if result.refused is not None:
+        raise result.refused
 
-    # pods that kube-batch schedules get the story of its session instead of kube-scheduler's cycle
-    batch_keys = [k for k in keys if k in cluster.pods and cluster.pods[k].scheduler_name == batch_scheduler_name
-                  and k not in extra_keys]
-    if batch_keys:
-        keys = [k for k in keys if k not in batch_keys]
-        batch_docs = _explain_batch(objects, batch_keys, scheduler_conf, batch_scheduler_name, seed, source)
-        if not keys and not extra:
-            sys.stdout.write(render_batch(batch_docs, output, no_headers))
-            return
-    api.check_requests(cluster, keys, objects, source)
-    try:
-        docs = _explain_all(cluster, keys, cfg, seed, extra, inputs.resolved)
-    except InputError as e:
-        raise e.located(source=source) from None
-    if inputs.resolved.note:
-        # never guessed in silence: the release that decided, when the data did not name it
-        note(inputs.resolved.note)
-    if batch_keys:
+
+def _render(result: Any, output: str, no_headers: bool) -> str:
+    """What explain prints: the records of the pods preempted, kube-scheduler's explanations and
+    kube-batch's stories, as `output` shows them."""
+    if result.refused is not None:
+        # no verdict without nodes: what was recorded, then the refusal
+        return live_cli.render_records(result, [], output) if result.records else ""
+    if result.nothing is not None:
+        note(result.nothing)
+        return render([], output) if is_data(output) else ""
+    if not result.docs and not result.batch_docs:
+        return live_cli.render_records(result, [], output)
+    if not result.docs:
+        return render_batch(result.batch_docs, output, no_headers)
+    if result.batch_docs:
         if is_data(output) or output == NAME or no_headers:
-            sys.stdout.write(render([*docs, *batch_docs], output, no_headers=no_headers))
-        else:
-            sys.stdout.write(render(docs, output) + "\n" + render_batch(batch_docs, output))
-        return
-    if live_ctx is not None and not no_headers:
-        text = live_ctx.render(docs, output)
+            return render([*result.docs, *result.batch_docs], output, no_headers=no_headers)
+        return render(result.docs, output) + "\n" + render_batch(result.batch_docs, output)
+    if result.records_shown and not no_headers:
+        text = live_cli.render_records(result, result.docs, output)
     else:
-        text = render(docs, output, no_headers=no_headers)
-    sys.stdout.write(text if no_headers else _gates_footer(text, version, output))
+        text = render(result.docs, output, no_headers=no_headers)
+    return text if no_headers else _gates_footer(text, result.version, output)
+
+
+@contextlib.contextmanager
+def _explaining(total: int) -> Iterator[Optional[Callable[[int], None]]]:
+    """A progress bar on stderr while many pods are explained on a terminal."""
+    if not (total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):
+        yield None
+        return
+    with typer.progressbar(length=total, label="explaining", file=sys.stderr) as bar:
+        step: Callable[[int], None] = bar.update
+        yield lambda n=1: step(n)
 
 
 def _gates_footer(text: str, version: KubernetesVersion, output: str) -> str:
@@ -192,30 +170,9 @@ def _gates_footer(text: str, version: KubernetesVersion, output: str) -> str:
     return text.rstrip("\n") + f"\nFeature gates: {version.gates_label()}\n"
 
 
-def _explain_batch(objects: Sequence[Mapping[str, Any]], keys: list[str], conf_path: Optional[str],
-                   scheduler_name: str, seed: int, source: str) -> list[dict]:
-    text, conf_name = api.read_scheduler_conf(conf_path)
-    try:
-        return api.explain_batch(objects, keys, text, scheduler_name=scheduler_name, seed=seed,
-                                 conf_source=conf_name)
-    except InputError as e:
-        raise (e if e.source else e.located(source=source)) from None
-
-
 def render_batch(docs: Sequence[Mapping[str, Any]], output: str, no_headers: bool = False) -> str:
     if is_data(output) or output == NAME or no_headers:
         # the batch story's document has the same pod and outcome fields as an explanation
         return render(docs, output, no_headers=no_headers)
     from ..render.session import render_batch_explain_table
     return render_batch_explain_table(docs, wide=output == "wide")
-
-
-def _explain_all(cluster: api.Cluster, keys: list[str], cfg: Any, seed: int, extra: list[dict],
-                 version: api.Resolved) -> list[Mapping[str, Any]]:
-    total = len(keys) + len(extra)
-    if not (total >= PROGRESS_MIN_PODS and sys.stderr.isatty()):
-        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra, kubernetes_version=version)
-    with typer.progressbar(length=total, label="explaining", file=sys.stderr) as bar:
-        step: Callable[[int], None] = bar.update
-        return api.explain_pods(cluster, keys, cfg, seed=seed, extra_pods=extra, kubernetes_version=version,
-                                progress=lambda n=1: step(n))

@@ -8,8 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..errors import ClusterError, ExitCode, InputError, UsageError, quote
-from ..api import display_name
+from ..errors import ClusterError, ExitCode, UsageError, quote
 from ..render.history import FORMATS, render_history, summary_line, whole_pod_groups
 from . import options
 from .common import Progress, error_line, guard, note
@@ -104,12 +103,8 @@ def history(
         raise UsageError("--snapshot and --trace do not go together: give one")
     window = parse_since(since) if since is not None else None
     ns = None if all_namespaces else namespace
-    try:
-        doc, refusal = _history(ns, namespace is None and not all_namespaces, window, snapshot, trace, context,
-                                kubeconfig, request_timeout, kubernetes_version)
-    except InputError as e:
-        # a file's object of a bad shape: the error names the object and field, here the file too
-        raise e.located(source=display_name(trace or snapshot) if (trace or snapshot) else None) from None
+    doc, refusal = _history(ns, namespace is None and not all_namespaces, window, snapshot, trace, context,
+                            kubeconfig, request_timeout, kubernetes_version)
     _print(doc, output, no_headers)
     if refusal:
         print(error_line(ClusterError(refusal)), file=sys.stderr)

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from .. import api
 from ..errors import MissingInput, UsageError
-from ..api import STDOUT, limits, refuse_link
+from ..api import STDOUT, limits
 from ..render.plan import PLAN_FORMATS, render_plan
 from . import options
 from .common import finish_outputs, guard, note
@@ -141,32 +141,15 @@ def plan(
                          "apply to --snapshot")
     if snapshot == "-" and "-" in manifests_paths:
         raise UsageError("--snapshot - and -f - cannot both read standard input")
-    inputs = api.plan_inputs(manifests_paths, snapshot, context=context, kubeconfig=kubeconfig,
-                             request_timeout=request_timeout, kubernetes_version=kubernetes_version,
-                             config=config, note=note, feature_gates=gates)
-    manifests, objects, source, captured_at, private = (inputs.manifests, inputs.objects, inputs.source,
-                                                        inputs.captured_at, inputs.private)
-    version, cfg = inputs.version, inputs.config
-
+    result = api.plan_request(manifests_paths, snapshot, targets, max_copies=max_, max_count=max_count,
+                              duration=seconds, runs=runs, jobs=jobs, seed=seed, namespace=namespace, config=config,
+                              kubernetes_version=kubernetes_version, feature_gates=gates, context=context,
+                              kubeconfig=kubeconfig, request_timeout=request_timeout, dump_decisions=dump_decisions,
+                              overwrite=overwrite, html=html, note=note)
     if max_:
-        if len(manifests) != 1:
-            raise UsageError(f"--max copies one pod; the manifests hold {len(manifests)} objects", field="--filename")
-        report = api.plan_max(objects, manifests[0], config=cfg, seed=seed, max_count=max_count, namespace=namespace,
-                              captured_at=captured_at, kubernetes_version=version, source=source)
-        sys.stdout.write(render_plan(report, output, no_headers=no_headers))
+        sys.stdout.write(render_plan(result.report, output, no_headers=no_headers))
         return
-
-    on_decision = None
-    written: list[str] = []
-    if dump_decisions:
-        on_decision, written = api.decision_case_writer(dump_decisions, overwrite=overwrite, private=private)
-    if html and html != STDOUT:
-        refuse_link(html, "--html")
-    trace: dict[str, Any] = {}
-    report = api.plan(objects, manifests, targets, config=cfg, seed=seed, duration=seconds, runs=runs, jobs=jobs,
-                      namespace=namespace, captured_at=captured_at, kubernetes_version=version,
-                      on_decision=on_decision, source=source, trace_out=trace)
     if html != STDOUT:
-        sys.stdout.write(render_plan(report, output, no_headers=no_headers))
-    finish_outputs(html, lambda: api.replay_html(report, trace), private=private, what="page",
-                   dump_decisions=dump_decisions, written=written)
+        sys.stdout.write(render_plan(result.report, output, no_headers=no_headers))
+    finish_outputs(html, result.page, private=result.private, what="page", dump_decisions=dump_decisions,
+                   written=result.written)

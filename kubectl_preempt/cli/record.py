@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..errors import MissingInput, UsageError
+from ..errors import MissingInput
 from . import options
 from .common import Progress, guard, note, output_path
 
@@ -61,7 +61,6 @@ def record(
     output_file = output_path(output_file, output_compat)
     if output_file is None:
         raise MissingInput("give the trace's file with --output-file TRACE (or -o TRACE)", field="--output-file")
-    seconds = api.record_duration(duration)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
@@ -80,12 +79,13 @@ def record(
         note(f"note: {text}")
 
     try:
-        stats = api.record(output_file, kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
-                            duration=seconds, max_events=max_events, redact=not no_redact, namespace=namespace,
-                            stop=stop, progress=progress, notice=notice)
+        # --duration is read first, before anything is asked of the cluster
+        summary = api.record_trace(output_file, duration=duration, max_events=max_events, redact=not no_redact,
+                                   namespace=namespace, context=context, kubeconfig=kubeconfig,
+                                   request_timeout=request_timeout, stop=stop, progress=progress, notice=notice)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         if progress is not None:
             progress.clear()
-    note(api.record_summary(stats, output_file))
+    note(summary)

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from .. import api
-from ..api import (DEFAULT_API_LATENCY, STDOUT, is_private, load_config_document, parse_feature_gates,
-                   refuse_link)
-from ..errors import InputError, UsageError
+from ..api import DEFAULT_API_LATENCY, STDOUT, parse_feature_gates
+from ..errors import UsageError
 from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
 from . import options
 from .session import BatchSchedulerName
@@ -89,10 +88,6 @@ Examples:
 
 def register(app: typer.Typer) -> None:
     app.command("replay", help=HELP, epilog=EPILOG)(replay)
-
-
-def bundled_trace(name: str = DEMO_TRACE) -> str:
-    return api.bundled_trace(name)
 
 
 class _Progress:
@@ -212,55 +207,59 @@ def replay(
                          "with nothing left to chance")
     if runs > 1 and dump_decisions:
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1")
-    path = trace if trace is not None else bundled_trace()
-    # the note when the release is not the one named; the replay itself says where it came from
-    tr, _ = api.read_replay_trace(path, kubernetes_version=kubernetes_version, feature_gates=gates, note=note)
-    window = options.timeline_window(since, until, tr.start)
-    classes = api.load_priority_class_files(priorityclasses or ())
-    cfg = load_config_document(config) if config else None
-    if batch_scheduler_conf == "-" and (trace == "-" or "-" in (priorityclasses or ())):
-        raise UsageError("--batch-scheduler-conf - and another input cannot both read standard input")
-    batch_conf, batch_conf_name = api.read_scheduler_conf(batch_scheduler_conf)
-    on_decision = None
-    written: list[str] = []
-    if overwrite and not dump_decisions:
-        raise UsageError("--overwrite goes with --dump-decisions", field="--overwrite")
-    # what is made from a private trace (readable by its owner only, or unredacted) is private too
-    private = is_private(tr.source) or tr.header.get("redacted") is False
-    if dump_decisions:
-        on_decision, written = api.decision_case_writer(dump_decisions, overwrite=overwrite, private=private)
-    if html and html != STDOUT:
-        refuse_link(html, "--html")
-    progress = None
-    run_progress = None
-    if sys.stderr.isatty() and tr.events:
-        if runs > 1:
-            progress = _RunProgress()
-            run_progress = progress
-        else:
-            progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
+    shown = _Shown(since, until, runs)
     try:
-        report = api.replay(tr, mode="follow" if follow else "simulate", config=cfg,
-                            priority_classes=classes or None, reresolve_existing=reresolve_existing, seed=seed,
-                            on_decision=on_decision, progress=None if runs > 1 else progress,
-                            runs=runs, jobs=jobs, ray_address=ray, run_progress=run_progress,
-                            api_latency=api_latency, feature_gates=gates, kubernetes_version=kubernetes_version,
-                            batch_scheduler_name=batch_scheduler_name, batch_scheduler_conf=batch_conf,
-                            batch_scheduler_conf_source=batch_conf_name, schedule_period=schedule_period)
-    except InputError as e:
-        raise e.located(source=tr.source) from None
+        result = api.replay_request(
+            trace, bundled=DEMO_TRACE, follow=follow, priorityclasses=priorityclasses or (),
+            reresolve_existing=reresolve_existing, config=config, seed=seed, dump_decisions=dump_decisions,
+            overwrite=overwrite, html=html, kubernetes_version=kubernetes_version, feature_gates=gates, runs=runs,
+            jobs=jobs, ray_address=ray, api_latency=api_latency, batch_scheduler_name=batch_scheduler_name,
+            batch_scheduler_conf=batch_scheduler_conf, schedule_period=schedule_period,
+            stdin_taken=trace == "-" or "-" in (priorityclasses or ()), watch=shown.watch, note=note)
     finally:
-        if progress is not None:
-            progress.clear()
-    if namespace is not None or window != (None, None):
-        report = options.narrow_timeline(report, namespace=namespace, window=window)
-    if trace is None:
+        shown.clear()
+    if namespace is not None or shown.window != (None, None):
+        # the HTML page shows the narrowed report too: result.page() renders result.report
+        result.report = options.narrow_timeline(result.report, namespace=namespace, window=shown.window)
+    _finish(result, trace is None, output, no_headers, html, dump_decisions)
+
+
+class _Shown:
+    """What replay shows around the run, set up once the trace is read: --since/--until as
+    instants of the trace (refused before anything else is read), and the progress line."""
+
+    def __init__(self, since: Optional[str], until: Optional[str], runs: int) -> None:
+        self.since, self.until, self.runs = since, until, runs
+        self.window: tuple[Optional[float], Optional[float]] = (None, None)
+        self.progress: Optional[_Progress | _RunProgress] = None
+
+    def watch(self, tr: Any) -> tuple[Optional[_Progress], Optional[_RunProgress]]:
+        self.window = options.timeline_window(self.since, self.until, tr.start)
+        if not (sys.stderr.isatty() and tr.events):
+            return None, None
+        if self.runs > 1:
+            self.progress = _RunProgress()
+            return None, self.progress
+        self.progress = _Progress(tr.events[0]["ts"], tr.events[-1]["ts"])
+        return self.progress, None
+
+    def clear(self) -> None:
+        if self.progress is not None:
+            self.progress.clear()
+
+
+def _finish(result: Any, bundled: bool, output: str, no_headers: bool, html: Optional[str],
+            dump_decisions: Optional[str]) -> None:
+    """The report rendered, with the notes that go to stderr, then --html's page and the count of
+    --dump-decisions' cases."""
+    report, source = result.report, result.source
+    if bundled:
         note(f"replaying the bundled demo trace ({DEMO_TRACE}); give a TRACE file to replay your own")
     if output not in ("table", "markdown") or html == STDOUT:
         # the table and markdown say it in their head; data formats on stderr
         for line in gap_notes(report.get("trace") or {}):
-            note(line.replace("note: ", f"note: {tr.source}: ", 1) if tr.source else line)
+            note(line.replace("note: ", f"note: {source}: ", 1) if source else line)
     if html != STDOUT:
         sys.stdout.write(render_replay(report, output, no_headers=no_headers))
-    finish_outputs(html, lambda: api.replay_html(report, tr), private=private, what="report",
-                   dump_decisions=dump_decisions, written=written)
+    finish_outputs(html, result.page, private=result.private, what="report",
+                   dump_decisions=dump_decisions, written=result.written)

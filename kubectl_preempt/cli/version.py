@@ -13,7 +13,7 @@ import yaml
 
 from ..errors import ClusterError, UsageError, quote
 from .. import api
-from ..api import DEFAULT, SUPPORTED, __version__, resolve_kubernetes_version
+from ..api import DEFAULT, SUPPORTED, __version__
 from . import options
 from .common import guard
 
@@ -50,15 +50,6 @@ def client_document() -> dict[str, Any]:
         "kubeSchedulerVersions": [v.name for v in SUPPORTED],
         "defaultKubeSchedulerVersion": DEFAULT.name,
     }
-
-
-def _server_part(doc: dict[str, Any], info: dict[str, Any]) -> None:
-    doc["serverVersion"] = info
-    git_version = str(info.get("gitVersion") or "")
-    resolved = resolve_kubernetes_version(None, git_version or None, data_source="the API server")
-    doc["imitatedKubeSchedulerVersion"] = resolved.version.name
-    if resolved.note:
-        doc["imitatedKubeSchedulerNote"] = resolved.note.removeprefix("note: ")
 
 
 def _text(doc: dict[str, Any]) -> str:
@@ -107,7 +98,7 @@ def version(
     failure: Optional[ClusterError] = None
     if not client:
         try:
-            _server_part(doc, api.server_version_info(context, kubeconfig, request_timeout))
+            doc.update(api.server_version_document(context, kubeconfig, request_timeout))
         except ClusterError as err:
             failure = err
     sys.stdout.write(_render(doc, output))

@@ -313,7 +313,29 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
     nomination alone then names no preemptor."""
     visible = pods_visible or (lambda ns: True)
     by_uid = obs.pods
+    rows, evict_events = _event_rows(obs)
+    _condition_rows(rows, obs, events_read, nominations_name_preemptors)
+    for row in rows.values():
+        _resolve_preemptor(row, obs, by_uid, visible)
+    _add_kube_batch_rows(rows, evict_events, by_uid)
 
+    lo = None if since is None or now is None else now - since
+    out_rows = _rows_in_window(rows, by_uid, namespace, lo)
+    doc: dict[str, Any] = {
+        "apiVersion": API_VERSION, "kind": KIND, "source": source,
+        "namespace": namespace,
+        "window": {"since": since, "from": format_seconds(lo) if lo is not None else None,
+                   "to": format_seconds(now) if now is not None else None},
+        "items": out_rows,
+        "preemptions": group_preemptions(out_rows, _pod_group_sizes(by_uid)),
+        "notes": list(notes),
+    }
+    return doc
+
+
+def _event_rows(obs: Observed) -> tuple[dict[tuple, _Row], list[Mapping[str, Any]]]:
+    """The rows the scheduler's Preempted Events make, one per (victim, preemptor, node); and
+    kube-batch's Evict Events, set aside for their own rows."""
     rows: dict[tuple, _Row] = {}
     evict_events: list[Mapping[str, Any]] = []
     for ev in obs.events:
@@ -347,7 +369,14 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
             # (a workload-aware preemption's Event whose message a recorder dropped is still named
             # by its `related` PodGroup)
             _note(row, f"the Event's message is not the scheduler's \"Preempted by pod <UID> on node <node>\": {msg!r}")
+    return rows, evict_events
 
+
+def _condition_rows(rows: dict[tuple, _Row], obs: Observed, events_read: bool,
+                    nominations_name_preemptors: bool) -> None:
+    """The Event rows checked against their victims' DisruptionTarget conditions, a row for each
+    victim whose condition no Event matches, and a note on each victim several Events name."""
+    by_uid = obs.pods
     # several Events naming different preemptors of one victim: each row says so
     per_victim: dict[str, list[_Row]] = {}
     for row in rows.values():
@@ -378,9 +407,10 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
                 others = sorted({_preemptor_label(r, by_uid) for r in rlist if r is not row})
                 _note(row, "also preempted by " + ", ".join(others) + " (another Event on this victim)")
 
-    for row in rows.values():
-        _resolve_preemptor(row, obs, by_uid, visible)
 
+def _add_kube_batch_rows(rows: dict[tuple, _Row], evict_events: list[Mapping[str, Any]],
+                         by_uid: Mapping[str, Mapping[str, Any]]) -> None:
+    """kube-batch's Evict Events' rows, after the scheduler's."""
     groups: dict[tuple[str, str], list[dict]] = {}
     if evict_events:  # kube-batch's pods by PodGroup, once: not every pod once per Event
         for p in by_uid.values():
@@ -392,7 +422,11 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
         for row in _kube_batch_rows(ev, groups):
             rows[(row.victim_uid or row.victim or row.group, "kube-batch", _event_id(ev))] = row
 
-    lo = None if since is None or now is None else now - since
+
+def _rows_in_window(rows: dict[tuple, _Row], by_uid: Mapping[str, Mapping[str, Any]], namespace: str | None,
+                    lo: float | None) -> list[dict[str, Any]]:
+    """The rows of `namespace`'s victims (None: all) from `lo` on (None: all), as documents in
+    time order."""
     out_rows: list[tuple[float | None, dict[str, Any]]] = []
     for row in rows.values():
         ns = (row.victim or row.group or "/").partition("/")[0]
@@ -405,17 +439,7 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
         out_rows.append((row.time, _row_doc(row, by_uid)))
     # by the time itself: "…:00.100Z" sorts before "…:00Z" as text
     out_rows.sort(key=lambda tr: (tr[0] is None, tr[0] or 0.0, tr[1]["victim"] or "", tr[1]["preemptor"] or ""))
-
-    doc: dict[str, Any] = {
-        "apiVersion": API_VERSION, "kind": KIND, "source": source,
-        "namespace": namespace,
-        "window": {"since": since, "from": format_seconds(lo) if lo is not None else None,
-                   "to": format_seconds(now) if now is not None else None},
-        "items": [r for _, r in out_rows],
-        "preemptions": group_preemptions([r for _, r in out_rows], _pod_group_sizes(by_uid)),
-        "notes": list(notes),
-    }
-    return doc
+    return [r for _, r in out_rows]
 
 
 def _condition_scheduler(cond: Mapping[str, Any]) -> str | None:

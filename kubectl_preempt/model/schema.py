@@ -473,107 +473,131 @@ class _Gen:
 
     def emit(self, c: Any, var: str, out: list[str], ind: int) -> None:
         """Lines that `return False` unless `var` (not None) passes `c`."""
-        pad = "    " * ind
         if isinstance(c, _Any):
             return
         if isinstance(c, _Leaf):
-            if c.types == frozenset((str,)):
-                out.append(f"{pad}if type({var}) is not str: return False\n")
+            self._emit_leaf(c, var, out, ind)
+        elif isinstance(c, _Memo):
+            self._emit_memo(c, var, out, ind)
+        elif isinstance(c, _Obj) and len(c.table) <= _DIRECT_FIELDS:
+            self._emit_few_fields(c, var, out, ind)
+        elif isinstance(c, _Obj):
+            self._emit_obj(c, var, out, ind)
+        elif isinstance(c, _List):
+            self._emit_list(c, var, out, ind)
+        elif isinstance(c, _Map):
+            self._emit_map(c, var, out, ind)
+        else:
+            raise TypeError(f"no fast pass for {c!r}")  # pragma: no cover - a table built of other parts
+
+    def _emit_leaf(self, c: _Leaf, var: str, out: list[str], ind: int) -> None:
+        """A leaf: its types, and an int's bounds."""
+        pad = "    " * ind
+        if c.types == frozenset((str,)):
+            out.append(f"{pad}if type({var}) is not str: return False\n")
+        else:
+            types = self.const("_T", c.types)
+            out.append(f"{pad}if type({var}) not in {types}: return False\n")
+        if c.lo is not None:
+            out.append(f"{pad}if type({var}) is int and not ({c.lo} <= {var} <= {c.hi}): return False\n")
+
+    def _emit_memo(self, c: _Memo, var: str, out: list[str], ind: int) -> None:
+        """A subtree a workload repeats: tested once per distinct JSON (its volatile
+        string fields blanked)."""
+        pad = "    " * ind
+        good = self.const("_good", c.good)
+        fn = self.function(c.inner)
+        k = self.name("k")
+        out.append(f"{pad}try:\n{pad}    {k} = _dumps({var})\n{pad}except TypeError:\n{pad}    return False\n")
+        if c.volatile:
+            out.append(f"{pad}if type({var}) is not dict: return False\n")
+        for f in c.volatile:
+            # `"nodeName":"node-1"` becomes `"nodeName":""`: only a key can hold that text
+            # unescaped, and every value it stands for is a string, as the blank one is
+            y, blank = self.name("y"), self.const("_blank", orjson.dumps({f: ""})[1:-1])
+            out.append(f"{pad}{y} = {var}.get({f!r})\n{pad}if {y} is not None:\n"
+                       f"{pad}    if type({y}) is not str: return False\n"
+                       f"{pad}    {k} = {k}.replace(_dumps({{{f!r}: {y}}})[1:-1], {blank})\n")
+        out.append(f"{pad}if {k} not in {good}:\n")
+        out.append(f"{pad}    if not {fn}({var}): return False\n")
+        out.append(f"{pad}    if len({good}) < 100000: {good}.add({k})\n")
+
+    def _emit_few_fields(self, c: _Obj, var: str, out: list[str], ind: int) -> None:
+        """A table of few fields (a pod's shell: metadata and status): each field read
+        directly, fewer steps than walking every field the object holds."""
+        pad = "    " * ind
+        out.append(f"{pad}if type({var}) is not dict: return False\n")
+        fields = [(k, sub, self.name("x")) for k, sub in c.table.items() if not isinstance(sub, _Any)]
+        out.extend(f"{pad}{x} = {var}.get({k!r})\n" for k, sub, x in fields)
+        big = [(sub, x) for k, sub, x in fields if isinstance(sub, _Obj) and len(sub.table) > _DIRECT_FIELDS]
+        if len(big) > 1:
+            # objects that are all there, as usual: one function for their key lists together
+            xs = ", ".join(x for sub, x in big)
+            sigs, f = self.const("_S", {}), self.name("f")
+            tables = self.const("_O", tuple(sub for sub, x in big))
+            walks = f"({', '.join(self.walker(sub) for sub, x in big)},)"
+            out.append(f"{pad}if {' and '.join(f'type({x}) is dict' for sub, x in big)}:\n"
+                       f"{pad}    {f} = {sigs}.get(({', _SEP, '.join(f'*{x}' for sub, x in big)},))\n"
+                       f"{pad}    if {f} is None: {f} = _learn_many({sigs}, {tables}, {walks}, {xs})\n"
+                       f"{pad}    if not {f}({xs}): return False\n"
+                       f"{pad}else:\n")
+            for sub, x in big:
+                out.append(f"{pad}    if {x} is not None:\n")
+                self.emit(sub, x, out, ind + 2)
+        for k, sub, x in fields:
+            if sub is STR or sub is TIME:
+                out.append(f"{pad}if {x} is not None and type({x}) is not str: return False\n")
+            elif isinstance(sub, _Obj) and len(sub.table) > _DIRECT_FIELDS:
+                if len(big) == 1:
+                    # its key list's function called from here: one call fewer per object
+                    out.append(f"{pad}if {x} is not None:\n")
+                    self.emit(sub, x, out, ind + 1)
             else:
-                types = self.const("_T", c.types)
-                out.append(f"{pad}if type({var}) not in {types}: return False\n")
-            if c.lo is not None:
-                out.append(f"{pad}if type({var}) is int and not ({c.lo} <= {var} <= {c.hi}): return False\n")
-            return
-        if isinstance(c, _Memo):
-            good = self.const("_good", c.good)
-            fn = self.function(c.inner)
-            k = self.name("k")
-            out.append(f"{pad}try:\n{pad}    {k} = _dumps({var})\n{pad}except TypeError:\n{pad}    return False\n")
-            if c.volatile:
-                out.append(f"{pad}if type({var}) is not dict: return False\n")
-            for f in c.volatile:
-                # `"nodeName":"node-1"` becomes `"nodeName":""`: only a key can hold that text
-                # unescaped, and every value it stands for is a string, as the blank one is
-                y, blank = self.name("y"), self.const("_blank", orjson.dumps({f: ""})[1:-1])
-                out.append(f"{pad}{y} = {var}.get({f!r})\n{pad}if {y} is not None:\n"
-                           f"{pad}    if type({y}) is not str: return False\n"
-                           f"{pad}    {k} = {k}.replace(_dumps({{{f!r}: {y}}})[1:-1], {blank})\n")
-            out.append(f"{pad}if {k} not in {good}:\n")
-            out.append(f"{pad}    if not {fn}({var}): return False\n")
-            out.append(f"{pad}    if len({good}) < 100000: {good}.add({k})\n")
-            return
-        if isinstance(c, _Obj) and len(c.table) <= _DIRECT_FIELDS:
-            # a table of few fields (a pod's shell: metadata and status) reads each field
-            # directly: fewer steps than walking every field the object holds
-            out.append(f"{pad}if type({var}) is not dict: return False\n")
-            fields = [(k, sub, self.name("x")) for k, sub in c.table.items() if not isinstance(sub, _Any)]
-            out.extend(f"{pad}{x} = {var}.get({k!r})\n" for k, sub, x in fields)
-            big = [(sub, x) for k, sub, x in fields if isinstance(sub, _Obj) and len(sub.table) > _DIRECT_FIELDS]
-            if len(big) > 1:
-                # objects that are all there, as usual: one function for their key lists together
-                xs = ", ".join(x for sub, x in big)
-                sigs, f = self.const("_S", {}), self.name("f")
-                tables = self.const("_O", tuple(sub for sub, x in big))
-                walks = f"({', '.join(self.walker(sub) for sub, x in big)},)"
-                out.append(f"{pad}if {' and '.join(f'type({x}) is dict' for sub, x in big)}:\n"
-                           f"{pad}    {f} = {sigs}.get(({', _SEP, '.join(f'*{x}' for sub, x in big)},))\n"
-                           f"{pad}    if {f} is None: {f} = _learn_many({sigs}, {tables}, {walks}, {xs})\n"
-                           f"{pad}    if not {f}({xs}): return False\n"
-                           f"{pad}else:\n")
-                for sub, x in big:
-                    out.append(f"{pad}    if {x} is not None:\n")
-                    self.emit(sub, x, out, ind + 2)
-            for k, sub, x in fields:
-                if sub is STR or sub is TIME:
-                    out.append(f"{pad}if {x} is not None and type({x}) is not str: return False\n")
-                elif isinstance(sub, _Obj) and len(sub.table) > _DIRECT_FIELDS:
-                    if len(big) == 1:
-                        # its key list's function called from here: one call fewer per object
-                        out.append(f"{pad}if {x} is not None:\n")
-                        self.emit(sub, x, out, ind + 1)
-                else:
-                    out.append(f"{pad}if {x} is not None and not {self.function(sub)}({x}): return False\n")
-            return
-        if isinstance(c, _Obj):
-            # objects of one kind hold the same fields in the same order (a pod's metadata: name,
-            # namespace, uid, labels, creationTimestamp): each such key list gets a function of
-            # its own that unpacks the values and tests each in one step (learn below); the walk
-            # serves key lists beyond the first _SIGNATURES of a table
-            sigs, walk = self.const("_S", {}), self.walker(c)
-            f = self.name("f")
-            out.append(f"{pad}if type({var}) is not dict: return False\n"
-                       f"{pad}{f} = {sigs}.get(tuple({var}))\n"
-                       f"{pad}if {f} is None: {f} = _learn({sigs}, {self.const('_O', c)}, {walk}, {var})\n"
-                       f"{pad}if not {f}({var}): return False\n")
-            return
-        if isinstance(c, _List):
-            out.append(f"{pad}if type({var}) is not list: return False\n")
-            if c.item is STR or c.item is _STR_ITEM:
-                out.append(f"{pad}try:\n{pad}    ''.join({var})\n{pad}except TypeError:\n{pad}    return False\n")
-                return
-            fn = self.function(c.item)
-            x = self.name("x")
-            out.append(f"{pad}for {x} in {var}:\n{pad}    if {x} is None or not {fn}({x}): return False\n")
-            return
-        if isinstance(c, _Map):
-            out.append(f"{pad}if type({var}) is not dict: return False\n")
-            if c.value is STR or c.value is _STR_ITEM:
-                # a few labels: a loop costs less than copying keys and values for join
-                k, x = self.name("k"), self.name("x")
-                out.append(f"{pad}if len({var}) <= 8:\n"
-                           f"{pad}    for {k}, {x} in {var}.items():\n"
-                           f"{pad}        if type({k}) is not str or type({x}) is not str: return False\n"
-                           f"{pad}else:\n"
-                           f"{pad}    try:\n{pad}        ''.join({var})\n{pad}        ''.join({var}.values())\n"
-                           f"{pad}    except TypeError:\n{pad}        return False\n")
-                return
+                out.append(f"{pad}if {x} is not None and not {self.function(sub)}({x}): return False\n")
+
+    def _emit_obj(self, c: _Obj, var: str, out: list[str], ind: int) -> None:
+        """A table of many fields: a function per key list seen (learn)."""
+        pad = "    " * ind
+        # objects of one kind hold the same fields in the same order (a pod's metadata: name,
+        # namespace, uid, labels, creationTimestamp): each such key list gets a function of
+        # its own that unpacks the values and tests each in one step (learn below); the walk
+        # serves key lists beyond the first _SIGNATURES of a table
+        sigs, walk = self.const("_S", {}), self.walker(c)
+        f = self.name("f")
+        out.append(f"{pad}if type({var}) is not dict: return False\n"
+                   f"{pad}{f} = {sigs}.get(tuple({var}))\n"
+                   f"{pad}if {f} is None: {f} = _learn({sigs}, {self.const('_O', c)}, {walk}, {var})\n"
+                   f"{pad}if not {f}({var}): return False\n")
+
+    def _emit_list(self, c: _List, var: str, out: list[str], ind: int) -> None:
+        """A list: each item tested (strings all at once)."""
+        pad = "    " * ind
+        out.append(f"{pad}if type({var}) is not list: return False\n")
+        if c.item is STR or c.item is _STR_ITEM:
             out.append(f"{pad}try:\n{pad}    ''.join({var})\n{pad}except TypeError:\n{pad}    return False\n")
-            fn = self.function(c.value)
-            x = self.name("x")
-            out.append(f"{pad}for {x} in {var}.values():\n{pad}    if {x} is None or not {fn}({x}): return False\n")
             return
-        raise TypeError(f"no fast pass for {c!r}")  # pragma: no cover - a table built of other parts
+        fn = self.function(c.item)
+        x = self.name("x")
+        out.append(f"{pad}for {x} in {var}:\n{pad}    if {x} is None or not {fn}({x}): return False\n")
+
+    def _emit_map(self, c: _Map, var: str, out: list[str], ind: int) -> None:
+        """A map: its keys strings, each value tested."""
+        pad = "    " * ind
+        out.append(f"{pad}if type({var}) is not dict: return False\n")
+        if c.value is STR or c.value is _STR_ITEM:
+            # a few labels: a loop costs less than copying keys and values for join
+            k, x = self.name("k"), self.name("x")
+            out.append(f"{pad}if len({var}) <= 8:\n"
+                       f"{pad}    for {k}, {x} in {var}.items():\n"
+                       f"{pad}        if type({k}) is not str or type({x}) is not str: return False\n"
+                       f"{pad}else:\n"
+                       f"{pad}    try:\n{pad}        ''.join({var})\n{pad}        ''.join({var}.values())\n"
+                       f"{pad}    except TypeError:\n{pad}        return False\n")
+            return
+        out.append(f"{pad}try:\n{pad}    ''.join({var})\n{pad}except TypeError:\n{pad}    return False\n")
+        fn = self.function(c.value)
+        x = self.name("x")
+        out.append(f"{pad}for {x} in {var}.values():\n{pad}    if {x} is None or not {fn}({x}): return False\n")
 
     def walker(self, c: _Obj) -> str:
         """A function `f(v) -> bool` for a dict `v` that walks the fields `v` holds."""

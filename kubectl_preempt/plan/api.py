@@ -46,8 +46,10 @@ def plan_version(kubernetes_version: str | KubernetesVersion | Resolved | None, 
     """The release a plan imitates (resolve_kubernetes_version's rule: the snapshot's server version,
     else its nodes' newest kubelet, else the newest imitated), with kube-scheduler's --feature-gates
     set on it, and where it came from."""
-    resolved = resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot",
-                                          kubelets=kubelet_versions(objects))
+    # a release the request resolved already (plan/request.py) is carried, not resolved again
+    resolved = kubernetes_version if isinstance(kubernetes_version, Resolved) else \
+        resolve_kubernetes_version(kubernetes_version, server_version, data_source="the snapshot",
+                                   kubelets=kubelet_versions(objects))
     return replace(resolved, version=apply_feature_gates(resolved.version, feature_gates))
 
 

@@ -119,7 +119,7 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
            runs: int = 1, jobs: int | None = None, ray_address: str | None = None,
            run_progress: RunProgress | None = None, api_latency: float | None = None,
            feature_gates: Mapping[str, bool] | None = None,
-           kubernetes_version: str | KubernetesVersion | None = None,
+           kubernetes_version: str | KubernetesVersion | None = None, resolved: Resolved | None = None,
            batch_scheduler_name: str = DEFAULT_SCHEDULER_NAME, batch_scheduler_conf: str | None = None,
            batch_scheduler_conf_source: str | None = None,
            schedule_period: float = DEFAULT_SCHEDULE_PERIOD, run: int = 1) -> dict[str, Any]:
@@ -150,6 +150,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     may evict (replay/batch.py); each preemption then says its `scheduler` and `action`.
     `run` (simulate mode, `runs` 1): replay run `run` of a `--runs` replay alone, with its random
     choices (its seed, replay/runs.py); the report says which in `run`. Run 1 is the single replay.
+    `resolved`: the release a request resolved already for `kubernetes_version` and this trace
+    (replay/request.py), carried rather than resolved again.
     """
     if mode not in MODES:
         raise UsageError(f"mode {quote(mode)} is not one of {', '.join(MODES)}", field="mode")
@@ -166,9 +168,17 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     if runs > 1 and (on_decision is not None or listener is not None):
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1",
                          field="--runs")
+    # the release is resolved once per request: here, unless the request resolved it already (a
+    # Resolved) or a caller hands the release itself over (check: both sides by one release)
+    if resolved is not None:
+        release = resolved.version
+    elif isinstance(kubernetes_version, KubernetesVersion):
+        release = kubernetes_version
+    else:
+        release = scheduler_version(events, kubernetes_version).version
     spec = run_spec(events, config=config, priority_classes=priority_classes,
                     reresolve_existing=reresolve_existing, seed=seed, api_latency=api_latency,
-                    feature_gates=feature_gates, kubernetes_version=kubernetes_version,
+                    feature_gates=feature_gates, kubernetes_version=release,
                     batch=batch_options(batch_scheduler_name, batch_scheduler_conf, batch_scheduler_conf_source,
                                         schedule_period))
     version = spec.config.version
@@ -200,7 +210,10 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
     """What a simulate-mode run of `events` needs (replay/runs.py), with the report's `whatIf`;
     its configuration carries the kube-scheduler release (scheduler_version's rule)."""
     # --feature-gates are checked against the release's own gates, and set on it
-    version = apply_feature_gates(scheduler_version(events, kubernetes_version).version, feature_gates)
+    # a release handed over is carried as it is: resolved once, by the caller
+    release = kubernetes_version if isinstance(kubernetes_version, KubernetesVersion) else \
+        scheduler_version(events, kubernetes_version).version
+    version = apply_feature_gates(release, feature_gates)
     cfg_raw = None
     if isinstance(config, SchedulerConfig):
         cfg = config.for_version(version)

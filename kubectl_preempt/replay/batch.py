@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..batch.api.types import PIPELINED
-from ..batch.cache.cache import DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, build_cache, check_batch_object, is_batch_kind
+from ..batch.cache.cache import (BATCH_KINDS, DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, build_cache, check_batch_object,
+                                 is_batch_kind)
 from ..batch.framework.session import SESSION_UID
 from ..batch.conf import SchedulerConf, parse_scheduler_conf
 from ..batch.scheduler import run_once
@@ -37,7 +38,6 @@ from .engine import PRIORITY_SCHEDULE
 from .state import format_time, grace_period, is_mirror_pod, pod_manifest
 
 DEFAULT_SCHEDULE_PERIOD = 1.0  # kube-batch's --schedule-period
-BATCH_KINDS = ("Queue", "PodGroup")
 # kube-scheduler's preemption as the replay names it beside kube-batch's actions
 KUBE_SCHEDULER_ACTION = "DefaultPreemption"
 

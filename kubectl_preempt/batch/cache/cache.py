@@ -18,6 +18,8 @@ from ..util.gomap import GoMap
 
 DEFAULT_SCHEDULER_NAME = "kube-batch"
 DEFAULT_QUEUE = "default"
+# the kinds kube-batch reads besides kube-scheduler's (its informers on Queues and PodGroups)
+BATCH_KINDS = ("Queue", "PodGroup")
 SHADOW_POD_GROUP_KEY = "volcano/shadow-pod-group"
 
 # the API groups whose Queues and PodGroups kube-batch (and Volcano, which grew from it) serve
