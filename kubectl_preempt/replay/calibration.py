@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from ..model.who_preempted import EVENT_REASON_PREEMPTED, preempted_by
-from .controllers import OWNER_KINDS, OwnerKey, owner_key, pod_uid, workload_of
+from .controllers import OWNER_KINDS, LeaveFigures, OwnerKey, Replacement, owner_key, pod_uid, workload_of
 from .state import parse_time
 from .timeline import Timeline, TraceEvent
 
@@ -68,27 +68,6 @@ def _preempted_by_scheduler(obj: Mapping[str, Any]) -> bool:
 
 
 @dataclass(frozen=True)
-class Replacement:
-    """A recorded creation matched to the recorded loss of its owner it answers."""
-
-    owner: OwnerKey
-    creation_uid: str
-    creation: Mapping[str, Any]
-    at: float
-    lost_uid: str
-
-
-@dataclass(frozen=True)
-class LeaveFigures:
-    """Median seconds (and how many deletions) from a deletion request to the pod leaving: per
-    (workload, grace period), per (namespace, grace period), per grace period."""
-
-    by_workload: Mapping[tuple[str, float], tuple[float, int]] = field(default_factory=_empty)
-    by_namespace: Mapping[tuple[str, float], tuple[float, int]] = field(default_factory=_empty)
-    by_grace: Mapping[float, tuple[float, int]] = field(default_factory=_empty)
-
-
-@dataclass(frozen=True)
 class Calibration:
     """The trace's facts a replay reads, every mapping read-only."""
 
@@ -102,7 +81,7 @@ class Calibration:
     recorded_victims: frozenset[str] = frozenset()
     # ReplicaSets by (namespace, name): the initial ones, then every version the events hold
     replica_sets: Mapping[tuple[str, str], Mapping[str, Any]] = field(default_factory=_empty)
-    leave: LeaveFigures = field(default_factory=LeaveFigures)
+    leave: LeaveFigures = field(default_factory=lambda: LeaveFigures(_empty(), _empty(), _empty()))
     # owners (namespace, kind, name) of a kind the workload controllers scale that the trace holds
     owners_in_trace: frozenset[OwnerKey] = frozenset()
     # recorded creations matched to recorded losses, in the trace's order

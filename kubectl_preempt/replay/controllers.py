@@ -5,10 +5,8 @@ ReplicationController, written `namespace/name`; a pod no controller owns is its
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence
-
-if TYPE_CHECKING:
-    from .calibration import Calibration, LeaveFigures, Replacement
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 POD_TEMPLATE_HASH = "pod-template-hash"
 
@@ -73,13 +71,24 @@ LEAVE_CLUSTER = "cluster"
 LEAVE_GRACE_PERIOD = "gracePeriod"
 
 
+@dataclass(frozen=True)
+class LeaveFigures:
+    """Median seconds (and how many deletions) from a deletion request to the pod leaving, as the
+    trace measured them (replay/calibration.py): per (workload, grace period), per (namespace,
+    grace period), per grace period."""
+
+    by_workload: Mapping[tuple[str, float], tuple[float, int]]
+    by_namespace: Mapping[tuple[str, float], tuple[float, int]]
+    by_grace: Mapping[float, tuple[float, int]]
+
+
 class LeaveTimes:
     """How long after its deletion request a pod leaves, as the trace measured it: per owning
     workload, else per namespace, else over the cluster, each among pods of the same grace period
     (a figure measured under another grace period says nothing of this one); the grace period
     when the trace measured none."""
 
-    def __init__(self, figures: "LeaveFigures") -> None:
+    def __init__(self, figures: LeaveFigures) -> None:
         # measured once, with the trace's other facts (replay/calibration.py _Leaving)
         self.by_workload = figures.by_workload
         self.by_namespace = figures.by_namespace
@@ -176,13 +185,24 @@ def pod_uid(meta: Mapping[str, Any]) -> str:
     return meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
 
 
+@dataclass(frozen=True)
+class Replacement:
+    """A recorded creation matched to the recorded loss of its owner it answers."""
+
+    owner: OwnerKey
+    creation_uid: str
+    creation: Mapping[str, Any]
+    at: float
+    lost_uid: str
+
+
 class RecordedReplacements:
     """Which recorded creation answers which recorded loss: per owner, creations are matched in
     order to the pods the recording lost and had not replaced yet. For owners the trace does not
     hold (`counted` left out) it decides which recorded creations the replay applies; for those it
     holds, which recorded pod a replacement of the replay's own can be (`replacement_of`)."""
 
-    def __init__(self, replacements: Iterable["Replacement"], counted: set[OwnerKey]) -> None:
+    def __init__(self, replacements: Iterable[Replacement], counted: set[OwnerKey]) -> None:
         self.replaces: dict[str, str] = {}               # creation uid -> the lost pod's uid
         self.replaced_at: dict[str, float] = {}          # lost pod's uid -> when its replacement came
         self.replacement_of: dict[str, Mapping[str, Any]] = {}  # lost pod's uid -> the creation (counted owners)
@@ -233,7 +253,8 @@ class WorkloadControllers:
     """ReplicaSet, ReplicationController, StatefulSet and Job controllers for simulate mode."""
 
     def __init__(self, host: Host, pods: Iterable[Any], owners: Mapping[str, Sequence[Mapping[str, Any]]],
-                 calibration: "Calibration | None" = None, *, enabled: bool = True,
+                 replacements: Sequence[Replacement] = (), owners_in_trace: Iterable[OwnerKey] = (), *,
+                 enabled: bool = True,
                  api_latency: float = 0.0) -> None:
         self.host = host
         self.enabled = enabled
@@ -248,10 +269,8 @@ class WorkloadControllers:
                 self._set_replicas(kind, raw, deleted=False)
         # owners the trace holds: their replica counts are known; the recording's creations of
         # the others are matched to the losses they answer
-        counted = set(self.owners)
-        if calibration is not None:
-            counted |= calibration.owners_in_trace
-        self.recorded = RecordedReplacements(calibration.replacements if calibration is not None else (), counted)
+        counted = set(self.owners) | set(owners_in_trace)
+        self.recorded = RecordedReplacements(replacements, counted)
         for pod in pods:
             key = owner_key(pod.metadata)
             if key is not None:

@@ -7,7 +7,7 @@ recorded scheduler preempted) come from the trace's calibration (replay/calibrat
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from ..model.objects import Pod
 from .batch import BATCH_KINDS
@@ -16,16 +16,14 @@ from .eventhandlers import EventHandler
 from .state import finished, grace_period, preempted_by_scheduler
 from .timeline import TraceEvent
 
-if TYPE_CHECKING:
-    from .simulate import Simulation
-
 
 class SimulateHandler(EventHandler):
     """The recording applied to a simulate-mode replay. What it keeps of the recording (when pods
     were bound, how long they ran, which completed or are gone) lives here; the clock, the
     controllers, kube-batch and the deletions are the Simulation's."""
 
-    def __init__(self, sim: "Simulation", recorded_victims: frozenset[str], **kwargs: Any) -> None:
+    # `sim`: the Simulation (replay/simulate.py) this handler serves; not imported, simulate imports this
+    def __init__(self, sim: Any, recorded_victims: frozenset[str], **kwargs: Any) -> None:
         super().__init__(sim.state, sim.policy, sim.recorded_classes, queue=sim.queue,
                          pdb_status_from_trace=False, **kwargs)
         self.sim = sim

@@ -147,7 +147,9 @@ class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions):
         `workloads=False` leaves both out (a world that models them itself: traces/generate.py)."""
         cal = self.calibration
         self.controllers = WorkloadControllers(ControllerHost(self), cluster.pods.values(),
-                                               cluster.extra if workloads else {}, cal if workloads else None,
+                                               cluster.extra if workloads else {},
+                                               cal.replacements if workloads else (),
+                                               cal.owners_in_trace if workloads else (),
                                                enabled=workloads, api_latency=self.api_latency)
         self.created_by_replay = self.controllers.created
         # how long the trace's deleted pods took to leave, for the replay's own deletions
