@@ -1,7 +1,7 @@
 """The trace's events applied to the replayed scheduler's cache and queue (eventhandlers.go).
 
-A trace is the stream kube-scheduler's informers would deliver. One EventHandler applies it for
-both replay modes: objects go into the cache (ReplayState: objects, snapshot, nominator, the
+A trace is the stream kube-scheduler's informers would deliver. EventHandler applies it for both
+replay modes, each through its own handler (simulate: replay/pod_events.py SimulateHandler): objects go into the cache (ReplayState: objects, snapshot, nominator, the
 cache's pod order), and, when the replay has a scheduling queue (simulate mode), each change is
 told to the queue as upstream's handlers tell it (addPodToSchedulingQueue, updatePodInCache, the
 MoveAllToActiveOrBackoffQueue calls with the event's objects for the plugins' queueing hints).

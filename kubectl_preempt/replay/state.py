@@ -163,7 +163,7 @@ class ReplayState:
         self.expected_scale: Callable[[list[Pod]], int | None] | None = None
         # seconds from a binding to the kubelet's first status write, which sets startTime: per
         # pod what the trace measured for it, else the trace's median (the simulation sets both,
-        # scheduler/backend/cache.py status_delays_of, status_delay_of). None: the trace shows no
+        # replay/calibration.py). None: the trace shows no
         # kubelet to imitate (a world that writes its own start times, traces/generate.py): the
         # binding instant, as the replay wrote it before
         self.status_delay: float | None = None
