@@ -1,35 +1,23 @@
 """Turns one scheduling cycle's decision record into the explanation document (plain data).
 
 The document is explain's public format (`-o json`): requests as Kubernetes quantities, times in
-RFC 3339. Everything about the preemption comes from the cycle's PreemptionRecord as it is.
+RFC 3339. Everything about the preemption is the one preemption object (preemption/document.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ..framework.status import Code, Status
-from ..model.quantity import format_bytes, format_milli_cpu
-from ..model.resources import Resource
-from ..preemption.decision import CHAIN_STEPS, Candidate, PreemptionRecord, Victim, requests_dict
+from ..preemption.decision import Candidate, PreemptionRecord
+from ..preemption.document import failure_fields, human_resources, preemption_object
 from ..scheduler.schedule_one import SCHEDULED, CycleResult
 
 
-def human_resources(r: Resource, *, pods: bool = False) -> dict[str, str]:
-    out: dict[str, str] = {}
-    if r.milli_cpu:
-        out["cpu"] = format_milli_cpu(r.milli_cpu)
-    if r.memory:
-        out["memory"] = format_bytes(r.memory)
-    if r.ephemeral_storage:
-        out["ephemeral-storage"] = format_bytes(r.ephemeral_storage)
-    for k, v in sorted(r.scalar.items()):
-        if v:
-            out[k] = format_bytes(v) if k.startswith("hugepages-") else str(v)
-    return out
-
-
-def _status_dict(st: Status) -> dict[str, Any]:
-    return {"code": st.code.name, "plugin": st.plugin, "reasons": list(st.reasons)}
+# the preemption object's fields the document shows (preemption/document.py), after the cycle's
+EXPLAIN_FIELDS = ("nominatedNode", "nominatedNodes", "victims", "victimDetails", "reprieved",
+                  "clearedNominations", "tieBreak")
+EXPLAIN_VICTIM_FIELDS = ("pod", "priority", "requests", "rawRequests", "terminating", "pdbs", "pdbViolation",
+                         "startTime", "blocking")
 
 
 def _preemption_note(node: str, st: Status, details: PreemptionRecord | None,
@@ -76,17 +64,14 @@ def build_document(res: CycleResult, nominated: dict[str, list[str]]) -> dict[st
             doc["scores"] = {s.name: s.total_score for s in res.node_scores}
             doc["pluginScores"] = {s.name: {ps.name: ps.score for ps in s.scores} for s in res.node_scores}
         return doc
-    doc["message"] = res.message
-    pfs = res.post_filter_status
-    doc["postFilterMessage"] = pfs.message() if pfs is not None and not pfs.is_success() else ""
-    doc["postFilterCode"] = pfs.code.name if pfs is not None else ""
+    doc.update(failure_fields(res))
     if res.error:
         doc["error"] = res.error
     statuses = {}
     cands = {c.name: c for c in details.candidates} if details is not None else {}
     potential = set(details.potential_nodes) if details is not None else set()
     for name, st in res.diagnosis.node_to_status.statuses.items():
-        d = _status_dict(st)
+        d = st.to_dict()
         note = _preemption_note(name, st, details, cands, potential)
         if note:
             d["preemption"] = note
@@ -101,26 +86,6 @@ def build_document(res: CycleResult, nominated: dict[str, list[str]]) -> dict[st
     if details is None:
         return doc
     doc["candidates"] = details.candidate_dicts()
-    sel = res.preempted
-    if sel is not None:
-        doc["nominatedNode"] = sel.node
-        doc["nominatedNodes"] = sel.tied_nodes
-        doc["victims"] = [v.key for v in sel.victims]
-        # in the victims' order (SelectVictimsOnNode re-sorts them when some violate a PDB)
-        doc["victimDetails"] = [_victim_dict(v) for v in sel.victims]
-        doc["reprieved"] = [{"pod": r.pod.key, "priority": r.pod.priority,
-                             "reason": "fits back after the victims go" + (
-                                 " (its PDB would have been violated)" if r.pdb_violating else "")}
-                            for r in sel.selected.reprieves if r.kept]
-        doc["clearedNominations"] = sorted(p.key for p in sel.cleared_nominations)
-        doc["tieBreak"] = {"steps": list(CHAIN_STEPS), "decidedAt": sel.decided_at, "winner": sel.node,
-                           "runnerUp": sel.runner_up, "tied": sorted(sel.tied)}
+    if res.preempted is not None:
+        doc.update(preemption_object(res, EXPLAIN_FIELDS, EXPLAIN_VICTIM_FIELDS))
     return doc
-
-
-def _victim_dict(v: Victim) -> dict[str, Any]:
-    p = v.pod
-    # requests twice: as quantities for people, and as numbers (milli-CPU, bytes) for totals
-    return {"pod": p.key, "priority": p.priority, "requests": human_resources(v.requests),
-            "rawRequests": requests_dict(v.requests), "terminating": p.terminating, "pdbs": list(v.pdbs), "pdbViolation": v.pdb_violation,
-            "startTime": v.start_time, "blocking": list(v.blocking)}

@@ -13,7 +13,8 @@ from ..model.objects import Pod
 from ..model.resources import Resource
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord, VictimUnit
 from ..scheduler.schedule_one_podgroup import BIND, MemberResult, PodGroupCycleResult
-from .document import build_document, human_resources
+from ..preemption.document import human_resources
+from .document import build_document
 
 # the group's outcome, as its PodGroupScheduled condition and its members show it
 SCHEDULED = "Scheduled"

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from ..batch.api.types import PIPELINED
 from ..batch.cache.cache import (BATCH_KINDS, DEFAULT_QUEUE, DEFAULT_SCHEDULER_NAME, build_cache, check_batch_object,
@@ -57,14 +57,6 @@ class BatchOptions:
     def parsed(self) -> SchedulerConf:
         """The configuration, or InputError naming the file and field."""
         return parse_scheduler_conf(self.conf, self.conf_source)
-
-
-def schedules_any(events: Iterable[Any], scheduler_name: str) -> bool:
-    """Whether any pod of these trace events is kube-batch's."""
-    for ev in events:
-        if getattr(ev, "kind", "") == "Pod" and (ev.obj.get("spec") or {}).get("schedulerName") == scheduler_name:
-            return True
-    return False
 
 
 class BatchScheduler:

@@ -33,7 +33,7 @@ class ControllerHost:
     def create_pod(self, raw: Mapping[str, Any]) -> None:
         # a recorded pod the replay had left out may be made now (a recorded replacement)
         self.sim.gone.discard((raw.get("metadata") or {}).get("uid") or "")
-        self.sim._add_new_pod(raw)
+        self.sim.handler.add_new_pod(raw)
 
     def delete_pod(self, pod: Pod) -> None:
-        self.sim._delete_by_controller(pod)
+        self.sim.handler.delete_by_controller(pod)

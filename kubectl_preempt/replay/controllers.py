@@ -5,6 +5,7 @@ ReplicationController, written `namespace/name`; a pod no controller owns is its
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 POD_TEMPLATE_HASH = "pod-template-hash"
@@ -70,34 +71,15 @@ LEAVE_CLUSTER = "cluster"
 LEAVE_GRACE_PERIOD = "gracePeriod"
 
 
-def _grace_of(raw: Mapping[str, Any]) -> float:
-    """The pod's grace period as its deletion used it (deletionGracePeriodSeconds), else its spec's
-    (the API server's default 30 s when unset)."""
-    for g in ((raw.get("metadata") or {}).get("deletionGracePeriodSeconds"),
-              (raw.get("spec") or {}).get("terminationGracePeriodSeconds")):
-        if isinstance(g, (int, float)) and not isinstance(g, bool) and g >= 0:
-            return float(g)
-    return 30.0
+@dataclass(frozen=True)
+class LeaveFigures:
+    """Median seconds (and how many deletions) from a deletion request to the pod leaving, as the
+    trace measured them (replay/calibration.py): per (workload, grace period), per (namespace,
+    grace period), per grace period."""
 
-
-def _asked_at(seen: float, md: Mapping[str, Any]) -> float:
-    """When a deletion was asked for: when the recording saw it, unless the object says earlier.
-    The API server sets deletionTimestamp to the request's time plus deletionGracePeriodSeconds
-    (apiserver registry/rest BeforeDelete), written in whole seconds, so the request came before
-    deletionTimestamp - deletionGracePeriodSeconds + 1 s."""
-    from .state import parse_time
-
-    g = md.get("deletionGracePeriodSeconds")
-    dts = parse_time(md.get("deletionTimestamp"))
-    if dts is None or isinstance(g, bool) or not isinstance(g, (int, float)):
-        return seen
-    return min(seen, dts - g + 1.0)
-
-
-def _median(values: list[float]) -> float:
-    s = sorted(values)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    by_workload: Mapping[tuple[str, float], tuple[float, int]]
+    by_namespace: Mapping[tuple[str, float], tuple[float, int]]
+    by_grace: Mapping[float, tuple[float, int]]
 
 
 class LeaveTimes:
@@ -106,40 +88,11 @@ class LeaveTimes:
     (a figure measured under another grace period says nothing of this one); the grace period
     when the trace measured none."""
 
-    def __init__(self, events: Iterable[Any], replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]) -> None:
-        asked: dict[str, tuple[float, float, str, str]] = {}   # uid -> (time, grace, workload, namespace)
-        done: set[str] = set()
-        by_workload: dict[tuple[str, float], list[float]] = {}
-        by_namespace: dict[tuple[str, float], list[float]] = {}
-        by_grace: dict[float, list[float]] = {}
-        for ev in events:
-            if ev.kind != "Pod" or ev.type == "BOOKMARK":
-                continue
-            raw = ev.obj
-            md = raw.get("metadata") or {}
-            uid = _uid(md)
-            if uid in done:
-                continue
-            phase = (raw.get("status") or {}).get("phase")
-            req = asked.get(uid)
-            if req is None:
-                if md.get("deletionTimestamp") and ev.type != "DELETED":
-                    if not (raw.get("spec") or {}).get("nodeName") or phase in ("Succeeded", "Failed"):
-                        done.add(uid)  # no kubelet to wait for: it leaves at once
-                        continue
-                    ns = md.get("namespace") or "default"
-                    asked[uid] = (_asked_at(ev.time, md), _grace_of(raw), workload_of(md, replica_sets), ns)
-                continue
-            if ev.type == "DELETED" or phase in ("Succeeded", "Failed"):
-                done.add(uid)
-                t0, grace, wl, ns = req
-                took = min(max(0.0, ev.time - t0), grace)
-                by_workload.setdefault((wl, grace), []).append(took)
-                by_namespace.setdefault((ns, grace), []).append(took)
-                by_grace.setdefault(grace, []).append(took)
-        self.by_workload = {k: (_median(v), len(v)) for k, v in by_workload.items()}
-        self.by_namespace = {k: (_median(v), len(v)) for k, v in by_namespace.items()}
-        self.by_grace = {k: (_median(v), len(v)) for k, v in by_grace.items()}
+    def __init__(self, figures: LeaveFigures) -> None:
+        # measured once, with the trace's other facts (replay/calibration.py _Leaving)
+        self.by_workload = figures.by_workload
+        self.by_namespace = figures.by_namespace
+        self.by_grace = figures.by_grace
         self.used: dict[str, int] = {}
 
     def after(self, pod: Any, grace: float, replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]
@@ -228,8 +181,19 @@ def owner_key(meta: Mapping[str, Any]) -> OwnerKey | None:
     return (meta.get("namespace") or "default", ref.get("kind"), ref.get("name") or "")
 
 
-def _uid(meta: Mapping[str, Any]) -> str:
+def pod_uid(meta: Mapping[str, Any]) -> str:
     return meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A recorded creation matched to the recorded loss of its owner it answers."""
+
+    owner: OwnerKey
+    creation_uid: str
+    creation: Mapping[str, Any]
+    at: float
+    lost_uid: str
 
 
 class RecordedReplacements:
@@ -238,38 +202,19 @@ class RecordedReplacements:
     hold (`counted` left out) it decides which recorded creations the replay applies; for those it
     holds, which recorded pod a replacement of the replay's own can be (`replacement_of`)."""
 
-    def __init__(self, events: Iterable[Any], start: float, counted: set[OwnerKey]) -> None:
+    def __init__(self, replacements: Iterable[Replacement], counted: set[OwnerKey]) -> None:
         self.replaces: dict[str, str] = {}               # creation uid -> the lost pod's uid
         self.replaced_at: dict[str, float] = {}          # lost pod's uid -> when its replacement came
         self.replacement_of: dict[str, Mapping[str, Any]] = {}  # lost pod's uid -> the creation (counted owners)
         self.replacing: dict[str, str] = {}              # that creation's uid -> the lost pod's uid
-        seen: set[str] = set()
-        lost: set[str] = set()
-        pending: dict[OwnerKey, list[str]] = {}
-        for ev in events:
-            if ev.kind != "Pod" or ev.type == "BOOKMARK":
-                continue
-            md = ev.obj.get("metadata") or {}
-            key = owner_key(md)
-            if key is None or key[1] == "StatefulSet":
-                continue
-            uid = _uid(md)
-            if uid not in seen:
-                seen.add(uid)
-                queue = pending.get(key)
-                if ev.time > start and queue:
-                    gone = queue.pop(0)
-                    if key in counted:
-                        self.replacement_of[gone] = ev.obj
-                        self.replacing[uid] = gone
-                    else:
-                        self.replaces[uid] = gone
-                        self.replaced_at[gone] = ev.time
-            phase = (ev.obj.get("status") or {}).get("phase")
-            if uid not in lost and phase != "Succeeded" and (
-                    ev.type == "DELETED" or md.get("deletionTimestamp") or phase == "Failed"):
-                lost.add(uid)
-                pending.setdefault(key, []).append(uid)
+        # the matching itself is the trace's (replay/calibration.py _Replacements)
+        for r in replacements:
+            if r.owner in counted:
+                self.replacement_of[r.lost_uid] = r.creation
+                self.replacing[r.creation_uid] = r.lost_uid
+            else:
+                self.replaces[r.creation_uid] = r.lost_uid
+                self.replaced_at[r.lost_uid] = r.at
 
 
 class _Owner:
@@ -308,7 +253,8 @@ class WorkloadControllers:
     """ReplicaSet, ReplicationController, StatefulSet and Job controllers for simulate mode."""
 
     def __init__(self, host: Host, pods: Iterable[Any], owners: Mapping[str, Sequence[Mapping[str, Any]]],
-                 events: Sequence[Any] = (), start: float = 0.0, *, enabled: bool = True,
+                 replacements: Sequence[Replacement] = (), owners_in_trace: Iterable[OwnerKey] = (), *,
+                 enabled: bool = True,
                  api_latency: float = 0.0) -> None:
         self.host = host
         self.enabled = enabled
@@ -321,12 +267,10 @@ class WorkloadControllers:
         for kind in OWNER_KINDS:
             for raw in owners.get(kind) or ():
                 self._set_replicas(kind, raw, deleted=False)
-        counted = {k for k, o in self.owners.items()}
-        for ev in events:
-            if ev.kind in OWNER_KINDS and ev.type != "BOOKMARK":
-                md = ev.obj.get("metadata") or {}
-                counted.add((md.get("namespace") or "default", ev.kind, md.get("name") or ""))
-        self.recorded = RecordedReplacements(events, start, counted)
+        # owners the trace holds: their replica counts are known; the recording's creations of
+        # the others are matched to the losses they answer
+        counted = set(self.owners) | set(owners_in_trace)
+        self.recorded = RecordedReplacements(replacements, counted)
         for pod in pods:
             key = owner_key(pod.metadata)
             if key is not None:
@@ -383,7 +327,7 @@ class WorkloadControllers:
         if key is None:
             return
         o = self._owner(key)  # kept whether or not the owner's scale is known yet
-        uid = _uid(md)
+        uid = pod_uid(md)
         if event_type == "DELETED" or md.get("deletionTimestamp") or \
                 (raw.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
             o.recorded_active.discard(uid)
@@ -406,11 +350,11 @@ class WorkloadControllers:
         if o.replicas is not None:
             if len(self.active(o)) >= o.replicas:
                 return False
-            lost = self.recorded.replacing.get(_uid(md))
+            lost = self.recorded.replacing.get(pod_uid(md))
             if lost is not None:
                 self.replaced.add(lost)  # the replay's own replacement of it is this one
             return True
-        gone = self.recorded.replaces.get(_uid(md))
+        gone = self.recorded.replaces.get(pod_uid(md))
         if gone is None:
             return True  # not a replacement: a new workload's pods, a scale-up
         if gone in self.lost and gone not in self.replaced:
@@ -568,13 +512,13 @@ class WorkloadControllers:
             if raw is None or uid in self.replaced:
                 continue
             md = raw.get("metadata") or {}
-            if owner_key(md) != o.key or self.host.pod_by_uid(_uid(md)) is not None:
+            if owner_key(md) != o.key or self.host.pod_by_uid(pod_uid(md)) is not None:
                 continue
             self.replaced.add(uid)
             from .state import format_time
 
             new = {**raw, "metadata": {**md, "creationTimestamp": format_time(self.host.now())}}
-            o.pods.add(_uid(md))
+            o.pods.add(pod_uid(md))
             self.host.create_pod(new)
             return
         self._create(o)

@@ -1,7 +1,7 @@
 """The trace's events applied to the replayed scheduler's cache and queue (eventhandlers.go).
 
-A trace is the stream kube-scheduler's informers would deliver. One EventHandler applies it for
-both replay modes: objects go into the cache (ReplayState: objects, snapshot, nominator, the
+A trace is the stream kube-scheduler's informers would deliver. EventHandler applies it for both
+replay modes, each through its own handler (simulate: replay/pod_events.py SimulateHandler): objects go into the cache (ReplayState: objects, snapshot, nominator, the
 cache's pod order), and, when the replay has a scheduling queue (simulate mode), each change is
 told to the queue as upstream's handlers tell it (addPodToSchedulingQueue, updatePodInCache, the
 MoveAllToActiveOrBackoffQueue calls with the event's objects for the plugins' queueing hints).
@@ -44,35 +44,45 @@ _ACTIONS = {"ADDED": ev.ADD, "MODIFIED": ev.UPDATE, "DELETED": ev.DELETE}
 
 
 class EventHandler:
-    """Applies trace events to `state` and, when given, `queue`.
+    """Applies trace events to `state` and, when given, `queue`: the part both modes share.
 
-    `pod_event(event)`: the mode's reading of a Pod event, which calls back the pod methods below.
+    A mode's handler is a subclass (simulate: replay/pod_events.py SimulateHandler) that reads a
+    Pod event its own way (`pod_event`) and calls the pod methods below; it may also take an event
+    for another scheduler beside this one (`claims`), act on a deleted node's pods before the queue
+    hears of it (`node_deleted`) and watch other kinds (`object_changed`). A mode may instead hand
+    its reading of Pod events in as `pod_event` (follow).
     `pdb_status_from_trace`: take a PodDisruptionBudget's status as recorded (follow), or keep the
-    replay's own until the disruption controller's next sync (simulate).
-    `on_node_deleted(name)`: what happens to a deleted node's pods before the queue hears of the
-    deletion (simulate: the pod garbage collector). `on_object(kind, obj, deleted)`: an object of
-    another kind changed (simulate: the workload controllers read their owners' scale).
-    `claim(event)`: True when another scheduler beside this one takes the event for itself
-    (simulate: kube-batch's informers, its Queues and PodGroups)."""
+    replay's own until the disruption controller's next sync (simulate)."""
 
     def __init__(self, state: ReplayState, policy: PriorityPolicy, recorded_classes: dict[str, PriorityClass],
-                 pod_event: Callable[[TraceEvent], None], *, queue: SchedulingQueue | None = None,
-                 pdb_status_from_trace: bool = True, declared_features: bool = False,
-                 on_node_deleted: Callable[[str], None] | None = None,
-                 on_object: Callable[[str, Mapping[str, Any], bool], None] | None = None,
-                 claim: Callable[[TraceEvent], bool] | None = None) -> None:
+                 pod_event: Callable[[TraceEvent], None] | None = None, *, queue: SchedulingQueue | None = None,
+                 pdb_status_from_trace: bool = True, declared_features: bool = False) -> None:
         self.state = state
         self.policy = policy
         self.recorded_classes = recorded_classes
-        self.pod_event = pod_event
+        self._read_pod = pod_event
         self.queue = queue
         self.pdb_status_from_trace = pdb_status_from_trace
         self.declared_features = declared_features
-        self.on_node_deleted = on_node_deleted
-        self.on_object = on_object
-        self.claim = claim
         self.applied = 0  # events of a kind the scheduler watches
         self.ignored = 0  # events of other kinds
+
+    # ------------------------------------------------------------------ what a mode decides
+    def pod_event(self, event: TraceEvent) -> None:
+        """The mode's reading of a Pod event."""
+        if self._read_pod is None:
+            raise NotImplementedError("a mode's handler reads Pod events")
+        self._read_pod(event)
+
+    def claims(self, event: TraceEvent) -> bool:
+        """True when another scheduler beside this one takes the event for itself."""
+        return False
+
+    def node_deleted(self, name: str) -> None:
+        """A node left the cache; its pods are still there (the queue hears of it after this)."""
+
+    def object_changed(self, kind: str, obj: Mapping[str, Any], deleted: bool) -> None:
+        """An object of another kind the cluster keeps changed."""
 
     # ------------------------------------------------------------------ one event of the trace
     def apply(self, event: TraceEvent) -> None:
@@ -80,7 +90,7 @@ class EventHandler:
         if event.type == "BOOKMARK":
             return
         self.applied += 1
-        if self.claim is not None and self.claim(event):
+        if self.claims(event):
             return
         if kind == "Pod":
             self.pod_event(event)
@@ -119,8 +129,7 @@ class EventHandler:
         """mirrors deleteNodeFromCache."""
         old = self.state.delete_node(name)
         if old is not None:
-            if self.on_node_deleted is not None:
-                self.on_node_deleted(name)
+            self.node_deleted(name)
             if self.queue is not None:
                 self.queue.move_all_to_active_or_backoff(ev.EVENT_NODE_DELETE, old, None)
         return old
@@ -243,8 +252,7 @@ class EventHandler:
         queue hears of it as an event of that resource."""
         deleted = event.type == "DELETED"
         self.state.set_extra(event.obj, deleted=deleted)
-        if self.on_object is not None:
-            self.on_object(kind, event.obj, deleted)
+        self.object_changed(kind, event.obj, deleted)
         if self.queue is not None:
             self.queue.move_all_to_active_or_backoff(
                 ev.ClusterEvent(kind, _ACTIONS[event.type], f"{kind}{event.type.title()}"), None, event.obj)

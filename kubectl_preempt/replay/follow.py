@@ -21,7 +21,8 @@ from ..framework.randomness import RandomSource
 from ..framework.events import node_scheduling_properties_change
 from ..model.objects import Node, Pod
 from ..model.who_preempted import preempted_by
-from ..scheduler.backend.cache import PodOrder, TracedPodOrder, status_delay_of
+from ..scheduler.backend.cache import PodOrder, TracedPodOrder
+from .calibration import status_delay_of
 from ..scheduler.schedule_one import CycleResult
 from .eventhandlers import EventHandler
 from .podgroups import FollowGroups, api_latency_for, group_of, pod_group_of, preempted_for_pod_group

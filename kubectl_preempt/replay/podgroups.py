@@ -392,8 +392,9 @@ def hold_until_last_delete(calls: list[Any]) -> list[Any]:
 
 def api_latency_for(config: Any, events: Any) -> float:
     """One API call of the scheduler, as simulate mode takes it: --api-latency, else the trace's
-    measure (api_dispatcher.api_latency_of), else the default."""
-    from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, api_latency_of
+    measure (calibration.api_latency_of), else the default."""
+    from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY
+    from .calibration import api_latency_of
     if config.api_latency is not None:
         return config.api_latency
     measured = api_latency_of(events)

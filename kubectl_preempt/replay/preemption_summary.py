@@ -7,46 +7,34 @@ from typing import Any, Mapping
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
 from ..scheduler.schedule_one import PREEMPTED, CycleResult
-from .state import ReplayState, format_time, grace_period
+from ..preemption.document import preemption_object
+from .state import ReplayState, format_time
+
+
+# the preemption object's fields (preemption/document.py) a replay row shows, under the names the
+# replay report has always given them
+ROW_FIELDS = ("preemptor", "priority", "priorityClassName", ("node", "nominatedNode"), "victims", "victimDetails")
+ROW_VICTIM_FIELDS = ("pod", "priority", "priorityClassName", ("alreadyTerminating", "terminating"),
+                     "gracePeriodSeconds", "pdbViolation")
+# ...and its `why`: the message, then the FitError as data, then these
+WHY_FIELDS = (("requests", "preemptorRequests"), ("candidates", "candidateCount"), "pdbViolations", "decidedBy",
+              "runnerUp", ("tiedNodes", "nominatedNodes"), "clearedNominations", "freedMilliCPU", "freedMemory")
+
+# ...and a dumped case's `expect` (the conformance corpus's names)
+EXPECT_FIELDS = ("nominatedNodes", ("victims", "victimsByTiedNode"), "message", "postFilterMessage", "postFilterCode",
+                 "clearedNominations")
 
 
 def preemption_why(pod: Pod, res: CycleResult, details: PreemptionRecord) -> dict[str, Any]:
     """Why this node and these victims, in a few fields a timeline can show."""
-    sel = details.selected
-    assert sel is not None
-    req = pod.resource.resource
-    return {
-        "message": res.message,
-        **res.fit_error_fields(),
-        "requests": {"milliCPU": req.milli_cpu, "memory": req.memory,
-                     **{k: v for k, v in sorted(req.scalar.items()) if v}},
-        "candidates": len(details.candidates),
-        "pdbViolations": sel.num_pdb_violations,
-        "decidedBy": details.decided_by,
-        "runnerUp": details.runner_up,
-        "tiedNodes": details.tied_nodes,
-        "clearedNominations": sorted(p.key for p in details.cleared_nominations),
-        "freedMilliCPU": sum(v.resource.resource.milli_cpu for v in sel.victims),
-        "freedMemory": sum(v.resource.resource.memory for v in sel.victims),
-    }
+    head = preemption_object(res, ("message", "fitError"), record=details)
+    return {"message": head["message"], **head["fitError"], **preemption_object(res, WHY_FIELDS, record=details)}
 
 
 def preemption_summary(pod: Pod, res: CycleResult, details: PreemptionRecord, now: float) -> dict[str, Any]:
     """One entry of the preemption timeline."""
-    sel = details.selected
-    assert sel is not None
-    return {
-        "time": format_time(now),
-        "preemptor": pod.key,
-        "priority": pod.priority,
-        "priorityClassName": pod.priority_class_name,
-        "node": sel.name,
-        "victims": [v.key for v in sel.victims],
-        "victimDetails": [{"pod": v.key, "priority": v.priority, "priorityClassName": v.priority_class_name,
-                           "alreadyTerminating": v.terminating, "gracePeriodSeconds": grace_period(v),
-                           "pdbViolation": v.key in sel.pdb_violating} for v in sel.victims],
-        "why": preemption_why(pod, res, details),
-    }
+    return {"time": format_time(now), **preemption_object(res, ROW_FIELDS, ROW_VICTIM_FIELDS, record=details),
+            "why": preemption_why(pod, res, details)}
 
 
 def decision_case(state: ReplayState, config_raw: Mapping[str, Any] | None, pod: Pod, res: CycleResult,
@@ -55,21 +43,11 @@ def decision_case(state: ReplayState, config_raw: Mapping[str, Any] | None, pod:
     decision's effects), the preemptor, and what the replay decided in the corpus's `expect`."""
     sel = details.selected
     assert sel is not None
-    tied = details.tied_nodes
-    expect: dict[str, Any] = {
-        "outcome": PREEMPTED,
-        "nominatedNodes": tied,
-        # only the chosen node's victims are known for sure; a tied node's are its candidate's
-        "victims": {c.name: sorted(v.key for v in c.victims) for c in details.candidates if c.name in tied},
-        "message": res.message,
-        "postFilterMessage": "",
-        "postFilterCode": res.post_filter_status.code.name if res.post_filter_status is not None else "",
-        "nodeStatuses": {name: st.to_dict() for name, st in res.diagnosis.node_to_status.statuses.items()},
-    }
-    pfs = res.post_filter_status
-    if pfs is not None and not pfs.is_success():
-        expect["postFilterMessage"] = pfs.message()
-    cleared = sorted(p.key for p in details.cleared_nominations)
+    # the corpus's `expect`, from the preemption object (preemption/document.py): victims by tied
+    # node, cleared nominations under the chosen node
+    expect: dict[str, Any] = {"outcome": PREEMPTED, **preemption_object(res, EXPECT_FIELDS, record=details)}
+    expect["nodeStatuses"] = {name: st.to_dict() for name, st in res.diagnosis.node_to_status.statuses.items()}
+    cleared = expect.pop("clearedNominations")
     if cleared:
         expect["clearedNominations"] = {sel.name: cleared}
     case: dict[str, Any] = {

@@ -14,7 +14,7 @@ from ..plugins import names
 from ..scheduler.backend.queue import SchedulingQueue
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
-from .eventhandlers import EventHandler
+from .pod_events import SimulateHandler
 from .podgroups import group_of
 from .state import ReplayState
 from .timeline import Timeline
@@ -26,7 +26,7 @@ class SchedulingLoop:
     engine: Engine
     state: ReplayState
     queue: SchedulingQueue
-    handler: EventHandler
+    handler: SimulateHandler
     timeline: Timeline
     progress: Callable[[float, float, int], None] | None
     listener: Any
@@ -36,7 +36,6 @@ class SchedulingLoop:
     scheduled: dict[str, dict[str, Any]]
     last_failure: dict[str, str]
     last_failure_fields: dict[str, dict[str, Any]]
-    runtime: dict[str, float]
     preempting: set[str]
 
     def _kick(self) -> None:
@@ -174,7 +173,7 @@ class SchedulingLoop:
         self.last_failure_fields.pop(pod.uid, None)
         if self.listener is not None:
             self.listener.bound(now, pod, node)
-        run = self.runtime.get(pod.uid)
+        run = self.handler.runtime.get(pod.uid)
         if run is not None:
             self._complete_at(pod, now + run)
         self.handler.pod_bound(pod)

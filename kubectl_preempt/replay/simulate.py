@@ -6,29 +6,29 @@ PDBs and classes changed, pods completing), while what the recorded scheduler di
 nominations, preemptions and the deletions they caused, to the terminal status that ends them) is
 left out: the replayed scheduler makes its own, with kube-scheduler v1.34.1's queue, and the victims
 it preempts leave as long after their deletion as the trace's deleted pods of their workload took
-(controllers.LeaveTimes; at most, and without a measure, their grace period).
+(controllers.LeaveTimes, measured by calibration.py; at most, and without a measure, their grace period).
 
 A pod that completes in the recording runs as long in the replay: from its replayed binding for
 the time it ran between its recorded binding and its completion.
 """
 from __future__ import annotations
 
-import statistics
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
 from ..framework.randomness import RandomSource
 from ..model.objects import Pod
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
-from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, FEATURE_GATE, api_latency_of
-from ..scheduler.backend.cache import PodOrder, status_delays_of
-from .batch import BatchOptions, BatchScheduler, schedules_any
+from ..model.cluster import Cluster
+from ..scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, FEATURE_GATE
+from ..scheduler.backend.cache import PodOrder
+from .batch import BatchOptions, BatchScheduler
+from .calibration import calibrate
 from .controller_host import ControllerHost
-from .controllers import DISRUPTION_CONTROLLER_DELAY, LeaveTimes, WorkloadControllers, replica_set_index
+from .controllers import DISRUPTION_CONTROLLER_DELAY, LeaveTimes, WorkloadControllers
 from .deletions import Deletions
 from .engine import PRIORITY_QUEUE, Engine
-from .eventhandlers import EventHandler
-from .pod_events import PodEvents, recorded_scheduler_victims
+from .pod_events import SimulateHandler
 from .podgroups import PodGroupLoop
 from .preemption_calls import PreemptionCalls
 from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
@@ -71,13 +71,14 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
     return list(store.values())
 
 
-class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEvents):
+class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions):
     """One simulate-mode replay, wired: the engine and its clock, the replay's state and scheduler,
     the scheduling queue, the workload controllers, kube-batch beside it, and what the replay
     found. What it does lives in its parts, each a module of replay/: the scheduling loop
     (scheduling_loop.py), a preemption and its API calls (preemption_calls.py), deletions and
-    completions (deletions.py), the recording's events (pod_events.py); the controllers reach it
-    through controller_host.py."""
+    completions (deletions.py), the recording's events (pod_events.py, its handler); the
+    controllers reach it through controller_host.py. What the trace says about the cluster that
+    recorded it is read once, before anything starts (calibration.py)."""
 
     mode = "simulate"
     # the clock and heap a run uses: `plan` (kubectl_preempt/plan/) runs this very replay on an
@@ -99,47 +100,70 @@ class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEv
         # the run's one source of random choices (framework/randomness.py, replay/runs.py
         # run_random_source), handed to the scheduler; none: every choice fixed
         self.random_source = random_source if random_source is not None else RandomSource.for_replay()
-
+        self.calibration = calibrate(timeline)
         cluster = build_cluster(initial_objects(timeline.initial))
         self.recorded_classes = self.policy.apply_initial(cluster)
-        status_delays = status_delays_of(timeline.events)
-        status_delay = statistics.median(status_delays.values()) if status_delays else None
+        self._set_up_state(cluster)
+        self._set_up_workloads(cluster, workloads)
+        self._set_up_queue()
+        self._set_up_findings()
+        # the trace's events reach the cache and the queue through simulate mode's handler
+        self.handler = SimulateHandler(self, self.calibration.recorded_victims,
+                                       declared_features=config.version.features.enable_node_declared_features)
+        # kube-batch beside kube-scheduler, when the trace has pods of its (replay/batch.py); its
+        # random draws come from a stream of its own
+        self.batch: BatchScheduler | None = None
+        if batch is not None and self.calibration.schedules_any(batch.scheduler_name):
+            self.batch = BatchScheduler(self, batch, self.random_source.derive())
+        for pod in list(cluster.pods.values()):
+            if not pod.node_name and not pod.terminating and self.state.owned(pod):
+                self._enqueue(pod)
+            elif not pod.node_name and self.batch is not None and self.batch.owns(pod):
+                self.enqueued_at.setdefault(pod.uid, timeline.start)
+
+    def _set_up_state(self, cluster: Cluster) -> None:
+        """The replay's state, its cache order rebuilt from the pods' history, and the scheduler's
+        API calls as long as the trace measured them."""
+        cal, config = self.calibration, self.config
         self.state = ReplayState(cluster, config, random_source=self.random_source, recompute_pdbs=True,
-                                 order=PodOrder.from_history(cluster.pods.values(), status_delay=status_delay))
+                                 order=PodOrder.from_history(cluster.pods.values(), status_delay=cal.status_delay))
         # the pods the replay binds start when the trace's kubelets took to write their status:
         # a pod the trace saw start, after its own delay (its kubelet's load then), else the median
-        self.state.status_delay = status_delay
-        self.state.status_delays = status_delays
+        self.state.status_delay = cal.status_delay
+        self.state.status_delays = cal.status_delays
         # how long one API call of the scheduler takes: --api-latency, else what the trace
-        # measured (api_dispatcher.api_latency_of), else DEFAULT_API_LATENCY
-        measured = api_latency_of(timeline.events) if config.api_latency is None else None
+        # measured (calibration._ApiLatency), else DEFAULT_API_LATENCY
+        measured = cal.api_latency if config.api_latency is None else None
         self.api_latency = config.api_latency if config.api_latency is not None else \
             measured if measured is not None else DEFAULT_API_LATENCY
         # which figure that is, for the report
         self.api_latency_from = "--api-latency" if config.api_latency is not None else \
             "trace" if measured is not None else "default"
-        # the workload controllers re-create what the replay evicts (replay/controllers.py), and
-        # the disruption controller updates PDB status a moment after the pods change: decisions
-        # made meanwhile see the status before the change, as the real scheduler's informer does.
-        # `workloads=False` leaves both out (a world that models them itself: traces/generate.py).
+
+    def _set_up_workloads(self, cluster: Cluster, workloads: bool) -> None:
+        """The workload controllers re-create what the replay evicts (replay/controllers.py), and
+        the disruption controller updates PDB status a moment after the pods change: decisions
+        made meanwhile see the status before the change, as the real scheduler's informer does.
+        `workloads=False` leaves both out (a world that models them itself: traces/generate.py)."""
+        cal = self.calibration
         self.controllers = WorkloadControllers(ControllerHost(self), cluster.pods.values(),
                                                cluster.extra if workloads else {},
-                                               timeline.initial + timeline.events if workloads else (),
-                                               timeline.start, enabled=workloads,
-                                               api_latency=self.api_latency)
+                                               cal.replacements if workloads else (),
+                                               cal.owners_in_trace if workloads else (),
+                                               enabled=workloads, api_latency=self.api_latency)
         self.created_by_replay = self.controllers.created
         # how long the trace's deleted pods took to leave, for the replay's own deletions
-        rs = list(cluster.extra.get("ReplicaSet") or ())
-        rs += [e.obj for e in timeline.events if e.kind == "ReplicaSet" and e.type != "BOOKMARK"]
-        self._replica_sets = replica_set_index(rs)
-        self.leave_times = LeaveTimes(timeline.events, self._replica_sets)
+        self._replica_sets = cal.replica_sets
+        self.leave_times = LeaveTimes(cal.leave)
         self._disruption_sync_armed = False
         self._pdb_rechecks: set[float] = set()
         if workloads:
             self.state.expected_scale = self.controllers.expected_scale
             self.state.pdb_lag = DISRUPTION_CONTROLLER_DELAY
-        # the recorded PDB status stands until the PDB or a pod it covers changes (the disruption
-        # controller syncs a PDB on those events only: DisruptionController.trySync)
+
+    def _set_up_queue(self) -> None:
+        """kube-scheduler v1.34.1's scheduling queue over the replay's clock, and pod groups."""
+        config = self.config
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
                                      max_backoff=float(config.pod_max_backoff_seconds),
@@ -147,13 +171,9 @@ class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEv
                                      less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush
         self._pod_group_setup()
-        # the trace's events reach the cache and the queue through the one handler follow uses too
-        self.handler = EventHandler(
-            self.state, self.policy, self.recorded_classes, self._pod_event, queue=self.queue,
-            pdb_status_from_trace=False, declared_features=config.version.features.enable_node_declared_features,
-            on_node_deleted=self._node_deleted, on_object=self._object_changed, claim=self._batch_claims)
 
-        # what the replay found, for the report
+    def _set_up_findings(self) -> None:
+        """What the replay found, for the report, and its bookkeeping of preemptions in flight."""
         self.decisions = 0
         self.outcomes = {SCHEDULED: 0, PREEMPTED: 0, "Unschedulable": 0}
         self.preemptions: list[dict[str, Any]] = []
@@ -162,19 +182,9 @@ class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEv
         self.last_failure: dict[str, str] = {}
         self.last_failure_fields: dict[str, dict[str, Any]] = {}  # the same FitError as data
         self.evicted: dict[str, dict[str, Any]] = {}
-
-        # what the recording says about pods, for the parts of it the replay keeps
-        self.recorded_bind: dict[str, float] = {}
-        self.runtime: dict[str, float] = {}       # uid -> how long it ran in the recording
-        self.completed_in_recording: set[str] = set()
         self.gone: set[str] = set()               # uids the replay has deleted
-        self.victims_at_start = {p.uid for p in cluster.pods.values() if p.terminating}
-        # pods the recorded scheduler preempted: their DisruptionTarget condition says so, or a
-        # Preempted Event names them (the condition may be missing from a pod's last versions)
-        self.recorded_victims = recorded_scheduler_victims(timeline.events)
-
         # asynchronous preemption: preemptors whose victims' API calls are still running
-        self.async_preemption = config.enabled(FEATURE_GATE)
+        self.async_preemption = self.config.enabled(FEATURE_GATE)
         self.preempting: set[str] = set()
         # preemptor uid -> its victims' delete calls not made yet; a decision of a preemptor still
         # listed is the race asynchronous preemption allows (see async_preemption), counted
@@ -182,28 +192,22 @@ class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEv
         self.decided_before_deletes: int = 0
         self._deleted_by_call: dict[str, dict[str, Any] | None] = {}  # victim uid -> its victimDetails entry
         self._leave_after: dict[str, float] = {}  # victim uid -> seconds from its delete call to leaving
-
         self._cursor = 0
         self._schedule_armed = False
         self._backoff_flush_at: set[float] = set()
         self._completion_events: dict[str, Any] = {}
 
-        for pod in cluster.pods.values():
-            if pod.node_name:
-                # seconds to the microsecond, as the datetime this was read from before (and year
-                # 0, which a datetime cannot hold)
-                st = pod.start_nanos
-                self.recorded_bind[pod.uid] = (st // 1000) / 1_000_000 if st is not None else timeline.start
-        # kube-batch beside kube-scheduler, when the trace has pods of its (replay/batch.py); its
-        # random draws come from a stream of its own
-        self.batch: BatchScheduler | None = None
-        if batch is not None and schedules_any(timeline.initial + timeline.events, batch.scheduler_name):
-            self.batch = BatchScheduler(self, batch, self.random_source.derive())
-        for pod in list(cluster.pods.values()):
-            if not pod.node_name and not pod.terminating and self.state.owned(pod):
-                self._enqueue(pod)
-            elif not pod.node_name and self.batch is not None and self.batch.owns(pod):
-                self.enqueued_at.setdefault(pod.uid, timeline.start)
+    # ------------------------------------------------------------------ the recording
+    def apply(self, ev: TraceEvent) -> None:
+        self.handler.apply(ev)
+
+    @property
+    def events_applied(self) -> int:
+        return self.handler.applied
+
+    @property
+    def events_ignored(self) -> int:
+        return self.handler.ignored
 
     # ------------------------------------------------------------------ running
     def run(self) -> "Simulation":

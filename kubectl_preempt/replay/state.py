@@ -17,11 +17,11 @@ from ..framework.snapshot import Snapshot
 from ..model.cluster import Cluster
 from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.objects import Node, Pod, PodDisruptionBudget, PriorityClass
+from ..preemption.document import grace_period  # noqa: F401 - the replay's parts read it here
 from ..scheduler.memo.equivalence import EquivalenceCache
 from ..scheduler.scheduler import Scheduler
 from ..scheduler.backend.cache import PodOrder
 
-DEFAULT_TERMINATION_GRACE_PERIOD = 30
 DISRUPTION_TARGET = "DisruptionTarget"
 REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
@@ -50,13 +50,6 @@ def start_time_of(bound_at: float, status_delay: float) -> str:
 
 
 # --- pods ------------------------------------------------------------------------------------------
-
-def grace_period(pod: Pod) -> float:
-    g = pod.spec.get("terminationGracePeriodSeconds")
-    if isinstance(g, bool) or not isinstance(g, (int, float)) or g < 0:
-        return float(DEFAULT_TERMINATION_GRACE_PERIOD)
-    return float(g)
-
 
 def is_mirror_pod(raw: Mapping[str, Any]) -> bool:
     return MIRROR_POD_ANNOTATION in ((raw.get("metadata") or {}).get("annotations") or {})
@@ -170,7 +163,7 @@ class ReplayState:
         self.expected_scale: Callable[[list[Pod]], int | None] | None = None
         # seconds from a binding to the kubelet's first status write, which sets startTime: per
         # pod what the trace measured for it, else the trace's median (the simulation sets both,
-        # scheduler/backend/cache.py status_delays_of, status_delay_of). None: the trace shows no
+        # replay/calibration.py). None: the trace shows no
         # kubelet to imitate (a world that writes its own start times, traces/generate.py): the
         # binding instant, as the replay wrote it before
         self.status_delay: float | None = None

@@ -10,7 +10,8 @@ import pytest
 
 from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.timeline import normalize
-from kubectl_preempt.scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY, api_latency_of
+from kubectl_preempt.replay.calibration import api_latency_of
+from kubectl_preempt.scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY
 from tests.builders import make_node, make_pod
 
 from .helpers import ev, trace

@@ -141,7 +141,7 @@ def test_the_history_before_the_trace_is_played_through_the_caches_rules() -> No
 
 
 def test_the_kubelets_delay_is_measured_on_pods_bound_during_the_trace() -> None:
-    from kubectl_preempt.scheduler.backend.cache import status_delay_of
+    from kubectl_preempt.replay.calibration import status_delay_of
     from kubectl_preempt.replay.timeline import normalize
     w = make_pod("w").priority(1).req(cpu="1")
     x = make_pod("x").priority(1).req(cpu="1")

@@ -21,8 +21,7 @@ preemptor is never held.
 from __future__ import annotations
 
 from dataclasses import dataclass
-import statistics
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable
 
 from ...model.objects import Pod
 
@@ -35,8 +34,6 @@ API_CALLS_GATE = "SchedulerAsyncAPICalls"
 # ../shared/realcluster (79 victims of kube-scheduler v1.34.1; quartiles 32 and 118 ms)
 DEFAULT_API_LATENCY = 0.045
 PARALLELISM = 16  # the scheduler's Parallelizer workers
-# a trace's own measure of the calls stands with at least this many victims behind it
-MIN_LATENCY_SAMPLES = 5
 
 
 @dataclass(frozen=True)
@@ -102,35 +99,3 @@ def plan_sync_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now:
 
 
 Apply = Callable[[Call], None]
-
-
-
-def api_latency_of(events: Iterable[Any]) -> float | None:
-    """The seconds one API call of the scheduler took in a trace (events with .time, .type, .kind
-    and .obj): the median, over the victims of the recorded scheduler, of the time from its
-    DisruptionTarget status patch reaching the watch to its deletionTimestamp reaching it.
-    Evaluator.PreemptPod (framework/preemption/preemption.go) makes the delete call as soon as the
-    patch returns, so the gap is one call as the API server answered it under that cluster's load.
-    None with fewer than MIN_LATENCY_SAMPLES victims: the caller keeps DEFAULT_API_LATENCY."""
-    patched: dict[str, float] = {}
-    gaps: list[float] = []
-    for ev in events:
-        if ev.kind != "Pod" or ev.type not in ("MODIFIED", "DELETED"):
-            continue
-        md = ev.obj.get("metadata") or {}
-        uid = md.get("uid") or ""
-        if md.get("deletionTimestamp"):
-            if uid in patched:
-                gaps.append(ev.time - patched.pop(uid))
-            continue
-        if uid not in patched and _preempted_by_scheduler(ev.obj):
-            patched[uid] = ev.time
-    return statistics.median(gaps) if len(gaps) >= MIN_LATENCY_SAMPLES else None
-
-
-def _preempted_by_scheduler(obj: Mapping[str, Any]) -> bool:
-    for c in (obj.get("status") or {}).get("conditions") or ():
-        if isinstance(c, dict) and c.get("type") == "DisruptionTarget" \
-                and c.get("reason") == "PreemptionByScheduler" and c.get("status", "True") == "True":
-            return True
-    return False

@@ -15,7 +15,6 @@ initial pods carry (see there) and plays it through the same rules.
 from __future__ import annotations
 
 import operator
-import statistics
 from typing import Any, Iterable, Iterator, Mapping
 
 from ...model.objects import Pod
@@ -54,7 +53,7 @@ class PodOrder:
           API server's own order of writes, so a pod's place in its second is read from where its
           resourceVersion falls between the first of that second and the first of the next;
         - the binding: `status_delay` before the last write (the kubelets' delay from binding to
-          status, measured on the pods bound during the trace: `status_delay_of`), never before
+          status, measured on the pods bound during a trace: replay/calibration.py), never before
           the pod's creation second nor after its PodScheduled condition's second when that is
           earlier than the last write's.
         Played in time order (an add before an update at the same instant), this gives the order
@@ -210,36 +209,3 @@ def _last_write(pod: Pod) -> tuple[int, int] | None:
     if not seconds:
         seconds = [s for s in (_second(pod.metadata.get("creationTimestamp")),) if s is not None]
     return (max(seconds), int(rv)) if seconds else None
-
-
-def status_delay_of(events: Iterable[Any]) -> float | None:
-    """The median seconds from a pod's binding to the status write that shows it Running, over the
-    pods bound during the trace (events with .time, .type, .kind and .obj), or None."""
-    delays = list(status_delays_of(events).values())
-    return statistics.median(delays) if delays else None
-
-
-def status_delays_of(events: Iterable[Any]) -> dict[str, float]:
-    """Per pod uid, the seconds from its binding to the status write that shows it Running, for the
-    pods created and bound during the trace (events with .time, .type, .kind and .obj): how long
-    its kubelet took, which varies with the kubelet's load."""
-    bound_at: dict[str, float] = {}
-    delays: dict[str, float] = {}
-    seen: set[str] = set()
-    for ev in events:
-        if ev.kind != "Pod" or ev.type != "MODIFIED":
-            if ev.kind == "Pod" and ev.type == "ADDED" and not (ev.obj.get("spec") or {}).get("nodeName"):
-                seen.add((ev.obj.get("metadata") or {}).get("uid") or "")
-            continue
-        md = ev.obj.get("metadata") or {}
-        uid = md.get("uid") or ""
-        node = (ev.obj.get("spec") or {}).get("nodeName")
-        if uid not in seen:
-            continue  # bound before the trace, or its creation is not in it
-        if node and uid not in bound_at:
-            bound_at[uid] = ev.time
-        elif node and uid in bound_at and (ev.obj.get("status") or {}).get("phase") == "Running" \
-                and not md.get("deletionTimestamp"):
-            delays[uid] = ev.time - bound_at.pop(uid)
-            seen.discard(uid)
-    return delays
