@@ -86,7 +86,7 @@ def plan_spec(objects: Sequence[Mapping[str, Any]], manifests: Iterable[Manifest
     # --feature-gates stand for the whole control plane's (as the v1.36 traces were made): the
     # Job controller turns Indexed Jobs into gangs under WorkloadWithJob
     creations = make_creations(objects, start, manifests, scale, seed=seed, namespace=namespace, source=source,
-                               workload_with_job=version.gate_enabled("WorkloadWithJob"))
+                               workload_with_job=resolved.version.gate_enabled("WorkloadWithJob"))
     if not creations:
         raise UsageError("nothing to plan: give -f MANIFEST or --scale NS/KIND/NAME=N")
     spec = build_spec(objects, start, creations, cfg, cfg_raw, seed=seed, duration=duration, source=source)
