@@ -29,6 +29,7 @@ from .deletions import Deletions
 from .engine import PRIORITY_QUEUE, Engine
 from .eventhandlers import EventHandler
 from .pod_events import PodEvents, recorded_scheduler_victims
+from .permit_waits import PermitWaits, WaitingPod
 from .podgroups import PodGroupLoop
 from .preemption_calls import PreemptionCalls
 from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
@@ -71,7 +72,7 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
     return list(store.values())
 
 
-class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEvents):
+class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Deletions, PodEvents):
     """One simulate-mode replay, wired: the engine and its clock, the replay's state and scheduler,
     the scheduling queue, the workload controllers, kube-batch beside it, and what the replay
     found. What it does lives in its parts, each a module of replay/: the scheduling loop
@@ -162,6 +163,8 @@ class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions, PodEv
         self.last_failure: dict[str, str] = {}
         self.last_failure_fields: dict[str, dict[str, Any]] = {}  # the same FitError as data
         self.evicted: dict[str, dict[str, Any]] = {}
+        # v1.35's gang members assumed on their node and held at Permit (replay/permit_waits.py)
+        self.waiting_on_permit: dict[str, WaitingPod] = {}
 
         # what the recording says about pods, for the parts of it the replay keeps
         self.recorded_bind: dict[str, float] = {}

@@ -223,7 +223,10 @@ class GangSchedulingV135(GangScheduling):
         """mirrors podGroupInfo.SchedulingTimeout: the time left to the group's deadline, a new
         deadline (DefaultSchedulingTimeoutDuration, 5 minutes) when there is none or it passed."""
         deadline = self.deadlines.get(key)
-        if deadline is None or deadline < now:
+        # upstream's test is deadline.Before(now); a real cycle takes time, so a member that reaches
+        # Permit at the very instant of the deadline finds it passed (on the replay's clock, where
+        # a cycle takes none, it would else wait 0s and be rejected again and again at that instant)
+        if deadline is None or deadline <= now:
             deadline = self.deadlines[key] = now + PERMIT_TIMEOUT
         return deadline - now
 
