@@ -276,8 +276,23 @@ def pod_groups_of(objects: Iterable[Mapping[str, Any]], minor: int) -> dict[str,
 
 
 __all__ = ["PodGroup", "API_GROUP", "V1ALPHA1", "V1ALPHA2", "DISRUPTION_MODE_POD", "DISRUPTION_MODE_POD_GROUP",
-           "POD_GROUP_SCHEDULED", "api_refusal", "check_workload_object", "group_name_of", "is_workload_object",
-           "pod_groups_of", "scheduling_group", "served_version", "workload_ref"]
+           "POD_GROUP_SCHEDULED", "api_refusal", "check_workload_object", "go_duration", "group_name_of",
+           "is_workload_object", "pod_groups_of", "scheduling_group", "served_version", "workload_ref"]
+
+
+def go_duration(seconds: float) -> str:
+    """A duration as Go's time.Duration prints it (%v): "5m0s", "1m30.5s", "45s", "1h0m0s" (a gang's
+    Permit timeout, as the framework's rejection of a waiting pod names it)."""
+    ms = round(seconds * 1000)
+    if ms == 0:
+        return "0s"
+    sign, ms = ("-", -ms) if ms < 0 else ("", ms)
+    if ms < 1000:
+        return f"{sign}{ms}ms"
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    sec = f"{rest // 1000}" + (f".{rest % 1000:03d}".rstrip("0") if rest % 1000 else "")
+    return sign + (f"{h}h{m}m" if h else f"{m}m" if m else "") + f"{sec}s"
 
 
 def refuse_other_release(objects: Iterable[Mapping[str, Any]], release: str, minor: int) -> None:

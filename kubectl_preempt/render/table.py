@@ -451,7 +451,7 @@ def _permit_lines(doc: Mapping[str, Any]) -> list[str]:
     permit = doc.get("permit")
     if not permit:
         return []
-    from ..plugins.gangscheduling import go_duration
+    from ..model.workload import go_duration
     gang = permit.get("gang")
     reason = "; ".join(r for r in permit.get("reasons") or [] if r)
     by = permit.get("plugin") or "a Permit plugin"

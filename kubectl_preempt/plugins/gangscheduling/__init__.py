@@ -20,7 +20,7 @@ from ...framework.podgroupstate import PodGroupLister, PodGroupState, group_key_
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
-from ...model.workload import group_name_of, workload_ref
+from ...model.workload import go_duration, group_name_of, workload_ref
 from .. import names
 
 NAME = names.GANG_SCHEDULING
@@ -41,20 +41,6 @@ ALLOW_KEY = "kubectl-preempt/allow"
 CLOCK_KEY = "kubectl-preempt/now"
 # what Permit saw of the pod's gang (its group, minCount, how many are assumed or bound), for explain
 DETAILS_KEY = "kubectl-preempt/gang"
-
-
-def go_duration(seconds: float) -> str:
-    """A duration as Go's time.Duration prints it (%v): "5m0s", "1m30.5s", "45s", "1h0m0s"."""
-    ms = round(seconds * 1000)
-    if ms == 0:
-        return "0s"
-    sign, ms = ("-", -ms) if ms < 0 else ("", ms)
-    if ms < 1000:
-        return f"{sign}{ms}ms"
-    h, rest = divmod(ms, 3_600_000)
-    m, rest = divmod(rest, 60_000)
-    sec = f"{rest // 1000}" + (f".{rest % 1000:03d}".rstrip("0") if rest % 1000 else "")
-    return sign + (f"{h}h{m}m" if h else f"{m}m" if m else "") + f"{sec}s"
 
 
 def timeout_rejection(waited: float) -> str:
