@@ -49,6 +49,7 @@ class PermitWaits:
     last_failure: dict[str, str]
     last_failure_fields: dict[str, dict[str, Any]]
     waiting_on_permit: dict[str, WaitingPod]
+    rejected_by_preemption: set[tuple[str, str]]  # (preemptor uid, victim uid) rejected at Permit
 
     def _has_permit_stage(self, pod: Pod) -> bool:
         """Whether the pod's profile has Reserve plugins to run before binding (v1.35's
@@ -124,6 +125,28 @@ class PermitWaits:
                                                  lambda q: q.uid != uid)
         self._permit_failure(w.info, pod, w.node, rejected)
         self._kick()  # type: ignore[attr-defined]
+
+    def _preempt_waiting_pod(self, preemptor: Pod, victim: Pod) -> bool:
+        """mirrors the Evaluator's PreemptPod for a victim that waits at Permit: the waiting pod is
+        rejected ("preempted", by DefaultPreemption) instead of patched and deleted; it goes back
+        to the queue and frees its node. True when `victim` is (or was, for this preemptor) such a
+        pod: none of the preemption's calls reach it."""
+        key = (preemptor.uid, victim.uid)
+        if key in self.rejected_by_preemption:
+            return True
+        w = self.waiting_on_permit.pop(victim.uid, None)
+        if w is None:
+            return False
+        self.rejected_by_preemption.add(key)
+        pod = self._current(w)
+        self.state.scheduler.unreserve(w.pod, w.node)
+        if pod is None:
+            return True
+        self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, w.assumed, None,
+                                                 lambda q: q.uid != victim.uid)
+        self._permit_failure(w.info, pod, w.node,
+                             Status(Code.Unschedulable, "preempted", plugin=names.DEFAULT_PREEMPTION))
+        return True
 
     def _permit_failure(self, p: QueuedPodInfo, pod: Pod, node: str, status: Status) -> None:
         """FailureHandler for a pod Permit (or Reserve) turned down on `node`: a rejection is a

@@ -165,6 +165,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
         self.evicted: dict[str, dict[str, Any]] = {}
         # v1.35's gang members assumed on their node and held at Permit (replay/permit_waits.py)
         self.waiting_on_permit: dict[str, WaitingPod] = {}
+        self.rejected_by_preemption: set[tuple[str, str]] = set()
 
         # what the recording says about pods, for the parts of it the replay keeps
         self.recorded_bind: dict[str, float] = {}

@@ -94,3 +94,21 @@ def test_a_gang_below_min_count_pods_waits_at_pre_enqueue_and_never_binds() -> N
     report, log = run(tr)
     assert log.binds == {} and log.failures == []
     assert sorted(p["pod"] for p in report["summary"]["neverScheduled"]) == ["gang/w-0", "gang/w-1"]
+
+
+def test_a_member_waiting_at_permit_that_is_a_victim_is_rejected_not_deleted() -> None:
+    """preemption.go PreemptPod (v1.35.6): a victim that is a waiting pod gets waitingPod.Reject
+    ("preempted") instead of the DisruptionTarget patch and the delete; it goes back to the queue,
+    its room is free, and the preemptor binds there."""
+    tr = trace(*nodes(1, cpu="2"), workload(3), ev(1, "ADDED", member("w-0")), ev(1, "ADDED", member("w-1")),
+               ev(1, "ADDED", member("w-2")),
+               ev(5, "ADDED", make_pod("vip").ns("default").priority(100000).req(cpu="2", memory="1Gi").obj()),
+               end=60)
+    report, log = run(tr)
+    assert list(log.binds) == ["default/vip"]
+    rejected = sorted(k for t, k, m in log.failures if m == "0/1 nodes are available: 1 preempted.")
+    assert len(rejected) == 2
+    [row] = report["preemptions"]
+    assert row["preemptor"] == "default/vip" and len(row["victims"]) == 2
+    # nothing of the gang was deleted: all three are still there, pending
+    assert sorted(p["pod"] for p in report["summary"]["neverScheduled"]) == ["gang/w-0", "gang/w-1", "gang/w-2"]
