@@ -86,3 +86,34 @@ def test_a_v1alpha2_pod_group_given_to_v1_35_with_its_gates_exits_2_naming_relea
     assert (run.code, run.out) == (2, "")
     assert "scheduling.k8s.io/v1alpha2 PodGroup is not read by kube-scheduler v1.35.6" in run.err
     assert "PodGroup gang/train" in run.err and run.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("drop,gates,note,message", [
+    pytest.param("workload", GATES,
+                 "gang/w-0 and 2 more name Workload gang/train, which is not there: GangScheduling holds them at "
+                 "PreEnqueue (waiting for pods's workload \"train\" to appear in scheduling queue)",
+                 'waiting for pods\'s workload "train" to appear in scheduling queue', id="the Workload is missing"),
+    pytest.param("group", GATES,
+                 "gang/w-0 and 2 more name pod group \"workers\" of Workload gang/train, which has none of that name: "
+                 "GangScheduling holds them at PreEnqueue (pod group \"workers\" doesn't exist for a workload \"train\")",
+                 'pod group "workers" doesn\'t exist for a workload "train"', id="the pod group is missing"),
+    pytest.param("workload", "GenericWorkload=true",
+                 "gang/w-0 and 2 more name Workload gang/train, which is not there: without GangScheduling nothing "
+                 "reads it: they are scheduled as any pod", None, id="without GangScheduling"),
+])
+def test_pods_naming_a_missing_workload_or_pod_group_get_one_note(tmp_path: Path, drop: str, gates: str, note: str,
+                                                                   message: str | None) -> None:
+    objs = cluster()
+    if drop == "workload":
+        objs = [o for o in objs if o["kind"] != "Workload"]
+    else:
+        objs[1]["spec"]["podGroups"][0]["name"] = "ps"
+    run = run_cli(["explain", "gang/w-0", "--snapshot", snapshot(tmp_path, objs), "--kubernetes-version", "v1.35",
+                   "--feature-gates", gates, "-o", "json"])
+    assert run.code == 0, run.err
+    assert [line for line in run.err.splitlines() if "gang/" in line] == [f"note: {tmp_path / 's.json'}: {note}"]
+    doc = json.loads(run.out)
+    if message is None:
+        assert doc["outcome"] == "Scheduled"
+    else:
+        assert (doc["outcome"], doc["message"]) == ("Unschedulable", message)
