@@ -112,3 +112,11 @@ def test_a_member_waiting_at_permit_that_is_a_victim_is_rejected_not_deleted() -
     assert row["preemptor"] == "default/vip" and len(row["victims"]) == 2
     # nothing of the gang was deleted: all three are still there, pending
     assert sorted(p["pod"] for p in report["summary"]["neverScheduled"]) == ["gang/w-0", "gang/w-1", "gang/w-2"]
+
+
+def test_members_waiting_for_their_workload_enter_the_queue_when_it_is_added() -> None:
+    """gangscheduling.go EventsToRegister (v1.35.6): Workload/Add, isSchedulableAfterWorkloadAdded."""
+    tr = trace(*nodes(1), ev(1, "ADDED", member("w-0")), ev(1, "ADDED", member("w-1")), ev(1, "ADDED", member("w-2")),
+               ev(10, "ADDED", make_workload("train", {"workers": 3}, namespace="gang", version="v1alpha1")), end=60)
+    _, log = run(tr)
+    assert {k: round(t - START, 3) for k, (t, _) in log.binds.items()} == {"gang/w-0": 10, "gang/w-1": 10, "gang/w-2": 10}
