@@ -63,6 +63,14 @@ def build_document(res: CycleResult, nominated: dict[str, list[str]]) -> dict[st
         if len(res.feasible_nodes) > 1:
             doc["scores"] = {s.name: s.total_score for s in res.node_scores}
             doc["pluginScores"] = {s.name: {ps.name: ps.score for ps in s.scores} for s in res.node_scores}
+        if res.permit is not None:
+            # the binding cycle's Permit does not let it go yet (a v1.35 gang member waits for its gang)
+            permit = _status_dict(res.permit)
+            if res.permit.code == Code.Wait:
+                permit["timeoutSeconds"] = res.permit_timeout
+            if res.permit_details:
+                permit["gang"] = dict(res.permit_details)
+            doc["permit"] = permit
         return doc
     doc.update(failure_fields(res))
     if res.error:

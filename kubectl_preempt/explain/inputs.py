@@ -83,6 +83,9 @@ def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], ve
     needs the object)."""
     from ..model.workload import pod_groups_of, pods_of_missing_groups, refuse_other_release
     refuse_other_release(objects, version.name, version.minor)
+    if version.minor == 35 and version.features.enable_generic_workload:
+        from ..model.workload import v1_35_missing_workload_notes
+        return v1_35_missing_workload_notes(objects, pods, version.features.enable_gang_scheduling)
     if version.minor < 36 or not version.features.enable_generic_workload:
         return []
     groups = pod_groups_of(objects, version.minor)

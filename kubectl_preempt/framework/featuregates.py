@@ -517,10 +517,12 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "ClearingNominatedNodeNameAfterBinding": NONE,
     # workload-aware scheduling: pod groups, the pod-group cycle and gangs, their preemption
     # (scheduler/schedule_one_podgroup.py, plugins/gangscheduling, preemption/podgroup_preemption.py);
-    # v1.35's gang scheduling (pods one by one, waiting at Permit) is not imitated; placements
-    # (TopologyAwareWorkloadScheduling) are not
-    "GenericWorkload": frozenset({"v1.36.2"}),
-    "GangScheduling": frozenset({"v1.36.2"}),
+    # v1.35's Workload API and gang scheduling (no pod-group cycle: each member is scheduled alone
+    # and waits at Permit for its gang, plugins/gangscheduling) exist from v1.35.6; v1.35 has no
+    # WorkloadAwarePreemption gate at all (pkg/features/kube_features.go of v1.35.6), and placements
+    # (TopologyAwareWorkloadScheduling) are not imitated
+    "GenericWorkload": since("v1.35.6"),
+    "GangScheduling": since("v1.35.6"),
     "WorkloadAwarePreemption": frozenset({"v1.36.2"}),
     "TopologyAwareWorkloadScheduling": NONE,
     # DRA beyond the allocator imitated here (plugins/dynamicresources/allocator.py)

@@ -276,6 +276,8 @@ class ScorePlugin(Plugin, Protocol):
 class ReservePlugin(Plugin, Protocol):
     def reserve(self, state: Any, pod: Any, node_name: str) -> Status: ...
 
+    def unreserve(self, state: Any, pod: Any, node_name: str) -> None: ...
+
 
 @runtime_checkable
 class PermitPlugin(Plugin, Protocol):

@@ -362,6 +362,23 @@ class Framework:
             all_node_plugin_scores.append(NodePluginScores(node_info.name, names, scores, total))
         return all_node_plugin_scores, SUCCESS
 
+    def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        """mirrors RunReservePluginsReserve: the first plugin that does not succeed ends it, its
+        status an error ("running Reserve plugin ...") unless it rejected the pod."""
+        for pl in self.points["reserve"]:
+            s = pl.reserve(state, pod, node_name)
+            if s.is_success():
+                continue
+            if s.is_rejected():
+                return s.with_plugin(pl.name)
+            return Status.as_error(f"running Reserve plugin {quote(pl.name)}: {s.message()}", pl.name)
+        return SUCCESS
+
+    def run_reserve_plugins_unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        """mirrors RunReservePluginsUnreserve: every Reserve plugin, in reverse order."""
+        for pl in reversed(self.points["reserve"]):
+            pl.unreserve(state, pod, node_name)
+
     def run_permit_plugins(self, state: CycleState, pod: Pod, node_name: str) -> tuple[Status, float]:
         """mirrors RunPermitPlugins: the first rejection or error ends it; a Wait from any plugin
         (none rejecting) is the answer, with its reason and "one or more plugins asked to wait and
@@ -382,6 +399,10 @@ class Framework:
                 continue
             return Status.as_error(f"running Permit plugin {quote(pl.name)}: {s.message()}", pl.name), 0.0
         if wait is not None:
+            if self.version.minor < 36:
+                # v1.35 and before: the framework's own message, naming the pod, and no plugin's
+                return Status(Code.Wait, f"one or more plugins asked to wait and no plugin rejected pod "
+                                         f"{quote(pod.name)}"), timeout
             return Status(Code.Wait, *wait.reasons, "one or more plugins asked to wait and no plugin rejected pod",
                           plugin=wait.plugin), timeout
         return SUCCESS, 0.0

@@ -38,10 +38,12 @@ class Features:
     enable_in_place_pod_level_resources_vertical_scaling: bool = False
     enable_nominated_node_name_for_expectation: bool = False
     enable_opportunistic_batching: bool = False
-    # alpha in v1.36, off: pod groups and their PlacementScore step, toleration operators Lt/Gt
+    # alpha in v1.35 and v1.36, off: GangScheduling's plugin joins the profile (v1.35: members
+    # wait at Permit for their gang, plugins/gangscheduling GangSchedulingV135)
     enable_gang_scheduling: bool = False
-    # workload-aware scheduling (v1.36): pods of a pod group are scheduled in its cycle
-    # (schedule_one.go ScheduleOne), and a group preempts as one unit (KEP-5710)
+    # workload-aware scheduling: from v1.36 pods of a pod group are scheduled in its cycle
+    # (schedule_one.go ScheduleOne), and a group preempts as one unit (KEP-5710); in v1.35 it only
+    # reads Workloads (scheduling.k8s.io/v1alpha1) for GangScheduling
     enable_generic_workload: bool = False
     enable_workload_aware_preemption: bool = False
     enable_topology_aware_workload_scheduling: bool = False

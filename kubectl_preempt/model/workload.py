@@ -276,8 +276,23 @@ def pod_groups_of(objects: Iterable[Mapping[str, Any]], minor: int) -> dict[str,
 
 
 __all__ = ["PodGroup", "API_GROUP", "V1ALPHA1", "V1ALPHA2", "DISRUPTION_MODE_POD", "DISRUPTION_MODE_POD_GROUP",
-           "POD_GROUP_SCHEDULED", "api_refusal", "check_workload_object", "group_name_of", "is_workload_object",
-           "pod_groups_of", "scheduling_group", "served_version", "workload_ref"]
+           "POD_GROUP_SCHEDULED", "api_refusal", "check_workload_object", "go_duration", "group_name_of",
+           "is_workload_object", "pod_groups_of", "scheduling_group", "served_version", "workload_ref"]
+
+
+def go_duration(seconds: float) -> str:
+    """A duration as Go's time.Duration prints it (%v): "5m0s", "1m30.5s", "45s", "1h0m0s" (a gang's
+    Permit timeout, as the framework's rejection of a waiting pod names it)."""
+    ms = round(seconds * 1000)
+    if ms == 0:
+        return "0s"
+    sign, ms = ("-", -ms) if ms < 0 else ("", ms)
+    if ms < 1000:
+        return f"{sign}{ms}ms"
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    sec = f"{rest // 1000}" + (f".{rest % 1000:03d}".rstrip("0") if rest % 1000 else "")
+    return sign + (f"{h}h{m}m" if h else f"{m}m" if m else "") + f"{sec}s"
 
 
 def refuse_other_release(objects: Iterable[Mapping[str, Any]], release: str, minor: int) -> None:
@@ -301,4 +316,41 @@ def pods_of_missing_groups(pods: Iterable[Any], groups: Iterable[str], minor: in
         name = group_name_of(p.spec, minor)
         if name and f"{p.namespace}/{name}" not in have:
             out.setdefault(f"{p.namespace}/{name}", []).append(p.key)
+    return out
+
+
+def v1_35_missing_workload_notes(objects: Iterable[Mapping[str, Any]], pods: Iterable[Any], gang: bool) -> list[str]:
+    """One note per v1.35 pod group that pending pods name (spec.workloadRef) and that is not there:
+    its Workload is missing, or the Workload has no pod group of that name. With GangScheduling its
+    PreEnqueue holds them (gangscheduling.go of v1.35.6, its two messages); without it nothing in
+    v1.35's scheduler reads the reference and they are scheduled as any pod."""
+    workloads = {f"{(o.get('metadata') or {}).get('namespace') or 'default'}/{(o.get('metadata') or {}).get('name')}": o
+                 for o in objects if is_workload_object(o) and o.get("apiVersion") == V1ALPHA1
+                 and o.get("kind") == "Workload"}
+    missing: dict[tuple[str, str, str], list[str]] = {}
+    for p in pods:
+        if getattr(p, "node_name", ""):
+            continue
+        ref = workload_ref(p.spec)
+        if ref is None:
+            continue
+        wl = workloads.get(f"{p.namespace}/{ref[0]}")
+        groups = [g.get("name") for g in (_field(wl, "spec", "podGroups") or []) if isinstance(g, Mapping)] \
+            if wl is not None else []
+        if wl is None or ref[1] not in groups:
+            missing.setdefault((p.namespace, ref[0], ref[1] if wl is not None else ""), []).append(p.key)
+    out = []
+    for (ns, wl_name, group), keys in missing.items():
+        more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
+        what = (f"pod group {quote(group)} of Workload {ns}/{wl_name}, which has none of that name" if group else
+                f"Workload {ns}/{wl_name}, which is not there")
+        if not gang:
+            held = "without GangScheduling nothing reads it: they are scheduled as any pod"
+        elif group:
+            held = f"GangScheduling holds them at PreEnqueue (pod group {quote(group)} doesn't exist for a workload " \
+                   f"{quote(wl_name)})"
+        else:
+            held = f"GangScheduling holds them at PreEnqueue (waiting for pods's workload {quote(wl_name)} to appear " \
+                   "in scheduling queue)"
+        out.append(f"{keys[0]}{more} name {what}: {held}")
     return out

@@ -165,7 +165,7 @@ def _outcome_lines(doc: Mapping[str, Any]) -> list[str]:
         if best:
             text += (f"   (tied on the top score with {compact_names(best)}; the scheduler picks one of "
                      f"them at random)")
-        return [_label("Outcome", text)]
+        return [_label("Outcome", text)] + _permit_lines(doc)
     if outcome == "Preempted":
         node = doc.get("nominatedNode")
         victims = doc.get("victims") or []
@@ -444,6 +444,28 @@ def _decided_by(doc: Mapping[str, Any]) -> list[str]:
     # last: the outcome comes first, and which release decided is worth a glance at the end
     v = doc.get("schedulerVersion")
     return [f"Decided by kube-scheduler {v}"] if v else []
+
+
+def _permit_lines(doc: Mapping[str, Any]) -> list[str]:
+    """A pod its cycle placed that Permit holds: a v1.35 gang member waits there for its gang."""
+    permit = doc.get("permit")
+    if not permit:
+        return []
+    from ..model.workload import go_duration
+    gang = permit.get("gang")
+    reason = "; ".join(r for r in permit.get("reasons") or [] if r)
+    by = permit.get("plugin") or "a Permit plugin"
+    if permit.get("code") != "Wait":
+        return [_label("Permit", f"REJECTED by {by}: {reason}")]
+    if gang:
+        by, reason = gang.get("plugin") or by, gang.get("reason") or reason
+    lines = [_label("Permit", f"WAITS at Permit ({by}): {reason}")]
+    if gang:
+        lines.append(_label("", f"gang {gang['podGroup']}: {gang['assumedOrAssigned']} of minCount "
+                                f"{gang['minCount']} assumed or bound, this pod included"))
+    lines.append(_label("", f"none binds before minCount do; after "
+                            f"{go_duration(permit.get('timeoutSeconds') or 0.0)} the waiting ones are rejected"))
+    return lines
 
 
 def explanation_table(doc: Mapping[str, Any], *, wide: bool = False) -> str:

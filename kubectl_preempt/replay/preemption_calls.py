@@ -146,6 +146,11 @@ class PreemptionCalls:
         cur = self.state.pods_by_uid.get(call.pod.uid)
         if cur is None:
             return  # gone already: the call meets NotFound
+        if call.what in ("patch", "delete") and self._preempt_waiting_pod(preemptor, cur):  # type: ignore[attr-defined]
+            # a victim waiting at Permit is rejected, not patched nor deleted (replay/permit_waits.py)
+            if kick:
+                self._kick()
+            return
         if call.what == "clearNomination":
             if cur.nominated_node_name == node:
                 self._set_nomination(cur, "")

@@ -141,8 +141,12 @@ class SchedulingLoop:
         now = self.engine.now
         if res.outcome == SCHEDULED and res.suggested_host:
             self.outcomes[SCHEDULED] += 1
-            self.queue.done(pod)
-            self._bind(pod, res.suggested_host, p.attempts)
+            if self._has_permit_stage(pod):  # type: ignore[attr-defined]
+                # Reserve and Permit before binding: a v1.35 gang member may wait (replay/permit_waits.py)
+                self._reserve_and_permit(p, res.suggested_host)  # type: ignore[attr-defined]
+            else:
+                self.queue.done(pod)
+                self._bind(pod, res.suggested_host, p.attempts)
         else:
             details = res.preempted
             if details is not None:

@@ -28,6 +28,7 @@ from .controller_host import ControllerHost
 from .controllers import DISRUPTION_CONTROLLER_DELAY, LeaveTimes, WorkloadControllers
 from .deletions import Deletions
 from .engine import PRIORITY_QUEUE, Engine
+from .permit_waits import PermitWaits, WaitingPod
 from .pod_events import SimulateHandler
 from .podgroups import PodGroupLoop
 from .preemption_calls import PreemptionCalls
@@ -71,7 +72,7 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
     return list(store.values())
 
 
-class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions):
+class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Deletions):
     """One simulate-mode replay, wired: the engine and its clock, the replay's state and scheduler,
     the scheduling queue, the workload controllers, kube-batch beside it, and what the replay
     found. What it does lives in its parts, each a module of replay/: the scheduling loop
@@ -182,6 +183,9 @@ class Simulation(SchedulingLoop, PodGroupLoop, PreemptionCalls, Deletions):
         self.last_failure: dict[str, str] = {}
         self.last_failure_fields: dict[str, dict[str, Any]] = {}  # the same FitError as data
         self.evicted: dict[str, dict[str, Any]] = {}
+        # v1.35's gang members assumed on their node and held at Permit (replay/permit_waits.py)
+        self.waiting_on_permit: dict[str, WaitingPod] = {}
+        self.rejected_by_preemption: set[tuple[str, str]] = set()
         self.gone: set[str] = set()               # uids the replay has deleted
         # asynchronous preemption: preemptors whose victims' API calls are still running
         self.async_preemption = self.config.enabled(FEATURE_GATE)

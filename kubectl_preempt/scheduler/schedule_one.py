@@ -50,6 +50,12 @@ class CycleResult:
     error: str | None = None
     evaluated_nominated_node: bool = False
     processed_nodes: int = 0
+    # what Reserve and Permit would answer for the chosen node (Scheduler.permit_of), when the
+    # profile has Reserve or Permit plugins and their answer is not a plain Success: a Wait (a v1.35
+    # gang member waiting for its gang), its timeout in seconds, and what the plugin said of it
+    permit: Status | None = None
+    permit_timeout: float = 0.0
+    permit_details: dict[str, Any] | None = None
 
     @property
     def preempted(self) -> PreemptionRecord | None:

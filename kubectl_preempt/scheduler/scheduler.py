@@ -2,16 +2,18 @@
 nominator, ready to run cycles. Used by explain (one instant) and by replay (over time)."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, quote
 from ..framework.config import SchedulerConfig, default_config
+from ..framework.cycle_state import CycleState
 from ..framework.events import QueueingHintMap
 from ..framework.interface import FastCores
 from ..framework.randomness import FIXED, RandomSource
 from ..framework.runtime import Framework, Nominator, build_queueing_hint_map
 from ..framework.snapshot import Snapshot
-from ..framework.status import SUCCESS, Status
+from ..framework.status import SUCCESS, Code, Status
 from ..model.cluster import Cluster
 from ..model.memory import MEMORY
 from ..model.objects import Pod
@@ -19,7 +21,7 @@ from ..plugins.registry import in_tree_registry
 from .fast import FAST_CORES
 from .memo.equivalence import EquivalenceCache
 from .memo.failed_cycles import schedule_one_remembering
-from .schedule_one import UNSCHEDULABLE, CycleResult, schedule_one
+from .schedule_one import SCHEDULED, UNSCHEDULABLE, CycleResult, schedule_one
 
 
 class Scheduler:
@@ -213,4 +215,59 @@ class Scheduler:
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
+        if res.outcome == SCHEDULED and res.suggested_host and (fwk.points["reserve"] or fwk.points["permit"]):
+            # what the binding cycle's Permit would answer (a v1.35 gang member waits there),
+            # asked and forgotten: the cycle's decision changes nothing
+            answer = self.reserve_and_permit(pod, res.suggested_host, batching[1] if batching else 0.0, keep=False)
+            if not answer.status.is_success():
+                res = replace(res, permit=answer.status, permit_timeout=answer.timeout, permit_details=answer.details)
         return res
+
+    def reserve_and_permit(self, pod: Pod, host: str, now: float = 0.0, *, keep: bool = True) -> "PermitAnswer":
+        """mirrors schedulingCycle after assume: RunReservePluginsReserve, then RunPermitPlugins,
+        with Unreserve when either fails (or always, `keep=False`: a question, not a decision).
+        `now` is the clock a gang's Permit deadline is measured on."""
+        from ..plugins.gangscheduling import ACTIVATE_KEY, ALLOW_KEY, CLOCK_KEY, DETAILS_KEY
+        fwk = self.framework_for(pod)
+        if fwk is None:
+            return PermitAnswer(SUCCESS)
+        state = CycleState()
+        state.write(CLOCK_KEY, now)
+        s = fwk.run_reserve_plugins_reserve(state, pod, host)
+        timeout = 0.0
+        if s.is_success():
+            s, timeout = fwk.run_permit_plugins(state, pod, host)
+        if not keep or not (s.is_success() or s.code == Code.Wait):
+            fwk.run_reserve_plugins_unreserve(state, pod, host)
+        return PermitAnswer(s, timeout, list(state.get(ALLOW_KEY) or ()), list(state.get(ACTIVATE_KEY) or ()),
+                            state.get(DETAILS_KEY))
+
+    def unreserve(self, pod: Pod, host: str) -> None:
+        """mirrors RunReservePluginsUnreserve for a pod that waited at Permit and was rejected."""
+        fwk = self.framework_for(pod)
+        if fwk is not None:
+            fwk.run_reserve_plugins_unreserve(CycleState(), pod, host)
+
+    def bound(self, pod: Pod) -> None:
+        """A pod of this scheduler was bound: its gang's state counts it assigned, no longer
+        assumed (v1.35's workload manager, podGroupInfo.updatePod)."""
+        fwk = self.framework_for(pod)
+        if fwk is None:
+            return
+        for pl in fwk.points["reserve"]:
+            forget = getattr(pl, "forget_bound", None)
+            if forget is not None:
+                forget(pod)
+
+
+@dataclass(frozen=True)
+class PermitAnswer:
+    """Reserve's and Permit's answer for a pod on its node: Success, Wait (with its timeout), a
+    rejection or an error; the uids of the pods a met quorum allows, the pods Permit asked the
+    queue to activate, and what the plugin said of the pod's gang (for explain)."""
+
+    status: Status
+    timeout: float = 0.0
+    allowed: list[str] = field(default_factory=list)
+    activate: list[Pod] = field(default_factory=list)
+    details: dict[str, Any] | None = None

@@ -18,10 +18,9 @@ from kubectl_preempt.version import KUBERNETES_VERSIONS
 from tests.builders import make_node, make_pod
 from tests.conftest import run_cli
 
-# v1.36's GenericWorkload, GangScheduling and WorkloadAwarePreemption are imitated (issue 32); v1.35's
-# gang scheduling (no pod-group cycle) and placements are not
-WORKLOAD_GATES = [(V1_35_6, "GenericWorkload"), (V1_35_6, "GangScheduling"),
-                  (V1_36_2, "TopologyAwareWorkloadScheduling")]
+# v1.36's GenericWorkload, GangScheduling and WorkloadAwarePreemption are imitated, and v1.35's
+# GenericWorkload and GangScheduling (issue 32); placements are not
+WORKLOAD_GATES = [(V1_36_2, "TopologyAwareWorkloadScheduling")]
 
 
 @pytest.mark.parametrize("version,gate", WORKLOAD_GATES, ids=[f"{v.short}-{g}" for v, g in WORKLOAD_GATES])
@@ -51,13 +50,38 @@ def _snapshot(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("gate", ["GenericWorkload", "GangScheduling"])
-def test_the_cli_refuses_a_workload_gate_with_one_line_and_exit_2(tmp_path: Path, gate: str) -> None:
-    run = run_cli(["explain", "default/p", "--snapshot", str(_snapshot(tmp_path)), "--kubernetes-version", "v1.35",
-                   "--feature-gates", f"PodLevelResources=true,{gate}=true"])
+def test_the_cli_refuses_a_workload_gate_with_one_line_and_exit_2(tmp_path: Path) -> None:
+    run = run_cli(["explain", "default/p", "--snapshot", str(_snapshot(tmp_path)), "--kubernetes-version", "v1.36",
+                   "--feature-gates", "PodLevelResources=true,GenericWorkload=true,TopologyAwareWorkloadScheduling=true"])
     assert (run.code, run.out) == (2, "")
-    assert run.err == (f"error: --feature-gates: feature gate {gate}=true is not imitated: kubectl-preempt does not "
-                       "reproduce kube-scheduler v1.35.6 with it\n")
+    assert run.err == ("error: --feature-gates: feature gate TopologyAwareWorkloadScheduling=true is not imitated: "
+                       "kubectl-preempt does not reproduce kube-scheduler v1.36.2 with it\n")
+
+
+@pytest.mark.parametrize("gate", ["WorkloadAwarePreemption", "TopologyAwareWorkloadScheduling"])
+def test_v1_36s_workload_gates_that_v1_35_has_not_are_unknown_to_it(tmp_path: Path, gate: str) -> None:
+    # pkg/features/kube_features.go of v1.35.6 defines GenericWorkload and GangScheduling only
+    run = run_cli(["explain", "default/p", "--snapshot", str(_snapshot(tmp_path)), "--kubernetes-version", "v1.35",
+                   "--feature-gates", f"GenericWorkload=true,GangScheduling=true,{gate}=true"])
+    assert (run.code, run.out) == (2, "")
+    assert run.err == f"error: --feature-gates: unrecognized feature gate: {gate} (kube-scheduler v1.35.6)\n"
+
+
+@pytest.mark.parametrize("gates,fields", [
+    ("GenericWorkload=true", ("enable_generic_workload",)),
+    ("GenericWorkload=true,GangScheduling=true", ("enable_generic_workload", "enable_gang_scheduling")),
+])
+def test_v1_35s_workload_gates_are_accepted_and_reach_the_scheduler(gates: str, fields: tuple[str, ...]) -> None:
+    v = apply_feature_gates(V1_35_6, gates)
+    assert all(getattr(v.features, f) and not getattr(V1_35_6.features, f) for f in fields)
+
+
+def test_v1_35s_gang_scheduling_without_the_generic_workload_is_refused_as_its_own_gates_say() -> None:
+    # v1.35.6's defaultKubernetesFeatureGateDependencies: GangScheduling: {GenericWorkload}
+    with pytest.raises(UsageError) as e:
+        apply_feature_gates(V1_35_6, "GangScheduling=true")
+    assert e.value.detail == ("GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload] "
+                              "(kube-scheduler v1.35.6)")
 
 
 @pytest.mark.parametrize("gate,field", [("GenericWorkload", "enable_generic_workload"),
@@ -122,7 +146,8 @@ def test_every_scheduling_gate_named_exists_in_some_release_and_names_imitated_r
 
 
 @pytest.mark.parametrize("gate,release,want", [
-    ("PodLevelResources", "v1.33.0", True), ("GangScheduling", "v1.35.6", False), ("GangScheduling", "v1.36.2", True),
+    ("PodLevelResources", "v1.33.0", True), ("GangScheduling", "v1.35.6", True),
+    ("GangScheduling", "v1.36.2", True), ("TopologyAwareWorkloadScheduling", "v1.36.2", False),
     ("APIServerTracing", "v1.36.2", None), ("SchedulerAsyncPreemption", "v1.35.6", True),
 ])
 def test_imitated_says_imitated_not_imitated_or_not_scheduling(gate: str, release: str, want: bool | None) -> None:

@@ -5,7 +5,9 @@ A gang member waits out of the active queue until its pod group exists and holds
 minCount pods (PreEnqueue), and waits at Permit until minCount of its group are scheduled
 (assumed in this pod-group cycle, or bound). The pods of a gang are placed together by the
 pod-group cycle (scheduler/schedule_one_podgroup.py); in v1.35, which has no such cycle, each
-member waits at Permit until enough of its gang wait there too.
+member is scheduled alone, Reserve marks it assumed in its pod group's state (the scheduler's
+WorkloadManager), and it waits at Permit until minCount of its gang are assumed or bound
+(`GangSchedulingV135`).
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from ...framework.podgroupstate import PodGroupLister, PodGroupState, group_key_
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
-from ...model.workload import group_name_of, workload_ref
+from ...model.workload import go_duration, group_name_of, workload_ref
 from .. import names
 
 NAME = names.GANG_SCHEDULING
@@ -32,6 +34,19 @@ ERR_WAITING_SCHEDULED = "waiting for minCount pods from a gang to be scheduled"
 ERR_WAITING_ON_PERMIT = "waiting for minCount pods from a gang to be waiting on permit"  # v1.35's words
 # where Permit leaves the pods it asks the queue to activate (handle.Activate), for the caller
 ACTIVATE_KEY = "kubectl-preempt/activate"
+# v1.35: where Permit leaves the uids of the gang's pods it allows (waitingPod.Allow on each
+# assumed pod once the quorum is met), and where the caller puts the clock (seconds) the group's
+# Permit deadline is measured on (time.Now in podGroupInfo.SchedulingTimeout)
+ALLOW_KEY = "kubectl-preempt/allow"
+CLOCK_KEY = "kubectl-preempt/now"
+# what Permit saw of the pod's gang (its group, minCount, how many are assumed or bound), for explain
+DETAILS_KEY = "kubectl-preempt/gang"
+
+
+def timeout_rejection(waited: float) -> str:
+    """The message a pod waiting at Permit is rejected with when its wait runs out (runtime
+    waiting_pods_map.go newWaitingPod's timer: "rejected due to timeout after waiting %v at plugin %v")."""
+    return f"rejected due to timeout after waiting {go_duration(waited)} at plugin {NAME}"
 
 
 def _q(s: str) -> str:
@@ -139,5 +154,101 @@ class GangScheduling:
         return SUCCESS, 0.0
 
 
+class GangSchedulingV135(GangScheduling):
+    """v1.35.6's GangScheduling (pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go of
+    v1.35.6): a pod names its Workload and pod group in spec.workloadRef, there is no pod-group
+    cycle, and the plugin is also a Reserve plugin. Each member is scheduled in its own cycle;
+    Reserve marks it assumed in its group's state (backend/workloadmanager podGroupInfo.AssumePod),
+    Permit makes it wait until minCount of the group are assumed or bound, then allows every
+    assumed one; a group's waiters share one deadline (podGroupInfo.SchedulingTimeout)."""
+
+    def __init__(self, handle: Any, version: KubernetesVersion) -> None:
+        super().__init__(handle, version)
+        # podGroupInfo.assumedPods by group (namespace/workload/podGroup[/replicaKey]): the pods
+        # that passed Reserve and were not forgotten since (the workload manager's, which
+        # outlives a cycle)
+        self.assumed: dict[str, dict[str, Pod]] = {}
+        # podGroupInfo.schedulingDeadline by group, on the caller's clock (CLOCK_KEY)
+        self.deadlines: dict[str, float] = {}
+
+    def live_state(self, pod: Pod) -> PodGroupState:
+        """The workload manager's podGroupInfo: the group's pods the cache knows (bound ones
+        assigned, pending ones unscheduled), with those that passed Reserve assumed."""
+        st = super().live_state(pod)
+        for uid in self.assumed.get(group_key_of(pod, self.minor), {}):
+            if uid in st.all_pods:
+                # mirrors AssumePod: out of unscheduled, into assumed (an assumed pod the
+                # replay placed on its node counts once, as assigned)
+                st.unscheduled.pop(uid, None)
+                if uid not in st.assigned:
+                    st.assumed[uid] = st.all_pods[uid]
+        return st
+
+    # ---------------------------------------------------------------- Reserve
+    def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        """mirrors Reserve: the pod counts towards its gang's quorum at Permit."""
+        key = group_key_of(pod, self.minor)
+        if key:
+            self.assumed.setdefault(key, {})[pod.uid] = pod
+        return SUCCESS
+
+    def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        """mirrors Unreserve (podGroupInfo.ForgetPod): it no longer counts."""
+        key = group_key_of(pod, self.minor)
+        got = self.assumed.get(key)
+        if got is not None:
+            got.pop(pod.uid, None)
+            if not got:
+                del self.assumed[key]
+
+    def forget_bound(self, pod: Pod) -> None:
+        """mirrors podGroupInfo.updatePod: a bound pod is assigned, no longer assumed."""
+        self.unreserve(CycleState(), pod, pod.node_name)
+
+    def scheduling_timeout(self, key: str, now: float) -> float:
+        """mirrors podGroupInfo.SchedulingTimeout: the time left to the group's deadline, a new
+        deadline (DefaultSchedulingTimeoutDuration, 5 minutes) when there is none or it passed."""
+        deadline = self.deadlines.get(key)
+        # upstream's test is deadline.Before(now); a real cycle takes time, so a member that reaches
+        # Permit at the very instant of the deadline finds it passed (on the replay's clock, where
+        # a cycle takes none, it would else wait 0s and be rejected again and again at that instant)
+        if deadline is None or deadline <= now:
+            deadline = self.deadlines[key] = now + PERMIT_TIMEOUT
+        return deadline - now
+
+    # ---------------------------------------------------------------- Permit
+    def permit(self, state: CycleState, pod: Pod, node_name: str) -> tuple[Status, float]:
+        """mirrors v1.35.6's Permit: a missing Workload or pod group is an error (the pod is
+        retried when the Workload appears); a gang member waits, with the group's deadline, until
+        minCount of its group are assumed or assigned (asking the queue to activate the
+        unscheduled ones), then it and every assumed member are allowed."""
+        ref = workload_ref(pod.spec)
+        if ref is None:
+            return SUCCESS, 0.0
+        name = group_name_of(pod.spec, self.minor)
+        pg, missing = self._group(pod)
+        if missing is not None:
+            if missing.message().startswith("waiting for pods's workload"):
+                return Status.as_error(f"failed to get workload {pod.namespace}/{ref[0]}: "
+                                       f"workloads.scheduling.k8s.io {_q(ref[0])} not found"), 0.0
+            return Status.as_error(ERR_POD_GROUP_NOT_IN_WORKLOAD % (_q(ref[1]), _q(ref[0]))), 0.0
+        if not pg.gang:
+            return SUCCESS, 0.0
+        pgs = self.live_state(pod)
+        key = f"{pod.namespace}/{name}"
+        state.write(DETAILS_KEY, {"plugin": NAME, "reason": ERR_WAITING_ON_PERMIT, "podGroup": key,
+                                  "minCount": pg.min_count,
+                                  "assumedOrAssigned": pgs.scheduled_pods_count(), "pods": pgs.all_pods_count()})
+        if pgs.scheduled_pods_count() < pg.min_count:
+            state.write(ACTIVATE_KEY, pgs.unscheduled_pods())
+            now = state.get(CLOCK_KEY) or 0.0
+            return Status(Code.Wait, ERR_WAITING_ON_PERMIT), self.scheduling_timeout(key, now)
+        state.write(ALLOW_KEY, list(self.assumed.get(key, {})))
+        return SUCCESS, 0.0
+
+
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> GangScheduling:
+    # the release's own plugin: v1.35's schedules members one by one and is a Reserve plugin
+    if version.minor == 35:
+        return GangSchedulingV135(handle, version)
     return GangScheduling(handle, version)
