@@ -485,19 +485,8 @@ class Follow:
         """Explain one recorded preemption at the decision point `index` (the event the decision
         goes before): the replay's verdict, checked against the recording, with what the trace
         cannot decide (other orders of pods placed before it began, writes in the decision's window)."""
-        st = self.state
         pod = self._find_preemptor(inc)
-        record: dict[str, Any] = {
-            "time": format_time(inc.time),
-            "preemptor": pod.key if pod is not None else inc.preemptor_key,
-            "priority": pod.priority if pod is not None else None,
-            "priorityClassName": pod.priority_class_name if pod is not None else "",
-            "node": inc.node,
-            "victims": list(inc.victims),
-            "victimDetails": self._victim_details(inc),
-        }
-        if inc.inferred:
-            record["preemptorInferred"] = True
+        record = self._recorded_row(inc, pod)
         if not inc.victims:
             if pod is not None and not pod.node_name and self.expectation_nominations and self._fits(pod, inc.node):
                 # v1.35+ (NominatedNodeNameForExpectation, schedule_one.go bindingCycle): a pod the
@@ -518,79 +507,111 @@ class Follow:
             return
         late = self._decide(pod, inc)
         self.decisions += 1
-        window = self._window(inc, pod, index) if index is not None else []
-        early: Decision | None = None
-        changing: list[Write] = []
-        if window:
-            # the trace decides a row when the replay agrees with the cluster at both ends of the
-            # window, or differs at both: only where one end agrees and the other does not is the
-            # verdict the trace's to give
-            agrees = self._agrees(inc, late)
-            early = self._decide_without(window, pod, inc)
-            if self._agrees(inc, early) != agrees:
-                changing = [w for w in window if self._agrees(inc, self._decide_without([w], pod, inc)) != agrees] \
-                    or window
+        early, changing = self._window_verdicts(inc, pod, late, index)
         window_start = self._window_start_text(inc, pod)
         self.last_sign[pod.uid] = inc.first_index
         res = late.res
-        details = res.preempted
-        diffs: list[str] = []
         replayed: dict[str, Any] = {"outcome": res.outcome}
-        verdict = DIFFERS
-        if details is not None:
-            sel = details.selected
-            replayed.update({"node": sel.name, "tiedNodes": list(late.winners), "victims": [v.key for v in sel.victims]})
-            if late.on_recorded:
-                replayed["victimsOnRecordedNode"] = list(late.on_recorded[0])
-                if len(late.on_recorded) > 1:
-                    replayed["victimAlternatives"] = [list(s) for s in late.on_recorded[1:]]
-            orders = late.orders
-            if orders is not None and (sel.name in orders.nodes or inc.node in orders.nodes
-                                       or set(late.winners) - set(details.tied_nodes)):
-                replayed["victimOrderUnknown"] = True
-                if not all(n.complete for n in orders.nodes.values()):
-                    replayed["victimAlternativesIncomplete"] = True
-            verdict, diffs = self._verdict(inc, late)
-            if verdict == DIFFERS and inc.node not in late.winners:
-                racing = self._nominated_just_after(inc, pod, set(late.winners), index)
-                if racing:
-                    # the recording orders the API writes, not the decisions behind them
-                    replayed["nominatedJustAfter"] = racing
-                    diffs.append("the recording shows " + ", ".join(f"{r['preemptor']} nominated to {r['node']} "
-                                                                    f"{r['afterSeconds']} s after this decision's "
-                                                                    f"first sign" for r in racing)
-                                 + f", within the {ASSUMED_WINDOW} s a decision's API writes take: the scheduler may "
-                                   "have made that decision first and held its nomination")
-            if verdict == DIFFERS and orders is not None and inc.node in orders.nodes:
-                diffs.append(f"on {inc.node} the order of pods placed before the trace began, of equal priority and "
-                             f"start second ([{', '.join(orders.nodes[inc.node].doubtful)}]), is not in the trace; "
-                             "no order of them gives the cluster's choice")
-            record["why"] = preemption_why(pod, res, details)
-            if self.on_decision is not None:
-                case = decision_case(st, self.config_raw, pod, res, details, len(self.preemptions) + 1, inc.time)
-                case["recorded"] = {"node": inc.node, "victims": sorted(inc.victims)}
-                self.on_decision(case)
+        if res.preempted is not None:
+            verdict, diffs = self._replayed_preemption(inc, pod, late, index, record, replayed)
         else:
             replayed["message"] = res.message
             replayed.update(res.fit_error_fields())
-            diffs.append("the replay would not preempt: " + (res.message or res.outcome))
+            verdict, diffs = DIFFERS, ["the replay would not preempt: " + (res.message or res.outcome)]
         if changing and early is not None:
             verdict = UNDECIDABLE
-            replayed["undecidableFromTrace"] = [w.what for w in changing]
-            ep = early.res.preempted
-            replayed["atWindowStart"] = ({"outcome": early.res.outcome, "node": ep.selected.name,
-                                          "tiedNodes": list(early.winners),
-                                          "victimsOnRecordedNode": list(early.on_recorded[0]) if early.on_recorded else None}
-                                         if ep is not None else {"outcome": early.res.outcome})
-            diffs = [f"the trace cannot decide: the scheduler decided between {window_start} and "
-                     f"this decision's first sign, and {'; '.join(w.what for w in changing)} "
-                     f"{'changes' if len(changing) == 1 else 'change'} the verdict; without "
-                     f"{'it' if len(changing) == 1 else 'them'}: " + _verdict_text(early)] + diffs
+            diffs = self._undecidable(early, changing, window_start, replayed) + diffs
         record["replayed"] = replayed
         record["verdict"] = verdict
         record["agrees"] = None if verdict == UNDECIDABLE else verdict in (AGREES, TIED)
         record["differences"] = diffs
         self.preemptions.append(record)
+
+    def _recorded_row(self, inc: Incident, pod: Pod | None) -> dict[str, Any]:
+        """The row's head: what the recording shows of this preemption."""
+        record: dict[str, Any] = {
+            "time": format_time(inc.time),
+            "preemptor": pod.key if pod is not None else inc.preemptor_key,
+            "priority": pod.priority if pod is not None else None,
+            "priorityClassName": pod.priority_class_name if pod is not None else "",
+            "node": inc.node,
+            "victims": list(inc.victims),
+            "victimDetails": self._victim_details(inc),
+        }
+        if inc.inferred:
+            record["preemptorInferred"] = True
+        return record
+
+    def _window_verdicts(self, inc: Incident, pod: Pod, late: Decision,
+                         index: int | None) -> tuple[Decision | None, list[Write]]:
+        """The decision at the window's start, and the writes inside the window that change the
+        verdict (none when both ends agree with the cluster, or both differ)."""
+        window = self._window(inc, pod, index) if index is not None else []
+        if not window:
+            return None, []
+        # the trace decides a row when the replay agrees with the cluster at both ends of the
+        # window, or differs at both: only where one end agrees and the other does not is the
+        # verdict the trace's to give
+        agrees = self._agrees(inc, late)
+        early = self._decide_without(window, pod, inc)
+        if self._agrees(inc, early) == agrees:
+            return early, []
+        return early, [w for w in window if self._agrees(inc, self._decide_without([w], pod, inc)) != agrees] or window
+
+    def _replayed_preemption(self, inc: Incident, pod: Pod, late: Decision, index: int | None,
+                             record: dict[str, Any], replayed: dict[str, Any]) -> tuple[str, list[str]]:
+        """What the replay's preemption was, written into `replayed` (and `why` into the row), with
+        the verdict against the recording and what differs."""
+        res = late.res
+        details = res.preempted
+        sel = details.selected
+        replayed.update({"node": sel.name, "tiedNodes": list(late.winners), "victims": [v.key for v in sel.victims]})
+        if late.on_recorded:
+            replayed["victimsOnRecordedNode"] = list(late.on_recorded[0])
+            if len(late.on_recorded) > 1:
+                replayed["victimAlternatives"] = [list(s) for s in late.on_recorded[1:]]
+        orders = late.orders
+        if orders is not None and (sel.name in orders.nodes or inc.node in orders.nodes
+                                   or set(late.winners) - set(details.tied_nodes)):
+            replayed["victimOrderUnknown"] = True
+            if not all(n.complete for n in orders.nodes.values()):
+                replayed["victimAlternativesIncomplete"] = True
+        verdict, diffs = self._verdict(inc, late)
+        if verdict == DIFFERS and inc.node not in late.winners:
+            racing = self._nominated_just_after(inc, pod, set(late.winners), index)
+            if racing:
+                # the recording orders the API writes, not the decisions behind them
+                replayed["nominatedJustAfter"] = racing
+                diffs.append("the recording shows " + ", ".join(f"{r['preemptor']} nominated to {r['node']} "
+                                                                f"{r['afterSeconds']} s after this decision's "
+                                                                f"first sign" for r in racing)
+                             + f", within the {ASSUMED_WINDOW} s a decision's API writes take: the scheduler may "
+                               "have made that decision first and held its nomination")
+        if verdict == DIFFERS and orders is not None and inc.node in orders.nodes:
+            diffs.append(f"on {inc.node} the order of pods placed before the trace began, of equal priority and "
+                         f"start second ([{', '.join(orders.nodes[inc.node].doubtful)}]), is not in the trace; "
+                         "no order of them gives the cluster's choice")
+        record["why"] = preemption_why(pod, res, details)
+        if self.on_decision is not None:
+            case = decision_case(self.state, self.config_raw, pod, res, details, len(self.preemptions) + 1, inc.time)
+            case["recorded"] = {"node": inc.node, "victims": sorted(inc.victims)}
+            self.on_decision(case)
+        return verdict, diffs
+
+    @staticmethod
+    def _undecidable(early: Decision, changing: list[Write], window_start: str, replayed: dict[str, Any]) -> list[str]:
+        """The row's marks when a write inside the window changes the verdict: the writes, the
+        decision at the window's start, and the difference that says so."""
+        replayed["undecidableFromTrace"] = [w.what for w in changing]
+        ep = early.res.preempted
+        replayed["atWindowStart"] = ({"outcome": early.res.outcome, "node": ep.selected.name,
+                                      "tiedNodes": list(early.winners),
+                                      "victimsOnRecordedNode": list(early.on_recorded[0]) if early.on_recorded else None}
+                                     if ep is not None else {"outcome": early.res.outcome})
+        return [f"the trace cannot decide: the scheduler decided between {window_start} and "
+                f"this decision's first sign, and {'; '.join(w.what for w in changing)} "
+                f"{'changes' if len(changing) == 1 else 'change'} the verdict; without "
+                f"{'it' if len(changing) == 1 else 'them'}: " + _verdict_text(early)]
 
     def _agrees(self, inc: Incident, d: Decision) -> bool:
         return d.res.preempted is not None and self._verdict(inc, d)[0] in (AGREES, TIED)
