@@ -122,7 +122,8 @@ def explain(
         if snapshot == "-" and "-" in manifests:
             raise UsageError("--snapshot - and -f - cannot both read standard input")
         source = display_name(snapshot)
-        objects = load_objects(snapshot)
+        # as explain reads them: fields no reader of the snapshot reads are left out (load_objects)
+        objects = load_objects(snapshot, lean=True)
         data_version, data_source = objects.server_version, source
     # Queues and PodGroups are read for the pods kube-batch schedules
     inputs = api.explain_inputs(objects, source, data_version=data_version, data_source=data_source,
