@@ -19,19 +19,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from kubectl_preempt.batch.conf import ALL_ACTIONS_CONF  # noqa: E402
 
-CONF = """actions: "reclaim, allocate, backfill, preempt"
-tiers:
-- plugins:
-  - name: priority
-  - name: gang
-  - name: conformance
-- plugins:
-  - name: drf
-  - name: predicates
-  - name: proportion
-  - name: nodeorder
-"""
+CONF = ALL_ACTIONS_CONF
 
 
 def build(nodes: int, jobs: int, tasks: int = 10) -> list[dict]:

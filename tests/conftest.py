@@ -13,7 +13,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -164,3 +164,17 @@ def pytest_configure(config: pytest.Config) -> None:
         import gc
         from kubectl_preempt.model.bulk import YOUNG_THRESHOLD
         gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+
+def in_process_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """The command line run in this process, for the fixtures that set its environment first:
+    each call returns (exit code, stdout, stderr)."""
+    from kubectl_preempt.cli.main import main
+
+    def run(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -16,6 +16,7 @@ import yaml
 from kubectl_preempt.render import LIST_KIND
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
 from tests.conftest import REPO, Run, run_cli
+from tests.terminal import Tty
 
 README = REPO / "README.md"
 
@@ -352,26 +353,6 @@ def test_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch, capsys: pyt
         "['ml/train-0', 'ml/train-2', 'ml/train-3'] {'shop/api-0': 'node-a', 'shop/sweep-0': 'node-b'} 1.0\n")
 
 
-class _Tty:
-    """A stderr that says it is a terminal, keeping what is written."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, s: str) -> int:
-        self.text += s
-        return len(s)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        raise OSError("not a real terminal")
-
-
 def test_many_pods_on_a_terminal_get_a_progress_bar_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from kubectl_preempt import api
     from kubectl_preempt.cli import explain as explain_cli
@@ -389,7 +370,7 @@ def test_many_pods_on_a_terminal_get_a_progress_bar_on_stderr(tmp_path: Path, mo
                 for k in keys]
 
     monkeypatch.setattr(api, "explain_pods", fake_explain_pods)
-    tty = _Tty()
+    tty = Tty()
     monkeypatch.setattr(sys, "stderr", tty)
     from kubectl_preempt.cli.main import main
 

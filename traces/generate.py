@@ -27,6 +27,7 @@ from typing import Any, Callable
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from kubectl_preempt.batch.conf import ALL_ACTIONS_CONF  # noqa: E402
 from kubectl_preempt.framework.config import default_config  # noqa: E402
 from kubectl_preempt.framework.versions import V1_34_1  # noqa: E402
 from kubectl_preempt.io.trace import TraceWriter, format_rfc3339, parse_rfc3339, trace_header  # noqa: E402
@@ -585,18 +586,7 @@ class PriorityClassRollout(Scenario):
 BATCH_API = "scheduling.incubator.k8s.io/v1alpha1"
 KUBE_BATCH_CONF = """# kube-batch's configuration for traces/two-schedulers.jsonl.gz (kube-batch --scheduler-conf):
 # reclaim and preempt on, the plugins of kube-batch's own examples
-actions: "reclaim, allocate, backfill, preempt"
-tiers:
-- plugins:
-  - name: priority
-  - name: gang
-  - name: conformance
-- plugins:
-  - name: drf
-  - name: predicates
-  - name: proportion
-  - name: nodeorder
-"""
+""" + ALL_ACTIONS_CONF
 
 
 def batch_queue(name: str, weight: int) -> dict[str, Any]:

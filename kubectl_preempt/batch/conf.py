@@ -23,6 +23,21 @@ tiers:
   - name: nodeorder
 """
 
+# every action kube-batch has, in a session's order, with conformance guarding system pods in the
+# first tier: the configuration the bundled kube-batch traces, goldens and benchmarks run
+ALL_ACTIONS_CONF = """actions: "reclaim, allocate, backfill, preempt"
+tiers:
+- plugins:
+  - name: priority
+  - name: gang
+  - name: conformance
+- plugins:
+  - name: drf
+  - name: predicates
+  - name: proportion
+  - name: nodeorder
+"""
+
 ACTION_NAMES = ("reclaim", "allocate", "backfill", "preempt")
 PLUGIN_NAMES = ("drf", "gang", "predicates", "priority", "nodeorder", "conformance", "proportion")
 # PluginOption's switches, each true unless the file says otherwise (ApplyPluginConfDefaults)

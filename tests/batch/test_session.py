@@ -9,19 +9,9 @@ from kubectl_preempt.batch.api.resource_info import Resource
 from kubectl_preempt.batch.util.priority_queue import PriorityQueue
 from kubectl_preempt.errors import InputError
 from tests.builders import make_node, make_pod, make_pod_group, make_priority_class, make_queue
+from kubectl_preempt.batch.conf import ALL_ACTIONS_CONF
 
-RECLAIM_CONF = """actions: "reclaim, allocate, backfill, preempt"
-tiers:
-- plugins:
-  - name: priority
-  - name: gang
-  - name: conformance
-- plugins:
-  - name: drf
-  - name: predicates
-  - name: proportion
-  - name: nodeorder
-"""
+RECLAIM_CONF = ALL_ACTIONS_CONF
 
 
 def _node(name: str, cpu: str = "4") -> dict:

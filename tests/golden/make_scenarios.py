@@ -21,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))
 
+from kubectl_preempt.batch.conf import ALL_ACTIONS_CONF  # noqa: E402
 from tests.builders import (make_node, make_pdb, make_pod, make_pod_group, make_priority_class,  # noqa: E402
                             make_queue)
 
@@ -165,18 +166,7 @@ def batch_cluster() -> list[dict]:
     return objs
 
 
-KUBE_BATCH_CONF = b"""actions: "reclaim, allocate, backfill, preempt"
-tiers:
-- plugins:
-  - name: priority
-  - name: gang
-  - name: conformance
-- plugins:
-  - name: drf
-  - name: predicates
-  - name: proportion
-  - name: nodeorder
-"""
+KUBE_BATCH_CONF = ALL_ACTIONS_CONF.encode()
 
 
 def new_pod() -> dict:

@@ -13,9 +13,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from kubectl_preempt.cli.main import main
 from tests.builders import make_node, make_pod
 from tests.live.fakeapi import FakeAPIServer
+from tests.conftest import in_process_cli
 
 from .objects import evict_event, iso, preempted_event, with_condition
 
@@ -75,11 +75,4 @@ def cli(api: FakeAPIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap
     for var in ("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("KUBECONFIG", str(api.kubeconfig(tmp_path / "kubeconfig", namespace="batch")))
-
-    def run(*args: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
+    return in_process_cli(capsys)

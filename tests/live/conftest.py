@@ -15,6 +15,7 @@ import pytest
 
 from tests.builders import make_node, make_pdb, make_pod, make_priority_class
 from tests.live.fakeapi import FakeAPIServer
+from tests.conftest import in_process_cli
 
 SECRET = "S3CRET-do-not-share"
 PREEMPTOR_UID = "uid-web-0"
@@ -204,15 +205,7 @@ def kubeconfig(api: FakeAPIServer, clean_env: Path, tmp_path: Path, monkeypatch:
 @pytest.fixture
 def cli(kubeconfig: Path, capsys: pytest.CaptureFixture[str]):
     """Run the command line in-process: returns (exit code, stdout, stderr)."""
-    from kubectl_preempt.cli.main import main
-
-    def run(*args: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
+    return in_process_cli(capsys)
 
 
 def free_port() -> int:

@@ -16,6 +16,7 @@ from kubectl_preempt.io import live
 from kubectl_preempt.io.snapshot import load_objects
 from tests.live.conftest import SECRET
 from tests.live.fakeapi import FakeAPIServer
+from tests.terminal import Tty
 
 
 def _kinds(items: list[dict]) -> set[str]:
@@ -165,30 +166,13 @@ def test_help_runs(cli) -> None:
     assert code == 0 and "--no-redact" in out and "--request-timeout" in out
 
 
-class _Tty:
-    """A stderr that says it is a terminal, keeping what is written."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, s: str) -> int:
-        self.text += s
-        return len(s)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
 def test_progress_is_shown_on_a_terminal_and_cleared(kubeconfig: Path, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
     from kubectl_preempt.cli.main import main
 
-    tty = _Tty()
+    tty = Tty()
     monkeypatch.setattr(sys, "stderr", tty)
     assert main(["capture", "-o", str(tmp_path / "s.json"), "--chunk-size", "2"]) == 0
     assert "\rlisting pods: 2 of 6" in tty.text and "\rlisting pods: 6" in tty.text

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from kubectl_preempt.framework.cycle_state import CycleState
-from kubectl_preempt.framework.interface import NodeScore
 from kubectl_preempt.framework.snapshot import Snapshot
 from kubectl_preempt.framework.status import Code
 from kubectl_preempt.model.cluster import Cluster
@@ -17,6 +16,7 @@ from kubectl_preempt.plugins.interpodaffinity import (ERR_REASON_AFFINITY_RULES_
                                                       ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
                                                       PRE_FILTER_STATE_KEY, new)
 from tests.builders import make_node, make_pod
+from tests.plugins.runs import score_all, update_clone
 
 ZONE = "topology.kubernetes.io/zone"
 HOST = "kubernetes.io/hostname"
@@ -264,17 +264,7 @@ def test_add_and_remove_pod_update_a_clone(pod, existing, op, other, node, befor
         return None if r.is_success() else (r.code, r.message())
 
     assert verdict(state, ni) == before
-    dry = state.clone()
-    if op == "remove":
-        victim = next(x.pod for n in snap.list() for x in n.pods if x.pod.key == other)
-        info = snap.get(victim.node_name).snapshot()
-        info.remove_pod(victim)
-        assert pl.remove_pod(dry, p, victim, info).is_success()
-    else:
-        added = _pod(other)
-        info = snap.get(added.node_name).snapshot()
-        info.add_pod(added)
-        assert pl.add_pod(dry, p, added, info).is_success()
+    dry, info = update_clone(pl, state, p, snap, op, other if op == "remove" else _pod(other))
     target = info if info.name == node else ni
     assert verdict(dry, target) == after
     # the original state is untouched
@@ -289,21 +279,6 @@ def test_add_pod_without_prefilter_state_is_an_error():
 
 
 # --- scoring ----------------------------------------------------------------------------------
-
-def score_all(pl, pod: Pod, snap: Snapshot, nodes: list[str] | None = None) -> dict[str, int] | Code:
-    state = CycleState()
-    infos = [snap.get(n) for n in nodes] if nodes else snap.list()
-    s = pl.pre_score(state, pod, infos)
-    if not s.is_success():
-        return s.code
-    scores = []
-    for ni in infos:
-        sc, st = pl.score(state, pod, ni)
-        assert st.is_success()
-        scores.append(NodeScore(ni.name, sc))
-    assert pl.normalize_score(state, pod, scores).is_success()
-    return {x.name: x.score for x in scores}
-
 
 SCORE_CASES = [
     pytest.param(

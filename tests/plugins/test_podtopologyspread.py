@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from kubectl_preempt.framework.cycle_state import CycleState
-from kubectl_preempt.framework.interface import NodeScore
 from kubectl_preempt.framework.snapshot import Snapshot
 from kubectl_preempt.framework.status import Code
 from kubectl_preempt.model.cluster import Cluster
@@ -17,6 +16,7 @@ from kubectl_preempt.plugins.podtopologyspread import (ERR_REASON_CONSTRAINTS_NO
                                                        ERR_REASON_NODE_LABEL_NOT_MATCH, PRE_FILTER_STATE_KEY, new)
 from kubectl_preempt.plugins.podtopologyspread.filtering import CriticalPaths
 from tests.builders import make_node, make_pod
+from tests.plugins.runs import score_all, update_clone
 
 ZONE = "topology.kubernetes.io/zone"
 HOST = "kubernetes.io/hostname"
@@ -242,17 +242,7 @@ def test_add_and_remove_pod_update_a_clone(pod, existing, op, other, node, befor
     _, s = pl.pre_filter(state, p, snap.list())
     assert s.is_success(), s
     assert verdict(pl, state, p, snap.get(node)) == before
-    dry = state.clone()
-    if op == "remove":
-        victim = next(x.pod for n in snap.list() for x in n.pods if x.pod.key == other)
-        info = snap.get(victim.node_name).snapshot()
-        info.remove_pod(victim)
-        assert pl.remove_pod(dry, p, victim, info).is_success()
-    else:
-        added = Pod(other)
-        info = snap.get(added.node_name).snapshot()
-        info.add_pod(added)
-        assert pl.add_pod(dry, p, added, info).is_success()
+    dry, _ = update_clone(pl, state, p, snap, op, other if op == "remove" else Pod(other))
     assert verdict(pl, dry, p, snap.get(node)) == after
     assert verdict(pl, state, p, snap.get(node)) == before
 
@@ -293,21 +283,6 @@ def test_remove_pod_without_prefilter_state_is_an_error():
 
 
 # --- scoring ----------------------------------------------------------------------------------
-
-def score_all(pl, pod: Pod, snap: Snapshot, nodes: list[str] | None = None) -> dict[str, int] | Code:
-    state = CycleState()
-    infos = [snap.get(n) for n in nodes] if nodes else snap.list()
-    s = pl.pre_score(state, pod, infos)
-    if not s.is_success():
-        return s.code
-    scores = []
-    for ni in infos:
-        sc, st = pl.score(state, pod, ni)
-        assert st.is_success()
-        scores.append(NodeScore(ni.name, sc))
-    assert pl.normalize_score(state, pod, scores).is_success()
-    return {x.name: x.score for x in scores}
-
 
 SCORE_CASES = [
     pytest.param(

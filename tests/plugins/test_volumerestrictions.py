@@ -12,6 +12,7 @@ from kubectl_preempt.framework.status import Code
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.plugins import volumerestrictions as vr
 from tests.builders import make_node, make_pod, make_pvc
+from tests.plugins.runs import filter_all
 
 NODES = [make_node("node-a").obj(), make_node("node-b").obj()]
 RWOP = make_pvc("solo", volume="pv-solo", modes=("ReadWriteOncePod",))
@@ -26,15 +27,7 @@ def setup(objects: list[dict[str, Any]], pod: Any):
 
 def run(objects: list[dict[str, Any]], pod: Any) -> dict[str, Any]:
     pl, _, snap, p = setup(objects, pod)
-    state = CycleState()
-    _, st = pl.pre_filter(state, p, snap.list())
-    if not st.is_success():
-        return {"prefilter": (st.code, st.message())}
-    out = {}
-    for ni in snap.list():
-        s = pl.filter(state, p, ni)
-        out[ni.name] = "ok" if s.is_success() else (s.code, tuple(s.reasons))
-    return out
+    return filter_all(pl, p, snap)
 
 
 def gce(pd: str, read_only: bool = False) -> dict[str, Any]:

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from kubectl_preempt.framework.cycle_state import CycleState
 from kubectl_preempt.framework.snapshot import Snapshot
 from kubectl_preempt.framework.status import Code
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.plugins import volumezone as vz
 from tests.builders import make_node, make_pod, make_pv, make_pvc, make_storage_class
+from tests.plugins.runs import filter_all
 
 UU = Code.UnschedulableAndUnresolvable
 NODES = [make_node("ga-a").zone("zone-a").obj(),
@@ -24,15 +24,7 @@ def run(objects: list[dict[str, Any]], pod: Any) -> dict[str, Any]:
     snap = Snapshot.from_cluster(cluster)
     pl = vz.new({}, SimpleNamespace(snapshot=snap, cluster=cluster))
     p = cluster.pod("default/p")
-    state = CycleState()
-    _, st = pl.pre_filter(state, p, snap.list())
-    if not st.is_success():
-        return {"prefilter": (st.code, st.message())}
-    out = {}
-    for ni in snap.list():
-        s = pl.filter(state, p, ni)
-        out[ni.name] = "ok" if s.is_success() else (s.code, tuple(s.reasons))
-    return out
+    return filter_all(pl, p, snap)
 
 
 def pv_labelled(key: str, value: str) -> dict[str, Any]:

@@ -13,20 +13,10 @@ from kubectl_preempt.cli.main import main
 from kubectl_preempt.errors import InputError
 from kubectl_preempt.io.trace import TraceWriter, trace_header
 from kubectl_preempt.replay.api import replay
+from kubectl_preempt.batch.conf import ALL_ACTIONS_CONF
 
 START = datetime.datetime(2026, 3, 2, 9, 0, 0, tzinfo=datetime.timezone.utc)
-RECLAIM_CONF = """actions: "reclaim, allocate, backfill, preempt"
-tiers:
-- plugins:
-  - name: priority
-  - name: gang
-  - name: conformance
-- plugins:
-  - name: drf
-  - name: predicates
-  - name: proportion
-  - name: nodeorder
-"""
+RECLAIM_CONF = ALL_ACTIONS_CONF
 
 
 def _t(s: float) -> str:

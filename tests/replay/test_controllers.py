@@ -114,18 +114,23 @@ def test_a_recorded_replacement_is_not_applied_when_the_replay_kept_the_original
     assert f"default/{RS}-bbbbb" not in log.deletes
 
 
-def test_a_job_replaces_a_failed_pod_after_its_back_off() -> None:
-    job_pod = owned(make_pod("etl-aaaaa").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0)
-                    .start_time("2026-03-01T09:00:00Z").on("n1"), kind="Job", name="etl")
-    tr = trace(
+def _preempted_then_room_on_n2(owned_pod: dict) -> Any:
+    """Two 2-cpu nodes, a blocker on n2 and `owned_pod` on n1: a high-priority pod at 5 s preempts
+    it, and the blocker leaves n2 at 12 s (so the owner's replacement has somewhere to go)."""
+    return trace(
         ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
         ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
         ev(0, "ADDED", blocker("n2")),
-        ev(0, "ADDED", job_pod),
+        ev(0, "ADDED", owned_pod),
         ev(5, "ADDED", make_pod("high").priority(1000).req(cpu="2").obj()),
         ev(12, "DELETED", blocker("n2")),
         end=60)
-    report, log = run(tr)
+
+
+def test_a_job_replaces_a_failed_pod_after_its_back_off() -> None:
+    job_pod = owned(make_pod("etl-aaaaa").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0)
+                    .start_time("2026-03-01T09:00:00Z").on("n1"), kind="Job", name="etl")
+    report, log = run(_preempted_then_room_on_n2(job_pod))
     assert report["preemptions"][0]["victims"] == ["default/etl-aaaaa"]
     # gone at its delete call (5 + 2L, grace 0), replaced after the 10 s back-off
     assert rel(log.binds["default/etl-replay1"]) == (round(15 + 2 * L, 3), "n2")
@@ -135,15 +140,7 @@ def test_a_job_replaces_a_failed_pod_after_its_back_off() -> None:
 def test_a_stateful_set_pod_comes_back_under_its_name_once_the_old_one_is_gone() -> None:
     db = owned(make_pod("db-0").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 10)
                .start_time("2026-03-01T09:00:00Z").on("n1"), kind="StatefulSet", name="db")
-    tr = trace(
-        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
-        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
-        ev(0, "ADDED", blocker("n2")),
-        ev(0, "ADDED", db),
-        ev(5, "ADDED", make_pod("high").priority(1000).req(cpu="2").obj()),
-        ev(12, "DELETED", blocker("n2")),
-        end=60)
-    report, log = run(tr)
+    report, log = run(_preempted_then_room_on_n2(db))
     assert rel(log.deletes["default/db-0"]) == (round(15 + 2 * L, 3), "preempted")
     # the preemptor took n2 when the blocker left; db-0 comes back, new uid, same name, where it was
     assert rel(log.binds["default/high"]) == (12.0, "n2")

@@ -2,6 +2,8 @@
 and the cluster events that move pods out of it."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kubectl_preempt.model.objects import Node, Pod
@@ -21,6 +23,16 @@ class Clock:
 
 def _queue(clock: Clock, **kw) -> SchedulingQueue:
     return SchedulingQueue(clock, **kw)
+
+
+def _rejected(clock: Clock, plugin: str, cpu: str | None = None, **queue_kw: Any) -> tuple[Any, Any]:
+    """A queue holding pod "a", popped and rejected by `plugin`: in unschedulablePods, as
+    AddUnschedulableIfNotPresent leaves a pod after a failed cycle."""
+    q = _queue(clock, **queue_kw)
+    q.add(pod("a", cpu=cpu) if cpu else pod("a"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, {plugin})
+    return q, p
 
 
 def pod(name: str, prio: int = 0, **req: str) -> Pod:
@@ -83,10 +95,7 @@ def test_a_pod_rejected_by_a_plugin_waits_in_the_unschedulable_pool() -> None:
 
 def test_deleting_a_bound_pod_moves_a_pod_that_lacked_resources() -> None:
     clock = Clock()
-    q = _queue(clock)
-    q.add(pod("a", cpu="8"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    q, p = _rejected(clock, names.NODE_RESOURCES_FIT, cpu="8")
     clock.t += 5  # past its 1 s backoff
     victim = Pod(make_pod("victim").req(cpu="4").on("n1").obj())
     assert q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, victim, None) == 1
@@ -95,10 +104,7 @@ def test_deleting_a_bound_pod_moves_a_pod_that_lacked_resources() -> None:
 
 def test_a_pod_still_backing_off_moves_to_the_backoff_queue_and_is_popped_when_nothing_else_waits() -> None:
     clock = Clock(1000.0)
-    q = _queue(clock)
-    q.add(pod("a", cpu="8"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    q, p = _rejected(clock, names.NODE_RESOURCES_FIT, cpu="8")
     clock.t = 1000.5
     victim = Pod(make_pod("victim").req(cpu="4").on("n1").obj())
     q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, victim, None)
@@ -109,10 +115,7 @@ def test_a_pod_still_backing_off_moves_to_the_backoff_queue_and_is_popped_when_n
 
 def test_without_pop_from_backoff_a_backing_off_pod_waits_for_its_backoff() -> None:
     clock = Clock(1000.0)
-    q = _queue(clock, pop_from_backoff=False)
-    q.add(pod("a", cpu="8"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    q, p = _rejected(clock, names.NODE_RESOURCES_FIT, cpu="8", pop_from_backoff=False)
     clock.t = 1000.5
     q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE,
                                     Pod(make_pod("v").req(cpu="4").on("n1").obj()), None)
@@ -127,10 +130,7 @@ def test_without_pop_from_backoff_a_backing_off_pod_waits_for_its_backoff() -> N
 
 def test_deleting_a_pending_pod_does_not_help_a_pod_that_lacked_resources() -> None:
     clock = Clock()
-    q = _queue(clock)
-    q.add(pod("a", cpu="8"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    q, p = _rejected(clock, names.NODE_RESOURCES_FIT, cpu="8")
     pending = Pod(make_pod("other").req(cpu="4").obj())
     assert q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, pending, None) == 0
     assert q.where(p.pod) == UNSCHEDULABLE
@@ -142,10 +142,7 @@ def test_deleting_a_pending_pod_does_not_help_a_pod_that_lacked_resources() -> N
 ], ids=["a new node big enough moves the pod", "a new node too small leaves it"])
 def test_a_node_added_moves_a_pod_that_lacked_resources_only_if_it_could_fit(alloc: dict, moves: bool) -> None:
     clock = Clock()
-    q = _queue(clock)
-    q.add(pod("a", cpu="8"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    q, p = _rejected(clock, names.NODE_RESOURCES_FIT, cpu="8")
     clock.t += 5
     node = Node(make_node("n9").alloc(**alloc).obj())
     q.move_all_to_active_or_backoff(hints.EVENT_NODE_ADD, None, node)
@@ -154,10 +151,7 @@ def test_a_node_added_moves_a_pod_that_lacked_resources_only_if_it_could_fit(all
 
 def test_an_event_no_rejecting_plugin_registered_for_leaves_the_pod() -> None:
     clock = Clock()
-    q = _queue(clock)
-    q.add(pod("a"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.TAINT_TOLERATION})
+    q, p = _rejected(clock, names.TAINT_TOLERATION)
     clock.t += 5
     victim = Pod(make_pod("victim").on("n1").obj())
     assert q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, victim, None) == 0
@@ -165,10 +159,7 @@ def test_an_event_no_rejecting_plugin_registered_for_leaves_the_pod() -> None:
 
 def test_untainting_a_node_moves_a_pod_rejected_by_its_taint() -> None:
     clock = Clock()
-    q = _queue(clock)
-    q.add(pod("a"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.TAINT_TOLERATION})
+    q, p = _rejected(clock, names.TAINT_TOLERATION)
     clock.t += 5
     old = Node(make_node("n1").taint("dedicated", "gpu").obj())
     new = Node(make_node("n1").obj())
@@ -179,10 +170,7 @@ def test_untainting_a_node_moves_a_pod_rejected_by_its_taint() -> None:
 
 def test_pods_in_the_pool_for_five_minutes_are_moved_by_the_leftover_flush() -> None:
     clock = Clock(1000.0)
-    q = _queue(clock)
-    q.add(pod("a"))
-    p = q.pop()
-    q.add_unschedulable_if_not_present(p, {names.TAINT_TOLERATION})
+    q, p = _rejected(clock, names.TAINT_TOLERATION)
     clock.t = 1300.0
     assert q.flush_unschedulable_leftover() == 0  # exactly 5 minutes is not more than 5 minutes
     clock.t = 1330.0
