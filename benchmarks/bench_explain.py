@@ -119,7 +119,8 @@ def main() -> None:
 
         base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         t0, c0 = time.perf_counter(), time.process_time()
-        cluster = Cluster.from_objects(load_objects(path))
+        # read as `kubectl preempt explain --snapshot` reads it (cli/explain.py)
+        cluster = Cluster.from_objects(load_objects(path, lean=True))
         snap = Snapshot.build(cluster)  # indexing (NodeInfos, aggregates) is part of loading
         load_s, load_cpu = time.perf_counter() - t0, time.process_time() - c0
         prof = None

@@ -135,7 +135,8 @@ def _read(pods: Sequence[str], snapshot: str | None, manifests: Sequence[str], n
     result = ExplainResult()
     if snapshot is not None:
         source = display_name(snapshot)
-        objects = load_objects(snapshot)
+        # as explain reads them: fields no reader of the snapshot reads are left out (load_objects)
+        objects = load_objects(snapshot, lean=True)
         return _Read(objects, source, namespace, list(pods), objects.server_version, source, result)
     live = live_explain_read(context, kubeconfig, request_timeout, namespace, all_namespaces, pods, manifests,
                              server_version=not kubernetes_version, current_namespace=by_selector,

@@ -52,6 +52,9 @@ class Snapshot:
         self.node_info_map = {ni.name: ni for ni in node_infos}
         # the names in node_info_list's order: the filter walk takes its node names from here
         self.node_names = [ni.name for ni in node_infos]
+        # each node's position in node_info_list, by name: answers kept in node order
+        # (scheduler/memo/equivalence.py NodeAnswers) find a node's place in one lookup
+        self.node_index = {name: i for i, name in enumerate(self.node_names)}
         # what moved in this line of snapshots (a rebuild carrying on from a snapshot shares its
         # journal): NodeInfos new to the line are noted as moved
         self.journal = journal if journal is not None else NodeJournal()

@@ -6,10 +6,13 @@ problem with a file becomes one InputError that names the file and where in it.
 """
 from __future__ import annotations
 
+import codecs
 import json
+import math
+import re
 import sys
 import zlib
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import orjson
 import yaml
@@ -17,8 +20,8 @@ import yaml
 from ..errors import InputError
 from ..model.bulk import bulk_allocation
 from ..model import limits
-from ..model.cluster import KNOWN_KINDS
-from ..model.schema import basics_ok, describe
+from ..model.cluster import KNOWN_KINDS, read_pod
+from ..model.schema import KINDS, basics_ok, describe, typed_decoder, typed_shells
 from . import kinds
 
 try:  # the C loader is several times faster on large YAML snapshots
@@ -331,9 +334,15 @@ ANN_SERVER_VERSION = "kubectl-preempt/server-version"
 
 class SnapshotObjects(list):
     """The objects of a snapshot, and the server version it names (a captured List's
-    kubectl-preempt/server-version annotation), None when it names none."""
+    kubectl-preempt/server-version annotation), None when it names none. `checked`: how many of
+    the first objects passed model/schema.py's checks as they were read (load_objects' `lean`
+    read), which Cluster.from_objects then does not repeat; `pods` then holds, beside each object,
+    its Pod view when it is a pod, made as it was read."""
 
     server_version: str | None = None
+    checked: int = 0
+    # beside each checked object, its Pod view when it is a pod (model/cluster.py read_pod)
+    pods: list[Any] | None = None
 
 
 def _server_version(doc: Any) -> str | None:
@@ -367,12 +376,170 @@ def objects_from_bytes(data: bytes, name: str, *, expected: str = kinds.SNAPSHOT
     return out
 
 
-def load_objects(path: str) -> SnapshotObjects:
+# --- the typed read: a large JSON List decoded and checked in one pass -----------------------------
+
+# _skipped_text_ok's view of a document: a byte per byte, digits as "0", e and E as "e", + and - as
+# "s", "." as "p", what may stand beside a JSON value (whitespace, ":", ",", brackets and braces) as
+# "d", anything else (letters, quotes) as "x"
+_NUMBER_SCAN = bytes(0x30 if 0x30 <= i <= 0x39 else 0x65 if i in b"eE" else 0x73 if i in b"+-" else
+                     0x70 if i == 0x2E else 0x64 if i in b" \t\r\n:,[]{}" else 0x78 for i in range(256))
+# a number with an exponent of three digits or more: a digit before the e, as JSON's grammar has it
+_EXPONENT_3, _SIGNED_EXPONENT_3 = b"0e000", b"0es000"
+# an integer of 19 digits or more may not fit 64 bits, where msgspec keeps it whole and orjson makes a
+# float; as many digits as 10**308 has are no double at all, which orjson refuses
+_DIGITS_19, _DIGITS_309 = b"0" * 19, b"0" * 309
+_DELIMITER, _DIGIT, _SIGN, _POINT = 0x64, 0x30, 0x73, 0x70
+
+
+def _starts_value(scan: bytes, start: int) -> bool:
+    """Whether the digits from `start` (its sign before it, if any) stand where a JSON value does."""
+    if start > 0 and scan[start - 1] == _SIGN:
+        start -= 1
+    return start > 0 and scan[start - 1] == _DELIMITER
+
+
+def _overflows_at(data: bytes, scan: bytes, pos: int) -> bool:
+    """Whether the number whose exponent starts at `pos` (an "e" of `scan`) is a JSON value no
+    double holds: digits (a "." among them) after an optional sign, after a delimiter, then the
+    exponent, then a delimiter. Text inside a string that reads so counts too (the caller then
+    reads the file the careful way); hex digits (UIDs, digests) fail the first step."""
+    start = pos
+    while start > 0 and scan[start - 1] in b"0p":
+        start -= 1
+    if not _starts_value(scan, start):
+        return False
+    end = pos + 1
+    if end < len(scan) and scan[end] == _SIGN:
+        end += 1
+    while end < len(scan) and scan[end] == _DIGIT:
+        end += 1
+    if end < len(scan) and scan[end] != _DELIMITER:
+        return False
+    if start > 0 and scan[start - 1] == _SIGN:
+        start -= 1
+    try:
+        return math.isinf(float(data[start:end]))
+    except ValueError:  # not a number after all ("1.2.3e400"): msgspec refuses it itself
+        return False
+
+
+def _long_integer_at(scan: bytes, pos: int) -> tuple[bool, int]:
+    """Whether the run of digits at `pos` (19 or more) is a JSON integer, and where the run ends."""
+    end = pos
+    while end < len(scan) and scan[end] == _DIGIT:
+        end += 1
+    start = pos
+    while start > 0 and scan[start - 1] == _DIGIT:
+        start -= 1
+    return _starts_value(scan, start) and (end == len(scan) or scan[end] == _DELIMITER), end
+
+
+def _plain_text(data: bytes) -> bool:
+    """Whether msgspec's typed decoders read `data` as orjson reads it. msgspec reads past a field
+    no type names checking its syntax, escapes and surrogates, but neither its strings' UTF-8 nor
+    its numbers' range, which orjson refuses when they fail; and it keeps an integer beyond 64 bits
+    whole where orjson makes a float. A document where any of these might happen is read the
+    careful way: one that is not ASCII is decoded as UTF-8 (and dropped), and one pass over a
+    view of the bytes (_NUMBER_SCAN) finds every number that is long or has a long exponent."""
+    if not data.isascii():
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        view = memoryview(data)
+        try:
+            for i in range(0, len(data), 1 << 20):
+                decoder.decode(view[i:i + (1 << 20)])
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return False
+    scan = data.translate(_NUMBER_SCAN)
+    if scan.find(_DIGITS_309) != -1:
+        return False
+    pos = scan.find(_DIGITS_19)
+    while pos != -1:
+        integer, end = _long_integer_at(scan, pos)
+        if integer:
+            return False
+        pos = scan.find(_DIGITS_19, end)
+    for needle in (_EXPONENT_3, _SIGNED_EXPONENT_3):
+        pos = scan.find(needle)
+        while pos != -1:
+            if _overflows_at(data, scan, pos + 1):
+                return False
+            pos = scan.find(needle, pos + 1)
+    return True
+
+
+def _typed_list(data: bytes) -> SnapshotObjects | None:
+    """The objects of a JSON document that is one List of objects each naming its kind, decoded by
+    the typed decoders (model/schema.py typed_decoder): checked as the tables check them and
+    holding only the fields the tables name (an object of a kind without a table of its own is
+    kept whole, as orjson reads it). None when anything is not so plain (another shape, a refusal,
+    a value the decoders do not take): the caller reads the file the careful way, which words any
+    error. With every memory off, or without msgspec, always None."""
+    if typed_decoder("Pod") is None:
+        return None
+    import msgspec
+
+    head_type, kind_type = typed_shells()
+    # msgspec's refusals: a value or a syntax it does not take, nesting past its depth
+    errors = (msgspec.DecodeError, RecursionError)
+    try:
+        head = msgspec.json.decode(data, type=head_type)
+    except errors:
+        return None
+    if head.kind != "List" or head.items is None or not _plain_text(data):
+        return None
+    out = SnapshotObjects()
+    if head.metadata is not None:
+        out.server_version = _server_version({"kind": "List", "metadata": orjson.loads(memoryview(head.metadata))})
+    append = out.append
+    views = out.pods = []
+    view = views.append
+    decode_kind = msgspec.json.Decoder(kind_type).decode
+    # a listing holds its objects by kind (all nodes, then all pods): the decoder of the last kind
+    # is tried first, and its refusal of another kind costs one look at the object's kind
+    decode = None
+    pods = False
+    for raw in head.items:
+        if decode is not None:
+            try:
+                obj = decode(raw)
+            except errors:
+                decode = None
+        if decode is None:
+            try:
+                kind = decode_kind(raw).kind
+                decode = typed_decoder(kind)
+                obj = decode(raw)
+            except errors:
+                return None
+            pods = kind == "Pod"
+            if kind not in KINDS:
+                # a kind the scheduler does not read, kept whole for those who do (Events, PodGroups)
+                obj = orjson.loads(memoryview(raw))
+                decode = None
+        append(obj)
+        # a pod's view is made now, while its dicts are in the processor's cache
+        view(read_pod(obj) if pods else None)
+    out.checked = len(out)
+    return out
+
+
+def load_objects(path: str, *, lean: bool = False) -> SnapshotObjects:
     """Every Kubernetes object in a snapshot file ("-" for standard input), in file order; its
-    `server_version` is the version a captured snapshot names."""
+    `server_version` is the version a captured snapshot names.
+
+    `lean`: the objects as explain reads them. A large JSON List is then decoded and checked in one
+    pass (_typed_list), and its objects of the kinds the scheduler reads hold only the fields
+    model/schema.py's tables name (those every reader of a snapshot reads: no managedFields' fields,
+    probes, volume mounts, ...); other kinds are kept whole. `checked` then says that every object
+    has passed the tables' checks. Without `lean`, every object as the file holds it."""
     data = read_bytes(path)
     with bulk_allocation():
-        objects = objects_from_bytes(data, display_name(path))
+        objects = None
+        if lean and len(data) >= LARGE_JSON and _first_char(data) == b"{":
+            objects = _typed_list(data)
+        if objects is None:
+            objects = objects_from_bytes(data, display_name(path))
     if not objects:
         # a failed `kubectl get ... > snapshot.json` leaves an empty file, not an empty cluster
         raise InputError("no Kubernetes objects in the file (an empty snapshot: did the command that wrote it fail?)",

@@ -10,6 +10,7 @@ from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
 from .resources import calculate_resource
+from .podshape import container_requests_key
 from .schema import check_object, fast_checker, object_label, pod_ok, pod_spec_key
 from .workload import check_workload_object, is_workload_object
 
@@ -33,6 +34,32 @@ _HAS_PRIORITY = operator.attrgetter("has_priority")
 # one counter for every cluster's PDB list, so that a generation names one state of one list for
 # the whole process (a pod's PDB matches are kept per generation; check's two clusters share pods)
 _pdb_generations = itertools.count(1)
+
+
+_EMPTY: Mapping[str, Any] = {}
+
+
+def _checked_pod_key(spec: Any, status: Mapping[str, Any]) -> bytes | None:
+    """The key a checked pod's requests are cached by (model/resources.py calculate_resource)."""
+    key = container_requests_key(spec, status) if type(spec) is dict else None
+    return key if key is not None else pod_spec_key(spec)
+
+
+def read_pod(obj: Mapping[str, Any]) -> Pod | None:
+    """The Pod view of a pod object the typed read has checked (io/snapshot.py), with its requests
+    computed while the object is still in the processor's cache (a pass over 150,000 pods each
+    made long before is paid in memory reads); Cluster.from_objects takes it as it is. None when
+    its requests do not compute: from_objects then reads the object again, in file order, and
+    names what is wrong after whatever is wrong before it."""
+    pod = Pod(obj)
+    if pod.phase == "Succeeded" or pod.phase == "Failed":
+        return pod  # not counted anywhere: its requests are never asked
+    spec, status = pod.spec, pod.status
+    try:
+        pod._resource = calculate_resource(spec, status, spec_key=_checked_pod_key(spec, status))
+    except InputError:
+        return None
+    return pod
 
 
 class Cluster:
@@ -110,21 +137,24 @@ class Cluster:
         except InputError as e:
             raise e.located(field_prefix=f"{where} ({object_label(obj)})" if where else object_label(obj)) from None
 
-    def _add_pod(self, obj: Mapping[str, Any], md: Mapping[str, Any], where: str | int, checked: bool) -> None:
+    def _add_pod(self, obj: Mapping[str, Any], md: Mapping[str, Any], where: str | int, checked: bool,
+                 pod: Pod | None = None) -> None:
         """add_object of a Pod: the kind of which a snapshot holds 150,000 (every step here counts).
-        `where` as an int i stands for "items[i]" (from_objects), made only when needed."""
+        `where` as an int i stands for "items[i]" (from_objects), made only when needed. `pod`: its
+        view already made by read_pod (the object is checked)."""
         spec_key = None
-        if type(obj) is dict:
-            # the pod's check also keys its spec, which the requests below are cached by
-            if checked:
-                spec_key = pod_spec_key(obj.get("spec"))
-            else:
-                spec_key = pod_ok(obj)
-                if spec_key is None:
-                    check_object(obj)
-        elif not checked:
-            check_object(obj)
-        pod = Pod(obj)
+        if pod is None:
+            if type(obj) is dict:
+                # the pod's check also keys its spec, which the requests below are cached by
+                if checked:
+                    spec_key = _checked_pod_key(obj.get("spec"), obj.get("status") or _EMPTY)
+                else:
+                    spec_key = pod_ok(obj)
+                    if spec_key is None:
+                        check_object(obj)
+            elif not checked:
+                check_object(obj)
+            pod = Pod(obj)
         if pod.phase == "Succeeded" or pod.phase == "Failed":
             if self._seen is not None:
                 # finished pods are not kept in self.pods: the listing remembers them
@@ -143,8 +173,9 @@ class Cluster:
                 self._listed_twice("Pod", self._where_listed(pods[pod.key].raw))
             if self.finished_pods:
                 self._listed_once("Pod", pod.namespace, pod.name, where if type(where) is str else f"items[{where}]")
-        # bad quantities fail here, at load, naming the pod
-        pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
+        if pod._resource is None:
+            # bad quantities fail here, at load, naming the pod
+            pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
         pods[pod.key] = pod
 
     def _listed_once(self, kind: str, namespace: str, name: str, where: str) -> None:
@@ -187,22 +218,40 @@ class Cluster:
     def from_objects(cls, objects: Iterable[Mapping[str, Any]]) -> "Cluster":
         c = cls()
         c._seen = {}
+        # objects read by load_objects' lean read have passed the schema's checks as they were
+        # decoded (io/snapshot.py _typed_list): they are not checked again
+        checked = getattr(objects, "checked", 0)
         objects = c._listing = objects if isinstance(objects, list) else list(objects)
+        checked = checked == len(objects)
+        # and their pods' views made as they were decoded (read_pod), None where the view is
+        # to be made here
+        views = getattr(objects, "pods", None) if checked else None
+        if views is not None and len(views) != len(objects):
+            views = None
         with bulk_allocation():
             # one pass: each object is checked, deduplicated and read in turn, so the first
             # bad one in file order is the one named
             for i, obj in enumerate(objects):
+                if views is not None:
+                    pod = views[i]
+                    if pod is not None:
+                        c.version += 1
+                        try:
+                            c._add_pod(obj, pod.metadata, i, True, pod)
+                        except InputError as e:
+                            raise e.located(field_prefix=f"items[{i}] ({object_label(obj)})") from None
+                        continue
                 # a pod with its identity in place goes straight to _add_pod (add_object's own
                 # tests and its "items[i]" string, for 150,000 pods, were a tenth of the load)
                 md = obj.get("metadata") if type(obj) is dict and obj.get("kind") == "Pod" else None
                 if type(md) is dict and md.get("name"):
                     c.version += 1
                     try:
-                        c._add_pod(obj, md, i, False)
+                        c._add_pod(obj, md, i, checked)
                     except InputError as e:
                         raise e.located(field_prefix=f"items[{i}] ({object_label(obj)})") from None
                 else:
-                    c.add_object(obj, f"items[{i}]")
+                    c.add_object(obj, f"items[{i}]", checked=checked)
             c._seen = None
             c._listing = []
             c.note_unknown_nodes()

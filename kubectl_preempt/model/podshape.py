@@ -13,6 +13,7 @@ reason given beside it:
 | `batch_shape(spec)` | the part of the spec kube-batch's v1.16 predicates and per-node priorities read | batch/util/scheduler_helper.py: node answers per task shape |
 | `requests_key(spec, status)` | what resourcehelper.PodRequests reads: requests, overhead, pod-level resources, status resources | model/resources.py: requests and PodResource |
 | `pod_spec_key(spec)` | the whole spec with nodeName blanked | model/resources.py, where the object check has it already |
+| `container_requests_key(spec, status)` | the containers' requests, for a pod whose requests are theirs alone | model/resources.py, when the load's typed read has checked the pod (no spec key made) |
 
 All are JSON (orjson) text but batch_shape, which sorts each container's requests (a session's
 tasks of one job list them in any order). None (or, for requests_key, an exception) means the spec
@@ -87,6 +88,24 @@ def requests_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
          for c in spec.get("initContainers") or ()],
         spec.get("overhead"), spec.get("resources"), statuses))
 
+
+def container_requests_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes | None:
+    """What resourcehelper.PodRequests reads of a pod whose requests are its containers' alone (no
+    init containers, overhead, pod-level resources or container statuses, as most pods): the
+    containers' requests, in order. Narrower than requests_key and cheaper to make (no names, no
+    tuples: the load keys 150,000 pods by it); None for any other pod, which requests_key then
+    keys. Its first byte is no JSON's, so it never equals a key of another kind."""
+    if (spec.get("initContainers") or spec.get("overhead") or spec.get("resources")
+            or status.get("containerStatuses") or status.get("initContainerStatuses")):
+        return None
+    try:
+        return b"\x00" + orjson.dumps([(c.get("resources") or _NONE).get("requests")
+                                       for c in spec.get("containers") or ()])
+    except (TypeError, AttributeError):  # not plain JSON objects: the computation says what is wrong
+        return None
+
+
+_NONE: Mapping[str, Any] = {}
 
 # `"nodeName":"node-1"` as orjson writes it, per node name; what spec_key puts in its place
 NODE_NAME_BLANK = b'"nodeName":""'

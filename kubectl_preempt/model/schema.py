@@ -15,7 +15,7 @@ runs only once the fast answer is no.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Annotated, Any, Iterable, Literal, Mapping, Optional, TypedDict, Union
 
 from itertools import repeat
 
@@ -220,6 +220,9 @@ _strings = _List(_STR_ITEM)
 _string_map = _Map(_STR_ITEM, "an object (a map of strings to strings)")
 _int_or_string = INT_OR_STRING
 _any = _Any()
+# a field some reader reads and the API server's decoding would accept in any shape the reader
+# copes with: not checked, but named so that the typed read (below) keeps it
+UNCHECKED = _any
 
 
 STRINGS = _strings
@@ -265,6 +268,7 @@ CONTAINER_PORT = obj(name=STR, containerPort=INT32, hostPort=INT32, protocol=STR
 CONTAINER = obj(
     name=STR, image=STR, resources=RESOURCE_REQUIREMENTS, ports=list_of(CONTAINER_PORT), restartPolicy=STR,
     env=list_of(obj(name=STR, value=STR)), command=STRINGS, args=STRINGS, imagePullPolicy=STR,
+    restartPolicyRules=UNCHECKED,
 )
 PVC_SPEC = obj(
     accessModes=STRINGS, storageClassName=STR, volumeName=STR, volumeMode=STR, selector=LABEL_SELECTOR,
@@ -286,6 +290,8 @@ VOLUME_SOURCES = dict(
     emptyDir=obj(medium=STR, sizeLimit=QUANTITY),
     gitRepo=obj(repository=STR, revision=STR, directory=STR),
     configMap=obj(name=STR), secret=obj(secretName=STR),
+    # in-tree sources the CSI translation names (plugins/volumeutil/csitranslation.py)
+    azureFile=UNCHECKED, vsphereVolume=UNCHECKED, portworxVolume=UNCHECKED,
 )
 VOLUME = obj(name=STR, **VOLUME_SOURCES)
 POD_SPEC = obj(
@@ -297,7 +303,7 @@ POD_SPEC = obj(
     nodeSelector=STRING_MAP, volumes=memo(list_of(VOLUME)), schedulingGates=list_of(obj(name=STR)),
     resourceClaims=list_of(obj(name=STR, resourceClaimName=STR, resourceClaimTemplateName=STR)),
     terminationGracePeriodSeconds=INT64, activeDeadlineSeconds=INT64, hostNetwork=BOOL, restartPolicy=STR,
-    serviceAccountName=STR, hostname=STR, subdomain=STR,
+    serviceAccountName=STR, hostname=STR, subdomain=STR, hostUsers=UNCHECKED,
     # the pod's group: v1.36's PodSchedulingGroup, v1.35's WorkloadReference (model/workload.py)
     schedulingGroup=obj(podGroupName=STR), workloadRef=obj(name=STR, podGroup=STR, podGroupReplicaKey=STR),
 )
@@ -334,7 +340,8 @@ KINDS: dict[str, Checker] = {
         status=obj(allocatable=RESOURCE_LIST, capacity=RESOURCE_LIST, conditions=list_of(CONDITION),
                    images=list_of(obj(names=STRINGS, sizeBytes=NONNEG_INT64)),
                    nodeInfo=obj(kubeletVersion=STR, operatingSystem=STR, architecture=STR),
-                   volumesAttached=list_of(obj(name=STR, devicePath=STR)), volumesInUse=STRINGS),
+                   volumesAttached=list_of(obj(name=STR, devicePath=STR)), volumesInUse=STRINGS,
+                   declaredFeatures=UNCHECKED),
     ),
     "PodDisruptionBudget": obj(
         metadata=OBJECT_META,
@@ -356,7 +363,8 @@ KINDS: dict[str, Checker] = {
                                  status=obj(replicas=NONNEG_INT32)),
     "StatefulSet": obj(metadata=OBJECT_META, spec=obj(selector=LABEL_SELECTOR, replicas=NONNEG_INT32,
                                                       serviceName=STR, template=POD_TEMPLATE,
-                                                      volumeClaimTemplates=list_of(PVC)),
+                                                      volumeClaimTemplates=list_of(PVC),
+                                                      podManagementPolicy=UNCHECKED),
                        status=obj(replicas=NONNEG_INT32)),
     "PersistentVolumeClaim": PVC,
     "PersistentVolume": obj(
@@ -770,6 +778,130 @@ def objects_ok(objects: list) -> bool:
     return True
 
 
+# --- the typed decoders: the same tables, checked while the JSON is decoded ---------------------------
+#
+# msgspec decodes JSON straight into the types it is given, checking each value as it reads it, in
+# C; fields a type does not name are skipped without being made into Python objects. The tables
+# above, turned into such types (an object table into a TypedDict: the decoded value is a plain
+# dict, its keys in the file's order), check and build an object in one pass: what the fast pass
+# and the detailed walk check after a plain decode, and only the fields some reader reads.
+#
+# They may refuse more than the tables do, never less: a refusal sends the caller back to the plain
+# decode and the tables, which accept what they accept and word every error as before. So integers
+# are held to int64 (beyond, orjson's decode makes a float where msgspec's keeps the integer); a
+# field the tables keep unchecked (UNCHECKED) is kept as msgspec decodes it, and the caller checks
+# that the document holds nothing msgspec reads otherwise than orjson (io/snapshot.py _plain_text).
+#
+# A field a table does not name is not in the object the typed decoders make: a reader that reads
+# a field names it in its kind's table, checked or UNCHECKED.
+
+class _Typed:
+    """The msgspec type of each table (made once per table object, on first use) and one JSON
+    decoder per kind. Code made from the constant tables, as the fast pass's generator is: it holds
+    no answer about any object, so the memory switch has nothing to empty here (with every memory
+    off, typed_decoder answers None and nothing is made)."""
+
+    def __init__(self) -> None:
+        self.types: dict[int, Any] = {}
+        self.decoders: dict[str, Any] = {}
+        self.list_shell: Any = None
+        self.kind_only: Any = None
+        self.n = 0
+
+    def type_of(self, c: Any) -> Any:
+        t = self.types.get(id(c))
+        if t is None:
+            t = self.types[id(c)] = self._make(c)
+        return t
+
+    def _make(self, c: Any) -> Any:
+        import msgspec
+
+        if isinstance(c, _Memo):
+            return self.type_of(c.inner)
+        if isinstance(c, _Any):
+            return Any  # kept as decoded (the caller sees to it that msgspec reads it as orjson)
+        if isinstance(c, _Leaf):
+            choices: list[Any] = []
+            for py in (str, bool, int, float):
+                if py not in c.types:
+                    continue
+                if py is int:
+                    lo, hi = (c.lo, c.hi) if c.lo is not None else (INT64_MIN, INT64_MAX)
+                    choices.append(Annotated[int, msgspec.Meta(ge=lo, le=hi)])
+                else:
+                    choices.append(py)
+            return choices[0] if len(choices) == 1 else Union[tuple(choices)]
+        if isinstance(c, _List):
+            return list[self.type_of(c.item)]  # type: ignore[misc]
+        if isinstance(c, _Map):
+            return dict[str, self.type_of(c.value)]  # type: ignore[misc]
+        if isinstance(c, _Obj):
+            return self._typed_dict({k: Optional[self.type_of(v)] for k, v in c.table.items()})
+        raise TypeError(f"no typed decoder for {c!r}")  # pragma: no cover - a table built of other parts
+
+    def _typed_dict(self, fields: dict[str, Any], required: Iterable[str] = ()) -> Any:
+        self.n += 1
+        td = TypedDict(f"_T{self.n}", fields, total=False)  # type: ignore[misc, operator]
+        required = frozenset(required)
+        if required:
+            td.__required_keys__ = required
+            td.__optional_keys__ = frozenset(fields).difference(required)
+        return td
+
+    def decoder(self, kind: str) -> Any:
+        """The decoder of one object of `kind`; one decoder serves every kind without a table of
+        its own (it checks the metadata)."""
+        key = kind if kind in KINDS else ""
+        d = self.decoders.get(key)
+        if d is None:
+            import msgspec
+
+            table = KINDS.get(kind, _GENERIC)
+            meta = self.type_of(OBJECT_META)
+            # the identity every reader goes by (basics_ok): a non-empty kind and metadata.name
+            name = Annotated[str, msgspec.Meta(min_length=1)]
+            fields: dict[str, Any] = {"apiVersion": Optional[str], "kind": Literal[kind] if key else name}
+            fields.update((k, Optional[self.type_of(v)]) for k, v in table.table.items())
+            fields["metadata"] = self._typed_dict({**meta.__annotations__, "name": name}, ("name",))
+            d = self.decoders[key] = msgspec.json.Decoder(self._typed_dict(fields, ("kind", "metadata"))).decode
+        return d
+
+    def shells(self) -> tuple[Any, Any]:
+        """The types of a List read item by item (its kind and metadata, each item undecoded) and
+        of an object's kind alone."""
+        if self.list_shell is None:
+            import msgspec
+
+            self.list_shell = msgspec.defstruct("ListShell", [
+                ("kind", Optional[str], None), ("metadata", Optional[msgspec.Raw], None),
+                ("items", Optional[list[msgspec.Raw]], None)])  # type: ignore[misc]
+            self.kind_only = msgspec.defstruct("KindOnly", [("kind", str)])
+        return self.list_shell, self.kind_only
+
+
+_TYPED = _Typed()
+
+
+def typed_shells() -> tuple[Any, Any]:
+    """(List shell, kind alone): msgspec types of a List whose items are left undecoded
+    (`kind`, `metadata` and `items`, each item a msgspec.Raw) and of an object's `kind` alone."""
+    return _TYPED.shells()
+
+
+def typed_decoder(kind: str) -> Any:
+    """`decode(json_bytes) -> dict` for one object of `kind`, checked as its table checks it and
+    holding only the fields the table names; it raises (msgspec's errors) where the tables might
+    refuse, and also on some values they accept (see above). None with every memory off
+    (model/memory.py: the fast paths stand aside and the tables answer alone) or without msgspec."""
+    if not MEMORY.on:
+        return None
+    try:
+        return _TYPED.decoder(kind)
+    except ImportError:  # pragma: no cover - a platform without msgspec's wheel
+        return None
+
+
 # --- pods: the fast pass that also keys the pod's spec ------------------------------------------------
 #
 # A pod's spec is the bulk of it, and the pods of a workload share it but for the node they are
@@ -877,4 +1009,4 @@ def object_label(o: Mapping[str, Any]) -> str:
     return f"{o.get('kind')} {ns_part}{name if isinstance(name, str) else '?'}"
 
 
-__all__ = ["basics_ok", "check_object", "check_objects", "fast_checker", "objects_ok", "pod_ok", "pod_spec_key", "object_label", "describe", "KINDS", "INT32_MIN", "INT32_MAX"]
+__all__ = ["typed_decoder", "typed_shells", "basics_ok", "check_object", "check_objects", "fast_checker", "objects_ok", "pod_ok", "pod_spec_key", "object_label", "describe", "KINDS", "INT32_MIN", "INT32_MAX"]

@@ -50,7 +50,7 @@ class Scheduler:
         self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster, self._counting)
         self._snapshot.use_counting(self._counting)
         if self.equivalence is not None:
-            self.equivalence.use_journal(self._snapshot.journal)
+            self.equivalence.use_snapshot(self._snapshot)
         if nominator is None:
             nominator = Nominator()
             for p in cluster.pods.values():
@@ -81,7 +81,7 @@ class Scheduler:
         if self.equivalence is not None:
             if snapshot is not self._snapshot and snapshot.continues is not self._snapshot:
                 self.equivalence.new_epoch()
-            self.equivalence.use_journal(snapshot.journal)
+            self.equivalence.use_snapshot(snapshot)
         snapshot.continues = None  # read once; no chain of old snapshots kept alive
         snapshot.use_counting(self._counting)
         self._snapshot = snapshot

@@ -136,3 +136,63 @@ def test_an_emptied_node_is_read_as_one_whose_pods_were_removed_one_after_anothe
     assert (empty.requested.milli_cpu, empty.requested.memory, empty.non_zero_requested.milli_cpu) == \
         (one.requested.milli_cpu, one.requested.memory, one.non_zero_requested.milli_cpu)
     assert empty.image_states is one.image_states and empty.node is one.node
+
+
+# --- Score's failures (scheduler/fast/scores.py, phase by phase as runtime/framework.go RunScorePlugins) -
+
+from kubectl_preempt.framework.status import Code, Status  # noqa: E402
+from kubectl_preempt.plugins.interpodaffinity.plugin import InterPodAffinity  # noqa: E402
+from kubectl_preempt.plugins.tainttoleration import TaintToleration  # noqa: E402
+
+
+def _score_failing_on_n1(plugin: type):  # noqa: ANN202 - a Score that fails on node n1 alone
+    inner = plugin.score
+
+    def score(self, state, pod, node_info):  # noqa: ANN001, ANN202
+        if node_info.name == "n1":
+            return 0, Status(Code.Error, "the disk is gone", plugin=self.name)
+        return inner(self, state, pod, node_info)
+    return score
+
+
+def _normalize_failing(self, state, pod, scores):  # noqa: ANN001, ANN202
+    return Status(Code.Error, "no range", plugin=self.name)
+
+
+def _normalize_out_of_range(self, state, pod, scores):  # noqa: ANN001, ANN202
+    scores[1].score = 101
+    return Status()
+
+
+SCORE_FAILURES = {
+    "a node-local plugin whose Score fails on one node": (TaintToleration, "score", _score_failing_on_n1(TaintToleration),
+                                                           "plugin \"TaintToleration\" failed with: the disk is gone"),
+    "a plugin reading other nodes whose Score fails on one node": (
+        InterPodAffinity, "score", _score_failing_on_n1(InterPodAffinity),
+        "plugin \"InterPodAffinity\" failed with: the disk is gone"),
+    "a normalizer that fails": (InterPodAffinity, "normalize_score", _normalize_failing,
+                                "plugin \"InterPodAffinity\" failed with: no range"),
+    "a normalizer that leaves a score above MaxNodeScore": (
+        InterPodAffinity, "normalize_score", _normalize_out_of_range,
+        "plugin \"InterPodAffinity\" returns an invalid score 101, it should in the range of [0, 100] after normalizing"),
+}
+
+
+@pytest.mark.parametrize("case", list(SCORE_FAILURES))
+def test_a_failing_score_phase_is_reported_alike_by_the_score_columns_and_the_plain_loop(
+        case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    plugin, method, replacement, message = SCORE_FAILURES[case]
+    monkeypatch.setattr(plugin, method, replacement)
+    objects = [make_node(f"n{i}").alloc(cpu="4", memory="8Gi", pods="110").zone(f"z{i % 2}").obj() for i in range(3)]
+    pod = make_pod("incoming").req(cpu="1").obj()
+    # a preferred term, so that InterPodAffinity scores (its PreScore skips a pod without one)
+    pod["spec"]["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "web"}},
+                                           "topologyKey": "topology.kubernetes.io/zone"}}]}}
+    web = make_pod("web").req(cpu="1").labels(app="web").on("n2").obj()
+    on = orjson.dumps(kubectl_preempt.explain(objects + [web, pod], "default/incoming"), option=orjson.OPT_SORT_KEYS)
+    with MEMORY.off():
+        off = orjson.dumps(kubectl_preempt.explain(objects + [web, pod], "default/incoming"),
+                           option=orjson.OPT_SORT_KEYS)
+    assert on == off
+    assert orjson.loads(on).get("error") == message

@@ -89,8 +89,8 @@ class DryRunMemo:
         return (ni.generation, pods, list(map(_STATUS, pods)), list(map(_METADATA, pods)), len(ni.pods))
 
     def recall(self, ni: NodeInfo, reads: tuple) -> VictimSelection | None:
-        got = self.answers.values.get(ni.name)
-        if got is None or self.answers.generations.get(ni.name) != ni.generation:
+        got = self.answers.recall(ni)
+        if got is None:
             return None
         held, pdb_state, sel = got
         if held[0] != reads[0] or held[4] != reads[4] or not _same_objects(held[1], reads[1]) \
@@ -108,8 +108,7 @@ class DryRunMemo:
     def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> None:
         if sel.status.code == Code.Error:
             return
-        self.answers.values[ni.name] = (reads, self.pdb_state, sel)
-        self.answers.generations[ni.name] = ni.generation
+        self.answers.keep(ni, (reads, self.pdb_state, sel))
 
 
 def _same_objects(a: list, b: list) -> bool:

@@ -30,14 +30,14 @@ over the corpus and the traces.
 from __future__ import annotations
 
 import operator
-from itertools import compress
+from itertools import compress, repeat
 from typing import Any, Callable, Sequence, TypeVar
 
 import orjson
 
 from ...framework.interface import REMEMBERED_POINTS
 from ...framework.podinfo import UNSET, pod_info
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, NodeJournal
 from ...model.memory import MEMORY
 from ...model.objects import Pod
@@ -74,26 +74,60 @@ def pod_shape(pod: Pod) -> bytes | None:
 
 
 class NodeAnswers:
-    """One pod shape's answers from one group of plugins, per node name, each with the node
-    generation it was computed at.
+    """One pod shape's answers from one group of plugins, per node, each with the node generation
+    it was computed at, kept in the order of the scheduler's snapshot (its node_info_list): the
+    fast cores read a whole walk's answers as slices of lists, not one name at a time.
 
     Which answers still hold is learnt from the snapshot line's NodeJournal: the answers of the
     nodes whose generation moved since this group last looked are dropped (and computed again
-    when asked for), so a cycle pays for the nodes that changed, not for every node, and finds
-    them at C speed. Without a journal (or when the journal forgot what this group had not read
-    yet) every node's generation is compared, which gives the same answers."""
+    when asked for), so a cycle pays for the nodes that changed, not for every node. Without a
+    journal (or when the journal forgot what this group had not read yet) every node's generation
+    is compared, which gives the same answers. A rebuilt snapshot (a node added, removed or moved
+    in the node tree) lays the answers out again by node name (use_snapshot)."""
 
-    __slots__ = ("generations", "values", "_statuses", "journal", "seen")
+    __slots__ = ("names", "index", "values", "generations", "states", "missing", "_statuses", "journal", "seen",
+                 "snapshot")
 
     def __init__(self) -> None:
-        self.generations: dict[str, int] = {}
-        # with a journal: only answers that still hold (never None)
-        self.values: dict[str, Any] = {}
+        # the layout: the node names of the snapshot the answers are kept for, and their positions
+        self.snapshot: Any = None
+        self.names: list[str] = []
+        self.index: dict[str, int] = {}
+        # per position: the answer (None: none holds), the node generation it was computed at,
+        # and what it was (ANSWER_SUCCESS, ANSWER_ERROR, else 0: a rejection, a score row, none)
+        self.values: list[Any] = []
+        self.generations: list[int] = []
+        self.states = bytearray()
+        # the positions without an answer
+        self.missing: set[int] = set()
         # equal rejections share one Status object, so counting reasons over thousands of nodes
         # counts a few objects (Status is immutable)
         self._statuses: dict[tuple, Status] = {}
         self.journal: NodeJournal | None = None
         self.seen = 0  # the journal's entries before this one were read
+
+    def use_snapshot(self, snapshot: Any) -> None:
+        """Keep the answers in `snapshot`'s node order (its node_names): those of nodes it shares
+        with the last layout move to their new places while their generation holds."""
+        if snapshot is self.snapshot:
+            return
+        names = snapshot.node_names
+        old, n = self.index, len(self.names)
+        # a position past the old ones holds nothing: nodes new to the layout land there
+        at = list(map(old.get, names, repeat(n)))
+        values = list(map((self.values + [None]).__getitem__, at))
+        generations = list(map((self.generations + [0]).__getitem__, at))
+        states = bytearray(map((self.states + b"\0").__getitem__, at))
+        now = list(map(_GENERATION, snapshot.node_info_list))
+        stale = list(compress(range(len(names)), map(operator.ne, generations, now)))
+        for k in stale:
+            values[k] = None
+            states[k] = 0
+        self.snapshot = snapshot
+        self.names = names
+        self.index = snapshot.node_index
+        self.values, self.generations, self.states = values, generations, states
+        self.missing = set(compress(range(len(names)), map(operator.is_, values, repeat(None))))
 
     def catch_up(self, journal: NodeJournal | None) -> None:
         """Drop the answers of the nodes whose generation moved since the last look (all of them
@@ -103,54 +137,103 @@ class NodeAnswers:
             self.journal = None
             return
         if journal is not self.journal or self.seen < journal.base:
-            self.generations.clear()
-            self.values.clear()
+            self._drop_all()
         elif self.seen != journal.end:
-            gens, values = self.generations, self.values
+            index, gens, values = self.index, self.generations, self.values
             for ni in journal.since(self.seen):
-                name = ni.name
-                if gens.get(name, ni.generation) != ni.generation:
-                    values.pop(name, None)
+                k = index.get(ni.name)
+                if k is not None and gens[k] != ni.generation and values[k] is not None:
+                    self._drop(k)
         self.journal = journal
         self.seen = journal.end
 
+    def _drop_all(self) -> None:
+        n = len(self.names)
+        self.values = [None] * n
+        self.states = bytearray(n)
+        self.missing = set(range(n))
+
+    def _drop(self, k: int) -> None:
+        self.values[k] = None
+        self.states[k] = 0
+        self.missing.add(k)
+
+    def _validate(self, nodes: Sequence[NodeInfo], at: Sequence[int]) -> None:
+        """Without a journal: drop the answers at `at` (the positions of `nodes`) whose node's
+        generation moved."""
+        gens = self.generations
+        for k, ni in zip(at, nodes):
+            if gens[k] != ni.generation and self.values[k] is not None:
+                self._drop(k)
+
+    def compute(self, k: int, ni: NodeInfo, compute: Callable[[NodeInfo], T]) -> T:
+        """`compute(ni)` for the node at position `k`, kept there: the one place answers are made."""
+        v = compute(ni)
+        state = 0
+        if type(v) is Status:
+            if v.code:
+                v = self._statuses.setdefault((v.code, v.plugin, v._reasons, v.error), v)
+                if v.code == Code.Error:
+                    state = ANSWER_ERROR
+            else:
+                state = ANSWER_SUCCESS
+        self.values[k] = v
+        self.generations[k] = ni.generation
+        self.states[k] = state
+        self.missing.discard(k)
+        return v
+
+    def in_order(self, nodes: Sequence[NodeInfo]) -> tuple[list[Any], bytearray]:
+        """Every node's answer in the layout's order (None where none holds: the positions in
+        `missing`) and its state byte; `nodes` is the snapshot's node_info_list."""
+        if self.journal is None:
+            self._validate(nodes, range(len(nodes)))
+        return self.values, self.states
+
     def get(self, nodes: Sequence[NodeInfo], compute: Callable[[NodeInfo], T],
             names: Sequence[str] | None = None) -> list[T]:
-        """Each node's answer, from here while its generation holds, else `compute(node)`.
-        `names`: the nodes' names (unique), when the caller has them. With a journal, the nodes
-        must be the snapshot's own NodeInfos (catch_up was called for this cycle)."""
+        """Each node's answer, from here while its generation holds, else `compute(node)`, in
+        node order (as a walk computes them: the first error wins). `names`: the nodes' names
+        (unique), when the caller has them. The nodes must be the snapshot's own NodeInfos."""
         if names is None:
             names = list(map(_NAME, nodes))
-        gens, values = self.generations, self.values
-        if self.journal is not None:
-            out = list(map(values.get, names))
-            # the nodes without an answer, in node order (as a walk computes them: the first
-            # error wins), found at C speed
-            missing: list[int] = []
-            k = -1
-            index = out.index
-            try:
-                while True:
-                    k = index(None, k + 1)
-                    missing.append(k)
-            except ValueError:
-                pass
-        else:
-            now = list(map(_GENERATION, nodes))
-            missing = list(compress(range(len(names)), map(operator.ne, now, map(gens.get, names))))
-            out = None
-        statuses = self._statuses
-        for k in missing:
-            ni = nodes[k]
-            v = compute(ni)
-            if type(v) is Status and v.code:
-                v = statuses.setdefault((v.code, v.plugin, v._reasons, v.error), v)
-            name = names[k]
-            values[name] = v
-            gens[name] = ni.generation
-            if out is not None:
-                out[k] = v
-        return out if out is not None else list(map(values.__getitem__, names))
+        index = self.index
+        at = list(map(index.get, names))
+        if None in at:
+            # a node outside the layout (not the snapshot's): computed, not kept
+            return [compute(ni) if k is None else self.get([ni], compute, [name])[0]
+                    for k, ni, name in zip(at, nodes, names)]
+        if self.journal is None:
+            self._validate(nodes, at)
+        out = list(map(self.values.__getitem__, at))
+        # the nodes without an answer, in node order, found at C speed
+        k = -1
+        index_of = out.index
+        try:
+            while True:
+                k = index_of(None, k + 1)
+                out[k] = self.compute(at[k], nodes[k], compute)
+        except ValueError:
+            pass
+        return out
+
+    def recall(self, ni: NodeInfo) -> Any:
+        """The answer kept for this node of the snapshot while its generation holds, else None."""
+        k = self.index.get(ni.name)
+        if k is None or self.generations[k] != ni.generation:
+            return None
+        return self.values[k]
+
+    def keep(self, ni: NodeInfo, value: Any) -> None:
+        """Keep `value` as this node's answer at its generation (a node outside the layout: not kept)."""
+        k = self.index.get(ni.name)
+        if k is not None:
+            self.compute(k, ni, lambda _: value)
+
+
+# NodeAnswers.states: what the answer at a position is
+ANSWER_SUCCESS = 1
+ANSWER_ERROR = 2
 
 
 class EquivalenceCache:
@@ -160,7 +243,8 @@ class EquivalenceCache:
         self.epoch = 0
         self.max_shapes = max_shapes
         self._shapes: dict[tuple, NodeAnswers] = {}
-        # the journal of the scheduler's snapshot line (Scheduler sets it with the snapshot)
+        # the scheduler's snapshot and the journal of its line (Scheduler sets them: use_snapshot)
+        self.snapshot: Any = None
         self.journal: NodeJournal | None = None
         # whole failed cycles; None: every failed cycle runs afresh
         self.failed_cycles: FailedCycles | None = FailedCycles() if failed_cycles else None
@@ -169,7 +253,7 @@ class EquivalenceCache:
     def remembered(self) -> int:
         """Answers kept: per node and pod shape (filters, scores, preemption dry runs), and whole
         failed cycles (model/memory.py sizes())."""
-        kept = sum(len(a.values) for a in self._shapes.values())
+        kept = sum(len(a.values) - len(a.missing) for a in self._shapes.values())
         if self.failed_cycles is not None:
             kept += self.failed_cycles.remembered()
         return kept
@@ -183,6 +267,12 @@ class EquivalenceCache:
 
     def use_journal(self, journal: NodeJournal | None) -> None:
         self.journal = journal
+
+    def use_snapshot(self, snapshot: Any) -> None:
+        """The scheduler's snapshot now: answers are kept in its node order, and learn what moved
+        from its journal."""
+        self.snapshot = snapshot
+        self.journal = snapshot.journal
 
     def for_pod(self, profile: str, pod: Pod) -> "PodAnswers | None":
         shape = pod_shape(pod)
@@ -223,6 +313,9 @@ class PodAnswers:
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers:
         assert point in REMEMBERED_POINTS, point  # the memories this cache holds are declared there
-        got = self.cache.answers((self.profile, point, plugins, self.node_shape))
-        got.catch_up(self.cache.journal)
+        cache = self.cache
+        got = cache.answers((self.profile, point, plugins, self.node_shape))
+        got.catch_up(cache.journal)
+        if cache.snapshot is not None:
+            got.use_snapshot(cache.snapshot)
         return got

@@ -1,0 +1,297 @@
+"""explain's read of a snapshot (load_objects(..., lean=True)): a large JSON List decoded and checked
+in one pass by the typed decoders of model/schema.py, keeping only the fields the schema's tables
+name. It must give every reader what the careful read gives it (the same fields, the same values,
+the same explanations) and refuse every file the careful read refuses, with the same line.
+
+Every document here counts as large (LARGE_JSON is set to 0), so the typed read takes it."""
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import kubectl_preempt
+from kubectl_preempt.errors import InputError
+from kubectl_preempt.io import snapshot
+from kubectl_preempt.io.snapshot import load_objects
+from kubectl_preempt.model import schema
+from kubectl_preempt.model.cluster import Cluster
+from kubectl_preempt.model.memory import MEMORY
+from tests.builders import make_node, make_pod, make_priority_class
+from tests.corpus import case_files, load_json, trace_of, truth_files
+from tests.test_hostile_fuzz import CASES as FUZZ_CASES, _id as fuzz_id, _mutated
+
+CONFORMANCE = case_files("cases", "cases-real")
+TRACES = [trace_of(t) for folder in ("", "v2", "v136") for t in truth_files(folder)]
+
+
+@pytest.fixture(autouse=True)
+def _every_document_is_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot, "LARGE_JSON", 0)
+
+
+def _write(tmp_path: Path, objs: list[Any], name: str = "s.json", **list_fields: Any) -> str:
+    p = tmp_path / name
+    p.write_text(json.dumps({"apiVersion": "v1", "kind": "List", **list_fields, "items": objs}, separators=(",", ":")))
+    return str(p)
+
+
+def _restricted(value: Any, checker: Any) -> Any:
+    """`value` with only the fields `checker`'s tables name, as the typed read keeps it."""
+    if isinstance(checker, schema._Memo):
+        return _restricted(value, checker.inner)
+    if value is None:
+        return None
+    if isinstance(checker, schema._Obj):
+        return {k: _restricted(v, checker.table[k]) for k, v in value.items() if k in checker.table}
+    if isinstance(checker, schema._List):
+        return [_restricted(x, checker.item) for x in value]
+    if isinstance(checker, schema._Map):
+        return {k: _restricted(v, checker.value) for k, v in value.items()}
+    return value
+
+
+def _as_lean(obj: dict) -> dict:
+    table = schema.KINDS.get(obj["kind"])
+    if table is None:
+        return obj
+    return {k: (v if k in ("apiVersion", "kind") else _restricted(v, table.table[k]))
+            for k, v in obj.items() if k in ("apiVersion", "kind") or k in table.table}
+
+
+def _final_objects(trace: Path) -> list[dict]:
+    """The objects a trace leaves at its end: each event applied in turn."""
+    lines = [orjson.loads(ln) for ln in gzip.decompress(trace.read_bytes()).splitlines() if ln.strip()]
+    state: dict[tuple, dict] = {}
+    for e in lines[1:]:
+        o = e.get("object")
+        if not isinstance(o, dict) or e.get("type") not in ("ADDED", "MODIFIED", "DELETED"):
+            continue
+        md = o.get("metadata") or {}
+        key = (o.get("kind"), md.get("namespace"), md.get("name"))
+        if e["type"] == "DELETED":
+            state.pop(key, None)
+        else:
+            state[key] = o
+    return list(state.values())
+
+
+def _all_objects(trace: Path) -> list[dict]:
+    """Every object a trace records, each version once (a List may hold any of them)."""
+    lines = [orjson.loads(ln) for ln in gzip.decompress(trace.read_bytes()).splitlines() if ln.strip()]
+    out, seen = [], set()
+    for e in lines[1:]:
+        o = e.get("object")
+        if isinstance(o, dict) and o.get("kind") and (o.get("metadata") or {}).get("name"):
+            key = (o["kind"], json.dumps(o.get("metadata"), sort_keys=True))
+            if key not in seen:
+                seen.add(key)
+                out.append(o)
+    return out
+
+
+def _unread_fields() -> list[dict]:
+    """Objects holding what a live cluster's do and no reader reads: managed fields, probes, env
+    from secrets, volume mounts, security contexts, status details."""
+    pod = make_pod("web-1").label("app", "web").req(cpu="1", memory="1Gi").on("node-1").obj()
+    pod["metadata"]["managedFields"] = [{"manager": "kubectl", "operation": "Update", "apiVersion": "v1",
+                                         "time": "2026-01-01T00:00:00Z", "fieldsType": "FieldsV1",
+                                         "fieldsV1": {"f:spec": {"f:containers": {}}}}]
+    c = pod["spec"]["containers"][0]
+    c["env"] = [{"name": "A", "value": "1"}, {"name": "B", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}]
+    c["livenessProbe"] = {"httpGet": {"path": "/", "port": 8080}, "periodSeconds": 10}
+    c["volumeMounts"] = [{"name": "data", "mountPath": "/data"}]
+    c["securityContext"] = {"runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}}
+    pod["spec"]["dnsPolicy"] = "ClusterFirst"
+    pod["status"] = {"phase": "Running", "podIP": "10.0.0.1", "podIPs": [{"ip": "10.0.0.1"}],
+                     "containerStatuses": [{"name": "main", "ready": True, "restartCount": 0, "image": "x",
+                                            "imageID": "sha256:3f1e523e9a", "containerID": "containerd://1e999",
+                                            "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}}}]}
+    node = make_node("node-1").alloc(cpu="4", memory="8Gi").obj()
+    node["status"]["addresses"] = [{"type": "InternalIP", "address": "10.0.0.1"}]
+    node["status"]["declaredFeatures"] = ["a", "b"]
+    node["status"]["daemonEndpoints"] = {"kubeletEndpoint": {"Port": 10250}}
+    event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e1", "namespace": "default"},
+             "involvedObject": {"kind": "Pod", "name": "web-1", "uid": "u"}, "reason": "Preempted", "count": 3}
+    return [node, pod, event, make_priority_class("high", 1000)]
+
+
+OBJECT_SETS = {"objects with fields no reader reads": _unread_fields()}
+OBJECT_SETS.update({f"every object of real-cluster trace {t.name}": _all_objects(t) for t in TRACES})
+OBJECT_SETS["the objects of every conformance case"] = [o for p in CONFORMANCE for o in load_json(p)["objects"]]
+
+
+@pytest.mark.parametrize("name", list(OBJECT_SETS))
+def test_the_lean_read_keeps_every_field_the_tables_name_and_no_other(tmp_path: Path, name: str) -> None:
+    objs = OBJECT_SETS[name]
+    path = _write(tmp_path, objs)
+    lean = load_objects(path, lean=True)
+    assert lean.checked == len(objs)  # the typed read took the file
+    assert lean == [_as_lean(o) for o in objs]
+    assert load_objects(path) == objs
+
+
+def test_objects_of_kinds_the_scheduler_does_not_read_are_kept_whole(tmp_path: Path) -> None:
+    objs = _unread_fields()
+    lean = load_objects(_write(tmp_path, objs), lean=True)
+    assert lean[2] == objs[2]
+    assert "managedFields" in lean[1]["metadata"] and "fieldsV1" not in lean[1]["metadata"]["managedFields"][0]
+    assert "livenessProbe" not in lean[1]["spec"]["containers"][0]
+    assert lean[0]["status"]["declaredFeatures"] == ["a", "b"]  # read, not checked: kept
+
+
+def test_the_server_version_a_capture_names_is_read(tmp_path: Path) -> None:
+    path = _write(tmp_path, _unread_fields(),
+                  metadata={"annotations": {snapshot.ANN_SERVER_VERSION: "v1.33.2"}})
+    assert load_objects(path, lean=True).server_version == "v1.33.2"
+
+
+# --- the same explanations ----------------------------------------------------------------------------
+
+def _documents(objs: Any, pods: list[str], config: Any = None) -> list[dict]:
+    return kubectl_preempt.explain_pods(objs, pods, config)
+
+
+@pytest.mark.parametrize("case_file", CONFORMANCE, ids=[p.name.split(".")[0] for p in CONFORMANCE])
+def test_a_conformance_case_read_lean_is_explained_as_read_whole(tmp_path: Path, case_file: Path) -> None:
+    case = load_json(case_file)
+    path = _write(tmp_path, case["objects"])
+    lean = load_objects(path, lean=True)
+    assert lean.checked == len(case["objects"])
+    whole = load_objects(path)
+    assert _documents(lean, [case["pod"]], case.get("config")) == _documents(whole, [case["pod"]], case.get("config"))
+
+
+@pytest.mark.parametrize("trace", TRACES, ids=[f"{t.parent.name}/{t.name}" for t in TRACES])
+def test_the_end_of_a_real_cluster_trace_read_lean_explains_every_pod_as_read_whole(tmp_path: Path, trace: Path) -> None:
+    objs = _final_objects(trace)
+    path = _write(tmp_path, objs)
+    lean, whole = load_objects(path, lean=True), load_objects(path)
+    assert lean.checked == len(objs)
+    pods = [f"{o['metadata'].get('namespace') or 'default'}/{o['metadata']['name']}" for o in objs
+            if o["kind"] == "Pod" and (o.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+    assert pods
+    assert _documents(lean, pods) == _documents(whole, pods)
+
+
+# --- the same refusals ---------------------------------------------------------------------------------
+
+def _outcome(path: str, lean: bool) -> Any:
+    """What reading `path` and building its cluster gives: the error line, or the cluster's pods."""
+    try:
+        cluster = Cluster.from_objects(load_objects(path, lean=lean))
+    except InputError as e:
+        return str(e)
+    return sorted((k, p.priority, p.node_name, p.resource.resource.milli_cpu) for k, p in cluster.pods.items())
+
+
+@pytest.mark.parametrize("case", FUZZ_CASES, ids=fuzz_id)
+def test_a_wrong_type_anywhere_is_refused_as_the_careful_read_refuses_it(tmp_path: Path, case: tuple) -> None:
+    header, events = _mutated(*case)
+    start = header["startTime"]
+    objs = [e["object"] for e in events if e["time"] == start and e["type"] != "BOOKMARK"]
+    path = _write(tmp_path, objs)
+    assert _outcome(path, True) == _outcome(path, False)
+
+
+def _pods_with(field: str, text: str | bytes) -> bytes:
+    """A List of two nodes and a pod whose spec holds `field` as `text`, verbatim."""
+    raw = text if isinstance(text, bytes) else text.encode()
+    objs = [make_node("node-1").alloc(cpu="4").obj(), make_node("node-2").alloc(cpu="4").obj(),
+            make_pod("web").req(cpu="1").on("node-1").obj()]
+    data = orjson.dumps({"apiVersion": "v1", "kind": "List", "items": objs})
+    return data.replace(b'"spec":{"containers"', b'"spec":{"' + field.encode() + b'":' + raw + b',"containers"')
+
+
+# documents whose every value has the right type, yet which orjson refuses, or reads otherwise than
+# msgspec, in a field no table names or in one kept unchecked
+TEXTS = {
+    "a number no double holds in a field no reader reads": _pods_with("dnsConfig", '{"ndots": 1e400}'),
+    "a negative one": _pods_with("dnsConfig", '{"ndots": -1.5E+999}'),
+    "a 400-digit integer in a field no reader reads": _pods_with("dnsConfig", "1" + "0" * 400),
+    "an integer beyond 64 bits in a field kept unchecked": _pods_with("hostUsers", "1" + "0" * 25),
+    "bytes that are not UTF-8 in a field no reader reads": _pods_with("dnsPolicy", b'"caf\xe9"'),
+    "a lone surrogate in a field no reader reads": _pods_with("dnsPolicy", '"\\ud800"'),
+    "an invalid escape in a field no reader reads": _pods_with("dnsPolicy", '"\\q"'),
+    "a control character in a field no reader reads": _pods_with("dnsPolicy", '"a\tb"'),
+    "nesting deeper than orjson reads in a field no reader reads": _pods_with("dnsConfig", "[" * 1100 + "]" * 1100),
+    "a field no reader reads twice": _pods_with("dnsPolicy", '"a","dnsPolicy":"b"'),
+    "the priority twice, the second bad": _pods_with("priority", '1,"priority":"x"'),
+}
+
+
+@pytest.mark.parametrize("name", list(TEXTS))
+def test_a_document_orjson_reads_otherwise_is_read_as_the_careful_read_reads_it(tmp_path: Path, name: str) -> None:
+    p = tmp_path / "s.json"
+    p.write_bytes(TEXTS[name])
+    assert _outcome(str(p), True) == _outcome(str(p), False)
+
+
+HARMLESS = {
+    "UIDs and digests of hex digits": _pods_with("dnsPolicy", '"3f1e523e-0e10-4e92-a7c1-1e999"'),
+    "numbers with small exponents and fractions": _pods_with("dnsConfig", '[1e5, 2.5E-3, 1.0e+10, -0.5]'),
+    "a long number inside a string": _pods_with("dnsPolicy", '"1234567890123456789012345"'),
+    "text that is not ASCII": _pods_with("dnsPolicy", '"café \\ud83d\\ude00"'),
+}
+
+
+@pytest.mark.parametrize("name", list(HARMLESS))
+def test_what_msgspec_and_orjson_read_alike_takes_the_typed_read(tmp_path: Path, name: str) -> None:
+    p = tmp_path / "s.json"
+    p.write_bytes(HARMLESS[name])
+    lean = load_objects(str(p), lean=True)
+    assert lean.checked == 3
+    assert _outcome(str(p), True) == _outcome(str(p), False)
+
+
+def test_with_every_memory_off_the_careful_read_alone_reads(tmp_path: Path) -> None:
+    path = _write(tmp_path, _unread_fields())
+    with MEMORY.off():
+        objs = load_objects(path, lean=True)
+    assert objs.checked == 0 and objs == _unread_fields()
+
+
+@pytest.mark.parametrize("shape", ["a typed list (PodList)", "a conformance case", "a JSON array", "YAML"])
+def test_other_shapes_are_read_whole(tmp_path: Path, shape: str) -> None:
+    objs = _unread_fields()
+    p = tmp_path / "s"
+    if shape == "a typed list (PodList)":
+        pods = [copy.deepcopy(o) for o in objs if o["kind"] == "Pod"]
+        for o in pods:
+            del o["kind"]
+        p.write_text(json.dumps({"apiVersion": "v1", "kind": "PodList", "items": pods}))
+    elif shape == "a conformance case":
+        p.write_text(json.dumps({"objects": objs}))
+    elif shape == "a JSON array":
+        p.write_text(json.dumps(objs))
+    else:
+        p.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}, indent=2).replace("{", "{ ", 1)
+                     .join(["# yaml\n", ""]))
+    got = load_objects(str(p), lean=True)
+    assert got.checked == 0
+    assert len(got) == len(objs if shape != "a typed list (PodList)" else [o for o in objs if o["kind"] == "Pod"])
+
+
+# --- through the command line ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("trace", TRACES[:1] + TRACES[-2:], ids=lambda t: t.name)
+@pytest.mark.parametrize("output", ["wide", "json"])
+def test_explain_prints_from_a_snapshot_read_lean_what_it_prints_from_one_read_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, trace: Path, output: str) -> None:
+    from tests.conftest import run_cli
+
+    objs = _final_objects(trace)
+    path = _write(tmp_path, objs)
+    # every pod, bound ones explained as if pending again
+    pods = [f"{o['metadata']['namespace']}/{o['metadata']['name']}" for o in objs
+            if o["kind"] == "Pod" and (o.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+    lean = run_cli(["explain", *pods, "--snapshot", path, "-o", output])
+    monkeypatch.setattr(snapshot, "LARGE_JSON", 1 << 62)  # none is large: the careful read alone
+    whole = run_cli(["explain", *pods, "--snapshot", path, "-o", output])
+    assert (lean.code, lean.out, lean.err) == (whole.code, whole.out, whole.err)
+    assert lean.code == 0 and lean.out
