@@ -1,4 +1,5 @@
-"""kubectl preempt explain: bad input as one line and exit 2, the happy paths, and README's examples."""
+"""kubectl preempt explain: bad input as one line and exit 2, the happy paths, and the examples of README
+and docs/."""
 from __future__ import annotations
 
 import gzip
@@ -19,6 +20,8 @@ from tests.conftest import REPO, Run, run_cli
 from tests.terminal import Tty
 
 README = REPO / "README.md"
+# the pages whose examples run: README and the manual under docs/
+DOC_PAGES = [README, *sorted((REPO / "docs").glob("*.md"))]
 
 
 def cluster() -> list[dict]:
@@ -267,13 +270,13 @@ def test_help_shows_examples_and_version_names_kubernetes() -> None:
     assert version.code == 0 and "v1.34.1" in version.out
 
 
-# --- README: every example runs and prints what README shows -------------------------------------
+# --- README and docs/: every example runs and prints what the page shows ------------------------
 
 _BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 
 
 def readme_examples(text: str) -> list[tuple[str, str]]:
-    """(command, shown output) for each `$ kubectl preempt ...` line in README's console blocks."""
+    """(command, shown output) for each `$ kubectl preempt ...` line in a page's console blocks."""
     out: list[tuple[str, str]] = []
     for block in _BLOCK.findall(text):
         cmd, shown = None, []
@@ -293,7 +296,7 @@ def run_readme_command(cmd: str, last_code: int) -> Run:
     if cmd == "echo $?":
         return Run(0, f"{last_code}\n", "")
     argv = shlex.split(cmd)
-    assert argv[:2] == ["kubectl", "preempt"], f"README example is not a kubectl preempt command: {cmd}"
+    assert argv[:2] == ["kubectl", "preempt"], f"example is not a kubectl preempt command: {cmd}"
     argv = argv[2:]
     stdin = b""
     if "<" in argv:
@@ -313,18 +316,19 @@ def _matches(shown: str, got: str) -> bool:
     return got_lines[:len(head)] == head and (not tail or got_lines[-len(tail):] == tail)
 
 
-def test_readme_opens_with_the_two_setup_commands() -> None:
-    text = README.read_text()
-    first_block = re.search(r"```[a-z]*\n(.*?)```", text, re.S)
-    assert first_block is not None
-    assert first_block.group(1).splitlines() == ["./install.sh --dev", ".venv/bin/python -m pytest"]
-    assert text.index(first_block.group(0)) < text.index("\n## ")
+def test_the_pages_have_console_examples_and_readme_shows_the_explain_table() -> None:
+    assert len(DOC_PAGES) > 10, DOC_PAGES
+    # the 32 examples of the one-page README the manual came from, and the README's table
+    assert sum(len(readme_examples(page.read_text())) for page in DOC_PAGES) >= 33
+    [(cmd, shown)] = readme_examples(README.read_text())
+    assert cmd.startswith("kubectl preempt explain ") and "--snapshot examples/" in cmd
+    assert "..." not in shown.split("\n") and "Victims on " in shown and "Scheduler message" in shown
 
 
-def test_every_readme_example_prints_what_readme_shows(update_golden: bool) -> None:
-    text = README.read_text()
+@pytest.mark.parametrize("page", DOC_PAGES, ids=[p.relative_to(REPO).as_posix() for p in DOC_PAGES])
+def test_every_example_prints_what_its_page_shows(page: Path, update_golden: bool) -> None:
+    text = page.read_text()
     examples = readme_examples(text)
-    assert examples, "README has no console examples"
     last = 0
     failures = []
     updated = text
@@ -333,21 +337,22 @@ def test_every_readme_example_prints_what_readme_shows(update_golden: bool) -> N
         last = run.code
         got = run.err + run.out  # as a terminal shows them: notes come before the output
         if not _matches(shown, got):
-            failures.append(f"$ {cmd}\n--- README shows:\n{shown}\n--- it prints:\n{got}")
+            failures.append(f"$ {cmd}\n--- {page.name} shows:\n{shown}\n--- it prints:\n{got}")
             if update_golden and "..." not in shown.split("\n"):
                 updated = updated.replace(f"$ {cmd}\n{shown}", f"$ {cmd}\n{got.rstrip()}", 1)
     if update_golden and updated != text:
-        README.write_text(updated)
+        page.write_text(updated)
         return
     assert not failures, "\n\n".join(failures)
 
 
-def test_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    assert blocks
+def test_the_python_examples_of_the_pages_run(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = [(page, code) for page in DOC_PAGES for code in re.findall(r"```python\n(.*?)```", page.read_text(), re.S)]
+    assert [page.name for page, _ in blocks] == ["explain.md", "session.md"]
     monkeypatch.chdir(REPO)
-    for code in blocks:
-        exec(compile(code, "README.md", "exec"), {})
+    for page, code in blocks:
+        exec(compile(code, str(page.relative_to(REPO)), "exec"), {})
     assert capsys.readouterr().out == (
         "Preempted node-a ['batch/etl-1', 'batch/etl-2']\n"
         "['ml/train-0', 'ml/train-2', 'ml/train-3'] {'shop/api-0': 'node-a', 'shop/sweep-0': 'node-b'} 1.0\n")

@@ -1,5 +1,5 @@
 """The YAML depth and alias limits hold in the readers beyond snapshots and traces: kubeconfigs and
-kube-batch's scheduler configuration (one line, exit 2, no crash), and README states every limit
+kube-batch's scheduler configuration (one line, exit 2, no crash), and docs/formats.md states every limit
 as the code has it."""
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ def test_kube_batch_scheduler_conf_refuses_deep_or_aliased_yaml(text: str) -> No
         parse_scheduler_conf(text, source="conf.yaml")
 
 
-def test_readme_states_the_limits_the_code_has() -> None:
-    text = re.sub(r"\s+", " ", (REPO / "README.md").read_text())
+def test_the_formats_page_states_the_limits_the_code_has() -> None:
+    text = re.sub(r"\s+", " ", (REPO / "docs" / "formats.md").read_text())
     d = limits.DEFAULT
     for row in (f"| {limits.format_size(d.max_input_bytes)} | `--max-input-size` |",
                 f"| {limits.format_span(d.max_trace_span)} | `--max-trace-span` |",

@@ -1,4 +1,4 @@
-"""README's GitHub Actions workflow and pre-commit hook for `check`: they parse, and the command
+"""docs/check.md's GitHub Actions workflow and pre-commit hook for `check`: they parse, and the command
 each runs works, with the bundled traces and proposals standing in for a repository's own."""
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ import yaml
 
 from tests.conftest import REPO, run_cli
 
-README = REPO / "README.md"
+PAGE = REPO / "docs" / "check.md"
 
 # what a user's repository holds -> what this one holds instead
 STAND_INS = {"traces/": "traces/", "priorityclasses/": "traces/proposals/accept/"}
 
 
 def yaml_blocks() -> list[dict[str, Any]]:
-    blocks = re.findall(r"```yaml\n(.*?)```", README.read_text(), re.S)
+    blocks = re.findall(r"```yaml\n(.*?)```", PAGE.read_text(), re.S)
     return [yaml.safe_load(b) for b in blocks if "kubectl-preempt check" in b]
 
 

@@ -1,6 +1,6 @@
-"""README's history section and `history --help`'s examples run as written: the live ones against
+"""docs/history.md's examples and `history --help`'s run as written: the live ones against
 the loopback API server (GETs only), the file ones on files made first (a capture, a recording).
-The section's console blocks (the real-cluster traces) are run by test_cli_explain's README test."""
+The page's console blocks (the real-cluster traces) are run by test_cli_explain's test of every page."""
 from __future__ import annotations
 
 import re
@@ -17,10 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _section() -> str:
-    text = (REPO / "README.md").read_text()
-    start = text.index("\n## history")
-    end = text.find("\n## ", start + 1)
-    return text[start:end]
+    return (REPO / "docs" / "history.md").read_text()
 
 
 def _sh_commands() -> list[str]:

@@ -1,4 +1,4 @@
-"""README's "Live cluster" section runs as shown against the loopback API server, and
+"""docs/live.md (the live cluster) runs as shown against the loopback API server, and
 deploy/rbac.yaml grants reads on exactly what the plugin reads."""
 from __future__ import annotations
 
@@ -13,15 +13,12 @@ from kubectl_preempt.io import live
 from tests.live.fakeapi import FakeAPIServer
 
 REPO = Path(__file__).resolve().parents[2]
-README = REPO / "README.md"
+PAGE = REPO / "docs" / "live.md"
 RBAC = REPO / "deploy" / "rbac.yaml"
 
 
 def _section() -> str:
-    text = README.read_text()
-    start = text.index("\n## Live cluster")
-    end = text.find("\n## ", start + 1)
-    return text[start:] if end < 0 else text[start:end]
+    return PAGE.read_text()
 
 
 def _examples() -> list[tuple[str, str | None]]:

@@ -1,4 +1,4 @@
-"""A secret planted in every place redaction promises to clear (io.redact.REMOVED, README's table)
+"""A secret planted in every place redaction promises to clear (io.redact.REMOVED, docs/capture.md's table)
 is in none of what `capture` writes and `record` writes, while what the scheduler reads stays."""
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tests.builders import make_node, make_pod
 from tests.live.conftest import SECRET
 from tests.live.fakeapi import FakeAPIServer
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "capture.md"
 
 
 def _meta(name: str, ns: str | None = None) -> dict[str, Any]:
@@ -253,8 +253,8 @@ def test_kinds_passed_in_by_hand_lose_their_secrets_too() -> None:
     assert cron["containers"][0]["image"] == "registry.example/app:1"
 
 
-def test_readme_tables_every_place_redaction_clears() -> None:
+def test_the_capture_page_tables_every_place_redaction_clears() -> None:
     assert len(REMOVED) >= 9
-    text = re.sub(r"\s+", " ", README.read_text())
+    text = re.sub(r"\s+", " ", PAGE.read_text())
     for where, removed, kept in REMOVED:
         assert f"| {where} | {removed} | {kept} |" in text, where

@@ -386,6 +386,8 @@ def test_the_sdist_carries_the_bundled_data_and_installs_with_pip(built: Built, 
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     assert {"LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in", "kubectl_preempt/cli/completion.py",
             "kubectl_preempt/io/bundled_layout.py", "traces/demo.jsonl.gz", "examples/cluster.json"} <= names
+    # README's manual: every page it links travels with it
+    assert {p.relative_to(REPO).as_posix() for p in (REPO / "docs").iterdir()} <= names
     assert any(n.startswith("kubectl_preempt/render/html_assets/") for n in names)
     venv = tmp_path / "venv"
     _seed_venv(venv)

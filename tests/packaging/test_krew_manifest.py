@@ -71,7 +71,8 @@ def test_the_description_names_every_release_the_code_imitates() -> None:
 
 
 @pytest.mark.parametrize("path", ["plugins/preempt.yaml", "README.md", "pyproject.toml", "scripts/build.py",
-                                  "setup.py"])
+                                  "setup.py", *sorted(p.relative_to(REPO).as_posix()
+                                                      for p in (REPO / "docs").glob("*.md"))])
 def test_no_placeholder_repository_is_left(path: str) -> None:
     assert "your-org" not in (REPO / path).read_text()
 

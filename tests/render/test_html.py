@@ -137,16 +137,16 @@ def test_replay_html_names_a_file_it_cannot_write(tmp_path: Path) -> None:
     assert run.err.count("\n") == 1 and "report.html" in run.err and "--html" in run.err
 
 
-def _readme_html_commands() -> list[str]:
-    text = (REPO / "README.md").read_text()
+def _replay_page_html_commands() -> list[str]:
+    text = (REPO / "docs" / "replay.md").read_text()
     section = text.split("## A picture of a replay: `--html`", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
     return [line for b in blocks for line in b.splitlines() if line.startswith("kubectl preempt ")]
 
 
-def test_readme_html_example_writes_the_page(tmp_path: Path) -> None:
-    commands = _readme_html_commands()
-    assert commands, "README's --html section shows a command"
+def test_the_replay_pages_html_example_writes_the_page(tmp_path: Path) -> None:
+    commands = _replay_page_html_commands()
+    assert commands, "docs/replay.md's --html section shows a command"
     (tmp_path / "traces").symlink_to(REPO / "traces")
     for cmd in commands:
         argv = cmd.split()[2:]
@@ -154,9 +154,9 @@ def test_readme_html_example_writes_the_page(tmp_path: Path) -> None:
         assert run.code == 0, run.err
         page = (tmp_path / argv[argv.index("--html") + 1]).read_text()
         assert "kp-report" in page and "kp-view" in page
-    readme = (REPO / "README.md").read_text()
+    page = (REPO / "docs" / "replay.md").read_text()
     shot = REPO / "docs" / "replay-report.png"
-    assert "(docs/replay-report.png)" in readme
+    assert "](replay-report.png)" in page
     assert shot.exists() and shot.stat().st_size < 500_000
 
 
