@@ -65,7 +65,7 @@ def build_document(res: CycleResult, nominated: dict[str, list[str]]) -> dict[st
             doc["pluginScores"] = {s.name: {ps.name: ps.score for ps in s.scores} for s in res.node_scores}
         if res.permit is not None:
             # the binding cycle's Permit does not let it go yet (a v1.35 gang member waits for its gang)
-            permit = _status_dict(res.permit)
+            permit = res.permit.to_dict()
             if res.permit.code == Code.Wait:
                 permit["timeoutSeconds"] = res.permit_timeout
             if res.permit_details:
