@@ -5,6 +5,8 @@ in flight (a few per CPU of the cluster), so N does not decide what is held here
 iterator (Ctrl-C, an error) cancels the tasks in flight and shuts down a Ray started here."""
 from __future__ import annotations
 
+import os
+import signal
 from typing import Any, Callable, Iterator
 
 from ..errors import UsageError
@@ -76,9 +78,12 @@ def _shutdown(ray: Any, *, quickly: bool) -> None:
     """ray.shutdown(), which stops what ray.init started here. Stopped early (Ctrl-C, an error),
     every process but the raylet is killed at once instead of being given a second to go (Ray's
     autoscaler monitor takes all of it): the raylet alone is stopped gracefully, since it stops the
-    agents it started, which SIGKILL would orphan for seconds."""
+    agents it started, which SIGKILL would orphan for seconds. A raylet that does not stop them in
+    time (a loaded machine: Ray then kills the raylet itself) leaves its agents to the init
+    process, so every process below this one is listed before and killed after, if still there."""
     node = getattr(getattr(getattr(ray, "_private", None), "worker", None), "_global_node", None)
     kill = getattr(node, "_kill_process_type", None)
+    below = _descendants(os.getpid()) if quickly else set()
     if quickly and kill is not None:
         def kill_quickly(process_type: str, *args: Any, **kwargs: Any) -> Any:
             if process_type != "raylet":
@@ -87,3 +92,32 @@ def _shutdown(ray: Any, *, quickly: bool) -> None:
 
         node._kill_process_type = kill_quickly  # type: ignore[union-attr]
     ray.shutdown()
+    for pid in below:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:  # gone already, as it should be
+            pass
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below `pid`, from /proc (Linux; elsewhere none is known and none is killed),
+    whatever session it moved to: Ray's processes start sessions of their own."""
+    seen: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    children = [int(c) for c in f.read().split()]
+            except OSError:
+                continue
+            for child in children:
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+    return seen
