@@ -15,20 +15,20 @@ labels, which those writes keep).
 
 The fields a plugin derives are declared here (DERIVED, and the class body below: name, type,
 what it caches and the one function of its owner that computes it) and hold UNSET until first
-read. The owner's accessor reads the slot and, on UNSET, calls that function and stores its value:
+read. The owner's accessor is one call, which reads the slot and, on UNSET, calls that function
+and stores its value:
 
-    got = pi.images
-    if got is UNSET:
-        got = pi.images = pod_images(pod)
+    return derived(pod, "images", normalized_images)
 
 so what is computed stays in the owner's module (framework/ imports no plugin), a field no cycle
-asks for costs one store at construction, and a field already computed costs one attribute read
-and one identity test (no call, no exception). Accessors read `pod.info or pod_info(pod)`: on the
-hot paths (every node of every cycle) a PodInfo that exists costs no call.
+asks for costs one store at construction, and a field already computed costs one call, one
+attribute read and one identity test (no exception). An accessor whose slot holds more than the
+function's value (a dict filled per option, an answer that depends on a gate) reads
+`pod.info or pod_info(pod)` and the slot itself.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ..model.objects import Pod
 from .affinity import NO_TERMS, PodTerms, parse_terms
@@ -218,6 +218,20 @@ def release(pod: Pod) -> None:
     reference counting frees both once nothing else holds the pod. A later pod_info() of the
     object simply derives again."""
     pod.info = None
+
+
+T = TypeVar("T")
+
+
+def derived(pod: Pod, slot: str, compute: Callable[[Pod], T]) -> T:
+    """The pod's derived `slot` (one of DERIVED), computed by its owner's `compute` on first read
+    and kept in the pod's PodInfo."""
+    pi = pod.info or pod_info(pod)
+    got = getattr(pi, slot)
+    if got is UNSET:
+        got = compute(pod)
+        setattr(pi, slot, got)
+    return got
 
 
 def pod_info(pod: Pod) -> PodInfo:

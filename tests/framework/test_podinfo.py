@@ -169,6 +169,11 @@ def test_no_derived_slot_is_filled_by_catching_attribute_error_and_each_has_one_
                     if isinstance(t, ast.Attribute) and t.attr in names and isinstance(t.value, ast.Name) \
                             and t.value.id == "pi":
                         owners[t.attr].add(rel)
+            # the one-call accessor: derived(pod, "slot", compute)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "derived" \
+                    and len(node.args) == 3 and isinstance(node.args[1], ast.Constant):
+                assert node.args[1].value in names, (rel, node.args[1].value)
+                owners[node.args[1].value].add(rel)
     # the declaration's `<- module function` line names that module and a function it has
     for name, where in owners.items():
         assert len(where) == 1, (name, where)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.podinfo import derived
 from ...model.quantity import milli_value, value
 
 DEFAULT_MILLI_CPU_REQUEST = 100
@@ -13,11 +13,7 @@ DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 
 def nonzero_request(pod: Any) -> tuple[int, int]:
     """nonzero_request_of the pod, kept in its PodInfo."""
-    pi = pod.info or pod_info(pod)
-    got = pi.batch_nonzero_request
-    if got is UNSET:
-        got = pi.batch_nonzero_request = nonzero_request_of(pod)
-    return got
+    return derived(pod, "batch_nonzero_request", nonzero_request_of)
 
 
 def nonzero_request_of(pod: Any) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.podinfo import derived
 from ...model.objects import Node, Pod
 
 OBJECT_NAME_FIELD = "metadata.name"
@@ -252,8 +252,4 @@ class RequiredNodeAffinity:
 def required_node_affinity(pod: Pod) -> RequiredNodeAffinity:
     """The pod's RequiredNodeAffinity (GetRequiredNodeAffinity), compiled once per pod and kept in
     its PodInfo."""
-    pi = pod.info or pod_info(pod)
-    got = pi.required_node_affinity
-    if got is UNSET:
-        got = pi.required_node_affinity = RequiredNodeAffinity(pod)
-    return got
+    return derived(pod, "required_node_affinity", RequiredNodeAffinity)

@@ -16,7 +16,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.podinfo import derived
 from ...model.objects import Pod
 from .. import names
 from ..helper.nodeaffinity import (OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
@@ -51,11 +51,7 @@ _PARSE_ERROR = object()
 
 def _pod_preferred_node_affinity(pod: Pod) -> Any:
     """parse_preferred_node_affinity of the pod, kept in its PodInfo."""
-    pi = pod.info or pod_info(pod)
-    got = pi.preferred_node_affinity
-    if got is UNSET:
-        got = pi.preferred_node_affinity = parse_preferred_node_affinity(pod)
-    return got
+    return derived(pod, "preferred_node_affinity", parse_preferred_node_affinity)
 
 
 def parse_preferred_node_affinity(pod: Pod) -> Any:

@@ -20,7 +20,7 @@ from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.podinfo import derived
 from ...model.objects import Pod
 from .. import names
 from ...framework import batch as signers
@@ -52,11 +52,7 @@ def _user_namespaces_host_network(spec: Mapping[str, Any]) -> bool:
 
 def required_features(pod: Pod) -> frozenset[str]:
     """The node features the pod needs to be scheduled (kept in the pod's PodInfo)."""
-    pi = pod.info or pod_info(pod)
-    got = pi.required_features
-    if got is UNSET:
-        got = pi.required_features = infer_required_features(pod)
-    return got
+    return derived(pod, "required_features", infer_required_features)
 
 
 def infer_required_features(pod: Pod) -> frozenset[str]:

@@ -19,7 +19,7 @@ from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.podinfo import derived
 from ...model.objects import Pod
 from .. import names
 from ..helper.normalize_score import default_normalize_score, default_normalize_values
@@ -48,11 +48,7 @@ def names_taint_in_reason(version: KubernetesVersion) -> bool:
 
 def _prefer_no_schedule_tolerations(pod: Pod) -> list:
     """getAllTolerationPreferNoSchedule of the pod, kept in its PodInfo."""
-    pi = pod.info or pod_info(pod)
-    got = pi.prefer_no_schedule_tolerations
-    if got is UNSET:
-        got = pi.prefer_no_schedule_tolerations = prefer_no_schedule_tolerations_of(pod)
-    return got
+    return derived(pod, "prefer_no_schedule_tolerations", prefer_no_schedule_tolerations_of)
 
 
 def prefer_no_schedule_tolerations_of(pod: Pod) -> list:

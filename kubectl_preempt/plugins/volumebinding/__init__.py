@@ -19,7 +19,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.podinfo import derived
 from ...framework.interface import PreFilterResult
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
@@ -97,11 +97,7 @@ class StateData:
 def _pvc_volumes(pod: Pod) -> list[tuple[str, bool]]:
     """(claim name, is ephemeral) of each volume backed by a claim, in spec order (kept in the
     pod's PodInfo)."""
-    pi = pod.info or pod_info(pod)
-    got = pi.volume_claims
-    if got is UNSET:
-        got = pi.volume_claims = pvc_volumes_of(pod)
-    return got
+    return derived(pod, "volume_claims", pvc_volumes_of)
 
 
 def pvc_volumes_of(pod: Pod) -> list[tuple[str, bool]]:

@@ -13,7 +13,7 @@ from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.podinfo import derived
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
@@ -59,11 +59,7 @@ class PreFilterState:
 
 def _claim_names(pod: Pod) -> list[str]:
     """claim_names_of the pod, kept in its PodInfo."""
-    pi = pod.info or pod_info(pod)
-    got = pi.claim_names
-    if got is UNSET:
-        got = pi.claim_names = claim_names_of(pod)
-    return got
+    return derived(pod, "claim_names", claim_names_of)
 
 
 def claim_names_of(pod: Pod) -> list[str]:
@@ -74,11 +70,7 @@ def claim_names_of(pod: Pod) -> list[str]:
 
 def _disks(pod: Pod) -> list[Mapping[str, Any]]:
     """restricted_disks_of the pod, kept in its PodInfo."""
-    pi = pod.info or pod_info(pod)
-    got = pi.restricted_disks
-    if got is UNSET:
-        got = pi.restricted_disks = restricted_disks_of(pod)
-    return got
+    return derived(pod, "restricted_disks", restricted_disks_of)
 
 
 def restricted_disks_of(pod: Pod) -> list[Mapping[str, Any]]:
