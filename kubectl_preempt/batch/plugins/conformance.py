@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ...model.objects import SYSTEM_CLUSTER_CRITICAL, SYSTEM_NODE_CRITICAL
 from ..api.job_info import TaskInfo
+from ..framework.interface import Plugin
 
 if TYPE_CHECKING:
     from ..framework.session import Session
@@ -14,11 +15,8 @@ PLUGIN_NAME = "conformance"
 NAMESPACE_SYSTEM = "kube-system"
 
 
-class ConformancePlugin:
+class ConformancePlugin(Plugin):
     name = PLUGIN_NAME
-
-    def __init__(self, arguments: dict[str, str]) -> None:
-        self.arguments = arguments
 
     def on_session_open(self, ssn: "Session") -> None:
         def evictable(_: TaskInfo, evictees: list[TaskInfo]) -> list[TaskInfo]:
@@ -28,6 +26,3 @@ class ConformancePlugin:
 
         ssn.add_preemptable_fn(self.name, evictable)
         ssn.add_reclaimable_fn(self.name, evictable)
-
-    def on_session_close(self, ssn: "Session") -> None:
-        pass

@@ -9,6 +9,7 @@ from ..api.job_info import JobInfo, TaskInfo
 from ..api.resource_info import Resource, share
 from ..api.types import allocated_status
 from ..framework.session import EventHandler
+from ..framework.interface import Plugin
 
 if TYPE_CHECKING:
     from ..framework.session import Session
@@ -25,14 +26,14 @@ class DrfAttr:
         self.allocated = Resource()
 
 
-class DrfPlugin:
+class DrfPlugin(Plugin):
     name = PLUGIN_NAME
     # drf.go preemptableFn takes each job's allocation down preemptee by preemptee, so which
     # preemptees are victims depends on their order (the range over node.Tasks in preempt.go)
     PREEMPTEES_IN_ORDER = True
 
     def __init__(self, arguments: dict[str, str]) -> None:
-        self.arguments = arguments
+        super().__init__(arguments)
         self.total_resource = Resource()
         self.job_opts: dict[str, DrfAttr] = {}
 
@@ -93,6 +94,3 @@ class DrfPlugin:
         ssn.add_preemptable_fn(self.name, preemptable)
         ssn.add_job_order_fn(self.name, job_order)
         ssn.add_event_handler(EventHandler(on_allocate, on_deallocate))
-
-    def on_session_close(self, ssn: "Session") -> None:
-        pass

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..api.job_info import JobInfo, TaskInfo
 from ..api.types import NOT_ENOUGH_PODS_REASON, NOT_ENOUGH_RESOURCES_REASON, POD_GROUP_UNSCHEDULABLE_TYPE
+from ..framework.interface import Plugin
 
 if TYPE_CHECKING:
     from ..framework.session import Session
@@ -17,11 +18,8 @@ GANG_UNSCHEDULABLE_MESSAGE = "{unready}/{tasks} tasks in gang unschedulable: {fi
 NOT_ENOUGH_VALID_TASKS_MESSAGE = "Not enough valid tasks for gang-scheduling, valid: {valid}, min: {min}"
 
 
-class GangPlugin:
+class GangPlugin(Plugin):
     name = PLUGIN_NAME
-
-    def __init__(self, arguments: dict[str, str]) -> None:
-        self.arguments = arguments
 
     def on_session_open(self, ssn: "Session") -> None:
         def valid_job(job: JobInfo) -> dict | None:

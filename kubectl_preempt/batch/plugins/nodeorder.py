@@ -14,6 +14,7 @@ from ..api.job_info import TaskInfo
 from ..api.node_info import NodeInfo
 from ..framework.arguments import get_int
 from .util import pod_matches_term, same_topology
+from ..framework.interface import Plugin
 
 if TYPE_CHECKING:
     from ..framework.session import Session
@@ -174,11 +175,8 @@ class InterPodAffinity:
         return out
 
 
-class NodeOrderPlugin:
+class NodeOrderPlugin(Plugin):
     name = PLUGIN_NAME
-
-    def __init__(self, arguments: dict[str, str]) -> None:
-        self.arguments = arguments
 
     def on_session_open(self, ssn: "Session") -> None:
         a = self.arguments
@@ -194,6 +192,3 @@ class NodeOrderPlugin:
             PriorityConfig("BalancedResourceAllocation", balanced_resource_allocation,
                            get_int(a, BALANCED_RESOURCE_WEIGHT, 1), balanced_resource_allocation_node),
         ])
-
-    def on_session_close(self, ssn: "Session") -> None:
-        pass

@@ -12,6 +12,7 @@ from ..api.job_info import TaskInfo
 from ..api.node_info import NodeInfo
 from ..framework.arguments import get_bool
 from .util import pod_affinity_fits
+from ..framework.interface import Plugin
 
 if TYPE_CHECKING:
     from ..framework.session import Session
@@ -64,11 +65,11 @@ def _pressure(node: Any, kind: str) -> bool:
     return any(c.get("type") == kind and c.get("status") == "True" for c in _conditions(node))
 
 
-class PredicatesPlugin:
+class PredicatesPlugin(Plugin):
     name = PLUGIN_NAME
 
     def __init__(self, arguments: dict[str, str]) -> None:
-        self.arguments = arguments
+        super().__init__(arguments)
         self.memory_pressure = get_bool(arguments, MEMORY_PRESSURE_PREDICATE, False)
         self.disk_pressure = get_bool(arguments, DISK_PRESSURE_PREDICATE, False)
         self.pid_pressure = get_bool(arguments, PID_PRESSURE_PREDICATE, False)
@@ -114,6 +115,3 @@ class PredicatesPlugin:
             return None
 
         ssn.add_predicate_fn(self.name, predicate)
-
-    def on_session_close(self, ssn: "Session") -> None:
-        pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..api.job_info import JobInfo, TaskInfo
+from ..framework.interface import Plugin
 
 if TYPE_CHECKING:
     from ..framework.session import Session
@@ -12,11 +13,8 @@ if TYPE_CHECKING:
 PLUGIN_NAME = "priority"
 
 
-class PriorityPlugin:
+class PriorityPlugin(Plugin):
     name = PLUGIN_NAME
-
-    def __init__(self, arguments: dict[str, str]) -> None:
-        self.arguments = arguments
 
     def on_session_open(self, ssn: "Session") -> None:
         def task_order(l: TaskInfo, r: TaskInfo) -> int:
@@ -38,6 +36,3 @@ class PriorityPlugin:
         ssn.add_task_order_fn(self.name, task_order)
         ssn.add_job_order_fn(self.name, job_order)
         ssn.add_preemptable_fn(self.name, preemptable)
-
-    def on_session_close(self, ssn: "Session") -> None:
-        pass

@@ -11,6 +11,7 @@ from ..api.queue_info import QueueInfo
 from ..api.resource_info import Resource, min_resource, share
 from ..api.types import PENDING, allocated_status
 from ..framework.session import EventHandler
+from ..framework.interface import Plugin
 
 if TYPE_CHECKING:
     from ..framework.session import Session
@@ -31,11 +32,11 @@ class QueueAttr:
         self.request = Resource()
 
 
-class ProportionPlugin:
+class ProportionPlugin(Plugin):
     name = PLUGIN_NAME
 
     def __init__(self, arguments: dict[str, str]) -> None:
-        self.arguments = arguments
+        super().__init__(arguments)
         self.total_resource = Resource()
         self.queue_opts: dict[str, QueueAttr] = {}
 
