@@ -256,12 +256,19 @@ ZSH_STUBS = (
 )
 
 
+def _shell_and_script(tmp_path: Path, shell: str, file_name: str) -> tuple[str, Path]:
+    """The shell's path and our completion script for it, written as `file_name` (the test skips
+    where the shell is not installed)."""
+    found = shutil.which(shell)
+    if found is None:
+        pytest.skip(f"{shell} is not installed on this machine")
+    script = tmp_path / file_name
+    script.write_text(completion.SCRIPTS[shell])
+    return found, script
+
+
 def test_zsh_script_registers_and_completes(tmp_path: Path) -> None:
-    zsh = shutil.which("zsh")
-    if zsh is None:
-        pytest.skip("zsh is not installed on this machine")
-    script = tmp_path / "_kubectl-preempt"
-    script.write_text(completion.SCRIPTS["zsh"])
+    zsh, script = _shell_and_script(tmp_path, "zsh", "_kubectl-preempt")
     cases = [(["kubectl-preempt", "explain", "-o", ""], formats("explain")),
              (["kubectl-preempt", "ex"], ["explain:Explain what kube-scheduler decides for each POD"]),
              (["kubectl-preempt", "replay", ""], ["_files"]),
@@ -278,11 +285,7 @@ def test_zsh_script_registers_and_completes(tmp_path: Path) -> None:
 
 
 def test_fish_script_completes(tmp_path: Path) -> None:
-    fish = shutil.which("fish")
-    if fish is None:
-        pytest.skip("fish is not installed on this machine")
-    script = tmp_path / "kubectl-preempt.fish"
-    script.write_text(completion.SCRIPTS["fish"])
+    fish, script = _shell_and_script(tmp_path, "fish", "kubectl-preempt.fish")
     (tmp_path / "trace.jsonl").write_text("")
     cases = [("kubectl-preempt ex", ["explain\tExplain what kube-scheduler decides for each POD"]),
              ("kubectl-preempt explain -o ", formats("explain")),

@@ -227,9 +227,14 @@ TEXTS = {
 
 @pytest.mark.parametrize("name", list(TEXTS))
 def test_a_document_orjson_reads_otherwise_is_read_as_the_careful_read_reads_it(tmp_path: Path, name: str) -> None:
+    p = _written(tmp_path, TEXTS[name])
+    assert _outcome(p, True) == _outcome(p, False)
+
+
+def _written(tmp_path: Path, text: bytes) -> str:
     p = tmp_path / "s.json"
-    p.write_bytes(TEXTS[name])
-    assert _outcome(str(p), True) == _outcome(str(p), False)
+    p.write_bytes(text)
+    return str(p)
 
 
 HARMLESS = {
@@ -242,11 +247,9 @@ HARMLESS = {
 
 @pytest.mark.parametrize("name", list(HARMLESS))
 def test_what_msgspec_and_orjson_read_alike_takes_the_typed_read(tmp_path: Path, name: str) -> None:
-    p = tmp_path / "s.json"
-    p.write_bytes(HARMLESS[name])
-    lean = load_objects(str(p), lean=True)
-    assert lean.checked == 3
-    assert _outcome(str(p), True) == _outcome(str(p), False)
+    p = _written(tmp_path, HARMLESS[name])
+    assert load_objects(p, lean=True).checked == 3
+    assert _outcome(p, True) == _outcome(p, False)
 
 
 def test_with_every_memory_off_the_careful_read_alone_reads(tmp_path: Path) -> None:

@@ -179,17 +179,10 @@ def test_the_conformance_corpus_explains_alike_with_every_memory_off() -> None:
     assert differ == []
 
 
-@pytest.mark.parametrize("trace", TRACES, ids=lambda p: p.name.split(".")[0])
+# both rounds of real-cluster traces (the second round's are a later control plane's)
+@pytest.mark.parametrize("trace", TRACES + TRACES_V2, ids=lambda p: p.name.split(".")[0])
 @pytest.mark.parametrize("mode", ["follow", "simulate"])
 def test_the_real_cluster_traces_replay_alike_with_every_memory_off(trace: Path, mode: str) -> None:
-    events = read_trace(str(trace))
-    on, off = _on_and_off(lambda: replay(events, mode=mode))
-    assert on == off
-
-
-@pytest.mark.parametrize("trace", TRACES_V2, ids=lambda p: p.name.split(".")[0])
-@pytest.mark.parametrize("mode", ["follow", "simulate"])
-def test_the_second_round_of_real_cluster_traces_replays_alike_with_every_memory_off(trace: Path, mode: str) -> None:
     events = read_trace(str(trace))
     on, off = _on_and_off(lambda: replay(events, mode=mode))
     assert on == off

@@ -9,7 +9,10 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from kubectl_preempt.replay.view import ActivityRecorder
 from kubectl_preempt.replay.api import replay
@@ -162,3 +165,15 @@ def run_gangs() -> tuple[dict[str, Any], ActivityRecorder]:
 
 
 __all__ = ["zones", "recorded", "fleet", "storm", "gangs", "run", "run_gangs", "trace"]
+
+
+def check_rollout_html(page: Path) -> Any:
+    """`check` of the bundled rollout trace against its proposed class, its HTML written to
+    `page` and its document as JSON on stdout (the conftest's Run)."""
+    from tests.conftest import REPO, run_cli
+
+    rollout = REPO / "traces" / "priorityclass-rollout.jsonl.gz"
+    proposed = REPO / "traces" / "proposed-platform-critical.yaml"
+    if not (rollout.exists() and proposed.exists()):
+        pytest.skip("the bundled rollout trace and its proposed class are not in traces/")
+    return run_cli(["check", "-t", str(rollout), "-p", str(proposed), "--html", str(page), "-o", "json"])

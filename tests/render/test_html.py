@@ -161,12 +161,8 @@ def test_the_replay_pages_html_example_writes_the_page(tmp_path: Path) -> None:
 
 
 def test_check_html_puts_baseline_above_proposed_for_each_trace(tmp_path: Path) -> None:
-    rollout = REPO / "traces" / "priorityclass-rollout.jsonl.gz"
-    proposed = REPO / "traces" / "proposed-platform-critical.yaml"
-    if not (rollout.exists() and proposed.exists()):
-        pytest.skip("the bundled rollout trace and its proposed class are not in traces/")
     out = tmp_path / "check.html"
-    run = run_cli(["check", "-t", str(rollout), "-p", str(proposed), "--html", str(out), "-o", "json"])
+    run = scenarios.check_rollout_html(out)
     check = json.loads(run.out)
     assert run.code == (0 if check["passed"] else 1), run.err
     assert f"wrote the HTML report to {out}" in run.err

@@ -239,12 +239,8 @@ def test_a_report_of_many_runs_draws_the_median_run_and_a_band_for_the_spread(br
 
 
 def test_a_check_report_marks_what_the_change_does(browser: Chromium, tmp_path: Path) -> None:
-    rollout = REPO / "traces" / "priorityclass-rollout.jsonl.gz"
-    proposed = REPO / "traces" / "proposed-platform-critical.yaml"
-    if not (rollout.exists() and proposed.exists()):
-        pytest.skip("the bundled rollout trace and its proposed class are not in traces/")
     page = tmp_path / "check.html"
-    run = run_cli(["check", "-t", str(rollout), "-p", str(proposed), "--html", str(page), "-o", "json"])
+    run = scenarios.check_rollout_html(page)
     assert run.code in (0, 1), run.err
     _open(browser, page)
     assert browser.evaluate("document.querySelectorAll('section.run').length") == 2
