@@ -20,7 +20,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..errors import ClusterError
@@ -64,29 +64,30 @@ def _uid(obj: Mapping[str, Any]) -> str:
     return md.get("uid") or f"{md.get('namespace') or ''}/{md.get('name')}"
 
 
+@dataclass(eq=False)
 class Recorder:
     """One recording: lists, watches, the trace file. `run()` returns when it ends."""
 
-    def __init__(self, reader: live.LiveCluster, path: str, *, context: str | None, server_version: str,
-                 redact: bool = True, duration: float | None = None, max_events: int | None = None,
-                 namespace: str | None = None, stop: threading.Event | None = None,
-                 progress: Progress | None = None, clock: Callable[[], float] = time.time,
-                 watch_timeout: int = DEFAULT_WATCH_TIMEOUT, kinds: tuple[str, ...] = WATCHED_KINDS,
-                 notice: Notice | None = None) -> None:
-        self.reader = reader
-        self.path = path
-        self.context = context
-        self.server_version = server_version
-        self.redact = redact
-        self.duration = duration
-        self.max_events = max_events
-        self.namespace = namespace
-        self.stop = stop or threading.Event()
-        self.progress = progress
-        self.clock = clock
-        self.watch_timeout = watch_timeout
-        self.notice = notice
-        self.kinds = tuple(kinds)
+    reader: live.LiveCluster
+    path: str
+    _: KW_ONLY
+    context: str | None
+    server_version: str
+    redact: bool = True
+    duration: float | None = None
+    max_events: int | None = None
+    namespace: str | None = None
+    stop: threading.Event | None = None
+    progress: Progress | None = None
+    clock: Callable[[], float] = time.time
+    watch_timeout: int = DEFAULT_WATCH_TIMEOUT
+    kinds: tuple[str, ...] = WATCHED_KINDS
+    notice: Notice | None = None
+
+    def __post_init__(self) -> None:
+        if self.stop is None:
+            self.stop = threading.Event()
+        kinds = self.kinds = tuple(self.kinds)
         self.specs: list[live.ListSpec] = []  # the kinds read at the start (run)
         # per kind, where it is read and watched: None for every namespace (or cluster-scoped)
         self.where: dict[str, str | None] = {}
@@ -94,7 +95,7 @@ class Recorder:
         self.versions: dict[str, str] = {}
         self.generation: dict[str, int] = {k: 0 for k in kinds}
         self.events: "queue.Queue[tuple]" = queue.Queue()
-        self.stats = RecordStats(path, clock())
+        self.stats = RecordStats(self.path, self.clock())
         self.writer: TraceWriter | None = None
         self._threads: list[threading.Thread] = []
 

@@ -14,6 +14,7 @@ methods, so the cache and the queue see them the same way.
 """
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..framework import events as ev
@@ -43,6 +44,7 @@ def apply_priority_class_event(state: ReplayState, policy: PriorityPolicy,
 _ACTIONS = {"ADDED": ev.ADD, "MODIFIED": ev.UPDATE, "DELETED": ev.DELETE}
 
 
+@dataclass(eq=False)
 class EventHandler:
     """Applies trace events to `state` and, when given, `queue`: the part both modes share.
 
@@ -50,29 +52,27 @@ class EventHandler:
     Pod event its own way (`pod_event`) and calls the pod methods below; it may also take an event
     for another scheduler beside this one (`claims`), act on a deleted node's pods before the queue
     hears of it (`node_deleted`) and watch other kinds (`object_changed`). A mode may instead hand
-    its reading of Pod events in as `pod_event` (follow).
+    its reading of Pod events in as `read_pod` (follow).
     `pdb_status_from_trace`: take a PodDisruptionBudget's status as recorded (follow), or keep the
     replay's own until the disruption controller's next sync (simulate)."""
 
-    def __init__(self, state: ReplayState, policy: PriorityPolicy, recorded_classes: dict[str, PriorityClass],
-                 pod_event: Callable[[TraceEvent], None] | None = None, *, queue: SchedulingQueue | None = None,
-                 pdb_status_from_trace: bool = True, declared_features: bool = False) -> None:
-        self.state = state
-        self.policy = policy
-        self.recorded_classes = recorded_classes
-        self._read_pod = pod_event
-        self.queue = queue
-        self.pdb_status_from_trace = pdb_status_from_trace
-        self.declared_features = declared_features
-        self.applied = 0  # events of a kind the scheduler watches
-        self.ignored = 0  # events of other kinds
+    state: ReplayState
+    policy: PriorityPolicy
+    recorded_classes: dict[str, PriorityClass]
+    read_pod: Callable[[TraceEvent], None] | None = None
+    _: KW_ONLY
+    queue: SchedulingQueue | None = None
+    pdb_status_from_trace: bool = True
+    declared_features: bool = False
+    applied: int = field(default=0, init=False)  # events of a kind the scheduler watches
+    ignored: int = field(default=0, init=False)  # events of other kinds
 
     # ------------------------------------------------------------------ what a mode decides
     def pod_event(self, event: TraceEvent) -> None:
         """The mode's reading of a Pod event."""
-        if self._read_pod is None:
+        if self.read_pod is None:
             raise NotImplementedError("a mode's handler reads Pod events")
-        self._read_pod(event)
+        self.read_pod(event)
 
     def claims(self, event: TraceEvent) -> bool:
         """True when another scheduler beside this one takes the event for itself."""
