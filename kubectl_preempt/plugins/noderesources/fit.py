@@ -22,8 +22,8 @@ from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Node, Pod
-from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_extended_resource_name, pod_level_requests_set,
-                                is_scalar_resource_name, pod_requests)
+from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Resource, is_extended_resource_name,
+                                is_scalar_resource_name, pod_level_requests_set, pod_requests)
 from .. import names
 from .least_allocated import least_resource_scorer
 from .most_allocated import most_resource_scorer
@@ -283,17 +283,19 @@ def _fits_allocatable(pod: Pod, node: Node) -> bool:
 
 
 def _any_request_increased(pod: Pod, old: Node, new: Node) -> bool:
-    req = pod.resource.resource
     o, n = old.allocatable, new.allocatable
-    if req.milli_cpu and n.milli_cpu > o.milli_cpu:
+    return n.allowed_pod_number > o.allowed_pod_number or _asked_and_grew(pod.resource.resource, o, n)
+
+
+def _asked_and_grew(want: Resource, before: Resource, after: Resource) -> bool:
+    """A resource `want` asks for (a non-zero request) is larger in `after` than in `before`."""
+    if want.milli_cpu and after.milli_cpu > before.milli_cpu:
         return True
-    if req.memory and n.memory > o.memory:
+    if want.memory and after.memory > before.memory:
         return True
-    if req.ephemeral_storage and n.ephemeral_storage > o.ephemeral_storage:
+    if want.ephemeral_storage and after.ephemeral_storage > before.ephemeral_storage:
         return True
-    if n.allowed_pod_number > o.allowed_pod_number:
-        return True
-    return any(v and n.scalar.get(k, 0) > o.scalar.get(k, 0) for k, v in req.scalar.items())
+    return any(v and after.scalar.get(k, 0) > before.scalar.get(k, 0) for k, v in want.scalar.items())
 
 
 def is_schedulable_after_pod_event(pod: Pod, old: Pod | None, new: Pod | None) -> bool:
@@ -308,14 +310,8 @@ def is_schedulable_after_pod_event(pod: Pod, old: Pod | None, new: Pod | None) -
         return True
     if not new.node_name:
         return False
-    want, o, n = pod.resource.resource, old.resource.resource, new.resource.resource
-    if want.milli_cpu and o.milli_cpu > n.milli_cpu:
-        return True
-    if want.memory and o.memory > n.memory:
-        return True
-    if want.ephemeral_storage and o.ephemeral_storage > n.ephemeral_storage:
-        return True
-    return any(v and o.scalar.get(k, 0) > n.scalar.get(k, 0) for k, v in want.scalar.items())
+    # scaled down: what the pod asks for was larger before (in `old`) than after
+    return _asked_and_grew(pod.resource.resource, new.resource.resource, old.resource.resource)
 
 
 def is_schedulable_after_node_change(pod: Pod, old: Node | None, new: Node | None) -> bool:

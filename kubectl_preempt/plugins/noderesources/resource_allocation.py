@@ -154,23 +154,18 @@ class ResourceAllocationScorer:
         n = len(self.resources)
         requested = [0] * n
         allocatable = [0] * n
-        if self.with_allocated:
-            # mirrors calculateNodeAllocatableRequest (v1.35+): requested = allocated + the pod's
-            allocated = [0] * n
-            for i, r in enumerate(self.resources):
-                alloc, req = self.allocatable_and_request(node_info, r.name, pod_requests_list[i])
-                if alloc == 0:
-                    continue
-                allocatable[i] = alloc
-                requested[i] = req
-                allocated[i] = req - pod_requests_list[i]
-            return self.scorer(requested, allocated, allocatable), SUCCESS
+        # mirrors calculateNodeAllocatableRequest (v1.35+): requested = allocated + the pod's
+        allocated = [0] * n if self.with_allocated else None
         for i, r in enumerate(self.resources):
             alloc, req = self.allocatable_and_request(node_info, r.name, pod_requests_list[i])
             if alloc == 0:
                 continue
             allocatable[i] = alloc
             requested[i] = req
+            if allocated is not None:
+                allocated[i] = req - pod_requests_list[i]
+        if allocated is not None:
+            return self.scorer(requested, allocated, allocatable), SUCCESS
         return self.scorer(requested, allocatable), SUCCESS
 
     def allocatable_and_request(self, node_info: NodeInfo, resource: str, pod_request: int) -> tuple[int, int]:

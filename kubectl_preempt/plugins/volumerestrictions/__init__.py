@@ -7,7 +7,7 @@ Unresolvable): preemption may evict the pod holding the claim, which the PreFilt
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
@@ -82,28 +82,32 @@ def _have_overlap(a: list, b: list) -> bool:
     return bool(set(a or ()) & set(b or ()))
 
 
+def _written_by_either(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return not (a.get("readOnly") and b.get("readOnly"))
+
+
+# isVolumeConflict's checks, per in-tree disk kind: whether two volumes of that kind clash
+_CLASHES: tuple[tuple[str, Callable[[Mapping[str, Any], Mapping[str, Any]], bool]], ...] = (
+    # GCE PD: the same disk, unless both only read it
+    ("gcePersistentDisk", lambda a, b: a.get("pdName") == b.get("pdName") and _written_by_either(a, b)),
+    # AWS EBS: the same volume, read-only or not
+    ("awsElasticBlockStore", lambda a, b: a.get("volumeID") == b.get("volumeID")),
+    # iSCSI: the same IQN, unless both only read it
+    ("iscsi", lambda a, b: a.get("iqn") == b.get("iqn") and _written_by_either(a, b)),
+    # RBD: overlapping monitors, the same pool and image, unless both only read it (the API server
+    # defaults the pool to "rbd"; manifests may not carry it)
+    ("rbd", lambda a, b: (_have_overlap(a.get("monitors"), b.get("monitors"))
+                          and (a.get("pool") or "rbd") == (b.get("pool") or "rbd")
+                          and a.get("image") == b.get("image") and _written_by_either(a, b))),
+)
+
+
 def is_volume_conflict(volume: Mapping[str, Any], existing: Pod) -> bool:
     """mirrors isVolumeConflict: the volume clashes with one of the existing pod's volumes."""
-    for ev in _disks(existing):
-        gce, egce = volume.get("gcePersistentDisk"), ev.get("gcePersistentDisk")
-        if gce is not None and egce is not None:
-            if gce.get("pdName") == egce.get("pdName") and not (gce.get("readOnly") and egce.get("readOnly")):
-                return True
-        aws, eaws = volume.get("awsElasticBlockStore"), ev.get("awsElasticBlockStore")
-        if aws is not None and eaws is not None:
-            if aws.get("volumeID") == eaws.get("volumeID"):
-                return True
-        iscsi, eiscsi = volume.get("iscsi"), ev.get("iscsi")
-        if iscsi is not None and eiscsi is not None:
-            if iscsi.get("iqn") == eiscsi.get("iqn") and not (iscsi.get("readOnly") and eiscsi.get("readOnly")):
-                return True
-        rbd, erbd = volume.get("rbd"), ev.get("rbd")
-        if rbd is not None and erbd is not None:
-            # the API server defaults the pool to "rbd"; manifests may not carry it
-            if (_have_overlap(rbd.get("monitors"), erbd.get("monitors"))
-                    and (rbd.get("pool") or "rbd") == (erbd.get("pool") or "rbd")
-                    and rbd.get("image") == erbd.get("image")
-                    and not (rbd.get("readOnly") and erbd.get("readOnly"))):
+    for disk in _disks(existing):
+        for kind, clash in _CLASHES:
+            mine, theirs = volume.get(kind), disk.get(kind)
+            if mine is not None and theirs is not None and clash(mine, theirs):
                 return True
     return False
 

@@ -173,11 +173,7 @@ def pv_volume_handle(pv: Mapping[str, Any]) -> tuple[str, str]:
                 raise TranslationError(f"failed to get region from zones: {e}") from None
             return driver, f"projects/{UNSPECIFIED}/regions/{region}/disks/{pd}"
         return driver, f"projects/{UNSPECIFIED}/zones/{UNSPECIFIED}/disks/{pd}"
-    if src == "awsElasticBlockStore":
-        try:
-            return driver, ebs_volume_id(s.get("volumeID") or "")
-        except TranslationError as e:
-            raise TranslationError(f"failed to translate Kubernetes ID to EBS Volume ID {e}") from None
+    # the other sources' handles read the source alone, as an inline volume's do
     return inline_volume_handle({src: s})
 
 
