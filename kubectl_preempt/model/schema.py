@@ -166,14 +166,19 @@ class _List:
         if type(v) is not list:
             raise _want("a list", v)
         for i, x in enumerate(v):
-            try:
-                if x is None:
-                    raise _Bad("must not be null")
-                self.item.check(x)
-            except _Bad as e:
-                e.path.append(f"[{i}]")
-                raise
+            _check_member(self.item, x, f"[{i}]")
 
+
+def _check_member(checker: Any, x: Any, where: str) -> None:
+    """A list's item or a map's value: never null, then as `checker` says; a fault is said with
+    `where` (`[i]`, `.key`) on its path."""
+    try:
+        if x is None:
+            raise _Bad("must not be null")
+        checker.check(x)
+    except _Bad as e:
+        e.path.append(where)
+        raise
 
 
 class _Map:
@@ -187,15 +192,11 @@ class _Map:
         if type(v) is not dict:
             raise _want(self.what, v)
         for k, x in v.items():
-            try:
-                if type(k) is not str:
-                    raise _Bad(f"keys must be strings, got {describe(k)}")
-                if x is None:
-                    raise _Bad("must not be null")
-                self.value.check(x)
-            except _Bad as e:
-                e.path.append(f".{k}")
-                raise
+            if type(k) is not str:
+                bad = _Bad(f"keys must be strings, got {describe(k)}")
+                bad.path.append(f".{k}")
+                raise bad
+            _check_member(self.value, x, f".{k}")
 
 
 
