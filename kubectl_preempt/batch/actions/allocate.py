@@ -9,7 +9,7 @@ from ...model.memory import MEMORY
 from ..api.node_info import NodeError
 from ..api.types import PENDING
 from ..framework.session import Session
-from ..util.priority_queue import PriorityQueue
+from ..util.priority_queue import PriorityQueue, pop_from
 from ..util.scheduler_helper import (BestNodes, per_node_scorer, predicate_nodes, prioritize_nodes,
                                      select_best_node, shape_key)
 
@@ -45,10 +45,9 @@ def execute(ssn: Session) -> None:
         if ssn.overused(queue):
             ssn.events.append({"action": ACTION_NAME, "kind": "overused", "queue": queue.name})
             continue
-        jobs = jobs_map.get(queue.uid)
-        if jobs is None or jobs.empty():
+        job = pop_from(jobs_map, queue.uid)
+        if job is None:
             continue
-        job = jobs.pop()
         if job.uid not in pending_tasks:
             tasks: PriorityQueue = PriorityQueue(ssn.task_order_fn)
             for task in job.tasks_in(PENDING):
@@ -106,6 +105,6 @@ def execute(ssn: Session) -> None:
                     except (NodeError, LookupError):
                         pass
             if ssn.job_ready(job) and not tasks.empty():
-                jobs.push(job)
+                jobs_map[queue.uid].push(job)
                 break
         queues.push(queue)

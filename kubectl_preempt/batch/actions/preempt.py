@@ -11,7 +11,7 @@ from ..api.types import PENDING, RUNNING
 from ..framework.session import Session
 from ..framework.statement import Statement
 from ..util.gomap import GoMap
-from ..util.priority_queue import PriorityQueue
+from ..util.priority_queue import PriorityQueue, pop_from
 from ..util.scheduler_helper import per_node_scorer, predicate_nodes, prioritize_nodes, sort_nodes
 
 ACTION_NAME = "preempt"
@@ -49,10 +49,9 @@ def execute(ssn: Session) -> None:
     for queue in ssn.ranged(queues):
         # preemption between jobs of the same queue
         while True:
-            preemptors = preemptors_map.get(queue.uid)
-            if preemptors is None or preemptors.empty():
+            preemptor_job = pop_from(preemptors_map, queue.uid)
+            if preemptor_job is None:
                 break
-            preemptor_job = preemptors.pop()
             stmt = ssn.statement()
             assigned = False
             while True:
@@ -80,15 +79,14 @@ def execute(ssn: Session) -> None:
                 stmt.discard()
                 continue
             if assigned:
-                preemptors.push(preemptor_job)
+                preemptors_map[queue.uid].push(preemptor_job)
 
         # preemption between tasks of the same job
         for job in under_request:
             while True:
-                tasks = preemptor_tasks.get(job.uid)
-                if tasks is None or tasks.empty():
+                preemptor = pop_from(preemptor_tasks, job.uid)
+                if preemptor is None:
                     break
-                preemptor = tasks.pop()
                 stmt = ssn.statement()
 
                 def same_job(task: TaskInfo, preemptor=preemptor) -> bool:

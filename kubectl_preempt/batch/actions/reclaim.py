@@ -8,7 +8,7 @@ from ..api.node_info import NodeError
 from ..api.resource_info import Resource
 from ..api.types import PENDING, RUNNING
 from ..framework.session import Session
-from ..util.priority_queue import PriorityQueue
+from ..util.priority_queue import PriorityQueue, pop_from
 
 ACTION_NAME = "reclaim"
 
@@ -38,14 +38,12 @@ def execute(ssn: Session) -> None:
         if ssn.overused(queue):
             ssn.events.append({"action": ACTION_NAME, "kind": "overused", "queue": queue.name})
             continue
-        jobs = preemptors_map.get(queue.uid)
-        if jobs is None or jobs.empty():
+        job: JobInfo | None = pop_from(preemptors_map, queue.uid)
+        if job is None:
             continue
-        job: JobInfo = jobs.pop()
-        tasks = preemptor_tasks.get(job.uid)
-        if tasks is None or tasks.empty():
+        task: TaskInfo | None = pop_from(preemptor_tasks, job.uid)
+        if task is None:
             continue
-        task: TaskInfo = tasks.pop()
         assigned = False
         reasons: dict[str, str] = {}
         ssn.task_node_reasons.setdefault(task.key, reasons)

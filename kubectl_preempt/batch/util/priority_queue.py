@@ -6,7 +6,7 @@ next depends on the heap's exact layout, as it does in kube-batch.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Mapping, TypeVar
 
 T = TypeVar("T")
 
@@ -60,3 +60,10 @@ class PriorityQueue(Generic[T]):
 
     def __len__(self) -> int:
         return len(self.items)
+
+
+def pop_from(queues: Mapping[str, PriorityQueue[T]], key: str) -> T | None:
+    """The next item of the queue kept under `key` (the actions' per-queue jobs, per-job tasks);
+    None when there is no such queue or it is empty, as the actions' `if q == nil || q.Empty()`."""
+    q = queues.get(key)
+    return None if q is None else q.pop()
