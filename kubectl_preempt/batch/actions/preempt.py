@@ -17,6 +17,18 @@ from ..util.scheduler_helper import per_node_scorer, predicate_nodes, prioritize
 ACTION_NAME = "preempt"
 
 
+def push_preemptor(ssn: Session, job: JobInfo, preemptors_map: dict[str, PriorityQueue],
+                   preemptor_tasks: dict[str, PriorityQueue]) -> None:
+    """A job with pending tasks, as preempt.go and reclaim.go gather it: into its queue's
+    preemptors (in job order) and its pending tasks into its own queue (in task order)."""
+    if job.queue not in preemptors_map:
+        preemptors_map[job.queue] = PriorityQueue(ssn.job_order_fn)
+    preemptors_map[job.queue].push(job)
+    tasks = preemptor_tasks[job.uid] = PriorityQueue(ssn.task_order_fn)
+    for task in job.tasks_in(PENDING):
+        tasks.push(task)
+
+
 def execute(ssn: Session) -> None:
     preemptors_map: dict[str, PriorityQueue] = {}
     preemptor_tasks: dict[str, PriorityQueue] = {}
@@ -33,13 +45,8 @@ def execute(ssn: Session) -> None:
             queues[queue.uid] = queue
         queue_jobs.setdefault(queue.uid, []).append(job)
         if job.count(PENDING):
-            if job.queue not in preemptors_map:
-                preemptors_map[job.queue] = PriorityQueue(ssn.job_order_fn)
-            preemptors_map[job.queue].push(job)
+            push_preemptor(ssn, job, preemptors_map, preemptor_tasks)
             under_request.append(job)
-            preemptor_tasks[job.uid] = PriorityQueue(ssn.task_order_fn)
-            for task in job.tasks_in(PENDING):
-                preemptor_tasks[job.uid].push(task)
 
     # Preemptable's victims are among what every plugin of the deciding tier returns, and only the
     # first tier with a preemptable function can decide (a later one intersects with nothing). When

@@ -9,6 +9,7 @@ from ..api.resource_info import Resource
 from ..api.types import PENDING, RUNNING
 from ..framework.session import Session
 from ..util.priority_queue import PriorityQueue, pop_from
+from .preempt import push_preemptor
 
 ACTION_NAME = "reclaim"
 
@@ -26,12 +27,7 @@ def execute(ssn: Session) -> None:
             queue_map[queue.uid] = queue
             queues.push(queue)
         if job.count(PENDING):
-            if job.queue not in preemptors_map:
-                preemptors_map[job.queue] = PriorityQueue(ssn.job_order_fn)
-            preemptors_map[job.queue].push(job)
-            preemptor_tasks[job.uid] = PriorityQueue(ssn.task_order_fn)
-            for task in job.tasks_in(PENDING):
-                preemptor_tasks[job.uid].push(task)
+            push_preemptor(ssn, job, preemptors_map, preemptor_tasks)
 
     while not queues.empty():
         queue = queues.pop()
