@@ -414,12 +414,7 @@ def _drain_and_scale(s: ServingVsBatch, sim: Simulation) -> None:
                         return
                     s.record(sim.engine.now, "DELETED", m)
                     sim._remove(cur, "deleted")
-                    wl = s.workloads.get(p.labels.get("app", ""))
-                    if wl is not None:
-                        rep = wl.pod(sim.engine.now + 1, s.rng)
-                        if p.name in s.durations:
-                            s.durations[rep["metadata"]["name"]] = s.durations[p.name]
-                        s.inject(sim.engine.now + 1, rep)
+                    _replace(s, sim, p, 1)
                     sim._kick()
 
                 sim.engine.schedule(gone_at, gone, name=f"evicted {p.key} gone")
@@ -493,6 +488,17 @@ class GpuTrainingVsInference(Scenario):
         _node_failure(self, sim)
 
 
+def _replace(s: Any, sim: Simulation, p: Pod, after: float) -> None:
+    """The pod's controller (its app's workload) creates a replacement `after` seconds from now,
+    which runs as long as the pod would have."""
+    wl = s.workloads.get(p.labels.get("app", ""))
+    if wl is not None:
+        rep = wl.pod(sim.engine.now + after, s.rng)
+        if p.name in s.durations:
+            s.durations[rep["metadata"]["name"]] = s.durations[p.name]
+        s.inject(sim.engine.now + after, rep)
+
+
 def _node_failure(s: GpuTrainingVsInference, sim: Simulation) -> None:
     t, name = s.fail_at
 
@@ -505,12 +511,7 @@ def _node_failure(s: GpuTrainingVsInference, sim: Simulation) -> None:
             if p.node_name == name:
                 s.record(sim.engine.now, "DELETED", pod_manifest(p))
                 sim._remove(p, "deleted")
-                wl = s.workloads.get(p.labels.get("app", ""))
-                if wl is not None:
-                    rep = wl.pod(sim.engine.now + 2, s.rng)
-                    if p.name in s.durations:
-                        s.durations[rep["metadata"]["name"]] = s.durations[p.name]
-                    s.inject(sim.engine.now + 2, rep)
+                _replace(s, sim, p, 2)
         s.record(sim.engine.now, "DELETED", n.raw)
         sim.apply(TraceEvent(sim.engine.now, "DELETED", n.raw, "Node", "generated"))
         sim._kick()
