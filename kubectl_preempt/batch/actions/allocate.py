@@ -20,10 +20,7 @@ ERR_RESOURCE_FIT = "task <{ns}/{name}> ResourceFit failed on node <{node}>"
 def execute(ssn: Session) -> None:
     queues: PriorityQueue = PriorityQueue(ssn.queue_order_fn)
     jobs_map: dict[str, PriorityQueue] = {}
-    for job in ssn.ranged(ssn.jobs):
-        queue = ssn.queues.get(job.queue)
-        if queue is None:
-            continue
+    for job, queue in ssn.jobs_with_queue():
         queues.push(queue)
         if job.queue not in jobs_map:
             jobs_map[job.queue] = PriorityQueue(ssn.job_order_fn)

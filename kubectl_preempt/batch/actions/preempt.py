@@ -37,10 +37,7 @@ def execute(ssn: Session) -> None:
     queues: GoMap = GoMap()
     # the jobs of each queue, to know cheaply whether any task could be a victim
     queue_jobs: dict[str, list[JobInfo]] = {}
-    for job in ssn.ranged(ssn.jobs):
-        queue = ssn.queues.get(job.queue)
-        if queue is None:
-            continue
+    for job, queue in ssn.jobs_with_queue():
         if queue.uid not in queues:
             queues[queue.uid] = queue
         queue_jobs.setdefault(queue.uid, []).append(job)

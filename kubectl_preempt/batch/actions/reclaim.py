@@ -19,10 +19,7 @@ def execute(ssn: Session) -> None:
     queue_map = {}
     preemptors_map: dict[str, PriorityQueue] = {}
     preemptor_tasks: dict[str, PriorityQueue] = {}
-    for job in ssn.ranged(ssn.jobs):
-        queue = ssn.queues.get(job.queue)
-        if queue is None:
-            continue
+    for job, queue in ssn.jobs_with_queue():
         if queue.uid not in queue_map:
             queue_map[queue.uid] = queue
             queues.push(queue)

@@ -90,6 +90,13 @@ class Session:
         start drawn from the session's generator."""
         return go_range(m, self.rng)
 
+    def jobs_with_queue(self) -> list[tuple[JobInfo, QueueInfo]]:
+        """The jobs in one range over ssn.Jobs, each with its queue; a job whose queue the session
+        does not know is left out, as the actions' `if queue, found := ssn.Queues[job.Queue];
+        !found { continue }` (allocate, preempt, reclaim)."""
+        queues = self.queues
+        return [(job, queues[job.queue]) for job in self.ranged(self.jobs) if job.queue in queues]
+
     # --- registration (session_plugins.go) ----------------------------------------------
     def add_job_order_fn(self, name: str, fn: Callable) -> None: self.job_order_fns[name] = fn
     def add_queue_order_fn(self, name: str, fn: Callable) -> None: self.queue_order_fns[name] = fn
