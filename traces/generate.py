@@ -645,6 +645,14 @@ class TwoSchedulers(Scenario):
     duration = 600.0
     batch = BatchOptions(conf=KUBE_BATCH_CONF, conf_source="traces/kube-batch.conf")
 
+    def submit(self, job: BatchJob, t: float, pods: int, runs_for: float) -> None:
+        """The job's PodGroup and `pods` pods, each running `runs_for` seconds, all added at `t`."""
+        self.at(t, "ADDED", job.pod_group(START + t))
+        for i in range(pods):
+            p = job.pod(i, START + t)
+            self.durations[p["metadata"]["name"]] = runs_for
+            self.at(t, "ADDED", p)
+
     def build(self) -> None:
         rng = self.rng
         zones = ["eu-west-1a", "eu-west-1b"]
@@ -669,29 +677,17 @@ class TwoSchedulers(Scenario):
             self.initial.append(p)
         # 09:01 the fine-tuning gang: 4 workers of 8 CPUs, all or none
         tune = BatchJob("finetune", "production", "production", 4, "training", 100, "8", "24Gi", grace=5)
-        self.at(60, "ADDED", tune.pod_group(START + 60))
-        for i in range(4):
-            p = tune.pod(i, START + 60)
-            self.durations[p["metadata"]["name"]] = 900.0
-            self.at(60, "ADDED", p)
+        self.submit(tune, 60, 4, 900.0)
         # 09:02 a second sweep fills the room the first one lost
         sweep2 = BatchJob("sweep-b", "research", "research", 2, "training", 100, "6", "16Gi", grace=5)
-        self.at(120, "ADDED", sweep2.pod_group(START + 120))
-        for i in range(6):
-            p = sweep2.pod(i, START + 120)
-            self.durations[p["metadata"]["name"]] = 1200.0
-            self.at(120, "ADDED", p)
+        self.submit(sweep2, 120, 6, 1200.0)
         # 09:04 the storefront doubles
         for i in range(6):
             t = 240 + 5 * i
             self.at(t, "ADDED", store.pod(START + t, rng))
         # 09:06 an urgent job in the research queue
         urgent = BatchJob("urgent-eval", "research", "research", 2, "training-urgent", 800, "6", "16Gi", grace=5)
-        self.at(360, "ADDED", urgent.pod_group(START + 360))
-        for i in range(2):
-            p = urgent.pod(i, START + 360)
-            self.durations[p["metadata"]["name"]] = 120.0
-            self.at(360, "ADDED", p)
+        self.submit(urgent, 360, 2, 120.0)
 
 
 PROPOSED = """# What-if for traces/priorityclass-rollout.jsonl.gz: platform-critical below the applications'
