@@ -95,12 +95,7 @@ def execute(ssn: Session) -> None:
                 delta.fit_delta(task.init_resreq)
                 job.nodes_fit_delta[node.name] = delta
                 if task.init_resreq.less_equal(node.releasing):
-                    try:
-                        ssn.pipeline(task, node.name)
-                        ssn.events.append({"action": ACTION_NAME, "kind": "pipeline", "task": task.key,
-                                           "job": job.uid, "node": node.name})
-                    except (NodeError, LookupError):
-                        pass
+                    ssn.pipeline_in(ACTION_NAME, task, node.name)
             if ssn.job_ready(job) and not tasks.empty():
                 jobs_map[queue.uid].push(job)
                 break

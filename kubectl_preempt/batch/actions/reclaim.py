@@ -78,12 +78,7 @@ def execute(ssn: Session) -> None:
                 if resreq.less_equal(reclaimed):
                     break
             if task.init_resreq.less_equal(reclaimed):
-                try:
-                    ssn.pipeline(task, n.name)
-                    ssn.events.append({"action": ACTION_NAME, "kind": "pipeline", "task": task.key,
-                                       "job": task.job, "node": n.name})
-                except (NodeError, LookupError):
-                    pass
+                ssn.pipeline_in(ACTION_NAME, task, n.name)
                 assigned = True
                 break
         if assigned:

@@ -9,7 +9,7 @@ from ...framework.randomness import RandomSource
 from ...model.memory import MEMORY, remembered
 from ...model.objects import parse_time
 from ..api.job_info import JobInfo, TaskInfo
-from ..api.node_info import NodeInfo
+from ..api.node_info import NodeError, NodeInfo
 from ..api.queue_info import QueueInfo
 from ..api.types import (ALLOCATED, BINDING, PIPELINED, POD_GROUP_PENDING, POD_GROUP_RUNNING,
                          POD_GROUP_UNKNOWN, POD_GROUP_UNSCHEDULABLE_TYPE, RELEASING, RUNNING, allocated_status)
@@ -255,6 +255,16 @@ class Session:
         for eh in self.event_handlers:
             if eh.deallocate is not None:
                 eh.deallocate(task)
+
+    def pipeline_in(self, action: str, task: TaskInfo, hostname: str) -> None:
+        """ssn.Pipeline as allocate and reclaim call it: an error is only logged there (here: passed
+        over); a task pipelined enters the session's story."""
+        try:
+            self.pipeline(task, hostname)
+        except (NodeError, LookupError):
+            return
+        self.events.append({"action": action, "kind": "pipeline", "task": task.key, "job": task.job,
+                            "node": hostname})
 
     def pipeline(self, task: TaskInfo, hostname: str) -> None:
         job = self.jobs[task.job]
