@@ -22,12 +22,12 @@ from typing import Any, Mapping
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
-from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
-from ..helper.normalize_score import default_normalize_score, default_normalize_values
+from ..helper.normalize_score import DefaultNormalized
 from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
 from ...framework import batch as signers
@@ -309,7 +309,7 @@ def _first_available_score(claim: Mapping[str, Any], allocated_subrequests: set[
     return score, at
 
 
-class ScoringDynamicResources(DynamicResources):
+class ScoringDynamicResources(DefaultNormalized, DynamicResources):
     """DynamicResources as v1.35 and later build it: with Score and NormalizeScore."""
 
     def score(self, state: Any, pod: Pod, node_info: Any) -> tuple[int, Status]:
@@ -341,14 +341,6 @@ class ScoringDynamicResources(DynamicResources):
         s = state.get(STATE_KEY)
         return s.__class__ is StateData and not s.claims
 
-    def score_extensions(self) -> "ScoringDynamicResources":
-        return self
-
-    def normalize_score(self, state: Any, pod: Pod, scores: list[NodeScore]) -> Status:
-        return default_normalize_score(MAX_NODE_SCORE, False, scores)
-
-    def normalize_values(self, state: Any, pod: Pod, values: list[int]) -> list[int]:
-        return default_normalize_values(MAX_NODE_SCORE, False, values)
 
 
 def scores_nodes(version: KubernetesVersion) -> bool:

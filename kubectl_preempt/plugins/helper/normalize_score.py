@@ -1,9 +1,9 @@
 """mirrors helper.DefaultNormalizeScore"""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
-from ...framework.interface import NodeScore
+from ...framework.interface import MAX_NODE_SCORE, NodeScore
 from ...framework.status import SUCCESS, Status
 from .gomath import go_div
 
@@ -27,3 +27,21 @@ def default_normalize_values(max_priority: int, reverse: bool, values: list[int]
     if reverse:
         return [max_priority - go_div(max_priority * v, max_count) for v in values]
     return [go_div(max_priority * v, max_count) for v in values]
+
+
+class DefaultNormalized:
+    """The score extensions of a plugin whose NormalizeScore is one call of
+    helper.DefaultNormalizeScore(framework.MaxNodeScore, reverse, scores): NodeAffinity (not
+    reversed), TaintToleration (reversed: fewer intolerable taints score higher),
+    DynamicResources. `normalize_reverse` is that call's `reverse`."""
+
+    normalize_reverse = False
+
+    def score_extensions(self) -> Any:
+        return self
+
+    def normalize_score(self, state: Any, pod: Any, scores: list[NodeScore]) -> Status:
+        return default_normalize_score(MAX_NODE_SCORE, self.normalize_reverse, scores)
+
+    def normalize_values(self, state: Any, pod: Any, values: list[int]) -> list[int]:
+        return default_normalize_values(MAX_NODE_SCORE, self.normalize_reverse, values)

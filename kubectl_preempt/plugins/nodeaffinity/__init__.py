@@ -13,7 +13,7 @@ from ...errors import InputError
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore, PreFilterResult
+from ...framework.interface import MemoTraits, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import derived
@@ -21,7 +21,7 @@ from ...model.objects import Pod
 from .. import names
 from ..helper.nodeaffinity import (OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
                                    RequiredNodeAffinity, required_node_affinity)
-from ..helper.normalize_score import default_normalize_score, default_normalize_values
+from ..helper.normalize_score import DefaultNormalized
 from ...framework import batch as signers
 
 NAME = names.NODE_AFFINITY
@@ -72,7 +72,7 @@ def _required_terms(pod: Pod) -> Any:
     return na.get("requiredDuringSchedulingIgnoredDuringExecution")
 
 
-class NodeAffinity(MemoTraits):
+class NodeAffinity(DefaultNormalized, MemoTraits):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -166,14 +166,6 @@ class NodeAffinity(MemoTraits):
             count += preferred.score(node)
         return count, SUCCESS
 
-    def score_extensions(self) -> "NodeAffinity":
-        return self
-
-    def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
-        return default_normalize_score(MAX_NODE_SCORE, False, scores)
-
-    def normalize_values(self, state: Any, pod: Pod, values: list[int]) -> list[int]:
-        return default_normalize_values(MAX_NODE_SCORE, False, values)
 
 
 

@@ -15,14 +15,14 @@ from typing import Any, Mapping, Sequence
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import MAX_NODE_SCORE, MemoTraits, NodeScore
+from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...framework.podinfo import derived
 from ...model.objects import Pod
 from .. import names
-from ..helper.normalize_score import default_normalize_score, default_normalize_values
+from ..helper.normalize_score import DefaultNormalized
 from ..helper.taint import (TAINT_EFFECT_PREFER_NO_SCHEDULE, do_not_schedule_taints_filter,
                             find_matching_untolerated_taint, tolerations_tolerate_taint)
 from ...framework import batch as signers
@@ -74,7 +74,9 @@ class _PreScoreState:
         self.tolerations_prefer_no_schedule = tolerations
 
 
-class TaintToleration(MemoTraits):
+class TaintToleration(DefaultNormalized, MemoTraits):
+    # NormalizeScore: helper.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
+    normalize_reverse = True
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -117,14 +119,6 @@ class TaintToleration(MemoTraits):
             return 0, Status.as_error(f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
         return count_intolerable_taints_prefer_no_schedule(node_info.node.taints, s.tolerations_prefer_no_schedule), SUCCESS
 
-    def score_extensions(self) -> "TaintToleration":
-        return self
-
-    def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
-        return default_normalize_score(MAX_NODE_SCORE, True, scores)
-
-    def normalize_values(self, state: Any, pod: Pod, values: list[int]) -> list[int]:
-        return default_normalize_values(MAX_NODE_SCORE, True, values)
 
 
 
