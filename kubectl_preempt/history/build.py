@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import InputError
+from ..model.objects import metadata_of
 from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.schema import check_objects, object_label
 from ..model.workload import scheduling_group
@@ -59,16 +60,12 @@ FOUND_BOTH = "both"
 
 # --- reading one object ---------------------------------------------------------------------------
 
-def _md(o: Mapping[str, Any]) -> Mapping[str, Any]:
-    return o.get("metadata") or {}
-
-
 def _key(ns: Any, name: Any) -> str:
     return f"{ns or 'default'}/{name}"
 
 
 def pod_key(o: Mapping[str, Any]) -> str:
-    md = _md(o)
+    md = metadata_of(o)
     return _key(md.get("namespace"), md.get("name"))
 
 
@@ -88,7 +85,7 @@ def event_first_time(ev: Mapping[str, Any]) -> float | None:
     series = ev.get("series") or {}
     for v in (ev.get("eventTime"), ev.get("firstTimestamp"), ev.get("deprecatedFirstTimestamp"),
               ev.get("lastTimestamp"), ev.get("deprecatedLastTimestamp"), series.get("lastObservedTime"),
-              _md(ev).get("creationTimestamp")):
+              metadata_of(ev).get("creationTimestamp")):
         t = parse_seconds(v)
         if t is not None:
             return t
@@ -158,13 +155,13 @@ class Observed:
 
 
 def _uid(o: Mapping[str, Any]) -> str:
-    md = _md(o)
+    md = metadata_of(o)
     return md.get("uid") or pod_key(o)
 
 
 def _event_id(ev: Mapping[str, Any]) -> str:
     # the same Event read through both API groups is one object: one UID
-    md = _md(ev)
+    md = metadata_of(ev)
     return md.get("uid") or f"{md.get('namespace')}/{md.get('name')}"
 
 
@@ -345,7 +342,7 @@ def _event_rows(obs: Observed) -> tuple[dict[tuple, _Row], list[Mapping[str, Any
         reg = _regarding(ev)
         if reg.get("kind") not in (None, "", "Pod") or not reg.get("name"):
             continue
-        victim = _key(reg.get("namespace") or _md(ev).get("namespace"), reg["name"])
+        victim = _key(reg.get("namespace") or metadata_of(ev).get("namespace"), reg["name"])
         msg = (ev.get("message") or ev.get("note") or "").strip()
         by = preempted_by(ev)
         puid, node = by if by is not None else (None, None)
@@ -414,7 +411,7 @@ def _add_kube_batch_rows(rows: dict[tuple, _Row], evict_events: list[Mapping[str
     groups: dict[tuple[str, str], list[dict]] = {}
     if evict_events:  # kube-batch's pods by PodGroup, once: not every pod once per Event
         for p in by_uid.values():
-            md = _md(p)
+            md = metadata_of(p)
             g = (md.get("annotations") or {}).get(GROUP_NAME_ANNOTATION)
             if g:
                 groups.setdefault((md.get("namespace") or "default", g), []).append(p)
@@ -468,7 +465,7 @@ def _check_victim(row: _Row, pod: Mapping[str, Any], cond: Mapping[str, Any] | N
         if row.node and on and on != row.node:
             _conflict(row, f"the Event says node {row.node}, the victim's condition was set on node {on}")
         return
-    terminating = bool(_md(pod).get("deletionTimestamp")) or deleted
+    terminating = bool(metadata_of(pod).get("deletionTimestamp")) or deleted
     phase = (pod.get("status") or {}).get("phase")
     if row.node and on and on != row.node:
         _conflict(row, f"the Event says node {row.node}, the victim runs on node {on}")
@@ -510,7 +507,7 @@ def _attribute_by_nomination(row: _Row, victim: Mapping[str, Any], obs: Observed
         if others:
             _note(row, "also nominated to " + node + " within " + f"{SAME_INSTANT:g}s: " + ", ".join(others))
         return
-    terminating = bool(_md(victim).get("deletionTimestamp")) \
+    terminating = bool(metadata_of(victim).get("deletionTimestamp")) \
         and (victim.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
     cands = sorted({n.uid for n in obs.nominations if n.node == node and n.uid != row.victim_uid
                     and _higher(by_uid.get(n.uid), victim)})
@@ -584,7 +581,7 @@ def _check_nomination(row: _Row, pod: Mapping[str, Any], obs: Observed) -> None:
 def _deletion_requested(pod: Mapping[str, Any]) -> float | None:
     """When a pod's deletion was asked for: the API server sets deletionTimestamp to that time
     plus the grace period (registry/rest/delete.go, BeforeDelete)."""
-    md = _md(pod)
+    md = metadata_of(pod)
     t = parse_seconds(md.get("deletionTimestamp"))
     if t is None:
         return None
@@ -600,7 +597,7 @@ def _kube_batch_rows(ev: Mapping[str, Any], groups: Mapping[tuple[str, str], lis
     reg = _regarding(ev)
     if reg.get("kind") != "PodGroup" or not reg.get("name"):
         return []
-    ns = reg.get("namespace") or _md(ev).get("namespace") or "default"
+    ns = reg.get("namespace") or metadata_of(ev).get("namespace") or "default"
     group = _key(ns, reg["name"])
     action = (ev.get("message") or ev.get("note") or "").strip()
     first, last = event_first_time(ev), event_last_time(ev)
@@ -690,7 +687,7 @@ def _victim_pod_group(pod: Mapping[str, Any] | None) -> str | None:
     if pod is None:
         return None
     name = scheduling_group(pod.get("spec") or {})
-    return _key(_md(pod).get("namespace"), name) if name else None
+    return _key(metadata_of(pod).get("namespace"), name) if name else None
 
 
 def group_preemptions(rows: list[Mapping[str, Any]], members: Mapping[str, int] | None = None

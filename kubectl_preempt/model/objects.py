@@ -23,6 +23,11 @@ def parse_time(value: Any) -> datetime | None:
     return parse_datetime(value)
 
 
+def metadata_of(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An object's metadata as read from its manifest: {} where it has none."""
+    return obj.get("metadata") or {}
+
+
 class _View:
     """The decoded object and its three parts, as every typed view keeps them."""
 

@@ -25,7 +25,7 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
-from ...model.objects import Pod
+from ...model.objects import Pod, metadata_of
 from .. import names
 from ..helper.normalize_score import DefaultNormalized
 from ..helper.nodeaffinity import NodeSelector
@@ -58,10 +58,6 @@ RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE = 256
 _SUCCESS = SUCCESS  # statuses are immutable: one shared answer for the hot path
 # resourceapi.FirstAvailableDeviceRequestMaxSize: subrequest i of a firstAvailable request scores 8 - i
 FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE = 8
-
-
-def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    return obj.get("metadata") or {}
 
 
 def _status(obj: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -117,7 +113,7 @@ class DynamicResources(MemoTraits):
     def _claim(self, namespace: str, name: str) -> Mapping[str, Any] | None:
         found = None
         for c in self._extra("ResourceClaim"):
-            if (_meta(c).get("namespace") or "default") == namespace and _meta(c).get("name") == name:
+            if (metadata_of(c).get("namespace") or "default") == namespace and metadata_of(c).get("name") == name:
                 found = c
         return found
 
@@ -145,14 +141,14 @@ class DynamicResources(MemoTraits):
             claim = self._claim(pod.namespace, claim_name)
             if claim is None:
                 raise _Rejected(ERR_CLAIM_NOT_FOUND.format(pod.namespace, claim_name))
-            if _meta(claim).get("deletionTimestamp"):
-                raise _Rejected(ERR_CLAIM_DELETING.format(_meta(claim).get("name")))
+            if metadata_of(claim).get("deletionTimestamp"):
+                raise _Rejected(ERR_CLAIM_DELETING.format(metadata_of(claim).get("name")))
             if must_check_owner:
                 owned = any(ref.get("controller") and ref.get("uid") == pod.uid
-                            for ref in _meta(claim).get("ownerReferences") or ())
-                ns = _meta(claim).get("namespace") or "default"
+                            for ref in metadata_of(claim).get("ownerReferences") or ())
+                ns = metadata_of(claim).get("namespace") or "default"
                 if ns != pod.namespace or not owned:
-                    raise _Rejected(ERR_NOT_OWNER.format(ns, _meta(claim).get("name"), pod.namespace, pod.name))
+                    raise _Rejected(ERR_NOT_OWNER.format(ns, metadata_of(claim).get("name"), pod.namespace, pod.name))
             out.append(claim)
         return out
 
@@ -181,7 +177,7 @@ class DynamicResources(MemoTraits):
             return None, Status(Code.UnschedulableAndUnresolvable, str(e))
         if not claims:
             return None, Status(Code.Skip)
-        classes = {_meta(c).get("name"): c for c in self._extra("DeviceClass")}
+        classes = {metadata_of(c).get("name"): c for c in self._extra("DeviceClass")}
         to_allocate = 0
         available_on: list[NodeSelector | None] = []
         for claim in claims:
@@ -196,7 +192,7 @@ class DynamicResources(MemoTraits):
                 continue
             available_on.append(None)
             to_allocate += 1
-            key = f"{_meta(claim).get('namespace') or 'default'}/{_meta(claim).get('name')}"
+            key = f"{metadata_of(claim).get('namespace') or 'default'}/{metadata_of(claim).get('name')}"
             for req in ((claim.get("spec") or {}).get("devices") or {}).get("requests") or ():
                 rname = req.get("name") or ""
                 if req.get("exactly") is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
+from ...model.objects import metadata_of
 from ...model.quantity import parse_quantity
 from ..helper.nodeaffinity import LabelRequirement, NodeSelector, new_requirement
 
@@ -26,29 +27,25 @@ FILESYSTEM = "Filesystem"
 
 
 # ------------------------------------------------------------------ metadata
-def meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    return obj.get("metadata") or {}
-
-
 def spec(obj: Mapping[str, Any]) -> Mapping[str, Any]:
     return obj.get("spec") or {}
 
 
 def name_of(obj: Mapping[str, Any]) -> str:
-    return meta(obj).get("name") or ""
+    return metadata_of(obj).get("name") or ""
 
 
 def namespace_of(obj: Mapping[str, Any]) -> str:
-    return meta(obj).get("namespace") or "default"
+    return metadata_of(obj).get("namespace") or "default"
 
 
 def annotations(obj: Mapping[str, Any]) -> Mapping[str, str]:
-    return meta(obj).get("annotations") or {}
+    return metadata_of(obj).get("annotations") or {}
 
 
 def is_controlled_by(obj: Mapping[str, Any], owner_uid: str) -> bool:
     # mirrors metav1.IsControlledBy: the one controller reference names the owner's UID
-    for ref in meta(obj).get("ownerReferences") or ():
+    for ref in metadata_of(obj).get("ownerReferences") or ():
         if ref.get("controller"):
             return ref.get("uid") == owner_uid
     return False
