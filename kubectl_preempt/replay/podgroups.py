@@ -29,7 +29,7 @@ from ..framework.podgroupstate import group_key_of
 from ..model.objects import Pod
 from ..model.workload import PodGroup
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord
-from ..scheduler.backend.queue import QueuedPodInfo, SchedulingQueue
+from ..scheduler.backend.queue import UNSCHEDULABLE, QueuedPodInfo, SchedulingQueue
 from ..scheduler.schedule_one_podgroup import BIND, MemberResult, PodGroupCycleResult, order_members
 from .state import ReplayState, format_time, grace_period
 
@@ -144,7 +144,14 @@ class Spin:
         self.aside: dict[str, tuple[Any, list[QueuedPodInfo]]] = {}  # group key -> (token, members)
 
     def set_aside(self, key: str, queue: SchedulingQueue, infos: Iterable[QueuedPodInfo]) -> None:
-        held = list(infos)
+        # only members the queue would hand out again: one FailureHandler parked in
+        # unschedulablePods (gated at PreEnqueue, as DefaultPreemption gates a member whose own
+        # preemption's calls run) waits there for an event its plugins' hints queue it on, or for
+        # another member's PopSpecificPod (scheduling_queue.go AddUnschedulableIfNotPresent,
+        # moveToBackoffQ, movePodsToActiveOrBackoffQueue); DefaultPreemption's hint is always
+        # QueueSkip (default_preemption.go isPodSchedulableAfterPodDeletion), so a member parked by
+        # it with no rejecting plugin of its own is not requeued by any event
+        held = [i for i in infos if i.where != UNSCHEDULABLE]
         for i in held:
             queue.set_aside(i)
         self.aside[key] = (self.token(), held)

@@ -167,6 +167,7 @@ class PodGroupScheduler:
         evicted anew under another order of tied units (its record's `alternatives`)."""
         sched = self.sched
         n = sched.snapshot.num_nodes()
+        popped = list(members)  # podGroupInfoForPod took every one of them out of the queue
         members = [p for p in members if not p.terminating]  # skipPodGroupPodSchedule
         fwk, err = self._framework_for_pod_group(members)
         if fwk is None:
@@ -176,18 +177,22 @@ class PodGroupScheduler:
                                        condition=_condition(status, False))
         snap = CycleSnapshot(sched.snapshot, {key: self._live_state(fwk, key, members)})
         cycle = PodGroupCycle(key, snap.pod_group_states[key])
-        result = self._algorithm(fwk, snap, cycle, members, RUN_ALL_POST_FILTERS)
-        record = None
-        if workload_aware_preemption and result.status.code == Code.Unschedulable:
-            status, record = self._workload_aware_preemption(fwk, snap, key, pod_group, members, pdbs,
-                                                             alternatives)
-            if status.is_success():
-                result.waiting_on_preemption = True
-            elif status.code == Code.Error:
-                result.status = status
-            else:
-                result.status = Status(result.status.code, *result.status.reasons, status.message(),
-                                       plugin=result.status.plugin, error=result.status.error)
+        in_flight = InFlightNominations(fwk.nominator, popped)
+        try:
+            result = self._algorithm(fwk, snap, cycle, members, RUN_ALL_POST_FILTERS)
+            record = None
+            if workload_aware_preemption and result.status.code == Code.Unschedulable:
+                status, record = self._workload_aware_preemption(fwk, snap, key, pod_group, members, pdbs,
+                                                                 alternatives)
+                if status.is_success():
+                    result.waiting_on_preemption = True
+                elif status.code == Code.Error:
+                    result.status = status
+                else:
+                    result.status = Status(result.status.code, *result.status.reasons, status.message(),
+                                           plugin=result.status.plugin, error=result.status.error)
+        finally:
+            in_flight.back_in_queue()
         out = PodGroupCycleResult(key, pod_group, result.members, result.status, result.waiting_on_preemption,
                                   record, num_all_nodes=n)
         _submit(out)
@@ -286,15 +291,17 @@ class PodGroupScheduler:
         snap.assume_pod(assumed, cycle.key)
         m.assumed_on = host
         nominator = fwk.nominator
-        held = next((node for node, ps in nominator.by_node.items() if any(p.uid == pod.uid for p in ps)), "")
+        held, entry = next(((node, p) for node, ps in nominator.by_node.items() for p in ps if p.uid == pod.uid),
+                           ("", pod))
         if held:
             nominator.delete(pod)
 
         def revert() -> None:
             # unreserveAndForget: forgotten in the snapshot, the nomination back in the nominator
+            # (as the nominator holds it: a member in flight is its reference, InFlightNominations)
             snap.forget_pod(assumed, cycle.key)
             if held:
-                nominator.add(pod, held)
+                nominator.add(entry, held)
 
         state = CycleState()
         state.pod_group_cycle = cycle
@@ -357,6 +364,49 @@ class PodGroupScheduler:
                         seen.add(pods)
                         record.alternatives.append(got)
         return record.status, record
+
+
+class InFlightNominations:
+    """The members of a pod-group cycle as the nominator shows them while the cycle runs.
+
+    The nominator keeps only a reference (name, namespace, UID) of each nominated pod
+    (backend/queue/nominator.go podRef); PriorityQueue.NominatedPodsForNode
+    (backend/queue/scheduling_queue.go nominatedPodToInfo) resolves it through activeQ,
+    unschedulablePods and backoffQ, and a pod in none of them gets `podRef.toPod()`: a pod with
+    no priority (0) and no requests. Every member of a pod-group cycle was taken out of the queue
+    (podGroupInfoForPod: Pop, then PopSpecificPod), so while the cycle runs another member's
+    nomination counts as that bare pod: addGENominatedPods (framework/runtime/framework.go) skips it
+    for a pod of higher priority than 0, and getLowerPriorityNominatedPods (preemption/executor.go)
+    sees it as lower. The members' entries are swapped for such references for the cycle, and
+    back afterwards (the queue holds the members again once FailureHandler has run)."""
+
+    def __init__(self, nominator: Any, pods: Sequence[Pod]) -> None:
+        self.nominator = nominator
+        uids = {p.uid for p in pods}
+        self.swapped: dict[str, tuple[Pod, Pod]] = {}  # uid -> (the nominator's pod, its reference)
+        for node_pods in nominator.by_node.values():
+            for i, p in enumerate(node_pods):
+                if p.uid in uids:
+                    ref = _pod_ref(p)
+                    self.swapped[p.uid] = (p, ref)
+                    node_pods[i] = ref
+        if self.swapped:
+            nominator.version += 1
+
+    def back_in_queue(self) -> None:
+        if not self.swapped:
+            return
+        for node_pods in self.nominator.by_node.values():
+            for i, p in enumerate(node_pods):
+                got = self.swapped.get(p.uid)
+                if got is not None and p is got[1]:
+                    node_pods[i] = got[0]
+        self.nominator.version += 1
+
+
+def _pod_ref(pod: Pod) -> Pod:
+    """podRef.toPod(): the pod's name, namespace and UID, nothing else."""
+    return Pod({"metadata": {"name": pod.name, "namespace": pod.namespace, "uid": pod.uid}})
 
 
 def _fit_status(res: CycleResult) -> Status:

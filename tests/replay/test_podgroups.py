@@ -216,3 +216,38 @@ def test_a_members_decisions_merge_as_the_clusters_record_merges_them(decisions,
         if not rep.merge(row, t):
             rows.append(row)
     assert [(r["preemptor"], r["node"], r["schedulerDecisions"], r["victims"]) for r in rows] == entries
+
+
+# replay/podgroups.py Spin.set_aside: a cycle that changed nothing sets aside only the members the
+# queue would hand out again; one FailureHandler parked in unschedulablePods (here gated by
+# DefaultPreemption's PreEnqueue while its own preemption's calls run, with no rejecting plugin of
+# its own) stays parked when the cluster changes, as upstream's queue leaves it
+# (scheduling_queue.go moveToBackoffQ, default_preemption.go isPodSchedulableAfterPodDeletion).
+SPIN_CASES = [
+    pytest.param(set(), {"a": BACKOFF, "b": ERROR_BACKOFF},
+                 id="members waiting out their backoff are set aside and come back to their backoff"),
+    pytest.param({"b"}, {"a": BACKOFF, "b": "unschedulable"},
+                 id="a member gated at PreEnqueue stays parked in unschedulablePods when the cluster changes"),
+]
+
+
+@pytest.mark.parametrize("gated,after", SPIN_CASES)
+def test_a_spinning_groups_members_set_aside(gated: set[str], after: dict[str, str]) -> None:
+    from kubectl_preempt.replay.podgroups import Spin
+    held: set[str] = set()
+    q = SchedulingQueue(lambda: 10.0, pre_enqueue=lambda p: (p.name not in held,
+                                                             "DefaultPreemption" if p.name in held else ""))
+    infos = {}
+    for name, plugins in (("a", {"NodeResourcesFit"}), ("b", set())):
+        info = infos[name] = q.add(Pod(make_pod(name).obj()))
+        assert q.pop() is info
+        held.update(gated & {name})
+        q.add_unschedulable_if_not_present(info, plugins, group_member=True)
+    world = [0]
+    spin = Spin(lambda: world[0])
+    spin.set_aside("gang/g", q, infos.values())
+    assert {n: i.where for n, i in infos.items()} == {"a": IN_FLIGHT, "b": after["b"] if gated else IN_FLIGHT}
+    held.clear()  # its preemption's calls are done: PreEnqueue would let it through now
+    world[0] += 1  # the cluster changed
+    spin.release(q)
+    assert {n: i.where for n, i in infos.items()} == after

@@ -233,3 +233,39 @@ def test_members_are_tried_by_priority_then_first_attempt() -> None:
     pods = [Pod(make_pod(n).priority(p).obj()) for n, p in (("a", 1), ("b", 5), ("c", 5))]
     first = {"a": 1.0, "b": 3.0, "c": 2.0}
     assert [p.name for p in order_members(pods, lambda p: first[p.name])] == ["c", "b", "a"]
+
+
+# schedule_one_podgroup.py InFlightNominations: every member of a pod-group cycle is out of the
+# queue while the cycle runs, so the nominator resolves its nomination to a bare pod (podRef.toPod:
+# priority 0, no requests) and a higher-priority pod of the cycle does not count it
+# (scheduling_queue.go nominatedPodToInfo, framework.go addGENominatedPods). A pod still waiting in
+# the queue keeps its nomination's room.
+IN_FLIGHT_CASES = [
+    pytest.param("gang/train-1", True, {"gang/train-0": "n1", "gang/train-1": "n2"},
+                 id="a member fits where another member of its group in the same cycle is nominated"),
+    pytest.param("gang/other", False, {},
+                 id="a pod waiting in the queue keeps the room of its nomination from a gang member"),
+]
+
+
+@pytest.mark.parametrize("nominated,scheduled,hosts", IN_FLIGHT_CASES)
+def test_nominations_of_members_in_flight(nominated: str, scheduled: bool, hosts: dict[str, str]) -> None:
+    # n1 has room for one 2-cpu pod and train-0 may go nowhere else; n2 has room for one more
+    objs = [make_node("n1").alloc(cpu="4", memory="16Gi").label("pool", "a").obj(),
+            make_node("n2").alloc(cpu="4", memory="16Gi").label("pool", "b").obj(),
+            filler("big-1", "n1", prio=20000, cpu="2"), filler("big-2", "n2", prio=20000, cpu="2")]
+    objs.append(make_gang("train", 2, namespace="gang", priority=10000))
+    objs.append(make_pod("train-0").ns("gang").priority(10000).req(cpu="2", memory="1Gi").in_pod_group("train")
+                .node_selector(pool="a").obj())
+    member = make_pod("train-1").ns("gang").priority(10000).req(cpu="2", memory="1Gi").in_pod_group("train")
+    other = make_pod("other").ns("gang").priority(10000).req(cpu="2", memory="1Gi")
+    objs.append((member.nominated("n1") if nominated == "gang/train-1" else member).obj())
+    if nominated == "gang/other":
+        objs.append(other.nominated("n1").obj())
+    s = scheduler(objs, wap=False)
+    r = cycle(s, "gang/train")
+    assert r.status.is_success() == scheduled
+    assert {m.pod.key: m.suggested_host for m in r.members if m.action == BIND} == hosts
+    # after the cycle the nominator holds the pods themselves again, their priority with them
+    held = s.nominator.by_node["n1"]
+    assert [p.key for p in held] == [nominated] and held[0].priority == 10000
