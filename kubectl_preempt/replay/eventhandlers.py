@@ -48,18 +48,17 @@ _ACTIONS = {"ADDED": ev.ADD, "MODIFIED": ev.UPDATE, "DELETED": ev.DELETE}
 class EventHandler:
     """Applies trace events to `state` and, when given, `queue`: the part both modes share.
 
-    A mode's handler is a subclass (simulate: replay/pod_events.py SimulateHandler) that reads a
-    Pod event its own way (`pod_event`) and calls the pod methods below; it may also take an event
-    for another scheduler beside this one (`claims`), act on a deleted node's pods before the queue
-    hears of it (`node_deleted`) and watch other kinds (`object_changed`). A mode may instead hand
-    its reading of Pod events in as `read_pod` (follow).
+    Each mode's handler is a subclass (simulate: replay/pod_events.py SimulateHandler; follow:
+    replay/follow.py FollowHandler) that reads a Pod event its own way (`pod_event`) and calls the
+    pod methods below; it may also take an event for another scheduler beside this one (`claims`),
+    act on a deleted node's pods before the queue hears of it (`node_deleted`) and watch other
+    kinds (`object_changed`).
     `pdb_status_from_trace`: take a PodDisruptionBudget's status as recorded (follow), or keep the
     replay's own until the disruption controller's next sync (simulate)."""
 
     state: ReplayState
     policy: PriorityPolicy
     recorded_classes: dict[str, PriorityClass]
-    read_pod: Callable[[TraceEvent], None] | None = None
     _: KW_ONLY
     queue: SchedulingQueue | None = None
     pdb_status_from_trace: bool = True
@@ -70,9 +69,7 @@ class EventHandler:
     # ------------------------------------------------------------------ what a mode decides
     def pod_event(self, event: TraceEvent) -> None:
         """The mode's reading of a Pod event."""
-        if self.read_pod is None:
-            raise NotImplementedError("a mode's handler reads Pod events")
-        self.read_pod(event)
+        raise NotImplementedError("a mode's handler reads Pod events")
 
     def claims(self, event: TraceEvent) -> bool:
         """True when another scheduler beside this one takes the event for itself."""

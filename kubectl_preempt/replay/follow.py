@@ -214,8 +214,8 @@ class Follow:
         self.order = TracedPodOrder(estimate, self.bound_at_start)
         self.state = ReplayState(cluster, config, random_source=RandomSource(seed), recompute_pdbs=False,
                                  order=self.order)
-        # the trace's events reach the cache through the handler simulate uses too; follow has no
-        # queue, and applies the recorded bindings and nominations (its _pod_event)
+        # the trace's events reach the cache through follow's handler (FollowHandler): no queue,
+        # the recorded bindings and nominations applied as they happened
         # pod groups (v1.36, GenericWorkload) are followed by their own cycles (replay/podgroups.py)
         self._now = timeline.start
         # with WorkloadAwarePreemption a pod group preempts as one unit, in cycles the recording
@@ -226,8 +226,7 @@ class Follow:
         self.groups = FollowGroups(self.state, lambda: self._now, api_latency_for(config, timeline.events),
                                    timeline.events) \
             if sched.pod_group_cycles and config.version.features.enable_workload_aware_preemption else None
-        self.handler = EventHandler(self.state, self.policy, self.recorded_classes, self._pod_event,
-                                    queue=self.groups.queue if self.groups is not None else None)
+        self.handler = FollowHandler(self, queue=self.groups.queue if self.groups is not None else None)
         self.incidents = find_incidents(initial, timeline.events)
         # v1.35+ (NominatedNodeNameForExpectation): the scheduler also nominates a pod it placed and
         # that waits at Permit or PreBind, so a nomination alone is no preemption
@@ -824,27 +823,37 @@ class Follow:
     def events_applied(self) -> int:
         return self.handler.applied
 
-    def _pod_event(self, ev: TraceEvent) -> None:
-        st = self.state
+
+class FollowHandler(EventHandler):
+    """The recording applied to a follow-mode replay: each Pod event as it was recorded, bindings
+    and nominations included (the recorded scheduler's, not the replay's). What it counts of them
+    (bindings, when each pod was added) is the Follow's."""
+
+    def __init__(self, follow: Follow, **kwargs: Any) -> None:
+        super().__init__(follow.state, follow.policy, follow.recorded_classes, **kwargs)
+        self.follow = follow
+
+    def pod_event(self, ev: TraceEvent) -> None:
+        st, follow = self.state, self.follow
         raw = ev.obj
         cur = st.pods_by_uid.get(ev.uid)
         if ev.type == "DELETED" or finished(raw):
             if cur is not None:
-                self.handler.delete_pod(cur)
+                self.delete_pod(cur)
             return
         if cur is not None and not _relevant_change(cur, raw):
-            self.handler.touch_pod(cur)
+            self.touch_pod(cur)
             return
         new = Pod(raw)
         if cur is not None:
             new.priority, new.preemption_policy, new.has_priority = cur.priority, cur.preemption_policy, True
             if new.node_name and not cur.node_name:
-                self.bindings += 1  # a recorded binding (or nomination, below) as it happened
-            self.handler.update_pod(cur, new)
+                follow.bindings += 1  # a recorded binding (or nomination, below) as it happened
+            self.update_pod(cur, new)
         else:
             self.policy.resolve(new, st.cluster.priority_classes, existing=False)
-            self.added_at.setdefault(new.uid, self._index)
-            self.handler.add_pod(new)
+            follow.added_at.setdefault(new.uid, follow._index)
+            self.add_pod(new)
 
 
 def _relevant_change(cur: Pod, raw: Mapping[str, Any]) -> bool:
