@@ -240,7 +240,7 @@ def realcluster(scale: float, jobs: int) -> dict[str, Any]:
     preemptions = decisions = 0
     for tr in traces:
         # what replay(tr, runs=runs) does, keeping every run's decision count
-        facts = [orjson.loads(b)[1] for b in fan_out(_run_task, run_spec(tr), runs, jobs=jobs)]
+        facts = [orjson.loads(b) for b in fan_out(_run_task, run_spec(tr), runs, jobs=jobs)]
         preemptions += distribution(facts)["preemptions"]["p50"]
         decisions += sum(f["decisions"] for f in facts)
     elapsed, cpu = time.perf_counter() - start, _cpu() - cpu0
