@@ -381,10 +381,13 @@ class PodGroupLoop:
 
 
 def hold_until_last_delete(calls: list[Any]) -> list[Any]:
-    """A pod group's asynchronous preemption holds its members until its last victim's deletion is
-    seen: executor.go isRunningPreemption keeps the group in `preempting` while the last victim
-    (lastVictimsPendingPreemption) exists without a deletionTimestamp. The "release" of plan_calls
-    (the preemptor leaving the set before the last victim's calls) moves to that delete."""
+    """An asynchronous preemption of v1.35 and later holds its preemptor (a pod, or a pod group's
+    members) until its last victim's deletion is seen: framework/preemption/executor.go
+    (v1.36.2; preemption.go in v1.35) isRunningPreemption keeps the preemptor in `preempting`
+    while the last victim (lastVictimsPendingPreemption) exists without a deletionTimestamp, and
+    prepareCandidateAsync leaves `preempting` only after the last victim's PreemptPod returned.
+    v1.34.1 left it before the last victim's calls, which is plan_calls' "release"; here that
+    release moves to the last delete."""
     deletes = [c for c in calls if c.what == "delete"]
     if not deletes:
         return calls

@@ -102,6 +102,14 @@ class PreemptionCalls:
         if self.async_preemption:
             calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency,
                                clears_wait=not api_calls_async(self.config))
+            last = next((v for v in reversed(sel.victims) if not v.terminating), None)
+            if self.config.version.at_least(35) and last is not None and last.uid not in self.waiting_on_permit:  # type: ignore[attr-defined]
+                # v1.35+: held until the last victim's deletion is seen (podgroups.py
+                # hold_until_last_delete). A last victim waiting at Permit gets no call
+                # (PreemptPod rejects it), so prepareCandidateAsync ends, and the preemptor is
+                # released, before that rejection frees its node: the release stays before it
+                from .podgroups import hold_until_last_delete
+                calls = hold_until_last_delete(calls)
             if calls:
                 self.preempting.add(pod.uid)
         else:

@@ -1,6 +1,7 @@
 """Asynchronous preemption (SchedulerAsyncPreemption, on by default in v1.34.1): the victims' API
 calls take time, the preemptor is held until just before its last victim's calls and may then be
-tried again while that victim still runs."""
+tried again while that victim still runs (v1.34.1; from v1.35 on it is held until its last
+victim's deletion is seen)."""
 from __future__ import annotations
 
 from typing import Any
@@ -46,21 +47,38 @@ def _hi_preemptions(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_the_preemptor_released_before_its_last_victims_calls_decides_again() -> None:
-    first, second = _hi_preemptions(replay(trace(*_events(), end=60)))
+    first, second = _hi_preemptions(replay(trace(*_events(), end=60), kubernetes_version="v1.34"))
     assert (first["node"], sorted(first["victims"])) == ("n1", ["default/v1", "default/v2"])
     # tried again on v1's deletion: v1 is gone, v2 not yet deleted, so hi preempts again
     assert (second["time"], second["node"], second["victims"]) == ("2026-03-01T10:00:10.090Z", "n1", ["default/v2"])
 
 
+@pytest.mark.parametrize("version, decided_at", [
+    # v1.34.1 leaves `preempting` before the last victim's calls: v1's deletion requeues hi
+    # while v2's calls run, and hi preempts again
+    ("v1.34", ["2026-03-01T10:00:10Z", "2026-03-01T10:00:10.090Z"]),
+    # v1.35 and later hold it until the last victim's deletion is seen (executor.go
+    # isRunningPreemption, lastVictimsPendingPreemption): v1's deletion finds hi gated at
+    # PreEnqueue, and DefaultPreemption's hint skips it, so hi waits for v2 to leave
+    ("v1.35", ["2026-03-01T10:00:10Z"]),
+    ("v1.36", ["2026-03-01T10:00:10Z"]),
+])
+def test_the_preemptor_is_held_until_its_last_victims_deletion_from_v1_35_on(version: str,
+                                                                              decided_at: list[str]) -> None:
+    report = replay(trace(*_events(), end=60), kubernetes_version=version)
+    assert [p["time"] for p in _hi_preemptions(report)] == decided_at
+    assert report["summary"]["victims"] == 2
+
+
 def test_a_decision_again_on_a_victim_already_being_evicted_evicts_no_one_new() -> None:
-    report = replay(trace(*_events(), end=60))
+    report = replay(trace(*_events(), end=60), kubernetes_version="v1.34")
     first, second = _hi_preemptions(report)
     assert [d.get("alreadyEvicting", False) for d in first["victimDetails"]] == [False, False]
     # v2's delete call from the first decision is still on its way: the same eviction, not a new one
     assert [(d["pod"], d.get("alreadyEvicting")) for d in second["victimDetails"]] == [("default/v2", True)]
     assert report["summary"]["victims"] == 2
     # counted with its first decision, as the real cluster's record of it counts it
-    dist = replay(trace(*_events(), end=60), runs=2, jobs=1)["distribution"]
+    dist = replay(trace(*_events(), end=60), runs=2, jobs=1, kubernetes_version="v1.34")["distribution"]
     assert dist["preemptions"]["max"] == 1 and dist["renominations"]["max"] == 1
     assert dist["victims"]["max"] == 2
 

@@ -251,3 +251,32 @@ def test_a_spinning_groups_members_set_aside(gated: set[str], after: dict[str, s
     world[0] += 1  # the cluster changed
     spin.release(q)
     assert {n: i.where for n, i in infos.items()} == after
+
+
+def test_members_whose_own_preemptions_still_run_when_they_come_back_all_park() -> None:
+    """WorkloadAwarePreemption off, a gang that cannot fit (three 3-cpu members, two 4-cpu nodes):
+    h-2 and h-0 preempt on n1 and n2 inside the group's cycle, h-1 finds no node. Back in the
+    queue (schedule_one.go handleSchedulingFailure: the group's failure is no FitError, so no
+    rejecting plugin) h-2 and h-0 are held at PreEnqueue while their preemptions run
+    (default_preemption.go PreEnqueue; executor.go isRunningPreemption: until the last victim's
+    deletion is seen) and land in unschedulablePods (scheduling_queue.go moveToBackoffQ). h-1's
+    next cycle, after the first cycle's status patches, finds them still held (PopSpecificPod
+    leaves a gated pod) and preempts alone, and is parked the same way (h-2, which completed the
+    gang, entered the queue first and leads the first cycle: podGroupInfoForPod's order). The
+    victims' deletions requeue none of them (isPodSchedulableAfterPodDeletion: QueueSkip), so nothing more is
+    decided after h-1's cycle: three preemptions, none again."""
+    lows = [ev(0, "ADDED", make_pod(f"low-{n}-{i}").ns("batch").priority(10).req(cpu="1", memory="1Gi")
+               .on(n).start_time("2026-03-01T09:00:00Z").set("spec.terminationGracePeriodSeconds", 5).obj())
+            for n in ("n1", "n2") for i in range(4)]
+    tr = trace(*nodes(2), *lows, ev(0, "ADDED", make_gang("huge", 3, namespace="gang", priority=1000)),
+               *[ev(1, "ADDED", member(f"h-{i}", "huge", "3")) for i in range(3)], end=120)
+    report = replay(tr, kubernetes_version="v1.36", feature_gates={"GenericWorkload": True, "GangScheduling": True})
+    rows = [(p["preemptor"], p["node"], p["time"]) for p in report["preemptions"]]
+    # h-2 completed the gang, so it was the first to enter the queue (addPodToSchedulingQueue)
+    assert [r[0] for r in rows] == ["gang/h-2", "gang/h-0", "gang/h-1"]
+    # h-1's cycle follows the first cycle's three status patches (45 ms each)
+    assert [r[2] for r in rows] == [at(1), at(1), at(1.135)]
+    summary = report["summary"]
+    assert summary["decisions"] == 4  # the first cycle's three members, then h-1 alone
+    parked = {p["pod"]: p["queue"] for p in summary["neverScheduled"]}
+    assert parked == {f"gang/h-{i}": "unschedulable" for i in range(3)}
