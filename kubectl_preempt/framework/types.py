@@ -122,7 +122,7 @@ class NodeInfo:
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
                  "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
-                 "journal", "name", "counting")
+                 "journal", "name", "counting", "pods_by_label", "_pods_by_label_shared")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
@@ -146,6 +146,13 @@ class NodeInfo:
         self.journal: NodeJournal | None = None
         # how this release counts a pod here (framework/versions.py node_counting); None: v1.34's
         self.counting: NodeCounting | None = None
+        # the node's pods by each of their label pairs, (key, value) -> PodInfos, kept as the pods
+        # come and go. Upstream has no such index (Go walks a node's pods fast enough): the fast
+        # cores (scheduler/fast/labels.py) read it so that a selector's pods on a node are found
+        # without walking all of them; the plain functions never read it. Copies share it until
+        # one of them changes (`_pods_by_label_shared`).
+        self.pods_by_label: dict[tuple[str, str], list[PodInfo]] = {}
+        self._pods_by_label_shared = False
         for p in pods:
             self.add_pod(p)
 
@@ -170,6 +177,8 @@ class NodeInfo:
         c.lowest_priority = self.lowest_priority
         c.journal = None
         c.counting = self.counting
+        c.pods_by_label = self.pods_by_label
+        c._pods_by_label_shared = self._pods_by_label_shared = True
         return c
 
     def emptied(self) -> "NodeInfo":
@@ -234,6 +243,7 @@ class NodeInfo:
             self.pods_with_affinity.append(pi)
         if pi.has_required_anti_affinity:
             self.pods_with_required_anti_affinity.append(pi)
+        self._index_labels(pi)
         self._update(pi, 1)
 
     def add_pods(self, pods: Iterable[Pod]) -> None:
@@ -247,11 +257,18 @@ class NodeInfo:
         scalar: dict[str, int] = {}
         counting = self.counting
         options = counting.resources if counting is not None else None
+        by_label = self._own_pods_by_label()
         for pod in pods:
             pi = pod.info
             if pi is None:
                 pi = pod.info = PodInfo(pod)
             infos.append(pi)
+            for pair in pod.labels.items():
+                bucket = by_label.get(pair)
+                if bucket is None:
+                    by_label[pair] = [pi]
+                else:
+                    bucket.append(pi)
             if pod.priority < lowest:
                 lowest = pod.priority
             if pi.has_affinity:
@@ -326,9 +343,48 @@ class NodeInfo:
                                 lst[j] = lst[-1]
                                 lst.pop()
                                 break
+                self._unindex_labels(pi)
                 self._sums(pi, -1)
                 return pi
         return None
+
+    def _own_pods_by_label(self) -> dict[tuple[str, str], list[PodInfo]]:
+        """The label index, this NodeInfo's own to change (copied first while a copy shares it)."""
+        if self._pods_by_label_shared:
+            self.pods_by_label = {pair: list(b) for pair, b in self.pods_by_label.items()}
+            self._pods_by_label_shared = False
+        return self.pods_by_label
+
+    def _index_labels(self, pi: PodInfo) -> None:
+        labels = pi.pod.labels
+        if not labels:
+            return
+        by_label = self._own_pods_by_label()
+        for pair in labels.items():
+            bucket = by_label.get(pair)
+            if bucket is None:
+                by_label[pair] = [pi]
+            else:
+                bucket.append(pi)
+
+    def _unindex_labels(self, pi: PodInfo) -> None:
+        # a Pod's labels never change in place (a relabelled pod is a new Pod: model/objects.py),
+        # so the pairs it was filed under are its labels' pairs now
+        labels = pi.pod.labels
+        if not labels:
+            return
+        by_label = self._own_pods_by_label()
+        for pair in labels.items():
+            bucket = by_label.get(pair)
+            if bucket is None:
+                continue
+            for j in range(len(bucket) - 1, -1, -1):
+                if bucket[j] is pi:
+                    bucket[j] = bucket[-1]
+                    bucket.pop()
+                    break
+            if not bucket:
+                del by_label[pair]
 
     def requeue_pod(self, pod: Pod) -> bool:
         """An update of a pod that changes nothing counted here (a status patch): upstream's
