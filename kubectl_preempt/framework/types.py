@@ -146,12 +146,14 @@ class NodeInfo:
         self.journal: NodeJournal | None = None
         # how this release counts a pod here (framework/versions.py node_counting); None: v1.34's
         self.counting: NodeCounting | None = None
-        # the node's pods by each of their label pairs, (key, value) -> PodInfos, kept as the pods
-        # come and go. Upstream has no such index (Go walks a node's pods fast enough): the fast
-        # cores (scheduler/fast/labels.py) read it so that a selector's pods on a node are found
-        # without walking all of them; the plain functions never read it. Copies share it until
-        # one of them changes (`_pods_by_label_shared`).
-        self.pods_by_label: dict[tuple[str, str], list[PodInfo]] = {}
+        # the node's pods by label, key -> value -> PodInfos, for the keys asked so far
+        # (pods_with_label), kept as the pods come and go. Upstream has no such index (Go walks a
+        # node's pods fast enough): the fast cores (scheduler/fast/labels.py) read it so that a
+        # selector's pods on a node are found without walking all of them; the plain functions
+        # never read it. A key is indexed when first asked, not when the snapshot is built (the
+        # load would pay for every label of every pod). Copies share it until one of them
+        # changes (`_pods_by_label_shared`).
+        self.pods_by_label: dict[str, dict[str, list[PodInfo]]] = {}
         self._pods_by_label_shared = False
         for p in pods:
             self.add_pod(p)
@@ -257,18 +259,14 @@ class NodeInfo:
         scalar: dict[str, int] = {}
         counting = self.counting
         options = counting.resources if counting is not None else None
-        by_label = self._own_pods_by_label()
+        indexed = bool(self.pods_by_label)
         for pod in pods:
             pi = pod.info
             if pi is None:
                 pi = pod.info = PodInfo(pod)
             infos.append(pi)
-            for pair in pod.labels.items():
-                bucket = by_label.get(pair)
-                if bucket is None:
-                    by_label[pair] = [pi]
-                else:
-                    bucket.append(pi)
+            if indexed:
+                self._index_labels(pi)
             if pod.priority < lowest:
                 lowest = pod.priority
             if pi.has_affinity:
@@ -348,34 +346,55 @@ class NodeInfo:
                 return pi
         return None
 
-    def _own_pods_by_label(self) -> dict[tuple[str, str], list[PodInfo]]:
+    def pods_with_label(self, key: str) -> dict[str, list[PodInfo]]:
+        """The node's pods by their value of label `key` (those without it left out), in no
+        particular order: indexed on the first call for the key, kept up to date after."""
+        by_value = self.pods_by_label.get(key)
+        if by_value is None:
+            by_value = {}
+            for pi in self.pods:
+                v = pi.pod.labels.get(key)
+                if v is not None:
+                    bucket = by_value.get(v)
+                    if bucket is None:
+                        by_value[v] = [pi]
+                    else:
+                        bucket.append(pi)
+            self._own_pods_by_label()[key] = by_value
+        return by_value
+
+    def _own_pods_by_label(self) -> dict[str, dict[str, list[PodInfo]]]:
         """The label index, this NodeInfo's own to change (copied first while a copy shares it)."""
         if self._pods_by_label_shared:
-            self.pods_by_label = {pair: list(b) for pair, b in self.pods_by_label.items()}
+            self.pods_by_label = {key: {v: list(b) for v, b in by_value.items()}
+                                  for key, by_value in self.pods_by_label.items()}
             self._pods_by_label_shared = False
         return self.pods_by_label
 
     def _index_labels(self, pi: PodInfo) -> None:
-        labels = pi.pod.labels
-        if not labels:
+        if not self.pods_by_label:
             return
-        by_label = self._own_pods_by_label()
-        for pair in labels.items():
-            bucket = by_label.get(pair)
-            if bucket is None:
-                by_label[pair] = [pi]
-            else:
-                bucket.append(pi)
+        labels = pi.pod.labels
+        for key, by_value in self._own_pods_by_label().items():
+            v = labels.get(key)
+            if v is not None:
+                bucket = by_value.get(v)
+                if bucket is None:
+                    by_value[v] = [pi]
+                else:
+                    bucket.append(pi)
 
     def _unindex_labels(self, pi: PodInfo) -> None:
         # a Pod's labels never change in place (a relabelled pod is a new Pod: model/objects.py),
-        # so the pairs it was filed under are its labels' pairs now
-        labels = pi.pod.labels
-        if not labels:
+        # so the buckets it was filed in are those of its labels now
+        if not self.pods_by_label:
             return
-        by_label = self._own_pods_by_label()
-        for pair in labels.items():
-            bucket = by_label.get(pair)
+        labels = pi.pod.labels
+        for key, by_value in self._own_pods_by_label().items():
+            v = labels.get(key)
+            if v is None:
+                continue
+            bucket = by_value.get(v)
             if bucket is None:
                 continue
             for j in range(len(bucket) - 1, -1, -1):
@@ -384,7 +403,7 @@ class NodeInfo:
                     bucket.pop()
                     break
             if not bucket:
-                del by_label[pair]
+                del by_value[v]
 
     def requeue_pod(self, pod: Pod) -> bool:
         """An update of a pod that changes nothing counted here (a status patch): upstream's

@@ -1,4 +1,4 @@
-"""The label index of a NodeInfo (framework/types.py NodeInfo.pods_by_label) and the fast core that
+"""The label index of a NodeInfo (framework/types.py NodeInfo.pods_with_label) and the fast core that
 reads it (scheduler/fast/labels.py pods_maybe_matching) give the counts of the upstream-shaped walks
 over every pod (framework/interface.py node_pods): PodTopologySpread's countPodsMatchSelector and
 InterPodAffinity's incoming counts, for selectors of matchLabels, matchExpressions of each operator,
@@ -39,8 +39,13 @@ def _pods() -> list[Pod]:
     return out
 
 
-def _node_info() -> NodeInfo:
-    return NodeInfo(Node(make_node("n1").zone("z1").obj()), _pods())
+def _node_info(indexed: bool) -> NodeInfo:
+    ni = NodeInfo(Node(make_node("n1").zone("z1").obj()), _pods())
+    if indexed:
+        # the keys indexed before the pods move, so that the index is kept up to date, not built after
+        ni.pods_with_label("app")
+        ni.pods_with_label("tier")
+    return ni
 
 
 SELECTORS = {
@@ -62,33 +67,47 @@ SELECTORS = {
 
 
 def _changed_node_infos() -> dict[str, NodeInfo]:
-    """The node as built, and after each way its pods move (the label index follows each)."""
-    pods = _pods()
-    built = _node_info()
-    removed = _node_info()
-    removed.remove_pod(pods[0])
-    removed.remove_pod(pods[4])
-    readded = _node_info()
-    readded.remove_pods([pods[0], pods[3]])
-    readded.add_pod(pods[3])
-    one_by_one = NodeInfo(Node(make_node("n1").zone("z1").obj()))
-    for p in pods[::-1]:
-        one_by_one.add_pod(p)
-    # a dry run's copy changed while the original stays as it was (the copy shares the index)
-    original = _node_info()
-    copy = original.snapshot()
-    copy.remove_pods(pods[:3])
-    copy.add_pod(pods[1])
-    original_after = original
-    # and the original changed after a copy was made of it
-    changed_original = _node_info()
-    kept_copy = changed_original.snapshot()
-    changed_original.remove_pod(pods[2])
-    return {"built with its pods": built, "after two pods were removed": removed,
-            "after pods were removed and one added back": readded, "with its pods added one by one": one_by_one,
-            "a dry run's copy with victims removed and one reprieved": copy,
-            "the original of that copy": original_after, "an original changed after it was copied": changed_original,
-            "the copy made before that change": kept_copy, "emptied for a dry run": built.emptied()}
+    """The node as built, and after each way its pods move, with its label keys indexed before
+    (the index follows each move) and not (the index is built from the pods there are)."""
+    out = {}
+    for indexed in (True, False):
+        pods = _pods()
+        built = _node_info(indexed)
+        removed = _node_info(indexed)
+        removed.remove_pod(pods[0])
+        removed.remove_pod(pods[4])
+        readded = _node_info(indexed)
+        readded.remove_pods([pods[0], pods[3]])
+        readded.add_pod(pods[3])
+        one_by_one = NodeInfo(Node(make_node("n1").zone("z1").obj()))
+        if indexed:
+            one_by_one.pods_with_label("app")
+        for p in pods[::-1]:
+            one_by_one.add_pod(p)
+        in_bulk = NodeInfo(Node(make_node("n1").zone("z1").obj()))
+        if indexed:
+            in_bulk.pods_with_label("tier")
+        in_bulk.add_pods(pods[:4])
+        in_bulk.add_pods(pods[4:])
+        # a dry run's copy changed while the original stays as it was (the copy shares the index)
+        original = _node_info(indexed)
+        copy = original.snapshot()
+        copy.remove_pods(pods[:3])
+        copy.add_pod(pods[1])
+        # and the original changed after a copy was made of it
+        changed_original = _node_info(indexed)
+        kept_copy = changed_original.snapshot()
+        changed_original.remove_pod(pods[2])
+        how = "indexed before" if indexed else "indexed when asked"
+        out.update({f"built with its pods, {how}": built, f"after two pods were removed, {how}": removed,
+                    f"after pods were removed and one added back, {how}": readded,
+                    f"with its pods added one by one, {how}": one_by_one,
+                    f"with its pods added in two bulks, {how}": in_bulk,
+                    f"a dry run's copy with victims removed and one reprieved, {how}": copy,
+                    f"the original of that copy, {how}": original,
+                    f"an original changed after it was copied, {how}": changed_original,
+                    f"the copy made before that change, {how}": kept_copy, f"emptied for a dry run, {how}": built.emptied()})
+    return out
 
 
 @pytest.mark.parametrize("which", list(_changed_node_infos()))
@@ -108,18 +127,20 @@ def test_the_index_gives_every_pod_a_selector_matches_and_the_same_spread_count(
                 == count_pods_match_selector(node_pods(ni, selector), selector, ns))
 
 
-def test_the_index_holds_exactly_the_pods_of_the_node_by_each_label_pair() -> None:
+def test_the_index_holds_exactly_the_pods_of_the_node_by_each_label_value() -> None:
     for which, ni in _changed_node_infos().items():
-        want: dict[tuple[str, str], set[int]] = {}
-        for pi in ni.pods:
-            for pair in pi.pod.labels.items():
-                want.setdefault(pair, set()).add(id(pi))
-        got = {pair: {id(pi) for pi in b} for pair, b in ni.pods_by_label.items()}
-        assert got == want, which
+        for key in ("app", "tier", "absent"):
+            want: dict[str, set[int]] = {}
+            for pi in ni.pods:
+                if key in pi.pod.labels:
+                    want.setdefault(pi.pod.labels[key], set()).add(id(pi))
+            got = {v: {id(pi) for pi in b} for v, b in ni.pods_with_label(key).items()}
+            assert got == want, (which, key)
+            assert all(len(b) == len(set(map(id, b))) for b in ni.pods_with_label(key).values()), (which, key)
 
 
 def test_the_core_is_the_module_function() -> None:
-    ni = _node_info()
+    ni = _node_info(False)
     sel = LabelSelector({"matchLabels": {"app": "web"}})
     assert list(fast(ni, sel)) == list(pods_maybe_matching(ni, sel))
 

@@ -1,4 +1,4 @@
-"""A node's pods that a label selector may match, from the node's label index (NodeInfo.pods_by_label)
+"""A node's pods that a label selector may match, from the node's label index (NodeInfo.pods_with_label)
 instead of all of them: the core beside the PreFilter walks over every pod of the snapshot
 (PodTopologySpread's countPodsMatchSelector in calPreFilterState, InterPodAffinity's
 getIncomingAffinityAntiAffinityCounts).
@@ -25,14 +25,14 @@ def pods_maybe_matching(ni: NodeInfo, selector: LabelSelector) -> Sequence[PodIn
     empty one). A missing selector matches nothing."""
     if selector.nothing:
         return _NONE
-    by_label = ni.pods_by_label
     pairs = selector.match_labels
     if pairs:
         if len(pairs) == 1:
-            return by_label.get(pairs[0], _NONE)
+            key, value = pairs[0]
+            return ni.pods_with_label(key).get(value, _NONE)
         best: Sequence[PodInfo] | None = None
-        for pair in pairs:
-            bucket = by_label.get(pair)
+        for key, value in pairs:
+            bucket = ni.pods_with_label(key).get(value)
             if bucket is None:
                 return _NONE
             if best is None or len(bucket) < len(best):
@@ -40,12 +40,13 @@ def pods_maybe_matching(ni: NodeInfo, selector: LabelSelector) -> Sequence[PodIn
         return best if best is not None else _NONE
     for key, op, values in selector.exprs:
         if op == "In":
+            by_value = ni.pods_with_label(key)
             if len(values) == 1:
                 for v in values:
-                    return by_label.get((key, v), _NONE)
+                    return by_value.get(v, _NONE)
             out: list[PodInfo] = []
             for v in values:
-                bucket = by_label.get((key, v))
+                bucket = by_value.get(v)
                 if bucket:
                     out += bucket
             return out
