@@ -245,7 +245,7 @@ class NodeInfo:
             self.pods_with_affinity.append(pi)
         if pi.has_required_anti_affinity:
             self.pods_with_required_anti_affinity.append(pi)
-        self._index_labels(pi)
+        self._file_labels(pi, True)
         self._update(pi, 1)
 
     def add_pods(self, pods: Iterable[Pod]) -> None:
@@ -266,7 +266,7 @@ class NodeInfo:
                 pi = pod.info = PodInfo(pod)
             infos.append(pi)
             if indexed:
-                self._index_labels(pi)
+                self._file_labels(pi, True)
             if pod.priority < lowest:
                 lowest = pod.priority
             if pi.has_affinity:
@@ -341,7 +341,7 @@ class NodeInfo:
                                 lst[j] = lst[-1]
                                 lst.pop()
                                 break
-                self._unindex_labels(pi)
+                self._file_labels(pi, False)
                 self._sums(pi, -1)
                 return pi
         return None
@@ -352,14 +352,10 @@ class NodeInfo:
         by_value = self.pods_by_label.get(key)
         if by_value is None:
             by_value = {}
-            for pi in self.pods:
-                v = pi.pod.labels.get(key)
-                if v is not None:
-                    bucket = by_value.get(v)
-                    if bucket is None:
-                        by_value[v] = [pi]
-                    else:
-                        bucket.append(pi)
+            pods = self.pods
+            for v, pi in zip([pi.pod.labels.get(key) for pi in pods], pods):
+                by_value.setdefault(v, []).append(pi)
+            by_value.pop(None, None)  # the pods without the label
             self._own_pods_by_label()[key] = by_value
         return by_value
 
@@ -371,28 +367,19 @@ class NodeInfo:
             self._pods_by_label_shared = False
         return self.pods_by_label
 
-    def _index_labels(self, pi: PodInfo) -> None:
-        if not self.pods_by_label:
-            return
-        labels = pi.pod.labels
-        for key, by_value in self._own_pods_by_label().items():
-            v = labels.get(key)
-            if v is not None:
-                bucket = by_value.get(v)
-                if bucket is None:
-                    by_value[v] = [pi]
-                else:
-                    bucket.append(pi)
-
-    def _unindex_labels(self, pi: PodInfo) -> None:
-        # a Pod's labels never change in place (a relabelled pod is a new Pod: model/objects.py),
-        # so the buckets it was filed in are those of its labels now
+    def _file_labels(self, pi: PodInfo, adding: bool) -> None:
+        """The pod into (adding) or out of its buckets of each label key indexed. A Pod's labels
+        never change in place (a relabelled pod is a new Pod: model/objects.py), so the buckets it
+        was filed in are those of its labels now."""
         if not self.pods_by_label:
             return
         labels = pi.pod.labels
         for key, by_value in self._own_pods_by_label().items():
             v = labels.get(key)
             if v is None:
+                continue
+            if adding:
+                by_value.setdefault(v, []).append(pi)
                 continue
             bucket = by_value.get(v)
             if bucket is None:
