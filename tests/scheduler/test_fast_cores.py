@@ -234,3 +234,38 @@ def test_a_failing_score_phase_is_reported_alike_by_the_score_columns_and_the_pl
                            option=orjson.OPT_SORT_KEYS)
     assert on == off
     assert orjson.loads(on).get("error") == message
+
+
+# --- which PDBs count a pod, once per label set (scheduler/fast/preemption.py PDBMatches) ---------
+
+def _pdb_objects(disrupted: bool) -> tuple[list, list]:
+    from kubectl_preempt.model.objects import PodDisruptionBudget, Pod
+    pdbs = [PodDisruptionBudget(make_pdb("web", {"matchLabels": {"app": "web"}}, allowed=1,
+                                         disrupted={"w1": "2026-01-01T00:00:00Z"} if disrupted else None)),
+            PodDisruptionBudget(make_pdb("web-front", {"matchLabels": {"app": "web", "tier": "front"}}, allowed=0)),
+            PodDisruptionBudget(make_pdb("db", {"matchExpressions": [{"key": "app", "operator": "In", "values": ["db"]}]},
+                                         allowed=0)),
+            PodDisruptionBudget(make_pdb("web-other", {"matchLabels": {"app": "web"}}, allowed=0, namespace="other"))]
+    pods = [Pod(make_pod(name).ns(ns).labels(**labels).obj()) for name, ns, labels in (
+        ("w0", "default", {"app": "web", "tier": "front"}), ("w1", "default", {"app": "web", "tier": "front"}),
+        ("w2", "default", {"app": "web"}), ("d0", "default", {"app": "db"}), ("o0", "other", {"app": "web"}),
+        ("x0", "default", {"app": "cache"}))]
+    return pdbs, pods
+
+
+@pytest.mark.parametrize("generation", [None, 7])
+@pytest.mark.parametrize("disrupted", [False, True], ids=["no PDB lists disrupted pods", "a PDB lists a disrupted pod"])
+def test_pdb_matches_per_label_set_are_each_pods_own(disrupted: bool, generation: int | None) -> None:
+    from kubectl_preempt.framework.podinfo import pod_info
+    from kubectl_preempt.plugins.defaultpreemption import _matching_pdbs, _pdbs_by_namespace
+    from kubectl_preempt.scheduler.fast.preemption import PDBMatches
+    pdbs, pods = _pdb_objects(disrupted)
+    index = _pdbs_by_namespace(pdbs)
+    want = {p.name: _matching_pdbs(p, pdbs, index) for p in pods}
+    matches = PDBMatches(pdbs, generation)
+    assert {p.name: matches(p) for p in pods} == want
+    assert want["w1"] == ([1] if disrupted else [0, 1])
+    if generation is not None:
+        # kept in each PodInfo for the PDB list's generation, and read back from there by the next preemption
+        assert {p.name: pod_info(p).pdb_matches for p in pods} == {n: (generation, m) for n, m in want.items()}
+        assert {p.name: PDBMatches(pdbs, generation)(p) for p in pods} == want

@@ -20,6 +20,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.diagnosis import NodeToStatus
 from ...framework.interface import DRY_RUN_POINT, is_node_local, memo_traits
 from ...framework.status import SUCCESS, Code, Status
+from ...framework.podinfo import UNSET, pod_info
 from ...framework.types import NodeInfo
 from ...model.gosort import sort_by_key
 from ...model.objects import Pod, PodDisruptionBudget
@@ -190,23 +191,38 @@ class PDBMatches:
     those of its namespace whose selector matches its labels, less those that list the pod among
     their disruptedPods: with no PDB listing any, the answer is a function of the namespace and
     the labels, and pods of one workload share both. With one listing some, each pod is asked
-    afresh."""
+    afresh. With `generation` (the cluster's pdb_generation, `pdbs` being its list) the answer is
+    also read from and kept in the pod's PodInfo, as filter_pods_with_pdb_violation keeps it, so
+    that the next preemption over the same pods finds it there."""
 
-    __slots__ = ("pdbs", "index", "by_labels", "by_name")
+    __slots__ = ("pdbs", "generation", "_index", "by_labels", "by_name")
 
-    def __init__(self, pdbs: list[PodDisruptionBudget]) -> None:
+    def __init__(self, pdbs: list[PodDisruptionBudget], generation: int | None) -> None:
         self.pdbs = pdbs
-        self.index: PDBIndex = _pdbs_by_namespace(pdbs)
+        self.generation = generation
+        self._index: PDBIndex | None = None  # _pdbs_by_namespace(pdbs), made on the first pod asked
         self.by_labels: dict[tuple, list[int]] = {}
         self.by_name = any(pdb.disrupted_pods for pdb in pdbs)
 
     def __call__(self, pod: Pod) -> list[int]:
+        generation = self.generation
+        if generation is not None:
+            pi = pod.info or pod_info(pod)
+            kept = pi.pdb_matches
+            if kept is not UNSET and kept[0] == generation:
+                return kept[1]
+        index = self._index
+        if index is None:
+            index = self._index = _pdbs_by_namespace(self.pdbs)
         if self.by_name:
-            return _matching_pdbs(pod, self.pdbs, self.index)
-        key = (pod.namespace, *pod.labels.items())
-        got = self.by_labels.get(key)
-        if got is None:
-            got = self.by_labels[key] = _matching_pdbs(pod, self.pdbs, self.index)
+            got = _matching_pdbs(pod, self.pdbs, index)
+        else:
+            key = (pod.namespace, *pod.labels.items())
+            got = self.by_labels.get(key)
+            if got is None:
+                got = self.by_labels[key] = _matching_pdbs(pod, self.pdbs, index)
+        if generation is not None:
+            pi.pdb_matches = (generation, got)
         return got
 
 
@@ -366,7 +382,9 @@ class _DryRunCycle:
             return VictimSelection([], 0, s)
         matching = self.pdb_matches
         if matching is None or matching.pdbs is not pdbs:
-            matching = self.pdb_matches = PDBMatches(pdbs)
+            cluster = getattr(fh, "cluster", None)
+            matching = self.pdb_matches = PDBMatches(
+                pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
         violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs, matching)
         fit = self.fit
         view = _FitView(node_info)
