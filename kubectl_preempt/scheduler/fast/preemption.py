@@ -20,12 +20,11 @@ from ...framework.cycle_state import CycleState
 from ...framework.diagnosis import NodeToStatus
 from ...framework.interface import DRY_RUN_POINT, is_node_local, memo_traits
 from ...framework.status import SUCCESS, Code, Status
-from ...framework.podinfo import UNSET, pod_info
 from ...framework.types import NodeInfo
 from ...model.gosort import sort_by_key
 from ...model.objects import Pod, PodDisruptionBudget
 from ...plugins.defaultpreemption import (DefaultPreemption, ERR_NO_VICTIMS, PDBIndex, _matching_pdbs, _pdbs_by_namespace,
-                                          filter_pods_with_pdb_violation)
+                                          filter_pods_with_pdb_violation, keep_pdb_matches, kept_pdb_matches)
 from ...plugins.noderesources.fit import PRE_FILTER_STATE_KEY as FIT_STATE_KEY, Fit, PodRequest
 from ...preemption.decision import Candidate, Reprieve
 from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugin, PreemptionRun, VictimSelection,
@@ -207,10 +206,9 @@ class PDBMatches:
     def __call__(self, pod: Pod) -> list[int]:
         generation = self.generation
         if generation is not None:
-            pi = pod.info or pod_info(pod)
-            kept = pi.pdb_matches
-            if kept is not UNSET and kept[0] == generation:
-                return kept[1]
+            kept = kept_pdb_matches(pod, generation)
+            if kept is not None:
+                return kept
         index = self._index
         if index is None:
             index = self._index = _pdbs_by_namespace(self.pdbs)
@@ -222,7 +220,7 @@ class PDBMatches:
             if got is None:
                 got = self.by_labels[key] = _matching_pdbs(pod, self.pdbs, index)
         if generation is not None:
-            pi.pdb_matches = (generation, got)
+            keep_pdb_matches(pod, generation, got)
         return got
 
 
