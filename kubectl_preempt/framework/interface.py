@@ -22,7 +22,7 @@ looks for each method with getattr, as upstream type-asserts each interface.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from .status import Status
 
@@ -231,6 +231,31 @@ class FastCores(Protocol):
 
     def dry_run_preemption(self, evaluator: Any, state: Any, pod: Any, potential: Any, pdbs: Any,
                            offset: int, num: int, details: Any) -> Any: ...
+
+    def pods_maybe_matching(self, node_info: Any, selector: Any) -> Sequence[Any]:
+        """The node's PodInfos `selector` may match, from the node's label index
+        (framework/types.py NodeInfo.pods_with_label): a superset of those it matches, in no
+        particular order, for counts that test each pod they are given (node_pods beside it)."""
+        ...
+
+
+# The pods of a node a PreFilter or Score count walks for one label selector (PodTopologySpread's
+# countPodsMatchSelector, InterPodAffinity's incoming counts): upstream walks nodeInfo.Pods
+# (node_pods); with fast cores, the pods the selector may match (FastCores.pods_maybe_matching).
+# Either way each pod given is tested in full, so the count is the same.
+PodsOf = Callable[[Any, Any], Sequence[Any]]
+
+
+def node_pods(node_info: Any, selector: Any) -> Sequence[Any]:
+    """nodeInfo.Pods: every pod of the node, whatever the selector."""
+    return node_info.pods
+
+
+def pods_of(handle: Any) -> PodsOf:
+    """What a count walks per node and selector: the cycle's fast core when it has one
+    (framework/runtime.py Framework.fast, None while every memory is off), else node_pods."""
+    fast = getattr(handle, "fast", None)
+    return fast.pods_maybe_matching if fast is not None else node_pods
 
 
 # One Protocol per extension point (framework/interface.go's PreEnqueuePlugin, QueueSortPlugin, ...).

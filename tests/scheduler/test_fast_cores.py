@@ -72,8 +72,45 @@ def _incoming(port: int = 0, affinity: dict | None = None, spread: list | None =
     return b.obj()
 
 
+def _pdb_cluster(disrupted: bool = False) -> list[dict]:
+    """Victims of two workloads (pods of one share their labels) and a third of their own, under
+    PDBs of one pair, two pairs and matchExpressions; `disrupted`: one PDB lists a victim."""
+    objs = []
+    for i in range(3):
+        objs.append(make_node(f"n{i}").alloc(cpu="4", memory="8Gi", pods="110").obj())
+        for j in range(5):
+            app = ("batch", "batch", "etl", "etl", f"solo-{i}")[j]
+            objs.append(make_pod(f"p{i}-{j}").priority(j % 2).req(cpu="1").labels(app=app, tier="low")
+                        .on(f"n{i}").start_time(f"2026-01-01T00:0{j}:00Z").obj())
+    objs.append(make_pdb("batch", {"matchLabels": {"app": "batch"}}, allowed=1,
+                         disrupted={"p0-0": "2026-01-01T00:00:00Z"} if disrupted else None))
+    objs.append(make_pdb("etl", {"matchLabels": {"app": "etl", "tier": "low"}}, allowed=0))
+    objs.append(make_pdb("solo", {"matchExpressions": [{"key": "app", "operator": "In", "values": ["solo-1"]}]},
+                         allowed=0))
+    return objs
+
+
+def _extended_cluster(pods: str = "110") -> list[dict]:
+    """Victims holding an extended resource the incoming pod asks for, on nodes of `pods` slots."""
+    objs = []
+    for i in range(2):
+        objs.append(make_node(f"n{i}").alloc(cpu="8", memory="8Gi", pods=pods, example_com__gpu="2").obj())
+        for j in range(3):
+            objs.append(make_pod(f"p{i}-{j}").priority(j).req(cpu="1", example_com__gpu="1" if j < 2 else "0")
+                        .on(f"n{i}").start_time(f"2026-01-01T00:0{j}:00Z").obj())
+    return objs
+
+
 # (objects, incoming pod, whether every dry run may be done in arithmetic)
 ARITHMETIC_CASES = {
+    "PDBs of one pair, two pairs and matchExpressions count victims that share labels alike":
+        (_pdb_cluster(), _incoming(), True),
+    "a PDB listing a victim among its disrupted pods counts it no more":
+        (_pdb_cluster(disrupted=True), _incoming(), True),
+    "an extended resource the victims hold is counted in the reprieves":
+        (_extended_cluster(), make_pod("incoming").priority(1000).req(cpu="1", example_com__gpu="2").obj(), True),
+    "a node out of pod slots reprieves no more than it has slots for":
+        (_extended_cluster(pods="3"), make_pod("incoming").priority(1000).req(cpu="1").obj(), True),
     "a pod that asks for resources alone is reprieved in arithmetic": (_cluster(), _incoming(), True),
     "PDB-violating victims are reprieved first in arithmetic too": (_cluster(pdb=True), _incoming(), True),
     "a host port no victim holds leaves NodePorts out of the reprieves": (_cluster(), _incoming(port=8080), True),
@@ -102,7 +139,8 @@ def test_dry_runs_in_arithmetic_give_the_plain_dry_runs_answers(case: str, monke
         off = orjson.dumps(kubectl_preempt.explain(objects + [pod], "default/incoming"), option=orjson.OPT_SORT_KEYS)
     assert on == off
     assert orjson.loads(on)["outcome"] == "Preempted"
-    assert (len(done) == 4) is arithmetic, done
+    nodes = sum(o["kind"] == "Node" for o in objects)
+    assert (len(done) == nodes) is arithmetic, done
 
 
 def test_a_bulk_removal_leaves_the_node_as_one_removal_after_another() -> None:
@@ -196,3 +234,38 @@ def test_a_failing_score_phase_is_reported_alike_by_the_score_columns_and_the_pl
                            option=orjson.OPT_SORT_KEYS)
     assert on == off
     assert orjson.loads(on).get("error") == message
+
+
+# --- which PDBs count a pod, once per label set (scheduler/fast/preemption.py PDBMatches) ---------
+
+def _pdb_objects(disrupted: bool) -> tuple[list, list]:
+    from kubectl_preempt.model.objects import PodDisruptionBudget, Pod
+    pdbs = [PodDisruptionBudget(make_pdb("web", {"matchLabels": {"app": "web"}}, allowed=1,
+                                         disrupted={"w1": "2026-01-01T00:00:00Z"} if disrupted else None)),
+            PodDisruptionBudget(make_pdb("web-front", {"matchLabels": {"app": "web", "tier": "front"}}, allowed=0)),
+            PodDisruptionBudget(make_pdb("db", {"matchExpressions": [{"key": "app", "operator": "In", "values": ["db"]}]},
+                                         allowed=0)),
+            PodDisruptionBudget(make_pdb("web-other", {"matchLabels": {"app": "web"}}, allowed=0, namespace="other"))]
+    pods = [Pod(make_pod(name).ns(ns).labels(**labels).obj()) for name, ns, labels in (
+        ("w0", "default", {"app": "web", "tier": "front"}), ("w1", "default", {"app": "web", "tier": "front"}),
+        ("w2", "default", {"app": "web"}), ("d0", "default", {"app": "db"}), ("o0", "other", {"app": "web"}),
+        ("x0", "default", {"app": "cache"}))]
+    return pdbs, pods
+
+
+@pytest.mark.parametrize("generation", [None, 7])
+@pytest.mark.parametrize("disrupted", [False, True], ids=["no PDB lists disrupted pods", "a PDB lists a disrupted pod"])
+def test_pdb_matches_per_label_set_are_each_pods_own(disrupted: bool, generation: int | None) -> None:
+    from kubectl_preempt.framework.podinfo import pod_info
+    from kubectl_preempt.plugins.defaultpreemption import _matching_pdbs, _pdbs_by_namespace
+    from kubectl_preempt.scheduler.fast.preemption import PDBMatches
+    pdbs, pods = _pdb_objects(disrupted)
+    index = _pdbs_by_namespace(pdbs)
+    want = {p.name: _matching_pdbs(p, pdbs, index) for p in pods}
+    matches = PDBMatches(pdbs, generation)
+    assert {p.name: matches(p) for p in pods} == want
+    assert want["w1"] == ([1] if disrupted else [0, 1])
+    if generation is not None:
+        # kept in each PodInfo for the PDB list's generation, and read back from there by the next preemption
+        assert {p.name: pod_info(p).pdb_matches for p in pods} == {n: (generation, m) for n, m in want.items()}
+        assert {p.name: PDBMatches(pdbs, generation)(p) for p in pods} == want

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
@@ -75,14 +75,32 @@ def _matching_pdbs(pod: Pod, pdbs: list[PodDisruptionBudget], index: PDBIndex) -
     return [i for i in found if pdbs[i].selector.matches(labels) and name not in pdbs[i].disrupted_pods]
 
 
-def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], generation: int | None = None
+def kept_pdb_matches(pod: Pod, generation: int) -> list[int] | None:
+    """PodInfo.pdb_matches: the indexes of the PDBs that count the pod (_matching_pdbs), kept for
+    this generation of the cluster's PDB list; None when not kept for it."""
+    got = (pod.info or pod_info(pod)).pdb_matches
+    return got[1] if got is not UNSET and got[0] == generation else None
+
+
+def keep_pdb_matches(pod: Pod, generation: int, idx: list[int]) -> list[int]:
+    """Keep `idx` as the pod's PDB matches for this generation of the PDB list (computed again
+    whenever the list moves on); returns it."""
+    pi = pod.info or pod_info(pod)
+    pi.pdb_matches = (generation, idx)
+    return idx
+
+
+def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], generation: int | None = None,
+                                   matching: Callable[[Pod], list[int]] | None = None
                                    ) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
     """mirrors filterPodsWithPDBViolation; also returns, per pod, the PDBs that selected it.
 
     `generation`: the cluster's pdb_generation when `pdbs` is its PDB list. Which PDBs count a pod
     depends on the pod object and that list alone, so it is kept in the pod's PodInfo for that
     generation (preemption's dry runs ask it of the same pods on every candidate node); None
-    computes it afresh."""
+    computes it afresh. `matching`: the indexes of the PDBs that count a labelled pod, as
+    _matching_pdbs gives them, from a caller that knows them faster (the fast core's
+    scheduler/fast/preemption.py PDBMatches); None: found here."""
     allowed = [p.disruptions_allowed for p in pdbs]
     violating: list[Pod] = []
     non_violating: list[Pod] = []
@@ -91,19 +109,19 @@ def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudg
     for pod in pods:
         violated = False
         if pod.labels:
-            if generation is None:
+            if matching is not None:
+                idx = matching(pod)
+            elif generation is None:
                 if by_namespace is None:
                     by_namespace = _pdbs_by_namespace(pdbs)
                 idx = _matching_pdbs(pod, pdbs, by_namespace)
             else:
-                pi = pod.info or pod_info(pod)
-                got = pi.pdb_matches
-                if got is UNSET or got[0] != generation:
+                got = kept_pdb_matches(pod, generation)
+                if got is None:
                     if by_namespace is None:
                         by_namespace = _pdbs_by_namespace(pdbs)
-                    # PodInfo.pdb_matches: computed again whenever the PDB list moved on
-                    got = pi.pdb_matches = (generation, _matching_pdbs(pod, pdbs, by_namespace))
-                idx = got[1]
+                    got = keep_pdb_matches(pod, generation, _matching_pdbs(pod, pdbs, by_namespace))
+                idx = got
             for i in idx:
                 pdb = pdbs[i]
                 matched.setdefault(pod.key, []).append(pdb.key)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from ...framework.interface import PodsOf, node_pods
 from ...framework.types import NodeInfo
 from ...model.objects import Node, Pod
 from .terms import AffinityTerm, pod_matches_all_terms, pod_terms, terms_of
@@ -100,25 +101,27 @@ def existing_anti_affinity_counts(pod: Pod, ns_labels: Mapping[str, str] | None,
 
 
 def incoming_counts(affinity_terms: list[AffinityTerm], anti_affinity_terms: list[AffinityTerm],
-                    nodes: Iterable[NodeInfo]) -> tuple[TopologyCounts, TopologyCounts]:
-    """mirrors getIncomingAffinityAntiAffinityCounts: existing pods matching the pod's required terms."""
+                    nodes: Iterable[NodeInfo], pods_of: PodsOf = node_pods) -> tuple[TopologyCounts, TopologyCounts]:
+    """mirrors getIncomingAffinityAntiAffinityCounts: existing pods matching the pod's required
+    terms (each node's pods as `pods_of` gives them for a term's selector; every term of a pod
+    matching all of them is the first's)."""
     affinity: TopologyCounts = {}
     anti: TopologyCounts = {}
     if not affinity_terms and not anti_affinity_terms:
         return affinity, anti
     # (any namespace?, namespaces, selector) per term: matches_nil_ns, unrolled for 150,000 pods
     aff = [(t.ns_nil_match, t.namespaces, t.selector.matches) for t in affinity_terms]
-    anti_terms = [(t.topology_key, t.ns_nil_match, t.namespaces, t.selector.matches, t.selector.single_label())
-                  for t in anti_affinity_terms]
+    first_selector = affinity_terms[0].selector if affinity_terms else None
+    anti_terms = [(t.topology_key, t.ns_nil_match, t.namespaces, t.selector.matches, t.selector.single_label(),
+                   t.selector) for t in anti_affinity_terms]
     for ni in nodes:
-        pods = ni.pods
-        if not pods:
+        if not ni.pods:
             continue
         labels = ni.node.labels
         if aff:
             # a pod matching all terms adds one to each term's topology pair on this node
             n = 0
-            for pi in pods:
+            for pi in pods_of(ni, first_selector):  # type: ignore[arg-type]
                 p = pi.pod
                 ns, pl = p.namespace, p.labels
                 for any_ns, namespaces, matches in aff:
@@ -132,10 +135,11 @@ def incoming_counts(affinity_terms: list[AffinityTerm], anti_affinity_terms: lis
                     if tv is not None:
                         pair = (t.topology_key, tv)
                         affinity[pair] = affinity.get(pair, 0) + n
-        for key, any_ns, namespaces, matches, one in anti_terms:
+        for key, any_ns, namespaces, matches, one, selector in anti_terms:
             tv = labels.get(key)
             if tv is None:
                 continue
+            pods = pods_of(ni, selector)
             n = 0
             if one is not None:
                 # the selector's one pair tested inline

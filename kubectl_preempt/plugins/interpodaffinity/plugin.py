@@ -6,7 +6,7 @@ from typing import Any, Mapping
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import MemoTraits, NodeScore, PreFilterResult
+from ...framework.interface import MemoTraits, NodeScore, PreFilterResult, pods_of
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import UNSET, pod_info
@@ -80,7 +80,8 @@ class InterPodAffinity(MemoTraits):
         s = filtering.PreFilterState(pod, affinity_terms, anti_affinity_terms, ns_labels)
         s.existing_anti_affinity_counts = filtering.existing_anti_affinity_counts(
             pod, ns_labels, self.handle.snapshot.have_pods_with_required_anti_affinity_list)
-        s.affinity_counts, s.anti_affinity_counts = filtering.incoming_counts(affinity_terms, anti_affinity_terms, nodes)
+        s.affinity_counts, s.anti_affinity_counts = filtering.incoming_counts(
+            affinity_terms, anti_affinity_terms, nodes, pods_of(self.handle))
         if not s.existing_anti_affinity_counts and not affinity_terms and not anti_affinity_terms:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, s)

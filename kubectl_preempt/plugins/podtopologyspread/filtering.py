@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...framework.interface import PodsOf, node_pods
 from ...model.objects import Node, Pod
 from ..helper.nodeaffinity import RequiredNodeAffinity
 from .common import Constraint, count_pods_match_selector, node_labels_match_spread_constraints
@@ -112,8 +113,9 @@ class PreFilterState:
             self.critical_paths[i].update(v, m[v])
 
 
-def compute_counts(s: PreFilterState, pod: Pod, nodes: list) -> None:
-    """mirrors the counting of calPreFilterState, over every node of the snapshot."""
+def compute_counts(s: PreFilterState, pod: Pod, nodes: list, pods_of: PodsOf = node_pods) -> None:
+    """mirrors the counting of calPreFilterState, over every node of the snapshot (each node's
+    pods as `pods_of` gives them: framework/interface.py pods_of)."""
     constraints = s.constraints
     required = s.required
     ns = pod.namespace
@@ -131,7 +133,7 @@ def compute_counts(s: PreFilterState, pod: Pod, nodes: list) -> None:
             # default constraints share one selector: count a node's pods once for all of them
             count = counted.get(id(c.selector))
             if count is None:
-                count = counted[id(c.selector)] = count_pods_match_selector(ni.pods, c.selector, ns)
+                count = counted[id(c.selector)] = count_pods_match_selector(pods_of(ni, c.selector), c.selector, ns)
             m = maps[i]
             m[value] = m.get(value, 0) + count
     for i in range(len(constraints)):

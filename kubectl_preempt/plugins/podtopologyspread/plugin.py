@@ -8,7 +8,7 @@ from ...errors import InputError
 from ...framework import events as ev
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.cycle_state import CycleState
-from ...framework.interface import MemoTraits, NodeScore, PreFilterResult
+from ...framework.interface import MemoTraits, NodeScore, PreFilterResult, pods_of
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...framework.podinfo import UNSET, pod_info
@@ -128,7 +128,7 @@ class PodTopologySpread(MemoTraits):
         if not constraints:
             return None, Status(Code.Skip)
         s = filtering.PreFilterState(constraints, required_node_affinity(pod))
-        filtering.compute_counts(s, pod, nodes)
+        filtering.compute_counts(s, pod, nodes, pods_of(self.handle))
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, SUCCESS
 
@@ -190,7 +190,7 @@ class PodTopologySpread(MemoTraits):
             return Status(Code.Skip)
         s = scoring.PreScoreState(constraints)
         scoring.init_state(s, nodes, require_all)
-        scoring.count_all_nodes(s, pod, all_nodes, require_all, required_node_affinity(pod))
+        scoring.count_all_nodes(s, pod, all_nodes, require_all, required_node_affinity(pod), pods_of(self.handle))
         state.write(PRE_SCORE_STATE_KEY, s)
         return SUCCESS
 
@@ -199,7 +199,7 @@ class PodTopologySpread(MemoTraits):
             s = state.read(PRE_SCORE_STATE_KEY)
         except KeyError:
             return 0, Status.as_error(f'error reading "{PRE_SCORE_STATE_KEY}" from cycleState: not found')
-        return scoring.score_node(s, pod, node_info), SUCCESS
+        return scoring.score_node(s, pod, node_info, pods_of(self.handle)), SUCCESS
 
     def score_extensions(self) -> "PodTopologySpread":
         return self

@@ -8,6 +8,7 @@ from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from ..helper.gomath import go_div, go_round
 from ..helper.nodeaffinity import RequiredNodeAffinity
+from ...framework.interface import PodsOf, node_pods
 from .common import LABEL_HOSTNAME, Constraint, count_pods_match_selector, node_labels_match_spread_constraints
 
 INVALID_SCORE = -1
@@ -69,8 +70,9 @@ def init_state(s: PreScoreState, filtered_nodes: list[NodeInfo], require_all_top
 
 
 def count_all_nodes(s: PreScoreState, pod: Pod, all_nodes: list[NodeInfo], require_all_topologies: bool,
-                    required: RequiredNodeAffinity) -> None:
-    """mirrors processAllNode: pods per topology value of the candidate nodes, over every node."""
+                    required: RequiredNodeAffinity, pods_of: PodsOf = node_pods) -> None:
+    """mirrors processAllNode: pods per topology value of the candidate nodes, over every node
+    (each node's pods as `pods_of` gives them: framework/interface.py pods_of)."""
     constraints = s.constraints
     ns = pod.namespace
     counts = s.topology_value_to_pod_counts
@@ -92,12 +94,13 @@ def count_all_nodes(s: PreScoreState, pod: Pod, all_nodes: list[NodeInfo], requi
                 continue
             n = counted.get(id(c.selector))
             if n is None:
-                n = counted[id(c.selector)] = count_pods_match_selector(ni.pods, c.selector, ns)
+                n = counted[id(c.selector)] = count_pods_match_selector(pods_of(ni, c.selector), c.selector, ns)
             m[value] += n
 
 
-def score_node(s: PreScoreState, pod: Pod, ni: NodeInfo) -> int:
-    """mirrors Score: the weighted matching pods of the node's domains, rounded half away from zero."""
+def score_node(s: PreScoreState, pod: Pod, ni: NodeInfo, pods_of: PodsOf = node_pods) -> int:
+    """mirrors Score: the weighted matching pods of the node's domains, rounded half away from zero
+    (the node's pods as `pods_of` gives them: framework/interface.py pods_of)."""
     if ni.name in s.ignored_nodes:
         return 0
     labels = ni.node.labels
@@ -107,7 +110,7 @@ def score_node(s: PreScoreState, pod: Pod, ni: NodeInfo) -> int:
         if tp_val is None:
             continue
         if c.topology_key == LABEL_HOSTNAME:
-            cnt = count_pods_match_selector(ni.pods, c.selector, pod.namespace)
+            cnt = count_pods_match_selector(pods_of(ni, c.selector), c.selector, pod.namespace)
         else:
             cnt = s.topology_value_to_pod_counts[i].get(tp_val, 0)
         score += score_for_count(cnt, c.max_skew, s.topology_normalizing_weight[i])

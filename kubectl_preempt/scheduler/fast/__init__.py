@@ -7,6 +7,8 @@ cycle fast lives here, one module per core, and gives the same answers:
 
 - filters.py: the filter walk in steps, with node-local answers from the equivalence cache;
 - scores.py: Score as columns, node-local rows from the cache, the plugins' declared shortcuts;
+- labels.py: a node's pods a label selector may match, from the node's label index (the
+  PreFilter and Score counts of PodTopologySpread and InterPodAffinity walk those, not all pods);
 - preemption.py: candidates screened without a dry run, dry runs remembered (DryRunMemo), and
   victims chosen in arithmetic where the filters let the plugin say so.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from .filters import find_nodes_that_pass_filters
+from .labels import pods_maybe_matching
 from .preemption import dry_run_preemption
 from .scores import run_score_plugins
 
@@ -37,6 +40,9 @@ class FastCores:
     def dry_run_preemption(self, evaluator: Any, state: Any, pod: Any, potential: Any, pdbs: Any,
                            offset: int, num: int, details: Any) -> Any:
         return dry_run_preemption(evaluator, state, pod, potential, pdbs, offset, num, details)
+
+    def pods_maybe_matching(self, node_info: Any, selector: Any) -> Any:
+        return pods_maybe_matching(node_info, selector)
 
 
 FAST_CORES = FastCores()

@@ -23,8 +23,9 @@ from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...model.gosort import sort_by_key
 from ...model.objects import Pod, PodDisruptionBudget
-from ...plugins.defaultpreemption import DefaultPreemption, ERR_NO_VICTIMS, filter_pods_with_pdb_violation
-from ...plugins.noderesources.fit import Fit
+from ...plugins.defaultpreemption import (DefaultPreemption, ERR_NO_VICTIMS, PDBIndex, _matching_pdbs, _pdbs_by_namespace,
+                                          filter_pods_with_pdb_violation, keep_pdb_matches, kept_pdb_matches)
+from ...plugins.noderesources.fit import PRE_FILTER_STATE_KEY as FIT_STATE_KEY, Fit, PodRequest
 from ...preemption.decision import Candidate, Reprieve
 from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugin, PreemptionRun, VictimSelection,
                                      candidate_of, importance_key)
@@ -183,14 +184,78 @@ def _victims_selector(ev: Evaluator, state: CycleState, pod: Pod) -> Any:
     return lambda st, p, node_info, pdbs: method(st.clone(), p, node_info.snapshot(), pdbs)
 
 
-def _by_importance_and_pdbs(fh: Any, potential: list[Pod], pdbs: list[PodDisruptionBudget]
-                            ) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
+class PDBMatches:
+    """Which PDBs count a pod (plugins/defaultpreemption _matching_pdbs), for one preemption's dry
+    runs: found once per namespace and label set, not once per pod. The PDBs that count a pod are
+    those of its namespace whose selector matches its labels, less those that list the pod among
+    their disruptedPods: with no PDB listing any, the answer is a function of the namespace and
+    the labels, and pods of one workload share both. With one listing some, each pod is asked
+    afresh. With `generation` (the cluster's pdb_generation, `pdbs` being its list) the answer is
+    also read from and kept in the pod's PodInfo, as filter_pods_with_pdb_violation keeps it, so
+    that the next preemption over the same pods finds it there."""
+
+    __slots__ = ("pdbs", "generation", "_index", "by_labels", "by_name")
+
+    def __init__(self, pdbs: list[PodDisruptionBudget], generation: int | None) -> None:
+        self.pdbs = pdbs
+        self.generation = generation
+        self._index: PDBIndex | None = None  # _pdbs_by_namespace(pdbs), made on the first pod asked
+        self.by_labels: dict[tuple, list[int]] = {}
+        self.by_name = any(pdb.disrupted_pods for pdb in pdbs)
+
+    def __call__(self, pod: Pod) -> list[int]:
+        generation = self.generation
+        if generation is not None:
+            kept = kept_pdb_matches(pod, generation)
+            if kept is not None:
+                return kept
+        index = self._index
+        if index is None:
+            index = self._index = _pdbs_by_namespace(self.pdbs)
+        if self.by_name:
+            got = _matching_pdbs(pod, self.pdbs, index)
+        else:
+            key = (pod.namespace, *pod.labels.items())
+            got = self.by_labels.get(key)
+            if got is None:
+                got = self.by_labels[key] = _matching_pdbs(pod, self.pdbs, index)
+        if generation is not None:
+            keep_pdb_matches(pod, generation, got)
+        return got
+
+
+def _by_importance_and_pdbs(fh: Any, potential: list[Pod], pdbs: list[PodDisruptionBudget],
+                            matching: PDBMatches | None = None) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
     """SelectVictimsOnNode's order of the potential victims: sorted by importance (sort.Slice, not
-    stable past 12 pods), then split by filterPodsWithPDBViolation (with the PDBs of each)."""
+    stable past 12 pods), then split by filterPodsWithPDBViolation (with the PDBs of each;
+    `matching`: the PDB matches of the preemption, PDBMatches of `pdbs`)."""
     sort_by_key(potential, importance_key)
     cluster = getattr(fh, "cluster", None)
     return filter_pods_with_pdb_violation(
-        potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+        potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None, matching)
+
+
+def surely_fits(request: PodRequest, alloc: Any, used: Any, num_pods: int) -> bool:
+    """True only where NodeResourcesFit's fitsRequest finds nothing short: a pod slot is left and
+    every resource the pod requests is within what is free, the ignored extended resources
+    included (so False may still fit: Fit's Filter is then asked, and words the status)."""
+    if num_pods + 1 > alloc.allowed_pod_number:
+        return False
+    req = request.milli_cpu
+    if req > 0 and req > alloc.milli_cpu - used.milli_cpu:
+        return False
+    req = request.memory
+    if req > 0 and req > alloc.memory - used.memory:
+        return False
+    req = request.ephemeral_storage
+    if req > 0 and req > alloc.ephemeral_storage - used.ephemeral_storage:
+        return False
+    if request.scalar:
+        cap, u = alloc.scalar, used.scalar
+        for name, req in request.scalar.items():
+            if req != 0 and req > cap.get(name, 0) - u.get(name, 0):
+                return False
+    return True
 
 
 class _Outcome:
@@ -277,6 +342,13 @@ class _DryRunCycle:
         self.arithmetic = (len(fits) <= 1 and told is not None
                            and told <= {f.name for f in others})
         self.others = [(f, memo_traits(f)) for f in others]
+        # NodeResourcesFit's request for the pod, for the sure-fit test before its Filter is asked
+        # (Fit's own Filter only: one replaced on the class or the instance is always asked)
+        fit = self.fit
+        self.fit_request: PodRequest | None = (
+            state.get(FIT_STATE_KEY) if fit is not None and type(fit) is Fit
+            and getattr(fit.filter, "__func__", None) is Fit.filter else None)
+        self.pdb_matches: PDBMatches | None = None
 
     def select(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                pdbs: list[PodDisruptionBudget]) -> VictimSelection:
@@ -306,11 +378,18 @@ class _DryRunCycle:
         s = fh.run_filter_plugins(state, pod, node_info)
         if not s.is_success():
             return VictimSelection([], 0, s)
-        violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs)
+        matching = self.pdb_matches
+        if matching is None or matching.pdbs is not pdbs:
+            cluster = getattr(fh, "cluster", None)
+            matching = self.pdb_matches = PDBMatches(
+                pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None)
+        violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs, matching)
         fit = self.fit
         view = _FitView(node_info)
         requested = view.requested
         pods = view.pods
+        alloc = view.allocatable
+        request = self.fit_request
         counted = node_info.counted
         out = _Outcome()
         success = Code.Success
@@ -322,6 +401,9 @@ class _DryRunCycle:
                 res = counted(p).resource
                 _add(requested, res, 1)
                 pods.append(p)
+                if request is not None and surely_fits(request, alloc, requested, len(pods)):
+                    out.keep(p, is_violating)
+                    continue
                 st = fit.filter(state, pod, view)
                 if st.code == success:
                     out.keep(p, is_violating)
