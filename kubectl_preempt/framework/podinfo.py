@@ -23,8 +23,8 @@ and stores its value:
 so what is computed stays in the owner's module (framework/ imports no plugin), a field no cycle
 asks for costs one store at construction, and a field already computed costs one call, one
 attribute read and one identity test (no exception). An accessor whose slot holds more than the
-function's value (a dict filled per option, an answer that depends on a gate) reads
-`pod.info or pod_info(pod)` and the slot itself.
+function's value (a dict filled per option, an answer that depends on a gate), or that is read on
+every node of a cycle (ImageLocality's Score), reads `pod.info or pod_info(pod)` and the slot itself.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE
 from ...framework.status import SUCCESS, Status
 from ...framework.types import ImageStateSummary, NodeInfo
-from ...framework.podinfo import derived
+from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
 from ...framework import batch as signers
@@ -29,8 +29,13 @@ def normalized_image_name(name: str) -> str:
 
 
 def _pod_images(pod: Pod) -> tuple[str, ...]:
-    """normalized_images of the pod, kept in its PodInfo."""
-    return derived(pod, "images", normalized_images)
+    """normalized_images of the pod, kept in its PodInfo. Read on every node Score visits: the
+    slot is read here without derived()'s call (framework/podinfo.py)."""
+    pi = pod.info or pod_info(pod)
+    got = pi.images
+    if got is UNSET:
+        got = pi.images = normalized_images(pod)
+    return got
 
 
 def normalized_images(pod: Pod) -> tuple[str, ...]:
