@@ -369,8 +369,9 @@ class PodGroupLoop:
         if self.listener is not None:
             self.listener.preempting(now, preemptor, CLUSTER, evicting)
         if self.async_preemption:
-            calls = hold_until_last_delete(plan_calls(preemptor, victims, [], now, self.api_latency,
-                                                      clears_wait=not api_calls_async(self.config)))
+            # workload-aware preemption (v1.36) holds the members until the last delete
+            calls = plan_calls(preemptor, victims, [], now, self.api_latency,
+                               clears_wait=not api_calls_async(self.config), release_after_last_delete=True)
             if calls:
                 self.preempting.add(pg.uid)
         else:
@@ -378,24 +379,6 @@ class PodGroupLoop:
         for call in calls:
             self.engine.schedule(call.at, lambda c=call: self._api_call(c, preemptor, CLUSTER),
                                  priority=PRIORITY_INTERNAL, name=f"{call.what} {call.pod.key}")
-
-
-def hold_until_last_delete(calls: list[Any]) -> list[Any]:
-    """An asynchronous preemption of v1.35 and later holds its preemptor (a pod, or a pod group's
-    members) until its last victim's deletion is seen: framework/preemption/executor.go
-    (v1.36.2; preemption.go in v1.35) isRunningPreemption keeps the preemptor in `preempting`
-    while the last victim (lastVictimsPendingPreemption) exists without a deletionTimestamp, and
-    prepareCandidateAsync leaves `preempting` only after the last victim's PreemptPod returned.
-    v1.34.1 left it before the last victim's calls, which is plan_calls' "release"; here that
-    release moves to the last delete."""
-    deletes = [c for c in calls if c.what == "delete"]
-    if not deletes:
-        return calls
-    last = max(c.at for c in deletes)
-    out = [c if c.what != "release" else replace(c, at=last) for c in calls]
-    # at one instant the delete lands before the release (sorted is stable)
-    out.sort(key=lambda c: (c.at, c.what == "release"))
-    return out
 
 
 # --- follow mode -------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ class PreemptionCalls:
     async_preemption: bool
     api_latency: float
     preempting: set[str]
+    waiting_on_permit: dict[str, Any]  # replay/permit_waits.py: pods waiting at Permit
     _deletes_pending: dict[str, int]
     decided_before_deletes: int
     _deleted_by_call: dict[str, dict[str, Any] | None]
@@ -100,16 +101,13 @@ class PreemptionCalls:
             self.listener.preempting(now, pod, node, evicting)
         cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]
         if self.async_preemption:
-            calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency,
-                               clears_wait=not api_calls_async(self.config))
+            # v1.35+: held until the last victim's delete (plan_calls). A last victim waiting at
+            # Permit gets no call (PreemptPod rejects it), so prepareCandidateAsync ends, and the
+            # preemptor is released, before that rejection frees its node: the release stays before it
             last = next((v for v in reversed(sel.victims) if not v.terminating), None)
-            if self.config.version.at_least(35) and last is not None and last.uid not in self.waiting_on_permit:  # type: ignore[attr-defined]
-                # v1.35+: held until the last victim's deletion is seen (podgroups.py
-                # hold_until_last_delete). A last victim waiting at Permit gets no call
-                # (PreemptPod rejects it), so prepareCandidateAsync ends, and the preemptor is
-                # released, before that rejection frees its node: the release stays before it
-                from .podgroups import hold_until_last_delete
-                calls = hold_until_last_delete(calls)
+            hold = self.config.version.at_least(35) and last is not None and last.uid not in self.waiting_on_permit
+            calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency,
+                               clears_wait=not api_calls_async(self.config), release_after_last_delete=hold)
             if calls:
                 self.preempting.add(pod.uid)
         else:

@@ -180,16 +180,15 @@ def test_a_pod_groups_preemption_holds_it_until_its_last_victims_deletion_is_see
     """executor.go isRunningPreemption: the group stays in `preempting` while its last victim
     (lastVictimsPendingPreemption) has no deletionTimestamp, so the release plan_calls places before
     the last victim's calls moves to that victim's delete, the delete first at that instant."""
-    from kubectl_preempt.replay.podgroups import hold_until_last_delete
     from kubectl_preempt.scheduler.backend.api_dispatcher import plan_calls
     preemptor = Pod(make_pod("train").ns("gang").obj())
     victims = [Pod(make_pod(f"v{i}").ns("batch").on("n1").obj()) for i in range(3)]
     calls = plan_calls(preemptor, victims, [], 0.0, 0.1)
     assert [c.what for c in calls if c.at < 0.35].count("release") == 1  # before the last victim's calls
-    held = hold_until_last_delete(calls)
+    held = plan_calls(preemptor, victims, [], 0.0, 0.1, release_after_last_delete=True)
     assert [(c.what, c.pod.name, round(c.at, 3)) for c in held][-2:] == [("delete", "v2", 0.4), ("release", "train", 0.4)]
     assert sorted((c.what, c.pod.name) for c in held) == sorted((c.what, c.pod.name) for c in calls)
-    assert hold_until_last_delete([]) == []
+    assert plan_calls(preemptor, [], [], 0.0, 0.1, release_after_last_delete=True) == []
 
 
 def _row(preemptor: str, node: str, *victims: str) -> dict[str, Any]:

@@ -54,13 +54,20 @@ def api_calls_async(config: "SchedulerConfig") -> bool:
 
 
 def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float, latency: float,
-               *, clears_wait: bool = True) -> list[Call]:
+               *, clears_wait: bool = True, release_after_last_delete: bool = False) -> list[Call]:
     """The calls of one asynchronous preemption, in time order (mirrors prepareCandidateAsync).
 
     `clears_wait` False: SchedulerAsyncAPICalls is on, so clearNominatedNodeName hands each patch
     to the API dispatcher (APICache.PatchPodStatus) and returns without waiting: the patches land
     one call later, side by side, and the victims' calls start at once. With the gate off it makes
-    them one after another through the client, and the victims wait for them."""
+    them one after another through the client, and the victims wait for them.
+
+    `release_after_last_delete` (v1.35 and later): the preemptor (a pod, or a pod group's
+    members) is held until its last victim's delete: framework/preemption/executor.go (v1.36.2;
+    preemption.go in v1.35) isRunningPreemption keeps it in `preempting` while the last victim
+    (lastVictimsPendingPreemption) exists without a deletionTimestamp, and prepareCandidateAsync
+    leaves `preempting` only after that victim's PreemptPod returned. v1.34.1 releases it before
+    the last victim's calls (step 3 above)."""
     to_delete = [v for v in victims if not v.terminating]
     if not to_delete:
         return []
@@ -82,10 +89,13 @@ def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: floa
             calls.append(Call(start + 2 * latency, "delete", v))
             rounds_end = max(rounds_end, start + 2 * latency)
         t = rounds_end
-    calls.append(Call(t, "release", preemptor))
     last = to_delete[-1]
+    if not release_after_last_delete:
+        calls.append(Call(t, "release", preemptor))
     calls.append(Call(t + latency, "patch", last))
     calls.append(Call(t + 2 * latency, "delete", last))
+    if release_after_last_delete:
+        calls.append(Call(t + 2 * latency, "release", preemptor))
     calls.sort(key=lambda c: c.at)  # stable: at one instant, in the order above
     return calls
 
