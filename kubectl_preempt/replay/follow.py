@@ -842,6 +842,11 @@ class FollowHandler(EventHandler):
                 self.delete_pod(cur)
             return
         if cur is not None and not _relevant_change(cur, raw):
+            if not cur.node_name and _pod_scheduled(raw.get("status") or {}) != _pod_scheduled(cur.status):
+                # the recorded scheduler's status patch of a pending pod: no change the scheduler
+                # reacts to, but what its next FailureHandler compares with (schedule_one.go
+                # updatePod patches only a changed PodScheduled condition or nomination)
+                cur.status = raw.get("status") or {}
             self.touch_pod(cur)
             return
         new = Pod(raw)
@@ -873,6 +878,13 @@ def _relevant_change(cur: Pod, raw: Mapping[str, Any]) -> bool:
     if status.get("startTime") != cur.status.get("startTime"):
         return True
     return spec is not cur.spec and spec != cur.spec
+
+
+def _pod_scheduled(status: Mapping[str, Any]) -> tuple[Any, Any, Any] | None:
+    for c in status.get("conditions") or ():
+        if isinstance(c, dict) and c.get("type") == "PodScheduled":
+            return c.get("status"), c.get("reason"), c.get("message")
+    return None
 
 
 def _verdict_text(d: Decision) -> str:

@@ -22,6 +22,7 @@ as a timeline entry. Shared by simulate mode (replay/scheduling_loop.py) and fol
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Sequence
 
@@ -30,7 +31,7 @@ from ..model.objects import Pod
 from ..model.workload import PodGroup
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord
 from ..scheduler.backend.queue import UNSCHEDULABLE, QueuedPodInfo, SchedulingQueue
-from ..scheduler.schedule_one_podgroup import BIND, MemberResult, PodGroupCycleResult, order_members
+from ..scheduler.schedule_one_podgroup import BIND, LEAVE, MemberResult, PodGroupCycleResult, order_members
 from .state import ReplayState, format_time, grace_period
 
 # the cluster's record merges the decisions of one pod on one node within this many seconds
@@ -91,15 +92,18 @@ def failure_plugins(m: MemberResult) -> tuple[set[str], set[str]]:
     return set(res.diagnosis.unschedulable_plugins), set(res.diagnosis.pending_plugins)
 
 
-def changed_nothing(result: PodGroupCycleResult, evicting: Callable[[Pod], bool] = lambda p: False) -> bool:
+def changed_nothing(result: PodGroupCycleResult, evicting: Callable[[Pod], bool] = lambda p: False,
+                    group_victims: Iterable[Pod] | None = None) -> bool:
     """A cycle after which the same cycle would decide the same: nothing bound, no preemption (of
     the group or a member) that evicts a pod not already going (terminating, or `evicting`: its
-    delete call on its way), no member nominated somewhere new, nothing to activate."""
+    delete call on its way), no member nominated somewhere new, nothing to activate.
+    `group_victims`: the group's preemption's victims as taken (follow mode takes the recording's
+    choice among the search's), else the search's own."""
     def evicts_someone(victims: Iterable[Pod]) -> bool:
         return any(not v.terminating and not evicting(v) for v in victims)
 
     rec = result.preempted
-    if rec is not None and evicts_someone(rec.victim_pods):
+    if rec is not None and evicts_someone(rec.victim_pods if group_victims is None else group_victims):
         return False
     for m in result.members:
         if m.action == BIND:
@@ -446,6 +450,41 @@ def recorded_bursts(events: Iterable[Any], api_latency: float) -> dict[str, list
     return out
 
 
+TERMINAL_PHASES = ("Failed", "Succeeded")
+
+
+def recorded_leaves(events: Iterable[Any]) -> list[float]:
+    """When a bound pod left the scheduler's view in the recording, sorted. The scheduler's pod
+    informer lists only pods that are not terminal (scheduler.go newPodInformer: field selector
+    status.phase!=Succeeded,status.phase!=Failed), so a bound pod leaves when it turns Failed or
+    Succeeded, or is deleted before that; its delete event (eventhandlers.go deletePodFromCache)
+    requeues the pods its resources could serve (NodeResourcesFit's hint on an assigned pod's
+    delete), a waiting pod group's members among them. A later delete of a pod already terminal is
+    no event for the scheduler."""
+    phase: dict[str, tuple[bool, bool]] = {}  # uid -> (bound, terminal) as last seen
+    out: list[float] = []
+    for ev in events:
+        if ev.kind != "Pod":
+            continue
+        obj = ev.obj
+        uid = (obj.get("metadata") or {}).get("uid") or ev.key
+        bound = bool((obj.get("spec") or {}).get("nodeName"))
+        terminal = (obj.get("status") or {}).get("phase") in TERMINAL_PHASES
+        # a pod created terminal was never the informer's; one the recording starts with is
+        # as its first event shows it
+        bound_before, terminal_before = phase.get(uid, (bound, terminal if ev.type == "ADDED" else False))
+        if ev.type == "DELETED":
+            phase.pop(uid, None)
+            if (bound or bound_before) and not terminal_before and not terminal:
+                out.append(ev.time)
+            continue
+        phase[uid] = (bound, terminal)
+        if terminal and not terminal_before and (bound or bound_before):
+            out.append(ev.time)
+    out.sort()
+    return out
+
+
 class MemberQueue(SchedulingQueue):
     """Follow mode's queue: the recorded scheduler's other pods are the recording's, only the pods
     of pod groups wait here, for the cycles follow runs itself (their decisions the recording cannot
@@ -492,7 +531,9 @@ class FollowGroups:
         # the scheduler is busy with a cycle's status patches until then (status_patches)
         self.busy_until = float("-inf")
         self.api_latency = api_latency
+        events = list(events)
         self.bursts = recorded_bursts(events, api_latency)
+        self.leaves = recorded_leaves(events)
         for p in list(state.cluster.pods.values()):
             if not p.node_name and not p.terminating:
                 self.queue.add(p)
@@ -523,6 +564,14 @@ class FollowGroups:
             if not pl.pre_enqueue(pod).is_success():
                 return False, pl.name
         return True, ""
+
+    def _next_cycle_by(self, start: float, busy_until: float, end: float) -> bool:
+        """Whether the group's next cycle starts by `end`: the recording shows a bound pod leaving
+        (recorded_leaves) after the cycle at `start`, an event that brings the group back (as
+        an in-flight event, to backoffQ, popped when the scheduler is idle), and the scheduler is
+        done with this cycle's status patches (`busy_until`) by then."""
+        i = bisect_right(self.leaves, start)
+        return i < len(self.leaves) and max(self.leaves[i], busy_until) <= end
 
     def _uid(self, key: str) -> str:
         uid = self._uids.get(key)
@@ -561,32 +610,42 @@ class FollowGroups:
         now = self.clock()
         st.prepare()
         key, pods, infos = members_for_cycle(st, self.queue, first)
-        near = [v for t, v in self.bursts.get(key, ()) if now - self.BEFORE <= t <= now + self.AFTER]
-        result = st.scheduler.schedule_pod_group(key, pods, alternatives=near + [frozenset()])
+        near = [(t, v) for t, v in self.bursts.get(key, ()) if now - self.BEFORE <= t <= now + self.AFTER]
+        result = st.scheduler.schedule_pod_group(key, pods, alternatives=[v for _, v in near] + [frozenset()])
         self.cycles += 1
         # (with WorkloadAwarePreemption, which this follows, no member preempts on its own)
         rec = result.preempted
+        # the scheduler is busy with the cycle's status patches until then: a requeue meanwhile
+        # finds it so, and the group's next cycle starts after them
+        busy_until = now + status_patches(result, pod_scheduled_message) * self.api_latency
+        taken: list[Pod] | None = None
         if rec is not None:
-            self.rows.append(follow_pod_group_row(result, rec, now, near))
+            matched, at = follow_choice(rec, now, near, self.api_latency,
+                                        lambda start, end: self._next_cycle_by(start, busy_until, end))
+            self.rows.append(follow_pod_group_row(result, rec, matched, at, bool(near)))
             # the calls that hold the group are the cluster's when its choice is known (an
-            # alternative matched the recording): none when the search can evict only pods going
-            # already (no call, executor.go prepareCandidateAsync returns), else the first
-            # recorded burst's; the replay's own without any
-            alts = rec.alternatives
-            chosen: list[Any] = alts[0] if alts else rec.victims
-            to_delete = [v.uid for u in chosen for v in u.pods if not v.terminating]
+            # alternative matched the recording): none when it evicts only pods going already (no
+            # call, executor.go prepareCandidateAsync returns); the replay's own without any
+            chosen: list[Any] = matched if matched is not None else rec.victims
+            taken = [v for u in chosen for v in u.pods]
+            to_delete = [v.uid for v in taken if not v.terminating]
             if to_delete:
                 self.preempting[rec.pod_group.uid] = (now, to_delete)
         in_cycle = {m.pod.uid for m in result.members}
-        self.busy_until = now + status_patches(result, pod_scheduled_message) * self.api_latency
+        self.busy_until = busy_until
         for m in result.members:
             info = infos[m.pod.uid]
             if m.action == BIND:
                 # assumed and bound by the recorded scheduler: the recording's binding follows
                 self.queue.done(m.pod)
                 continue
-            # the member's nomination is the recording's (its patch follows): the cycle's own
-            # stands for the order of tied units the replay took, which may not be the cluster's
+            # FailureHandler puts the member's nomination in the scheduler's nominator before
+            # its next cycle (schedule_one.go handleSchedulingFailure: AddNominatedPod, then the
+            # status patch); the recording's patch that follows confirms it or, when the cluster
+            # took another order of tied units than the replay, corrects it
+            cur = st.pods_by_uid.get(m.pod.uid)
+            if m.nominated_node is not LEAVE and cur is not None and m.nominated_node != cur.nominated_node_name:
+                st.nominate(cur, m.nominated_node)
             plugins, pending = failure_plugins(m)
             self.queue.add_unschedulable_if_not_present(info, plugins, pending, group_member=True)
         for uid, info in infos.items():
@@ -596,30 +655,60 @@ class FollowGroups:
             self.conditions[key] = result.condition
         if result.activate:
             self.queue.activate([p for p in result.activate if p.uid not in infos])
-        if changed_nothing(result, lambda v: any(v.uid in vs for _, vs in self.preempting.values())):
+        if changed_nothing(result, lambda v: any(v.uid in vs for _, vs in self.preempting.values()), taken):
             self.spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members if m.action != BIND])
 
 
-def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, now: float,
-                         recorded: Sequence[frozenset[str]] = ()) -> dict[str, Any]:
-    """A workload-aware preemption in follow mode: decided by the replay's own pod-group cycle on
-    the recorded cluster of that instant. `recorded`: the victims of the recording's bursts of
-    Preempted events near it (recorded_bursts).
+def follow_choice(rec: PodGroupPreemptionRecord, now: float, recorded: Sequence[tuple[float, frozenset[str]]] = (),
+                  api_latency: float = 0.0,
+                  next_cycle_by: Callable[[float, float], bool] = lambda a, b: False
+                  ) -> tuple[list[Any] | None, float]:
+    """Which of the search's choices (`rec.alternatives`, one per order of the units it cannot
+    tell apart) the cluster made at a follow cycle at `now`, and when it decided; (None, now) when
+    no choice is the recording's. `recorded`: the recording's bursts of Preempted events near it
+    (recorded_bursts), as (first event's time, victims).
 
-    It agrees when the search makes the recording's choice for some order of the units it cannot
-    tell apart: an alternative evicts anew exactly a recorded burst's pods, or, with no burst near,
-    only pods already going (such a decision makes no call, so it leaves no sign). The row's
-    victims are then that choice, the replay's own order's under `replayed`. Otherwise no
-    verdict: which of a group's cycles a burst belongs to is not in the recording."""
+    A choice is the recording's when it evicts anew exactly a recorded burst's pods, or only pods
+    already going (such a decision makes no call, so it leaves no sign). Which of the group's cycles
+    made a burst: the last one before it. A decision's first Preempted event follows its first call
+    (executor.go prepareCandidateAsync: the DisruptionTarget patch, then the delete and the Event),
+    so the burst is this cycle's unless the group's next cycle (`next_cycle_by(start, end)`: requeued
+    by a recorded event after this one, the scheduler free) starts at least one API call before the
+    burst: that later cycle made it then, and
+    this one, if the search can choose pods already going, chose them. A cycle that must evict anew
+    takes a later cycle's burst all the same (its calls hold the group: no later cycle runs). The
+    decision's time: one API call before its burst, never before the cycle's event."""
     def anew(alt: Sequence[Any]) -> frozenset[str]:
         return frozenset(p.key for u in alt for p in u.pods if not p.terminating)
 
-    bursts = set(recorded)
-    matched = next((alt for alt in rec.alternatives if anew(alt) in bursts), None)
-    if matched is None and not bursts:
-        matched = next((alt for alt in rec.alternatives if not anew(alt)), None)
+    def made(bursts: Sequence[tuple[float, frozenset[str]]]) -> tuple[list[Any] | None, float]:
+        for alt in rec.alternatives:
+            t = next((t for t, v in bursts if v == anew(alt)), None)
+            if t is not None:
+                return list(alt), max(now, t - api_latency)
+        return None, now
+
+    mine = [b for b in recorded if not next_cycle_by(now, b[0] - api_latency)]
+    later = [b for b in recorded if b not in mine]
+    matched, at = made(mine)
+    if matched is None and (later or not recorded):
+        silent = next((alt for alt in rec.alternatives if not anew(alt)), None)
+        matched = list(silent) if silent is not None else None
+    if matched is None:
+        matched, at = made(later)
+    return matched, at
+
+
+def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, matched: list[Any] | None,
+                         at: float, recorded: bool) -> dict[str, Any]:
+    """A workload-aware preemption in follow mode: decided by the replay's own pod-group cycle on
+    the recorded cluster of that instant (`at`, follow_choice's time). It agrees when the search
+    makes the recording's choice (`matched`, follow_choice's) for some order of the units it cannot
+    tell apart; the row's victims are then that choice, the replay's own order's under `replayed`.
+    Otherwise no verdict: which of a group's cycles a burst belongs to is not in the recording
+    (`recorded`: whether any burst of the group was near)."""
     row = pod_group_preemption_summary(result, replace(rec, victims=list(matched)) if matched is not None else rec,
-                                       now)
+                                       at)
     row["replayed"] = {"outcome": "Preempted", "node": CLUSTER, "tiedNodes": [],
                        "victims": [v.key for v in rec.victim_pods]}
     if rec.alternatives:
@@ -634,7 +723,6 @@ def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRec
         row["agrees"] = None
         row["differences"] = ["decided by the replay's own pod-group cycle; no burst of the recording's Preempted "
                               "events near it is a choice this search makes (it may belong to another cycle of "
-                              "the group)" if bursts else
+                              "the group)" if recorded else
                               "decided by the replay's own pod-group cycle; the recording shows no sign of it"]
     return row
-

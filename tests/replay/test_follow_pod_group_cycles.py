@@ -1,0 +1,119 @@
+"""Follow mode's pod-group cycles under workload-aware preemption (replay/podgroups.py): which
+cycle made a recorded burst of Preempted events, when a cycle chooses only pods already going,
+when the scheduler hears a bound pod leave, and what a member's status holds for the next
+cycle's FailureHandler."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from kubectl_preempt.framework.config import default_config
+from kubectl_preempt.replay.follow import Follow
+from kubectl_preempt.replay.podgroups import follow_choice, recorded_leaves
+from kubectl_preempt.replay.timeline import normalize
+from tests.builders import make_node, make_pod
+
+from .helpers import ev, trace
+
+
+@dataclass
+class _Pod:
+    key: str
+    terminating: bool = False
+
+
+@dataclass
+class _Unit:
+    pods: list[_Pod]
+
+
+@dataclass
+class _Rec:
+    alternatives: list[list[_Unit]]
+
+
+GOING = _Unit([_Pod("batch/going", terminating=True)])
+NEW = _Unit([_Pod("batch/new")])
+BURST = (10.30, frozenset({"batch/new"}))
+LATENCY = 0.03
+
+
+def _next_cycle_at(t: float | None):
+    """A group whose next cycle starts at `t` (None: none before the burst)."""
+    return lambda start, end: t is not None and start < t <= end
+
+
+@pytest.mark.parametrize("alternatives, next_cycle, want, at", [
+    # the burst comes one API call after this cycle: it is this cycle's, decided a call before it
+    ([[NEW, GOING], [GOING]], None, [NEW, GOING], 10.27),
+    # the group is back for another cycle (a bound pod left, the scheduler free) at least one call
+    # before the burst: that cycle made it, this one chose the pods already going
+    ([[NEW, GOING], [GOING]], 10.25, [GOING], 10.0),
+    # the next cycle comes too late to have made the burst: it is this one's
+    ([[NEW, GOING], [GOING]], 10.28, [NEW, GOING], 10.27),
+    # this cycle cannot choose only pods already going: it made the burst, whatever comes later
+    ([[NEW, GOING]], 10.25, [NEW, GOING], 10.27),
+], ids=["burst-follows-this-cycle", "a-later-cycle-made-the-burst", "the-later-cycle-is-too-late",
+        "no-choice-of-pods-already-going"])
+def test_the_cycle_that_made_a_recorded_burst_is_the_last_one_before_it(alternatives, next_cycle, want, at) -> None:
+    matched, when = follow_choice(_Rec(alternatives), 10.0, [BURST], LATENCY, _next_cycle_at(next_cycle))
+    assert matched == want
+    assert when == pytest.approx(at)
+
+
+def test_with_no_burst_near_a_cycle_that_can_choose_only_pods_already_going_chose_them() -> None:
+    # such a decision makes no call (executor.go prepareCandidateAsync): it leaves no sign
+    assert follow_choice(_Rec([[NEW, GOING], [GOING]]), 10.0, [], LATENCY) == ([GOING], 10.0)
+    assert follow_choice(_Rec([[NEW, GOING]]), 10.0, [], LATENCY) == (None, 10.0)
+
+
+@dataclass
+class _Ev:
+    kind: str
+    type: str
+    obj: dict[str, Any]
+    time: float
+    key: str = ""
+
+
+def _pod_ev(t: float, typ: str, node: str = "", phase: str = "Running") -> _Ev:
+    obj = {"metadata": {"uid": "u1", "name": "p"}, "spec": {"nodeName": node} if node else {},
+           "status": {"phase": phase}}
+    return _Ev("Pod", typ, obj, t)
+
+
+@pytest.mark.parametrize("events, leaves", [
+    # the informer lists only pods that are not terminal: turning Failed is the leave, the later
+    # delete of the Failed pod no event
+    ([_pod_ev(1, "ADDED", "n1"), _pod_ev(2, "MODIFIED", "n1", "Failed"), _pod_ev(3, "DELETED", "n1", "Failed")], [2]),
+    # deleted while running: the delete is the leave
+    ([_pod_ev(1, "ADDED", "n1"), _pod_ev(3, "DELETED", "n1")], [3]),
+    # a pending pod is not the scheduler cache's: no leave
+    ([_pod_ev(1, "ADDED"), _pod_ev(3, "DELETED")], []),
+    ([_pod_ev(1, "ADDED", "n1", "Succeeded"), _pod_ev(2, "DELETED", "n1", "Succeeded")], []),
+], ids=["failed-then-deleted", "deleted-running", "pending", "terminal-from-the-start"])
+def test_a_bound_pod_leaves_the_schedulers_view_when_it_turns_terminal_or_is_deleted(events, leaves) -> None:
+    assert recorded_leaves(events) == leaves
+
+
+def test_follow_keeps_a_pending_pods_recorded_pod_scheduled_condition_for_the_next_status_patch() -> None:
+    """schedule_one.go updatePod patches only a changed PodScheduled condition or nomination: the
+    recorded scheduler's status patch of a pending pod is what its next FailureHandler compares
+    with, though the scheduler does not react to it."""
+    cond = {"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+            "message": "0/1 nodes are available: 1 Insufficient cpu."}
+    tl = normalize(trace(ev(0, "ADDED", make_node("n1").alloc(cpu="1", memory="4Gi").obj()),
+                         ev(1, "ADDED", make_pod("p").req(cpu="2").obj()),
+                         ev(2, "MODIFIED", make_pod("p").req(cpu="2").set("status.conditions", [cond]).obj()),
+                         end=10))
+    fol = Follow(tl, default_config())
+    for e in tl.events[:2]:
+        fol.apply(e)
+    pod = fol.state.cluster.pods["default/p"]
+    assert [c["message"] for c in pod.status.get("conditions") or ()] == [cond["message"]]
+
+
+def test_a_pod_the_recording_starts_with_leaves_when_its_first_event_shows_it_ended() -> None:
+    assert recorded_leaves([_pod_ev(2, "MODIFIED", "n1", "Failed"), _pod_ev(3, "DELETED", "n1", "Failed")]) == [2]
