@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
@@ -36,6 +37,8 @@ from .whatif import PriorityPolicy
 
 # nomination and victims' conditions of one preemption are this close in time
 SIGNAL_WINDOW = 15.0
+# the members of a gang moved into activeQ by one event whose every order follow tries (4! = 24)
+MAX_MOVED_IN = 4
 # how long after a decision's first sign the bindings of pods decided before it may still come:
 # the binding goroutine's API call, a few milliseconds, and the watch's delivery
 ASSUMED_WINDOW = 0.5
@@ -288,31 +291,73 @@ class Follow:
             self.preemptions = sorted(self.preemptions + self.groups.rows, key=lambda r: r["time"])
         return self
 
-    def _member_cycle(self, pod: Pod) -> Any:
-        """A pod group's member decides inside its group's cycle (v1.36, GenericWorkload): the cycle
-        at this instant over the group's pending members, in its order (priority, then the first
-        seen), and this member's part of it; None for a pod of no group."""
+    def _member_orders(self, pod: Pod) -> tuple[str, list[list[Pod]]]:
+        """A pod group's members at this instant, in the orders its cycle may take them (v1.36,
+        GenericWorkload; none for a pod of no group): priority, then the first attempt
+        (schedule_one_podgroup.go podGroupInfoForPod). A gang's members wait at PreEnqueue until
+        minCount of them exist; the one that completed it enters activeQ first, and the waiting
+        ones are moved in after it by one event, in the order scheduling_queue.go
+        movePodsToActiveOrBackoffQueue ranges over unschedulablePods, a Go map: any order of them
+        (MAX_MOVED_IN of them at most), the replay's own first."""
         st = self.state
         key = group_of(st, pod)
         if not key:
-            return None
+            return "", []
         from ..framework.podgroupstate import group_key_of
         minor = st.scheduler.config.version.minor
         members = [p for p in st.cluster.pods.values() if p.namespace == pod.namespace and not p.node_name
                    and not p.terminating and group_key_of(p, minor) == key]
-        # their first attempt: a gang's members wait at PreEnqueue until minCount of them exist, then
-        # the one that completed it is tried first and the others are moved in after it
         added = {p.uid: self.added_at.get(p.uid, -1) for p in members}
         pg = pod_group_of(st, key)
         complete = -1
         if pg is not None and pg.min_count is not None:
             seen = sorted(added.values())
             complete = seen[pg.min_count - 1] if len(seen) >= pg.min_count else -1
-        members = order_members(members, lambda p: (max(added[p.uid], complete), added[p.uid] != complete,
-                                                    added[p.uid]))
-        result = st.scheduler.schedule_pod_group(key, members)
+        own = order_members(members, lambda p: (max(added[p.uid], complete), added[p.uid] != complete,
+                                                added[p.uid]))
+        orders = [own]
+        moved = [i for i, p in enumerate(own) if added[p.uid] < complete]
+        if 1 < len(moved) <= MAX_MOVED_IN and moved == list(range(moved[0], moved[0] + len(moved))):
+            first = moved[0]
+            for perm in permutations(own[first:first + len(moved)]):
+                order = own[:first] + list(perm) + own[first + len(moved):]
+                if order != own:
+                    orders.append(order)
+        return key, orders
+
+    def _member_cycle(self, pod: Pod, order: int = 0) -> Any:
+        """A pod group's member decides inside its group's cycle: the cycle at this instant over
+        the group's pending members in the `order`-th of the orders it may take them
+        (_member_orders), and this member's part of it; None for a pod of no group."""
+        key, orders = self._member_orders(pod)
+        if not key or order >= len(orders):
+            return None
+        result = self.state.scheduler.schedule_pod_group(key, orders[order])
         m = result.member(pod.key)
         return m.cycle if m is not None else None
+
+    def _member_alternatives(self, pod: Pod, inc: Incident, d: Decision) -> None:
+        """The member's decision under the other orders its cycle may take the group's members in:
+        each node it would preempt on can win, and its victims there count on the recorded node.
+        Each is a what-if: the node walk starts where it would have."""
+        _, orders = self._member_orders(pod)
+        sched = self.state.scheduler
+        for k in range(1, len(orders)):
+            start = sched.next_start_node_index
+            try:
+                res = self._member_cycle(pod, k)
+            finally:
+                sched.next_start_node_index = start
+            details = res.preempted if res is not None else None
+            if details is None:
+                continue
+            d.winners += [n for n in details.tied_nodes if n not in d.winners]
+            sel = details.selected
+            cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
+            if cand is not None and (sel.name == inc.node or inc.node in details.tied_nodes):
+                victims = sorted(v.key for v in cand.victims)
+                if victims not in d.on_recorded:
+                    d.on_recorded.append(victims)
 
     def _group_incident(self, inc: Incident) -> bool:
         """Signs of a preemption the replay's own pod-group cycles decide: by a pod group's member, or
@@ -673,6 +718,7 @@ class Follow:
                 if there is not None:
                     sets = there.winning_sets or there.victim_sets
                     d.on_recorded += [s for s in sets if s not in d.on_recorded]
+            self._member_alternatives(pod, inc, d)
             return d
         finally:
             pod.nominated_node_name = saved

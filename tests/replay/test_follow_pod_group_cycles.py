@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from kubectl_preempt.framework.config import default_config
+from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.follow import Follow
 from kubectl_preempt.replay.podgroups import follow_choice, recorded_leaves
 from kubectl_preempt.replay.timeline import normalize
 from tests.builders import make_node, make_pod
 
-from .helpers import ev, trace
+from .helpers import at, ev, trace
 
 
 @dataclass
@@ -117,3 +118,34 @@ def test_follow_keeps_a_pending_pods_recorded_pod_scheduled_condition_for_the_ne
 
 def test_a_pod_the_recording_starts_with_leaves_when_its_first_event_shows_it_ended() -> None:
     assert recorded_leaves([_pod_ev(2, "MODIFIED", "n1", "Failed"), _pod_ev(3, "DELETED", "n1", "Failed")]) == [2]
+
+
+def test_a_gang_members_preemption_under_another_order_of_the_members_moved_in_together_is_tied() -> None:
+    """Without workload-aware preemption each member preempts on its own node inside the group's
+    cycle, the members taken by priority, then first attempt (podGroupInfoForPod). c completes
+    minCount and is tried first; a and b, waiting at PreEnqueue, are moved in after it by one
+    event in a Go map's order (movePodsToActiveOrBackoffQueue over unschedulablePods). Victims of
+    priority 1, 2, 3 on n1, n2, n3: c takes n1, the next member n2, the last n3. The cluster's b
+    preempted on n2: b was moved in before a, an order the replay's own (a first) is not."""
+    from tests.builders import make_gang
+    gates = {"GenericWorkload": True, "GangScheduling": True, "WorkloadAwarePreemption": False}
+
+    def member(name: str) -> Any:
+        return make_pod(name).ns("gang").priority(1000).req(cpu="2", memory="1Gi").in_pod_group("g")
+
+    disruption = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler",
+                   "message": "default-scheduler: preempting to accommodate a higher priority pod"}]
+    low = [make_pod(f"l{i}").ns("batch").priority(i).req(cpu="2", memory="1Gi").on(f"n{i}") for i in (1, 2, 3)]
+    tr = trace(*[ev(0, "ADDED", make_node(f"n{i}").alloc(cpu="2", memory="8Gi").obj()) for i in (1, 2, 3)],
+               *[ev(0, "ADDED", p.obj()) for p in low],
+               ev(0, "ADDED", make_gang("g", 3, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("a").obj()), ev(2, "ADDED", member("b").obj()), ev(3, "ADDED", member("c").obj()),
+               ev(3.2, "MODIFIED", low[1].set("metadata.deletionTimestamp", at(3.2))
+                  .set("status.conditions", disruption).obj()),
+               ev(3.3, "MODIFIED", member("b").nominated("n2").obj()),
+               end=20)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=gates)
+    [row] = [p for p in report["preemptions"] if p["preemptor"] == "gang/b"]
+    assert row["node"] == "n2" and row["victims"] == ["batch/l2"]
+    assert row["replayed"]["node"] == "n3"  # the replay's own order: a before b
+    assert "n2" in row["replayed"]["tiedNodes"] and row["agrees"] is True, row["differences"]
