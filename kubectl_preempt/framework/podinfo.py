@@ -28,7 +28,7 @@ every node of a cycle (ImageLocality's Score), reads `pod.info or pod_info(pod)`
 """
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from ..model.objects import Pod
 from .affinity import NO_TERMS, PodTerms, parse_terms
@@ -73,11 +73,15 @@ _ALL_UNSET = (UNSET,) * len(DERIVED)
 class PodInfo:
     """mirrors framework.PodInfo (and the per-pod part of QueuedPodInfo)."""
 
-    __slots__ = ("pod", "has_affinity", "has_required_anti_affinity", "affinity_terms", "pvc_keys",
+    __slots__ = ("pod", "labels", "has_affinity", "has_required_anti_affinity", "affinity_terms", "pvc_keys",
                  "host_ports") + DERIVED
 
     # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
     pod: Pod
+    # the pod's labels, beside it: the fast cores' label index walks every pod of a node for one
+    # label (scheduler/fast/labels.py) and reads them here without a visit to the Pod object. A
+    # Pod's labels never change in place (a relabelled pod is a new Pod, with a new PodInfo)
+    labels: Mapping[str, str]
     has_affinity: bool
     has_required_anti_affinity: bool
     # the parsed (anti-)affinity terms (PodInfo.Update: getAffinityTerms and
@@ -147,6 +151,7 @@ class PodInfo:
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
+        self.labels = pod.labels
         # every derived slot starts UNSET (one unpacking: a snapshot builds 150,000 of these)
         (self.cycle_shape, self.node_shape, self.affinity_selectors,
          self.required_node_affinity, self.preferred_node_affinity, self.fit_request, self.score_requests,

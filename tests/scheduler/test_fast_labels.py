@@ -16,7 +16,7 @@ from kubectl_preempt.model.selectors import LabelSelector
 from kubectl_preempt.plugins.interpodaffinity.filtering import incoming_counts
 from kubectl_preempt.plugins.podtopologyspread.common import count_pods_match_selector
 from kubectl_preempt.scheduler.fast import FAST_CORES
-from kubectl_preempt.scheduler.fast.labels import pods_maybe_matching, pods_with_label
+from kubectl_preempt.scheduler.fast.labels import pods_maybe_matching, pods_with_label, pods_with_label_value
 
 from tests.builders import make_node, make_pod
 
@@ -161,6 +161,26 @@ def test_the_index_is_kept_while_the_generation_holds_and_built_again_after_a_ch
         if "app" in pi.pod.labels:
             want[pi.pod.labels["app"]] = want.get(pi.pod.labels["app"], 0) + 1
     assert {v: len(b) for v, b in again.items()} == want
+
+
+@pytest.mark.parametrize("which", list(_changed_node_infos()))
+def test_values_asked_one_after_another_give_the_pods_carrying_each_pair(which: str) -> None:
+    # the first value of a key is a walk kept as a pair; the next values index the key whole
+    ni = _changed_node_infos()[which]
+    for key, value in [("app", "web"), ("app", "web"), ("tier", "front"), ("app", "db"), ("app", "none"),
+                       ("app", "web"), ("absent", "x"), ("tier", "back")]:
+        got = pods_with_label_value(ni, key, value)
+        assert sorted(map(id, got)) == sorted(id(pi) for pi in ni.pods if pi.pod.labels.get(key) == value), (key, value)
+
+
+@pytest.mark.parametrize("change", list(_changes()))
+def test_a_pair_kept_is_not_given_after_the_pods_change(change: str) -> None:
+    ni = _node_info(False)
+    first = pods_with_label_value(ni, "app", "web")
+    assert pods_with_label_value(ni, "app", "web") is first
+    _changes()[change](ni)
+    again = pods_with_label_value(ni, "app", "web")
+    assert sorted(map(id, again)) == sorted(id(pi) for pi in ni.pods if pi.pod.labels.get("app") == "web")
 
 
 def test_a_copy_shares_the_index_until_it_changes_and_its_change_leaves_the_original_index_alone() -> None:

@@ -27,28 +27,38 @@ _NONE: list[PodInfo] = []
 
 
 class _LabelIndex:
-    """A node's pods by label key and value, for one generation of the node."""
+    """A node's pods by label, for one generation of the node."""
 
-    __slots__ = ("generation", "by_key")
+    __slots__ = ("generation", "by_key", "by_pair")
 
     def __init__(self, generation: int) -> None:
         self.generation = generation
-        # key -> value -> the PodInfos carrying it, for the keys asked so far
+        # key -> value -> the PodInfos carrying it, for the keys indexed whole
         self.by_key: dict[str, dict[str, list[PodInfo]]] = {}
+        # (key, value) -> the PodInfos carrying that pair, for the pairs asked of a key not
+        # indexed whole: a one-off question (an explain's single cycle asks one value of a key
+        # per node) walks the pods once and files nothing else
+        self.by_pair: dict[tuple[str, str], list[PodInfo]] = {}
+
+
+def _index_of(ni: NodeInfo) -> _LabelIndex:
+    """The node's index at its generation: the one kept, or a new empty one (the pods changed)."""
+    index = ni.label_index
+    if type(index) is not _LabelIndex or index.generation != ni.generation:
+        index = ni.label_index = _LabelIndex(ni.generation)
+    return index
 
 
 def pods_with_label(ni: NodeInfo, key: str) -> dict[str, list[PodInfo]]:
     """The node's pods by their value of label `key` (those without it left out), in no
     particular order: indexed on the first call for the key at the node's generation. The
     buckets are the index's: callers read them, never change them."""
-    index = ni.label_index
-    if type(index) is not _LabelIndex or index.generation != ni.generation:
-        index = ni.label_index = _LabelIndex(ni.generation)
+    index = _index_of(ni)
     by_value = index.by_key.get(key)
     if by_value is None:
         by_value = index.by_key[key] = {}
         for pi in ni.pods:
-            v = pi.pod.labels.get(key)
+            v = pi.labels.get(key)
             if v is not None:
                 bucket = by_value.get(v)
                 if bucket is None:
@@ -56,6 +66,25 @@ def pods_with_label(ni: NodeInfo, key: str) -> dict[str, list[PodInfo]]:
                 else:
                     bucket.append(pi)
     return by_value
+
+
+def pods_with_label_value(ni: NodeInfo, key: str, value: str) -> list[PodInfo]:
+    """The node's pods whose label `key` is `value`, in no particular order. The first value
+    asked of a key at the node's generation is found by one walk over the pods and kept as a
+    pair; a second value of the same key indexes the key whole (pods_with_label), as a replay's
+    cycles asking after pods of several apps on an unchanged node would walk it again and again."""
+    index = _index_of(ni)
+    by_value = index.by_key.get(key)
+    if by_value is not None:
+        return by_value.get(value, _NONE)
+    by_pair = index.by_pair
+    got = by_pair.get((key, value))
+    if got is None:
+        for k, _ in by_pair:
+            if k == key:
+                return pods_with_label(ni, key).get(value, _NONE)
+        got = by_pair[(key, value)] = [pi for pi in ni.pods if pi.labels.get(key) == value]
+    return got
 
 
 def pods_maybe_matching(ni: NodeInfo, selector: LabelSelector) -> Sequence[PodInfo]:
@@ -69,21 +98,21 @@ def pods_maybe_matching(ni: NodeInfo, selector: LabelSelector) -> Sequence[PodIn
     if pairs:
         if len(pairs) == 1:
             key, value = pairs[0]
-            return pods_with_label(ni, key).get(value, _NONE)
+            return pods_with_label_value(ni, key, value)
         best: Sequence[PodInfo] | None = None
         for key, value in pairs:
-            bucket = pods_with_label(ni, key).get(value)
-            if bucket is None:
+            bucket = pods_with_label_value(ni, key, value)
+            if not bucket:
                 return _NONE
             if best is None or len(bucket) < len(best):
                 best = bucket
         return best if best is not None else _NONE
     for key, op, values in selector.exprs:
         if op == "In":
-            by_value = pods_with_label(ni, key)
             if len(values) == 1:
                 for v in values:
-                    return by_value.get(v, _NONE)
+                    return pods_with_label_value(ni, key, v)
+            by_value = pods_with_label(ni, key)
             out: list[PodInfo] = []
             for v in values:
                 bucket = by_value.get(v)
