@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
+from ..framework.podinfo import UNSET
 from ..framework.status import Status
 from ..framework.types import FAR_FUTURE, NodeInfo
 from ..model.objects import Pod
@@ -188,12 +189,21 @@ class Candidate:
 
 def pod_start_nanos(pod: Pod) -> int:
     """mirrors GetPodStartTime, in nanoseconds as Go's time.Time compares them: a pod that has
-    not started counts as starting after every pod that has."""
-    # Pod.start_nanos, read here without its two calls: victim ordering asks it of every pod of
-    # every node a dry run visits
+    not started counts as starting after every pod that has. Parsed once per pod and value and
+    kept in its PodInfo (start_nanos), as the pod object upstream holds its start time parsed;
+    a pod without a PodInfo is parsed each time (none is made for it here)."""
     v = pod.status.get("startTime")
+    pi = pod.info
+    if pi is not None:
+        kept = pi.start_nanos
+        if kept is not UNSET and kept[0] is v:
+            return kept[1]
     n = parse_text_nanos(v) if type(v) is str else None
-    return NOT_STARTED_NANOS if n is None else n
+    if n is None:
+        n = NOT_STARTED_NANOS
+    if pi is not None:
+        pi.start_nanos = (v, n)
+    return n
 
 
 def earliest_start_of_highest_priority(victims: Sequence[Pod]) -> int:
