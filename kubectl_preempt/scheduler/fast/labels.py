@@ -44,9 +44,10 @@ class _LabelIndex:
 def _index_of(ni: NodeInfo) -> _LabelIndex:
     """The node's index at its generation: the one kept, or a new empty one (the pods changed)."""
     index = ni.label_index
-    if type(index) is not _LabelIndex or index.generation != ni.generation:
-        index = ni.label_index = _LabelIndex(ni.generation)
-    return index
+    if type(index) is _LabelIndex and index.generation == ni.generation:
+        return index
+    fresh = ni.label_index = _LabelIndex(ni.generation)
+    return fresh
 
 
 def pods_with_label(ni: NodeInfo, key: str) -> dict[str, list[PodInfo]]:
