@@ -234,7 +234,7 @@ class FastCores(Protocol):
 
     def pods_maybe_matching(self, node_info: Any, selector: Any) -> Sequence[Any]:
         """The node's PodInfos `selector` may match, from the node's label index
-        (framework/types.py NodeInfo.pods_with_label): a superset of those it matches, in no
+        (scheduler/fast/labels.py pods_with_label): a superset of those it matches, in no
         particular order, for counts that test each pod they are given (node_pods beside it)."""
         ...
 

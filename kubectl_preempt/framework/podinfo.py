@@ -28,7 +28,7 @@ every node of a cycle (ImageLocality's Score), reads `pod.info or pod_info(pod)`
 """
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from ..model.objects import Pod
 from .affinity import NO_TERMS, PodTerms, parse_terms
@@ -66,6 +66,7 @@ DERIVED: tuple[str, ...] = (
     "images",
     "pdb_matches",
     "batch_shape", "batch_nonzero_request", "batch_host_ports",
+    "start_nanos",
 )
 _ALL_UNSET = (UNSET,) * len(DERIVED)
 
@@ -73,11 +74,15 @@ _ALL_UNSET = (UNSET,) * len(DERIVED)
 class PodInfo:
     """mirrors framework.PodInfo (and the per-pod part of QueuedPodInfo)."""
 
-    __slots__ = ("pod", "has_affinity", "has_required_anti_affinity", "affinity_terms", "pvc_keys",
+    __slots__ = ("pod", "labels", "has_affinity", "has_required_anti_affinity", "affinity_terms", "pvc_keys",
                  "host_ports") + DERIVED
 
     # set by the constructor, as NewPodInfo does: what NodeInfo.add_pod counts of every pod
     pod: Pod
+    # the pod's labels, beside it: the fast cores' label index walks every pod of a node for one
+    # label (scheduler/fast/labels.py) and reads them here without a visit to the Pod object. A
+    # Pod's labels never change in place (a relabelled pod is a new Pod, with a new PodInfo)
+    labels: Mapping[str, str]
     has_affinity: bool
     has_required_anti_affinity: bool
     # the parsed (anti-)affinity terms (PodInfo.Update: getAffinityTerms and
@@ -144,15 +149,22 @@ class PodInfo:
     # the containers' host ports, as the v1.16 predicates read them
     # <- batch/plugins/predicates.py _host_ports, from framework/podinfo.py container_host_ports
     batch_host_ports: list[tuple[str, str, int]]
+    # (status.startTime as read, GetPodStartTime's time of it in nanoseconds): parsed once per
+    # value, as upstream's pod object holds its start time parsed (victim ordering asks it of
+    # every pod of every candidate node, the document again of each victim). Kept with the
+    # string it was parsed from: a replay's binding writes the start time in place
+    # <- preemption/decision.py pod_start_nanos
+    start_nanos: tuple[Any, int]
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
+        self.labels = pod.labels
         # every derived slot starts UNSET (one unpacking: a snapshot builds 150,000 of these)
         (self.cycle_shape, self.node_shape, self.affinity_selectors,
          self.required_node_affinity, self.preferred_node_affinity, self.fit_request, self.score_requests,
          self.prefer_no_schedule_tolerations, self.spread_constraints, self.volume_claims, self.claim_names,
          self.restricted_disks, self.required_features, self.images, self.pdb_matches, self.batch_shape,
-         self.batch_nonzero_request, self.batch_host_ports) = _ALL_UNSET
+         self.batch_nonzero_request, self.batch_host_ports, self.start_nanos) = _ALL_UNSET
         spec = pod.spec
         affinity = spec.get("affinity")
         if affinity:

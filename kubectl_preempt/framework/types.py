@@ -122,7 +122,7 @@ class NodeInfo:
 
     __slots__ = ("node", "pods", "requested", "non_zero_requested", "used_ports", "pods_with_affinity",
                  "pods_with_required_anti_affinity", "pvc_ref_counts", "image_states", "generation", "lowest_priority",
-                 "journal", "name", "counting", "pods_by_label", "_pods_by_label_shared")
+                 "journal", "name", "counting", "label_index")
 
     def __init__(self, node: Node | None = None, pods: Iterable[Pod] = ()) -> None:
         self.node = node
@@ -146,15 +146,11 @@ class NodeInfo:
         self.journal: NodeJournal | None = None
         # how this release counts a pod here (framework/versions.py node_counting); None: v1.34's
         self.counting: NodeCounting | None = None
-        # the node's pods by label, key -> value -> PodInfos, for the keys asked so far
-        # (pods_with_label), kept as the pods come and go. Upstream has no such index (Go walks a
-        # node's pods fast enough): the fast cores (scheduler/fast/labels.py) read it so that a
-        # selector's pods on a node are found without walking all of them; the plain functions
-        # never read it. A key is indexed when first asked, not when the snapshot is built (the
-        # load would pay for every label of every pod). Copies share it until one of them
-        # changes (`_pods_by_label_shared`).
-        self.pods_by_label: dict[str, dict[str, list[PodInfo]]] = {}
-        self._pods_by_label_shared = False
+        # what the fast core beside the PreFilter counts keeps of this node's pods by label, for
+        # the generation it was built at (scheduler/fast/labels.py pods_with_label). Upstream has
+        # no such index; NodeInfo neither reads it nor keeps it up to date: a change of the pods
+        # moves the generation, and the core builds it afresh when next asked.
+        self.label_index: object | None = None
         for p in pods:
             self.add_pod(p)
 
@@ -179,8 +175,7 @@ class NodeInfo:
         c.lowest_priority = self.lowest_priority
         c.journal = None
         c.counting = self.counting
-        c.pods_by_label = self.pods_by_label
-        c._pods_by_label_shared = self._pods_by_label_shared = True
+        c.label_index = self.label_index  # same pods, same generation: the index holds for both
         return c
 
     def emptied(self) -> "NodeInfo":
@@ -245,7 +240,6 @@ class NodeInfo:
             self.pods_with_affinity.append(pi)
         if pi.has_required_anti_affinity:
             self.pods_with_required_anti_affinity.append(pi)
-        self._file_labels(pi, True)
         self._update(pi, 1)
 
     def add_pods(self, pods: Iterable[Pod]) -> None:
@@ -259,14 +253,11 @@ class NodeInfo:
         scalar: dict[str, int] = {}
         counting = self.counting
         options = counting.resources if counting is not None else None
-        indexed = bool(self.pods_by_label)
         for pod in pods:
             pi = pod.info
             if pi is None:
                 pi = pod.info = PodInfo(pod)
             infos.append(pi)
-            if indexed:
-                self._file_labels(pi, True)
             if pod.priority < lowest:
                 lowest = pod.priority
             if pi.has_affinity:
@@ -341,56 +332,9 @@ class NodeInfo:
                                 lst[j] = lst[-1]
                                 lst.pop()
                                 break
-                self._file_labels(pi, False)
                 self._sums(pi, -1)
                 return pi
         return None
-
-    def pods_with_label(self, key: str) -> dict[str, list[PodInfo]]:
-        """The node's pods by their value of label `key` (those without it left out), in no
-        particular order: indexed on the first call for the key, kept up to date after."""
-        by_value = self.pods_by_label.get(key)
-        if by_value is None:
-            by_value = {}
-            pods = self.pods
-            for v, pi in zip([pi.pod.labels.get(key) for pi in pods], pods):
-                by_value.setdefault(v, []).append(pi)
-            by_value.pop(None, None)  # the pods without the label
-            self._own_pods_by_label()[key] = by_value
-        return by_value
-
-    def _own_pods_by_label(self) -> dict[str, dict[str, list[PodInfo]]]:
-        """The label index, this NodeInfo's own to change (copied first while a copy shares it)."""
-        if self._pods_by_label_shared:
-            self.pods_by_label = {key: {v: list(b) for v, b in by_value.items()}
-                                  for key, by_value in self.pods_by_label.items()}
-            self._pods_by_label_shared = False
-        return self.pods_by_label
-
-    def _file_labels(self, pi: PodInfo, adding: bool) -> None:
-        """The pod into (adding) or out of its buckets of each label key indexed. A Pod's labels
-        never change in place (a relabelled pod is a new Pod: model/objects.py), so the buckets it
-        was filed in are those of its labels now."""
-        if not self.pods_by_label:
-            return
-        labels = pi.pod.labels
-        for key, by_value in self._own_pods_by_label().items():
-            v = labels.get(key)
-            if v is None:
-                continue
-            if adding:
-                by_value.setdefault(v, []).append(pi)
-                continue
-            bucket = by_value.get(v)
-            if bucket is None:
-                continue
-            for j in range(len(bucket) - 1, -1, -1):
-                if bucket[j] is pi:
-                    bucket[j] = bucket[-1]
-                    bucket.pop()
-                    break
-            if not bucket:
-                del by_value[v]
 
     def requeue_pod(self, pod: Pod) -> bool:
         """An update of a pod that changes nothing counted here (a status patch): upstream's

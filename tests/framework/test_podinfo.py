@@ -226,3 +226,35 @@ def test_fit_request_keeps_the_default_answer_and_computes_the_gated_one_each_ti
     assert compute_pod_resource_request(p).milli_cpu == 2000
     assert pod_info(p).fit_request.milli_cpu == 2000
     assert compute_pod_resource_request(p, pod_level=False).milli_cpu == 100
+
+
+START_TIMES = {
+    "a start time in metav1.Time's own form": ("2026-01-01T10:00:05Z", 1767261605 * 10**9),
+    "a start time with a fraction and an offset": ("2026-01-01T11:00:05.5+01:00", 1767261605 * 10**9 + 500_000_000),
+    "no start time (counts as starting after every pod that has)": (None, None),
+    "a start time that is not one (counts as not started)": ("yesterday", None),
+}
+
+
+@pytest.mark.parametrize("name", list(START_TIMES))
+def test_a_pods_start_time_is_parsed_once_kept_with_its_value_and_read_again_after_an_in_place_write(name: str) -> None:
+    from kubectl_preempt.framework.podinfo import UNSET
+    from kubectl_preempt.model.memory import MEMORY
+    from kubectl_preempt.preemption.decision import NOT_STARTED_NANOS, pod_start_nanos
+
+    text, want = START_TIMES[name]
+    want = NOT_STARTED_NANOS if want is None else want
+    p = _pod("a")
+    if text is not None:
+        p.status["startTime"] = text
+    assert pod_start_nanos(p) == want and p.info is None  # no PodInfo made for a pod without one
+    pi = pod_info(p)
+    assert pi.start_nanos is UNSET
+    with MEMORY.off():  # the parse itself, none of the process's memories
+        assert pod_start_nanos(p) == want
+    assert pi.start_nanos == (text, want)
+    pi.start_nanos = (text, -1)  # a kept value is read, not parsed again
+    assert pod_start_nanos(p) == -1
+    # the replay's binding writes the start time in place: the kept value is of the old string
+    p.status["startTime"] = "2026-01-02T00:00:00Z"
+    assert pod_start_nanos(p) == 1767312000 * 10**9

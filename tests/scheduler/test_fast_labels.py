@@ -1,5 +1,5 @@
-"""The label index of a NodeInfo (framework/types.py NodeInfo.pods_with_label) and the fast core that
-reads it (scheduler/fast/labels.py pods_maybe_matching) give the counts of the upstream-shaped walks
+"""The label index the fast core keeps of a NodeInfo (scheduler/fast/labels.py pods_with_label) and the
+core that reads it (pods_maybe_matching) give the counts of the upstream-shaped walks
 over every pod (framework/interface.py node_pods): PodTopologySpread's countPodsMatchSelector and
 InterPodAffinity's incoming counts, for selectors of matchLabels, matchExpressions of each operator,
 empty and missing ones, pods of several namespaces and terminating ones, and nodes whose pods came and
@@ -16,7 +16,7 @@ from kubectl_preempt.model.selectors import LabelSelector
 from kubectl_preempt.plugins.interpodaffinity.filtering import incoming_counts
 from kubectl_preempt.plugins.podtopologyspread.common import count_pods_match_selector
 from kubectl_preempt.scheduler.fast import FAST_CORES
-from kubectl_preempt.scheduler.fast.labels import pods_maybe_matching
+from kubectl_preempt.scheduler.fast.labels import pods_maybe_matching, pods_with_label, pods_with_label_value
 
 from tests.builders import make_node, make_pod
 
@@ -42,9 +42,9 @@ def _pods() -> list[Pod]:
 def _node_info(indexed: bool) -> NodeInfo:
     ni = NodeInfo(Node(make_node("n1").zone("z1").obj()), _pods())
     if indexed:
-        # the keys indexed before the pods move, so that the index is kept up to date, not built after
-        ni.pods_with_label("app")
-        ni.pods_with_label("tier")
+        # the keys indexed before the pods move: the index of that generation must not be given after
+        pods_with_label(ni, "app")
+        pods_with_label(ni, "tier")
     return ni
 
 
@@ -68,7 +68,7 @@ SELECTORS = {
 
 def _changed_node_infos() -> dict[str, NodeInfo]:
     """The node as built, and after each way its pods move, with its label keys indexed before
-    (the index follows each move) and not (the index is built from the pods there are)."""
+    (the index of the old generation must be dropped) and not (the index is built from the pods there are)."""
     out = {}
     for indexed in (True, False):
         pods = _pods()
@@ -81,12 +81,12 @@ def _changed_node_infos() -> dict[str, NodeInfo]:
         readded.add_pod(pods[3])
         one_by_one = NodeInfo(Node(make_node("n1").zone("z1").obj()))
         if indexed:
-            one_by_one.pods_with_label("app")
+            pods_with_label(one_by_one, "app")
         for p in pods[::-1]:
             one_by_one.add_pod(p)
         in_bulk = NodeInfo(Node(make_node("n1").zone("z1").obj()))
         if indexed:
-            in_bulk.pods_with_label("tier")
+            pods_with_label(in_bulk, "tier")
         in_bulk.add_pods(pods[:4])
         in_bulk.add_pods(pods[4:])
         # a dry run's copy changed while the original stays as it was (the copy shares the index)
@@ -134,9 +134,73 @@ def test_the_index_holds_exactly_the_pods_of_the_node_by_each_label_value() -> N
             for pi in ni.pods:
                 if key in pi.pod.labels:
                     want.setdefault(pi.pod.labels[key], set()).add(id(pi))
-            got = {v: {id(pi) for pi in b} for v, b in ni.pods_with_label(key).items()}
+            got = {v: {id(pi) for pi in b} for v, b in pods_with_label(ni, key).items()}
             assert got == want, (which, key)
-            assert all(len(b) == len(set(map(id, b))) for b in ni.pods_with_label(key).values()), (which, key)
+            assert all(len(b) == len(set(map(id, b))) for b in pods_with_label(ni, key).values()), (which, key)
+
+
+def _changes() -> dict[str, object]:
+    pods = _pods()
+    extra = Pod(make_pod("extra").on("n1").label("app", "web").req(cpu="100m").obj())
+    return {"a pod added": lambda ni: ni.add_pod(extra), "pods added in bulk": lambda ni: ni.add_pods([extra]),
+            "a pod removed": lambda ni: ni.remove_pod(pods[0]), "pods removed in bulk": lambda ni: ni.remove_pods(pods[:2])}
+
+
+@pytest.mark.parametrize("change", list(_changes()))
+def test_the_index_is_kept_while_the_generation_holds_and_built_again_after_a_change(change: str) -> None:
+    ni = _node_info(False)
+    first = pods_with_label(ni, "app")
+    assert pods_with_label(ni, "app") is first  # the same generation: the index is read, not built again
+    before = {v: len(b) for v, b in first.items()}
+    _changes()[change](ni)
+    again = pods_with_label(ni, "app")
+    assert again is not first
+    assert {v: len(b) for v, b in first.items()} == before  # the old generation's buckets are left as they were
+    want: dict[str, int] = {}
+    for pi in ni.pods:
+        if "app" in pi.pod.labels:
+            want[pi.pod.labels["app"]] = want.get(pi.pod.labels["app"], 0) + 1
+    assert {v: len(b) for v, b in again.items()} == want
+
+
+@pytest.mark.parametrize("which", list(_changed_node_infos()))
+def test_values_asked_one_after_another_give_the_pods_carrying_each_pair(which: str) -> None:
+    # the first value of a key is a walk kept as a pair; the next values index the key whole
+    ni = _changed_node_infos()[which]
+    for key, value in [("app", "web"), ("app", "web"), ("tier", "front"), ("app", "db"), ("app", "none"),
+                       ("app", "web"), ("absent", "x"), ("tier", "back")]:
+        got = pods_with_label_value(ni, key, value)
+        assert sorted(map(id, got)) == sorted(id(pi) for pi in ni.pods if pi.pod.labels.get(key) == value), (key, value)
+
+
+@pytest.mark.parametrize("change", list(_changes()))
+def test_a_pair_kept_is_not_given_after_the_pods_change(change: str) -> None:
+    ni = _node_info(False)
+    first = pods_with_label_value(ni, "app", "web")
+    assert pods_with_label_value(ni, "app", "web") is first
+    _changes()[change](ni)
+    again = pods_with_label_value(ni, "app", "web")
+    assert sorted(map(id, again)) == sorted(id(pi) for pi in ni.pods if pi.pod.labels.get("app") == "web")
+
+
+def test_a_copy_shares_the_index_until_it_changes_and_its_change_leaves_the_original_index_alone() -> None:
+    ni = _node_info(False)
+    original = pods_with_label(ni, "app")
+    copy = ni.snapshot()
+    assert pods_with_label(copy, "app") is original
+    copy.remove_pod(_pods()[0])
+    assert len(pods_with_label(copy, "app")["web"]) == len(original["web"]) - 1
+    assert pods_with_label(ni, "app") is original
+    assert len(original["web"]) == 3
+
+
+def test_node_info_keeps_no_label_index_of_its_own() -> None:
+    # NodeInfo.add_pod / remove_pod read as upstream's AddPodInfo / RemovePod: the index is the fast
+    # core's, built when asked; a NodeInfo no core asked has none
+    ni = _node_info(False)
+    ni.add_pod(Pod(make_pod("extra").on("n1").label("app", "web").obj()))
+    ni.remove_pod(_pods()[2])
+    assert ni.label_index is None
 
 
 def test_the_core_is_the_module_function() -> None:
