@@ -230,6 +230,8 @@ class Follow:
                                    timeline.events) \
             if sched.pod_group_cycles and config.version.features.enable_workload_aware_preemption else None
         self.handler = FollowHandler(self, queue=self.groups.queue if self.groups is not None else None)
+        if self.groups is not None:
+            self.groups.without_writes_since = self._without_writes_since
         self.incidents = find_incidents(initial, timeline.events)
         # v1.35+ (NominatedNodeNameForExpectation): the scheduler also nominates a pod it placed and
         # that waits at Permit or PreBind, so a nomination alone is no preemption
@@ -734,6 +736,23 @@ class Follow:
         readded = self._undo(writes)
         try:
             return self._decide(pod, inc)
+        finally:
+            self._redo(writes, readded)
+            sched.next_start_node_index = start
+            self.handler.applied = applied
+
+    def _without_writes_since(self, since: float, decide: Callable[[], Any]) -> tuple[Any, list[str]]:
+        """`decide()` as if the other components' writes recorded after `since` had not reached the
+        scheduler yet (FollowGroups' window), with what they were; (None, []) when there are none."""
+        writes = [w for w in self.writes if w.event.time > since]
+        if not writes:
+            return None, []
+        sched = self.state.scheduler
+        start = sched.next_start_node_index
+        applied = self.handler.applied
+        readded = self._undo(writes)
+        try:
+            return decide(), [w.what for w in writes]
         finally:
             self._redo(writes, readded)
             sched.next_start_node_index = start

@@ -534,6 +534,10 @@ class FollowGroups:
         events = list(events)
         self.bursts = recorded_bursts(events, api_latency)
         self.leaves = recorded_leaves(events)
+        # (since, decide) -> decide()'s answer as if other components' writes recorded after
+        # `since` had not reached the scheduler yet, and what they were (Follow's)
+        self.without_writes_since: Callable[[float, Callable[[], Any]], tuple[Any, list[str]]] = \
+            lambda since, decide: (None, [])
         for p in list(state.cluster.pods.values()):
             if not p.node_name and not p.terminating:
                 self.queue.add(p)
@@ -619,10 +623,34 @@ class FollowGroups:
         # finds it so, and the group's next cycle starts after them
         busy_until = now + status_patches(result, pod_scheduled_message) * self.api_latency
         taken: list[Pod] | None = None
+        unseen: list[str] = []
         if rec is not None:
             matched, at = follow_choice(rec, now, near, self.api_latency,
                                         lambda start, end: self._next_cycle_by(start, busy_until, end))
-            self.rows.append(follow_pod_group_row(result, rec, matched, at, bool(near)))
+            if matched is None and near:
+                # the writes recorded within one API call before the cycle may not have reached
+                # the scheduler when it decided (its informer's delivery): when the cycle without
+                # them makes the recording's choice, the trace cannot decide which it was, and the
+                # group goes on as the cluster chose
+                early, unseen = self.without_writes_since(
+                    now - self.api_latency,
+                    lambda: st.scheduler.schedule_pod_group(key, pods, alternatives=[v for _, v in near] + [frozenset()]))
+                early_rec = early.preempted if early is not None else None
+                early_matched, early_at = follow_choice(
+                    early_rec, now, near, self.api_latency,
+                    lambda start, end: self._next_cycle_by(start, busy_until, end)) \
+                    if early_rec is not None else (None, now)
+                if early_matched is None:
+                    unseen = []
+                else:
+                    result, rec, matched, at = early, early_rec, early_matched, early_at
+            row = follow_pod_group_row(result, rec, matched, at, bool(near))
+            if unseen:
+                row["agrees"] = None
+                row["replayed"]["undecidableFromTrace"] = unseen
+                row["differences"] = [f"the trace cannot decide: the recording's choice is this cycle's without "
+                                      f"{'; '.join(unseen)}, which the scheduler may not have seen yet"]
+            self.rows.append(row)
             # the calls that hold the group are the cluster's when its choice is known (an
             # alternative matched the recording): none when it evicts only pods going already (no
             # call, executor.go prepareCandidateAsync returns); the replay's own without any

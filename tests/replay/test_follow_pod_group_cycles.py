@@ -149,3 +149,35 @@ def test_a_gang_members_preemption_under_another_order_of_the_members_moved_in_t
     assert row["node"] == "n2" and row["victims"] == ["batch/l2"]
     assert row["replayed"]["node"] == "n3"  # the replay's own order: a before b
     assert "n2" in row["replayed"]["tiedNodes"] and row["agrees"] is True, row["differences"]
+
+
+def test_a_groups_choice_made_without_a_write_recorded_just_before_the_cycle_is_undecidable() -> None:
+    """A pod-group cycle decides on what its informer delivered: a kubelet's end of a pod recorded
+    at the cycle's instant may not have reached it. Here the cluster evicted two of n1's four
+    1-cpu fillers (tied: which ones is a Go map's order) for a 2-cpu gang, the choice of a cycle
+    that had not seen f0 end; with f0 gone one eviction makes room. The row says the trace cannot
+    decide, and names the write."""
+    from tests.builders import make_gang
+    gates = {"GenericWorkload": True, "GangScheduling": True, "WorkloadAwarePreemption": True}
+
+    def filler(i: int) -> Any:
+        return make_pod(f"f{i}").ns("batch").priority(10).req(cpu="1", memory="1Gi").on("n1") \
+            .start_time("2026-03-01T09:00:00Z")
+
+    def preempted(victim: str, t: float) -> dict[str, Any]:
+        return ev(t, "ADDED", {"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"{victim}.1", "namespace": "batch"},
+                               "reason": "Preempted", "message": "Preempted by podgroup uid-pg-gang-g on node cluster",
+                               "involvedObject": {"kind": "Pod", "namespace": "batch", "name": victim, "uid": f"uid-{victim}"},
+                               "related": {"kind": "PodGroup", "namespace": "gang", "name": "g"}})
+
+    tr = trace(ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+               *[ev(0, "ADDED", filler(i).obj()) for i in range(4)],
+               ev(0, "ADDED", make_gang("g", 1, namespace="gang", priority=1000)),
+               ev(5, "MODIFIED", filler(0).set("status.phase", "Failed").obj()),
+               ev(5, "ADDED", make_pod("t-0").ns("gang").priority(1000).req(cpu="2", memory="1Gi").in_pod_group("g").obj()),
+               preempted("f1", 5.05), preempted("f2", 5.06), end=20)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=gates)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")][:1]
+    assert sorted(row["victims"]) == ["batch/f1", "batch/f2"]
+    assert row["agrees"] is None
+    assert row["replayed"]["undecidableFromTrace"] == [f"pod batch/f0 on n1 Failed at {at(5)}"]
