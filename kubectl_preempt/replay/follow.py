@@ -151,11 +151,13 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
             vi, vt = min((vi, vt), sign)
         inc.first_index = min(inc.first_index, vi)
         inc.time = min(inc.time, vt)
+    # each victim goes to the nomination on its node closest in time: of its preemptor when the
+    # Event names it (a pod nominated again on the node, a decision of its own), else of any pod
     closest: dict[int, int] = {}
     for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
-        if puid is None and vuid not in by_event:
-            near = [(abs(vt - t), n) for n, (_, t, _, _, node) in enumerate(nominations)
-                    if node == vnode and abs(vt - t) <= SIGNAL_WINDOW]
+        if puid is not None or vuid not in by_event:
+            near = [(abs(vt - t), n) for n, (_, t, nuid, _, node) in enumerate(nominations)
+                    if node == vnode and abs(vt - t) <= SIGNAL_WINDOW and (puid is None or nuid == puid)]
             if near:
                 closest[j] = min(near)[1]
     for n_idx, (idx, t, uid, key, node) in enumerate(nominations):
@@ -163,7 +165,7 @@ def find_incidents(initial: list[Mapping[str, Any]], events: list[TraceEvent]) -
         for j, (vi, vt, vuid, vkey, vnode, puid) in enumerate(victims):
             if j in used or vnode != node or abs(vt - t) > SIGNAL_WINDOW:
                 continue
-            if puid is not None and puid != uid:
+            if puid is not None and (puid != uid or closest.get(j) != n_idx):
                 continue
             if puid is None and (vuid in by_event or closest.get(j) != n_idx):
                 continue

@@ -9,7 +9,7 @@ from kubectl_preempt.replay.timeline import normalize
 from kubectl_preempt.replay.simulate import initial_objects
 from tests.builders import make_node, make_pdb, make_pod
 
-from .helpers import at, ev, seconds, trace
+from .helpers import START, at, ev, seconds, trace
 
 DISRUPTION = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler",
                "message": "default-scheduler: preempting to accommodate a higher priority pod"}]
@@ -157,6 +157,34 @@ def test_the_schedulers_preempted_events_attribute_each_victim_to_its_preemptor(
     incs = find_incidents(initial_objects(tl.initial), tl.events)
     assert sorted((i.preemptor_key, i.victims) for i in incs) == [("default/hi1", ["default/a", "default/b"]),
                                                                  ("default/hi2", [])]
+
+
+def test_a_victim_the_event_names_goes_to_its_preemptors_nomination_on_its_node_closest_in_time() -> None:
+    """A pod nominated on n1 twice within the signal window (a decision at 10.9, the nomination
+    cleared, another at 21.9): each Event-attributed victim is the sign of the decision nearest
+    to it, not of the first one (the cluster's record counts a pod's decisions on a node apart
+    when they are more than 10 s apart)."""
+    def low(name: str, disrupted: bool = False) -> dict[str, Any]:
+        b = make_pod(name).priority(1).req(cpu="2").on("n1").start_time("2026-03-01T09:00:00Z")
+        return (b.set("status.conditions", DISRUPTION) if disrupted else b).obj()
+
+    def event(victim: str, t: float) -> dict[str, Any]:
+        return ev(t, "ADDED", {"apiVersion": "v1", "kind": "Event",
+                               "metadata": {"name": f"{victim}.1", "namespace": "default"},
+                               "reason": "Preempted", "message": "Preempted by pod uid-hi on node n1",
+                               "involvedObject": {"kind": "Pod", "namespace": "default", "name": victim,
+                                                  "uid": f"uid-{victim}"}})
+
+    hi = lambda: make_pod("hi").priority(100).req(cpu="4")  # noqa: E731
+    tl = normalize(trace(ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+                         ev(0, "ADDED", low("a")), ev(0, "ADDED", low("b")), ev(10, "ADDED", hi().obj()),
+                         ev(10.8, "MODIFIED", low("a", disrupted=True)), event("a", 10.85),
+                         ev(10.9, "MODIFIED", hi().nominated("n1").obj()),
+                         ev(15, "MODIFIED", hi().obj()),
+                         ev(21.8, "MODIFIED", low("b", disrupted=True)), event("b", 21.85),
+                         ev(21.9, "MODIFIED", hi().nominated("n1").obj()), end=40))
+    incs = find_incidents(initial_objects(tl.initial), tl.events)
+    assert sorted((round(i.time - START), i.victims) for i in incs) == [(11, ["default/a"]), (22, ["default/b"])]
 
 
 def test_a_victims_condition_before_the_event_naming_its_preemptor_is_attributed_by_the_event() -> None:
