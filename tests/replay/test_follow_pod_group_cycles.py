@@ -181,3 +181,59 @@ def test_a_groups_choice_made_without_a_write_recorded_just_before_the_cycle_is_
     assert sorted(row["victims"]) == ["batch/f1", "batch/f2"]
     assert row["agrees"] is None
     assert row["replayed"]["undecidableFromTrace"] == [f"pod batch/f0 on n1 Failed at {at(5)}"]
+
+
+def test_a_cycle_that_took_only_pods_already_going_waits_for_the_next_change_of_the_cluster() -> None:
+    """f0 (going) and f1 tie as victim units; the search's own order takes f1, the recording shows
+    no burst, so the cluster's choice was f0, which makes no call (prepareCandidateAsync) and holds
+    nothing. Such a cycle changed nothing: the group's members wait until the cluster changes
+    (t=2 and t=3, a pending pod each), one cycle per change, whatever the search's own order."""
+    from tests.builders import make_gang
+    gates = {"GenericWorkload": True, "GangScheduling": True, "WorkloadAwarePreemption": True}
+
+    def filler(name: str) -> dict[str, Any]:
+        b = make_pod(name).ns("batch").priority(10).req(cpu="2", memory="1Gi").on("n1") \
+            .start_time("2026-03-01T09:00:00Z").set("spec.terminationGracePeriodSeconds", 30)
+        if name == "f0":
+            b = b.set("metadata.deletionTimestamp", at(30)).set("metadata.deletionGracePeriodSeconds", 30)
+        return b.obj()
+
+    tr = trace(ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+               ev(0, "ADDED", filler("f0")), ev(0, "ADDED", filler("f1")),
+               ev(0, "ADDED", make_gang("g", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", make_pod("t-0").ns("gang").priority(1000).req(cpu="2", memory="1Gi").in_pod_group("g").obj()),
+               *[ev(t, "ADDED", make_pod(f"p{t}").ns("batch").priority(5).req(cpu="1", memory="1Gi").obj()) for t in (2, 3)],
+               end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=gates)
+    rows = [p for p in report["preemptions"] if p.get("podGroup")]
+    assert [(p["time"], p["victims"]) for p in rows] == [(at(t), ["batch/f0"]) for t in (1, 2, 3)]
+    assert rows[0]["replayed"]["victims"] == ["batch/f1"]  # the search's own order
+
+
+def test_a_member_that_fitted_while_its_group_waits_on_preemption_is_nominated_before_the_recording_shows_it() -> None:
+    """A gang of two: one member fits on n1, the other needs f1 gone from n2, so the group waits on
+    its preemption and the member that fitted comes back nominated where it fitted
+    (submitPodGroupAlgorithmResult: FailureHandler with the SuggestedHost). FailureHandler puts the
+    nomination in the scheduler's nominator at once (handleSchedulingFailure), before the status
+    patch the recording would show: here the recording shows none, and the nominator holds it."""
+    from tests.builders import make_gang
+    from kubectl_preempt.replay.api import run_spec
+    from kubectl_preempt.replay.whatif import PriorityPolicy
+    gates = {"GenericWorkload": True, "GangScheduling": True, "WorkloadAwarePreemption": True}
+
+    def member(name: str) -> dict[str, Any]:
+        return make_pod(name).ns("gang").priority(1000).req(cpu="2", memory="1Gi").in_pod_group("g").obj()
+
+    burst = ev(1.05, "ADDED", {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "f1.1", "namespace": "batch"},
+                               "reason": "Preempted", "message": "Preempted by podgroup uid-pg-gang-g on node cluster",
+                               "involvedObject": {"kind": "Pod", "namespace": "batch", "name": "f1", "uid": "uid-f1"},
+                               "related": {"kind": "PodGroup", "namespace": "gang", "name": "g"}})
+    tr = trace(*[ev(0, "ADDED", make_node(n).alloc(cpu="2", memory="8Gi").obj()) for n in ("n1", "n2")],
+               ev(0, "ADDED", make_pod("f1").ns("batch").priority(10).req(cpu="2", memory="1Gi").on("n2").obj()),
+               ev(0, "ADDED", make_gang("g", 2, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("a")), ev(1, "ADDED", member("b")), burst, end=3)
+    spec = run_spec(tr, kubernetes_version="v1.36", feature_gates=gates)
+    fol = Follow(spec.timeline, spec.config, policy=PriorityPolicy(spec.priority_classes)).run()
+    assert [p["victims"] for p in fol.preemptions] == [["batch/f1"]]
+    nominated = [p.key for p in fol.state.nominator.nominated_pods_for_node("n1")]
+    assert len(nominated) == 1 and fol.state.cluster.pods[nominated[0]].nominated_node_name == "n1"
