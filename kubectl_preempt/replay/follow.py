@@ -26,7 +26,8 @@ from ..scheduler.backend.cache import PodOrder, TracedPodOrder
 from .calibration import status_delay_of
 from ..scheduler.schedule_one import CycleResult
 from .eventhandlers import EventHandler
-from .podgroups import FollowGroups, api_latency_for, group_of, pod_group_of, preempted_for_pod_group
+from .podgroups import (FollowGroups, api_latency_for, group_of, pod_group_of, pod_scheduled_condition,
+                        preempted_for_pod_group)
 from ..scheduler.schedule_one_podgroup import order_members
 from .preemption_summary import decision_case, preemption_why
 from .simulate import Progress, initial_objects
@@ -226,7 +227,7 @@ class Follow:
         # with WorkloadAwarePreemption a pod group preempts as one unit, in cycles the recording
         # cannot point at one by one: they are followed by the groups' own cycles; without it a
         # member preempts on its node like a pod, and its recorded preemption is explained in its
-        # group's cycle (_member_cycle)
+        # group's cycle (_member_in)
         sched = self.state.scheduler
         self.groups = FollowGroups(self.state, lambda: self._now, api_latency_for(config, timeline.events),
                                    timeline.events) \
@@ -329,38 +330,32 @@ class Follow:
                     orders.append(order)
         return key, orders
 
-    def _member_cycle(self, pod: Pod, order: int = 0) -> Any:
+    def _member_in(self, pod: Pod, key: str, members: list[Pod]) -> Any:
         """A pod group's member decides inside its group's cycle: the cycle at this instant over
-        the group's pending members in the `order`-th of the orders it may take them
-        (_member_orders), and this member's part of it; None for a pod of no group."""
-        key, orders = self._member_orders(pod)
-        if not key or order >= len(orders):
-            return None
-        result = self.state.scheduler.schedule_pod_group(key, orders[order])
+        `members` in that order, and this member's part of it."""
+        result = self.state.scheduler.schedule_pod_group(key, members)
         m = result.member(pod.key)
         return m.cycle if m is not None else None
 
-    def _member_alternatives(self, pod: Pod, inc: Incident, d: Decision) -> None:
-        """The member's decision under the other orders its cycle may take the group's members in:
-        each node it would preempt on can win, and its victims there count on the recorded node.
-        Each is a what-if: the node walk starts where it would have."""
-        _, orders = self._member_orders(pod)
+    def _member_alternatives(self, pod: Pod, inc: Incident, d: Decision, key: str,
+                             orders: list[list[Pod]]) -> None:
+        """The member's decision under `orders`, the other orders its cycle may take the group's
+        members in: each node it would preempt on can win, and its victims there count on the
+        recorded node. Each is a what-if: the node walk starts where it would have."""
         sched = self.state.scheduler
-        for k in range(1, len(orders)):
+        for members in orders:
             start = sched.next_start_node_index
             try:
-                res = self._member_cycle(pod, k)
+                res = self._member_in(pod, key, members)
             finally:
                 sched.next_start_node_index = start
             details = res.preempted if res is not None else None
             if details is None:
                 continue
             d.winners += [n for n in details.tied_nodes if n not in d.winners]
-            sel = details.selected
-            cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
-            if cand is not None and (sel.name == inc.node or inc.node in details.tied_nodes):
-                victims = sorted(v.key for v in cand.victims)
-                if victims not in d.on_recorded:
+            if details.selected.name == inc.node or inc.node in details.tied_nodes:
+                victims = _victims_there(details, inc.node)
+                if victims is not None and victims not in d.on_recorded:
                     d.on_recorded.append(victims)
 
     def _group_incident(self, inc: Incident) -> bool:
@@ -699,19 +694,20 @@ class Follow:
         saved = pod.nominated_node_name
         in_flight = self._deletions_in_flight(pod)
         try:
-            # a pod group's member decides inside its group's cycle (_member_cycle)
-            res = self._member_cycle(pod) or st.scheduler.schedule(pod)
+            # a pod group's member decides inside its group's cycle, in the replay's own order of
+            # its members first (_member_orders)
+            key, orders = self._member_orders(pod)
+            res = (self._member_in(pod, key, orders[0]) if key else None) or st.scheduler.schedule(pod)
             d = Decision(res)
             details = res.preempted
             if details is None:
                 return d
             d.winners = list(details.tied_nodes)
             d.going = {p.key for p in st.order.pods_on(inc.node, st.pods_by_uid) if p.terminating}
-            sel = details.selected
             # the offline verdict on the node the cluster chose, when the dry run made it a candidate
-            cand = sel if sel.name == inc.node else next((c for c in details.candidates if c.name == inc.node), None)
-            if cand is not None:
-                d.on_recorded = [sorted(v.key for v in cand.victims)]
+            there = _victims_there(details, inc.node)
+            if there is not None:
+                d.on_recorded = [there]
             if self.order.unknown:
                 fwk = st.scheduler.framework_for(pod)
                 if fwk is not None:
@@ -722,7 +718,8 @@ class Follow:
                 if there is not None:
                     sets = there.winning_sets or there.victim_sets
                     d.on_recorded += [s for s in sets if s not in d.on_recorded]
-            self._member_alternatives(pod, inc, d)
+            if key:
+                self._member_alternatives(pod, inc, d, key, orders[1:])
             return d
         finally:
             pod.nominated_node_name = saved
@@ -730,18 +727,8 @@ class Follow:
                 victim.deletion_timestamp = stamp
 
     def _decide_without(self, writes: list[Write], pod: Pod, inc: Incident) -> Decision:
-        """The decision as if `writes` had not reached the scheduler yet: each undone, the decision
-        made, each done again; the scheduler's node walk starts where it would have."""
-        sched = self.state.scheduler
-        start = sched.next_start_node_index
-        applied = self.handler.applied
-        readded = self._undo(writes)
-        try:
-            return self._decide(pod, inc)
-        finally:
-            self._redo(writes, readded)
-            sched.next_start_node_index = start
-            self.handler.applied = applied
+        """The decision as if `writes` had not reached the scheduler yet."""
+        return self._without(writes, lambda: self._decide(pod, inc))
 
     def _without_writes_since(self, since: float, decide: Callable[[], Any]) -> tuple[Any, list[str]]:
         """`decide()` as if the other components' writes recorded after `since` had not reached the
@@ -749,12 +736,17 @@ class Follow:
         writes = [w for w in self.writes if w.event.time > since]
         if not writes:
             return None, []
+        return self._without(writes, decide), [w.what for w in writes]
+
+    def _without(self, writes: list[Write], decide: Callable[[], Any]) -> Any:
+        """`decide()` with `writes` undone, then each done again; the scheduler's node walk starts
+        where it would have."""
         sched = self.state.scheduler
         start = sched.next_start_node_index
         applied = self.handler.applied
         readded = self._undo(writes)
         try:
-            return decide(), [w.what for w in writes]
+            return decide()
         finally:
             self._redo(writes, readded)
             sched.next_start_node_index = start
@@ -909,7 +901,7 @@ class FollowHandler(EventHandler):
                 self.delete_pod(cur)
             return
         if cur is not None and not _relevant_change(cur, raw):
-            if not cur.node_name and _pod_scheduled(raw.get("status") or {}) != _pod_scheduled(cur.status):
+            if not cur.node_name and pod_scheduled_condition(raw.get("status") or {}) != pod_scheduled_condition(cur.status):
                 # the recorded scheduler's status patch of a pending pod: no change the scheduler
                 # reacts to, but what its next FailureHandler compares with (schedule_one.go
                 # updatePod patches only a changed PodScheduled condition or nomination)
@@ -947,11 +939,12 @@ def _relevant_change(cur: Pod, raw: Mapping[str, Any]) -> bool:
     return spec is not cur.spec and spec != cur.spec
 
 
-def _pod_scheduled(status: Mapping[str, Any]) -> tuple[Any, Any, Any] | None:
-    for c in status.get("conditions") or ():
-        if isinstance(c, dict) and c.get("type") == "PodScheduled":
-            return c.get("status"), c.get("reason"), c.get("message")
-    return None
+def _victims_there(details: Any, node: str) -> list[str] | None:
+    """The victims a preemption's dry run chose on `node` (sorted keys), None when it was no
+    candidate there."""
+    sel = details.selected
+    cand = sel if sel.name == node else next((c for c in details.candidates if c.name == node), None)
+    return sorted(v.key for v in cand.victims) if cand is not None else None
 
 
 def _verdict_text(d: Decision) -> str:

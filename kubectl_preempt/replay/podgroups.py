@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..framework.podgroupstate import group_key_of
 from ..model.objects import Pod
@@ -32,7 +32,7 @@ from ..model.workload import PodGroup
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord
 from ..scheduler.backend.queue import UNSCHEDULABLE, QueuedPodInfo, SchedulingQueue
 from ..scheduler.schedule_one_podgroup import BIND, LEAVE, MemberResult, PodGroupCycleResult, order_members
-from .state import ReplayState, format_time, grace_period
+from .state import ReplayState, finished, format_time, grace_period
 
 # the cluster's record merges the decisions of one pod on one node within this many seconds
 REPEAT_WINDOW = 10.0
@@ -116,12 +116,18 @@ def changed_nothing(result: PodGroupCycleResult, evicting: Callable[[Pod], bool]
     return True
 
 
+def pod_scheduled_condition(status: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """A pod status's PodScheduled condition (None: none)."""
+    for c in status.get("conditions") or ():
+        if isinstance(c, dict) and c.get("type") == "PodScheduled":
+            return c
+    return None
+
+
 def pod_scheduled_message(pod: Pod) -> str | None:
     """The message of the pod's PodScheduled condition as its object holds it (None: no condition)."""
-    for c in pod.status.get("conditions") or ():
-        if isinstance(c, dict) and c.get("type") == "PodScheduled":
-            return c.get("message") or ""
-    return None
+    c = pod_scheduled_condition(pod.status)
+    return None if c is None else c.get("message") or ""
 
 
 def status_patches(result: PodGroupCycleResult, last_message: Callable[[Pod], str | None]) -> int:
@@ -450,9 +456,6 @@ def recorded_bursts(events: Iterable[Any], api_latency: float) -> dict[str, list
     return out
 
 
-TERMINAL_PHASES = ("Failed", "Succeeded")
-
-
 def recorded_leaves(events: Iterable[Any]) -> list[float]:
     """When a bound pod left the scheduler's view in the recording, sorted. The scheduler's pod
     informer lists only pods that are not terminal (scheduler.go newPodInformer: field selector
@@ -469,7 +472,7 @@ def recorded_leaves(events: Iterable[Any]) -> list[float]:
         obj = ev.obj
         uid = (obj.get("metadata") or {}).get("uid") or ev.key
         bound = bool((obj.get("spec") or {}).get("nodeName"))
-        terminal = (obj.get("status") or {}).get("phase") in TERMINAL_PHASES
+        terminal = finished(obj)
         # a pod created terminal was never the informer's; one the recording starts with is
         # as its first event shows it
         bound_before, terminal_before = phase.get(uid, (bound, terminal if ev.type == "ADDED" else False))
@@ -615,30 +618,31 @@ class FollowGroups:
         st.prepare()
         key, pods, infos = members_for_cycle(st, self.queue, first)
         near = [(t, v) for t, v in self.bursts.get(key, ()) if now - self.BEFORE <= t <= now + self.AFTER]
-        result = st.scheduler.schedule_pod_group(key, pods, alternatives=[v for _, v in near] + [frozenset()])
+        alternatives = [v for _, v in near] + [frozenset()]
+        result = st.scheduler.schedule_pod_group(key, pods, alternatives=alternatives)
         self.cycles += 1
         # (with WorkloadAwarePreemption, which this follows, no member preempts on its own)
         rec = result.preempted
         # the scheduler is busy with the cycle's status patches until then: a requeue meanwhile
         # finds it so, and the group's next cycle starts after them
         busy_until = now + status_patches(result, pod_scheduled_message) * self.api_latency
+
+        def next_cycle_by(start: float, end: float) -> bool:
+            return self._next_cycle_by(start, busy_until, end)
+
         taken: list[Pod] | None = None
         unseen: list[str] = []
         if rec is not None:
-            matched, at = follow_choice(rec, now, near, self.api_latency,
-                                        lambda start, end: self._next_cycle_by(start, busy_until, end))
+            matched, at = follow_choice(rec, now, near, self.api_latency, next_cycle_by)
             if matched is None and near:
                 # the writes recorded within one API call before the cycle may not have reached
                 # the scheduler when it decided (its informer's delivery): when the cycle without
                 # them makes the recording's choice, the trace cannot decide which it was, and the
                 # group goes on as the cluster chose
                 early, unseen = self.without_writes_since(
-                    now - self.api_latency,
-                    lambda: st.scheduler.schedule_pod_group(key, pods, alternatives=[v for _, v in near] + [frozenset()]))
+                    now - self.api_latency, lambda: st.scheduler.schedule_pod_group(key, pods, alternatives=alternatives))
                 early_rec = early.preempted if early is not None else None
-                early_matched, early_at = follow_choice(
-                    early_rec, now, near, self.api_latency,
-                    lambda start, end: self._next_cycle_by(start, busy_until, end)) \
+                early_matched, early_at = follow_choice(early_rec, now, near, self.api_latency, next_cycle_by) \
                     if early_rec is not None else (None, now)
                 if early_matched is None:
                     unseen = []
