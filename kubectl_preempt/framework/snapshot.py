@@ -75,7 +75,8 @@ class Snapshot:
     def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
                      pods: Iterable[Pod] | None = None, previous: "Snapshot | None" = None,
                      pods_on: Callable[[str], Sequence[Pod]] | None = None,
-                     counting: NodeCounting | None = None) -> "Snapshot":
+                     counting: NodeCounting | None = None,
+                     pods_unchanged: Callable[[str], bool] | None = None) -> "Snapshot":
         """`pods`: the bound pods in the order each node's NodeInfo lists them (the scheduler
         cache's order, kept by a replay); the cluster's own order (a snapshot file's) without.
         `pods_on`: instead of `pods`, a node's bound pods in that order, by node name (a
@@ -88,7 +89,9 @@ class Snapshot:
         or moved in the node tree). A node whose Node object and pods are the same objects in
         the same order keeps its NodeInfo and generation, as upstream's cache keeps a NodeInfo
         across snapshots; a NodeInfo whose image summaries change (the count of nodes holding
-        an image, or of all nodes when it holds any) gets a new generation."""
+        an image, or of all nodes when it holds any) gets a new generation. `pods_unchanged`:
+        the nodes for which it says True hold the pods their NodeInfo in `previous` lists (the
+        caller kept count of the others), and are not compared pod by pod."""
         excluded = set(exclude)
         if previous is not None:
             counting = previous.counting
@@ -106,8 +109,12 @@ class Snapshot:
         infos: list[NodeInfo] = []
         kept: list[NodeInfo] = []
         for node in ordered:
-            want = on_node.get(node.name, ()) if pods_on is None else pods_on(node.name)
             ni = old.get(node.name)
+            if ni is not None and ni.node is node and pods_unchanged is not None and pods_unchanged(node.name):
+                kept.append(ni)
+                infos.append(ni)
+                continue
+            want = on_node.get(node.name, ()) if pods_on is None else pods_on(node.name)
             if (ni is not None and ni.node is node and len(ni.pods) == len(want)
                     and all(map(operator.is_, map(_POD, ni.pods), want))):
                 kept.append(ni)

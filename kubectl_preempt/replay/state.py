@@ -146,6 +146,11 @@ class ReplayState:
         self.order = order if order is not None else PodOrder.from_list(cluster.pods.values())
         self.snapshot = Snapshot.from_cluster(cluster, pods=self.order.pods(self.pods_by_uid))
         self.snapshot_dirty = False
+        # while the snapshot waits for a rebuild (a node came, went or moved in the node tree),
+        # the nodes whose pods changed meanwhile: every other node's NodeInfo still lists its
+        # pods as they are, so the rebuild keeps it without looking (upstream's UpdateSnapshot
+        # visits only the NodeInfos whose generation moved)
+        self.stale_nodes: set[str] = set()
         # a replay schedules many pods of few shapes over a slowly changing cluster: the
         # equivalence cache pays (explain's single cycle goes without)
         self.scheduler = Scheduler(cluster, config, random_source=random_source, snapshot=self.snapshot, equivalence=EquivalenceCache())
@@ -179,10 +184,13 @@ class ReplayState:
             # the unchanged nodes keep their NodeInfos and generations (and the scheduler's
             # equivalence cache what it knows of them)
             by_uid = self.pods_by_uid
+            stale = self.stale_nodes
             self.snapshot = Snapshot.from_cluster(self.cluster, previous=self.snapshot,
-                                                  pods_on=lambda name: self.order.pods_on(name, by_uid))
+                                                  pods_on=lambda name: self.order.pods_on(name, by_uid),
+                                                  pods_unchanged=lambda name: name not in stale)
             self.scheduler.snapshot = self.snapshot
             self.snapshot_dirty = False
+            self.stale_nodes = set()
         if self.recompute_pdbs and self.pdb_lag:
             return  # the disruption controller's syncs recompute it, pdb_lag after a change
         if self.pdb_dirty and self.recompute_pdbs:
@@ -229,6 +237,8 @@ class ReplayState:
             self.order.add(pod.node_name, pod.uid)
             if not self.snapshot_dirty:
                 self.snapshot.add_pod(pod)
+            else:
+                self.stale_nodes.add(pod.node_name)
         if pod.nominated_node_name and not pod.node_name:
             self.nominator.add(pod, pod.nominated_node_name)
         self.pod_changed(pod)
@@ -242,6 +252,8 @@ class ReplayState:
             self.order.remove(pod.node_name, pod.uid)
             if not self.snapshot_dirty:
                 self.snapshot.remove_pod(pod)
+            else:
+                self.stale_nodes.add(pod.node_name)
         self.nominator.delete(pod)
         release(pod)
         self.pod_changed(pod)
@@ -252,6 +264,8 @@ class ReplayState:
             self.order.remove(old.node_name, old.uid)
             if not self.snapshot_dirty:
                 self.snapshot.remove_pod(old)
+            else:
+                self.stale_nodes.add(old.node_name)
         self.nominator.delete(old)
         if old is not new:
             release(old)
@@ -264,6 +278,8 @@ class ReplayState:
             self.order.update(pod.node_name, pod.uid)
             if not self.snapshot_dirty:
                 self.snapshot.requeue_pod(pod)
+            else:
+                self.stale_nodes.add(pod.node_name)
         self.pod_changed(pod)
 
     def bind(self, pod: Pod, node_name: str, now: float) -> None:
@@ -282,6 +298,8 @@ class ReplayState:
         self.order.add(node_name, pod.uid)
         if not self.snapshot_dirty:
             self.snapshot.add_pod(pod)
+        else:
+            self.stale_nodes.add(node_name)
         self.pod_changed(pod)
 
     def nominate(self, pod: Pod, node_name: str) -> str:
