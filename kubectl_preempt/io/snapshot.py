@@ -451,9 +451,10 @@ def _plain_text(data: bytes) -> bool:
         except UnicodeDecodeError:
             return False
     scan = data.translate(_NUMBER_SCAN)
-    if scan.find(_DIGITS_309) != -1:
-        return False
     pos = scan.find(_DIGITS_19)
+    # a run of 309 digits starts a run of 19: without one, no second pass over the bytes
+    if pos != -1 and scan.find(_DIGITS_309, pos) != -1:
+        return False
     while pos != -1:
         integer, end = _long_integer_at(scan, pos)
         if integer:
