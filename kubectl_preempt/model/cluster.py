@@ -9,7 +9,7 @@ from ..errors import InputError
 from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
-from .resources import calculate_resource
+from .resources import calculate_resource, remembered_resource
 from .podshape import container_requests_key
 from .schema import check_object, fast_checker, object_label, pod_ok, pod_spec_key
 from .workload import check_workload_object, is_workload_object
@@ -53,11 +53,22 @@ def read_pod(obj: Mapping[str, Any]) -> Pod | None:
     its requests do not compute: from_objects then reads the object again, in file order, and
     names what is wrong after whatever is wrong before it."""
     pod = Pod(obj)
-    if pod.phase == "Succeeded" or pod.phase == "Failed":
+    phase = pod.phase
+    if phase == "Succeeded" or phase == "Failed":
         return pod  # not counted anywhere: its requests are never asked
     spec, status = pod.spec, pod.status
+    key = container_requests_key(spec, status) if type(spec) is dict else None
+    if key is not None:
+        # most pods share their requests with a pod read before: taken as calculate_resource
+        # would take them (the key holds all it reads of such a pod), without its calls
+        kept = remembered_resource(key)
+        if kept is not None:
+            pod._resource = kept
+            return pod
+    else:
+        key = pod_spec_key(spec)
     try:
-        pod._resource = calculate_resource(spec, status, spec_key=_checked_pod_key(spec, status))
+        pod._resource = calculate_resource(spec, status, spec_key=key)
     except InputError:
         return None
     return pod

@@ -370,6 +370,12 @@ def calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field
     return res
 
 
+def remembered_resource(key: bytes) -> PodResource | None:
+    """What calculate_resource keeps for a pod of spec key `key` (v1.34's options, no container
+    statuses), or None: nothing kept (every memory off, or no pod of that key seen yet)."""
+    return _RESOURCE_CACHE.get(key) if _memory.MEMORY.on else None
+
+
 def _calculate_resource(spec: Mapping[str, Any], status: Mapping[str, Any], field: str,
                         options: PodResourcesOptions | None = None) -> PodResource:
     requests = pod_requests(spec, status, field=field, options=options)
