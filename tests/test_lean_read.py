@@ -179,6 +179,79 @@ def test_the_end_of_a_real_cluster_trace_read_lean_explains_every_pod_as_read_wh
     assert _documents(lean, pods) == _documents(whole, pods)
 
 
+# --- the same cluster ----------------------------------------------------------------------------------
+
+def _finished(obj: dict, phase: str = "Succeeded") -> dict:
+    obj["status"] = {"phase": phase}
+    return obj
+
+
+def _listing(*extra: dict) -> list[dict]:
+    """Two nodes, a class and three pods, then `extra`."""
+    return [make_node("node-1").alloc(cpu="4").obj(), make_priority_class("high", 1000),
+            make_pod("a").req(cpu="1").on("node-1").obj(), make_pod("b").req(cpu="2").on("node-2").obj(),
+            make_node("node-2").alloc(cpu="4").obj(), make_pod("c").req(cpu="500m").obj(), *extra]
+
+
+# each a List whose pods the lean read adds at once (Cluster._add_viewed_pods) or, where that could
+# change what is said, one by one in file order as the careful read does; with the error it makes
+# (None: a cluster)
+CLUSTERS: dict[str, tuple[list[dict], str | None]] = {
+    "pods listed once each, among nodes": (_listing(), None),
+    "a finished pod among them": (_listing(_finished(make_pod("d").req(cpu="1").on("node-1").obj())), None),
+    "a failed pod among them": (_listing(_finished(make_pod("d").req(cpu="1").obj(), "Failed")), None),
+    "a pod of the same name in another namespace": (
+        _listing(make_pod("a").req(cpu="1").obj() | {"metadata": {"name": "a", "namespace": "other"}}), None),
+    "the same pod twice": (_listing(make_pod("a").req(cpu="3").on("node-2").obj()),
+                           "items[6] (Pod default/a): listed twice: items[2] is the same Pod"),
+    "the same pod twice, the first finished": (
+        [_finished(make_pod("a").req(cpu="1").obj()), *_listing()],
+        "items[3] (Pod default/a): listed twice: items[0] is the same Pod"),
+    "the same pod twice, the second finished": (
+        _listing(_finished(make_pod("b").req(cpu="1").obj())),
+        "items[6] (Pod default/b): listed twice: items[3] is the same Pod"),
+    "the same finished pod twice": (
+        _listing(_finished(make_pod("d").obj()), _finished(make_pod("d").obj())),
+        "items[7] (Pod default/d): listed twice: items[6] is the same Pod"),
+    "a pod whose requests do not compute, then a pod of its name": (
+        _listing(make_pod("d").req(cpu="1").obj(), make_pod("e").req(cpu="1.5.0").obj(),
+                 make_pod("d").req(cpu="1").obj()),
+        "items[7] (Pod default/e).spec.containers[0].resources.requests.cpu"),
+    "the same node twice after the pods": (
+        _listing(make_node("node-1").alloc(cpu="8").obj()),
+        "items[6] (Node node-1): listed twice: items[0] is the same Node"),
+    "a node whose allocatable does not compute after the pods": (
+        _listing(make_node("node-3").alloc(cpu="4x").obj()), "items[6] (Node node-3).status.allocatable.cpu"),
+    "the same pod twice after a node that is wrong": (
+        _listing(make_node("node-3").alloc(cpu="4x").obj(), make_pod("a").req(cpu="1").obj()),
+        "items[6] (Node node-3).status.allocatable.cpu"),
+}
+
+
+def _cluster_of(path: str, lean: bool) -> Any:
+    """Everything a reader sees of the cluster built from `path`: the error line, or its pods (in
+    their order, each with its view's fields), nodes, counts and notes."""
+    try:
+        c = Cluster.from_objects(load_objects(path, lean=lean))
+    except InputError as e:
+        return str(e)
+    return ([(k, p.uid, p.node_name, p.priority, p.phase, p.resource.resource.milli_cpu) for k, p in c.pods.items()],
+            list(c.nodes), c.finished_pods, c.version, c.notes, sorted(c.priority_classes))
+
+
+@pytest.mark.parametrize("name", list(CLUSTERS))
+def test_a_cluster_read_lean_is_the_cluster_read_whole(tmp_path: Path, name: str) -> None:
+    objs, error = CLUSTERS[name]
+    path = _write(tmp_path, objs)
+    assert load_objects(path, lean=True).checked == len(objs)
+    lean = _cluster_of(path, True)
+    assert lean == _cluster_of(path, False)
+    if error is None:
+        assert not isinstance(lean, str) and lean[0]
+    else:
+        assert isinstance(lean, str) and error in lean, lean
+
+
 # --- the same refusals ---------------------------------------------------------------------------------
 
 def _outcome(path: str, lean: bool) -> Any:

@@ -337,7 +337,8 @@ class SnapshotObjects(list):
     kubectl-preempt/server-version annotation), None when it names none. `checked`: how many of
     the first objects passed model/schema.py's checks as they were read (load_objects' `lean`
     read), which Cluster.from_objects then does not repeat; `pods` then holds, beside each object,
-    its Pod view when it is a pod, made as it was read."""
+    its Pod view when it is a pod, made as it was read (a view beside every Pod object, or no
+    `pods` at all)."""
 
     server_version: str | None = None
     checked: int = 0
@@ -451,9 +452,10 @@ def _plain_text(data: bytes) -> bool:
         except UnicodeDecodeError:
             return False
     scan = data.translate(_NUMBER_SCAN)
-    if scan.find(_DIGITS_309) != -1:
-        return False
     pos = scan.find(_DIGITS_19)
+    # a run of 309 digits starts a run of 19: without one, no second pass over the bytes
+    if pos != -1 and scan.find(_DIGITS_309, pos) != -1:
+        return False
     while pos != -1:
         integer, end = _long_integer_at(scan, pos)
         if integer:
@@ -492,7 +494,7 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     if head.metadata is not None:
         out.server_version = _server_version({"kind": "List", "metadata": orjson.loads(memoryview(head.metadata))})
     append = out.append
-    views = out.pods = []
+    views: list[Any] | None = []
     view = views.append
     decode_kind = msgspec.json.Decoder(kind_type).decode
     # a listing holds its objects by kind (all nodes, then all pods): the decoder of the last kind
@@ -519,8 +521,17 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
                 decode = None
         append(obj)
         # a pod's view is made now, while its dicts are in the processor's cache
-        view(read_pod(obj) if pods else None)
+        if pods:
+            pod = read_pod(obj)
+            if pod is None:
+                # its requests do not compute: Cluster.from_objects reads every pod again, in
+                # file order, and names what is wrong after whatever is wrong before it
+                views = None
+            view(pod)
+        else:
+            view(None)
     out.checked = len(out)
+    out.pods = views
     return out
 
 

@@ -9,7 +9,7 @@ from ..errors import InputError
 from .bulk import bulk_allocation
 from .objects import Node, Pod, PodDisruptionBudget, PriorityClass
 from .priority import resolve
-from .resources import calculate_resource
+from .resources import calculate_resource, remembered_resource
 from .podshape import container_requests_key
 from .schema import check_object, fast_checker, object_label, pod_ok, pod_spec_key
 from .workload import check_workload_object, is_workload_object
@@ -30,6 +30,7 @@ _UNIQUE = frozenset(("Node", "Pod", "PodDisruptionBudget", "PriorityClass", "Nam
 _NAMESPACED = frozenset(("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"))
 _WORKLOAD_KINDS = frozenset(("PodGroup", "Workload"))
 _NODE_NAME = operator.attrgetter("node_name")
+_KEY = operator.attrgetter("key")
 _HAS_PRIORITY = operator.attrgetter("has_priority")
 # one counter for every cluster's PDB list, so that a generation names one state of one list for
 # the whole process (a pod's PDB matches are kept per generation; check's two clusters share pods)
@@ -52,11 +53,22 @@ def read_pod(obj: Mapping[str, Any]) -> Pod | None:
     its requests do not compute: from_objects then reads the object again, in file order, and
     names what is wrong after whatever is wrong before it."""
     pod = Pod(obj)
-    if pod.phase == "Succeeded" or pod.phase == "Failed":
+    phase = pod.phase
+    if phase == "Succeeded" or phase == "Failed":
         return pod  # not counted anywhere: its requests are never asked
     spec, status = pod.spec, pod.status
+    key = container_requests_key(spec, status) if type(spec) is dict else None
+    if key is not None:
+        # most pods share their requests with a pod read before: taken as calculate_resource
+        # would take them (the key holds all it reads of such a pod), without its calls
+        kept = remembered_resource(key)
+        if kept is not None:
+            pod._resource = kept
+            return pod
+    else:
+        key = pod_spec_key(spec)
     try:
-        pod._resource = calculate_resource(spec, status, spec_key=_checked_pod_key(spec, status))
+        pod._resource = calculate_resource(spec, status, spec_key=key)
     except InputError:
         return None
     return pod
@@ -178,6 +190,24 @@ class Cluster:
             pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
         pods[pod.key] = pod
 
+    def _add_viewed_pods(self, views: list[Pod | None]) -> bool:
+        """The pods of a lean read (io/snapshot.py _typed_list: checked, each with its view and,
+        when live, its requests; a view beside every Pod object) added at once, when _add_pod of
+        each in file order could only store it: no two share a namespace and name. False (and
+        nothing added) otherwise: from_objects then adds them one by one, naming the duplicate.
+        The pods keep their file order in self.pods, and the other objects meet what they met."""
+        viewed = [p for p in views if p is not None]
+        by_key = dict(zip(map(_KEY, viewed), viewed))
+        if len(by_key) != len(viewed):
+            return False
+        live = [p for p in viewed if p.phase != "Succeeded" and p.phase != "Failed"]
+        if len(live) != len(viewed):
+            by_key = dict(zip(map(_KEY, live), live))
+        self.pods.update(by_key)
+        self.finished_pods += len(viewed) - len(live)
+        self.version += len(viewed)
+        return True
+
     def _listed_once(self, kind: str, namespace: str, name: str, where: str) -> None:
         first = self._seen.setdefault((kind, namespace, name), where)  # type: ignore[union-attr]
         if first is not where:
@@ -229,34 +259,46 @@ class Cluster:
         if views is not None and len(views) != len(objects):
             views = None
         with bulk_allocation():
-            # one pass: each object is checked, deduplicated and read in turn, so the first
-            # bad one in file order is the one named
-            for i, obj in enumerate(objects):
-                if views is not None:
-                    pod = views[i]
-                    if pod is not None:
-                        c.version += 1
-                        try:
-                            c._add_pod(obj, pod.metadata, i, True, pod)
-                        except InputError as e:
-                            raise e.located(field_prefix=f"items[{i}] ({object_label(obj)})") from None
-                        continue
-                # a pod with its identity in place goes straight to _add_pod (add_object's own
-                # tests and its "items[i]" string, for 150,000 pods, were a tenth of the load)
-                md = obj.get("metadata") if type(obj) is dict and obj.get("kind") == "Pod" else None
-                if type(md) is dict and md.get("name"):
-                    c.version += 1
-                    try:
-                        c._add_pod(obj, md, i, checked)
-                    except InputError as e:
-                        raise e.located(field_prefix=f"items[{i}] ({object_label(obj)})") from None
-                else:
-                    c.add_object(obj, f"items[{i}]", checked=checked)
+            if views is not None and c._add_viewed_pods(views):
+                # every pod is in: the other objects are read in file order, each checked,
+                # deduplicated and read in turn, so the first bad one is the one named
+                for i, view in enumerate(views):
+                    if view is None:
+                        c.add_object(objects[i], f"items[{i}]", checked=True)
+            else:
+                c._add_in_order(objects, views, checked)
             c._seen = None
             c._listing = []
             c.note_unknown_nodes()
             c.resolve_priorities()
         return c
+
+    def _add_in_order(self, objects: list[Mapping[str, Any]], views: list[Pod | None] | None,
+                      checked: bool) -> None:
+        """from_objects' one pass: each object is checked, deduplicated and read in turn, so the
+        first bad one in file order is the one named. `views`: beside each object, its Pod view
+        when the lean read made one."""
+        for i, obj in enumerate(objects):
+            if views is not None:
+                pod = views[i]
+                if pod is not None:
+                    self.version += 1
+                    try:
+                        self._add_pod(obj, pod.metadata, i, True, pod)
+                    except InputError as e:
+                        raise e.located(field_prefix=f"items[{i}] ({object_label(obj)})") from None
+                    continue
+            # a pod with its identity in place goes straight to _add_pod (add_object's own
+            # tests and its "items[i]" string, for 150,000 pods, were a tenth of the load)
+            md = obj.get("metadata") if type(obj) is dict and obj.get("kind") == "Pod" else None
+            if type(md) is dict and md.get("name"):
+                self.version += 1
+                try:
+                    self._add_pod(obj, md, i, checked)
+                except InputError as e:
+                    raise e.located(field_prefix=f"items[{i}] ({object_label(obj)})") from None
+            else:
+                self.add_object(obj, f"items[{i}]", checked=checked)
 
     def pod(self, key: str) -> Pod:
         p = self.pods.get(key)

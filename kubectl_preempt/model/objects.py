@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from .rfc3339 import parse_datetime, parse_nanos
-from .resources import PodResource, PodResourcesOptions, Resource, calculate_resource, parse_resource_list
+from .resources import PodResource, PodResourcesOptions, allocatable_resource, calculate_resource
 
 SYSTEM_CLUSTER_CRITICAL = "system-cluster-critical"
 SYSTEM_NODE_CRITICAL = "system-node-critical"
@@ -141,7 +141,7 @@ class Node(_View):
         self.taints: list = spec.get("taints") or []
         self.unschedulable: bool = bool(spec.get("unschedulable"))
         self.images: list = status.get("images") or []
-        self.allocatable = Resource.from_list(parse_resource_list(status.get("allocatable"), "status.allocatable"))
+        self.allocatable = allocatable_resource(status.get("allocatable"), "status.allocatable")
         # status.declaredFeatures (NodeDeclaredFeatures); names that are not strings cannot be required
         df = status.get("declaredFeatures")
         self.declared_features: frozenset[str] = (

@@ -110,3 +110,57 @@ def test_the_fast_pass_agrees_with_the_detailed_check_on_every_shape(field: str,
     with pytest.raises(InputError) as e:
         Cluster.from_objects(objs)
     assert f"items[{len(objs) - 1}] (Pod default/{target['metadata']['name']}).metadata.{field}" in str(e.value)
+
+
+def _resized(obj: dict) -> dict:
+    obj["status"]["containerStatuses"] = [{"name": "main", "resources": {"requests": {"cpu": "2"}}}]
+    return obj
+
+
+# pods as the lean read hands them to read_pod (io/snapshot.py _typed_list), each read twice: the
+# second finds the requests the first left behind (model/resources.py remembered_resource)
+READ_PODS = {
+    "a pod of one container": make_pod("a").req(cpu="500m", memory="1Gi").on("n").obj(),
+    "a pod of two containers": make_pod("a").req(cpu="1").container(cpu="250m", memory="64Mi").obj(),
+    "a pod without requests": make_pod("a").obj(),
+    "a pod with an init container": make_pod("a").req(cpu="1").init_container(cpu="3").obj(),
+    "a pod with a sidecar": make_pod("a").req(cpu="1").init_container(sidecar=True, cpu="1").obj(),
+    "a pod with overhead": make_pod("a").req(cpu="1").overhead(cpu="100m").obj(),
+    "a pod resized in place": _resized(make_pod("a").req(cpu="1").on("n").obj()),
+}
+
+
+@pytest.mark.parametrize("name", list(READ_PODS))
+def test_read_pod_holds_the_requests_calculate_resource_computes(name: str) -> None:
+    from kubectl_preempt.model.cluster import read_pod
+    from kubectl_preempt.model.memory import MEMORY
+    from kubectl_preempt.model.resources import calculate_resource
+
+    obj = READ_PODS[name]
+    with MEMORY.off():
+        want = calculate_resource(obj["spec"], obj["status"])
+        off = read_pod(copy.deepcopy(obj))
+    MEMORY.forget()
+    first, second = read_pod(copy.deepcopy(obj)), read_pod(copy.deepcopy(obj))
+
+    def fields(r: object) -> tuple:
+        res = r.resource  # type: ignore[attr-defined]
+        return (res.milli_cpu, res.memory, res.ephemeral_storage, dict(res.scalar), r.non0_cpu,  # type: ignore[attr-defined]
+                r.non0_mem)  # type: ignore[attr-defined]
+    assert fields(off._resource) == fields(first._resource) == fields(second._resource) == fields(want)
+    assert second._resource is first._resource  # the second pod took what the first left
+
+
+@pytest.mark.parametrize("phase", ["Succeeded", "Failed"])
+def test_read_pod_leaves_a_finished_pods_requests_uncomputed(phase: str) -> None:
+    from kubectl_preempt.model.cluster import read_pod
+
+    obj = make_pod("a").req(cpu="1").obj()
+    obj["status"]["phase"] = phase
+    assert read_pod(obj)._resource is None
+
+
+def test_read_pod_gives_no_view_of_a_pod_whose_requests_do_not_compute() -> None:
+    from kubectl_preempt.model.cluster import read_pod
+
+    assert read_pod(make_pod("a").req(cpu="1.5.0").obj()) is None

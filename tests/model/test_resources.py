@@ -38,3 +38,55 @@ def test_a_resize_in_progress_counts_the_larger_of_spec_and_status() -> None:
     b = make_pod("a").req(cpu="1").on("n").set("status.containerStatuses", [
         {"name": "main", "resources": {"requests": {"cpu": "2"}}, "allocatedResources": {"cpu": "2"}}])
     assert _res(b)[0] == 2000
+
+
+
+# --- a node's allocatable, parsed once per text (model/resources.py allocatable_resource) ---------
+
+def _allocatable(builder, memory_on: bool):
+    from kubectl_preempt.model.memory import MEMORY
+    from kubectl_preempt.model.objects import Node
+
+    if memory_on:
+        return Node(builder.obj()).allocatable
+    with MEMORY.off():
+        return Node(builder.obj()).allocatable
+
+
+def _amounts(r) -> tuple:
+    return r.milli_cpu, r.memory, r.ephemeral_storage, r.allowed_pod_number, dict(r.scalar)
+
+
+@pytest.mark.parametrize("memory_on", [True, False], ids=["memory on", "memory off"])
+def test_nodes_listing_the_same_allocatable_each_get_their_own_resource_of_those_amounts(memory_on) -> None:
+    from tests.builders import make_node
+
+    a = _allocatable(make_node("a").alloc(cpu="1500m", memory="2Gi", **{"nvidia.com/gpu": "2"}), memory_on)
+    b = _allocatable(make_node("b").alloc(cpu="1500m", memory="2Gi", **{"nvidia.com/gpu": "2"}), memory_on)
+    assert _amounts(a) == _amounts(b) == (1500, 2048 * MI, 0, 110, {"nvidia.com/gpu": 2})
+    a.milli_cpu += 1
+    a.scalar["nvidia.com/gpu"] = 0
+    assert _amounts(b) == (1500, 2048 * MI, 0, 110, {"nvidia.com/gpu": 2})
+    assert _amounts(_allocatable(make_node("c").alloc(cpu="1500m", memory="2Gi", **{"nvidia.com/gpu": "2"}), memory_on)) == _amounts(b)
+
+
+@pytest.mark.parametrize("first, then, want", [
+    pytest.param({"cpu": "1"}, {"cpu": 1}, 1000, id="a number after the same amount as text is parsed as a number"),
+    pytest.param({"cpu": "1"}, {"cpu": "1.0"}, 1000, id="another text of the same amount is parsed anew"),
+    pytest.param({"cpu": "1"}, {"cpu": "2"}, 2000, id="another amount is parsed anew"),
+])
+def test_a_node_allocatable_is_read_from_its_own_values(first, then, want) -> None:
+    from tests.builders import make_node
+
+    _allocatable(make_node("a").set("status.allocatable", first), True)
+    assert _allocatable(make_node("b").set("status.allocatable", then), True).milli_cpu == want
+
+
+def test_a_negative_allocatable_is_refused_each_time_it_is_read() -> None:
+    from kubectl_preempt.errors import InputError
+    from tests.builders import make_node
+
+    for name in ("a", "b"):
+        with pytest.raises(InputError) as e:
+            _allocatable(make_node(name).set("status.allocatable", {"cpu": "-1"}), True)
+        assert e.value.field == "status.allocatable.cpu"
