@@ -146,8 +146,8 @@ class Candidate:
         (the earliest start of the most important victims, a parse per victim) is asked only of
         the candidates still tied after the first four, as pickOneNodeForPreemption does."""
         known = self.__dict__.get("chain_scores")
-        if known is not None or step == 4:
-            return self.chain_scores[step]
+        if known is not None:
+            return known[step]
         victims = self.victims
         if step == 0:
             return -self.num_pdb_violations
@@ -155,7 +155,12 @@ class Candidate:
             return -victims[0].priority
         if step == 2:
             return -(sum(v.priority for v in victims) + PRIORITY_SHIFT * len(victims))
-        return -len(victims)
+        if step == 3:
+            return -len(victims)
+        # the last value alone: plan --max's queue of copies ties on the first four on 100
+        # candidates per preemption, and filling the cached five (a lock per cached_property
+        # fill, the sum again) cost more than this value
+        return earliest_start_of_highest_priority(victims)
 
     @property
     def highest_victim_priority(self) -> int:
