@@ -396,6 +396,11 @@ class _DryRunCycle:
         counted = node_info.counted
         out = _Outcome()
         success = Code.Success
+        # Fit's own Filter reads of the node only its sums and its number of pods: between two
+        # pods kept, a pod put back on the same sums with the requests of one already refused is
+        # refused in the same words (bench_explain: 30 pods a node of 9 request shapes, most
+        # refused once the node is full). Emptied whenever a pod is kept.
+        refused: dict[tuple, Status] | None = {} if request is not None else None
         for is_violating, group in ((True, violating), (False, non_violating)):
             for p in group:
                 if fit is None:
@@ -406,16 +411,33 @@ class _DryRunCycle:
                 pods.append(p)
                 if request is not None and surely_fits(request, alloc, requested, len(pods)):
                     out.keep(p, is_violating)
+                    if refused:
+                        refused.clear()
                     continue
+                shape = None
+                if refused is not None:
+                    shape = (res.milli_cpu, res.memory, res.ephemeral_storage,
+                             tuple(res.scalar.items()) if res.scalar else ())
+                    st = refused.get(shape)
+                    if st is not None:
+                        _add(requested, res, -1)
+                        pods.pop()
+                        out.evict(p, is_violating, st)
+                        continue
                 st = fit.filter(state, pod, view)
                 if st.code == success:
                     out.keep(p, is_violating)
+                    if refused:
+                        refused.clear()
                     continue
                 if not st.is_rejected():
                     return None  # an error: the plain steps word it as the framework does
                 _add(requested, res, -1)
                 pods.pop()
-                out.evict(p, is_violating, st.with_plugin(fit.name))
+                st = st.with_plugin(fit.name)
+                if shape is not None:
+                    refused[shape] = st
+                out.evict(p, is_violating, st)
         return out.selection(pl, bool(violating and non_violating), matched)
 
     def _plain_steps(self, state: CycleState, pod: Pod, node_info: NodeInfo,
