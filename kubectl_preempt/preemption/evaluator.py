@@ -226,7 +226,7 @@ class Evaluator:
         # mirrors pickOneNodeForPreemption: each step's score over the candidates still in
         remaining = list(by_name.values())
         for step in range(len(CHAIN)):
-            scores = [c.chain_score(step) for c in remaining]
+            scores = [c.chain_scores[step] for c in remaining]
             best = max(scores)
             remaining = list(compress(remaining, map(best.__eq__, scores)))
             details.chain_survivors.append([c.name for c in remaining])
