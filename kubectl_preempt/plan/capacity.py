@@ -275,7 +275,8 @@ def _report(search: _Search, sim: PlanSimulation, facts: RunFacts, spec: Any, ve
     def ranked(d: Mapping[str, int], key: str) -> list[dict[str, Any]]:
         return [{key: k, "victims": n} for k, n in sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))]
 
-    preemptions = [p for p in sim.preemptions if p["preemptor"] in {c.key for c in copies}]
+    copy_keys = {c.key for c in copies}
+    preemptions = [p for p in sim.preemptions if p["preemptor"] in copy_keys]
     out: dict[str, Any] = {
         "apiVersion": "kubectl-preempt/v1",
         "kind": KIND,

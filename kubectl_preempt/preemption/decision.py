@@ -133,29 +133,16 @@ class Candidate:
 
     @cached_property
     def chain_scores(self) -> tuple[int, int, int, int, int]:
-        """The five values pickOneNodeForPreemption compares, each "higher is better"."""
+        """The five values pickOneNodeForPreemption compares, each "higher is better": computed
+        once per candidate (the victims' start times are parsed once per pod, kept in its
+        PodInfo), and a candidate a remembered dry run serves again (scheduler/fast/preemption.py
+        DryRunMemo) brings them along: plan --max compares 100 candidates per preemption."""
         victims = self.victims
         highest = victims[0].priority
         # mirrors minSumPrioritiesScoreFunc: each priority shifted by MaxInt32+1 so all are positive
         total = sum(v.priority for v in victims) + PRIORITY_SHIFT * len(victims)
         return (-self.num_pdb_violations, -highest, -total, -len(victims),
                 earliest_start_of_highest_priority(victims))
-
-    def chain_score(self, step: int) -> int:
-        """chain_scores[step], computing only that value while the five are not known: the last
-        (the earliest start of the most important victims, a parse per victim) is asked only of
-        the candidates still tied after the first four, as pickOneNodeForPreemption does."""
-        known = self.__dict__.get("chain_scores")
-        if known is not None or step == 4:
-            return self.chain_scores[step]
-        victims = self.victims
-        if step == 0:
-            return -self.num_pdb_violations
-        if step == 1:
-            return -victims[0].priority
-        if step == 2:
-            return -(sum(v.priority for v in victims) + PRIORITY_SHIFT * len(victims))
-        return -len(victims)
 
     @property
     def highest_victim_priority(self) -> int:

@@ -8,6 +8,7 @@ from where the scheduling cycle returns it with its other decisions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, Sequence
 
 from ..framework.cycle_state import CycleState
@@ -223,15 +224,16 @@ class Evaluator:
 
     def pick_one_node_for_preemption(self, by_name: dict[str, Candidate], details: PreemptionRun) -> str:
         # mirrors pickOneNodeForPreemption: each step's score over the candidates still in
-        remaining = list(by_name)
+        remaining = list(by_name.values())
         for step in range(len(CHAIN)):
-            scores = {n: by_name[n].chain_score(step) for n in remaining}
-            best = max(scores.values())
-            remaining = [n for n in remaining if scores[n] == best]
-            details.chain_survivors.append(list(remaining))
+            scores = [c.chain_scores[step] for c in remaining]
+            best = max(scores)
+            remaining = list(compress(remaining, map(best.__eq__, scores)))
+            details.chain_survivors.append([c.name for c in remaining])
             if len(remaining) == 1:
-                details.tied = remaining
-                return remaining[0]
+                details.tied = [remaining[0].name]
+                return remaining[0].name
+        remaining = [c.name for c in remaining]
         details.tied = list(remaining)
         # upstream returns the first survivor of a list built by ranging over a Go map, i.e. any of
         # the tied nodes; the run's random source picks one (the first without a generator)

@@ -53,9 +53,10 @@ class Scheduler:
             self.equivalence.use_snapshot(self._snapshot)
         if nominator is None:
             nominator = Nominator()
-            for p in cluster.pods.values():
-                if not p.node_name and p.nominated_node_name:
-                    nominator.add(p, p.nominated_node_name)
+            # one pass at C speed over the pods that name a node (explain's 150,000 pods: few
+            # are pending, and a listcomp tests each in a fifth of a loop's time)
+            for p in [p for p in cluster.pods.values() if p.nominated_node_name and not p.node_name]:
+                nominator.add(p, p.nominated_node_name)
         self.nominator = nominator
         # mirrors WithFrameworkOutOfTreeRegistry: plugins of one's own beside the in-tree ones
         self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}

@@ -104,3 +104,25 @@ def test_a_pod_nominated_to_the_node_is_seen() -> None:
     got = pair.preempt()
     # n1 keeps room for the nominated pod: both of its pods go
     assert got[0][0] == "n1" and sorted(got[0][1]) == ["default/n1-a", "default/n1-b"]
+
+
+def _candidates(s: Scheduler, n: int) -> list:
+    return list(s.schedule(Pod(make_pod(f"c{n}").priority(100).req(cpu="2").obj())).preemption.candidates)
+
+
+def test_an_unchanged_node_gives_back_its_candidate_and_a_patched_start_time_a_new_one() -> None:
+    """The memo keeps the Candidate made of a remembered selection; a victim whose status is
+    replaced (its start time later) makes the entry miss, and the candidate made afresh carries
+    the chain values the scheduler without the cache computes."""
+    pair = _Pair()
+    first = _candidates(pair.cached, 1)
+    again = _candidates(pair.cached, 2)
+    assert [c.name for c in again] == ["n1", "n2"] and all(a is b for a, b in zip(first, again))
+    before = first[1].chain_scores
+    for s in pair.both():
+        b = next(pi.pod for pi in s.snapshot.get("n2").pods if pi.pod.name == "n2-b")
+        b.status = {**b.status, "startTime": "2026-01-01T00:07:00Z"}
+    cached, plain = _candidates(pair.cached, 3), _candidates(pair.plain, 3)
+    assert cached[0] is first[0] and cached[1] is not first[1]
+    assert [c.chain_scores for c in cached] == [c.chain_scores for c in plain]
+    assert cached[1].chain_scores != before

@@ -269,3 +269,30 @@ def test_pdb_matches_per_label_set_are_each_pods_own(disrupted: bool, generation
         # kept in each PodInfo for the PDB list's generation, and read back from there by the next preemption
         assert {p.name: pod_info(p).pdb_matches for p in pods} == {n: (generation, m) for n, m in want.items()}
         assert {p.name: PDBMatches(pdbs, generation)(p) for p in pods} == want
+
+
+def _refusals_cluster() -> list[dict]:
+    """One node of 4 CPU and 8Gi; victims in reprieve order: two kept (2 CPU, 5Gi), two of one
+    shape refused for CPU, one without CPU requests kept, then one of the refused shape again,
+    now short of CPU and memory both."""
+    objs = [make_node("n0").alloc(cpu="4", memory="8Gi", pods="110").obj()]
+    shapes = [{"cpu": "1", "memory": "1Gi"}, {"cpu": "1", "memory": "4Gi"}, {"cpu": "1", "memory": "1Gi"},
+              {"cpu": "1", "memory": "1Gi"}, {"memory": "1Gi"}, {"cpu": "1", "memory": "1Gi"}]
+    for j, req in enumerate(shapes):
+        objs.append(make_pod(f"v{j}").priority(60 - 10 * j).req(**req).on("n0")
+                    .start_time(f"2026-01-01T00:0{j}:00Z").obj())
+    return objs
+
+
+def test_a_refused_shape_is_worded_afresh_once_a_pod_was_kept_since() -> None:
+    """The reprieve loop in arithmetic words a pod whose requests were refused on the same sums
+    as the one before it; a pod kept in between changes the sums, and the next refusal of that
+    shape names what is short then."""
+    objects = _refusals_cluster() + [make_pod("incoming").priority(1000).req(cpu="2", memory="2Gi").obj()]
+    on = kubectl_preempt.explain(objects, "default/incoming")
+    with MEMORY.off():
+        off = kubectl_preempt.explain(objects, "default/incoming")
+    assert orjson.dumps(on, option=orjson.OPT_SORT_KEYS) == orjson.dumps(off, option=orjson.OPT_SORT_KEYS)
+    blocking = {v["pod"]: v["blocking"] for v in on["victimDetails"]}
+    assert blocking == {"default/v2": ["Insufficient cpu"], "default/v3": ["Insufficient cpu"],
+                        "default/v5": ["Insufficient cpu", "Insufficient memory"]}, blocking

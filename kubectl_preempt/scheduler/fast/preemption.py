@@ -81,21 +81,26 @@ class DryRunMemo:
 
     @staticmethod
     def reads(handle: Any, pod: Pod, ni: NodeInfo) -> tuple:
-        """What the dry run on `ni` reads of the node beside the pod's shape and priority."""
+        """What the dry run on `ni` reads of the node beside the pod's shape and priority: its
+        generation, how many of the pods are the node's own, and one list of the pods (the node's,
+        then the nominated ones the filters count), their statuses and their metadata, compared by
+        identity in one pass (plan --max asks 100 nodes per preemption)."""
         prio, uid = pod.priority, pod.uid
         pods = list(map(_POD, ni.pods))
         nominated = handle.nominator.by_node.get(ni.name)
         if nominated:
             pods += [p for p in nominated if p.priority >= prio and p.uid != uid]
-        return (ni.generation, pods, list(map(_STATUS, pods)), list(map(_METADATA, pods)), len(ni.pods))
+        return (ni.generation, len(ni.pods), [*pods, *map(_STATUS, pods), *map(_METADATA, pods)])
 
-    def recall(self, ni: NodeInfo, reads: tuple) -> VictimSelection | None:
+    def recall(self, ni: NodeInfo, reads: tuple) -> tuple | None:
+        """The entry kept for the node, (reads, PDB state, VictimSelection, [its Candidate or
+        None]), while all the dry run read is unchanged; None otherwise."""
         got = self.answers.recall(ni)
         if got is None:
             return None
-        held, pdb_state, sel = got
-        if held[0] != reads[0] or held[4] != reads[4] or not _same_objects(held[1], reads[1]) \
-                or not _same_objects(held[2], reads[2]) or not _same_objects(held[3], reads[3]):
+        held, pdb_state, sel, _ = got
+        # equal lengths of the node's own pods and of the whole list: the same split in three
+        if held[0] != reads[0] or held[1] != reads[1] or not _same_objects(held[2], reads[2]):
             return None
         now = self.pdb_state
         if pdb_state is not now:
@@ -104,12 +109,19 @@ class DryRunMemo:
             for (a, allowed_a, disrupted_a), (b, allowed_b, disrupted_b) in zip(pdb_state[2], now[2]):
                 if a is not b or allowed_a != allowed_b or disrupted_a != disrupted_b:
                     return None
-        return sel
+        return got
 
-    def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> None:
+    def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> tuple | None:
+        """Keep the dry run's answer; returns the entry kept (None for an error, never kept)."""
         if sel.status.code == Code.Error:
-            return
-        self.answers.keep(ni, (reads, self.pdb_state, sel))
+            return None
+        # the last slot holds the Candidate made of `sel` once one is: a candidate depends on the
+        # node's name and on the selection alone (its chain values on the victims' priorities
+        # and start times, read from the same pod and status objects the entry compares), so
+        # the entry serves it again (plan --max: 100 candidates per preemption, most remembered)
+        entry = (reads, self.pdb_state, sel, [None])
+        self.answers.keep(ni, entry)
+        return entry
 
 
 def _same_objects(a: list, b: list) -> bool:
@@ -143,17 +155,25 @@ def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: li
     for i in with_victims:
         details.dry_runs += 1
         base = order[i]
-        sel = None
+        entry = None
         if memo is not None:
             reads = DryRunMemo.reads(ev.handle, pod, base)
-            sel = memo.recall(base, reads)
-        if sel is None:
+            entry = memo.recall(base, reads)
+        if entry is not None:
+            sel = entry[2]
+        else:
             sel = select(state, pod, base, pdbs)
             if memo is not None:
-                memo.remember(base, reads, sel)
+                entry = memo.remember(base, reads, sel)
         victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
         if status.is_success() and victims:
-            (non_violating if num_viol == 0 else violating).append(candidate_of(base.name, sel))
+            if entry is None:
+                candidate = candidate_of(base.name, sel)
+            else:
+                candidate = entry[3][0]
+                if candidate is None:
+                    candidate = entry[3][0] = candidate_of(base.name, sel)
+            (non_violating if num_viol == 0 else violating).append(candidate)
             if non_violating and len(non_violating) + len(violating) >= num:
                 done = i + 1
                 break
@@ -393,6 +413,11 @@ class _DryRunCycle:
         counted = node_info.counted
         out = _Outcome()
         success = Code.Success
+        # Fit's own Filter reads of the node only its sums and its number of pods: between two
+        # pods kept, a pod put back on the same sums with the requests of one already refused is
+        # refused in the same words (bench_explain: 30 pods a node of 9 request shapes, most
+        # refused once the node is full). Emptied whenever a pod is kept.
+        refused: dict[tuple, Status] | None = {} if request is not None else None
         for is_violating, group in ((True, violating), (False, non_violating)):
             for p in group:
                 if fit is None:
@@ -403,16 +428,33 @@ class _DryRunCycle:
                 pods.append(p)
                 if request is not None and surely_fits(request, alloc, requested, len(pods)):
                     out.keep(p, is_violating)
+                    if refused:
+                        refused.clear()
                     continue
+                shape = None
+                if refused is not None:
+                    shape = (res.milli_cpu, res.memory, res.ephemeral_storage,
+                             tuple(res.scalar.items()) if res.scalar else ())
+                    st = refused.get(shape)
+                    if st is not None:
+                        _add(requested, res, -1)
+                        pods.pop()
+                        out.evict(p, is_violating, st)
+                        continue
                 st = fit.filter(state, pod, view)
                 if st.code == success:
                     out.keep(p, is_violating)
+                    if refused:
+                        refused.clear()
                     continue
                 if not st.is_rejected():
                     return None  # an error: the plain steps word it as the framework does
                 _add(requested, res, -1)
                 pods.pop()
-                out.evict(p, is_violating, st.with_plugin(fit.name))
+                st = st.with_plugin(fit.name)
+                if shape is not None:
+                    refused[shape] = st
+                out.evict(p, is_violating, st)
         return out.selection(pl, bool(violating and non_violating), matched)
 
     def _plain_steps(self, state: CycleState, pod: Pod, node_info: NodeInfo,
