@@ -223,6 +223,14 @@ class ReplayState:
         return old
 
     # ---------------------------------------------------------------- pods
+    def _node_info_change(self, node: str, change: Callable[[Pod], None], pod: Pod) -> None:
+        """A pod's change reaches its node's NodeInfo at once, unless a rebuild of the snapshot
+        is due: the node is then noted among those the rebuild reads again (stale_nodes)."""
+        if self.snapshot_dirty:
+            self.stale_nodes.add(node)
+        else:
+            change(pod)
+
     def add_pod(self, pod: Pod) -> None:
         prev = self.cluster.pods.get(pod.key)
         if prev is not None and prev.uid != pod.uid:
@@ -235,10 +243,7 @@ class ReplayState:
         self.pods_by_uid[pod.uid] = pod
         if pod.node_name:
             self.order.add(pod.node_name, pod.uid)
-            if not self.snapshot_dirty:
-                self.snapshot.add_pod(pod)
-            else:
-                self.stale_nodes.add(pod.node_name)
+            self._node_info_change(pod.node_name, self.snapshot.add_pod, pod)
         if pod.nominated_node_name and not pod.node_name:
             self.nominator.add(pod, pod.nominated_node_name)
         self.pod_changed(pod)
@@ -250,10 +255,7 @@ class ReplayState:
         self.pods_by_uid.pop(pod.uid, None)
         if pod.node_name:
             self.order.remove(pod.node_name, pod.uid)
-            if not self.snapshot_dirty:
-                self.snapshot.remove_pod(pod)
-            else:
-                self.stale_nodes.add(pod.node_name)
+            self._node_info_change(pod.node_name, self.snapshot.remove_pod, pod)
         self.nominator.delete(pod)
         release(pod)
         self.pod_changed(pod)
@@ -262,10 +264,7 @@ class ReplayState:
         """A new view of the same pod (labels or spec changed)."""
         if old.node_name:
             self.order.remove(old.node_name, old.uid)
-            if not self.snapshot_dirty:
-                self.snapshot.remove_pod(old)
-            else:
-                self.stale_nodes.add(old.node_name)
+            self._node_info_change(old.node_name, self.snapshot.remove_pod, old)
         self.nominator.delete(old)
         if old is not new:
             release(old)
@@ -276,10 +275,7 @@ class ReplayState:
         the cache still removes and re-adds it, which moves it on its node's list."""
         if pod.node_name:
             self.order.update(pod.node_name, pod.uid)
-            if not self.snapshot_dirty:
-                self.snapshot.requeue_pod(pod)
-            else:
-                self.stale_nodes.add(pod.node_name)
+            self._node_info_change(pod.node_name, self.snapshot.requeue_pod, pod)
         self.pod_changed(pod)
 
     def bind(self, pod: Pod, node_name: str, now: float) -> None:
@@ -296,10 +292,7 @@ class ReplayState:
         pod.status = status
         pod.phase = "Running"
         self.order.add(node_name, pod.uid)
-        if not self.snapshot_dirty:
-            self.snapshot.add_pod(pod)
-        else:
-            self.stale_nodes.add(node_name)
+        self._node_info_change(node_name, self.snapshot.add_pod, pod)
         self.pod_changed(pod)
 
     def nominate(self, pod: Pod, node_name: str) -> str:
