@@ -273,10 +273,16 @@ class PreemptionRecord:
 
     def eliminated_at(self, name: str) -> int | None:
         """The chain step (1-based) at which a candidate lost; None for the survivors."""
-        for step, left in enumerate(self.survivors, start=1):
+        for step, left in enumerate(self._survivor_sets, start=1):
             if name not in left:
                 return step
         return None
+
+    @cached_property
+    def _survivor_sets(self) -> list[frozenset[str]]:
+        # the survivors as sets: the first step holds up to numCandidates names (500 at 5,000
+        # nodes), and the document asks every candidate's step
+        return [frozenset(left) for left in self.survivors]
 
     @cached_property
     def victims(self) -> tuple[Victim, ...]:

@@ -104,3 +104,28 @@ def test_a_victim_started_in_year_zero_is_explained_not_a_traceback() -> None:
     doc = kubectl_preempt.explain(objs, "default/new")
     assert doc["outcome"] == "Preempted" and doc["victims"] == ["default/old"]
     assert '"startTime": "0000-01-01T00:00:00Z"' in json.dumps(doc)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("1970-01-01T00:00:00Z", 0),
+    ("1969-12-31T23:59:59Z", -10**9),
+    ("0001-01-01T00:00:00Z", -62135596800 * 10**9),
+    ("2024-02-29T12:30:45Z", 1709209845 * 10**9),
+    ("0000-01-01T00:00:00Z", -62167219200 * 10**9),
+    ("2026-01-01T24:00:00Z", None),
+    ("2026-01-01T23:59:60Z", None),
+    ("2026-02-29T00:00:00Z", None),
+    ("2026-01-01T0\u0661:00:00Z", None),
+    ("2026-01-01 00:00:00Z", None),
+    ("2026-W01-1T00:00:00Z", None),
+    ("2026-01-01T00:00:00z", 1767225600 * 10**9),
+], ids=["the epoch", "a second before it", "year 1", "a leap day", "year 0, which Go reads",
+        "hour 24", "second 60", "no such day", "a non-ASCII digit", "a space for the T", "a week date",
+        "a lower-case z"])
+def test_the_form_metav1_time_writes_reads_as_every_other_form(text: str, expected: int | None) -> None:
+    # model/rfc3339.py reads that form by datetime's parser, the rest by the pattern: the same
+    # answers either way, the memory on or off
+    from kubectl_preempt.model.memory import MEMORY
+    assert parse_nanos(text) == expected
+    with MEMORY.off():
+        assert parse_nanos(text) == expected
