@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Mapping
 
-from .model.bulk import long_work
+from .model.bulk import decision_work, long_work
 
 
 def _long_work(request: Callable[..., Any]) -> Callable[..., Any]:
@@ -24,9 +24,21 @@ def _long_work(request: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def _decision_work(request: Callable[..., Any]) -> Callable[..., Any]:
+    """An explain request, under the same policy for a heap its loader froze (model/bulk.py
+    decision_work)."""
+    @functools.wraps(request)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with decision_work():
+            return request(*args, **kwargs)
+    return run
+
+
 # --- the library's requests: plain data in, the document out --------------------------------------
 
-from .explain.request import explain, explain_pods, pending_pods  # noqa: E402,F401 - see explain/request.py
+from .explain.request import explain as _explain, explain_pods as _explain_pods, pending_pods  # noqa: E402,F401
+explain = _decision_work(_explain)  # explain(cluster, pod, ...) -> document, see explain/request.py
+explain_pods = _decision_work(_explain_pods)  # several pods in one scheduler, see explain/request.py
 from .explain.live import who_preempted  # noqa: E402,F401 - who preempted a pod, from what the cluster recorded
 from .batch.request import batch_session, batch_session_runs, explain_batch  # noqa: E402,F401 - kube-batch's session
 from .history.request import preemption_history  # noqa: E402,F401 - what got preempted, see history/request.py
@@ -68,7 +80,8 @@ def check_html(check_report: Mapping[str, Any], traces: Mapping[str, Any], propo
 from .explain.inputs import (NOTHING_TO_EXPLAIN, ExplainInputs, check_requests, explain_inputs,  # noqa: E402,F401
                              other_type, pods_to_explain, strip_pod_prefix, workload_notes)
 from .explain.live import LiveExplainRead, live_explain_read, pod_arg_key  # noqa: E402,F401
-from .explain.door import ExplainResult, explain_request  # noqa: E402,F401 - explain's one door
+from .explain.door import ExplainResult, explain_request as _explain_request  # noqa: E402,F401
+explain_request = _decision_work(_explain_request)  # explain's one door
 from .batch.request import read_scheduler_conf, require_batch_pods, session_request  # noqa: E402,F401
 from .batch.cache.cache import BATCH_KINDS  # noqa: E402,F401 - the kinds kube-batch reads besides the scheduler's
 from .replay.request import (ReplayResult, bundled_file, bundled_trace, decision_case_writer,  # noqa: E402,F401

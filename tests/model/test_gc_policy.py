@@ -9,7 +9,7 @@ import re
 import pytest
 
 from kubectl_preempt import api
-from kubectl_preempt.model.bulk import YOUNG_THRESHOLD, long_work
+from kubectl_preempt.model.bulk import YOUNG_THRESHOLD, decision_work, long_work
 from tests.builders import make_node, make_pod
 from tests.replay.helpers import ev, trace
 
@@ -80,6 +80,47 @@ def test_only_model_bulk_and_the_api_layer_touch_the_collector() -> None:
         text = path.read_text()
         if re.search(r"\bgc\.(set_threshold|freeze|unfreeze|disable|enable)\(", text):
             offenders.append(rel)
-        if rel != "api.py" and re.search(r"\blong_work\(", text):
+        if rel != "api.py" and re.search(r"\b(long|decision)_work\(", text):
             offenders.append(rel)
     assert offenders == []
+
+
+def test_an_explain_through_the_api_raises_the_young_threshold_and_leaves_the_frozen_heap_frozen(clean_collector) -> None:
+    # explain's loader freezes the snapshot it reads (model/bulk.py bulk_allocation); the request
+    # then runs with young collections every YOUNG_THRESHOLD allocations, and on the way out the
+    # thresholds come back and what the loader froze stays frozen
+    gc.set_threshold(700, 10, 10)
+    cluster = api.Cluster.from_objects([
+        make_node("n1").alloc(cpu="1", memory="8Gi").obj(),
+        make_pod("low").priority(0).req(cpu="1").start_time("2026-03-01T09:00:00Z").on("n1").obj(),
+        make_pod("high").priority(100).req(cpu="1").obj(),
+    ])
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    seen: list[tuple[int, int, int]] = []
+    from kubectl_preempt.scheduler.scheduler import Scheduler
+    real = Scheduler.schedule
+
+    def watch(self, *args, **kwargs):
+        seen.append(gc.get_threshold())
+        return real(self, *args, **kwargs)
+
+    Scheduler.schedule = watch  # type: ignore[method-assign]
+    try:
+        doc = api.explain(cluster, "default/high")
+    finally:
+        Scheduler.schedule = real  # type: ignore[method-assign]
+    assert doc["outcome"] == "Preempted"
+    assert seen and all(th == (YOUNG_THRESHOLD, 10, 10) for th in seen)
+    assert gc.get_threshold() == (700, 10, 10)
+    assert gc.get_freeze_count() >= frozen
+
+
+def test_decision_work_inside_long_work_changes_nothing(clean_collector) -> None:
+    gc.set_threshold(700, 10, 10)
+    with long_work():
+        with decision_work():
+            assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == (700, 10, 10)
