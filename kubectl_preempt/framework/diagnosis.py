@@ -6,7 +6,7 @@ from collections import Counter
 from itertools import compress, repeat
 from typing import Callable
 
-from .status import Code, Status
+from .status import Code, Pending, Status
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
 _NODE_NAME = operator.attrgetter("name")
@@ -80,7 +80,7 @@ class Diagnosis:
             return
         if s.is_rejected():
             self.unschedulable_plugins.add(s.plugin)
-        if s.code == Code.Pending:
+        if s.code == Pending:
             self.pending_plugins.add(s.plugin)
 
 

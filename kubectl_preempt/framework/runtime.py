@@ -14,7 +14,7 @@ from .listers import Listers
 from .randomness import FIXED, RandomSource
 from .interface import (EXTENSION_POINT_PROTOCOLS, MAX_NODE_SCORE, MIN_NODE_SCORE, EnqueueExtensions, FastCores,
                         MemoTraits, NodePluginScores, NodeScore, PostFilterResult, PreFilterResult, memo_traits)
-from .status import SUCCESS, Code, Status
+from .status import SUCCESS, Code, Error, Status, Success
 from .types import NodeInfo
 from .versions import DEFAULT, KubernetesVersion
 
@@ -206,7 +206,7 @@ class Framework:
             if name in skip:
                 continue
             s = getattr(ext, method)(state, pod, other, node_info)
-            if s.code != Code.Success:
+            if s.code != Success:
                 return Status.as_error(f"running {verb} on PreFilter plugin {quote(name)}: {s.message()}", name)
         return SUCCESS
 
@@ -233,10 +233,10 @@ class Framework:
             if pl.name in skip:
                 continue
             s = pl.filter(state, pod, node_info)
-            if s.code != Code.Success:
+            if s.code != Success:
                 if not s.is_rejected():
                     msg = f"running {quote(pl.name)} filter plugin: {s.message()}"
-                    return Status(Code.Error, msg, plugin=pl.name, error=msg)
+                    return Status(Error, msg, plugin=pl.name, error=msg)
                 return s.with_plugin(pl.name)
         return SUCCESS
 

@@ -18,6 +18,21 @@ class Code(IntEnum):
     Pending = 6
 
 
+# The codes as module constants, as upstream's framework package declares them (fwk.Success,
+# fwk.Unschedulable, ...): in CPython 3.11 reading a member off the IntEnum class costs six times a
+# plain class attribute (EnumType's __getattr__ keeps the lookup off the interpreter's fast path),
+# and filters, scores and dry runs compare a code per node and plugin
+Success = Code.Success
+Error = Code.Error
+Unschedulable = Code.Unschedulable
+UnschedulableAndUnresolvable = Code.UnschedulableAndUnresolvable
+Wait = Code.Wait
+Skip = Code.Skip
+Pending = Code.Pending
+# the codes IsRejected answers true for (a set: `in` a tuple of members compares each in turn)
+_REJECTED = frozenset((Unschedulable, UnschedulableAndUnresolvable, Pending))
+_NAMES = {c: c.name for c in Code}
+
 _set = object.__setattr__
 _SUCCESS: "Status | None" = None
 _SKIP: "Status | None" = None
@@ -33,13 +48,13 @@ class Status:
     plugin: str
     error: str | None
 
-    def __new__(cls, code: Code = Code.Success, *reasons: str, plugin: str = "", error: str | None = None) -> "Status":
+    def __new__(cls, code: Code = Success, *reasons: str, plugin: str = "", error: str | None = None) -> "Status":
         # a plain success is the most frequent answer (every PreFilter extension, every fitting
         # node): being immutable, one object serves them all
         if not reasons and not plugin and error is None:
-            if code is Code.Success and _SUCCESS is not None:
+            if code is Success and _SUCCESS is not None:
                 return _SUCCESS
-            if code is Code.Skip and _SKIP is not None:
+            if code is Skip and _SKIP is not None:
                 return _SKIP  # every PreFilter/PreScore with nothing to do, every cycle
         self = object.__new__(cls)
         _set(self, "code", code)
@@ -60,7 +75,7 @@ class Status:
 
     @classmethod
     def as_error(cls, err: str | Exception, plugin: str = "") -> "Status":
-        return cls(Code.Error, str(err), plugin=plugin, error=str(err))
+        return cls(Error, str(err), plugin=plugin, error=str(err))
 
     @property
     def reasons(self) -> list[str]:
@@ -70,22 +85,29 @@ class Status:
     def with_plugin(self, plugin: str) -> "Status":
         if plugin == self.plugin:
             return self
-        return Status(self.code, *self._reasons, plugin=plugin, error=self.error)
+        # the copy made directly: one naming a plugin is never the shared success or skip, so the
+        # constructor's tests have nothing to find (a dry run names the plugin of every refusal)
+        copy = object.__new__(Status)
+        _set(copy, "code", self.code)
+        _set(copy, "_reasons", self._reasons)
+        _set(copy, "plugin", plugin)
+        _set(copy, "error", self.error)
+        return copy
 
     def is_success(self) -> bool:
-        return self.code == Code.Success
+        return self.code == Success
 
     def is_skip(self) -> bool:
-        return self.code == Code.Skip
+        return self.code == Skip
 
     def is_rejected(self) -> bool:
-        return self.code in (Code.Unschedulable, Code.UnschedulableAndUnresolvable, Code.Pending)
+        return self.code in _REJECTED
 
     def message(self) -> str:
         return ", ".join(self._reasons)
 
     def to_dict(self) -> dict:
-        return {"code": self.code.name, "plugin": self.plugin, "reasons": list(self._reasons)}
+        return {"code": _NAMES[self.code], "plugin": self.plugin, "reasons": list(self._reasons)}
 
     def __repr__(self) -> str:
         return f"Status({self.code.name}, {self.reasons!r}, plugin={self.plugin!r})"
@@ -96,6 +118,6 @@ def _rebuild(code: Code, reasons: tuple[str, ...], plugin: str, error: str | Non
 
 
 _SUCCESS = Status()
-_SKIP = Status(Code.Skip)
+_SKIP = Status(Skip)
 # the plain success, for hot paths that would otherwise call Status() per node and plugin
 SUCCESS = _SUCCESS

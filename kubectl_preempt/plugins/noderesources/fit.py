@@ -18,7 +18,7 @@ from ...framework import events as ev
 from ...framework.cycle_state import CycleState
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits, PreFilterResult
-from ...framework.status import SUCCESS, Code, Status
+from ...framework.status import SUCCESS, Status, Unschedulable, UnschedulableAndUnresolvable
 from ...framework.types import NodeInfo
 from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Node, Pod
@@ -216,11 +216,11 @@ class Fit(MemoTraits):
         insufficient = fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups)
         if not insufficient:
             return SUCCESS
-        code = Code.Unschedulable
+        code = Unschedulable
         if self.unresolvable_when_larger_than_node:
             for r in insufficient:
                 if r.unresolvable:
-                    code = Code.UnschedulableAndUnresolvable
+                    code = UnschedulableAndUnresolvable
         return Status(code, *(r.reason for r in insufficient))
 
     # --- PreScore / Score -----------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 from ...framework.cycle_state import CycleState
 from ...framework.diagnosis import NodeToStatus
 from ...framework.interface import DRY_RUN_POINT, is_node_local, memo_traits
-from ...framework.status import SUCCESS, Code, Status
+from ...framework.status import SUCCESS, Code, Error, Status, Success
 from ...framework.types import NodeInfo
 from ...model.gosort import sort_by_key
 from ...model.objects import Pod, PodDisruptionBudget
@@ -113,7 +113,7 @@ class DryRunMemo:
 
     def remember(self, ni: NodeInfo, reads: tuple, sel: VictimSelection) -> tuple | None:
         """Keep the dry run's answer; returns the entry kept (None for an error, never kept)."""
-        if sel.status.code == Code.Error:
+        if sel.status.code == Error:
             return None
         # the last slot holds the Candidate made of `sel` once one is: a candidate depends on the
         # node's name and on the selection alone (its chain values on the victims' priorities
@@ -180,7 +180,7 @@ def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: li
             continue
         if status.is_success() and not victims:
             status = Status.as_error(f'expected at least one victim pod on node "{base.name}"')
-        if status.code == Code.Error:
+        if status.code == Error:
             errs.append(status.message())
         statuses.set(base.name, status)
     if no_victims is not None:
@@ -412,7 +412,7 @@ class _DryRunCycle:
         request = self.fit_request
         counted = node_info.counted
         out = _Outcome()
-        success = Code.Success
+        success = Success
         # Fit's own Filter reads of the node only its sums and its number of pods: between two
         # pods kept, a pod put back on the same sums with the requests of one already refused is
         # refused in the same words (bench_explain: 30 pods a node of 9 request shapes, most
@@ -485,7 +485,7 @@ class _DryRunCycle:
         violating, non_violating, matched = _by_importance_and_pdbs(fh, potential, pdbs)
         out = _Outcome()
         add_ext = fh.run_pre_filter_extension_add_pod
-        success = Code.Success
+        success = Success
         # reprievePod: the PDB-violating pods first, then the others, each in importance order
         for is_violating, group in ((True, violating), (False, non_violating)):
             for p in group:
