@@ -126,3 +126,33 @@ def test_an_unchanged_node_gives_back_its_candidate_and_a_patched_start_time_a_n
     assert cached[0] is first[0] and cached[1] is not first[1]
     assert [c.chain_scores for c in cached] == [c.chain_scores for c in plain]
     assert cached[1].chain_scores != before
+
+
+def test_a_nomination_cleared_is_seen() -> None:
+    # the entry made while `big` was nominated to n1 read it; once the nomination is gone, the
+    # dry run reads the node without it and finds one victim again
+    pair = _Pair()
+    pair.preempt()
+    bigs = {}
+    for s in pair.both():
+        big = bigs[id(s)] = Pod(make_pod("big").priority(100).req(cpu="2").nominated("n1").obj())
+        s.nominator.add(big, "n1")
+    assert sorted(pair.preempt()[0][1]) == ["default/n1-a", "default/n1-b"]
+    runs = pair.dry_runs
+    for s in pair.both():
+        s.nominator.delete(bigs[id(s)])
+    assert [c[1] for c in pair.preempt()] == [["default/n1-b"], ["default/n2-b"]]
+    assert pair.dry_runs > runs
+
+
+def test_a_victim_whose_metadata_is_replaced_is_asked_again() -> None:
+    # a pod's metadata replaced without a new node generation (as a replay's update does): the
+    # entry that read the old object is not given back
+    pair = _Pair()
+    pair.preempt()
+    runs = pair.dry_runs
+    for s in pair.both():
+        b = next(pi.pod for pi in s.snapshot.get("n1").pods if pi.pod.name == "n1-b")
+        b.metadata = {**b.metadata, "annotations": {"touched": "yes"}}
+    assert [c[1] for c in pair.preempt()] == [["default/n1-b"], ["default/n2-b"]]
+    assert pair.dry_runs == runs + 1  # n1 asked again, n2 from the memo

@@ -92,15 +92,35 @@ class DryRunMemo:
             pods += [p for p in nominated if p.priority >= prio and p.uid != uid]
         return (ni.generation, len(ni.pods), [*pods, *map(_STATUS, pods), *map(_METADATA, pods)])
 
-    def recall(self, ni: NodeInfo, reads: tuple) -> tuple | None:
+    def recall(self, handle: Any, pod: Pod, ni: NodeInfo) -> tuple | None:
         """The entry kept for the node, (reads, PDB state, VictimSelection, [its Candidate or
-        None]), while all the dry run read is unchanged; None otherwise."""
+        None]), while all the dry run read is unchanged (what reads() would give now is what the
+        entry holds, compared in place: a preemption of plan --max asks 100 nodes, most of them
+        unchanged); None otherwise."""
         got = self.answers.recall(ni)
         if got is None:
             return None
         held, pdb_state, sel, _ = got
-        # equal lengths of the node's own pods and of the whole list: the same split in three
-        if held[0] != reads[0] or held[1] != reads[1] or not _same_objects(held[2], reads[2]):
+        own = ni.pods
+        if held[0] != ni.generation or held[1] != len(own):
+            return None
+        objs = held[2]
+        n = len(objs) // 3
+        i = 0
+        for pi in own:
+            p = pi.pod
+            if objs[i] is not p or objs[n + i] is not p.status or objs[2 * n + i] is not p.metadata:
+                return None
+            i += 1
+        nominated = handle.nominator.by_node.get(ni.name)
+        if nominated:
+            prio, uid = pod.priority, pod.uid
+            for p in nominated:
+                if p.priority >= prio and p.uid != uid:
+                    if i == n or objs[i] is not p or objs[n + i] is not p.status or objs[2 * n + i] is not p.metadata:
+                        return None
+                    i += 1
+        if i != n:
             return None
         now = self.pdb_state
         if pdb_state is not now:
@@ -122,10 +142,6 @@ class DryRunMemo:
         entry = (reads, self.pdb_state, sel, [None])
         self.answers.keep(ni, entry)
         return entry
-
-
-def _same_objects(a: list, b: list) -> bool:
-    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 
@@ -155,16 +171,13 @@ def dry_run_preemption(ev: Evaluator, state: CycleState, pod: Pod, potential: li
     for i in with_victims:
         details.dry_runs += 1
         base = order[i]
-        entry = None
-        if memo is not None:
-            reads = DryRunMemo.reads(ev.handle, pod, base)
-            entry = memo.recall(base, reads)
+        entry = memo.recall(ev.handle, pod, base) if memo is not None else None
         if entry is not None:
             sel = entry[2]
         else:
             sel = select(state, pod, base, pdbs)
             if memo is not None:
-                entry = memo.remember(base, reads, sel)
+                entry = memo.remember(base, DryRunMemo.reads(ev.handle, pod, base), sel)
         victims, num_viol, status = sel.victims, sel.num_pdb_violations, sel.status
         if status.is_success() and victims:
             if entry is None:
