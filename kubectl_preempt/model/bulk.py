@@ -37,8 +37,9 @@ _depth = 0
 
 
 @contextlib.contextmanager
-def long_work() -> Iterator[None]:
-    """The collector tuned for one long request (see the module's docstring); reentrant."""
+def _tuned(freeze: bool) -> Iterator[None]:
+    """The young threshold raised to YOUNG_THRESHOLD, and with `freeze` what exists frozen, until
+    the outermost request ends; a request inside another changes nothing."""
     global _depth
     _depth += 1
     if _depth > 1:
@@ -48,37 +49,29 @@ def long_work() -> Iterator[None]:
             _depth -= 1
         return
     before = gc.get_threshold()
-    gc.freeze()
+    if freeze:
+        gc.freeze()
     gc.set_threshold(max(before[0], YOUNG_THRESHOLD), before[1], before[2])
     try:
         yield
     finally:
         _depth = 0
         gc.set_threshold(*before)
-        # everything frozen goes back to the oldest generation (gc.unfreeze has no finer grain;
-        # counting the frozen objects to do better would walk them all on every request)
-        gc.unfreeze()
+        if freeze:
+            # everything frozen goes back to the oldest generation (gc.unfreeze has no finer
+            # grain; counting the frozen objects to do better would walk them all on every request)
+            gc.unfreeze()
 
 
-@contextlib.contextmanager
-def decision_work() -> Iterator[None]:
+def long_work() -> contextlib.AbstractContextManager[None]:
+    """The collector tuned for one long request (see the module's docstring); reentrant."""
+    return _tuned(freeze=True)
+
+
+def decision_work() -> contextlib.AbstractContextManager[None]:
     """The collector's young threshold raised for one request whose input is frozen already (see
     the module's docstring); inside long_work() it changes nothing."""
-    global _depth
-    _depth += 1
-    if _depth > 1:
-        try:
-            yield
-        finally:
-            _depth -= 1
-        return
-    before = gc.get_threshold()
-    gc.set_threshold(max(before[0], YOUNG_THRESHOLD), before[1], before[2])
-    try:
-        yield
-    finally:
-        _depth = 0
-        gc.set_threshold(*before)
+    return _tuned(freeze=False)
 
 
 @contextlib.contextmanager
