@@ -217,6 +217,18 @@ def test_pods_whose_spec_parts_read_alike_share_them_and_read_as_the_careful_rea
     assert sa is not sb and lean[2]["metadata"] is not lean[3]["metadata"]
 
 
+def test_past_the_most_texts_a_reader_keeps_a_new_part_is_read_and_not_shared(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schema, "SHARED_TEXTS", 1)
+    objs = [make_node("node-1").alloc(cpu="8").obj(), _web("a", "node-1"), _web("b", "node-1", cpu="2"),
+            _web("c", "node-1", cpu="2"), _web("d", "node-1")]
+    lean = load_objects(_write(tmp_path, objs), lean=True)
+    assert lean == [_as_lean(o) for o in objs]
+    containers = [o["spec"]["containers"] for o in lean[1:]]
+    # the first text is kept and shared; the second, one too many, is read for each pod
+    assert containers[0] is containers[3] and containers[1] is not containers[2]
+
+
 # --- the same cluster ----------------------------------------------------------------------------------
 
 def _finished(obj: dict, phase: str = "Succeeded") -> dict:

@@ -907,6 +907,10 @@ class _Typed:
 _TYPED = _Typed()
 
 
+# the most distinct texts of one field a pod reader keeps (each with its value): pods whose parts
+# all differ (a value of their own in every container's env) share nothing, and the texts kept for
+# them would be memory for nothing; past this many, a new text is decoded and not kept
+SHARED_TEXTS = 16_384
 # the fields of a pod's spec the tables mark as repeating across a workload's pods (memo above)
 _POD_SPEC_MEMOS = tuple(k for k, c in POD_SPEC.table.items() if isinstance(c, _Memo))
 
@@ -921,7 +925,8 @@ def typed_pod_reader() -> Any:
     JSON text decodes to equal values, checked alike: the pods read as typed_decoder("Pod")
     reads them (tests/test_lean_read.py). The shared values must not be changed in place (the
     readers of a snapshot do not). None as typed_decoder answers None (every memory off, or no
-    msgspec). A reader holds its memory for as long as its caller keeps it: one read."""
+    msgspec). A reader holds its memory (at most SHARED_TEXTS texts per field) for as long as its
+    caller keeps it: one read."""
     if typed_decoder("Pod") is None:
         return None
     import msgspec
@@ -943,7 +948,9 @@ def typed_pod_reader() -> Any:
                 text = bytes(raw)
                 value = containers.get(text, containers)
                 if value is containers:
-                    value = containers[text] = decode_containers(text)
+                    value = decode_containers(text)
+                    if len(containers) < SHARED_TEXTS:
+                        containers[text] = value
                 spec["containers"] = value
             if not rest.isdisjoint(spec):
                 for k in rest.intersection(spec):
@@ -951,7 +958,9 @@ def typed_pod_reader() -> Any:
                     text = bytes(spec[k])
                     value = known.get(text, known)
                     if value is known:
-                        value = known[text] = decode_part(text)
+                        value = decode_part(text)
+                        if len(known) < SHARED_TEXTS:
+                            known[text] = value
                     spec[k] = value
         return obj
 
