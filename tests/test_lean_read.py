@@ -179,6 +179,56 @@ def test_the_end_of_a_real_cluster_trace_read_lean_explains_every_pod_as_read_wh
     assert _documents(lean, pods) == _documents(whole, pods)
 
 
+# --- the pods of a workload share the repeating parts of their specs ---------------------------------
+
+_ANTI = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+    {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}]}}
+
+
+def _web(name: str, node: str, cpu: str = "1") -> dict:
+    return (make_pod(name).label("app", "web").req(cpu=cpu, memory="1Gi").on(node).affinity(copy.deepcopy(_ANTI))
+            .toleration("dedicated", "gpu", "NoSchedule").obj())
+
+
+# (pod a, pod b, the spec fields they share as one object; the fields they hold apart)
+SHARED = {
+    "two pods of one template on two nodes": (
+        _web("a", "node-1"), _web("b", "node-2"), ["containers", "affinity", "tolerations"], []),
+    "two pods whose requests differ": (
+        _web("a", "node-1"), _web("b", "node-1", cpu="2"), ["affinity", "tolerations"], ["containers"]),
+    "a pod without affinity beside one with": (
+        make_pod("a").req(cpu="1").obj(), _web("b", "node-1"), [], ["containers"]),
+}
+
+
+@pytest.mark.parametrize("name", list(SHARED))
+def test_pods_whose_spec_parts_read_alike_share_them_and_read_as_the_careful_read(tmp_path: Path, name: str) -> None:
+    a, b, shared, apart = SHARED[name]
+    objs = [make_node("node-1").alloc(cpu="8").obj(), make_node("node-2").alloc(cpu="8").obj(), a, b]
+    lean = load_objects(_write(tmp_path, objs), lean=True)
+    assert lean.checked == len(objs)
+    assert lean == [_as_lean(o) for o in objs]
+    sa, sb = lean[2]["spec"], lean[3]["spec"]
+    for field in shared:
+        assert sa[field] is sb[field], field
+    for field in apart:
+        assert sa.get(field) is not sb.get(field), field
+    # each pod its own spec, metadata and status: those differ from pod to pod
+    assert sa is not sb and lean[2]["metadata"] is not lean[3]["metadata"]
+
+
+def test_past_the_most_texts_a_reader_keeps_a_new_part_is_read_and_not_shared(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schema, "SHARED_TEXTS", 1)
+    objs = [make_node("node-1").alloc(cpu="8").obj(), _web("a", "node-1"), _web("b", "node-1", cpu="2"),
+            _web("c", "node-1", cpu="2"), _web("d", "node-1")]
+    lean = load_objects(_write(tmp_path, objs), lean=True)
+    assert lean == [_as_lean(o) for o in objs]
+    containers = [o["spec"]["containers"] for o in lean[1:]]
+    # the first text is kept and shared; the second, one too many, is read for each pod
+    assert containers[0] is containers[3] and containers[1] is not containers[2]
+
+
 # --- the same cluster ----------------------------------------------------------------------------------
 
 def _finished(obj: dict, phase: str = "Succeeded") -> dict:

@@ -21,7 +21,7 @@ from ..errors import InputError
 from ..model.bulk import bulk_allocation
 from ..model import limits
 from ..model.cluster import KNOWN_KINDS, read_pod
-from ..model.schema import KINDS, basics_ok, describe, typed_decoder, typed_shells
+from ..model.schema import KINDS, basics_ok, describe, typed_decoder, typed_pod_reader, typed_shells
 from . import kinds
 
 try:  # the C loader is several times faster on large YAML snapshots
@@ -477,7 +477,8 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     kept whole, as orjson reads it). None when anything is not so plain (another shape, a refusal,
     a value the decoders do not take): the caller reads the file the careful way, which words any
     error. With every memory off, or without msgspec, always None."""
-    if typed_decoder("Pod") is None:
+    read_pod_json = typed_pod_reader()
+    if read_pod_json is None:
         return None
     import msgspec
 
@@ -501,6 +502,9 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     # is tried first, and its refusal of another kind costs one look at the object's kind
     decode = None
     pods = False
+    # the requests of the pods of this read whose requests are their containers' alone, by the
+    # container list they share (read_pod)
+    requests: dict[int, Any] = {}
     for raw in head.items:
         if decode is not None:
             try:
@@ -510,7 +514,8 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
         if decode is None:
             try:
                 kind = decode_kind(raw).kind
-                decode = typed_decoder(kind)
+                # pods share the repeating parts of their specs, decoded once (typed_pod_reader)
+                decode = read_pod_json if kind == "Pod" else typed_decoder(kind)
                 obj = decode(raw)
             except errors:
                 return None
@@ -522,7 +527,7 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
         append(obj)
         # a pod's view is made now, while its dicts are in the processor's cache
         if pods:
-            pod = read_pod(obj)
+            pod = read_pod(obj, requests)
             if pod is None:
                 # its requests do not compute: Cluster.from_objects reads every pod again, in
                 # file order, and names what is wrong after whatever is wrong before it

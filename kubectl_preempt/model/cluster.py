@@ -46,29 +46,51 @@ def _checked_pod_key(spec: Any, status: Mapping[str, Any]) -> bytes | None:
     return key if key is not None else pod_spec_key(spec)
 
 
-def read_pod(obj: Mapping[str, Any]) -> Pod | None:
+def read_pod(obj: Mapping[str, Any], by_containers: dict[int, Any] | None = None) -> Pod | None:
     """The Pod view of a pod object the typed read has checked (io/snapshot.py), with its requests
     computed while the object is still in the processor's cache (a pass over 150,000 pods each
     made long before is paid in memory reads); Cluster.from_objects takes it as it is. None when
     its requests do not compute: from_objects then reads the object again, in file order, and
-    names what is wrong after whatever is wrong before it."""
+    names what is wrong after whatever is wrong before it.
+
+    `by_containers`: one read's requests of the pods whose requests are their containers' alone
+    (container_requests_key keys them), by the container list object itself: pods that share one
+    list (io/snapshot.py reads a workload's pods so, model/schema.py typed_pod_reader) share
+    their requests without the key being made again for each."""
     pod = Pod(obj)
     phase = pod.phase
     if phase == "Succeeded" or phase == "Failed":
         return pod  # not counted anywhere: its requests are never asked
     spec, status = pod.spec, pod.status
-    key = container_requests_key(spec, status) if type(spec) is dict else None
+    key = None
+    if type(spec) is dict:
+        if by_containers is not None:
+            containers = spec.get("containers")
+            kept = by_containers.get(id(containers))
+            # the list itself, not another that had its id once: and the requests are the
+            # containers' alone, as container_requests_key has it
+            if kept is not None and kept[0] is containers and not (
+                    spec.get("initContainers") or spec.get("overhead") or spec.get("resources")
+                    or status.get("containerStatuses") or status.get("initContainerStatuses")):
+                pod._resource = kept[1]
+                return pod
+        key = container_requests_key(spec, status)
     if key is not None:
         # most pods share their requests with a pod read before: taken as calculate_resource
         # would take them (the key holds all it reads of such a pod), without its calls
         kept = remembered_resource(key)
-        if kept is not None:
-            pod._resource = kept
-            return pod
-    else:
-        key = pod_spec_key(spec)
+        if kept is None:
+            try:
+                kept = calculate_resource(spec, status, spec_key=key)
+            except InputError:
+                return None
+        pod._resource = kept
+        if by_containers is not None:
+            containers = spec.get("containers")
+            by_containers[id(containers)] = (containers, kept)
+        return pod
     try:
-        pod._resource = calculate_resource(spec, status, spec_key=key)
+        pod._resource = calculate_resource(spec, status, spec_key=pod_spec_key(spec))
     except InputError:
         return None
     return pod

@@ -151,6 +151,50 @@ def test_read_pod_holds_the_requests_calculate_resource_computes(name: str) -> N
     assert second._resource is first._resource  # the second pod took what the first left
 
 
+# pods that share the container list of a pod read before (as the lean read hands them, model/schema.py
+# typed_pod_reader), with the requests each must hold (milli-CPU)
+_SHARED_CONTAINERS = make_pod("first").req(cpu="1").obj()["spec"]["containers"]
+
+
+def _sharing(builder: object) -> dict:
+    obj = builder.obj()  # type: ignore[attr-defined]
+    obj["spec"]["containers"] = _SHARED_CONTAINERS
+    return obj
+
+
+SHARING_PODS = {
+    "a pod of the same containers": (_sharing(make_pod("b")), 1000, True),
+    "a pod of the same containers and an init container": (_sharing(make_pod("b").init_container(cpu="3")), 3000, False),
+    "a pod of the same containers and overhead": (_sharing(make_pod("b").overhead(cpu="100m")), 1100, False),
+    "a pod of the same containers resized in place": (_resized(_sharing(make_pod("b").on("n"))), 2000, False),
+}
+
+
+@pytest.mark.parametrize("name", list(SHARING_PODS))
+def test_read_pod_takes_the_requests_of_a_shared_container_list_only_where_they_are_its_alone(name: str) -> None:
+    from kubectl_preempt.model.cluster import read_pod
+
+    by_containers: dict = {}
+    first = read_pod(_sharing(make_pod("a")), by_containers)
+    assert list(by_containers.values()) == [(_SHARED_CONTAINERS, first._resource)]
+    obj, milli_cpu, same = SHARING_PODS[name]
+    pod = read_pod(obj, by_containers)
+    assert pod.resource.resource.milli_cpu == milli_cpu
+    assert (pod._resource is first._resource) == same
+
+
+def test_read_pod_takes_nothing_kept_for_another_list_that_had_the_same_id() -> None:
+    from kubectl_preempt.model.cluster import read_pod
+    from kubectl_preempt.model.memory import MEMORY
+
+    MEMORY.forget()
+    obj = make_pod("a").req(cpu="2").obj()
+    stale = read_pod(make_pod("b").req(cpu="7").obj())._resource
+    # an entry left by a list since freed, whose id the new pod's list now has
+    pod = read_pod(obj, {id(obj["spec"]["containers"]): ([], stale)})
+    assert pod.resource.resource.milli_cpu == 2000
+
+
 @pytest.mark.parametrize("phase", ["Succeeded", "Failed"])
 def test_read_pod_leaves_a_finished_pods_requests_uncomputed(phase: str) -> None:
     from kubectl_preempt.model.cluster import read_pod
