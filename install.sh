@@ -9,9 +9,9 @@ usage() {
     cat <<'USAGE'
 usage: ./install.sh [--dev]
 
-  --dev   also install the test tools (pytest, hypothesis), Ray (the extra [ray], which the
-          tests of --ray run against a local Ray instance) and the builders of scripts/build.py
-          (the extra [build]: build, wheel, PyInstaller, pipx)
+  --dev   also install the test tools (pytest, pytest-xdist, hypothesis), Ray (the extra
+          [ray], which the tests of --ray run against a local Ray instance) and the builders of
+          scripts/build.py (the extra [build]: build, wheel, PyInstaller, pipx)
 
 Environment: PYTHON picks the interpreter (default: the newest python3.x >= 3.10 found);
 BIN_DIR picks where the kubectl-preempt and kubectl_complete-preempt links go (default: ~/.local/bin).

@@ -111,7 +111,7 @@ def test_readme_first_screen_answers_in_order() -> None:
 
 def test_the_test_command_is_the_one_ci_runs() -> None:
     [block] = _blocks(_section(README.read_text(), "## Test"), "sh")
-    assert block == ["./install.sh --dev", ".venv/bin/python -m pytest"]
+    assert block == ["./install.sh --dev", ".venv/bin/python -m pytest -n auto --dist loadfile"]
     ci = [line.strip() for line in (REPO / ".ci" / "run").read_text().splitlines()]
     assert all(command in ci for command in block), ci
 
