@@ -119,6 +119,8 @@ def _node_local_columns(fwk, state: CycleState, pod: Pod, nodes: list[NodeInfo],
     local_plugins = [plugins[i] for i in local]
     plain_weights = [(k, weights.get(plugins[i].name, 1)) for k, i in enumerate(local) if i in plain]
 
+    share = None
+
     def row(ni: NodeInfo) -> tuple[int, ...]:
         out = []
         for pl in local_plugins:
@@ -127,11 +129,12 @@ def _node_local_columns(fwk, state: CycleState, pod: Pod, nodes: list[NodeInfo],
                 raise _ScoreFailed(pl.name, s)
             out.append(sc)
         out.append(sum(out[k] * w for k, w in plain_weights))
-        return tuple(out)
+        return tuple(out) if share is None else share(tuple(out))
 
     try:
         if equivalence is not None:
             answers = equivalence.answers("score", tuple(pl.name for pl in local_plugins))
+            share = getattr(answers, "shared", None)
             # the filter walk left the feasible nodes' positions in the layout: no lookups by name
             positions_of = getattr(equivalence, "positions_of", None)
             at = positions_of(nodes, answers.snapshot) if positions_of is not None else None

@@ -51,6 +51,7 @@ _GENERATION = operator.attrgetter("generation")
 _NAME = operator.attrgetter("name")
 MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
+MAX_SHARED = 4096  # score rows shared per group (NodeAnswers._rows); past it the sharing starts again
 
 
 def node_shape(pod: Pod) -> bytes | None:
@@ -85,7 +86,8 @@ class NodeAnswers:
     is compared, which gives the same answers. A rebuilt snapshot (a node added, removed or moved
     in the node tree) lays the answers out again by node name (use_snapshot)."""
 
-    __slots__ = ("names", "index", "values", "generations", "states", "_statuses", "journal", "seen", "snapshot")
+    __slots__ = ("names", "index", "values", "generations", "states", "_statuses", "_rows", "journal", "seen",
+                 "snapshot")
 
     def __init__(self) -> None:
         # the layout: the node names of the snapshot the answers are kept for, and their positions
@@ -101,6 +103,7 @@ class NodeAnswers:
         # equal rejections share one Status object, so counting reasons over thousands of nodes
         # counts a few objects (Status is immutable)
         self._statuses: dict[tuple, Status] = {}
+        self._rows: dict[tuple, tuple] = {}
         self.journal: NodeJournal | None = None
         self.seen = 0  # the journal's entries before this one were read
 
@@ -179,6 +182,14 @@ class NodeAnswers:
         self.generations[k] = ni.generation
         self.states[k] = state
         return v
+
+    def shared(self, row: tuple) -> tuple:
+        """One tuple for equal rows (the score core's): nodes alike score alike, and reading a few
+        hundred rows a cycle then touches a few objects instead of one per node."""
+        rows = self._rows
+        if len(rows) >= MAX_SHARED:
+            rows.clear()
+        return rows.setdefault(row, row)
 
     def in_order(self, nodes: Sequence[NodeInfo]) -> tuple[list[Any], bytearray]:
         """Every node's answer in the layout's order (None where none holds) and its state byte;
