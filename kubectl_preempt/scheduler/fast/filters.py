@@ -151,13 +151,12 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     # the visited stretch, in visiting order
     if len(stretches) == 1:
         (lo, hi), = stretches
-        seen_states, seen_values, order = states[lo:hi], values[lo:hi], nodes[lo:hi]
+        seen_states, seen_values = states[lo:hi], values[lo:hi]
         positions: Any = range(lo, hi)
     else:
         (lo, hi), (lo2, hi2) = stretches
         seen_states = states[lo:hi] + states[lo2:hi2]
         seen_values = values[lo:hi] + values[lo2:hi2]
-        order = nodes[lo:hi] + nodes[lo2:hi2]
         positions = chain(range(lo, hi), range(lo2, hi2))
     for k, st in own.items():
         r = k - start if k >= start else k + n - start
@@ -168,7 +167,9 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     error = seen_states.find(ANSWER_ERROR)
     if error >= 0:
         raise plain.SchedulingError(seen_values[error].message())
-    feasible = list(compress(order, seen_states))
+    # the feasible nodes by position: the rejected NodeInfos are not touched
+    at = list(compress(positions, seen_states))
+    feasible = list(map(nodes.__getitem__, at))
     visited = len(seen_states)
     if len(feasible) < visited:
         rejected = seen_states.translate(_REJECTED)
@@ -176,7 +177,7 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
         diagnosis.add_filter_rejections(compress(order_names, rejected), compress(seen_values, rejected))
     walked = getattr(equivalence, "walked", None)
     if walked is not None:
-        walked(feasible, list(compress(positions, seen_states)), answers.snapshot)
+        walked(feasible, at, answers.snapshot)
     return feasible
 
 

@@ -117,18 +117,20 @@ def _node_local_columns(fwk, state: CycleState, pod: Pod, nodes: list[NodeInfo],
         return None, None
     weights = fwk.score_weights
     local_plugins = [plugins[i] for i in local]
-    plain_weights = [(k, weights.get(plugins[i].name, 1)) for k, i in enumerate(local) if i in plain]
-
+    # each local plugin's weight in the row's sum: 0 for those with a normalizer (not summed here)
+    plain_weights = [weights.get(plugins[i].name, 1) if i in plain else 0 for i in local]
+    scorers = [(pl.name, pl.score) for pl in local_plugins]
+    success = Code.Success
     share = None
 
     def row(ni: NodeInfo) -> tuple[int, ...]:
         out = []
-        for pl in local_plugins:
-            sc, s = pl.score(state, pod, ni)
-            if s.code != Code.Success:
-                raise _ScoreFailed(pl.name, s)
+        for name, score in scorers:
+            sc, s = score(state, pod, ni)
+            if s.code != success:
+                raise _ScoreFailed(name, s)
             out.append(sc)
-        out.append(sum(out[k] * w for k, w in plain_weights))
+        out.append(sum(map(operator.mul, out, plain_weights)))
         return tuple(out) if share is None else share(tuple(out))
 
     try:
