@@ -11,16 +11,14 @@ import random
 import pytest
 
 from kubectl_preempt.framework.cycle_state import CycleState
-from kubectl_preempt.framework.diagnosis import Diagnosis
 from kubectl_preempt.framework.snapshot import Snapshot
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.model.objects import Node, Pod
-from kubectl_preempt.scheduler import schedule_one as so
-from kubectl_preempt.scheduler.fast import filters as fast_filters
 from kubectl_preempt.scheduler.fast import scores as fast_scores
 from kubectl_preempt.scheduler.memo.equivalence import EquivalenceCache, NodeAnswers
 from kubectl_preempt.scheduler.scheduler import Scheduler
 from tests.builders import make_node, make_pod
+from tests.scheduler.test_equivalence_cache import walks
 
 
 def _sched(n: int, seed: int = 7) -> tuple[Cluster, Scheduler]:
@@ -32,23 +30,6 @@ def _sched(n: int, seed: int = 7) -> tuple[Cluster, Scheduler]:
 
 def _pod(name: str, cpu: str) -> Pod:
     return Pod(make_pod(name).priority(0).req(cpu=cpu).obj())
-
-
-def _walk(s: Scheduler, pod: Pod, start: int, to_find: int) -> tuple[list, Diagnosis, list, Diagnosis, object]:
-    """The fast walk (with the cache) and the plain one from `start`, `to_find` feasible nodes wanted."""
-    fwk = s.framework_for(pod)
-    state = CycleState()
-    fwk.run_pre_filter_plugins(state, pod)
-    got_d, want_d = Diagnosis(), Diagnosis()
-    saved = so.num_feasible_nodes_to_find
-    so.num_feasible_nodes_to_find = lambda f, n, k=to_find: k  # type: ignore[assignment]
-    try:
-        answers = s.equivalence.for_pod(fwk.profile_name, pod)
-        got = fast_filters.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start, answers)
-        want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start)
-    finally:
-        so.num_feasible_nodes_to_find = saved  # type: ignore[assignment]
-    return got, got_d, want, want_d, answers
 
 
 def test_the_walk_with_pods_nominated_to_some_nodes_gives_the_plain_walk() -> None:
@@ -63,7 +44,7 @@ def test_the_walk_with_pods_nominated_to_some_nodes_gives_the_plain_walk() -> No
             node = f"n{rnd.randrange(120):03d}"
             s.nominator.add(Pod(make_pod(f"nom{step}-{k}").uid(f"nom{step}-{k}").priority(100)
                                 .req(cpu=rnd.choice(["1", "3"])).nominated(node).obj()), node)
-        got, got_d, want, want_d, _ = _walk(s, shapes[step % 4], rnd.randrange(120), rnd.choice([1, 7, 40, 120]))
+        got, got_d, want, want_d, _ = walks(s, shapes[step % 4], rnd.randrange(120), rnd.choice([1, 7, 40, 120]))
         assert [ni.name for ni in got] == [ni.name for ni in want]
         assert list(got_d.node_to_status.statuses) == list(want_d.node_to_status.statuses)
         assert ({n: st.reasons for n, st in got_d.node_to_status.statuses.items()}
@@ -79,7 +60,7 @@ def test_the_walk_leaves_each_feasible_nodes_position_in_the_snapshot_to_the_sco
                                                                                          to_find: int) -> None:
     _, s = _sched(120)
     pod = _pod("a", "3")
-    got, _, want, _, answers = _walk(s, pod, start, to_find)
+    got, _, want, _, answers = walks(s, pod, start, to_find)
     assert [ni.name for ni in got] == [ni.name for ni in want]
     index = s.snapshot.node_index
     assert answers.positions_of(got, s.snapshot) == [index[ni.name] for ni in got]
