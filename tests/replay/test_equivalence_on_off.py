@@ -155,19 +155,19 @@ def test_the_cache_is_on_in_a_replay_and_answers_there() -> None:
     computed = []
     from kubectl_preempt.scheduler.memo import equivalence
 
-    real_get = equivalence.NodeAnswers.get
+    # NodeAnswers.compute is the one place answers are made (the filter walk and the score core
+    # read the others in place, by position)
+    real_compute = equivalence.NodeAnswers.compute
 
-    def counting_get(self: equivalence.NodeAnswers, nodes: Any, compute: Any, *names: Any) -> list:
-        def counted(ni: Any) -> Any:
-            computed.append(ni.node.name)
-            return compute(ni)
-        return real_get(self, nodes, counted, *names)
+    def counting_compute(self: equivalence.NodeAnswers, k: int, ni: Any, compute: Any) -> Any:
+        computed.append(ni.node.name)
+        return real_compute(self, k, ni, compute)
 
-    equivalence.NodeAnswers.get = counting_get  # type: ignore[method-assign]
+    equivalence.NodeAnswers.compute = counting_compute  # type: ignore[method-assign]
     try:
         report = simulate_report(sim.run(), what_if=spec.what_if)
     finally:
-        equivalence.NodeAnswers.get = real_get  # type: ignore[method-assign]
+        equivalence.NodeAnswers.compute = real_compute  # type: ignore[method-assign]
     assert report["summary"]["scheduled"] == 6
     # six pods of one shape on five nodes: each cycle recomputes the one node the last bind changed
     # (filters and scores), not all five

@@ -49,16 +49,34 @@ def test_a_node_with_a_nominated_pod_is_always_filtered_with_it() -> None:
     assert r.diagnosis.node_to_status.get("n1").reasons == ["Insufficient cpu"]
 
 
+def walks(s: Scheduler, pod: Pod, start: int, to_find: int) -> tuple:
+    """The fast walk over the cache's answers and the plain walk, from `start`, `to_find` feasible
+    nodes wanted: (fast feasible, its Diagnosis, plain feasible, its Diagnosis, the PodAnswers)."""
+    from kubectl_preempt.framework.cycle_state import CycleState
+    from kubectl_preempt.framework.diagnosis import Diagnosis
+    from kubectl_preempt.scheduler import schedule_one as so
+    from kubectl_preempt.scheduler.fast import filters as fast_filters
+
+    fwk = s.framework_for(pod)
+    state = CycleState()
+    fwk.run_pre_filter_plugins(state, pod)
+    got_d, want_d = Diagnosis(), Diagnosis()
+    saved = so.num_feasible_nodes_to_find
+    so.num_feasible_nodes_to_find = lambda f, n, k=to_find: k  # type: ignore[assignment]
+    try:
+        answers = s.equivalence.for_pod(fwk.profile_name, pod)
+        got = fast_filters.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start, answers)
+        want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start)
+    finally:
+        so.num_feasible_nodes_to_find = saved  # type: ignore[assignment]
+    return got, got_d, want, want_d, answers
+
+
 def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None:
     """Random clusters, shapes, start indexes and node changes: the walk over remembered answers
     (stopping early or visiting every node) finds the same feasible nodes and statuses, in the
     same order, as filtering every node afresh."""
     import random
-
-    from kubectl_preempt.framework.cycle_state import CycleState
-    from kubectl_preempt.framework.diagnosis import Diagnosis
-    from kubectl_preempt.scheduler import schedule_one as so
-    from kubectl_preempt.scheduler.fast import filters as fast_filters
 
     rnd = random.Random(7)
     nodes = [make_node(f"n{i:03d}").alloc(cpu=str(rnd.choice([2, 4, 8])), memory="16Gi") for i in range(150)]
@@ -66,20 +84,7 @@ def test_remembered_answers_give_the_same_walk_as_filtering_every_node() -> None
     shapes = [_pod(f"p{k}", cpu=rnd.choice(["500m", "1", "2", "3"])) for k in range(4)]
     for step in range(60):
         pod = shapes[step % len(shapes)]
-        fwk = s.framework_for(pod)
-        state = CycleState()
-        fwk.run_pre_filter_plugins(state, pod)
-        start = rnd.randrange(150)
-        to_find = rnd.choice([1, 10, 100, 150])
-        got_d, want_d = Diagnosis(), Diagnosis()
-        fwk_to_find = so.num_feasible_nodes_to_find
-        so.num_feasible_nodes_to_find = lambda f, n, k=to_find: k  # type: ignore[assignment]
-        try:
-            answers = s.equivalence.for_pod(fwk.profile_name, pod)
-            got = fast_filters.find_nodes_that_pass_filters(fwk, state, pod, got_d, s.snapshot.list(), start, answers)
-            want = so.find_nodes_that_pass_filters(fwk, state, pod, want_d, s.snapshot.list(), start)
-        finally:
-            so.num_feasible_nodes_to_find = fwk_to_find  # type: ignore[assignment]
+        got, got_d, want, want_d, _ = walks(s, pod, rnd.randrange(150), rnd.choice([1, 10, 100, 150]))
         assert [ni.name for ni in got] == [ni.name for ni in want]
         assert ({n: st.reasons for n, st in got_d.node_to_status.statuses.items()}
                 == {n: st.reasons for n, st in want_d.node_to_status.statuses.items()})

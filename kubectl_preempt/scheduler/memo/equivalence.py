@@ -51,6 +51,7 @@ _GENERATION = operator.attrgetter("generation")
 _NAME = operator.attrgetter("name")
 MAX_SHAPES = 64  # pod shapes remembered at once; the oldest is forgotten first
 JOURNAL_READ_AHEAD = 4096  # journal entries kept before every group reads them and they go
+MAX_SHARED = 4096  # score rows shared per group (NodeAnswers._rows); past it the sharing starts again
 
 
 def node_shape(pod: Pod) -> bytes | None:
@@ -85,7 +86,7 @@ class NodeAnswers:
     is compared, which gives the same answers. A rebuilt snapshot (a node added, removed or moved
     in the node tree) lays the answers out again by node name (use_snapshot)."""
 
-    __slots__ = ("names", "index", "values", "generations", "states", "missing", "_statuses", "journal", "seen",
+    __slots__ = ("names", "index", "values", "generations", "states", "_statuses", "_rows", "journal", "seen",
                  "snapshot")
 
     def __init__(self) -> None:
@@ -93,33 +94,36 @@ class NodeAnswers:
         self.snapshot: Any = None
         self.names: list[str] = []
         self.index: dict[str, int] = {}
-        # per position: the answer (None: none holds), the node generation it was computed at,
-        # and what it was (ANSWER_SUCCESS, ANSWER_ERROR, else 0: a rejection, a score row, none)
+        # per position: the answer (None: none holds; found at C speed with values.index), the
+        # node generation it was computed at, and what it was (ANSWER_SUCCESS, ANSWER_ERROR,
+        # else 0: a rejection, a score row, none)
         self.values: list[Any] = []
         self.generations: list[int] = []
         self.states = bytearray()
-        # the positions without an answer
-        self.missing: set[int] = set()
         # equal rejections share one Status object, so counting reasons over thousands of nodes
         # counts a few objects (Status is immutable)
         self._statuses: dict[tuple, Status] = {}
+        self._rows: dict[tuple, tuple] = {}
         self.journal: NodeJournal | None = None
         self.seen = 0  # the journal's entries before this one were read
 
-    def use_snapshot(self, snapshot: Any) -> None:
+    def use_snapshot(self, snapshot: Any, moves: "Moves | None" = None) -> None:
         """Keep the answers in `snapshot`'s node order (its node_names): those of nodes it shares
-        with the last layout move to their new places while their generation holds."""
+        with the last layout move to their new places while their generation holds. `moves`:
+        where each node of the last layout lands, worked out once for every group (Moves)."""
         if snapshot is self.snapshot:
             return
         names = snapshot.node_names
-        old, n = self.index, len(self.names)
+        n = len(self.names)
         # a position past the old ones holds nothing: nodes new to the layout land there
-        at = list(map(old.get, names, repeat(n)))
+        at = (moves or Moves()).landing(self.snapshot, self.index, n, snapshot)
         values = list(map((self.values + [None]).__getitem__, at))
         generations = list(map((self.generations + [0]).__getitem__, at))
         states = bytearray(map((self.states + b"\0").__getitem__, at))
         now = list(map(_GENERATION, snapshot.node_info_list))
-        stale = list(compress(range(len(names)), map(operator.ne, generations, now)))
+        # the answers whose node moved on (positions never answered hold None already)
+        stale = compress(range(len(names)), map(operator.and_, map(operator.ne, generations, now),
+                                                map(operator.is_not, values, repeat(None))))
         for k in stale:
             values[k] = None
             states[k] = 0
@@ -127,7 +131,6 @@ class NodeAnswers:
         self.names = names
         self.index = snapshot.node_index
         self.values, self.generations, self.states = values, generations, states
-        self.missing = set(compress(range(len(names)), map(operator.is_, values, repeat(None))))
 
     def catch_up(self, journal: NodeJournal | None) -> None:
         """Drop the answers of the nodes whose generation moved since the last look (all of them
@@ -151,12 +154,10 @@ class NodeAnswers:
         n = len(self.names)
         self.values = [None] * n
         self.states = bytearray(n)
-        self.missing = set(range(n))
 
     def _drop(self, k: int) -> None:
         self.values[k] = None
         self.states[k] = 0
-        self.missing.add(k)
 
     def _validate(self, nodes: Sequence[NodeInfo], at: Sequence[int]) -> None:
         """Without a journal: drop the answers at `at` (the positions of `nodes`) whose node's
@@ -180,12 +181,19 @@ class NodeAnswers:
         self.values[k] = v
         self.generations[k] = ni.generation
         self.states[k] = state
-        self.missing.discard(k)
         return v
 
+    def shared(self, row: tuple) -> tuple:
+        """One tuple for equal rows (the score core's): nodes alike score alike, and reading a few
+        hundred rows a cycle then touches a few objects instead of one per node."""
+        rows = self._rows
+        if len(rows) >= MAX_SHARED:
+            rows.clear()
+        return rows.setdefault(row, row)
+
     def in_order(self, nodes: Sequence[NodeInfo]) -> tuple[list[Any], bytearray]:
-        """Every node's answer in the layout's order (None where none holds: the positions in
-        `missing`) and its state byte; `nodes` is the snapshot's node_info_list."""
+        """Every node's answer in the layout's order (None where none holds) and its state byte;
+        `nodes` is the snapshot's node_info_list."""
         if self.journal is None:
             self._validate(nodes, range(len(nodes)))
         return self.values, self.states
@@ -203,6 +211,10 @@ class NodeAnswers:
             # a node outside the layout (not the snapshot's): computed, not kept
             return [compute(ni) if k is None else self.get([ni], compute, [name])[0]
                     for k, ni, name in zip(at, nodes, names)]
+        return self.get_at(at, nodes, compute)
+
+    def get_at(self, at: Sequence[int], nodes: Sequence[NodeInfo], compute: Callable[[NodeInfo], T]) -> list[T]:
+        """get() for nodes whose positions in the layout the caller knows (`at`, one per node)."""
         if self.journal is None:
             self._validate(nodes, at)
         out = list(map(self.values.__getitem__, at))
@@ -231,6 +243,31 @@ class NodeAnswers:
             self.compute(k, ni, lambda _: value)
 
 
+class Moves:
+    """Where the nodes of one layout land in a new snapshot's node order, worked out once for
+    every group of answers laid out anew from that layout (a replay's rebuilt snapshot relays
+    each group: ten of them on 5,000 nodes were as many name lookups per node)."""
+
+    __slots__ = ("snapshot", "_landings")
+
+    def __init__(self) -> None:
+        self.snapshot: Any = None
+        self._landings: list[tuple[Any, list[int]]] = []  # (old layout's snapshot, landings)
+
+    def landing(self, old: Any, old_index: dict[str, int], n_old: int, snapshot: Any) -> list[int]:
+        """Each node of `snapshot` (in its order): its position in the layout of `old` (indexed
+        by `old_index`, `n_old` nodes), `n_old` for a node new to it."""
+        if snapshot is not self.snapshot:
+            self.snapshot, self._landings = snapshot, []
+        for was, at in self._landings:
+            if was is old and old is not None:
+                return at
+        at = list(map(old_index.get, snapshot.node_names, repeat(n_old)))
+        if old is not None:
+            self._landings.append((old, at))
+        return at
+
+
 # NodeAnswers.states: what the answer at a position is
 ANSWER_SUCCESS = 1
 ANSWER_ERROR = 2
@@ -246,6 +283,7 @@ class EquivalenceCache:
         # the scheduler's snapshot and the journal of its line (Scheduler sets them: use_snapshot)
         self.snapshot: Any = None
         self.journal: NodeJournal | None = None
+        self.moves = Moves()
         # whole failed cycles; None: every failed cycle runs afresh
         self.failed_cycles: FailedCycles | None = FailedCycles() if failed_cycles else None
         MEMORY.track(self)
@@ -253,7 +291,7 @@ class EquivalenceCache:
     def remembered(self) -> int:
         """Answers kept: per node and pod shape (filters, scores, preemption dry runs), and whole
         failed cycles (model/memory.py sizes())."""
-        kept = sum(len(a.values) - len(a.missing) for a in self._shapes.values())
+        kept = sum(len(a.values) - a.values.count(None) for a in self._shapes.values())
         if self.failed_cycles is not None:
             kept += self.failed_cycles.remembered()
         return kept
@@ -303,13 +341,29 @@ class PodAnswers:
     those plugins read); `shape` (what the whole cycle reads of the pod besides its labels) keys
     the failed cycles."""
 
-    __slots__ = ("cache", "profile", "shape", "node_shape")
+    __slots__ = ("cache", "profile", "shape", "node_shape", "_walked")
 
     def __init__(self, cache: EquivalenceCache, profile: str, shape: bytes, node_shape: bytes) -> None:
         self.cache = cache
         self.profile = profile
         self.shape = shape
         self.node_shape = node_shape
+        # the last filter walk over the whole snapshot: (its feasible list, their positions in
+        # the snapshot's node order, the snapshot)
+        self._walked: tuple[list, list[int], Any] | None = None
+
+    def walked(self, feasible: list, positions: list[int], snapshot: Any) -> None:
+        """The filter walk's feasible nodes and their positions in `snapshot`'s node order: the
+        score core reads their remembered rows by position, not by name (positions_of)."""
+        self._walked = (feasible, positions, snapshot)
+
+    def positions_of(self, nodes: list, snapshot: Any) -> list[int] | None:
+        """The positions of `nodes` in `snapshot`'s node order when they are the list the last
+        walk over it returned (the same object), else None."""
+        got = self._walked
+        if got is None or got[0] is not nodes or got[2] is not snapshot:
+            return None
+        return got[1]
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers:
         assert point in REMEMBERED_POINTS, point  # the memories this cache holds are declared there
@@ -317,5 +371,5 @@ class PodAnswers:
         got = cache.answers((self.profile, point, plugins, self.node_shape))
         got.catch_up(cache.journal)
         if cache.snapshot is not None:
-            got.use_snapshot(cache.snapshot)
+            got.use_snapshot(cache.snapshot, cache.moves)
         return got
