@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import calendar
 import re
-import sys
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
@@ -36,23 +35,31 @@ def parse_nanos(value: Any) -> int | None:
     return parse_text_nanos(value)
 
 
-# Victim ordering asks for every candidate pod's start time on every dry run, and pods started in
-# the same second share the string: remembering the parse keeps it off the preemption hot path
-# (a memory under model/memory.py's switch: off, each time is parsed afresh).
-@remembered("model.rfc3339 times", 1 << 16)
-def _parse_nanos(value: str) -> int | None:
-    if len(value) == 20 and value[19] == "Z" and value[10] == "T" and value.isascii():
-        # the form metav1.Time always writes (no fraction, UTC), read by datetime's C parser:
-        # with '-' and ':' where the pattern has them it accepts only ASCII digits between, as
-        # the pattern does; anything else it refuses (hour 24, second 60, year 0) takes the
-        # general path below
+_EPOCH = datetime(1970, 1, 1)
+_SECOND = timedelta(seconds=1)
+
+
+def parse_text_nanos(value: str) -> int | None:
+    """parse_nanos of a str, without the type test: for hot paths (victim ordering) that test the
+    type themselves. The form metav1.Time always writes (20 characters, no fraction, UTC) is read
+    by datetime's C parser, not remembered: an explain's dry runs ask the start time of every pod
+    of 490 nodes once each, mostly distinct seconds, and a remembered parse missed on nearly every
+    one at more than the parse's cost. With '-' and ':' where the pattern has them the parser
+    takes only ASCII digits between, as the pattern does; what it refuses (hour 24, second 60,
+    year 0) and every other form go by the pattern."""
+    if (len(value) == 20 and value[19] == "Z" and value[10] == "T" and value[4] == "-" and value[7] == "-"
+            and value[13] == ":" and value[16] == ":" and value.isascii()):
         try:
-            t = datetime.fromisoformat(value[:19])
+            return (datetime.fromisoformat(value[:19]) - _EPOCH) // _SECOND * NANOS
         except ValueError:
-            t = None
-        if t is not None and value[4] == "-" and value[7] == "-" and value[13] == ":" and value[16] == ":":
-            days = t.toordinal() - _EPOCH_ORDINAL
-            return (days * 86400 + t.hour * 3600 + t.minute * 60 + t.second) * NANOS
+            pass
+    return _parse_pattern(value)
+
+
+# The other forms (fractions, offsets: events' eventTime, a replay's times) repeat: remembered (a
+# memory under model/memory.py's switch: off, each time is parsed afresh).
+@remembered("model.rfc3339 times", 1 << 16)
+def _parse_pattern(value: str) -> int | None:
     m = _RFC3339.match(value.strip())
     if m is None:
         return None
@@ -80,32 +87,6 @@ def _parse_nanos(value: str) -> int | None:
         offset = (oh * 3600 + om * 60) * (1 if g[8] == "+" else -1)
     secs = days * 86400 + hour * 3600 + minute * 60 + sec - offset
     return secs * NANOS + nanos
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_SECOND = timedelta(seconds=1)
-
-
-def _plain_text_nanos(value: str) -> int | None:
-    """parse_nanos of a str: the form metav1.Time always writes (20 characters, no fraction,
-    UTC) read whole by datetime's C parser, which takes the 'Z' from Python 3.11, without the
-    memory's lookup; every other text, and one of that form the parser refuses (hour 24, second
-    60, year 0), by _parse_nanos. An explain's dry runs ask the start time of every pod of 490
-    nodes once each, mostly distinct seconds: the remembered parse missed on nearly every one, and
-    a miss cost more than this parse."""
-    if (len(value) == 20 and value[19] == "Z" and value[10] == "T" and value[4] == "-" and value[7] == "-"
-            and value[13] == ":" and value[16] == ":" and value.isascii()):
-        try:
-            return (datetime.fromisoformat(value) - _EPOCH) // _SECOND * NANOS
-        except ValueError:
-            pass
-    return _parse_nanos(value)
-
-
-# parse_nanos of a str, without the type test: for hot paths (victim ordering) that test the type
-# themselves. Before Python 3.11 datetime's parser refuses the 'Z', and _parse_nanos reads that
-# form without it
-parse_text_nanos = _plain_text_nanos if sys.version_info >= (3, 11) else _parse_nanos
 
 
 def parse_seconds(value: Any) -> float | None:
