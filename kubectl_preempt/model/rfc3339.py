@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
 from .memory import remembered
@@ -36,7 +36,6 @@ def parse_nanos(value: Any) -> int | None:
 
 
 _EPOCH = datetime(1970, 1, 1)
-_SECOND = timedelta(seconds=1)
 
 
 def parse_text_nanos(value: str) -> int | None:
@@ -50,7 +49,10 @@ def parse_text_nanos(value: str) -> int | None:
     if (len(value) == 20 and value[19] == "Z" and value[10] == "T" and value[4] == "-" and value[7] == "-"
             and value[13] == ":" and value[16] == ":" and value.isascii()):
         try:
-            return (datetime.fromisoformat(value[:19]) - _EPOCH) // _SECOND * NANOS
+            # whole days and the seconds of the day (0..86399, so exact before 1970 too): a
+            # third of the cost of dividing the timedelta by a second
+            since = datetime.fromisoformat(value[:19]) - _EPOCH
+            return (since.days * 86_400 + since.seconds) * NANOS
         except ValueError:
             pass
     return _parse_pattern(value)
