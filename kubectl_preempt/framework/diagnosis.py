@@ -4,7 +4,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from itertools import compress, repeat
-from typing import Callable
+from typing import Callable, Iterable
 
 from .status import Code, Pending, Status
 
@@ -13,11 +13,56 @@ _NODE_NAME = operator.attrgetter("name")
 
 
 class NodeToStatus:
-    """Statuses of rejected nodes, and one status for every node not listed (absent)."""
+    """Statuses of rejected nodes, and one status for every node not listed (absent).
+
+    A filter walk's rejections (Diagnosis.add_filter_rejections) are kept as the walk gives them,
+    its nodes' names and their statuses in visiting order, until a reader asks for the map
+    (`statuses`, get, set): a cycle whose post filter finds every rejected node alike, and whose
+    fit error counts reasons, never needs one (plan --max rejects 1,000 nodes per cycle). The map
+    made then is the one the walk would have filled, in the same order."""
+
+    # (names, statuses) of one walk, and the distinct statuses; None once they are in the map (a
+    # subclass that lists statuses its own way never has any)
+    _walk: tuple[list[str], list[Status]] | None = None
+    _walk_distinct: set[Status] | None = None
 
     def __init__(self, statuses: dict[str, Status] | None = None, absent: Status | None = None) -> None:
-        self.statuses: dict[str, Status] = statuses if statuses is not None else {}
+        self._statuses: dict[str, Status] = statuses if statuses is not None else {}
         self.absent = absent if absent is not None else Status(Code.UnschedulableAndUnresolvable)
+
+    @property
+    def statuses(self) -> dict[str, Status]:
+        walk = self._walk
+        if walk is not None:
+            self._walk = self._walk_distinct = None
+            self._statuses.update(zip(*walk))
+        return self._statuses
+
+    def add_walk(self, names: list[str], statuses: list[Status], distinct: set[Status]) -> None:
+        """The statuses of nodes a filter walk rejected, in visiting order (a walk visits each
+        node once), `distinct` the set of `statuses`. Kept as given when nothing is listed yet;
+        otherwise they join the map, where they replace what an earlier walk said of the same
+        nodes (the nominated node's own walk, then the walk over all)."""
+        if self._statuses or self._walk is not None:
+            self.statuses.update(zip(names, statuses))
+        else:
+            self._walk, self._walk_distinct = (names, statuses), distinct
+
+    def distinct(self) -> set[Status]:
+        """The distinct statuses listed (nodes rejected alike often share one Status object)."""
+        if self._walk is not None:
+            return set(self._walk_distinct)  # type: ignore[arg-type]
+        return set(self.statuses.values())
+
+    def counts(self) -> Counter[Status]:
+        """How many listed nodes have each status (by object)."""
+        walk = self._walk
+        if walk is not None:
+            statuses = walk[1]
+            if len(self._walk_distinct) == 1:  # type: ignore[arg-type]
+                return Counter({statuses[0]: len(statuses)})
+            return Counter(statuses)
+        return Counter(self.statuses.values())
 
     def get(self, name: str) -> Status:
         return self.statuses.get(name, self.absent)
@@ -26,6 +71,9 @@ class NodeToStatus:
         self.statuses[name] = status
 
     def __len__(self) -> int:
+        walk = self._walk
+        if walk is not None:
+            return len(walk[0])
         return len(self.statuses)
 
     def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code,
@@ -33,20 +81,21 @@ class NodeToStatus:
         """mirrors NodesForStatusCode; explicit nodes are taken in snapshot order (upstream: map
         order). `names`: node_infos' names, when the caller has them. The statuses are of
         node_infos' nodes (one cycle over one snapshot)."""
-        statuses = self.statuses
         absent = self.absent
-        if absent.code == code and not statuses:
+        listed = len(self)
+        if absent.code == code and not listed:
             return list(node_infos)
         # statuses are shared between nodes rejected alike: decide per distinct object, then pick
         # the nodes at C speed
-        distinct = set(statuses.values())
+        distinct = self.distinct()
         matching = {st for st in distinct if st.code == code}
-        if len(matching) == len(distinct) and (absent.code == code or len(statuses) == len(node_infos)):
+        if len(matching) == len(distinct) and (absent.code == code or listed == len(node_infos)):
             return list(node_infos)  # every node listed or absent has the code
         if absent.code != code and not matching:
             return []
         if names is None:
             names = list(map(_NODE_NAME, node_infos))
+        statuses = self.statuses
         if absent.code == code:
             matching.add(absent)
             found = map(statuses.get, names, repeat(absent))
@@ -68,11 +117,12 @@ class Diagnosis:
         """Record the statuses of nodes the filter walk rejected, in the order it visited them
         (mirrors the walk's diagnosis.NodeToStatus.Set then AddPluginStatus per node).
         `distinct`: the set of the statuses, when the caller has it."""
-        if not isinstance(statuses, list):
-            statuses = list(statuses)
-        self.node_to_status.statuses.update(zip(names, statuses))
+        # copies: the walk's lists may be its cache's rows, which move on after this cycle
+        names, statuses = list(names), list(statuses)
+        distinct = set(distinct) if distinct is not None else set(statuses)
+        self.node_to_status.add_walk(names, statuses, distinct)
         # rejections are shared between nodes rejected alike: each distinct object once
-        for st in (distinct if distinct is not None else set(statuses)):
+        for st in distinct:
             self.add_plugin_status(st)
 
     def add_plugin_status(self, s: Status) -> None:
@@ -92,7 +142,7 @@ def fit_error_reasons(num_all_nodes: int, diagnosis: Diagnosis) -> list[tuple[st
     counts: dict[str, int] = {}
     nts = diagnosis.node_to_status
     # nodes rejected for the same reasons often share one Status object: count objects first
-    for st, n in Counter(nts.statuses.values()).items():
+    for st, n in nts.counts().items():
         for r in st.reasons:
             counts[r] = counts.get(r, 0) + n
     if len(nts) < num_all_nodes:
