@@ -344,6 +344,8 @@ class SnapshotObjects(list):
     checked: int = 0
     # beside each checked object, its Pod view when it is a pod (model/cluster.py read_pod)
     pods: list[Any] | None = None
+    # those views by namespace/name, in file order, when no two share one (else None)
+    pods_by_key: dict[str, Any] | None = None
 
 
 def _server_version(doc: Any) -> str | None:
@@ -505,6 +507,10 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     # the requests of the pods of this read whose requests are their containers' alone, by the
     # container list they share (read_pod)
     requests: dict[int, Any] = {}
+    # the views by namespace/name, keyed as each is made: the key's hash is taken while the string
+    # is in the processor's cache, not in a later pass over 150,000 pods (Cluster.from_objects)
+    by_key: dict[str, Any] = {}
+    viewed = 0
     for raw in head.items:
         if decode is not None:
             try:
@@ -532,11 +538,16 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
                 # its requests do not compute: Cluster.from_objects reads every pod again, in
                 # file order, and names what is wrong after whatever is wrong before it
                 views = None
+            else:
+                by_key[pod.key] = pod
+                viewed += 1
             view(pod)
         else:
             view(None)
     out.checked = len(out)
     out.pods = views
+    if views is not None and len(by_key) == viewed:
+        out.pods_by_key = by_key
     return out
 
 
