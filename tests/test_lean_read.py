@@ -363,6 +363,8 @@ def _written(tmp_path: Path, text: bytes) -> str:
 HARMLESS = {
     "UIDs and digests of hex digits": _pods_with("dnsPolicy", '"3f1e523e-0e10-4e92-a7c1-1e999"'),
     "numbers with small exponents and fractions": _pods_with("dnsConfig", '[1e5, 2.5E-3, 1.0e+10, -0.5]'),
+    "a number of an exponent of three digits after a minus: too small, never too large": _pods_with(
+        "dnsConfig", '[1e-400, -2.5E-999]'),
     "a long number inside a string": _pods_with("dnsPolicy", '"1234567890123456789012345"'),
     "text that is not ASCII": _pods_with("dnsPolicy", '"café \\ud83d\\ude00"'),
 }

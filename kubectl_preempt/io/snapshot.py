@@ -463,7 +463,10 @@ def _plain_text(data: bytes) -> bool:
         if integer:
             return False
         pos = scan.find(_DIGITS_19, end)
-    for needle in (_EXPONENT_3, _SIGNED_EXPONENT_3):
+    # an exponent after "-" makes a number too small to be refused, never one too large: the signed
+    # exponents that matter are those after "+", and a document without one (most snapshots) needs
+    # no search for them (a byte found at C speed)
+    for needle in (_EXPONENT_3, _SIGNED_EXPONENT_3) if b"+" in data else (_EXPONENT_3,):
         pos = scan.find(needle)
         while pos != -1:
             if _overflows_at(data, scan, pos + 1):
