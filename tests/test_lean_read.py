@@ -302,6 +302,34 @@ def test_a_cluster_read_lean_is_the_cluster_read_whole(tmp_path: Path, name: str
         assert isinstance(lean, str) and error in lean, lean
 
 
+# each a List, with whether the lean read hands the cluster its pods keyed by namespace/name (it
+# does unless two share one)
+KEYED: dict[str, tuple[list[dict], bool]] = {
+    "pods listed once each, among nodes": (_listing(), True),
+    "a finished pod among them": (_listing(_finished(make_pod("d").req(cpu="1").on("node-1").obj())), True),
+    "the same pod twice": (_listing(make_pod("a").req(cpu="3").on("node-2").obj()), False),
+    "the same finished pod twice": (
+        _listing(_finished(make_pod("d").obj()), _finished(make_pod("d").obj())), False),
+}
+
+
+@pytest.mark.parametrize("name", list(KEYED))
+def test_the_lean_read_keys_its_pods_as_it_reads_them_and_the_cluster_holds_those_views(
+        tmp_path: Path, name: str) -> None:
+    objs, keyed = KEYED[name]
+    objects = load_objects(_write(tmp_path, objs), lean=True)
+    views = [p for p in objects.pods if p is not None]
+    if not keyed:
+        assert objects.pods_by_key is None
+        return
+    assert list(objects.pods_by_key.items()) == [(p.key, p) for p in views]
+    cluster = Cluster.from_objects(objects)
+    live = [p for p in views if p.phase not in ("Succeeded", "Failed")]
+    assert list(cluster.pods) == [p.key for p in live]
+    assert all(cluster.pods[p.key] is p for p in live)
+    assert cluster.finished_pods == len(views) - len(live)
+
+
 # --- the same refusals ---------------------------------------------------------------------------------
 
 def _outcome(path: str, lean: bool) -> Any:
