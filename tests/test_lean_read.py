@@ -405,6 +405,28 @@ def test_what_msgspec_and_orjson_read_alike_takes_the_typed_read(tmp_path: Path,
     assert _outcome(p, True) == _outcome(p, False)
 
 
+# numbers among strings, each beside a '"' where the look at numbers may cut the document
+NUMBERS_BESIDE_QUOTES = {
+    "a long integer after a string": b'{"a":"x","b":12345678901234567890123,"c":"y"}',
+    "a long integer in an array of strings": b'["x",12345678901234567890123,"y"]',
+    "a long exponent after a string": b'{"a":"x","b":-1.5e+400,"c":"y"}',
+    "a long exponent without a sign": b'{"a":"x","b":25E400}',
+    "long digits inside strings": b'{"a":"12345678901234567890123","b":"1e400","c":"9"}',
+    "digits either side of a quote": b'{"a":"1234567890","b":"1234567890123"}',
+    "a small number after an escaped quote": b'{"a":"\\"","b":1e-400,"c":[1,2.5e10]}',
+}
+
+
+@pytest.mark.parametrize("text", [*NUMBERS_BESIDE_QUOTES.values(), *TEXTS.values(), *HARMLESS.values()],
+                         ids=[*NUMBERS_BESIDE_QUOTES, *TEXTS, *HARMLESS])
+@pytest.mark.parametrize("piece", [1, 5, 40])
+def test_the_numbers_of_a_document_looked_at_a_piece_at_a_time_are_judged_as_in_one_piece(
+        monkeypatch: pytest.MonkeyPatch, text: bytes, piece: int) -> None:
+    whole = snapshot._plain_text(text)
+    monkeypatch.setattr(snapshot, "_PIECE", piece)
+    assert snapshot._plain_text(text) == whole
+
+
 def test_with_every_memory_off_the_careful_read_alone_reads(tmp_path: Path) -> None:
     path = _write(tmp_path, _unread_fields())
     with MEMORY.off():
