@@ -338,7 +338,7 @@ class SnapshotObjects(list):
     the first objects passed model/schema.py's checks as they were read (load_objects' `lean`
     read), which Cluster.from_objects then does not repeat; `pods` then holds, beside each object,
     its Pod view when it is a pod, made as it was read (a view beside every Pod object, or no
-    `pods` at all)."""
+    `pods` at all), and `pods_by_key` the same views by namespace/name, keyed as they were made."""
 
     server_version: str | None = None
     checked: int = 0
