@@ -302,6 +302,34 @@ def test_a_cluster_read_lean_is_the_cluster_read_whole(tmp_path: Path, name: str
         assert isinstance(lean, str) and error in lean, lean
 
 
+# each a List, with whether the lean read hands the cluster its pods keyed by namespace/name (it
+# does unless two share one)
+KEYED: dict[str, tuple[list[dict], bool]] = {
+    "pods listed once each, among nodes": (_listing(), True),
+    "a finished pod among them": (_listing(_finished(make_pod("d").req(cpu="1").on("node-1").obj())), True),
+    "the same pod twice": (_listing(make_pod("a").req(cpu="3").on("node-2").obj()), False),
+    "the same finished pod twice": (
+        _listing(_finished(make_pod("d").obj()), _finished(make_pod("d").obj())), False),
+}
+
+
+@pytest.mark.parametrize("name", list(KEYED))
+def test_the_lean_read_keys_its_pods_as_it_reads_them_and_the_cluster_holds_those_views(
+        tmp_path: Path, name: str) -> None:
+    objs, keyed = KEYED[name]
+    objects = load_objects(_write(tmp_path, objs), lean=True)
+    views = [p for p in objects.pods if p is not None]
+    if not keyed:
+        assert objects.pods_by_key is None
+        return
+    assert list(objects.pods_by_key.items()) == [(p.key, p) for p in views]
+    cluster = Cluster.from_objects(objects)
+    live = [p for p in views if p.phase not in ("Succeeded", "Failed")]
+    assert list(cluster.pods) == [p.key for p in live]
+    assert all(cluster.pods[p.key] is p for p in live)
+    assert cluster.finished_pods == len(views) - len(live)
+
+
 # --- the same refusals ---------------------------------------------------------------------------------
 
 def _outcome(path: str, lean: bool) -> Any:
@@ -363,6 +391,8 @@ def _written(tmp_path: Path, text: bytes) -> str:
 HARMLESS = {
     "UIDs and digests of hex digits": _pods_with("dnsPolicy", '"3f1e523e-0e10-4e92-a7c1-1e999"'),
     "numbers with small exponents and fractions": _pods_with("dnsConfig", '[1e5, 2.5E-3, 1.0e+10, -0.5]'),
+    "a number of an exponent of three digits after a minus: too small, never too large": _pods_with(
+        "dnsConfig", '[1e-400, -2.5E-999]'),
     "a long number inside a string": _pods_with("dnsPolicy", '"1234567890123456789012345"'),
     "text that is not ASCII": _pods_with("dnsPolicy", '"café \\ud83d\\ude00"'),
 }
@@ -373,6 +403,28 @@ def test_what_msgspec_and_orjson_read_alike_takes_the_typed_read(tmp_path: Path,
     p = _written(tmp_path, HARMLESS[name])
     assert load_objects(p, lean=True).checked == 3
     assert _outcome(p, True) == _outcome(p, False)
+
+
+# numbers among strings, each beside a '"' where the look at numbers may cut the document
+NUMBERS_BESIDE_QUOTES = {
+    "a long integer after a string": b'{"a":"x","b":12345678901234567890123,"c":"y"}',
+    "a long integer in an array of strings": b'["x",12345678901234567890123,"y"]',
+    "a long exponent after a string": b'{"a":"x","b":-1.5e+400,"c":"y"}',
+    "a long exponent without a sign": b'{"a":"x","b":25E400}',
+    "long digits inside strings": b'{"a":"12345678901234567890123","b":"1e400","c":"9"}',
+    "digits either side of a quote": b'{"a":"1234567890","b":"1234567890123"}',
+    "a small number after an escaped quote": b'{"a":"\\"","b":1e-400,"c":[1,2.5e10]}',
+}
+
+
+@pytest.mark.parametrize("text", [*NUMBERS_BESIDE_QUOTES.values(), *TEXTS.values(), *HARMLESS.values()],
+                         ids=[*NUMBERS_BESIDE_QUOTES, *TEXTS, *HARMLESS])
+@pytest.mark.parametrize("piece", [1, 5, 40])
+def test_the_numbers_of_a_document_looked_at_a_piece_at_a_time_are_judged_as_in_one_piece(
+        monkeypatch: pytest.MonkeyPatch, text: bytes, piece: int) -> None:
+    whole = snapshot._plain_text(text)
+    monkeypatch.setattr(snapshot, "_PIECE", piece)
+    assert snapshot._plain_text(text) == whole
 
 
 def test_with_every_memory_off_the_careful_read_alone_reads(tmp_path: Path) -> None:

@@ -338,12 +338,14 @@ class SnapshotObjects(list):
     the first objects passed model/schema.py's checks as they were read (load_objects' `lean`
     read), which Cluster.from_objects then does not repeat; `pods` then holds, beside each object,
     its Pod view when it is a pod, made as it was read (a view beside every Pod object, or no
-    `pods` at all)."""
+    `pods` at all), and `pods_by_key` the same views by namespace/name, keyed as they were made."""
 
     server_version: str | None = None
     checked: int = 0
     # beside each checked object, its Pod view when it is a pod (model/cluster.py read_pod)
     pods: list[Any] | None = None
+    # those views by namespace/name, in file order, when no two share one (else None)
+    pods_by_key: dict[str, Any] | None = None
 
 
 def _server_version(doc: Any) -> str | None:
@@ -441,7 +443,8 @@ def _plain_text(data: bytes) -> bool:
     its numbers' range, which orjson refuses when they fail; and it keeps an integer beyond 64 bits
     whole where orjson makes a float. A document where any of these might happen is read the
     careful way: one that is not ASCII is decoded as UTF-8 (and dropped), and one pass over a
-    view of the bytes (_NUMBER_SCAN) finds every number that is long or has a long exponent."""
+    view of the bytes (_NUMBER_SCAN), a piece at a time, finds every number that is long or has a
+    long exponent."""
     if not data.isascii():
         decoder = codecs.getincrementaldecoder("utf-8")()
         view = memoryview(data)
@@ -451,7 +454,36 @@ def _plain_text(data: bytes) -> bool:
             decoder.decode(b"", final=True)
         except UnicodeDecodeError:
             return False
-    scan = data.translate(_NUMBER_SCAN)
+    # an exponent after "-" makes a number too small to be refused, never one too large: the signed
+    # exponents that matter are those after "+", and a document without one (most snapshots) needs
+    # no search for them (a byte found at C speed)
+    needles = (_EXPONENT_3, _SIGNED_EXPONENT_3) if b"+" in data else (_EXPONENT_3,)
+    # the document a piece at a time, each cut just after a '"' (_numbers_plain)
+    end = len(data)
+    start = 0
+    while start < end:
+        cut = data.find(b'"', start + _PIECE)
+        stop = end if cut == -1 else cut + 1
+        if not _numbers_plain(data[start:stop], needles):
+            return False
+        start = stop
+    return True
+
+
+# _plain_text's pieces: about this many bytes each, so that a piece's view (_NUMBER_SCAN) stays in
+# the processor's cache while it is searched (one view of the whole document is written to memory
+# and read back once per search)
+_PIECE = 1 << 18
+
+
+def _numbers_plain(piece: bytes, needles: tuple[bytes, ...]) -> bool:
+    """_plain_text's look at the numbers of one piece of a document: whether it holds none that is
+    long or has a long exponent (`needles`: the exponents to look for). A piece ends just after a
+    '"' (or where the document ends): no number and no run of digits holds a '"', so each lies
+    whole in one piece with what stands before and after it, and a run at a piece's start stands
+    after a '"', which no value does (the helpers read the start of a piece so): every piece is
+    judged as the whole document would be."""
+    scan = piece.translate(_NUMBER_SCAN)
     pos = scan.find(_DIGITS_19)
     # a run of 309 digits starts a run of 19: without one, no second pass over the bytes
     if pos != -1 and scan.find(_DIGITS_309, pos) != -1:
@@ -461,10 +493,10 @@ def _plain_text(data: bytes) -> bool:
         if integer:
             return False
         pos = scan.find(_DIGITS_19, end)
-    for needle in (_EXPONENT_3, _SIGNED_EXPONENT_3):
+    for needle in needles:
         pos = scan.find(needle)
         while pos != -1:
-            if _overflows_at(data, scan, pos + 1):
+            if _overflows_at(piece, scan, pos + 1):
                 return False
             pos = scan.find(needle, pos + 1)
     return True
@@ -505,6 +537,10 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     # the requests of the pods of this read whose requests are their containers' alone, by the
     # container list they share (read_pod)
     requests: dict[int, Any] = {}
+    # the views by namespace/name, keyed as each is made: the key's hash is taken while the string
+    # is in the processor's cache, not in a later pass over 150,000 pods (Cluster.from_objects)
+    by_key: dict[str, Any] = {}
+    viewed = 0
     for raw in head.items:
         if decode is not None:
             try:
@@ -532,11 +568,16 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
                 # its requests do not compute: Cluster.from_objects reads every pod again, in
                 # file order, and names what is wrong after whatever is wrong before it
                 views = None
+            else:
+                by_key[pod.key] = pod
+                viewed += 1
             view(pod)
         else:
             view(None)
     out.checked = len(out)
     out.pods = views
+    if views is not None and len(by_key) == viewed:
+        out.pods_by_key = by_key
     return out
 
 

@@ -32,6 +32,9 @@ _WORKLOAD_KINDS = frozenset(("PodGroup", "Workload"))
 _NODE_NAME = operator.attrgetter("node_name")
 _KEY = operator.attrgetter("key")
 _HAS_PRIORITY = operator.attrgetter("has_priority")
+_PHASE = operator.attrgetter("phase")
+# the phases of a pod no node counts (a finished pod)
+_FINISHED = frozenset(("Succeeded", "Failed"))
 # one counter for every cluster's PDB list, so that a generation names one state of one list for
 # the whole process (a pod's PDB matches are kept per generation; check's two clusters share pods)
 _pdb_generations = itertools.count(1)
@@ -212,22 +215,29 @@ class Cluster:
             pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
         pods[pod.key] = pod
 
-    def _add_viewed_pods(self, views: list[Pod | None]) -> bool:
+    def _add_viewed_pods(self, views: list[Pod | None], by_key: dict[str, Pod] | None = None) -> bool:
         """The pods of a lean read (io/snapshot.py _typed_list: checked, each with its view and,
         when live, its requests; a view beside every Pod object) added at once, when _add_pod of
         each in file order could only store it: no two share a namespace and name. False (and
         nothing added) otherwise: from_objects then adds them one by one, naming the duplicate.
-        The pods keep their file order in self.pods, and the other objects meet what they met."""
-        viewed = [p for p in views if p is not None]
-        by_key = dict(zip(map(_KEY, viewed), viewed))
-        if len(by_key) != len(viewed):
+        The pods keep their file order in self.pods, and the other objects meet what they met.
+        `by_key`: the same views by namespace/name in file order, as the read keyed them (None:
+        keyed here)."""
+        if by_key is None:
+            viewed = [p for p in views if p is not None]
+            by_key = dict(zip(map(_KEY, viewed), viewed))
+            count = len(viewed)
+        else:
+            count = len(views) - views.count(None)
+        if len(by_key) != count:
             return False
-        live = [p for p in viewed if p.phase != "Succeeded" and p.phase != "Failed"]
-        if len(live) != len(viewed):
-            by_key = dict(zip(map(_KEY, live), live))
-        self.pods.update(by_key)
-        self.finished_pods += len(viewed) - len(live)
-        self.version += len(viewed)
+        live = by_key
+        # the phases at C speed: a snapshot's pods are seldom finished
+        if not _FINISHED.isdisjoint(map(_PHASE, by_key.values())):
+            live = {k: p for k, p in by_key.items() if p.phase not in _FINISHED}
+        self.pods.update(live)
+        self.finished_pods += count - len(live)
+        self.version += count
         return True
 
     def _listed_once(self, kind: str, namespace: str, name: str, where: str) -> None:
@@ -281,12 +291,12 @@ class Cluster:
         if views is not None and len(views) != len(objects):
             views = None
         with bulk_allocation():
-            if views is not None and c._add_viewed_pods(views):
+            if views is not None and c._add_viewed_pods(views, getattr(objects, "pods_by_key", None)):
                 # every pod is in: the other objects are read in file order, each checked,
-                # deduplicated and read in turn, so the first bad one is the one named
-                for i, view in enumerate(views):
-                    if view is None:
-                        c.add_object(objects[i], f"items[{i}]", checked=True)
+                # deduplicated and read in turn, so the first bad one is the one named (their
+                # places found at C speed: 150,000 pods among 5,000 others)
+                for i in itertools.compress(range(len(views)), map(operator.is_, views, itertools.repeat(None))):
+                    c.add_object(objects[i], f"items[{i}]", checked=True)
             else:
                 c._add_in_order(objects, views, checked)
             c._seen = None
