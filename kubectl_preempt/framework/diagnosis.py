@@ -25,6 +25,7 @@ class NodeToStatus:
     # subclass that lists statuses its own way never has any)
     _walk: tuple[list[str], list[Status]] | None = None
     _walk_distinct: set[Status] | None = None
+    _asked = False  # whether get() was answered from the walk once
 
     def __init__(self, statuses: dict[str, Status] | None = None, absent: Status | None = None) -> None:
         self._statuses: dict[str, Status] = statuses if statuses is not None else {}
@@ -59,12 +60,24 @@ class NodeToStatus:
         walk = self._walk
         if walk is not None:
             statuses = walk[1]
-            if len(self._walk_distinct) == 1:  # type: ignore[arg-type]
-                return Counter({statuses[0]: len(statuses)})
+            distinct = self._walk_distinct
+            assert distinct is not None
+            if len(distinct) <= 8:
+                # Status compares by identity: one count per distinct object, at C speed
+                return Counter({st: statuses.count(st) for st in distinct})
             return Counter(statuses)
         return Counter(self.statuses.values())
 
     def get(self, name: str) -> Status:
+        walk = self._walk
+        if walk is not None and not self._asked:
+            # one question (the preemptor's nominated node, mostly none) is a scan of the names;
+            # a second makes the map
+            self._asked = True
+            try:
+                return walk[1][walk[0].index(name)]
+            except ValueError:
+                return self.absent
         return self.statuses.get(name, self.absent)
 
     def set(self, name: str, status: Status) -> None:
@@ -95,6 +108,13 @@ class NodeToStatus:
             return []
         if names is None:
             names = list(map(_NODE_NAME, node_infos))
+        walk = self._walk
+        if walk is not None and absent.code != code and listed == len(node_infos):
+            # the walk lists every node (each once): all of them but those it lists with a
+            # status of another code (plan --max: the tainted few among 1,000 full nodes)
+            other = distinct - matching
+            drop = set(compress(walk[0], map(other.__contains__, walk[1])))
+            return list(compress(node_infos, map(operator.not_, map(drop.__contains__, names))))
         statuses = self.statuses
         if absent.code == code:
             matching.add(absent)

@@ -74,3 +74,25 @@ def test_nodes_for_a_status_code_from_a_walk(absent_code: Code, code: Code, expe
     d.node_to_status.absent = Status(absent_code)
     got = d.node_to_status.nodes_for_status_code(nodes("n1", "n2", "n3", "n4"), d.node_to_status.get, code)
     assert [n.name for n in got] == expected
+
+
+@pytest.mark.parametrize("code,expected", [
+    (Code.Unschedulable, ["n1", "n3", "n4"]),
+    (Code.UnschedulableAndUnresolvable, ["n2"]),
+], ids=["every node listed: all but those of another code", "every node listed: those of the code"])
+def test_nodes_for_a_status_code_when_the_walk_lists_every_node(code: Code, expected: list[str]) -> None:
+    d = Diagnosis()
+    d.add_filter_rejections(["n3", "n4", "n1", "n2"], [CPU, CPU, CPU, TAINT])
+    nts = d.node_to_status
+    got = nts.nodes_for_status_code(nodes("n1", "n2", "n3", "n4"), nts.get, code)
+    assert [n.name for n in got] == expected
+    assert nts.counts() == Counter({CPU: 3, TAINT: 1})
+
+
+def test_one_node_asked_of_a_walk_then_another() -> None:
+    d = Diagnosis()
+    d.add_filter_rejections(["n2", "n1"], [TAINT, CPU])
+    nts = d.node_to_status
+    assert nts.get("") is nts.absent
+    assert nts.get("n1") is CPU and nts.get("n2") is TAINT and nts.get("n3") is nts.absent
+    assert len(nts) == 2 and list(nts.statuses) == ["n2", "n1"]
