@@ -58,15 +58,17 @@ class PreFilterState:
     def counts_none_of(self, others: Iterable[Pod]) -> bool:
         """Whether update_with_pod would change no count for any of `others`, on any node."""
         pod, ns_labels, affinity_terms = self.pod, self.namespace_labels, self.affinity_terms
+        others = others if isinstance(others, list) else list(others)
+        # each question over all of them in turn (a pure answer: the order asked changes nothing)
         for other in others:
             for t in pod_terms(other).required_anti_affinity:
                 if t.matches(pod, ns_labels):
                     return False
-            if affinity_terms and pod_matches_all_terms(affinity_terms, other):
+        if affinity_terms and any(pod_matches_all_terms(affinity_terms, other) for other in others):
+            return False
+        for t in self.anti_affinity_terms:
+            if any(map(t.matches_nil_ns, others)):
                 return False
-            for t in self.anti_affinity_terms:
-                if t.matches_nil_ns(other):
-                    return False
         return True
 
     def update_with_pod(self, other: Pod, node: Node | None, multiplier: int) -> None:

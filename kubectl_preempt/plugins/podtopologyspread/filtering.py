@@ -83,12 +83,13 @@ class PreFilterState:
         """Whether update_with_pod would change no count for any of `others`, on any node: each is
         in another namespace or matches no constraint's selector."""
         ns = preemptor.namespace
-        selectors = [c.selector for c in self.constraints]
-        for other in others:
-            if other.namespace == ns:
-                labels = other.labels
-                if any(sel.matches(labels) for sel in selectors):
-                    return False
+        same = [other.labels for other in others if other.namespace == ns]
+        if not same:
+            return True
+        # default constraints share one selector: each distinct one asked once per pod
+        for sel in {id(c.selector): c.selector for c in self.constraints}.values():
+            if any(map(sel.matches, same)):
+                return False
         return True
 
     def update_with_pod(self, updated: Pod, preemptor: Pod, node: Node | None, delta: int) -> None:
