@@ -44,10 +44,10 @@ class NodeToStatus:
         node once), `distinct` the set of `statuses`. Kept as given when nothing is listed yet;
         otherwise they join the map, where they replace what an earlier walk said of the same
         nodes (the nominated node's own walk, then the walk over all)."""
-        if self._statuses or self._walk is not None:
-            self.statuses.update(zip(names, statuses))
-        else:
+        if self._walk is None and not self.statuses:
             self._walk, self._walk_distinct = (names, statuses), distinct
+        else:
+            self.statuses.update(zip(names, statuses))
 
     def distinct(self) -> set[Status]:
         """The distinct statuses listed (nodes rejected alike often share one Status object)."""

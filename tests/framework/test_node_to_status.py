@@ -96,3 +96,14 @@ def test_one_node_asked_of_a_walk_then_another() -> None:
     assert nts.get("") is nts.absent
     assert nts.get("n1") is CPU and nts.get("n2") is TAINT and nts.get("n3") is nts.absent
     assert len(nts) == 2 and list(nts.statuses) == ["n2", "n1"]
+
+
+def test_a_walk_after_a_node_was_set_joins_the_map() -> None:
+    # the nominated node's status is set first (schedule_one's evaluateNominatedNode), then the
+    # walk over every node says it again
+    d = Diagnosis()
+    d.node_to_status.set("n2", TAINT)
+    d.add_filter_rejections(["n1", "n2"], [CPU, CPU])
+    nts = d.node_to_status
+    assert list(nts.statuses.items()) == [("n2", CPU), ("n1", CPU)]
+    assert len(nts) == 2 and nts.counts() == Counter({CPU: 2}) and nts.distinct() == {CPU}
