@@ -66,7 +66,7 @@ DERIVED: tuple[str, ...] = (
     "images",
     "pdb_matches",
     "batch_shape", "batch_nonzero_request", "batch_host_ports",
-    "start_nanos",
+    "start_text", "start_nanos",
 )
 _ALL_UNSET = (UNSET,) * len(DERIVED)
 
@@ -149,12 +149,16 @@ class PodInfo:
     # the containers' host ports, as the v1.16 predicates read them
     # <- batch/plugins/predicates.py _host_ports, from framework/podinfo.py container_host_ports
     batch_host_ports: list[tuple[str, str, int]]
-    # (status.startTime as read, GetPodStartTime's time of it in nanoseconds): parsed once per
-    # value, as upstream's pod object holds its start time parsed (victim ordering asks it of
-    # every pod of every candidate node, the document again of each victim). Kept with the
-    # string it was parsed from: a replay's binding writes the start time in place
+    # status.startTime as read when start_nanos was parsed from it (a replay's binding writes the
+    # start time in place: a kept time is of this string alone). Two slots, not a pair: no pair
+    # to allocate for each of an explain's 15,000 potential victims
     # <- preemption/decision.py pod_start_nanos
-    start_nanos: tuple[Any, int]
+    start_text: Any
+    # GetPodStartTime's time of start_text, in nanoseconds: parsed once per value, as upstream's
+    # pod object holds its start time parsed (victim ordering asks it of every pod of every
+    # candidate node, the document again of each victim)
+    # <- preemption/decision.py pod_start_nanos
+    start_nanos: int
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
@@ -164,7 +168,7 @@ class PodInfo:
          self.required_node_affinity, self.preferred_node_affinity, self.fit_request, self.score_requests,
          self.prefer_no_schedule_tolerations, self.spread_constraints, self.volume_claims, self.claim_names,
          self.restricted_disks, self.required_features, self.images, self.pdb_matches, self.batch_shape,
-         self.batch_nonzero_request, self.batch_host_ports, self.start_nanos) = _ALL_UNSET
+         self.batch_nonzero_request, self.batch_host_ports, self.start_text, self.start_nanos) = _ALL_UNSET
         spec = pod.spec
         affinity = spec.get("affinity")
         if affinity:

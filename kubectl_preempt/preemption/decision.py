@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from ..framework.podinfo import UNSET
 from ..framework.status import Status
 from ..framework.types import FAR_FUTURE, NodeInfo
 from ..model.objects import Pod
@@ -182,15 +181,14 @@ def pod_start_nanos(pod: Pod) -> int:
     a pod without a PodInfo is parsed each time (none is made for it here)."""
     v = pod.status.get("startTime")
     pi = pod.info
-    if pi is not None:
-        kept = pi.start_nanos
-        if kept is not UNSET and kept[0] is v:
-            return kept[1]
+    if pi is not None and pi.start_text is v:
+        return pi.start_nanos
     n = parse_text_nanos(v) if type(v) is str else None
     if n is None:
         n = NOT_STARTED_NANOS
     if pi is not None:
-        pi.start_nanos = (v, n)
+        pi.start_text = v
+        pi.start_nanos = n
     return n
 
 

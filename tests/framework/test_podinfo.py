@@ -249,11 +249,11 @@ def test_a_pods_start_time_is_parsed_once_kept_with_its_value_and_read_again_aft
         p.status["startTime"] = text
     assert pod_start_nanos(p) == want and p.info is None  # no PodInfo made for a pod without one
     pi = pod_info(p)
-    assert pi.start_nanos is UNSET
+    assert pi.start_text is UNSET and pi.start_nanos is UNSET
     with MEMORY.off():  # the parse itself, none of the process's memories
         assert pod_start_nanos(p) == want
-    assert pi.start_nanos == (text, want)
-    pi.start_nanos = (text, -1)  # a kept value is read, not parsed again
+    assert pi.start_text is p.status.get("startTime") and pi.start_nanos == want
+    pi.start_nanos = -1  # a kept value is read, not parsed again
     assert pod_start_nanos(p) == -1
     # the replay's binding writes the start time in place: the kept value is of the old string
     p.status["startTime"] = "2026-01-02T00:00:00Z"
