@@ -116,17 +116,21 @@ class NodeAnswers:
         names = snapshot.node_names
         n = len(self.names)
         # a position past the old ones holds nothing: nodes new to the layout land there
-        at = (moves or Moves()).landing(self.snapshot, self.index, n, snapshot)
-        values = list(map((self.values + [None]).__getitem__, at))
-        generations = list(map((self.generations + [0]).__getitem__, at))
-        states = bytearray(map((self.states + b"\0").__getitem__, at))
-        now = list(map(_GENERATION, snapshot.node_info_list))
-        # the answers whose node moved on (positions never answered hold None already)
-        stale = compress(range(len(names)), map(operator.and_, map(operator.ne, generations, now),
-                                                map(operator.is_not, values, repeat(None))))
-        for k in stale:
-            values[k] = None
-            states[k] = 0
+        pick = (moves or Moves()).landing(self.snapshot, self.index, n, snapshot)
+        values = list(pick(self.values + [None]))
+        generations = list(pick(self.generations + [0]))
+        states = bytearray(pick(self.states + b"\0"))
+        journal = self.journal
+        if journal is None or journal is not snapshot.journal or self.seen != journal.end:
+            # the answers whose node moved on (positions never answered hold None already);
+            # caught up with the snapshot's journal (catch_up), none is left: every NodeInfo
+            # whose generation moved, or that is new to the line, was noted there and dropped
+            now = list(map(_GENERATION, snapshot.node_info_list))
+            stale = compress(range(len(names)), map(operator.and_, map(operator.ne, generations, now),
+                                                    map(operator.is_not, values, repeat(None))))
+            for k in stale:
+                values[k] = None
+                states[k] = 0
         self.snapshot = snapshot
         self.names = names
         self.index = snapshot.node_index
@@ -246,26 +250,32 @@ class NodeAnswers:
 class Moves:
     """Where the nodes of one layout land in a new snapshot's node order, worked out once for
     every group of answers laid out anew from that layout (a replay's rebuilt snapshot relays
-    each group: ten of them on 5,000 nodes were as many name lookups per node)."""
+    each group: ten of them on 5,000 nodes were as many name lookups per node). A landing is
+    handed out as the function that lays a list out anew (an itemgetter over the landings: the
+    three lists of each group are picked at C speed)."""
 
     __slots__ = ("snapshot", "_landings")
 
     def __init__(self) -> None:
         self.snapshot: Any = None
-        self._landings: list[tuple[Any, list[int]]] = []  # (old layout's snapshot, landings)
+        self._landings: list[tuple[Any, Callable[[Sequence], Sequence]]] = []  # (old layout's snapshot, pick)
 
-    def landing(self, old: Any, old_index: dict[str, int], n_old: int, snapshot: Any) -> list[int]:
-        """Each node of `snapshot` (in its order): its position in the layout of `old` (indexed
-        by `old_index`, `n_old` nodes), `n_old` for a node new to it."""
+    def landing(self, old: Any, old_index: dict[str, int], n_old: int,
+                snapshot: Any) -> Callable[[Sequence[T]], Sequence[T]]:
+        """What lays a sequence kept in the layout of `old` (indexed by `old_index`, `n_old`
+        nodes, with one more item after them: what a node new to it gets) out in `snapshot`'s
+        node order."""
         if snapshot is not self.snapshot:
             self.snapshot, self._landings = snapshot, []
-        for was, at in self._landings:
+        for was, pick in self._landings:
             if was is old and old is not None:
-                return at
+                return pick
         at = list(map(old_index.get, snapshot.node_names, repeat(n_old)))
+        # itemgetter of one position gives the item, not a tuple of it
+        pick = operator.itemgetter(*at) if len(at) > 1 else (lambda seq: [seq[k] for k in at])
         if old is not None:
-            self._landings.append((old, at))
-        return at
+            self._landings.append((old, pick))
+        return pick
 
 
 # NodeAnswers.states: what the answer at a position is
