@@ -139,18 +139,22 @@ class NodeAnswers:
     def catch_up(self, journal: NodeJournal | None) -> None:
         """Drop the answers of the nodes whose generation moved since the last look (all of them
         when the journal cannot tell: another line of snapshots, or entries it forgot before they
-        were read). Without a journal, get() compares every generation."""
+        were read). Without a journal, get() compares every generation.
+
+        Every node noted since the last look is dropped without comparing generations: a group
+        looks before it computes (PodAnswers.answers), so each answer it holds was computed
+        before those moves; and a drop is always safe (the answer is computed again)."""
         if journal is None:
             self.journal = None
             return
         if journal is not self.journal or self.seen < journal.base:
             self._drop_all()
         elif self.seen != journal.end:
-            index, gens, values = self.index, self.generations, self.values
-            for ni in journal.since(self.seen):
-                k = index.get(ni.name)
-                if k is not None and gens[k] != ni.generation and values[k] is not None:
-                    self._drop(k)
+            values, states = self.values, self.states
+            for k in map(self.index.get, map(_NAME, journal.since(self.seen))):
+                if k is not None:
+                    values[k] = None
+                    states[k] = 0
         self.journal = journal
         self.seen = journal.end
 
@@ -229,6 +233,24 @@ class NodeAnswers:
             while True:
                 k = index_of(None, k + 1)
                 out[k] = self.compute(at[k], nodes[k], compute)
+        except ValueError:
+            pass
+        return out
+
+    def get_walked(self, walk: "Walk", nodes: Sequence[NodeInfo], compute: Callable[[NodeInfo], T]) -> list[T]:
+        """get_at() for the feasible nodes of a walk over this layout's snapshot (`nodes`, in
+        the walk's order): their answers are cut from the layout as the walk's stretches, no
+        position looked up one by one; the position of a node without an answer is worked out
+        when it is computed."""
+        if self.journal is None:
+            self._validate(nodes, walk.positions())
+        out = walk.pick(self.values)
+        k = -1
+        index_of = out.index
+        try:
+            while True:
+                k = index_of(None, k + 1)
+                out[k] = self.compute(walk.position(k), nodes[k], compute)
         except ValueError:
             pass
         return out
@@ -345,6 +367,53 @@ class EquivalenceCache:
         return got
 
 
+class Walk:
+    """Where a filter walk's feasible nodes lie in the layout it read (scheduler/fast/filters.py
+    _walk_in_order): the visited stretches of positions, (lo, hi) in visiting order (one, or two
+    when the walk wrapped around), and `mask`, one byte per visited node, nonzero for a feasible
+    one (None: every visited node is feasible). The score core cuts its rows from the layout by
+    it (NodeAnswers.get_walked) instead of one position at a time."""
+
+    __slots__ = ("stretches", "mask")
+
+    def __init__(self, stretches: list[tuple[int, int]], mask: bytes | bytearray | None) -> None:
+        self.stretches = stretches
+        self.mask = mask
+
+    def pick(self, seq: Sequence[T]) -> list[T]:
+        """The items of `seq` (kept in the layout's order) at the feasible nodes, in walk order."""
+        got: list = []
+        for lo, hi in self.stretches:
+            got += seq[lo:hi]
+        return got if self.mask is None else list(compress(got, self.mask))
+
+    def position(self, k: int) -> int:
+        """The layout position of the k-th feasible node (from 0)."""
+        if self.mask is not None:
+            k = _nth_set(self.mask, k + 1) - 1
+        for lo, hi in self.stretches:
+            if k < hi - lo:
+                return lo + k
+            k -= hi - lo
+        raise IndexError(k)
+
+    def positions(self) -> list[int]:
+        return self.pick(range(max(hi for _, hi in self.stretches)))
+
+
+def _nth_set(mask: bytes | bytearray, nth: int) -> int:
+    """The position after the `nth` nonzero byte of `mask` (there are at least `nth`): its zero
+    bytes counted at C speed, halving the range."""
+    lo_end, hi_end = nth, len(mask)  # the answer lies in [lo_end, hi_end]
+    while lo_end < hi_end:
+        mid = (lo_end + hi_end) // 2
+        if mid - mask.count(0, 0, mid) >= nth:
+            hi_end = mid
+        else:
+            lo_end = mid + 1
+    return lo_end
+
+
 class PodAnswers:
     """The cache as one scheduling cycle sees it: its profile and its pod's shapes fixed
     (framework.interface.EquivalenceAnswers). Node-local answers are kept per `node_shape` (what
@@ -358,22 +427,27 @@ class PodAnswers:
         self.profile = profile
         self.shape = shape
         self.node_shape = node_shape
-        # the last filter walk over the whole snapshot: (its feasible list, their positions in
+        # the last filter walk over the whole snapshot: (its feasible list, where they lie in
         # the snapshot's node order, the snapshot)
-        self._walked: tuple[list, list[int], Any] | None = None
+        self._walked: tuple[list, Walk, Any] | None = None
 
-    def walked(self, feasible: list, positions: list[int], snapshot: Any) -> None:
-        """The filter walk's feasible nodes and their positions in `snapshot`'s node order: the
-        score core reads their remembered rows by position, not by name (positions_of)."""
-        self._walked = (feasible, positions, snapshot)
+    def walked(self, feasible: list, walk: Walk, snapshot: Any) -> None:
+        """The filter walk's feasible nodes and where they lie in `snapshot`'s node order: the
+        score core reads their remembered rows by the walk's stretches, not by name (walk_of)."""
+        self._walked = (feasible, walk, snapshot)
 
-    def positions_of(self, nodes: list, snapshot: Any) -> list[int] | None:
-        """The positions of `nodes` in `snapshot`'s node order when they are the list the last
-        walk over it returned (the same object), else None."""
+    def walk_of(self, nodes: list, snapshot: Any) -> Walk | None:
+        """The walk over `snapshot` that returned `nodes` (the same list object), else None."""
         got = self._walked
         if got is None or got[0] is not nodes or got[2] is not snapshot:
             return None
         return got[1]
+
+    def positions_of(self, nodes: list, snapshot: Any) -> list[int] | None:
+        """The positions of `nodes` in `snapshot`'s node order when they are the list the last
+        walk over it returned (the same object), else None."""
+        walk = self.walk_of(nodes, snapshot)
+        return None if walk is None else walk.positions()
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers:
         assert point in REMEMBERED_POINTS, point  # the memories this cache holds are declared there
