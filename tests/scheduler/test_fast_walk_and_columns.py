@@ -142,3 +142,48 @@ def test_a_constant_column_adds_its_weighted_value_to_every_total() -> None:
                                           [5, 6, 7], 3)
     assert totals == [305, 306, 307]
     assert weighted[0] == [300, 300, 300] and weighted[1] == [0, 0, 0] and weighted[2] is None
+
+
+WALKS = [
+    ("one stretch, every node feasible", [(3, 9)], None),
+    ("one stretch with rejections", [(3, 9)], bytes([1, 0, 0, 1, 1, 0])),
+    ("two stretches across the wrap, every node feasible", [(7, 10), (0, 2)], None),
+    ("two stretches across the wrap with rejections", [(7, 10), (0, 2)], bytes([0, 1, 1, 0, 1])),
+]
+
+
+@pytest.mark.parametrize("stretches,mask", [(s, m) for _, s, m in WALKS], ids=[d for d, _, _ in WALKS])
+def test_a_walk_cuts_the_feasible_nodes_rows_from_the_layout_as_positions_would(stretches, mask) -> None:  # noqa: ANN001
+    from kubectl_preempt.scheduler.memo.equivalence import Walk
+
+    walk = Walk(stretches, mask)
+    visited = [k for lo, hi in stretches for k in range(lo, hi)]
+    want = [k for r, k in enumerate(visited) if mask is None or mask[r]]
+    assert walk.positions() == want
+    assert [walk.position(k) for k in range(len(want))] == want
+    layout = [f"row{k}" for k in range(10)]
+    assert walk.pick(layout) == [layout[k] for k in want]
+
+
+def test_the_score_core_reads_the_walks_rows_and_computes_the_missing_ones_at_their_positions() -> None:
+    """The rows the score core reads through the walk (get_walked) are those read position by
+    position (get_at), the nodes without a row computed and kept at their own place."""
+    c, s = _sched(60)
+    pod = _pod("a", "3")
+    got, _, _, _, answers = walks(s, pod, 45, 20)  # wraps around, rejects the 2-CPU nodes
+    walk = answers.walk_of(got, s.snapshot)
+    assert walk is not None and len(walk.stretches) == 2 and walk.mask is not None
+    rows = answers.answers("score", ("X",))
+    for ni in got[::3]:  # a row kept for every third feasible node
+        rows.keep(ni, ("kept", ni.name))
+    computed: list[str] = []
+
+    def row(ni):  # noqa: ANN001, ANN202
+        computed.append(ni.name)
+        return ("computed", ni.name)
+
+    out = rows.get_walked(walk, got, row)
+    assert out == [("kept" if k % 3 == 0 else "computed", ni.name) for k, ni in enumerate(got)]
+    assert computed == [ni.name for k, ni in enumerate(got) if k % 3]
+    assert [rows.recall(ni) for ni in got] == out
+    assert rows.get_at(walk.positions(), got, row) == out
