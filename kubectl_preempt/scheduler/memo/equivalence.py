@@ -374,11 +374,12 @@ class Walk:
     one (None: every visited node is feasible). The score core cuts its rows from the layout by
     it (NodeAnswers.get_walked) instead of one position at a time."""
 
-    __slots__ = ("stretches", "mask")
+    __slots__ = ("stretches", "mask", "_positions")
 
     def __init__(self, stretches: list[tuple[int, int]], mask: bytes | bytearray | None) -> None:
         self.stretches = stretches
         self.mask = mask
+        self._positions: list[int] | None = None
 
     def pick(self, seq: Sequence[T]) -> list[T]:
         """The items of `seq` (kept in the layout's order) at the feasible nodes, in walk order."""
@@ -390,7 +391,7 @@ class Walk:
     def position(self, k: int) -> int:
         """The layout position of the k-th feasible node (from 0)."""
         if self.mask is not None:
-            k = _nth_set(self.mask, k + 1) - 1
+            return self.positions()[k]
         for lo, hi in self.stretches:
             if k < hi - lo:
                 return lo + k
@@ -398,20 +399,10 @@ class Walk:
         raise IndexError(k)
 
     def positions(self) -> list[int]:
-        return self.pick(range(max(hi for _, hi in self.stretches)))
-
-
-def _nth_set(mask: bytes | bytearray, nth: int) -> int:
-    """The position after the `nth` nonzero byte of `mask` (there are at least `nth`): its zero
-    bytes counted at C speed, halving the range."""
-    lo_end, hi_end = nth, len(mask)  # the answer lies in [lo_end, hi_end]
-    while lo_end < hi_end:
-        mid = (lo_end + hi_end) // 2
-        if mid - mask.count(0, 0, mid) >= nth:
-            hi_end = mid
-        else:
-            lo_end = mid + 1
-    return lo_end
+        """Every feasible node's layout position, in walk order (worked out once, when asked)."""
+        if self._positions is None:
+            self._positions = self.pick(range(max(hi for _, hi in self.stretches)))
+        return self._positions
 
 
 class PodAnswers:
