@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left
-from itertools import compress
+from itertools import chain, compress
 from typing import Any
 
 from ...framework.cycle_state import CycleState
@@ -174,7 +174,7 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     else:
         feasible, walk = list(compress(seen_nodes, seen_states)), Walk(stretches, seen_states)
         rejected = seen_states.translate(_REJECTED)
-        order_names = names[start:visited + start] + names[:max(0, visited + start - n)]
+        order_names = names[lo:hi] if len(stretches) == 1 else chain(names[lo:hi], names[lo2:hi2])
         diagnosis.add_filter_rejections(compress(order_names, rejected), compress(seen_values, rejected))
     walked = getattr(equivalence, "walked", None)
     if walked is not None:

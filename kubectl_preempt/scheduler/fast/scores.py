@@ -238,6 +238,8 @@ def _weigh(weights: dict, names: tuple[str, ...], plain: list[int], zero: set[in
         rest.append(partial)
     if not rest:
         totals = [const] * n
+    elif len(rest) == 1 and const:
+        totals = list(map(operator.add, rest[0], repeat(const, n)))  # one pass, not a copy then the sum
     else:
         if len(rest) == 1:
             totals = list(rest[0])

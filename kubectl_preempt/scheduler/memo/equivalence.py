@@ -30,7 +30,7 @@ over the corpus and the traces.
 from __future__ import annotations
 
 import operator
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from typing import Any, Callable, Sequence, TypeVar
 
 import orjson
@@ -401,7 +401,8 @@ class Walk:
     def positions(self) -> list[int]:
         """Every feasible node's layout position, in walk order (worked out once, when asked)."""
         if self._positions is None:
-            self._positions = self.pick(range(max(hi for _, hi in self.stretches)))
+            visited = chain.from_iterable(range(lo, hi) for lo, hi in self.stretches)
+            self._positions = list(visited if self.mask is None else compress(visited, self.mask))
         return self._positions
 
 
