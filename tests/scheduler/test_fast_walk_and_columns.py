@@ -187,3 +187,32 @@ def test_the_score_core_reads_the_walks_rows_and_computes_the_missing_ones_at_th
     assert computed == [ni.name for k, ni in enumerate(got) if k % 3]
     assert [rows.recall(ni) for ni in got] == out
     assert rows.get_at(walk.positions(), got, row) == out
+
+
+class _Names:
+    def __init__(self, names: list[str]) -> None:
+        self.node_names = names
+
+
+LAYOUTS = [
+    ("a node joins the end of the order", ["a", "b", "c", "d"], ["a", "b", "c", "d", "e"], True),
+    ("a node joins in the middle and shifts the rest", ["a", "b", "c", "d"], ["a", "b", "x", "c", "d"], True),
+    ("two nodes join apart and one leaves", ["a", "b", "c", "d", "e"], ["x", "a", "c", "d", "y", "e"], True),
+    ("the order is turned around", [f"n{k}" for k in range(80)], [f"n{k}" for k in reversed(range(81))], False),
+    ("one node only", ["a"], ["b"], False),
+]
+
+
+@pytest.mark.parametrize("old,new,as_slices", [(o, n, r) for _, o, n, r in LAYOUTS], ids=[d for d, *_ in LAYOUTS])
+def test_a_landing_lays_lists_and_state_bytes_out_in_the_new_order(old: list[str], new: list[str],
+                                                                   as_slices: bool) -> None:
+    """Slices of the runs that keep their order, or an itemgetter when there are many: each
+    node's item lands at its new place, a node new to the layout gets the item past the old ones."""
+    from kubectl_preempt.scheduler.memo.equivalence import Moves, _Runs
+
+    was = _Names(old)
+    pick = Moves().landing(was, {nm: k for k, nm in enumerate(old)}, len(old), _Names(new))
+    assert isinstance(pick, _Runs) == as_slices
+    assert list(pick(old + ["NEW"])) == [nm if nm in old else "NEW" for nm in new]
+    states = bytearray(range(1, len(old) + 1)) + b"\0"
+    assert bytearray(pick(states)) == bytearray(old.index(nm) + 1 if nm in old else 0 for nm in new)

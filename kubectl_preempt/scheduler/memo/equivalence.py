@@ -273,8 +273,10 @@ class Moves:
     """Where the nodes of one layout land in a new snapshot's node order, worked out once for
     every group of answers laid out anew from that layout (a replay's rebuilt snapshot relays
     each group: ten of them on 5,000 nodes were as many name lookups per node). A landing is
-    handed out as the function that lays a list out anew (an itemgetter over the landings: the
-    three lists of each group are picked at C speed)."""
+    handed out as the function that lays a list out anew: the old layout's runs that keep their
+    order, as slices, when there are few (a node joining its zone's end in the node tree shifts
+    the nodes after it by one), else an itemgetter over every landing; either way the three
+    lists of each group are picked at C speed."""
 
     __slots__ = ("snapshot", "_landings")
 
@@ -293,11 +295,47 @@ class Moves:
             if was is old and old is not None:
                 return pick
         at = list(map(old_index.get, snapshot.node_names, repeat(n_old)))
-        # itemgetter of one position gives the item, not a tuple of it
-        pick = operator.itemgetter(*at) if len(at) > 1 else (lambda seq: [seq[k] for k in at])
+        pick = _Runs.of(at)
+        if pick is None:
+            # itemgetter of one position gives the item, not a tuple of it
+            pick = operator.itemgetter(*at) if len(at) > 1 else (lambda seq: [seq[k] for k in at])
         if old is not None:
             self._landings.append((old, pick))
         return pick
+
+
+class _Runs:
+    """A landing as slices of the old layout: `runs`, (start, end) in the old layout for each
+    stretch of the new order that keeps the old one's (a node new to the layout is a run of
+    its own over the one item past the old ones)."""
+
+    __slots__ = ("runs",)
+
+    MAX_RUNS = 32  # past it, an itemgetter over every landing is as quick
+
+    def __init__(self, runs: list[tuple[int, int]]) -> None:
+        self.runs = runs
+
+    @classmethod
+    def of(cls, at: list[int]) -> "_Runs | None":
+        n = len(at)
+        if n < 2:
+            return None
+        # where the new order stops following the old one (found at C speed)
+        breaks = list(compress(range(1, n), map(operator.ne, map(operator.sub, at[1:], at), repeat(1))))
+        if len(breaks) >= cls.MAX_RUNS:
+            return None
+        starts = [0] + breaks
+        return cls([(at[b], at[b] + e - b) for b, e in zip(starts, breaks + [n])])
+
+    def __call__(self, seq: Sequence[T]) -> Sequence[T]:
+        parts = [seq[lo:hi] for lo, hi in self.runs]
+        if isinstance(seq, (bytes, bytearray)):
+            return bytearray().join(parts)
+        out: list = []
+        for part in parts:
+            out += part
+        return out
 
 
 # NodeAnswers.states: what the answer at a position is
