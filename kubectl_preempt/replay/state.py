@@ -187,7 +187,7 @@ class ReplayState:
             stale = self.stale_nodes
             self.snapshot = Snapshot.from_cluster(self.cluster, previous=self.snapshot,
                                                   pods_on=lambda name: self.order.pods_on(name, by_uid),
-                                                  pods_unchanged=lambda name: name not in stale)
+                                                  pods_changed=stale)
             self.scheduler.snapshot = self.snapshot
             self.snapshot_dirty = False
             self.stale_nodes = set()

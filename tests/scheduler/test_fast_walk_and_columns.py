@@ -92,7 +92,9 @@ def test_a_rebuilt_snapshots_landings_are_worked_out_once_for_every_group() -> N
     moves = Moves()
     first = moves.landing(old, old.node_index, len(old.node_names), new)
     assert moves.landing(old, old.node_index, len(old.node_names), new) is first
-    assert [old.node_names[k] if k < len(old.node_names) else None for k in first] == [
+    # the landing lays out a list kept in the old layout (one item more: what a new node gets)
+    at = list(first(list(range(len(old.node_names) + 1))))
+    assert [old.node_names[k] if k < len(old.node_names) else None for k in at] == [
         n if n in old.node_index else None for n in new.node_names]
     # two groups laid out anew keep each node's answer under its name
     groups = [NodeAnswers(), NodeAnswers()]
@@ -140,3 +142,77 @@ def test_a_constant_column_adds_its_weighted_value_to_every_total() -> None:
                                           [5, 6, 7], 3)
     assert totals == [305, 306, 307]
     assert weighted[0] == [300, 300, 300] and weighted[1] == [0, 0, 0] and weighted[2] is None
+
+
+WALKS = [
+    ("one stretch, every node feasible", [(3, 9)], None),
+    ("one stretch with rejections", [(3, 9)], bytes([1, 0, 0, 1, 1, 0])),
+    ("two stretches across the wrap, every node feasible", [(7, 10), (0, 2)], None),
+    ("two stretches across the wrap with rejections", [(7, 10), (0, 2)], bytes([0, 1, 1, 0, 1])),
+]
+
+
+@pytest.mark.parametrize("stretches,mask", [(s, m) for _, s, m in WALKS], ids=[d for d, _, _ in WALKS])
+def test_a_walk_cuts_the_feasible_nodes_rows_from_the_layout_as_positions_would(stretches, mask) -> None:  # noqa: ANN001
+    from kubectl_preempt.scheduler.memo.equivalence import Walk
+
+    walk = Walk(stretches, mask)
+    visited = [k for lo, hi in stretches for k in range(lo, hi)]
+    want = [k for r, k in enumerate(visited) if mask is None or mask[r]]
+    assert walk.positions() == want
+    assert [walk.position(k) for k in range(len(want))] == want
+    layout = [f"row{k}" for k in range(10)]
+    assert walk.pick(layout) == [layout[k] for k in want]
+
+
+def test_the_score_core_reads_the_walks_rows_and_computes_the_missing_ones_at_their_positions() -> None:
+    """The rows the score core reads through the walk (get_walked) are those read position by
+    position (get_at), the nodes without a row computed and kept at their own place."""
+    c, s = _sched(60)
+    pod = _pod("a", "3")
+    got, _, _, _, answers = walks(s, pod, 45, 20)  # wraps around, rejects the 2-CPU nodes
+    walk = answers.walk_of(got, s.snapshot)
+    assert walk is not None and len(walk.stretches) == 2 and walk.mask is not None
+    rows = answers.answers("score", ("X",))
+    for ni in got[::3]:  # a row kept for every third feasible node
+        rows.keep(ni, ("kept", ni.name))
+    computed: list[str] = []
+
+    def row(ni):  # noqa: ANN001, ANN202
+        computed.append(ni.name)
+        return ("computed", ni.name)
+
+    out = rows.get_walked(walk, got, row)
+    assert out == [("kept" if k % 3 == 0 else "computed", ni.name) for k, ni in enumerate(got)]
+    assert computed == [ni.name for k, ni in enumerate(got) if k % 3]
+    assert [rows.recall(ni) for ni in got] == out
+    assert rows.get_at(walk.positions(), got, row) == out
+
+
+class _Names:
+    def __init__(self, names: list[str]) -> None:
+        self.node_names = names
+
+
+LAYOUTS = [
+    ("a node joins the end of the order", ["a", "b", "c", "d"], ["a", "b", "c", "d", "e"], True),
+    ("a node joins in the middle and shifts the rest", ["a", "b", "c", "d"], ["a", "b", "x", "c", "d"], True),
+    ("two nodes join apart and one leaves", ["a", "b", "c", "d", "e"], ["x", "a", "c", "d", "y", "e"], True),
+    ("the order is turned around", [f"n{k}" for k in range(80)], [f"n{k}" for k in reversed(range(81))], False),
+    ("one node only", ["a"], ["b"], False),
+]
+
+
+@pytest.mark.parametrize("old,new,as_slices", [(o, n, r) for _, o, n, r in LAYOUTS], ids=[d for d, *_ in LAYOUTS])
+def test_a_landing_lays_lists_and_state_bytes_out_in_the_new_order(old: list[str], new: list[str],
+                                                                   as_slices: bool) -> None:
+    """Slices of the runs that keep their order, or an itemgetter when there are many: each
+    node's item lands at its new place, a node new to the layout gets the item past the old ones."""
+    from kubectl_preempt.scheduler.memo.equivalence import Moves, _Runs
+
+    was = _Names(old)
+    pick = Moves().landing(was, {nm: k for k, nm in enumerate(old)}, len(old), _Names(new))
+    assert isinstance(pick, _Runs) == as_slices
+    assert list(pick(old + ["NEW"])) == [nm if nm in old else "NEW" for nm in new]
+    states = bytearray(range(1, len(old) + 1)) + b"\0"
+    assert bytearray(pick(states)) == bytearray(old.index(nm) + 1 if nm in old else 0 for nm in new)

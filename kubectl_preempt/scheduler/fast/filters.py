@@ -13,7 +13,7 @@ from ...framework.status import Code
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import schedule_one as plain
-from ..memo.equivalence import ANSWER_ERROR, ANSWER_SUCCESS, NodeAnswers
+from ..memo.equivalence import ANSWER_ERROR, ANSWER_SUCCESS, NodeAnswers, Walk
 
 _CODE = operator.attrgetter("code")
 _NODE_NAME = operator.attrgetter("name")
@@ -100,7 +100,7 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     `to_find` feasible, wrapping around; each one without an answer (or with pods nominated to
     it) is filtered in visiting order until that point is known, and the first Error among the
     visited nodes stops the cycle, as the plain walk's does. Only the visited stretch is copied
-    (a tenth of a 5,000-node snapshot), and the feasible nodes' positions are left for the score
+    (a tenth of a 5,000-node snapshot), and where the feasible nodes lie is left for the score
     core (PodAnswers.walked)."""
     n = len(nodes)
     values, states = answers.in_order(nodes)
@@ -152,12 +152,10 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     if len(stretches) == 1:
         (lo, hi), = stretches
         seen_states, seen_values = states[lo:hi], values[lo:hi]
-        positions: Any = range(lo, hi)
     else:
         (lo, hi), (lo2, hi2) = stretches
         seen_states = states[lo:hi] + states[lo2:hi2]
         seen_values = values[lo:hi] + values[lo2:hi2]
-        positions = chain(range(lo, hi), range(lo2, hi2))
     for k, st in own.items():
         r = k - start if k >= start else k + n - start
         if r < len(seen_states):
@@ -167,17 +165,20 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     error = seen_states.find(ANSWER_ERROR)
     if error >= 0:
         raise plain.SchedulingError(seen_values[error].message())
-    # the feasible nodes by position: the rejected NodeInfos are not touched
-    at = list(compress(positions, seen_states))
-    feasible = list(map(nodes.__getitem__, at))
+    # the feasible nodes cut from the visited stretches (no Error is left: a state is
+    # ANSWER_SUCCESS or 0, a rejection); the rejected NodeInfos are not touched
     visited = len(seen_states)
-    if len(feasible) < visited:
+    seen_nodes = nodes[lo:hi] if len(stretches) == 1 else nodes[lo:hi] + nodes[lo2:hi2]
+    if seen_states.count(ANSWER_SUCCESS) == visited:
+        feasible, walk = seen_nodes, Walk(stretches, None)
+    else:
+        feasible, walk = list(compress(seen_nodes, seen_states)), Walk(stretches, seen_states)
         rejected = seen_states.translate(_REJECTED)
-        order_names = names[start:visited + start] + names[:max(0, visited + start - n)]
+        order_names = names[lo:hi] if len(stretches) == 1 else chain(names[lo:hi], names[lo2:hi2])
         diagnosis.add_filter_rejections(compress(order_names, rejected), compress(seen_values, rejected))
     walked = getattr(equivalence, "walked", None)
     if walked is not None:
-        walked(feasible, at, answers.snapshot)
+        walked(feasible, walk, answers.snapshot)
     return feasible
 
 

@@ -137,10 +137,10 @@ def _node_local_columns(fwk, state: CycleState, pod: Pod, nodes: list[NodeInfo],
         if equivalence is not None:
             answers = equivalence.answers("score", tuple(pl.name for pl in local_plugins))
             share = getattr(answers, "shared", None)
-            # the filter walk left the feasible nodes' positions in the layout: no lookups by name
-            positions_of = getattr(equivalence, "positions_of", None)
-            at = positions_of(nodes, answers.snapshot) if positions_of is not None else None
-            rows = answers.get(nodes, row, node_names) if at is None else answers.get_at(at, nodes, row)
+            # the filter walk left where the feasible nodes lie in the layout: no lookups by name
+            walk_of = getattr(equivalence, "walk_of", None)
+            walk = walk_of(nodes, answers.snapshot) if walk_of is not None else None
+            rows = answers.get(nodes, row, node_names) if walk is None else answers.get_walked(walk, nodes, row)
         else:
             rows = list(map(row, nodes))
     except _ScoreFailed as e:
@@ -238,6 +238,8 @@ def _weigh(weights: dict, names: tuple[str, ...], plain: list[int], zero: set[in
         rest.append(partial)
     if not rest:
         totals = [const] * n
+    elif len(rest) == 1 and const:
+        totals = list(map(operator.add, rest[0], repeat(const, n)))  # one pass, not a copy then the sum
     else:
         if len(rest) == 1:
             totals = list(rest[0])

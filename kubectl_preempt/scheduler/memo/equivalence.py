@@ -30,7 +30,7 @@ over the corpus and the traces.
 from __future__ import annotations
 
 import operator
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from typing import Any, Callable, Sequence, TypeVar
 
 import orjson
@@ -116,17 +116,21 @@ class NodeAnswers:
         names = snapshot.node_names
         n = len(self.names)
         # a position past the old ones holds nothing: nodes new to the layout land there
-        at = (moves or Moves()).landing(self.snapshot, self.index, n, snapshot)
-        values = list(map((self.values + [None]).__getitem__, at))
-        generations = list(map((self.generations + [0]).__getitem__, at))
-        states = bytearray(map((self.states + b"\0").__getitem__, at))
-        now = list(map(_GENERATION, snapshot.node_info_list))
-        # the answers whose node moved on (positions never answered hold None already)
-        stale = compress(range(len(names)), map(operator.and_, map(operator.ne, generations, now),
-                                                map(operator.is_not, values, repeat(None))))
-        for k in stale:
-            values[k] = None
-            states[k] = 0
+        pick = (moves or Moves()).landing(self.snapshot, self.index, n, snapshot)
+        values = list(pick(self.values + [None]))
+        generations = list(pick(self.generations + [0]))
+        states = bytearray(pick(self.states + b"\0"))
+        journal = self.journal
+        if journal is None or journal is not snapshot.journal or self.seen != journal.end:
+            # the answers whose node moved on (positions never answered hold None already);
+            # caught up with the snapshot's journal (catch_up), none is left: every NodeInfo
+            # whose generation moved, or that is new to the line, was noted there and dropped
+            now = list(map(_GENERATION, snapshot.node_info_list))
+            stale = compress(range(len(names)), map(operator.and_, map(operator.ne, generations, now),
+                                                    map(operator.is_not, values, repeat(None))))
+            for k in stale:
+                values[k] = None
+                states[k] = 0
         self.snapshot = snapshot
         self.names = names
         self.index = snapshot.node_index
@@ -135,18 +139,22 @@ class NodeAnswers:
     def catch_up(self, journal: NodeJournal | None) -> None:
         """Drop the answers of the nodes whose generation moved since the last look (all of them
         when the journal cannot tell: another line of snapshots, or entries it forgot before they
-        were read). Without a journal, get() compares every generation."""
+        were read). Without a journal, get() compares every generation.
+
+        Every node noted since the last look is dropped without comparing generations: a group
+        looks before it computes (PodAnswers.answers), so each answer it holds was computed
+        before those moves; and a drop is always safe (the answer is computed again)."""
         if journal is None:
             self.journal = None
             return
         if journal is not self.journal or self.seen < journal.base:
             self._drop_all()
         elif self.seen != journal.end:
-            index, gens, values = self.index, self.generations, self.values
-            for ni in journal.since(self.seen):
-                k = index.get(ni.name)
-                if k is not None and gens[k] != ni.generation and values[k] is not None:
-                    self._drop(k)
+            values, states = self.values, self.states
+            for k in map(self.index.get, map(_NAME, journal.since(self.seen))):
+                if k is not None:
+                    values[k] = None
+                    states[k] = 0
         self.journal = journal
         self.seen = journal.end
 
@@ -229,6 +237,24 @@ class NodeAnswers:
             pass
         return out
 
+    def get_walked(self, walk: "Walk", nodes: Sequence[NodeInfo], compute: Callable[[NodeInfo], T]) -> list[T]:
+        """get_at() for the feasible nodes of a walk over this layout's snapshot (`nodes`, in
+        the walk's order): their answers are cut from the layout as the walk's stretches, no
+        position looked up one by one; the position of a node without an answer is worked out
+        when it is computed."""
+        if self.journal is None:
+            self._validate(nodes, walk.positions())
+        out = walk.pick(self.values)
+        k = -1
+        index_of = out.index
+        try:
+            while True:
+                k = index_of(None, k + 1)
+                out[k] = self.compute(walk.position(k), nodes[k], compute)
+        except ValueError:
+            pass
+        return out
+
     def recall(self, ni: NodeInfo) -> Any:
         """The answer kept for this node of the snapshot while its generation holds, else None."""
         k = self.index.get(ni.name)
@@ -246,26 +272,70 @@ class NodeAnswers:
 class Moves:
     """Where the nodes of one layout land in a new snapshot's node order, worked out once for
     every group of answers laid out anew from that layout (a replay's rebuilt snapshot relays
-    each group: ten of them on 5,000 nodes were as many name lookups per node)."""
+    each group: ten of them on 5,000 nodes were as many name lookups per node). A landing is
+    handed out as the function that lays a list out anew: the old layout's runs that keep their
+    order, as slices, when there are few (a node joining its zone's end in the node tree shifts
+    the nodes after it by one), else an itemgetter over every landing; either way the three
+    lists of each group are picked at C speed."""
 
     __slots__ = ("snapshot", "_landings")
 
     def __init__(self) -> None:
         self.snapshot: Any = None
-        self._landings: list[tuple[Any, list[int]]] = []  # (old layout's snapshot, landings)
+        self._landings: list[tuple[Any, Callable[[Sequence], Sequence]]] = []  # (old layout's snapshot, pick)
 
-    def landing(self, old: Any, old_index: dict[str, int], n_old: int, snapshot: Any) -> list[int]:
-        """Each node of `snapshot` (in its order): its position in the layout of `old` (indexed
-        by `old_index`, `n_old` nodes), `n_old` for a node new to it."""
+    def landing(self, old: Any, old_index: dict[str, int], n_old: int,
+                snapshot: Any) -> Callable[[Sequence[T]], Sequence[T]]:
+        """What lays a sequence kept in the layout of `old` (indexed by `old_index`, `n_old`
+        nodes, with one more item after them: what a node new to it gets) out in `snapshot`'s
+        node order."""
         if snapshot is not self.snapshot:
             self.snapshot, self._landings = snapshot, []
-        for was, at in self._landings:
+        for was, pick in self._landings:
             if was is old and old is not None:
-                return at
+                return pick
         at = list(map(old_index.get, snapshot.node_names, repeat(n_old)))
+        pick = _Runs.of(at)
+        if pick is None:
+            # itemgetter of one position gives the item, not a tuple of it
+            pick = operator.itemgetter(*at) if len(at) > 1 else (lambda seq: [seq[k] for k in at])
         if old is not None:
-            self._landings.append((old, at))
-        return at
+            self._landings.append((old, pick))
+        return pick
+
+
+class _Runs:
+    """A landing as slices of the old layout: `runs`, (start, end) in the old layout for each
+    stretch of the new order that keeps the old one's (a node new to the layout is a run of
+    its own over the one item past the old ones)."""
+
+    __slots__ = ("runs",)
+
+    MAX_RUNS = 32  # past it, an itemgetter over every landing is as quick
+
+    def __init__(self, runs: list[tuple[int, int]]) -> None:
+        self.runs = runs
+
+    @classmethod
+    def of(cls, at: list[int]) -> "_Runs | None":
+        n = len(at)
+        if n < 2:
+            return None
+        # where the new order stops following the old one (found at C speed)
+        breaks = list(compress(range(1, n), map(operator.ne, map(operator.sub, at[1:], at), repeat(1))))
+        if len(breaks) >= cls.MAX_RUNS:
+            return None
+        starts = [0] + breaks
+        return cls([(at[b], at[b] + e - b) for b, e in zip(starts, breaks + [n])])
+
+    def __call__(self, seq: Sequence[T]) -> Sequence[T]:
+        parts = [seq[lo:hi] for lo, hi in self.runs]
+        if isinstance(seq, (bytes, bytearray)):
+            return bytearray().join(parts)
+        out: list = []
+        for part in parts:
+            out += part
+        return out
 
 
 # NodeAnswers.states: what the answer at a position is
@@ -335,6 +405,45 @@ class EquivalenceCache:
         return got
 
 
+class Walk:
+    """Where a filter walk's feasible nodes lie in the layout it read (scheduler/fast/filters.py
+    _walk_in_order): the visited stretches of positions, (lo, hi) in visiting order (one, or two
+    when the walk wrapped around), and `mask`, one byte per visited node, nonzero for a feasible
+    one (None: every visited node is feasible). The score core cuts its rows from the layout by
+    it (NodeAnswers.get_walked) instead of one position at a time."""
+
+    __slots__ = ("stretches", "mask", "_positions")
+
+    def __init__(self, stretches: list[tuple[int, int]], mask: bytes | bytearray | None) -> None:
+        self.stretches = stretches
+        self.mask = mask
+        self._positions: list[int] | None = None
+
+    def pick(self, seq: Sequence[T]) -> list[T]:
+        """The items of `seq` (kept in the layout's order) at the feasible nodes, in walk order."""
+        got: list = []
+        for lo, hi in self.stretches:
+            got += seq[lo:hi]
+        return got if self.mask is None else list(compress(got, self.mask))
+
+    def position(self, k: int) -> int:
+        """The layout position of the k-th feasible node (from 0)."""
+        if self.mask is not None:
+            return self.positions()[k]
+        for lo, hi in self.stretches:
+            if k < hi - lo:
+                return lo + k
+            k -= hi - lo
+        raise IndexError(k)
+
+    def positions(self) -> list[int]:
+        """Every feasible node's layout position, in walk order (worked out once, when asked)."""
+        if self._positions is None:
+            visited = chain.from_iterable(range(lo, hi) for lo, hi in self.stretches)
+            self._positions = list(visited if self.mask is None else compress(visited, self.mask))
+        return self._positions
+
+
 class PodAnswers:
     """The cache as one scheduling cycle sees it: its profile and its pod's shapes fixed
     (framework.interface.EquivalenceAnswers). Node-local answers are kept per `node_shape` (what
@@ -348,22 +457,27 @@ class PodAnswers:
         self.profile = profile
         self.shape = shape
         self.node_shape = node_shape
-        # the last filter walk over the whole snapshot: (its feasible list, their positions in
+        # the last filter walk over the whole snapshot: (its feasible list, where they lie in
         # the snapshot's node order, the snapshot)
-        self._walked: tuple[list, list[int], Any] | None = None
+        self._walked: tuple[list, Walk, Any] | None = None
 
-    def walked(self, feasible: list, positions: list[int], snapshot: Any) -> None:
-        """The filter walk's feasible nodes and their positions in `snapshot`'s node order: the
-        score core reads their remembered rows by position, not by name (positions_of)."""
-        self._walked = (feasible, positions, snapshot)
+    def walked(self, feasible: list, walk: Walk, snapshot: Any) -> None:
+        """The filter walk's feasible nodes and where they lie in `snapshot`'s node order: the
+        score core reads their remembered rows by the walk's stretches, not by name (walk_of)."""
+        self._walked = (feasible, walk, snapshot)
 
-    def positions_of(self, nodes: list, snapshot: Any) -> list[int] | None:
-        """The positions of `nodes` in `snapshot`'s node order when they are the list the last
-        walk over it returned (the same object), else None."""
+    def walk_of(self, nodes: list, snapshot: Any) -> Walk | None:
+        """The walk over `snapshot` that returned `nodes` (the same list object), else None."""
         got = self._walked
         if got is None or got[0] is not nodes or got[2] is not snapshot:
             return None
         return got[1]
+
+    def positions_of(self, nodes: list, snapshot: Any) -> list[int] | None:
+        """The positions of `nodes` in `snapshot`'s node order when they are the list the last
+        walk over it returned (the same object), else None."""
+        walk = self.walk_of(nodes, snapshot)
+        return None if walk is None else walk.positions()
 
     def answers(self, point: str, plugins: tuple[str, ...]) -> NodeAnswers:
         assert point in REMEMBERED_POINTS, point  # the memories this cache holds are declared there
