@@ -85,6 +85,7 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
     for raw in extra_pods:
         p = admit(raw, cluster.priority_classes)
         cluster.pods[p.key] = p
+        cluster.version += 1  # taken in: a snapshot built before no longer lists the cluster's pods
         if p.key not in pods:
             pods.append(p.key)
     base: Scheduler | None = None

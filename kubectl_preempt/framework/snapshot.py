@@ -179,6 +179,10 @@ def _image_key(states: dict[str, ImageStateSummary]) -> dict[str, tuple[int, int
 class Snapshot:
     """NodeInfos in node-tree order, and the lists InterPodAffinity reads."""
 
+    # (cluster, its version, the pods bound to no node) as from_cluster found them going through
+    # every pod of the cluster; None when it did not (see unbound_pods)
+    unbound: "tuple[Cluster, int, list[Pod]] | None" = None
+
     def __init__(self, node_infos: list[NodeInfo], journal: NodeJournal | None = None) -> None:
         self.node_info_list = node_infos
         # the names in node_info_list's order: the filter walk takes its node names from here
@@ -205,6 +209,15 @@ class Snapshot:
         # the next rebuild of its line to carry on from, as upstream's cache keeps them
         self.tree: NodeTree | None = None
         self.images: ImageBook | None = None
+
+    def unbound_pods(self, cluster: Cluster) -> list[Pod] | None:
+        """The pods of `cluster` that were bound to no node when this snapshot was built from it,
+        while the cluster has taken in no object since (its version): a superset of those bound
+        to none now (a binding writes the pod in place). None when the snapshot cannot say."""
+        u = self.unbound
+        if u is None or u[0] is not cluster or u[1] != cluster.version:
+            return None
+        return u[2]
 
     @classmethod
     def from_cluster(cls, cluster: Cluster, exclude: Iterable[str] = (),
@@ -235,6 +248,8 @@ class Snapshot:
         tree, replaced = NodeTree.carried(previous.tree if previous is not None else None, cluster.nodes)
         ordered = tree.order()
         on_node: dict[str, list[Pod]] = {}
+        # the cluster's pods bound to no node, when every pod of the cluster passes here
+        unbound: list[Pod] | None = [] if pods_on is None and pods is None else None
         for pod in (() if pods_on is not None else cluster.pods.values() if pods is None else pods):
             node_name = pod.node_name
             if node_name and (not excluded or pod.key not in excluded):
@@ -243,6 +258,8 @@ class Snapshot:
                     on_node[node_name] = [pod]
                 else:
                     group.append(pod)
+            elif not node_name and unbound is not None:
+                unbound.append(pod)
         n = len(ordered)
         names = list(map(_NAME, ordered))
         # the previous NodeInfo of each node (_ABSENT: none), and which hold the same Node object
@@ -271,6 +288,8 @@ class Snapshot:
         kept: list[NodeInfo] = list(compress(infos, keep))
         snap = cls(infos, previous.journal if previous is not None else None)
         snap.counting = counting
+        if unbound is not None:
+            snap.unbound = (cluster, cluster.version, unbound)
         snap.tree = tree
         count_moved = previous is not None and previous.num_nodes() != n
         book = previous.images if previous is not None else None
