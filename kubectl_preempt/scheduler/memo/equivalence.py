@@ -33,8 +33,6 @@ import operator
 from itertools import chain, compress, repeat
 from typing import Any, Callable, Sequence, TypeVar
 
-import orjson
-
 from ...framework.interface import REMEMBERED_POINTS
 from ...framework.podinfo import UNSET, pod_info
 from ...framework.status import Code, Status
@@ -421,9 +419,7 @@ class Walk:
 
     def pick(self, seq: Sequence[T]) -> list[T]:
         """The items of `seq` (kept in the layout's order) at the feasible nodes, in walk order."""
-        got: list = []
-        for lo, hi in self.stretches:
-            got += seq[lo:hi]
+        got = _Runs(self.stretches)(seq)  # the stretches' slices, one after another
         return got if self.mask is None else list(compress(got, self.mask))
 
     def position(self, k: int) -> int:
