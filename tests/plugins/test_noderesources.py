@@ -326,3 +326,21 @@ def test_the_inline_two_resource_path_equals_the_general_one(rows: list, extra_r
     general = 50 + (50 + ba.balanced_resource_scorer(requested, allocatable)
                     - ba.balanced_resource_scorer(allocated, allocatable)) // 2
     assert fast == general
+
+
+@pytest.mark.parametrize("version", [V1_34_1, V1_36_2], ids=["the balance with the pod", "v1.36's improvement"])
+@given(st.sampled_from(["0", "1", "4", "250m"]), st.sampled_from(["0", "1Gi", "8Gi"]),
+       st.sampled_from(["0", "500m", "3"]), st.sampled_from(["0", "512Mi", "6Gi"]),
+       st.sampled_from([("1", "1Gi"), ("2", "0"), ("0", "3Gi")]))
+def test_the_cpu_and_memory_shortcut_scores_as_the_loop_over_resources(
+        version: Any, cpu: str, memory: str, used_cpu: str, used_memory: str, pod_req: tuple[str, str]) -> None:
+    # ResourceAllocationScorer.score reads cpu and memory straight from the NodeInfo when they are
+    # the scorer's resources (the default); a node without one of them (allocatable 0) counts
+    # neither its requests nor the pod's for it, as calculateResourceAllocatableRequest's loop does
+    pl = ba.new({}, None, version)
+    node = make_node("n").alloc(cpu=cpu, memory=memory)
+    ni = _ni(node, make_pod("e").req(cpu=used_cpu, memory=used_memory))
+    reqs = pl.scorer.pod_request_list(Pod(make_pod("p").req(cpu=pod_req[0], memory=pod_req[1]).obj()))
+    shortcut = pl.scorer.score(ni, reqs)
+    pl.scorer._cpu_memory = False
+    assert shortcut == pl.scorer.score(ni, reqs)

@@ -128,7 +128,7 @@ class ResourceAllocationScorer:
         # (set by the plugin's new(); None: v1.34's)
         self.options: PodResourcesOptions | None = None
         # the default resources (cpu, memory), read straight from the NodeInfo on the hot path
-        self._cpu_memory = self._names == (CPU, MEMORY) and not with_allocated
+        self._cpu_memory = self._names == (CPU, MEMORY)
 
     def pod_request_list(self, pod: Pod) -> list[int]:
         """mirrors calculatePodResourceRequestList (kept in the pod's PodInfo per mode and resource
@@ -147,6 +147,13 @@ class ResourceAllocationScorer:
             requested = node_info.requested if self.use_requested else node_info.non_zero_requested
             alloc = node_info.allocatable
             a_cpu, a_mem = alloc.milli_cpu, alloc.memory
+            if self.with_allocated:
+                # the node's requests without the pod beside those with it (v1.36's balance)
+                used_cpu = requested.milli_cpu if a_cpu else 0
+                used_mem = requested.memory if a_mem else 0
+                return self.scorer([used_cpu + pod_requests_list[0] if a_cpu else 0,
+                                    used_mem + pod_requests_list[1] if a_mem else 0],
+                                   [used_cpu, used_mem], [a_cpu, a_mem]), SUCCESS
             return self.scorer([requested.milli_cpu + pod_requests_list[0] if a_cpu else 0,
                                 requested.memory + pod_requests_list[1] if a_mem else 0], [a_cpu, a_mem]), SUCCESS
         if not self.resources:
