@@ -21,8 +21,9 @@ looks for each method with getattr, as upstream type-asserts each interface.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Iterable, Protocol, Sequence, runtime_checkable
 
 from .status import Status
 
@@ -238,6 +239,27 @@ class FastCores(Protocol):
         particular order, for counts that test each pod they are given (node_pods beside it)."""
         ...
 
+
+
+_NAME = operator.attrgetter("name")
+
+
+class NamedNodes(list):
+    """A list of NodeInfos that carries their names in the same order (`names`): what a fast core
+    returns when it had the names at hand (the filter walk cuts them from the snapshot's name
+    list), so that the cycle does not read each node's name again. A plain list is as good."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, nodes: Iterable[Any], names: list[str]) -> None:
+        super().__init__(nodes)
+        self.names = names
+
+
+def node_names_of(nodes: list) -> list[str]:
+    """The names of `nodes`, in order: those a NamedNodes carries, else each node's."""
+    names = getattr(nodes, "names", None)
+    return names if names is not None else list(map(_NAME, nodes))
 
 # The pods of a node a PreFilter or Score count walks for one label selector (PodTopologySpread's
 # countPodsMatchSelector, InterPodAffinity's incoming counts): upstream walks nodeInfo.Pods

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left
-from itertools import chain, compress
+from itertools import compress
 from typing import Any
 
 from ...framework.cycle_state import CycleState
 from ...framework.diagnosis import Diagnosis
-from ...framework.interface import EquivalenceAnswers, is_node_local
+from ...framework.interface import EquivalenceAnswers, NamedNodes, is_node_local
 from ...framework.status import Code
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
@@ -169,13 +169,14 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     # ANSWER_SUCCESS or 0, a rejection); the rejected NodeInfos are not touched
     visited = len(seen_states)
     seen_nodes = nodes[lo:hi] if len(stretches) == 1 else nodes[lo:hi] + nodes[lo2:hi2]
+    seen_names = names[lo:hi] if len(stretches) == 1 else names[lo:hi] + names[lo2:hi2]
     if seen_states.count(ANSWER_SUCCESS) == visited:
-        feasible, walk = seen_nodes, Walk(stretches, None)
+        feasible, walk = NamedNodes(seen_nodes, seen_names), Walk(stretches, None)
     else:
-        feasible, walk = list(compress(seen_nodes, seen_states)), Walk(stretches, seen_states)
+        feasible = NamedNodes(compress(seen_nodes, seen_states), list(compress(seen_names, seen_states)))
+        walk = Walk(stretches, seen_states)
         rejected = seen_states.translate(_REJECTED)
-        order_names = names[lo:hi] if len(stretches) == 1 else chain(names[lo:hi], names[lo2:hi2])
-        diagnosis.add_filter_rejections(compress(order_names, rejected), compress(seen_values, rejected))
+        diagnosis.add_filter_rejections(compress(seen_names, rejected), compress(seen_values, rejected))
     walked = getattr(equivalence, "walked", None)
     if walked is not None:
         walked(feasible, walk, answers.snapshot)
