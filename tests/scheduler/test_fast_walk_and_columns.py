@@ -11,6 +11,7 @@ import random
 import pytest
 
 from kubectl_preempt.framework.cycle_state import CycleState
+from kubectl_preempt.framework.interface import NamedNodes, node_names_of
 from kubectl_preempt.framework.snapshot import Snapshot
 from kubectl_preempt.model.cluster import Cluster
 from kubectl_preempt.model.objects import Node, Pod
@@ -46,6 +47,8 @@ def test_the_walk_with_pods_nominated_to_some_nodes_gives_the_plain_walk() -> No
                                 .req(cpu=rnd.choice(["1", "3"])).nominated(node).obj()), node)
         got, got_d, want, want_d, _ = walks(s, shapes[step % 4], rnd.randrange(120), rnd.choice([1, 7, 40, 120]))
         assert [ni.name for ni in got] == [ni.name for ni in want]
+        # the names the walk hands the cycle (schedule_one reads them instead of each node's)
+        assert node_names_of(got) == [ni.name for ni in want]
         assert list(got_d.node_to_status.statuses) == list(want_d.node_to_status.statuses)
         assert ({n: st.reasons for n, st in got_d.node_to_status.statuses.items()}
                 == {n: st.reasons for n, st in want_d.node_to_status.statuses.items()})
@@ -62,6 +65,7 @@ def test_the_walk_leaves_each_feasible_nodes_position_in_the_snapshot_to_the_sco
     pod = _pod("a", "3")
     got, _, want, _, answers = walks(s, pod, start, to_find)
     assert [ni.name for ni in got] == [ni.name for ni in want]
+    assert isinstance(got, NamedNodes) and got.names == [ni.name for ni in want]
     index = s.snapshot.node_index
     assert answers.positions_of(got, s.snapshot) == [index[ni.name] for ni in got]
     # another list of the same nodes, or another snapshot, is looked up by name
