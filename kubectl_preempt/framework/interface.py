@@ -194,6 +194,13 @@ class MemoTraits(Protocol):
         the plugin out of the checks while they reprieve those pods (scheduler/fast/preemption.py)."""
         return False
 
+    def signs_no_pod(self) -> bool:
+        """Whether its SignPod refuses every pod, whatever the pod, for a setting of its own (a
+        profile's PodTopologySpread with default constraints): no pod of the profile has a
+        signature then, and the fast core gives that answer without asking every plugin
+        (OpportunisticBatching, framework/batch.py sign_pod)."""
+        return False
+
 
 class _Undeclared(MemoTraits):
     name = ""
@@ -232,6 +239,11 @@ class FastCores(Protocol):
 
     def dry_run_preemption(self, evaluator: Any, state: Any, pod: Any, potential: Any, pdbs: Any,
                            offset: int, num: int, details: Any) -> Any: ...
+
+    def sign_pod(self, fwk: Any, pod: Any) -> str | None:
+        """framework/batch.py sign_pod's answer for the profile's batchable plugins: None without
+        asking them when one of them signs no pod (MemoTraits.signs_no_pod)."""
+        ...
 
     def pods_maybe_matching(self, node_info: Any, selector: Any) -> Sequence[Any]:
         """The node's PodInfos `selector` may match, from the node's label index

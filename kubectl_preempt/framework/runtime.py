@@ -2,7 +2,7 @@
 Run*Plugins functions of framework/runtime/framework.go."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
 from ..errors import InputError, quote
 from ..model.objects import Pod
@@ -116,6 +116,9 @@ class Framework:
         # of a release with the gate on, and the plugins that sign (computeBatchablePlugins)
         self.batch: OpportunisticBatch | None = None
         self.batchable_plugins = batchable_plugins(self)
+        # whether one of them refuses every pod (MemoTraits.signs_no_pod), read by the fast core
+        self.signs_no_pod = self.batchable_plugins is not None and any(
+            self.memo_traits[pl.name].signs_no_pod() for pl in self.batchable_plugins)
 
     def _expand(self, ep: str) -> list[Any]:
         # mirrors expandMultiPointPlugins
@@ -218,7 +221,8 @@ class Framework:
             return "", None
         if self.batch is None:
             self.batch = OpportunisticBatch()
-        signature = sign_pod(self.batchable_plugins, pod)
+        fast = self.fast
+        signature = fast.sign_pod(self, pod) if fast is not None else sign_pod(self.batchable_plugins, pod)
         return self.batch.get_node_hint(self, state, pod, signature, cycle_count, now), signature
 
     def store_schedule_results(self, signature: str | None, hinted_node: str, chosen_node: str,

@@ -60,10 +60,10 @@ def test_a_plugin_named_at_a_point_it_does_not_extend_is_refused() -> None:
 _TRAITS = [name for name in vars(MemoTraits) if not name.startswith("_") and callable(getattr(MemoTraits, name))]
 
 
-def test_the_memo_traits_are_the_seven_the_scheduler_reads() -> None:
+def test_the_memo_traits_are_the_eight_the_scheduler_reads() -> None:
     assert sorted(_TRAITS) == ["filter_ignores_pods", "normalize_values", "pre_filter_reads_labels",
                                "repeatable_dry_run", "repeatable_post_filter", "same_answer_after_change",
-                               "scores_nothing"]
+                               "scores_nothing", "signs_no_pod"]
 
 
 def test_every_plugin_declaring_a_memo_trait_subclasses_the_traits_protocol_with_its_signature() -> None:
@@ -90,7 +90,9 @@ def test_every_plugin_declaring_a_memo_trait_subclasses_the_traits_protocol_with
             ("NodeUnschedulable", "filter_ignores_pods"), ("NodeName", "filter_ignores_pods"),
             ("TaintToleration", "filter_ignores_pods"), ("NodeAffinity", "filter_ignores_pods"),
             ("NodePorts", "filter_ignores_pods"), ("InterPodAffinity", "filter_ignores_pods"),
-            ("PodTopologySpread", "filter_ignores_pods")} <= declared
+            ("PodTopologySpread", "filter_ignores_pods"),
+            # OpportunisticBatching's signatures (scheduler/fast/__init__.py FastCores.sign_pod)
+            ("PodTopologySpread", "signs_no_pod")} <= declared
 
 
 def test_a_plugin_that_declares_no_traits_has_the_defaults_that_make_the_memory_ask_afresh() -> None:
@@ -105,6 +107,7 @@ def test_a_plugin_that_declares_no_traits_has_the_defaults_that_make_the_memory_
     assert t.normalize_values(None, None, [1, 2]) is None
     assert t.repeatable_dry_run(None, None) is False
     assert t.filter_ignores_pods(None, None, []) is False
+    assert t.signs_no_pod() is False
 
 
 def test_the_scheduler_reads_no_trait_by_getattr() -> None:

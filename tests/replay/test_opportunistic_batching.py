@@ -139,3 +139,21 @@ def test_signatures_are_off_for_a_profile_with_a_plugin_that_cannot_sign() -> No
     fwk.points["filter"].append(type("Unsigned", (), {"name": "Unsigned"})())
     from kubectl_preempt.framework.batch import batchable_plugins
     assert batchable_plugins(fwk) is None
+
+
+@pytest.mark.parametrize("config,signed", [(None, False), (NO_DEFAULT_SPREAD, True)],
+                         ids=["the system's default spread: PodTopologySpread signs no pod",
+                              "no default constraints: every plugin signs the pod"])
+def test_the_fast_core_signs_as_every_plugin_does(config: Any, signed: bool) -> None:
+    # the fast core answers None without asking the plugins when one of them signs no pod
+    # (MemoTraits.signs_no_pod); either way the signature is SignPod's (framework.go SignPod)
+    from kubectl_preempt.scheduler.fast import FAST_CORES
+    cluster = Cluster.from_objects([make_node("n1").alloc(cpu="4").obj(),
+                                    make_pod("p").req(cpu="1").host_port(8080).obj()])
+    sched = Scheduler(cluster, parse_config(config, version=by_name("v1.36")))
+    fwk = sched.framework_for_profile("default-scheduler")
+    assert fwk is not None and fwk.signs_no_pod is not signed
+    pod = cluster.pods["default/p"]
+    plain = sign_pod(fwk.batchable_plugins, pod)
+    assert (plain is not None) is signed
+    assert FAST_CORES.sign_pod(fwk, pod) == plain

@@ -47,6 +47,10 @@ class PodTopologySpread(MemoTraits):
             return signers.not_signable("pods with default topology constraints are not signable")
         return [], SUCCESS
 
+    def signs_no_pod(self) -> bool:
+        # SignPod above refuses every pod while the plugin has default constraints (the system's
+        # by default: no pod of a default profile is signable)
+        return bool(self.default_constraints)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors PodTopologySpread.EventsToRegister (SchedulerQueueingHints on); a node's change
