@@ -68,8 +68,10 @@ class PodRequest:
         return not (self.milli_cpu or self.memory or self.ephemeral_storage or self.scalar)
 
 
-def _ceil(q: Fraction) -> int:
-    return int(-((-q) // 1))
+def _ceil(q: Fraction, scale: int = 1) -> int:
+    """ceil(q * scale), on q's numerator and denominator (no Fraction arithmetic: this runs for
+    every pod a replay schedules)."""
+    return -(-(q.numerator * scale) // q.denominator)
 
 
 def compute_pod_resource_request(pod: Pod, pod_level: bool = True) -> PodRequest:
@@ -94,7 +96,7 @@ def pod_resource_request(spec: Mapping[str, Any]) -> PodRequest:
         if name == MEMORY:
             r.memory = max(r.memory, _ceil(q))
         elif name == CPU:
-            r.milli_cpu = max(r.milli_cpu, _ceil(q * 1000))
+            r.milli_cpu = max(r.milli_cpu, _ceil(q, 1000))
         elif name == EPHEMERAL_STORAGE:
             r.ephemeral_storage = max(r.ephemeral_storage, _ceil(q))
         elif is_scalar_resource_name(name):

@@ -151,6 +151,9 @@ class VolumeRestrictions(MemoTraits):
         return bool(pod.spec.get("volumes"))
 
     def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[None, Status]:
+        if not pod.spec.get("volumes"):
+            # neither a disk to check nor a claim (both are volumes): the Skip below, at once
+            return None, Status(Code.Skip)
         needs_check = bool(_disks(pod))
         claims = _claim_names(pod)
         rwop: set[str] = set()
