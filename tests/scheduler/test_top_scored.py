@@ -22,3 +22,11 @@ def test_one_node_at_the_top_is_the_only_one() -> None:
 
 def test_ties_keep_the_scored_order_even_at_the_ends() -> None:
     assert _top_scored(["a", "b", "c", "d"], [7, 1, 2, 7], 7) == ["a", "d"]
+
+
+@given(st.lists(st.integers(0, 1), min_size=51, max_size=300))
+def test_many_ties_give_the_same_nodes_as_few(totals: list[int]) -> None:
+    # past 50 tied nodes the nodes are found in one pass: the same nodes, in the same order
+    names = [f"n{i:03d}" for i in range(len(totals))]
+    top = max(totals)
+    assert _top_scored(names, totals, top) == [n for n, t in zip(names, totals) if t == top]
