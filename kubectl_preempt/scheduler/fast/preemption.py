@@ -22,14 +22,14 @@ from ...framework.interface import DRY_RUN_POINT, is_node_local, memo_traits
 from ...framework.podinfo import UNSET
 from ...framework.status import SUCCESS, Code, Error, Status, Success
 from ...framework.types import NodeInfo
-from ...model.gosort import sort_by_key
+from ...model.gosort import sort_by_key, sort_by_keys
 from ...model.objects import Pod, PodDisruptionBudget
 from ...plugins.defaultpreemption import (DefaultPreemption, ERR_NO_VICTIMS, PDBIndex, _matching_pdbs, _pdbs_by_namespace,
                                           filter_pods_with_pdb_violation, keep_pdb_matches)
 from ...plugins.noderesources.fit import PRE_FILTER_STATE_KEY as FIT_STATE_KEY, Fit, PodRequest
 from ...preemption.decision import Candidate, Reprieve
 from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugin, PreemptionRun, VictimSelection,
-                                     candidate_of, importance_key)
+                                     candidate_of, importance_key, importance_keys)
 
 _NODE_NAME = operator.attrgetter("name")
 _POD = operator.attrgetter("pod")
@@ -239,10 +239,10 @@ class PDBMatches:
 
     def __call__(self, pod: Pod) -> list[int]:
         generation = self.generation
-        if generation is not None:
+        pi = pod.info
+        if generation is not None and pi is not None:
             # kept_pdb_matches, without the call (one per potential victim of every dry run)
-            pi = pod.info
-            kept = pi.pdb_matches if pi is not None else UNSET
+            kept = pi.pdb_matches
             if kept is not UNSET and kept[0] == generation:
                 return kept[1]
         index = self._index
@@ -265,7 +265,7 @@ def _by_importance_and_pdbs(fh: Any, potential: list[Pod], pdbs: list[PodDisrupt
     """SelectVictimsOnNode's order of the potential victims: sorted by importance (sort.Slice, not
     stable past 12 pods), then split by filterPodsWithPDBViolation (with the PDBs of each;
     `matching`: the PDB matches of the preemption, PDBMatches of `pdbs`)."""
-    sort_by_key(potential, importance_key)
+    sort_by_keys(potential, importance_keys(potential))
     cluster = getattr(fh, "cluster", None)
     return filter_pods_with_pdb_violation(
         potential, pdbs, cluster.pdb_generation if cluster is not None and pdbs is cluster.pdbs else None, matching)
