@@ -345,6 +345,19 @@ def _add(r: Any, res: Any, sign: int) -> None:
             scalar[k] = scalar.get(k, 0) + sign * v
 
 
+class NodePods(list):
+    """Every pod of `node_info` that a dry run may evict when that is every pod of the node: what
+    MemoTraits.filter_ignores_pods is asked of, carrying the node, so that a plugin finds the pods
+    that may matter to it through the node's own lists and label index (PodTopologySpread's and
+    InterPodAffinity's PreFilter states: counts_none_on) instead of testing each of them."""
+
+    __slots__ = ("node_info",)
+
+    def __init__(self, pods: list[Pod], node_info: NodeInfo) -> None:
+        super().__init__(pods)
+        self.node_info = node_info
+
+
 class _DryRunCycle:
     """DefaultPreemption's SelectVictimsOnNode for one preemption's dry runs (one pod, one cycle
     state), fast.
@@ -406,8 +419,11 @@ class _DryRunCycle:
             potential = [p for p in map(_POD, node_info.pods) if p.priority < below]
         else:
             potential = [pi.pod for pi in node_info.pods if pl.is_preemption_allowed(node_info, pi.pod, pod)]
-        if (potential and not pl.handle.nominator.by_node.get(node_info.name)
-                and all(traits.filter_ignores_pods(state, pod, potential) for _, traits in self.others)):
+        if not potential or pl.handle.nominator.by_node.get(node_info.name):
+            return None
+        if len(potential) == len(node_info.pods):
+            potential = NodePods(potential, node_info)
+        if all(traits.filter_ignores_pods(state, pod, potential) for _, traits in self.others):
             return self._in_arithmetic(node_info, potential, pdbs)
         return None
 
