@@ -195,7 +195,10 @@ def pods_start_nanos(pods: Sequence[Pod]) -> list[int]:
     for pod in pods:
         v = pod.status.get("startTime")
         pi = pod.info
-        append(pi.start_nanos if pi is not None and pi.start_text is v else _parse_start(pi, v))
+        if pi is not None and pi.start_text is v:
+            append(pi.start_nanos)
+        else:
+            append(_parse_start(pi, v))
     return out
 
 

@@ -74,17 +74,24 @@ def pods_with_label_value(ni: NodeInfo, key: str, value: str) -> list[PodInfo]:
     asked of a key at the node's generation is found by one walk over the pods and kept as a
     pair; a second value of the same key indexes the key whole (pods_with_label), as a replay's
     cycles asking after pods of several apps on an unchanged node would walk it again and again."""
-    index = _index_of(ni)
-    by_value = index.by_key.get(key)
-    if by_value is not None:
-        return by_value.get(value, _NONE)
-    by_pair = index.by_pair
-    got = by_pair.get((key, value))
-    if got is None:
+    index = ni.label_index
+    if type(index) is _LabelIndex and index.generation == ni.generation:
+        by_value = index.by_key.get(key)
+        if by_value is not None:
+            return by_value.get(value, _NONE)
+        by_pair = index.by_pair
+        got = by_pair.get((key, value))
+        if got is not None:
+            return got
         for k, _ in by_pair:
             if k == key:
                 return pods_with_label(ni, key).get(value, _NONE)
-        got = by_pair[(key, value)] = [pi for pi in ni.pods if pi.labels.get(key) == value]
+    else:
+        # _index_of's new index, inline: a PreFilter's count asks this of every node of the
+        # snapshot, most of them never asked before
+        index = ni.label_index = _LabelIndex(ni.generation)
+        by_pair = index.by_pair
+    got = by_pair[(key, value)] = [pi for pi in ni.pods if pi.labels.get(key) == value]
     return got
 
 
