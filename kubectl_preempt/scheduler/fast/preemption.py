@@ -32,6 +32,7 @@ from ...preemption.evaluator import (EQUIVALENCE_KEY, Evaluator, PreemptionPlugi
                                      candidate_of, importance_key, importance_keys)
 
 _NODE_NAME = operator.attrgetter("name")
+_UNBOUNDED = float("inf")  # above every sum: int and float compare exactly
 _POD = operator.attrgetter("pod")
 _STATUS = operator.attrgetter("status")
 _METADATA = operator.attrgetter("metadata")
@@ -464,15 +465,36 @@ class _DryRunCycle:
         # refused in the same words (bench_explain: 30 pods a node of 9 request shapes, most
         # refused once the node is full). Emptied whenever a pod is kept.
         refused: dict[tuple, Status] | None = {} if request is not None else None
+        # surely_fits, inline for a request of no scalar resource: the most each sum may reach
+        # (what is allocatable less the request; no bound where nothing is requested) and the
+        # pod slots, fixed for the whole loop (a call less for each of the 30 pods a node)
+        inline = request is not None and not request.scalar
+        most_cpu = most_memory = most_storage = _UNBOUNDED
+        slots = 0
+        if inline:
+            most_cpu = alloc.milli_cpu - request.milli_cpu if request.milli_cpu > 0 else _UNBOUNDED
+            most_memory = alloc.memory - request.memory if request.memory > 0 else _UNBOUNDED
+            most_storage = (alloc.ephemeral_storage - request.ephemeral_storage if request.ephemeral_storage > 0
+                            else _UNBOUNDED)
+            slots = alloc.allowed_pod_number
         for is_violating, group in ((True, violating), (False, non_violating)):
             for p in group:
                 if fit is None:
                     out.keep(p, is_violating)
                     continue
                 res = counted(p).resource
-                _add(requested, res, 1)
+                if res.scalar:
+                    _add(requested, res, 1)
+                else:
+                    # _add, inline for the pods of no scalar resource (a call and three products
+                    # less for each of a dry run's 30 pods a node)
+                    requested.milli_cpu += res.milli_cpu
+                    requested.memory += res.memory
+                    requested.ephemeral_storage += res.ephemeral_storage
                 pods.append(p)
-                if request is not None and surely_fits(request, alloc, requested, len(pods)):
+                if (len(pods) < slots and requested.milli_cpu <= most_cpu and requested.memory <= most_memory
+                        and requested.ephemeral_storage <= most_storage) if inline else (
+                        request is not None and surely_fits(request, alloc, requested, len(pods))):
                     out.keep(p, is_violating)
                     if refused:
                         refused.clear()
