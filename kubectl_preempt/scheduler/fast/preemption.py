@@ -459,6 +459,7 @@ class _DryRunCycle:
         request = self.fit_request
         counted = node_info.counted
         out = _Outcome()
+        reprieves = out.reprieves
         success = Success
         # Fit's own Filter reads of the node only its sums and its number of pods: between two
         # pods kept, a pod put back on the same sums with the requests of one already refused is
@@ -495,7 +496,8 @@ class _DryRunCycle:
                 if (len(pods) < slots and requested.milli_cpu <= most_cpu and requested.memory <= most_memory
                         and requested.ephemeral_storage <= most_storage) if inline else (
                         request is not None and surely_fits(request, alloc, requested, len(pods))):
-                    out.keep(p, is_violating)
+                    # out.keep, inline: most pods of a dry run are kept here
+                    reprieves.append(_tuple_new(Reprieve, (p, True, is_violating, None)))
                     if refused:
                         refused.clear()
                     continue
