@@ -183,6 +183,28 @@ def pod_start_nanos(pod: Pod) -> int:
     pi = pod.info
     if pi is not None and pi.start_text is v:
         return pi.start_nanos
+    return _parse_start(pi, v)
+
+
+def pods_start_nanos(pods: Sequence[Pod]) -> list[int]:
+    """[pod_start_nanos(p) for p in pods], in one loop: victim ordering asks the start times of
+    every potential victim of every dry run (13,500 pods in bench_explain's decision), where a
+    call per pod and its kept value cost as much as the parse."""
+    out: list[int] = []
+    append = out.append
+    for pod in pods:
+        v = pod.status.get("startTime")
+        pi = pod.info
+        if pi is not None and pi.start_text is v:
+            append(pi.start_nanos)
+        else:
+            append(_parse_start(pi, v))
+    return out
+
+
+def _parse_start(pi: Any, v: Any) -> int:
+    """The start time `v` (status.startTime) in nanoseconds, kept in `pi` (the pod's PodInfo, or
+    None: not kept)."""
     n = parse_text_nanos(v) if type(v) is str else None
     if n is None:
         n = NOT_STARTED_NANOS

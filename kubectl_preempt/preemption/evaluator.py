@@ -7,6 +7,7 @@ from where the scheduling cycle returns it with its other decisions.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Sequence
@@ -17,7 +18,9 @@ from ..framework.interface import PostFilterResult
 from ..framework.status import SUCCESS, Code, Status
 from ..framework.types import NodeInfo
 from ..model.objects import Pod, PodDisruptionBudget
-from .decision import (CHAIN, Candidate, PreemptionRecord, Reprieve, pod_start_nanos)
+from .decision import (CHAIN, Candidate, PreemptionRecord, Reprieve, pod_start_nanos, pods_start_nanos)
+
+_PRIORITY = operator.attrgetter("priority")
 
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
@@ -39,6 +42,12 @@ def importance_key(p: Pod) -> tuple:
     """MoreImportantPod as a sort key: sort_by_key(pods, importance_key) orders pods as
     sort.Slice(pods, MoreImportantPod) does."""
     return (-p.priority, pod_start_nanos(p))
+
+
+def importance_keys(pods: Sequence[Pod]) -> list[tuple]:
+    """[importance_key(p) for p in pods], the start times found in one loop (pods_start_nanos):
+    for sort_by_keys."""
+    return list(zip(map(operator.neg, map(_PRIORITY, pods)), pods_start_nanos(pods)))
 
 
 @dataclass(frozen=True)

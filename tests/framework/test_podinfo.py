@@ -258,3 +258,30 @@ def test_a_pods_start_time_is_parsed_once_kept_with_its_value_and_read_again_aft
     # the replay's binding writes the start time in place: the kept value is of the old string
     p.status["startTime"] = "2026-01-02T00:00:00Z"
     assert pod_start_nanos(p) == 1767312000 * 10**9
+
+
+def test_the_start_times_of_many_pods_read_together_are_each_pods_own_and_kept_as_one_at_a_time() -> None:
+    from kubectl_preempt.framework.podinfo import UNSET
+    from kubectl_preempt.preemption.decision import NOT_STARTED_NANOS, pod_start_nanos, pods_start_nanos
+    from kubectl_preempt.preemption.evaluator import importance_key, importance_keys
+
+    pods = []
+    for i, (text, _) in enumerate(START_TIMES.values()):
+        p = _pod(f"p{i}")
+        if text is not None:
+            p.status["startTime"] = text
+        pods.append(p)
+    bare = pods[0]  # no PodInfo: parsed, none made
+    for p in pods[1:]:
+        pod_info(p)
+    kept = pods[1]
+    kept.info.start_text, kept.info.start_nanos = kept.status["startTime"], -7  # a kept value is read
+    want = [NOT_STARTED_NANOS if w is None else w for _, w in START_TIMES.values()]
+    want[1] = -7
+    assert pods_start_nanos(pods) == want
+    assert bare.info is None
+    assert [p.info.start_nanos for p in pods[2:]] == want[2:]
+    assert all(p.info.start_text is p.status.get("startTime") for p in pods[2:])
+    pods[2].info.start_nanos = UNSET
+    pods[2].info.start_text = UNSET
+    assert importance_keys(pods) == [importance_key(p) for p in pods] == [(-p.priority, pod_start_nanos(p)) for p in pods]

@@ -63,3 +63,16 @@ def test_sort_by_key_leaves_what_go_leaves_whether_keys_repeat_or_not(keys: list
     sort_slice(want_d, lambda a, b: a[1] < b[1])
     sort_by_key(distinct, lambda x: x[1])
     assert distinct == want_d
+
+
+@given(st.lists(st.tuples(st.integers(min_value=-3, max_value=3), st.integers(min_value=0, max_value=40)),
+                max_size=200))
+def test_sort_by_keys_given_the_keys_leaves_what_sort_by_key_leaves(keys: list[tuple[int, int]]) -> None:
+    from kubectl_preempt.model.gosort import sort_by_keys
+
+    want = list(enumerate(keys))
+    sort_by_key(want, lambda x: x[1])
+    got = list(enumerate(keys))
+    sort_by_keys(got, list(keys))
+    assert got == want
+

@@ -101,6 +101,18 @@ def _extended_cluster(pods: str = "110") -> list[dict]:
     return objs
 
 
+def _storage_cluster() -> list[dict]:
+    """Victims of memory and ephemeral storage (and cpu), on nodes the incoming pod fills by
+    memory and storage alone: its cpu bound is none (it asks for no cpu)."""
+    objs = []
+    for i in range(2):
+        objs.append(make_node(f"n{i}").alloc(cpu="8", memory="4Gi", ephemeral_storage="10Gi", pods="110").obj())
+        for j in range(4):
+            objs.append(make_pod(f"p{i}-{j}").priority(j).req(cpu="1", memory="1Gi", ephemeral_storage=f"{j + 1}Gi")
+                        .on(f"n{i}").start_time(f"2026-01-01T00:0{j}:00Z").obj())
+    return objs
+
+
 # (objects, incoming pod, whether every dry run may be done in arithmetic)
 ARITHMETIC_CASES = {
     "PDBs of one pair, two pairs and matchExpressions count victims that share labels alike":
@@ -112,6 +124,9 @@ ARITHMETIC_CASES = {
     "a node out of pod slots reprieves no more than it has slots for":
         (_extended_cluster(pods="3"), make_pod("incoming").priority(1000).req(cpu="1").obj(), True),
     "a pod that asks for resources alone is reprieved in arithmetic": (_cluster(), _incoming(), True),
+    "a pod asking for memory and ephemeral storage but no cpu is reprieved on those sums alone":
+        (_storage_cluster(), make_pod("incoming").priority(1000).req(memory="2Gi", ephemeral_storage="5Gi").obj(),
+         True),
     "PDB-violating victims are reprieved first in arithmetic too": (_cluster(pdb=True), _incoming(), True),
     "a host port no victim holds leaves NodePorts out of the reprieves": (_cluster(), _incoming(port=8080), True),
     "a host port a victim holds needs the plain steps": (_cluster(victim_port=8080), _incoming(port=8080), False),

@@ -71,6 +71,26 @@ class PreFilterState:
                 return False
         return True
 
+    def counts_none_on(self, node_info: NodeInfo, pods_of: PodsOf = node_pods) -> bool:
+        """counts_none_of(every pod of `node_info`), asking each question of the pods that may
+        answer it: those with required anti-affinity terms (the NodeInfo's list, as upstream keeps
+        it), and those `pods_of` gives for a term's selector (a superset of those it matches, each
+        tested in full; a pod matching all the affinity terms matches the first)."""
+        pod, ns_labels, affinity_terms = self.pod, self.namespace_labels, self.affinity_terms
+        for pi in node_info.pods_with_required_anti_affinity:
+            for t in terms_of(pi).required_anti_affinity:
+                if t.matches(pod, ns_labels):
+                    return False
+        if affinity_terms:
+            for pi in pods_of(node_info, affinity_terms[0].selector):
+                if pod_matches_all_terms(affinity_terms, pi.pod):
+                    return False
+        for t in self.anti_affinity_terms:
+            for pi in pods_of(node_info, t.selector):
+                if t.matches_nil_ns(pi.pod):
+                    return False
+        return True
+
     def update_with_pod(self, other: Pod, node: Node | None, multiplier: int) -> None:
         """mirrors preFilterState.updateWithPod (AddPod / RemovePod)."""
         if node is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...framework.interface import PodsOf, node_pods
+from ...framework.types import NodeInfo
 from ...model.objects import Node, Pod
 from ..helper.nodeaffinity import RequiredNodeAffinity
 from .common import Constraint, count_pods_match_selector, node_labels_match_spread_constraints
@@ -90,6 +91,16 @@ class PreFilterState:
         for sel in {id(c.selector): c.selector for c in self.constraints}.values():
             if any(map(sel.matches, same)):
                 return False
+        return True
+
+    def counts_none_on(self, node_info: NodeInfo, preemptor: Pod, pods_of: PodsOf = node_pods) -> bool:
+        """counts_none_of(every pod of `node_info`), each constraint's selector asked of the pods
+        `pods_of` gives for it (a superset of those it matches, each tested in full)."""
+        ns = preemptor.namespace
+        for sel in {id(c.selector): c.selector for c in self.constraints}.values():
+            for pi in pods_of(node_info, sel):
+                if pi.pod.namespace == ns and sel.matches(pi.labels):
+                    return False
         return True
 
     def update_with_pod(self, updated: Pod, preemptor: Pod, node: Node | None, delta: int) -> None:

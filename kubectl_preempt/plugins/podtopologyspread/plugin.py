@@ -143,7 +143,14 @@ class PodTopologySpread(MemoTraits):
         """Its Filter reads its PreFilter counts and the node's labels: pods its AddPod/RemovePod
         would count nowhere change neither (scheduler/fast/preemption.py)."""
         s = state.get(PRE_FILTER_STATE_KEY)
-        return s is not None and s.counts_none_of(others, pod)
+        if s is None:
+            return False
+        # every pod of one node (a list carrying the node as `node_info`: the fast core's dry runs,
+        # scheduler/fast/preemption.py NodePods): walked as the counts walk it (pods_of)
+        node_info = getattr(others, "node_info", None)
+        if node_info is not None:
+            return s.counts_none_on(node_info, pod, pods_of(self.handle))
+        return s.counts_none_of(others, pod)
 
     def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_to_add: Pod, node_info: NodeInfo) -> Status:
         try:

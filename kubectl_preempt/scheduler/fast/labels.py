@@ -31,14 +31,14 @@ class _LabelIndex:
 
     __slots__ = ("generation", "by_key", "by_pair")
 
-    def __init__(self, generation: int) -> None:
+    def __init__(self, generation: int, by_pair: dict[tuple[str, str], list[PodInfo]] | None = None) -> None:
         self.generation = generation
         # key -> value -> the PodInfos carrying it, for the keys indexed whole
         self.by_key: dict[str, dict[str, list[PodInfo]]] = {}
         # (key, value) -> the PodInfos carrying that pair, for the pairs asked of a key not
         # indexed whole: a one-off question (an explain's single cycle asks one value of a key
         # per node) walks the pods once and files nothing else
-        self.by_pair: dict[tuple[str, str], list[PodInfo]] = {}
+        self.by_pair: dict[tuple[str, str], list[PodInfo]] = {} if by_pair is None else by_pair
 
 
 def _index_of(ni: NodeInfo) -> _LabelIndex:
@@ -74,17 +74,24 @@ def pods_with_label_value(ni: NodeInfo, key: str, value: str) -> list[PodInfo]:
     asked of a key at the node's generation is found by one walk over the pods and kept as a
     pair; a second value of the same key indexes the key whole (pods_with_label), as a replay's
     cycles asking after pods of several apps on an unchanged node would walk it again and again."""
-    index = _index_of(ni)
-    by_value = index.by_key.get(key)
-    if by_value is not None:
-        return by_value.get(value, _NONE)
-    by_pair = index.by_pair
-    got = by_pair.get((key, value))
-    if got is None:
+    index = ni.label_index
+    if type(index) is _LabelIndex and index.generation == ni.generation:
+        by_value = index.by_key.get(key)
+        if by_value is not None:
+            return by_value.get(value, _NONE)
+        by_pair = index.by_pair
+        got = by_pair.get((key, value))
+        if got is not None:
+            return got
         for k, _ in by_pair:
             if k == key:
                 return pods_with_label(ni, key).get(value, _NONE)
         got = by_pair[(key, value)] = [pi for pi in ni.pods if pi.labels.get(key) == value]
+        return got
+    # _index_of's new index, inline and made with its one pair: a PreFilter's count asks this
+    # of every node of the snapshot, most of them never asked before
+    got = [pi for pi in ni.pods if pi.labels.get(key) == value]
+    ni.label_index = _LabelIndex(ni.generation, {(key, value): got})
     return got
 
 
