@@ -252,7 +252,6 @@ class FastCores(Protocol):
         ...
 
 
-
 _NAME = operator.attrgetter("name")
 
 
@@ -272,6 +271,7 @@ def node_names_of(nodes: list) -> list[str]:
     """The names of `nodes`, in order: those a NamedNodes carries, else each node's."""
     names = getattr(nodes, "names", None)
     return names if names is not None else list(map(_NAME, nodes))
+
 
 # The pods of a node a PreFilter or Score count walks for one label selector (PodTopologySpread's
 # countPodsMatchSelector, InterPodAffinity's incoming counts): upstream walks nodeInfo.Pods
