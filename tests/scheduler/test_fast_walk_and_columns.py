@@ -160,9 +160,11 @@ WALKS = [
 def test_a_walk_cuts_the_feasible_nodes_rows_from_the_layout_as_positions_would(stretches, mask) -> None:  # noqa: ANN001
     from kubectl_preempt.scheduler.memo.equivalence import Walk
 
-    walk = Walk(stretches, mask)
     visited = [k for lo, hi in stretches for k in range(lo, hi)]
     want = [k for r, k in enumerate(visited) if mask is None or mask[r]]
+    # one node's position asked before every position is listed (a cycle with few new rows)
+    assert [Walk(stretches, mask).position(k) for k in range(len(want))] == want
+    walk = Walk(stretches, mask)
     assert walk.positions() == want
     assert [walk.position(k) for k in range(len(want))] == want
     layout = [f"row{k}" for k in range(10)]

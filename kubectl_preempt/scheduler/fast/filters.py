@@ -13,7 +13,7 @@ from ...framework.status import Code
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import schedule_one as plain
-from ..memo.equivalence import ANSWER_ERROR, ANSWER_SUCCESS, NodeAnswers, Walk
+from ..memo.equivalence import ANSWER_ERROR, ANSWER_SUCCESS, NodeAnswers, Walk, nth_success
 
 _CODE = operator.attrgetter("code")
 _NODE_NAME = operator.attrgetter("name")
@@ -127,7 +127,7 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
                 nxt = with_pods[w]
             got = states.count(ANSWER_SUCCESS, pos, nxt)
             if found + got >= to_find:
-                stretches.append((lo, _nth_success(states, pos, nxt, to_find - found)))
+                stretches.append((lo, nth_success(states, pos, nxt, to_find - found)))
                 done = True
                 break
             found += got
@@ -189,16 +189,3 @@ def _index_of_none(values: list, lo: int, hi: int) -> int:
         return values.index(None, lo, hi)
     except ValueError:
         return hi
-
-
-def _nth_success(states: bytearray, lo: int, hi: int, nth: int) -> int:
-    """The position after the `nth` ANSWER_SUCCESS in states[lo:hi] (there are at least `nth`),
-    counted at C speed, halving the range."""
-    lo_end, hi_end = lo + nth, hi  # the answer lies in [lo_end, hi_end]
-    while lo_end < hi_end:
-        mid = (lo_end + hi_end) // 2
-        if states.count(ANSWER_SUCCESS, lo, mid) >= nth:
-            hi_end = mid
-        else:
-            lo_end = mid + 1
-    return lo_end

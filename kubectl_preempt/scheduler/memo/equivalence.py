@@ -243,6 +243,8 @@ class NodeAnswers:
         if self.journal is None:
             self._validate(nodes, walk.positions())
         out = walk.pick(self.values)
+        if out.count(None) > _FEW_POSITIONS:
+            walk.positions()  # many to place: every position at once
         k = -1
         index_of = out.index
         try:
@@ -341,6 +343,19 @@ ANSWER_SUCCESS = 1
 ANSWER_ERROR = 2
 
 
+def nth_success(states: bytes | bytearray, lo: int, hi: int, nth: int) -> int:
+    """The position after the `nth` ANSWER_SUCCESS in states[lo:hi] (there are at least `nth`),
+    counted at C speed, halving the range."""
+    lo_end, hi_end = lo + nth, hi  # the answer lies in [lo_end, hi_end]
+    while lo_end < hi_end:
+        mid = (lo_end + hi_end) // 2
+        if states.count(ANSWER_SUCCESS, lo, mid) >= nth:
+            hi_end = mid
+        else:
+            lo_end = mid + 1
+    return lo_end
+
+
 class EquivalenceCache:
     """Answers per (profile, extension point, plugins, pod shape), then per node (NodeAnswers)."""
 
@@ -403,6 +418,11 @@ class EquivalenceCache:
         return got
 
 
+# past this many nodes without an answer in one walk, their positions are read from the list of
+# every feasible node's position (Walk.positions) rather than counted one by one (Walk.position)
+_FEW_POSITIONS = 16
+
+
 class Walk:
     """Where a filter walk's feasible nodes lie in the layout it read (scheduler/fast/filters.py
     _walk_in_order): the visited stretches of positions, (lo, hi) in visiting order (one, or two
@@ -424,8 +444,13 @@ class Walk:
 
     def position(self, k: int) -> int:
         """The layout position of the k-th feasible node (from 0)."""
-        if self.mask is not None:
-            return self.positions()[k]
+        mask = self.mask
+        if mask is not None:
+            if self._positions is not None:
+                return self._positions[k]
+            # the k-th feasible node's place among the visited ones, counted at C speed: a cycle
+            # asks for the few nodes that changed, not for every feasible node's position
+            k = nth_success(mask, 0, len(mask), k + 1) - 1
         for lo, hi in self.stretches:
             if k < hi - lo:
                 return lo + k
