@@ -25,14 +25,26 @@ class NodeToStatus:
     # subclass that lists statuses its own way never has any)
     _walk: tuple[list[str], list[Status]] | None = None
     _walk_distinct: set[Status] | None = None
+    # a walk kept as the visited nodes' names and answers with the mask of its rejections, cut
+    # into _walk when a reader asks for the rejections themselves, and how many they are
+    _walk_masked: tuple[list[str], list[Status], bytes] | None = None
+    _walk_len = 0
     _asked = False  # whether get() was answered from the walk once
 
     def __init__(self, statuses: dict[str, Status] | None = None, absent: Status | None = None) -> None:
         self._statuses: dict[str, Status] = statuses if statuses is not None else {}
         self.absent = absent if absent is not None else Status(Code.UnschedulableAndUnresolvable)
 
+    def _cut(self) -> None:
+        """The masked walk cut into its rejections' names and statuses (_walk)."""
+        names, statuses, mask = self._walk_masked  # type: ignore[misc]
+        self._walk_masked = None
+        self._walk = (list(compress(names, mask)), list(compress(statuses, mask)))
+
     @property
     def statuses(self) -> dict[str, Status]:
+        if self._walk_masked is not None:
+            self._cut()
         walk = self._walk
         if walk is not None:
             self._walk = self._walk_distinct = None
@@ -45,18 +57,30 @@ class NodeToStatus:
         otherwise they join the map, where they replace what an earlier walk said of the same
         nodes (the nominated node's own walk, then the walk over all)."""
         if self._walk is None and not self.statuses:
-            self._walk, self._walk_distinct = (names, statuses), distinct
+            self._walk, self._walk_distinct, self._walk_len = (names, statuses), distinct, len(names)
         else:
             self.statuses.update(zip(names, statuses))
 
+    def add_masked_walk(self, names: list[str], statuses: list[Status], mask: bytes, rejected: int,
+                        distinct: set[Status]) -> None:
+        """add_walk() of the `rejected` nodes where `mask` is nonzero among `names` and `statuses`
+        (lists no one else changes): they are picked only when a reader asks for them, a cycle
+        that places its pod only counts them."""
+        if self._walk is None and self._walk_masked is None and not self.statuses:
+            self._walk_masked, self._walk_distinct, self._walk_len = (names, statuses, mask), distinct, rejected
+        else:
+            self.add_walk(list(compress(names, mask)), list(compress(statuses, mask)), distinct)
+
     def distinct(self) -> set[Status]:
         """The distinct statuses listed (nodes rejected alike often share one Status object)."""
-        if self._walk is not None:
+        if self._walk is not None or self._walk_masked is not None:
             return set(self._walk_distinct)  # type: ignore[arg-type]
         return set(self.statuses.values())
 
     def counts(self) -> Counter[Status]:
         """How many listed nodes have each status (by object)."""
+        if self._walk_masked is not None:
+            self._cut()
         walk = self._walk
         if walk is not None:
             statuses = walk[1]
@@ -69,6 +93,8 @@ class NodeToStatus:
         return Counter(self.statuses.values())
 
     def get(self, name: str) -> Status:
+        if self._walk_masked is not None:
+            self._cut()
         walk = self._walk
         if walk is not None and not self._asked:
             # one question (the preemptor's nominated node, mostly none) is a scan of the names;
@@ -84,9 +110,8 @@ class NodeToStatus:
         self.statuses[name] = status
 
     def __len__(self) -> int:
-        walk = self._walk
-        if walk is not None:
-            return len(walk[0])
+        if self._walk is not None or self._walk_masked is not None:
+            return self._walk_len
         return len(self.statuses)
 
     def nodes_for_status_code(self, node_infos: list, get: Callable[[str], object], code: Code,
@@ -108,6 +133,8 @@ class NodeToStatus:
             return []
         if names is None:
             names = list(map(_NODE_NAME, node_infos))
+        if self._walk_masked is not None:
+            self._cut()
         walk = self._walk
         if walk is not None and absent.code != code and listed == len(node_infos):
             # the walk lists every node (each once): all of them but those it lists with a
@@ -142,6 +169,16 @@ class Diagnosis:
         distinct = set(distinct) if distinct is not None else set(statuses)
         self.node_to_status.add_walk(names, statuses, distinct)
         # rejections are shared between nodes rejected alike: each distinct object once
+        for st in distinct:
+            self.add_plugin_status(st)
+
+    def add_masked_filter_rejections(self, names: list[str], statuses: list[Status], mask: bytes) -> None:
+        """add_filter_rejections() of the nodes where `mask` is nonzero among `names` and
+        `statuses`, lists made for this cycle alone (the walk's visited nodes and their answers):
+        kept as they are, the rejected ones picked only if a reader lists them."""
+        rejected = len(mask) - mask.count(0)
+        distinct = set(compress(statuses, mask))
+        self.node_to_status.add_masked_walk(names, statuses, mask, rejected, distinct)
         for st in distinct:
             self.add_plugin_status(st)
 

@@ -107,3 +107,38 @@ def test_a_walk_after_a_node_was_set_joins_the_map() -> None:
     nts = d.node_to_status
     assert list(nts.statuses.items()) == [("n2", CPU), ("n1", CPU)]
     assert len(nts) == 2 and nts.counts() == Counter({CPU: 2}) and nts.distinct() == {CPU}
+
+
+FEASIBLE = Status(Code.Success)  # a feasible node's answer in the walk's lists, outside the mask
+
+
+def _masked_and_plain() -> tuple[Diagnosis, Diagnosis]:
+    visited = ["n3", "n5", "n2", "n1", "n4"]
+    answers = [CPU, FEASIBLE, TAINT, CPU, FEASIBLE]
+    mask = bytes([1, 0, 1, 1, 0])
+    masked, plain = Diagnosis(), Diagnosis()
+    masked.add_masked_filter_rejections(visited, answers, mask)
+    plain.add_filter_rejections(["n3", "n2", "n1"], [CPU, TAINT, CPU])
+    return masked, plain
+
+
+ASKED = [
+    ("how many", lambda nts: len(nts)),
+    ("which statuses", lambda nts: nts.distinct()),
+    ("their counts", lambda nts: nts.counts()),
+    ("one node, then another", lambda nts: [nts.get(n) if nts.get(n) is not nts.absent else "absent"
+                                             for n in ("n2", "n5", "n1")]),
+    ("the map in visiting order", lambda nts: list(nts.statuses.items())),
+    ("the nodes of a code", lambda nts: [n.name for n in nts.nodes_for_status_code(
+        nodes("n1", "n2", "n3", "n4", "n5"), nts.get, Code.Unschedulable)]),
+    ("a second walk over the same nodes", lambda nts: (nts.add_walk(["n2", "n5"], [CPU, CPU], {CPU}),
+                                                       list(nts.statuses.items()), len(nts))),
+]
+
+
+@pytest.mark.parametrize("ask", [a for _, a in ASKED], ids=[d for d, _ in ASKED])
+def test_a_walk_kept_with_the_mask_of_its_rejections_answers_as_the_walk_of_those_alone(ask) -> None:  # noqa: ANN001
+    masked, plain = _masked_and_plain()
+    assert ask(masked.node_to_status) == ask(plain.node_to_status)
+    assert masked.unschedulable_plugins == plain.unschedulable_plugins
+    assert fit_error_reasons(5, masked) == fit_error_reasons(5, plain)

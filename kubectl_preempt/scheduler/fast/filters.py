@@ -175,8 +175,7 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
     else:
         feasible = NamedNodes(compress(seen_nodes, seen_states), list(compress(seen_names, seen_states)))
         walk = Walk(stretches, seen_states)
-        rejected = seen_states.translate(_REJECTED)
-        diagnosis.add_filter_rejections(compress(seen_names, rejected), compress(seen_values, rejected))
+        diagnosis.add_masked_filter_rejections(seen_names, seen_values, seen_states.translate(_REJECTED))
     walked = getattr(equivalence, "walked", None)
     if walked is not None:
         walked(feasible, walk, answers.snapshot)
