@@ -30,7 +30,7 @@ over the corpus and the traces.
 from __future__ import annotations
 
 import operator
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from typing import Any, Callable, Sequence, TypeVar
 
 from ...framework.interface import REMEMBERED_POINTS
@@ -243,8 +243,6 @@ class NodeAnswers:
         if self.journal is None:
             self._validate(nodes, walk.positions())
         out = walk.pick(self.values)
-        if out.count(None) > _FEW_POSITIONS:
-            walk.positions()  # many to place: every position at once
         k = -1
         index_of = out.index
         try:
@@ -418,9 +416,14 @@ class EquivalenceCache:
         return got
 
 
-# past this many nodes without an answer in one walk, their positions are read from the list of
-# every feasible node's position (Walk.positions) rather than counted one by one (Walk.position)
-_FEW_POSITIONS = 16
+_COUNT: list[int] = []
+
+
+def _counting(n: int) -> list[int]:
+    """A list holding 0, 1, 2, ... up to at least n - 1, one for every caller, grown as asked."""
+    if len(_COUNT) < n:
+        _COUNT.extend(range(len(_COUNT), n))
+    return _COUNT
 
 
 class Walk:
@@ -444,13 +447,8 @@ class Walk:
 
     def position(self, k: int) -> int:
         """The layout position of the k-th feasible node (from 0)."""
-        mask = self.mask
-        if mask is not None:
-            if self._positions is not None:
-                return self._positions[k]
-            # the k-th feasible node's place among the visited ones, counted at C speed: a cycle
-            # asks for the few nodes that changed, not for every feasible node's position
-            k = nth_success(mask, 0, len(mask), k + 1) - 1
+        if self.mask is not None:
+            return self.positions()[k]
         for lo, hi in self.stretches:
             if k < hi - lo:
                 return lo + k
@@ -460,8 +458,10 @@ class Walk:
     def positions(self) -> list[int]:
         """Every feasible node's layout position, in walk order (worked out once, when asked)."""
         if self._positions is None:
-            visited = chain.from_iterable(range(lo, hi) for lo, hi in self.stretches)
-            self._positions = list(visited if self.mask is None else compress(visited, self.mask))
+            # the positions' int objects are those of one list kept for every walk (_counting),
+            # cut as the walk's stretches are: no int made per node
+            visited = _Runs(self.stretches)(_counting(max(hi for _, hi in self.stretches)))
+            self._positions = visited if self.mask is None else list(compress(visited, self.mask))
         return self._positions
 
 
