@@ -238,6 +238,7 @@ NOT_MEMORIES = {
     ("kubectl_preempt.render.width", "_cut"): "the log of the columns cut in this output, for its note",
     ("kubectl_preempt.render.width", "_left_out"): "the log of the columns left out of this output, for its note",
     ("kubectl_preempt.render.width", "_table_lines"): "this output's table lines, which its note leaves unwrapped",
+    ("kubectl_preempt.scheduler.memo.equivalence", "_COUNT"): "the numbers 0, 1, 2, ... (a walk's positions are cut from them), the same whatever was asked",
 }
 _EMPTY_CONTAINERS = ("dict", "set", "list", "OrderedDict", "defaultdict")
 
