@@ -470,10 +470,11 @@ def _plain_text(data: bytes) -> bool:
     return True
 
 
-# _plain_text's pieces: about this many bytes each, so that a piece's view (_NUMBER_SCAN) stays in
-# the processor's cache while it is searched (one view of the whole document is written to memory
-# and read back once per search)
-_PIECE = 1 << 18
+# _plain_text's pieces: about this many bytes each, so that a piece and its view (_NUMBER_SCAN) stay
+# in the processor's own cache while the view is made and searched (one view of the whole document
+# is written to memory and read back once per search; pieces of 256 KiB, twice that with their
+# views, spilled out of a core's share of a 1 MiB L2: 82 MB scanned in 0.24 s, in 0.16 s by 64 KiB)
+_PIECE = 1 << 16
 
 
 def _numbers_plain(piece: bytes, needles: tuple[bytes, ...]) -> bool:
