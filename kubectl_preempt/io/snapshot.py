@@ -541,7 +541,8 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     # the views by namespace/name, keyed as each is made: the key's hash is taken while the string
     # is in the processor's cache, not in a later pass over 150,000 pods (Cluster.from_objects)
     by_key: dict[str, Any] = {}
-    viewed = 0
+    # the objects without a view (not pods): a listing holds far fewer of them than pods
+    unviewed = 0
     for raw in head.items:
         if decode is not None:
             try:
@@ -571,13 +572,13 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
                 views = None
             else:
                 by_key[pod.key] = pod
-                viewed += 1
             view(pod)
         else:
             view(None)
+            unviewed += 1
     out.checked = len(out)
     out.pods = views
-    if views is not None and len(by_key) == viewed:
+    if views is not None and len(by_key) == len(views) - unviewed:
         out.pods_by_key = by_key
     return out
 
