@@ -470,10 +470,11 @@ def _plain_text(data: bytes) -> bool:
     return True
 
 
-# _plain_text's pieces: about this many bytes each, so that a piece's view (_NUMBER_SCAN) stays in
-# the processor's cache while it is searched (one view of the whole document is written to memory
-# and read back once per search)
-_PIECE = 1 << 18
+# _plain_text's pieces: about this many bytes each, so that a piece and its view (_NUMBER_SCAN) stay
+# in the processor's own cache while the view is made and searched (one view of the whole document
+# is written to memory and read back once per search; pieces of 256 KiB, twice that with their
+# views, spilled out of a core's share of a 1 MiB L2: 82 MB scanned in 0.24 s, in 0.16 s by 64 KiB)
+_PIECE = 1 << 16
 
 
 def _numbers_plain(piece: bytes, needles: tuple[bytes, ...]) -> bool:
@@ -540,7 +541,8 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     # the views by namespace/name, keyed as each is made: the key's hash is taken while the string
     # is in the processor's cache, not in a later pass over 150,000 pods (Cluster.from_objects)
     by_key: dict[str, Any] = {}
-    viewed = 0
+    # the objects without a view (not pods): a listing holds far fewer of them than pods
+    unviewed = 0
     for raw in head.items:
         if decode is not None:
             try:
@@ -570,13 +572,13 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
                 views = None
             else:
                 by_key[pod.key] = pod
-                viewed += 1
             view(pod)
         else:
             view(None)
+            unviewed += 1
     out.checked = len(out)
     out.pods = views
-    if views is not None and len(by_key) == viewed:
+    if views is not None and len(by_key) == len(views) - unviewed:
         out.pods_by_key = by_key
     return out
 

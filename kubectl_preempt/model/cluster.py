@@ -226,11 +226,10 @@ class Cluster:
         if by_key is None:
             viewed = [p for p in views if p is not None]
             by_key = dict(zip(map(_KEY, viewed), viewed))
-            count = len(viewed)
-        else:
-            count = len(views) - views.count(None)
-        if len(by_key) != count:
-            return False
+            if len(by_key) != len(viewed):
+                return False
+        # else the read has kept by_key only when no two views share a key (SnapshotObjects)
+        count = len(by_key)
         live = by_key
         # the phases at C speed: a snapshot's pods are seldom finished
         if not _FINISHED.isdisjoint(map(_PHASE, by_key.values())):

@@ -927,9 +927,13 @@ def typed_pod_reader() -> Any:
     readers of a snapshot do not). None as typed_decoder answers None (every memory off, or no
     msgspec). A reader holds its memory (at most SHARED_TEXTS texts per field) for as long as its
     caller keeps it: one read."""
-    if typed_decoder("Pod") is None:
+    # typed_decoder's conditions, without the decoder of a whole Pod, which this reader never uses
+    if not MEMORY.on:
         return None
-    import msgspec
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover - a platform without msgspec's wheel
+        return None
 
     first = _TYPED.pod_with_raw_memos()
     rest = frozenset(_POD_SPEC_MEMOS).difference(("containers",))
