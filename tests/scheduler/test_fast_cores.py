@@ -278,12 +278,28 @@ def test_pdb_matches_per_label_set_are_each_pods_own(disrupted: bool, generation
     index = _pdbs_by_namespace(pdbs)
     want = {p.name: _matching_pdbs(p, pdbs, index) for p in pods}
     matches = PDBMatches(pdbs, generation)
-    assert {p.name: matches(p) for p in pods} == want
+    assert dict(zip((p.name for p in pods), matches.each(pods))) == want
     assert want["w1"] == ([1] if disrupted else [0, 1])
     if generation is not None:
         # kept in each PodInfo for the PDB list's generation, and read back from there by the next preemption
         assert {p.name: pod_info(p).pdb_matches for p in pods} == {n: (generation, m) for n, m in want.items()}
-        assert {p.name: PDBMatches(pdbs, generation)(p) for p in pods} == want
+        assert dict(zip((p.name for p in pods), PDBMatches(pdbs, generation).each(pods))) == want
+
+
+@pytest.mark.parametrize("generation", [None, 7])
+@pytest.mark.parametrize("disrupted", [False, True], ids=["no PDB lists disrupted pods", "a PDB lists a disrupted pod"])
+def test_pdb_split_with_the_matches_of_a_node_asked_together_is_the_plain_split(disrupted: bool,
+                                                                               generation: int | None) -> None:
+    from kubectl_preempt.model.objects import Pod
+    from kubectl_preempt.plugins.defaultpreemption import filter_pods_with_pdb_violation
+    from kubectl_preempt.scheduler.fast.preemption import PDBMatches
+    pdbs, pods = _pdb_objects(disrupted)
+    pods.append(Pod(make_pod("bare").obj()))  # no labels: counted by no PDB, never asked
+    want = filter_pods_with_pdb_violation(list(pods), pdbs, None)
+    matches = PDBMatches(pdbs, generation)
+    assert filter_pods_with_pdb_violation(list(pods), pdbs, generation, matches.each) == want
+    # asked again (the next dry run over the same pods): the kept answers give the same split
+    assert filter_pods_with_pdb_violation(list(pods), pdbs, generation, PDBMatches(pdbs, generation).each) == want
 
 
 def _refusals_cluster() -> list[dict]:
