@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from ..model.memory import MEMORY
-
 
 class Code(IntEnum):
     """In upstream order; the names are what users see in events and our JSON."""
@@ -123,29 +121,3 @@ _SUCCESS = Status()
 _SKIP = Status(Skip)
 # the plain success, for hot paths that would otherwise call Status() per node and plugin
 SUCCESS = _SUCCESS
-
-
-# Refusals worded alike, one object (Status is immutable: caches and walks already hand one object
-# to many nodes). A filter whose refusal is a function of a few values (NodeResourcesFit: which
-# resources are short) refuses a whole cluster of full nodes in a handful of wordings, and the walk,
-# the diagnosis and the explanation decide per distinct object (framework/diagnosis.py): 5,000
-# objects of one wording cost them 5,000 times what one costs. A memory under the switch
-# (model/memory.py): off, each refusal is a new object, as before.
-_SHARED: dict[tuple, Status] = {}
-MEMORY.register("framework.status shared refusals", _SHARED)
-_SHARED_MAX = 4096  # wordings kept at most (emptied past it: they are as cheap to make again)
-
-
-def shared(code: Code, reasons: tuple[str, ...], plugin: str) -> Status:
-    """Status(code, *reasons, plugin=plugin), the same object for the same values while the
-    memories are on. Named for its plugin as the framework names it (runFilterPlugins' SetPlugin:
-    with_plugin then hands it on as it is, no copy per node)."""
-    if not MEMORY.on:
-        return Status(code, *reasons, plugin=plugin)
-    key = (code, plugin, reasons)
-    st = _SHARED.get(key)
-    if st is None:
-        if len(_SHARED) >= _SHARED_MAX:
-            _SHARED.clear()
-        st = _SHARED[key] = Status(code, *reasons, plugin=plugin)
-    return st
