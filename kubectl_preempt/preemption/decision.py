@@ -197,8 +197,15 @@ def pods_start_nanos(pods: Sequence[Pod]) -> list[int]:
         pi = pod.info
         if pi is not None and pi.start_text is v:
             append(pi.start_nanos)
-        else:
-            append(_parse_start(pi, v))
+            continue
+        # _parse_start, inline: an explain's one decision parses each of them here once
+        n = parse_text_nanos(v) if type(v) is str else None
+        if n is None:
+            n = NOT_STARTED_NANOS
+        if pi is not None:
+            pi.start_text = v
+            pi.start_nanos = n
+        append(n)
     return out
 
 

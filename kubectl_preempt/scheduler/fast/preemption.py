@@ -36,6 +36,7 @@ _UNBOUNDED = float("inf")  # above every sum: int and float compare exactly
 _POD = operator.attrgetter("pod")
 _STATUS = operator.attrgetter("status")
 _METADATA = operator.attrgetter("metadata")
+_POD_RESOURCE = operator.attrgetter("resource")  # NodeInfo.counted of a node without a release's counting
 
 
 class DryRunMemo:
@@ -491,7 +492,9 @@ class _DryRunCycle:
         pods = view.pods
         alloc = view.allocatable
         request = self.fit_request
-        counted = node_info.counted
+        # NodeInfo.counted, without the call per pod where the node counts as v1.34 does
+        counting = node_info.counting
+        counted = node_info.counted if counting is not None else _POD_RESOURCE
         out = _Outcome()
         reprieves = out.reprieves
         success = Success
