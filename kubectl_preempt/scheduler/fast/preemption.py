@@ -326,8 +326,6 @@ def surely_fits(request: PodRequest, alloc: Any, used: Any, num_pods: int) -> bo
 
 
 _tuple_new = tuple.__new__
-# neither a pod slot nor cpu, memory or ephemeral-storage short (_DryRunCycle._in_arithmetic)
-_NOTHING_SHORT = (False, False, False, False)
 
 
 class _Outcome:
@@ -541,13 +539,13 @@ class _DryRunCycle:
                 pods.append(p)
                 shape = None
                 if inline:
-                    short = (len(pods) >= slots, requested.milli_cpu > most_cpu, requested.memory > most_memory,
-                             requested.ephemeral_storage > most_storage)
-                    if short == _NOTHING_SHORT:
+                    if (len(pods) < slots and requested.milli_cpu <= most_cpu and requested.memory <= most_memory
+                            and requested.ephemeral_storage <= most_storage):
                         # out.keep, inline: most pods of a dry run are kept here
                         reprieves.append(_tuple_new(Reprieve, (p, True, is_violating, None)))
                         continue
-                    shape = (short, unresolvable)
+                    shape = ((len(pods) >= slots, requested.milli_cpu > most_cpu, requested.memory > most_memory,
+                              requested.ephemeral_storage > most_storage), unresolvable)
                     st = refusals.get(shape)
                 else:
                     if request is not None and surely_fits(request, alloc, requested, len(pods)):
@@ -561,7 +559,13 @@ class _DryRunCycle:
                                  tuple(res.scalar.items()) if res.scalar else ())
                         st = refused.get(shape)
                 if st is not None:
-                    _add(requested, res, -1)
+                    if res.scalar:
+                        _add(requested, res, -1)
+                    else:
+                        # _add(requested, res, -1), inline as above
+                        requested.milli_cpu -= res.milli_cpu
+                        requested.memory -= res.memory
+                        requested.ephemeral_storage -= res.ephemeral_storage
                     pods.pop()
                     out.evict(p, is_violating, st)
                     continue
