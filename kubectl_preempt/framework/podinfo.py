@@ -152,12 +152,12 @@ class PodInfo:
     # status.startTime as read when start_nanos was parsed from it (a replay's binding writes the
     # start time in place: a kept time is of this string alone). Two slots, not a pair: no pair
     # to allocate for each of an explain's 15,000 potential victims
-    # <- preemption/decision.py pod_start_nanos
+    # <- preemption/decision.py pods_start_nanos
     start_text: Any
     # GetPodStartTime's time of start_text, in nanoseconds: parsed once per value, as upstream's
     # pod object holds its start time parsed (victim ordering asks it of every pod of every
     # candidate node, the document again of each victim)
-    # <- preemption/decision.py pod_start_nanos
+    # <- preemption/decision.py pods_start_nanos
     start_nanos: int
 
     def __init__(self, pod: Pod) -> None:

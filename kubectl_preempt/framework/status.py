@@ -113,6 +113,21 @@ class Status:
         return f"Status({self.code.name}, {self.reasons!r}, plugin={self.plugin!r})"
 
 
+def refusal(code: Code, reasons: tuple[str, ...], plugin: str) -> Status:
+    """Status(code, *reasons, plugin=plugin) for a rejection code, made directly: no argument
+    packing nor the constructor's tests for the shared success (a filter refusing every node of
+    a cluster of full nodes makes one per node: bench_explain's NodeResourcesFit, 5,000)."""
+    st = _new(Status)
+    _set(st, "code", code)
+    _set(st, "_reasons", reasons)
+    _set(st, "plugin", plugin)
+    _set(st, "error", None)
+    return st
+
+
+_new = object.__new__
+
+
 def _rebuild(code: Code, reasons: tuple[str, ...], plugin: str, error: str | None) -> Status:
     return Status(code, *reasons, plugin=plugin, error=error)
 

@@ -183,7 +183,7 @@ def pod_start_nanos(pod: Pod) -> int:
     pi = pod.info
     if pi is not None and pi.start_text is v:
         return pi.start_nanos
-    return _parse_start(pi, v)
+    return pods_start_nanos((pod,))[0]
 
 
 def pods_start_nanos(pods: Sequence[Pod]) -> list[int]:
@@ -197,21 +197,16 @@ def pods_start_nanos(pods: Sequence[Pod]) -> list[int]:
         pi = pod.info
         if pi is not None and pi.start_text is v:
             append(pi.start_nanos)
-        else:
-            append(_parse_start(pi, v))
+            continue
+        # parsed once per pod and value, kept in its PodInfo (none is made for a pod without)
+        n = parse_text_nanos(v) if type(v) is str else None
+        if n is None:
+            n = NOT_STARTED_NANOS
+        if pi is not None:
+            pi.start_text = v
+            pi.start_nanos = n
+        append(n)
     return out
-
-
-def _parse_start(pi: Any, v: Any) -> int:
-    """The start time `v` (status.startTime) in nanoseconds, kept in `pi` (the pod's PodInfo, or
-    None: not kept)."""
-    n = parse_text_nanos(v) if type(v) is str else None
-    if n is None:
-        n = NOT_STARTED_NANOS
-    if pi is not None:
-        pi.start_text = v
-        pi.start_nanos = n
-    return n
 
 
 def earliest_start_of_highest_priority(victims: Sequence[Pod]) -> int:

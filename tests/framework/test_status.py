@@ -30,3 +30,18 @@ def test_a_status_survives_copy_and_pickle_and_success_is_shared() -> None:
     for again in (copy.copy(st), copy.deepcopy(st), pickle.loads(pickle.dumps(st))):
         assert (again.code, again.reasons, again.plugin) == (st.code, st.reasons, st.plugin)
     assert Status() is Status() and Status().is_success() and Status(plugin="X").plugin == "X"
+
+
+@pytest.mark.parametrize("code,reasons", [
+    (Code.Unschedulable, ("Insufficient cpu",)),
+    (Code.UnschedulableAndUnresolvable, ("Too many pods", "Insufficient cpu")),
+], ids=["one reason", "two reasons, in order"])
+def test_a_refusal_made_directly_is_the_status_the_constructor_makes(code: Code, reasons: tuple) -> None:
+    from kubectl_preempt.framework.status import refusal
+    st = refusal(code, reasons, "NodeResourcesFit")
+    want = Status(code, *reasons, plugin="NodeResourcesFit")
+    assert (st.code, st.reasons, st.plugin, st.error, st.message(), st.to_dict()) == (
+        want.code, want.reasons, want.plugin, want.error, want.message(), want.to_dict())
+    assert type(st) is Status and st.is_rejected() and st.with_plugin("NodeResourcesFit") is st
+    with pytest.raises(AttributeError):
+        st.code = Code.Success  # type: ignore[misc]

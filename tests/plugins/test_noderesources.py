@@ -95,6 +95,15 @@ def test_ignored_groups_do_not_cover_hugepages() -> None:
     assert st.reasons == [fit.ERR_REASON_INSUFFICIENT % "hugepages-2Mi"]
 
 
+def test_a_refusal_is_named_for_the_plugin_so_the_framework_hands_it_on_as_it_is() -> None:
+    st = _filter(make_pod("p").req(cpu="2", memory="1Gi"),
+                 _ni(make_node("m").alloc(cpu="4", memory="2Gi"), make_pod("f").req(cpu="3", memory="2Gi")))
+    assert st.code == Code.Unschedulable
+    assert st.reasons == [fit.ERR_REASON_INSUFFICIENT_CPU, fit.ERR_REASON_INSUFFICIENT_MEMORY]
+    assert st.plugin == fit.NAME
+    assert st.with_plugin(fit.NAME) is st
+
+
 def test_filter_without_pre_filter_is_an_error() -> None:
     st = fit.new({}, None).filter(CycleState(), Pod(make_pod("p").obj()), _ni(make_node("n")))
     assert st.code == Code.Error

@@ -278,12 +278,28 @@ def test_pdb_matches_per_label_set_are_each_pods_own(disrupted: bool, generation
     index = _pdbs_by_namespace(pdbs)
     want = {p.name: _matching_pdbs(p, pdbs, index) for p in pods}
     matches = PDBMatches(pdbs, generation)
-    assert {p.name: matches(p) for p in pods} == want
+    assert dict(zip((p.name for p in pods), matches.each(pods))) == want
     assert want["w1"] == ([1] if disrupted else [0, 1])
     if generation is not None:
         # kept in each PodInfo for the PDB list's generation, and read back from there by the next preemption
         assert {p.name: pod_info(p).pdb_matches for p in pods} == {n: (generation, m) for n, m in want.items()}
-        assert {p.name: PDBMatches(pdbs, generation)(p) for p in pods} == want
+        assert dict(zip((p.name for p in pods), PDBMatches(pdbs, generation).each(pods))) == want
+
+
+@pytest.mark.parametrize("generation", [None, 7])
+@pytest.mark.parametrize("disrupted", [False, True], ids=["no PDB lists disrupted pods", "a PDB lists a disrupted pod"])
+def test_pdb_split_with_the_matches_of_a_node_asked_together_is_the_plain_split(disrupted: bool,
+                                                                               generation: int | None) -> None:
+    from kubectl_preempt.model.objects import Pod
+    from kubectl_preempt.plugins.defaultpreemption import filter_pods_with_pdb_violation
+    from kubectl_preempt.scheduler.fast.preemption import PDBMatches
+    pdbs, pods = _pdb_objects(disrupted)
+    pods.append(Pod(make_pod("bare").obj()))  # no labels: counted by no PDB, never asked
+    want = filter_pods_with_pdb_violation(list(pods), pdbs, None)
+    matches = PDBMatches(pdbs, generation)
+    assert filter_pods_with_pdb_violation(list(pods), pdbs, generation, matches.each) == want
+    # asked again (the next dry run over the same pods): the kept answers give the same split
+    assert filter_pods_with_pdb_violation(list(pods), pdbs, generation, PDBMatches(pdbs, generation).each) == want
 
 
 def _refusals_cluster() -> list[dict]:
@@ -311,3 +327,45 @@ def test_a_refused_shape_is_worded_afresh_once_a_pod_was_kept_since() -> None:
     blocking = {v["pod"]: v["blocking"] for v in on["victimDetails"]}
     assert blocking == {"default/v2": ["Insufficient cpu"], "default/v3": ["Insufficient cpu"],
                         "default/v5": ["Insufficient cpu", "Insufficient memory"]}, blocking
+
+
+def _alike_full_nodes(n: int) -> list[dict]:
+    """_refusals_cluster's node `n` times over (n0, n1, ...), each with its own six victims."""
+    objs: list[dict] = []
+    shapes = [{"cpu": "1", "memory": "1Gi"}, {"cpu": "1", "memory": "4Gi"}, {"cpu": "1", "memory": "1Gi"},
+              {"cpu": "1", "memory": "1Gi"}, {"memory": "1Gi"}, {"cpu": "1", "memory": "1Gi"}]
+    for i in range(n):
+        objs.append(make_node(f"n{i}").alloc(cpu="4", memory="8Gi", pods="110").obj())
+        for j, req in enumerate(shapes):
+            objs.append(make_pod(f"v{i}-{j}").priority(60 - 10 * j).req(**req).on(f"n{i}")
+                        .start_time(f"2026-01-01T00:0{j}:0{i}Z").obj())
+    return objs
+
+
+def test_a_refusal_worded_once_serves_every_dry_run_where_the_same_resources_are_short(monkeypatch) -> None:
+    """Fit's Filter words a refusal by which resources are short: the dry runs in arithmetic ask
+    it once per such set for the whole preemption (here 'Insufficient cpu', then 'Insufficient
+    cpu, Insufficient memory'), not on every node, and every victim is blocked as the plain
+    SelectVictimsOnNode blocks it."""
+    from kubectl_preempt.plugins.noderesources.fit import Fit
+    objects = _alike_full_nodes(3) + [make_pod("incoming").priority(1000).req(cpu="2", memory="2Gi").obj()]
+    asked: list[tuple[str, ...]] = []
+    plain = Fit.filter
+
+    def counting(self, state, pod, node_info):  # noqa: ANN001, ANN202
+        st = plain(self, state, pod, node_info)
+        if type(node_info).__name__ == "_FitView":  # a reprieve check of the fast dry runs
+            asked.append(tuple(st.reasons))
+        return st
+
+    monkeypatch.setattr(Fit, "filter", counting)
+    on = kubectl_preempt.explain(objects, "default/incoming")
+    assert sorted(asked) == [("Insufficient cpu",), ("Insufficient cpu", "Insufficient memory")]
+    with MEMORY.off():
+        off = kubectl_preempt.explain(objects, "default/incoming")
+    assert orjson.dumps(on, option=orjson.OPT_SORT_KEYS) == orjson.dumps(off, option=orjson.OPT_SORT_KEYS)
+    blocking = {v["pod"]: v["blocking"] for v in on["victimDetails"]}
+    node = on["nominatedNode"]
+    i = node[1:]
+    assert blocking == {f"default/v{i}-2": ["Insufficient cpu"], f"default/v{i}-3": ["Insufficient cpu"],
+                        f"default/v{i}-5": ["Insufficient cpu", "Insufficient memory"]}, blocking

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import operator
+from itertools import repeat
 from typing import Any, Callable, Mapping, Sequence
 
 from ...framework import events as ev
@@ -90,38 +91,40 @@ def keep_pdb_matches(pod: Pod, generation: int, idx: list[int]) -> list[int]:
     return idx
 
 
+def keep_pdb_matches_of(pods: list[Pod], generation: int, idx: list[list[int]]) -> None:
+    """keep_pdb_matches of each pod of `pods` with its `idx`, in one call (the fast core's dry
+    runs find a node's 30 potential victims together: scheduler/fast/preemption.py PDBMatches)."""
+    for pod, got in zip(pods, idx):
+        (pod.info or pod_info(pod)).pdb_matches = (generation, got)
+
+
 def filter_pods_with_pdb_violation(pods: list[Pod], pdbs: list[PodDisruptionBudget], generation: int | None = None,
-                                   matching: Callable[[Pod], list[int]] | None = None
+                                   matching: Callable[[list[Pod]], list[list[int]]] | None = None
                                    ) -> tuple[list[Pod], list[Pod], dict[str, list[str]]]:
     """mirrors filterPodsWithPDBViolation; also returns, per pod, the PDBs that selected it.
 
     `generation`: the cluster's pdb_generation when `pdbs` is its PDB list. Which PDBs count a pod
     depends on the pod object and that list alone, so it is kept in the pod's PodInfo for that
     generation (preemption's dry runs ask it of the same pods on every candidate node); None
-    computes it afresh. `matching`: the indexes of the PDBs that count a labelled pod, as
-    _matching_pdbs gives them, from a caller that knows them faster (the fast core's
-    scheduler/fast/preemption.py PDBMatches); None: found here."""
+    computes it afresh. `matching`: the indexes of the PDBs that count each labelled pod of
+    `pods`, as _matching_pdbs gives them, from a caller that knows them faster (the fast core's
+    scheduler/fast/preemption.py PDBMatches.each); None: found here."""
     allowed = [p.disruptions_allowed for p in pdbs]
     violating: list[Pod] = []
     non_violating: list[Pod] = []
     matched: dict[str, list[str]] = {}
     by_namespace: PDBIndex | None = None
-    for pod in pods:
+    for pod, idx in zip(pods, matching(pods) if matching is not None else repeat(None)):
         violated = False
         if pod.labels:
-            if matching is not None:
-                idx = matching(pod)
-            elif generation is None:
-                if by_namespace is None:
-                    by_namespace = _pdbs_by_namespace(pdbs)
-                idx = _matching_pdbs(pod, pdbs, by_namespace)
-            else:
-                got = kept_pdb_matches(pod, generation)
-                if got is None:
+            if idx is None:  # not given by `matching`
+                idx = kept_pdb_matches(pod, generation) if generation is not None else None
+                if idx is None:
                     if by_namespace is None:
                         by_namespace = _pdbs_by_namespace(pdbs)
-                    got = keep_pdb_matches(pod, generation, _matching_pdbs(pod, pdbs, by_namespace))
-                idx = got
+                    idx = _matching_pdbs(pod, pdbs, by_namespace)
+                    if generation is not None:
+                        keep_pdb_matches(pod, generation, idx)
             for i in idx:
                 pdb = pdbs[i]
                 matched.setdefault(pod.key, []).append(pdb.key)

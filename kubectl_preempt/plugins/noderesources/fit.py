@@ -18,7 +18,7 @@ from ...framework import events as ev
 from ...framework.cycle_state import CycleState
 from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.interface import MemoTraits, PreFilterResult
-from ...framework.status import SUCCESS, Status, Unschedulable, UnschedulableAndUnresolvable
+from ...framework.status import SUCCESS, Status, Unschedulable, UnschedulableAndUnresolvable, refusal
 from ...framework.types import NodeInfo
 from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Node, Pod
@@ -223,7 +223,10 @@ class Fit(MemoTraits):
             for r in insufficient:
                 if r.unresolvable:
                     code = UnschedulableAndUnresolvable
-        return Status(code, *(r.reason for r in insufficient))
+        # named for this plugin as runFilterPlugins names it (SetPlugin), so that the framework's
+        # with_plugin hands it on as it is instead of copying it: a cycle over a cluster of full
+        # nodes refuses each of them here (bench_explain: 5,000)
+        return refusal(code, tuple([r.reason for r in insufficient]), self.name)
 
     # --- PreScore / Score -----------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:

@@ -132,21 +132,28 @@ def compute_counts(s: PreFilterState, pod: Pod, nodes: list, pods_of: PodsOf = n
     required = s.required
     ns = pod.namespace
     maps = s.tp_value_to_match_num
+    # per constraint, what the loop reads of it, found once (not once per node of 5,000); default
+    # constraints share one selector: a node's pods are counted once for all of them (`first`:
+    # the position of the first constraint of that selector)
+    first: dict[int, int] = {}
+    per = [(c, c.topology_key, c.selector, maps[i], first.setdefault(id(c.selector), i))
+           for i, c in enumerate(constraints)]
+    shared = len(first) < len(constraints)
     for ni in nodes:
         node = ni.node
         labels = node.labels
         if not node_labels_match_spread_constraints(labels, constraints):
             continue
-        counted: dict[int, int] = {}
-        for i, c in enumerate(constraints):
+        counted: dict[int, int] | None = {} if shared else None
+        for c, key, selector, m, i in per:
             if not c.match_node_inclusion_policies(pod, node, required):
                 continue
-            value = labels[c.topology_key]
-            # default constraints share one selector: count a node's pods once for all of them
-            count = counted.get(id(c.selector))
+            value = labels[key]
+            count = counted.get(i) if counted is not None else None
             if count is None:
-                count = counted[id(c.selector)] = count_pods_match_selector(pods_of(ni, c.selector), c.selector, ns)
-            m = maps[i]
+                count = count_pods_match_selector(pods_of(ni, selector), selector, ns)
+                if counted is not None:
+                    counted[i] = count
             m[value] = m.get(value, 0) + count
     for i in range(len(constraints)):
         paths = s.critical_paths[i]
