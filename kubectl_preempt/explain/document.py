@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..framework.status import Code, Status
+from ..framework.status import Code, Status, UnschedulableAndUnresolvable
 from ..preemption.decision import Candidate, PreemptionRecord
 from ..preemption.document import failure_fields, human_resources, preemption_object
 from ..scheduler.schedule_one import SCHEDULED, CycleResult
@@ -22,7 +22,7 @@ EXPLAIN_VICTIM_FIELDS = ("pod", "priority", "requests", "rawRequests", "terminat
 
 def _preemption_note(node: str, st: Status, details: PreemptionRecord | None,
                      candidates: dict[str, Candidate], potential: set[str]) -> str:
-    if st.code == Code.UnschedulableAndUnresolvable:
+    if st.code == UnschedulableAndUnresolvable:  # status.py's name: asked for each of 5,000 nodes
         return "preemption cannot help: removing pods does not change this"
     if details is None:
         return ""

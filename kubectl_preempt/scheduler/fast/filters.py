@@ -9,7 +9,9 @@ from typing import Any
 from ...framework.cycle_state import CycleState
 from ...framework.diagnosis import Diagnosis
 from ...framework.interface import EquivalenceAnswers, NamedNodes, is_node_local
-from ...framework.status import Code
+# the codes as status.py names them: an Enum member read as Code.X is a metaclass lookup, and the
+# walk without memory compares one per node (explain: 5,000)
+from ...framework.status import Error, Success
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import schedule_one as plain
@@ -76,17 +78,17 @@ def find_nodes_that_pass_filters(fwk, state: CycleState, pod: Pod, diagnosis: Di
                         statuses[k] = with_nominated(state, pod, step[k])
         # equal answers are one object (a success always is): decide per distinct object
         distinct = set(statuses)
-        if len(distinct) == 1 and next(iter(distinct)).code == Code.Success:
+        if len(distinct) == 1 and next(iter(distinct)).code == Success:
             feasible.extend(step)
-        elif all(st.code != Code.Success for st in distinct):
-            errors = [statuses.index(st) for st in distinct if st.code == Code.Error]
+        elif all(st.code != Success for st in distinct):
+            errors = [statuses.index(st) for st in distinct if st.code == Error]
             if errors:
                 raise plain.SchedulingError(statuses[min(errors)].message())
             diagnosis.add_filter_rejections(step_names, statuses, distinct)
         else:
             codes = list(map(_CODE, statuses))
-            if Code.Error in codes:
-                raise plain.SchedulingError(statuses[codes.index(Code.Error)].message())
+            if Error in codes:
+                raise plain.SchedulingError(statuses[codes.index(Error)].message())
             feasible.extend(compress(step, map(operator.not_, codes)))
             diagnosis.add_filter_rejections(compress(step_names, codes), compress(statuses, codes))
     return feasible
@@ -136,7 +138,7 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
             ni = nodes[nxt]
             if w < len(with_pods) and with_pods[w] == nxt:
                 st = own[nxt] = with_nominated(state, pod, ni)
-                found += st.code == Code.Success
+                found += st.code == Success
             else:
                 answers.compute(nxt, ni, compute)
                 found += answers.states[nxt] == ANSWER_SUCCESS
@@ -160,8 +162,8 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
         r = k - start if k >= start else k + n - start
         if r < len(seen_states):
             seen_values[r] = st
-            seen_states[r] = ANSWER_SUCCESS if st.code == Code.Success else (
-                ANSWER_ERROR if st.code == Code.Error else 0)
+            seen_states[r] = ANSWER_SUCCESS if st.code == Success else (
+                ANSWER_ERROR if st.code == Error else 0)
     error = seen_states.find(ANSWER_ERROR)
     if error >= 0:
         raise plain.SchedulingError(seen_values[error].message())
