@@ -91,12 +91,16 @@ def _shutdown(ray: Any, *, quickly: bool) -> None:
             return kill(process_type, *args, **kwargs)
 
         node._kill_process_type = kill_quickly  # type: ignore[union-attr]
-    ray.shutdown()
-    for pid in below:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:  # gone already, as it should be
-            pass
+    try:
+        ray.shutdown()
+    finally:
+        # also when a second Ctrl-C interrupts the shutdown itself (a user pressing it again on a
+        # loaded machine): what was listed is killed all the same
+        for pid in below:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:  # gone already, as it should be
+                pass
 
 
 def _descendants(pid: int) -> set[int]:
