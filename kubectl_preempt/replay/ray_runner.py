@@ -5,8 +5,10 @@ in flight (a few per CPU of the cluster), so N does not decide what is held here
 iterator (Ctrl-C, an error) cancels the tasks in flight and shuts down a Ray started here."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import threading
 from typing import Any, Callable, Iterator
 
 from ..errors import UsageError
@@ -65,13 +67,30 @@ def run_on_ray(spec: Any, runs: int, address: str, run_task: Callable[[Any, int]
             yield from order.in_order()
         finished = True
     finally:
-        for ref in pending:
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:  # noqa: BLE001 - a task that finished meanwhile cannot be cancelled
-                pass
-        if started_here:
-            _shutdown(ray, quickly=not finished)
+        # stopped early, the teardown is not itself stopped by the next Ctrl-C (a user presses it
+        # again while Ray cancels and shuts down): Ray's processes would be left running
+        with _ctrl_c_ignored(not finished):
+            for ref in pending:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001 - a task that finished meanwhile cannot be cancelled
+                    pass
+            if started_here:
+                _shutdown(ray, quickly=not finished)
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored(ignored: bool) -> Iterator[None]:
+    """SIGINT ignored while the block runs, when `ignored` (in the main thread, the only one a
+    handler may be set from); its handler restored after."""
+    if not ignored or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _shutdown(ray: Any, *, quickly: bool) -> None:

@@ -32,3 +32,52 @@ def test_every_process_listed_before_a_quick_shutdown_is_killed_after_it(monkeyp
     else:
         ray_runner._shutdown(_Ray(False), quickly=True)
     assert sorted(killed) == [(101, signal.SIGKILL), (102, signal.SIGKILL)]
+
+
+class _Ref:
+    pass
+
+
+class _RayAtWork:
+    """A Ray whose wait is interrupted by a Ctrl-C, and which notes how SIGINT is handled while it
+    cancels the tasks in flight and shuts down."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, object]] = []
+        self.started = False
+
+    def is_initialized(self) -> bool:
+        return self.started
+
+    def init(self, **kwargs: object) -> None:
+        self.started = True
+
+    def cluster_resources(self) -> dict:
+        return {"CPU": 1}
+
+    def remote(self, fn):  # noqa: ANN001, ANN201
+        return type("Task", (), {"remote": staticmethod(lambda spec, run: _Ref())})
+
+    def put(self, value: object) -> object:
+        return value
+
+    def wait(self, refs, num_returns, timeout):  # noqa: ANN001, ANN201
+        raise KeyboardInterrupt
+
+    def cancel(self, ref, force):  # noqa: ANN001, ANN201
+        self.seen.append(("cancel", signal.getsignal(signal.SIGINT)))
+
+    def shutdown(self) -> None:
+        self.seen.append(("shutdown", signal.getsignal(signal.SIGINT)))
+
+
+def test_a_second_ctrl_c_does_not_stop_the_teardown_of_an_interrupted_ray(monkeypatch) -> None:  # noqa: ANN001
+    ray = _RayAtWork()
+    monkeypatch.setattr(ray_runner, "_ray_module", lambda: ray)
+    monkeypatch.setattr(ray_runner, "_descendants", lambda pid: set())
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        list(ray_runner.run_on_ray(None, 3, ray_runner.LOCAL, lambda spec, k: b""))
+    assert ray.seen and all(handler is signal.SIG_IGN for _, handler in ray.seen), ray.seen
+    assert [what for what, _ in ray.seen][-1] == "shutdown"
+    assert signal.getsignal(signal.SIGINT) is before
