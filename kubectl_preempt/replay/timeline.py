@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import InputError, quote
 from ..model import limits
-from ..model.schema import check_objects, fast_checker, object_label
+from ..model.schema import check_objects, fast_checker, object_label, objects_ok
 from ..model.workload import KINDS as WORKLOAD_KINDS, check_workload_object, is_workload_object
 from ..model.rfc3339 import format_seconds
 from .state import format_time, parse_time
@@ -76,22 +76,6 @@ def _span(seconds: float) -> str:
 _TIME = attrgetter("time")
 
 
-def _shape_ok(obj: Any, fast: dict[str, Any]) -> bool:
-    """objects_ok (model/schema.py) for one object of an event handed in as a TraceEvent."""
-    if type(obj) is not dict:
-        return False
-    kind, md = obj.get("kind"), obj.get("metadata")
-    if type(kind) is not str or not kind or type(md) is not dict:
-        return False
-    name = md.get("name")
-    if type(name) is not str or not name:
-        return False
-    f = fast.get(kind)
-    if f is None:
-        f = fast[kind] = fast_checker(kind)
-    return bool(f(obj))
-
-
 def normalize(events: Any) -> Timeline:
     """A Timeline from a trace (an object with .header and .events, a {"header", "events"} dict)
     or a plain list of events. Events at the start time form the initial state."""
@@ -131,7 +115,7 @@ def normalize(events: Any) -> Timeline:
             if e.kind in WORKLOAD_KINDS:
                 workload_events.append(e)
             if shapes_ok:
-                shapes_ok = _shape_ok(e.obj, fast)
+                shapes_ok = objects_ok([e.obj])
             continue
         else:
             line, typ = _get(e, "line"), _get(e, "type")
