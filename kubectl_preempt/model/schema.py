@@ -452,11 +452,19 @@ _SIGNATURES, _SIGNATURE_KEYS = 32, 24
 class _Gen:
     def __init__(self) -> None:
         self.env: dict[str, Any] = {"_dumps": orjson.dumps, "_STRING": _STRING, "_learn": self.learn,
-                                     "_learn_many": self.learn_many, "_SEP": _SEP}
+                                     "_learn_many": self.learn_many, "_SEP": _SEP,
+                                     "_NODE_NAME_TEXT": NODE_NAME_TEXT, "_node_name_text": node_name_text}
         self.functions: list[str] = []
         # (dispatch table, field, function name): filled in once the function is compiled
         self.fills: list[tuple[dict[str, Any], str, str]] = []
         self.memo_fns: dict[Any, str] = {}
+        # functions named but not written yet (name -> its checker): a table's function is
+        # written and compiled when it is first called (`_written`), so that a kind's many
+        # subtables no object of a run holds (a pod's volumes, affinity, ephemeral containers...)
+        # cost nothing; until then its name stands for a stub that writes it
+        self.unwritten: dict[str, Any] = {}
+        # name -> the dispatch tables (emit_walk) that hold its stub, given the function once written
+        self.stub_holders: dict[str, list[tuple[dict[str, Any], str]]] = {}
         self.n = 0
 
     def name(self, prefix: str) -> str:
@@ -475,10 +483,27 @@ class _Gen:
             return self.memo_fns[key]
         fn = self.name("_ok")
         self.memo_fns[key] = fn
-        body: list[str] = []
-        self.emit(checker, "v", body, 1)
-        self.functions.append(f"def {fn}(v):\n" + "".join(body) + "    return True\n")
+        self.unwritten[fn] = checker
+
+        def stub(v: Any) -> Any:
+            return self._written(fn)(v)
+
+        stub.__name__ = fn
+        self.env[fn] = stub
         return fn
+
+    def _written(self, fn: str) -> Any:
+        """The function named `fn`, written and compiled now if it was not yet: the name is bound
+        to it in the generated code's globals, and the dispatch tables holding its stub get it."""
+        checker = self.unwritten.pop(fn, None)
+        if checker is not None:
+            body: list[str] = []
+            self.emit(checker, "v", body, 1)
+            self.functions.append(f"def {fn}(v):\n" + "".join(body) + "    return True\n")
+            self.flush()
+            for table, field in self.stub_holders.pop(fn, ()):
+                table[field] = self.env[fn]
+        return self.env[fn]
 
     def emit(self, c: Any, var: str, out: list[str], ind: int) -> None:
         """Lines that `return False` unless `var` (not None) passes `c`."""
@@ -525,8 +550,15 @@ class _Gen:
             # unescaped, and every value it stands for is a string, as the blank one is
             y, blank = self.name("y"), self.const("_blank", orjson.dumps({f: ""})[1:-1])
             out.append(f"{pad}{y} = {var}.get({f!r})\n{pad}if {y} is not None:\n"
-                       f"{pad}    if type({y}) is not str: return False\n"
-                       f"{pad}    {k} = {k}.replace(_dumps({{{f!r}: {y}}})[1:-1], {blank})\n")
+                       f"{pad}    if type({y}) is not str: return False\n")
+            if f == "nodeName":
+                # the text of a node's name, kept per node (model/podshape.py): a pod's spec is
+                # blanked by a lookup, not a dict and a dump of its own
+                n = self.name("n")
+                out.append(f"{pad}    {n} = _NODE_NAME_TEXT.get({y})\n"
+                           f"{pad}    {k} = {k}.replace({n} if {n} is not None else _node_name_text({y}), {blank})\n")
+            else:
+                out.append(f"{pad}    {k} = {k}.replace(_dumps({{{f!r}: {y}}})[1:-1], {blank})\n")
         out.append(f"{pad}if {k} not in {good}:\n")
         out.append(f"{pad}    if not {fn}({var}): return False\n")
         out.append(f"{pad}    if len({good}) < 100000: {good}.add({k})\n")
@@ -706,7 +738,7 @@ class _Gen:
         """The fast function of one table, compiled with whatever it needs that is not yet."""
         fn = self.function(checker)
         self.flush()
-        return self.env[fn]
+        return self._written(fn)
 
     def flush(self) -> None:
         """Compile the functions generated since the last flush."""
@@ -716,6 +748,8 @@ class _Gen:
             exec(code, self.env)  # noqa: S102 - source generated above from the tables only
             for table, field, name in self.fills:
                 table[field] = self.env[name]
+                if name in self.unwritten:
+                    self.stub_holders.setdefault(name, []).append((table, field))
             self.fills = []
 
 

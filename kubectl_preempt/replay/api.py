@@ -48,7 +48,8 @@ def trace_kubelets(events: Any) -> Iterator[tuple[str, Any]]:
     def initial_nodes() -> Iterator[Mapping[str, Any]]:
         first: Any = None
         for i, ev in enumerate(evs):
-            if not isinstance(ev, Mapping):
+            # a JSON object is a dict: the Mapping check (an ABC's) only for other events
+            if type(ev) is not dict and not isinstance(ev, Mapping):
                 return
             if i == 0:
                 first = ev.get("time")
@@ -61,12 +62,30 @@ def trace_kubelets(events: Any) -> Iterator[tuple[str, Any]]:
     return kubelet_versions(initial_nodes())
 
 
-def scheduler_version(events: Any, kubernetes_version: str | KubernetesVersion | None = None) -> Resolved:
+class _TraceKubelets:
+    """trace_kubelets(events), read on first use and kept: one request asks twice (its release,
+    scheduler_version, and where that came from, scheduler_version_source), and each reading
+    walks the trace's whole initial state."""
+
+    def __init__(self, events: Any) -> None:
+        self.events = events
+        self.read: list[tuple[str, Any]] | None = None
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        if self.read is None:
+            self.read = list(trace_kubelets(self.events))
+        return iter(self.read)
+
+
+def scheduler_version(events: Any, kubernetes_version: str | KubernetesVersion | None = None, *,
+                      kubelets: Iterable[tuple[str, Any]] | None = None) -> Resolved:
     """Which kube-scheduler release replays the trace: `kubernetes_version` if given, else the one
     the trace was recorded from (nearest imitated, with a note), else its nodes' newest kubelet
-    minor, else the newest imitated release (resolve_kubernetes_version; a note for either)."""
+    minor, else the newest imitated release (resolve_kubernetes_version; a note for either).
+    `kubelets`: trace_kubelets(events) as the caller keeps it (None: read here, when needed)."""
     return resolve_kubernetes_version(kubernetes_version, trace_server_version(events), data_source="the trace",
-                                      data_kind=FROM_TRACE, kubelets=trace_kubelets(events))
+                                      data_kind=FROM_TRACE,
+                                      kubelets=trace_kubelets(events) if kubelets is None else kubelets)
 
 
 # where the release a replay imitates came from (its report's schedulerVersionSource.from), and
@@ -76,8 +95,8 @@ VERSION_FROM = {FROM_REQUESTED: "flag", FROM_TRACE: FROM_TRACE, FROM_KUBELET: FR
                 FROM_DEFAULT: FROM_DEFAULT}
 
 
-def scheduler_version_source(events: Any, kubernetes_version: str | KubernetesVersion | None = None
-                             ) -> dict[str, Any]:
+def scheduler_version_source(events: Any, kubernetes_version: str | KubernetesVersion | None = None, *,
+                             kubelets: Iterable[tuple[str, Any]] | None = None) -> dict[str, Any]:
     """Where scheduler_version's release comes from, for the report: asked for (FROM_REQUESTED),
     inferred from the trace header's source.serverVersion (FROM_TRACE), bounded by the newest
     kubelet of its nodes (FROM_KUBELET), or the default (FROM_DEFAULT, also when that header names
@@ -92,7 +111,7 @@ def scheduler_version_source(events: Any, kubernetes_version: str | KubernetesVe
     text = (server or "").strip()
     if text and text != "unknown" and parse_version(text) is not None:
         return {"from": FROM_TRACE, "serverVersion": text}
-    newest = newest_kubelet(trace_kubelets(events))
+    newest = newest_kubelet(trace_kubelets(events) if kubelets is None else kubelets)
     if newest is not None:
         return {"from": FROM_KUBELET, "kubeletVersion": newest[0]}
     return {"from": FROM_DEFAULT}
@@ -170,19 +189,20 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
                          field="--runs")
     # the release is resolved once per request: here, unless the request resolved it already (a
     # Resolved) or a caller hands the release itself over (check: both sides by one release)
+    kubelets = _TraceKubelets(events)
     if resolved is not None:
         release = resolved.version
     elif isinstance(kubernetes_version, KubernetesVersion):
         release = kubernetes_version
     else:
-        release = scheduler_version(events, kubernetes_version).version
+        release = scheduler_version(events, kubernetes_version, kubelets=kubelets).version
     spec = run_spec(events, config=config, priority_classes=priority_classes,
                     reresolve_existing=reresolve_existing, seed=seed, api_latency=api_latency,
                     feature_gates=feature_gates, kubernetes_version=release,
                     batch=batch_options(batch_scheduler_name, batch_scheduler_conf, batch_scheduler_conf_source,
                                         schedule_period))
     version = spec.config.version
-    source = scheduler_version_source(events, kubernetes_version)
+    source = scheduler_version_source(events, kubernetes_version, kubelets=kubelets)
     if mode == "follow":
         policy = PriorityPolicy(spec.priority_classes, reresolve_existing=reresolve_existing)
         f = Follow(spec.timeline, spec.config, policy=policy, seed=seed, on_decision=on_decision, progress=progress)

@@ -197,10 +197,13 @@ class _Replacements:
         self.pending: dict[OwnerKey, list[str]] = {}
         self.out: list[Replacement] = []
 
-    def see(self, ev: TraceEvent, md: Mapping[str, Any], uid: str) -> None:
+    def see(self, ev: TraceEvent, md: Mapping[str, Any], uid: str | None = None) -> None:
+        """`uid`: the pod's (pod_uid), when the caller has it already."""
         key = owner_key(md)
         if key is None or key[1] == "StatefulSet":
             return
+        if uid is None:
+            uid = pod_uid(md)
         if uid not in self.seen:
             self.seen.add(uid)
             queue = self.pending.get(key)
@@ -250,7 +253,7 @@ class _Pass:
         md = ev.obj.get("metadata") or {}
         if kind == "Pod":
             self.scheduler_names.add((ev.obj.get("spec") or {}).get("schedulerName"))
-            self.replacements.see(ev, md, pod_uid(md))
+            self.replacements.see(ev, md)  # its uid only read for a pod a controller owns
             return
         if kind == "ReplicaSet":
             # the objects the start leaves (simulate.initial_objects): a deletion removes one

@@ -39,6 +39,7 @@ from .timeline import Timeline, TraceEvent
 from .whatif import PriorityPolicy
 
 Progress = Callable[[float, float, int], None]
+_NO_METADATA: Mapping[str, Any] = {}
 
 
 class Listener:
@@ -61,10 +62,14 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
     """The objects the events at the trace's start leave: later events replace earlier ones."""
     store: dict[tuple, Mapping[str, Any]] = {}
     for ev in events:
-        if ev.type == "BOOKMARK":
+        typ = ev.type
+        if typ == "BOOKMARK":
             continue
-        k = (ev.kind, ev.namespace if ev.kind not in ("Node", "PriorityClass") else "", ev.name)
-        if ev.type == "DELETED":
+        # TraceEvent's namespace and name, the metadata read once
+        kind, md = ev.kind, ev.obj.get("metadata") or _NO_METADATA
+        k = (kind, md.get("namespace") or "default" if kind not in ("Node", "PriorityClass") else "",
+             md.get("name") or "")
+        if typ == "DELETED":
             store.pop(k, None)
         else:
             store.pop(k, None)

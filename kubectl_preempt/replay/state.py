@@ -144,7 +144,10 @@ class ReplayState:
         # the scheduler cache's pod order per node: the one given (a trace's reconstructed
         # history, PodOrder.from_history), else the initial lists' order
         self.order = order if order is not None else PodOrder.from_list(cluster.pods.values())
-        self.snapshot = Snapshot.from_cluster(cluster, pods=self.order.pods(self.pods_by_uid))
+        # each node's pods straight from the order's index (pods_on, as prepare's rebuilds ask
+        # it), not one list of every pod grouped again by node
+        by_uid = self.pods_by_uid
+        self.snapshot = Snapshot.from_cluster(cluster, pods_on=lambda name: self.order.pods_on(name, by_uid))
         self.snapshot_dirty = False
         # while the snapshot waits for a rebuild (a node came, went or moved in the node tree),
         # the nodes whose pods changed meanwhile: every other node's NodeInfo still lists its

@@ -6,11 +6,13 @@ object with those attributes; the io layer reads files, the replay never does.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError, quote
 from ..model import limits
-from ..model.schema import check_objects, object_label
+from ..model.schema import check_objects, fast_checker, object_label, objects_ok
 from ..model.workload import KINDS as WORKLOAD_KINDS, check_workload_object, is_workload_object
 from ..model.rfc3339 import format_seconds
 from .state import format_time, parse_time
@@ -71,6 +73,9 @@ def _span(seconds: float) -> str:
     return f"{days / 365.25:,.0f} years" if days > 3 * 365 else f"{days:,.1f} days" if days >= 2 else f"{seconds / 3600:,.1f} hours"
 
 
+_TIME = attrgetter("time")
+
+
 def normalize(events: Any) -> Timeline:
     """A Timeline from a trace (an object with .header and .events, a {"header", "events"} dict)
     or a plain list of events. Events at the start time form the initial state."""
@@ -86,46 +91,91 @@ def normalize(events: Any) -> Timeline:
         raise InputError(f"{len(events):,} events, more than {lim.max_trace_events:,}, the most a replay takes "
                          "(--max-trace-events raises it)")
     out: list[TraceEvent] = []
+    # the events' structure, and in the same pass each object's shape by its kind's fast pass
+    # (model/schema.py fast_checker): an object is visited once while it is in the processor's
+    # cache. Any doubt (a fast pass saying no, an object that is not a plain dict) leaves the
+    # whole check to check_objects below, which names the first bad object in the trace's order,
+    # once every event's structure is known good, as before.
+    fast: dict[str, Any] = {}
+    shapes_ok = True
+    ordered = True
+    last: Any = None  # the time of the event before
+    workload_events: list[TraceEvent] = []
     for i, e in enumerate(events):
-        line = _get(e, "line")
-        where = f"line {line}" if line else f"events[{i}]"
-        if isinstance(e, TraceEvent):
+        plain = type(e) is dict  # a JSON object: read without _get's checks
+        if plain:
+            line, typ = e.get("line"), e.get("type")
+        elif isinstance(e, TraceEvent):
             out.append(e)
+            if last is not None and e.time < last:
+                ordered = False
+            last = e.time
+            if e.type == "BOOKMARK":
+                continue
+            if e.kind in WORKLOAD_KINDS:
+                workload_events.append(e)
+            if shapes_ok:
+                shapes_ok = objects_ok([e.obj])
             continue
-        typ = _get(e, "type")
+        else:
+            line, typ = _get(e, "line"), _get(e, "type")
+        where = f"line {line}" if line else f"events[{i}]"
         if typ not in EVENT_TYPES:
             raise InputError(f"type {quote(typ)} is not one of {', '.join(EVENT_TYPES)}", field=f"{where}.type")
-        t = _get(e, "ts")
+        t = e.get("ts") if plain else _get(e, "ts")
         if t is None:
             t = parse_time(_get(e, "time"))
-        if t is None:
-            raise InputError(f"time {quote(_get(e, 'time'))} is not an RFC 3339 time", field=f"{where}.time")
-        obj = _get(e, "object") or {}
+            if t is None:
+                raise InputError(f"time {quote(_get(e, 'time'))} is not an RFC 3339 time", field=f"{where}.time")
+        obj = (e.get("object") if plain else _get(e, "object")) or {}
+        if last is not None and t < last:
+            ordered = False
+        last = t
         if typ == "BOOKMARK":
             out.append(TraceEvent(t, typ, obj, obj.get("kind") or "", where))
             continue
-        if type(obj) is not dict and not isinstance(obj, Mapping):
+        if type(obj) is dict:
+            kind = obj.get("kind")
+            md = obj.get("metadata")
+        elif isinstance(obj, Mapping):
+            kind = obj.get("kind")
+            md = obj.get("metadata")
+            shapes_ok = False
+        else:
             raise InputError("object must be a Kubernetes object", field=f"{where}.object")
-        kind = obj.get("kind")
         if not isinstance(kind, str) or not kind:
             raise InputError("missing kind", field=f"{where}.object.kind")
-        md = obj.get("metadata")
-        if (type(md) is not dict and not isinstance(md, Mapping)) or not isinstance(md.get("name"), str) \
-                or not md.get("name"):
+        if type(md) is dict:
+            name = md.get("name")
+        elif isinstance(md, Mapping):
+            name = md.get("name")
+            shapes_ok = False
+        else:
+            name = None
+        if not isinstance(name, str) or not name:
             raise InputError(f"{kind} without metadata.name", field=f"{where}.object.metadata.name")
-        out.append(TraceEvent(t, typ, obj, kind, where))
-    # every object's shape, column by column (fast when all is well), before anything reads it
-    shaped = [ev for ev in out if ev.type != "BOOKMARK"]
-    check_objects([ev.obj for ev in shaped], lambda i, o: f"{shaped[i].where} ({object_label(o)})")
-    for ev in shaped:
-        if ev.kind in WORKLOAD_KINDS and ev.type != "DELETED" and is_workload_object(ev.obj):
+        ev = TraceEvent(t, typ, obj, kind, where)
+        out.append(ev)
+        if kind in WORKLOAD_KINDS:
+            workload_events.append(ev)
+        if shapes_ok:
+            f = fast.get(kind)
+            if f is None:
+                f = fast[kind] = fast_checker(kind)
+            shapes_ok = f(obj) and type(kind) is str and type(name) is str
+    if not shapes_ok:
+        # every object's shape, one by one in the trace's order, to name the first bad one
+        shaped = [ev for ev in out if ev.type != "BOOKMARK"]
+        check_objects([ev.obj for ev in shaped], lambda i, o: f"{shaped[i].where} ({object_label(o)})")
+    for ev in workload_events:
+        if ev.type != "DELETED" and is_workload_object(ev.obj):
             try:
                 check_workload_object(ev.obj)
             except InputError as e:
                 raise e.located(field_prefix=f"{ev.where} ({object_label(ev.obj)})") from None
     # stable: events at one instant keep their order in the trace
-    if any(out[i].time > out[i + 1].time for i in range(len(out) - 1)):
-        out.sort(key=lambda ev: ev.time)
+    if not ordered:
+        out.sort(key=_TIME)
     start = parse_time(header.get("startTime")) if header else None
     if start is None:
         start = out[0].time if out else 0.0
@@ -211,6 +261,7 @@ def find_gaps(tl: Timeline) -> list[Gap]:
 # ValidatePodStatusUpdate in pkg/apis/core/validation; a Binding needs a pod without a node).
 # The replay applies them as it always has; these notes only say where the trace is odd.
 TERMINAL_PHASES = ("Succeeded", "Failed")
+_NO_METADATA: Mapping[str, Any] = {}
 MAX_CONTRADICTIONS = 20
 
 
@@ -236,11 +287,15 @@ def contradictions(tl: Timeline) -> list[str]:
         else:
             more += 1
 
-    for ev in (*tl.initial, *tl.events):
-        if ev.type == "BOOKMARK":
+    for ev in chain(tl.initial, tl.events):
+        typ = ev.type
+        if typ == "BOOKMARK":
             continue
-        k = (ev.kind, ev.namespace, ev.name)
-        if ev.type == "DELETED":
+        obj = ev.obj
+        # (kind, namespace, name) as TraceEvent's properties have them, the metadata read once
+        md = obj.get("metadata") or _NO_METADATA
+        k = (ev.kind, md.get("namespace") or "default", md.get("name") or "")
+        if typ == "DELETED":
             if k not in alive:
                 prev = gone.get(k)
                 say(k, "deleted", f"{ev.where}: {ev.type} {_label(ev)}, which " +
@@ -251,15 +306,15 @@ def contradictions(tl: Timeline) -> list[str]:
             gone[k] = ev
             terminal.pop(k, None)
             continue
-        if ev.type == "ADDED" and k not in alive:
+        if typ == "ADDED" and k not in alive:
             terminal.pop(k, None)  # a new object of that name
         alive[k] = ev
-        if ev.kind != "Pod":
+        if k[0] != "Pod":
             continue
-        status = ev.obj.get("status")
+        status = obj.get("status")
         # a JSON object is a dict; the Mapping check is the slow path for other mappings
         phase = status.get("phase") if type(status) is dict or isinstance(status, Mapping) else None
-        spec = ev.obj.get("spec")
+        spec = obj.get("spec")
         node = spec.get("nodeName") if type(spec) is dict or isinstance(spec, Mapping) else None
         was = terminal.get(k)
         if was is not None:
