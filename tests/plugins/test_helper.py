@@ -38,8 +38,11 @@ def test_go_round_rounds_halves_away_from_zero(x: float, want: int) -> None:
     ([0, 0], False, [0, 0]),
     ([0, 0], True, [100, 100]),
     ([1, 3], False, [33, 100]),
+    ([0, -3], False, [0, -3]),
+    ([0, -3], True, [100, 100]),
 ], ids=["scores scale to the highest", "reverse turns the scale over",
-        "all zero stays zero", "all zero reversed is all max", "the scaling truncates"])
+        "all zero stays zero", "all zero reversed is all max", "the scaling truncates",
+        "no score above zero: kept as it is", "no score above zero reversed: all max"])
 def test_default_normalize_score(raw: list[int], reverse: bool, want: list[int]) -> None:
     scores = [NodeScore(f"n{i}", s) for i, s in enumerate(raw)]
     assert default_normalize_score(100, reverse, scores).is_success()

@@ -20,10 +20,14 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: Sequence[N
 
 def default_normalize_values(max_priority: int, reverse: bool, values: list[int]) -> list[int]:
     """DefaultNormalizeScore on the plain scores, in node order (the framework's fast form of
-    NormalizeScore, without a NodeScore object per node)."""
-    max_count = max(0, max(values, default=0))
+    NormalizeScore, without a NodeScore object per node). `values` is the caller's own list: it may
+    be given back."""
+    # a column of zeros (no node has an intolerable taint, none a preferred term: most cycles) is
+    # found by count, which compares by identity first, before max compares every value
+    n = len(values)
+    max_count = 0 if values.count(0) == n else max(0, max(values, default=0))
     if max_count == 0:
-        return [max_priority] * len(values) if reverse else list(values)
+        return [max_priority] * n if reverse else values
     if reverse:
         return [max_priority - go_div(max_priority * v, max_count) for v in values]
     return [go_div(max_priority * v, max_count) for v in values]
