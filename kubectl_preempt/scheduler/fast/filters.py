@@ -15,7 +15,7 @@ from ...framework.status import Error, Success
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import schedule_one as plain
-from ..memo.equivalence import ANSWER_ERROR, ANSWER_SUCCESS, NodeAnswers, Walk, nth_success
+from ..memo.equivalence import ANSWER_ERROR, ANSWER_SUCCESS, NodeAnswers, Walk
 
 _CODE = operator.attrgetter("code")
 _NODE_NAME = operator.attrgetter("name")
@@ -129,7 +129,7 @@ def _walk_in_order(fwk, state: CycleState, pod: Pod, diagnosis: Diagnosis,  # no
                 nxt = with_pods[w]
             got = states.count(ANSWER_SUCCESS, pos, nxt)
             if found + got >= to_find:
-                stretches.append((lo, nth_success(states, pos, nxt, to_find - found)))
+                stretches.append((lo, _nth_success(states, pos, nxt, to_find - found)))
                 done = True
                 break
             found += got
@@ -190,3 +190,16 @@ def _index_of_none(values: list, lo: int, hi: int) -> int:
         return values.index(None, lo, hi)
     except ValueError:
         return hi
+
+
+def _nth_success(states: bytearray, lo: int, hi: int, nth: int) -> int:
+    """The position after the `nth` ANSWER_SUCCESS in states[lo:hi] (there are at least `nth`),
+    counted at C speed, halving the range."""
+    lo_end, hi_end = lo + nth, hi  # the answer lies in [lo_end, hi_end]
+    while lo_end < hi_end:
+        mid = (lo_end + hi_end) // 2
+        if states.count(ANSWER_SUCCESS, lo, mid) >= nth:
+            hi_end = mid
+        else:
+            lo_end = mid + 1
+    return lo_end

@@ -341,19 +341,6 @@ ANSWER_SUCCESS = 1
 ANSWER_ERROR = 2
 
 
-def nth_success(states: bytes | bytearray, lo: int, hi: int, nth: int) -> int:
-    """The position after the `nth` ANSWER_SUCCESS in states[lo:hi] (there are at least `nth`),
-    counted at C speed, halving the range."""
-    lo_end, hi_end = lo + nth, hi  # the answer lies in [lo_end, hi_end]
-    while lo_end < hi_end:
-        mid = (lo_end + hi_end) // 2
-        if states.count(ANSWER_SUCCESS, lo, mid) >= nth:
-            hi_end = mid
-        else:
-            lo_end = mid + 1
-    return lo_end
-
-
 class EquivalenceCache:
     """Answers per (profile, extension point, plugins, pod shape), then per node (NodeAnswers)."""
 
