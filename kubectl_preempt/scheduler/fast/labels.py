@@ -88,18 +88,11 @@ def pods_with_label_value(ni: NodeInfo, key: str, value: str) -> list[PodInfo]:
                 return pods_with_label(ni, key).get(value, _NONE)
         got = by_pair[(key, value)] = [pi for pi in ni.pods if pi.labels.get(key) == value]
         return got
-    # _index_of's new index, inline and made with its one pair, its slots set without a call of
-    # __init__: a PreFilter's count asks this of every node of the snapshot, most of them never
-    # asked before
+    # _index_of's new index, inline and made with its one pair: a PreFilter's count asks this
+    # of every node of the snapshot, most of them never asked before
     got = [pi for pi in ni.pods if pi.labels.get(key) == value]
-    index = ni.label_index = _new_index(_LabelIndex)
-    index.generation = ni.generation
-    index.by_key = {}
-    index.by_pair = {(key, value): got}
+    ni.label_index = _LabelIndex(ni.generation, {(key, value): got})
     return got
-
-
-_new_index = object.__new__
 
 
 def pods_maybe_matching(ni: NodeInfo, selector: LabelSelector) -> Sequence[PodInfo]:
