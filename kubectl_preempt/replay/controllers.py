@@ -1,7 +1,8 @@
 """Workloads: which controller owns a pod, as `kubectl get` and the disruption controller see it.
 
 A pod's workload is its owning Deployment (through its ReplicaSet), StatefulSet, Job or
-ReplicationController, written `namespace/name`; a pod no controller owns is its own workload.
+ReplicationController, written `namespace/name`; a pod no controller owns is its own workload
+(workload_of), except in what a replay's report counts (counted_workload_of).
 """
 from __future__ import annotations
 
@@ -52,6 +53,33 @@ def workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], 
         if h and name.endswith("-" + h):
             return f"{ns}/{name[:-len(h) - 1]}"
     return f"{ns}/{name}"
+
+
+def parent_and_ordinal(name: str) -> tuple[str, int] | None:
+    """A pod name read as the StatefulSet controller reads its pods' names, NAME-ORDINAL
+    (statefulset/stateful_set_utils.go getParentNameAndOrdinal: `(.*)-([0-9]+)$`, the ordinal a
+    32-bit integer); None for a name not so made, or with an empty NAME."""
+    parent, dash, ordinal = name.rpartition("-")
+    if not (parent and dash and ordinal.isascii() and ordinal.isdigit()):
+        return None
+    n = int(ordinal)
+    return (parent, n) if n <= _MAX_INT32 else None
+
+
+_MAX_INT32 = (1 << 31) - 1
+
+
+def counted_workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]) -> str:
+    """The workload a replay's report counts a pod under (victimsByWorkload): workload_of's, but a
+    pod that no controller owns and no PodGroup claims, named NAME-ORDINAL (parent_and_ordinal),
+    counts under NAME with its siblings: pods a script or a test made in a loop (`filler-00` ..
+    `filler-20`) are one workload to whoever reads the counts, not twenty. What the replay does
+    with such a pod keeps it apart (LeaveTimes: its own deletion is the best figure of its own)."""
+    if controller_ref(meta) is None and not meta.get("podGroup"):
+        split = parent_and_ordinal(meta.get("name") or "")
+        if split is not None:
+            return f"{meta.get('namespace') or 'default'}/{split[0]}"
+    return workload_of(meta, replica_sets)
 
 
 # --------------------------------------------------------------------------------- leaving

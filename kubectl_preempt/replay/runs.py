@@ -31,7 +31,7 @@ from .activity import ActivityRecorder, Tee
 from .report import evicts
 from .batch import BatchOptions
 from ..model.workload import scheduling_group
-from .controllers import replica_set_index, workload_of
+from .controllers import counted_workload_of, replica_set_index
 from .distribution import Distribution
 from .report import simulate_report
 from .simulate import Listener, Progress, Simulation
@@ -127,7 +127,7 @@ class RunFacts(Listener):
             "decisions": sim.decisions,
             "preemptions": len(sim.preemptions) - renominations,
             "renominations": renominations,
-            "victims": [{"pod": key, "priorityClass": cls, "namespace": ns, "workload": workload_of(meta, rs),
+            "victims": [{"pod": key, "priorityClass": cls, "namespace": ns, "workload": counted_workload_of(meta, rs),
                          "recorded": key not in created}
                         for key, cls, ns, meta in self.victims],
             "pending": pending,

@@ -6,9 +6,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from kubectl_preempt.replay.api import replay
 from kubectl_preempt.scheduler.backend.api_dispatcher import DEFAULT_API_LATENCY as L
-from kubectl_preempt.replay.controllers import job_backoff, workload_of
+from kubectl_preempt.replay.controllers import counted_workload_of, job_backoff, parent_and_ordinal, workload_of
 from tests.builders import make_node, make_pod
 
 from .helpers import at, ev, trace
@@ -181,3 +183,35 @@ def test_a_pod_workload_is_its_deployment_job_or_itself() -> None:
     job = owned(make_pod("etl-x"), kind="Job", name="etl")
     assert workload_of(job["metadata"], {}) == "default/etl"
     assert workload_of(make_pod("bare").obj()["metadata"], {}) == "default/bare"
+
+
+@pytest.mark.parametrize("name,split", [
+    ("filler-07", ("filler", 7)),
+    ("web-0", ("web", 0)),
+    ("a-1-2", ("a-1", 2)),            # the longest NAME, as `(.*)-([0-9]+)$` takes it
+    ("db-2147483647", ("db", 2147483647)),
+    ("db-2147483648", None),          # ParseInt(ordinal, 10, 32) refuses it
+    ("-3", None),                     # no NAME
+    ("web", None),
+    ("web-", None),
+    ("web-1a", None),
+    ("web-\u0663", None),             # an Arabic-Indic digit: not [0-9]
+])
+def test_a_pod_name_splits_into_parent_and_ordinal_as_the_statefulset_controller_splits_it(
+        name: str, split: tuple[str, int] | None) -> None:
+    # statefulset/stateful_set_utils.go getParentNameAndOrdinal
+    assert parent_and_ordinal(name) == split
+
+
+def test_a_report_counts_ownerless_numbered_pods_under_their_common_name_and_owned_pods_under_their_owner() -> None:
+    rs = {("default", RS): replica_set(2)}
+    bare = make_pod("filler-07").obj()["metadata"]
+    assert counted_workload_of(bare, {}) == "default/filler"
+    # workload_of (the replay's leave times) keeps it apart
+    assert workload_of(bare, {}) == "default/filler-07"
+    assert counted_workload_of(make_pod("bare").obj()["metadata"], {}) == "default/bare"
+    # an owner or a PodGroup names the workload, whatever the pod's name
+    assert counted_workload_of(web(f"{RS}-1", "n1")["metadata"], rs) == "default/web"
+    job = owned(make_pod("etl-3"), kind="Job", name="etl-batch")
+    assert counted_workload_of(job["metadata"], {}) == "default/etl-batch"
+    assert counted_workload_of({**bare, "podGroup": "lowgang"}, {}) == "default/lowgang"
