@@ -1,5 +1,5 @@
 """Every memory off changes nothing a user sees: the conformance corpus (explain), the real-cluster
-traces of both rounds (replay, follow and simulate), the benchmark traces at small scale (replay),
+traces of both rounds and the v1.36 ones with their gangs (replay, follow and simulate), the benchmark traces at small scale (replay),
 the kube-batch corpus's sessions and `plan --max` give byte-identical documents with every memory
 on (the default) and with every memory off (model/memory.py MEMORY.off(): the scheduler's
 equivalence cache with its failed cycles and preemption dry runs, the pods' requests and
@@ -33,6 +33,8 @@ PKG = ROOT / "kubectl_preempt"
 CASES = case_files("cases", "cases-real")
 TRACES = sorted(corpus_path("realcluster").glob("*.jsonl.gz"))
 TRACES_V2 = sorted(corpus_path("realcluster/v2").glob("*.jsonl.gz"))
+# a real v1.36.2 scheduler's traces, gangs included: replayed as that release with the truth's gates
+TRACES_V136 = sorted(corpus_path("realcluster/v136").glob("*.jsonl.gz"))
 BATCH_CASES = case_files("batch/cases")
 BATCH_SEEDS = range(3)
 
@@ -185,6 +187,23 @@ def test_the_conformance_corpus_explains_alike_with_every_memory_off() -> None:
 def test_the_real_cluster_traces_replay_alike_with_every_memory_off(trace: Path, mode: str) -> None:
     events = read_trace(str(trace))
     on, off = _on_and_off(lambda: replay(events, mode=mode))
+    assert on == off
+
+
+def _truth_gates(trace: Path) -> dict[str, bool]:
+    """The scheduler's --feature-gates the trace's truth names (schedulerFeatureGates)."""
+    truth = load_json(trace.with_name(trace.name.replace(".jsonl.gz", ".truth.json")))
+    pairs = [kv.split("=", 1) for kv in (truth.get("schedulerFeatureGates") or "").split(",") if kv]
+    return {k: v == "true" for k, v in pairs}
+
+
+# the PodGroup cycle, gang scheduling and workload-aware preemption run only under v1.36's gates
+@pytest.mark.parametrize("trace", TRACES_V136, ids=lambda p: p.name.split(".")[0])
+@pytest.mark.parametrize("mode", ["follow", "simulate"])
+def test_the_v1_36_traces_replay_alike_with_every_memory_off(trace: Path, mode: str) -> None:
+    events = read_trace(str(trace))
+    gates = _truth_gates(trace)
+    on, off = _on_and_off(lambda: replay(events, mode=mode, kubernetes_version="v1.36", feature_gates=gates))
     assert on == off
 
 
