@@ -1,10 +1,11 @@
 """Every memory off changes nothing a user sees: the conformance corpus (explain), the real-cluster
-traces of both rounds and the v1.36 ones with their gangs (replay, follow and simulate), the benchmark traces at small scale (replay),
-the kube-batch corpus's sessions and `plan --max` give byte-identical documents with every memory
-on (the default) and with every memory off (model/memory.py MEMORY.off(): the scheduler's
-equivalence cache with its failed cycles and preemption dry runs, the pods' requests and
-resources, quantities, times, the compiled fast pass of the object checks, kube-batch's caches).
-Upstream remembers none of these: each answer the memory gives must be the one computed afresh.
+traces of both rounds and the v1.36 ones with their gangs (replay, follow and simulate), the
+benchmark traces at small scale (replay), the kube-batch corpus's sessions and `plan --max` give
+byte-identical documents with every memory on (the default) and with every memory off
+(model/memory.py MEMORY.off(): the scheduler's equivalence cache with its failed cycles and
+preemption dry runs, the pods' requests and resources, quantities, times, the compiled fast pass of
+the object checks, kube-batch's caches). Upstream remembers none of these: each answer the memory
+gives must be the one computed afresh.
 
 Each off run starts from emptied memories and must leave every one of them empty (a memory that
 keeps an answer with the switch off is caught), and every module-level cache of the package must be
