@@ -2,7 +2,8 @@
 `kubectl-preempt[ray]`). The run spec is put in Ray's object store once; each run is one task
 that returns what the run leaves (JSON bytes), yielded in run order. A bounded number of tasks is
 in flight (a few per CPU of the cluster), so N does not decide what is held here; closing the
-iterator (Ctrl-C, an error) cancels the tasks in flight and shuts down a Ray started here."""
+iterator (Ctrl-C, an error) shuts down a Ray started here, or cancels the tasks in flight on a
+cluster joined."""
 from __future__ import annotations
 
 import contextlib
@@ -70,13 +71,19 @@ def run_on_ray(spec: Any, runs: int, address: str, run_task: Callable[[Any, int]
         # stopped early, the teardown is not itself stopped by the next Ctrl-C (a user presses it
         # again while Ray cancels and shuts down): Ray's processes would be left running
         with _ctrl_c_ignored(not finished):
-            for ref in pending:
-                try:
-                    ray.cancel(ref, force=True)
-                except Exception:  # noqa: BLE001 - a task that finished meanwhile cannot be cancelled
-                    pass
             if started_here:
+                # its shutdown ends the tasks with their workers. Cancelling them first raced
+                # with their replies: a reply for a task cancelled a moment before aborts Ray's
+                # core worker in this process (task_manager.cc CompletePendingTask, "Check
+                # failed: it != submissible_tasks_.end()"), which then exits 1 with no teardown
                 _shutdown(ray, quickly=not finished)
+            else:
+                # a cluster this process joined goes on: the tasks in flight are cancelled
+                for ref in pending:
+                    try:
+                        ray.cancel(ref, force=True)
+                    except Exception:  # noqa: BLE001 - a task that finished meanwhile cannot be cancelled
+                        pass
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
 """A Ray started for the runs is stopped whole when the runs are interrupted: every process listed
 below this one before the shutdown is killed after it, even when a second Ctrl-C interrupts the
-shutdown itself (replay/ray_runner.py _shutdown)."""
+shutdown itself (replay/ray_runner.py _shutdown); a cluster joined has its tasks in flight
+cancelled and is left running."""
 from __future__ import annotations
 
 import signal
@@ -71,13 +72,35 @@ class _RayAtWork:
         self.seen.append(("shutdown", signal.getsignal(signal.SIGINT)))
 
 
-def test_a_second_ctrl_c_does_not_stop_the_teardown_of_an_interrupted_ray(monkeypatch) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("joined", [False, True], ids=["a Ray started here", "a cluster joined"])
+def test_a_second_ctrl_c_does_not_stop_the_teardown_of_an_interrupted_ray(monkeypatch, joined) -> None:  # noqa: ANN001
     ray = _RayAtWork()
+    ray.started = joined
     monkeypatch.setattr(ray_runner, "_ray_module", lambda: ray)
     monkeypatch.setattr(ray_runner, "_descendants", lambda pid: set())
     before = signal.getsignal(signal.SIGINT)
     with pytest.raises(KeyboardInterrupt):
-        list(ray_runner.run_on_ray(None, 3, ray_runner.LOCAL, lambda spec, k: b""))
+        list(ray_runner.run_on_ray(None, 3, "ray://head:10001" if joined else ray_runner.LOCAL,
+                                   lambda spec, k: b""))
     assert ray.seen and all(handler is signal.SIG_IGN for _, handler in ray.seen), ray.seen
-    assert [what for what, _ in ray.seen][-1] == "shutdown"
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_an_interrupted_ray_started_here_is_shut_down_without_cancelling_its_tasks_first(monkeypatch) -> None:  # noqa: ANN001
+    # Ray's core worker aborts the process when a task's reply comes in just after the task was
+    # cancelled (task_manager.cc CompletePendingTask): the shutdown ends the tasks with their workers
+    ray = _RayAtWork()
+    monkeypatch.setattr(ray_runner, "_ray_module", lambda: ray)
+    monkeypatch.setattr(ray_runner, "_descendants", lambda pid: set())
+    with pytest.raises(KeyboardInterrupt):
+        list(ray_runner.run_on_ray(None, 3, ray_runner.LOCAL, lambda spec, k: b""))
+    assert [what for what, _ in ray.seen] == ["shutdown"]
+
+
+def test_the_tasks_in_flight_on_a_cluster_joined_are_cancelled_and_the_cluster_left_running(monkeypatch) -> None:  # noqa: ANN001
+    ray = _RayAtWork()
+    ray.started = True  # ray.init was called by someone else: the cluster is not this process's
+    monkeypatch.setattr(ray_runner, "_ray_module", lambda: ray)
+    with pytest.raises(KeyboardInterrupt):
+        list(ray_runner.run_on_ray(None, 3, "ray://head:10001", lambda spec, k: b""))
+    assert [what for what, _ in ray.seen] == ["cancel"] * 3
