@@ -72,8 +72,8 @@ _MAX_INT32 = (1 << 31) - 1
 def counted_workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]) -> str:
     """The workload a replay's report counts a pod under (victimsByWorkload): workload_of's, but a
     pod that no controller owns and no PodGroup claims, named NAME-ORDINAL (parent_and_ordinal),
-    counts under NAME with its siblings: pods a script or a test made in a loop (`filler-00` ..
-    `filler-20`) are one workload to whoever reads the counts, not twenty. What the replay does
+    counts under NAME with its siblings: pods a script or a test made in a loop (`stress-0` ..
+    `stress-9`) are one workload to whoever reads the counts, not ten. What the replay does
     with such a pod keeps it apart (LeaveTimes: its own deletion is the best figure of its own)."""
     if controller_ref(meta) is None and not meta.get("podGroup"):
         split = parent_and_ordinal(meta.get("name") or "")

@@ -186,7 +186,7 @@ def test_a_pod_workload_is_its_deployment_job_or_itself() -> None:
 
 
 @pytest.mark.parametrize("name,split", [
-    ("filler-07", ("filler", 7)),
+    ("stress-07", ("stress", 7)),
     ("web-0", ("web", 0)),
     ("a-1-2", ("a-1", 2)),            # the longest NAME, as `(.*)-([0-9]+)$` takes it
     ("db-2147483647", ("db", 2147483647)),
@@ -205,10 +205,10 @@ def test_a_pod_name_splits_into_parent_and_ordinal_as_the_statefulset_controller
 
 def test_a_report_counts_ownerless_numbered_pods_under_their_common_name_and_owned_pods_under_their_owner() -> None:
     rs = {("default", RS): replica_set(2)}
-    bare = make_pod("filler-07").obj()["metadata"]
-    assert counted_workload_of(bare, {}) == "default/filler"
+    bare = make_pod("stress-07").obj()["metadata"]
+    assert counted_workload_of(bare, {}) == "default/stress"
     # workload_of (the replay's leave times) keeps it apart
-    assert workload_of(bare, {}) == "default/filler-07"
+    assert workload_of(bare, {}) == "default/stress-07"
     assert counted_workload_of(make_pod("bare").obj()["metadata"], {}) == "default/bare"
     # an owner or a PodGroup names the workload, whatever the pod's name
     assert counted_workload_of(web(f"{RS}-1", "n1")["metadata"], rs) == "default/web"
