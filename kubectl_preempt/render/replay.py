@@ -155,7 +155,8 @@ def victim_labels(p: Mapping[str, Any]) -> list[str]:
         marks = [m for m, on in (("already terminating", d.get("alreadyTerminating")),
                                  ("already being evicted", d.get("alreadyEvicting")),
                                  ("PDB violated", d.get("pdbViolation"))) if on]
-        out.append(v + (f" ({', '.join(marks)})" if marks else ""))
+        # the marks under the name where the table has no room for them beside it
+        out.append(width.Noted(v, ", ".join(marks)) if marks else v)
     return out
 
 

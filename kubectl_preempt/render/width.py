@@ -2,7 +2,8 @@
 terminal's width); the widest descriptive columns are cut with `…` (or left out when even cut they
 do not fit) and named on a last line. A column that names something (a pod, a node, a preemptor, a
 victim: `identifying`) is never cut, as kubectl never cuts a NAME: a list of names in it goes one
-name a line instead, and when the names alone are wider than the terminal the line is too. Empty
+name a line instead, a name's note (`Noted`) under the name where even that is too wide, and when
+the names alone are wider than the terminal the line is too. Empty
 columns are not shown. `-o wide` is never cut, its lists one item a line; nor is output to a pipe
 or a file (scripts and saved reports get every character).
 
@@ -41,6 +42,27 @@ _table_lines: set[str] = set()
 # one a line where it has not, and always one a line in -o wide
 Cell = Union[str, Sequence[str]]
 LIST_SEPARATOR = ", "
+# how far under its name an item's note starts when it goes on a line of its own (Noted)
+NOTE_INDENT = "  "
+
+
+class Noted(str):
+    """A list item: a name, and after it in parentheses what sets it apart ("batch/etl-1 (PDB
+    violated)"). It reads as that text wherever the line has room. Where a column of names one a
+    line is still wider than the terminal, the note goes on a line of its own under the name
+    (`NOTE_INDENT`): the name keeps every character and the table its width."""
+
+    name: str
+    note: str
+
+    def __new__(cls, name: str, note: str) -> "Noted":
+        item = super().__new__(cls, f"{name} ({note})")
+        item.name, item.note = name, note
+        return item
+
+    def lines(self) -> list[str]:
+        """The item as two lines: the name, then its note under it."""
+        return [self.name, f"{NOTE_INDENT}({self.note})"]
 # the columns that name something, by the first word of their header: never cut. The first column
 # of every table (its rows' key, kubectl's NAME) is one too.
 IDENTIFYING = frozenset({"POD", "PODS", "PREEMPTOR", "NODE", "NODES", "VICTIM", "VICTIMS", "NOMINATED",
@@ -106,8 +128,13 @@ def _text(cell: Cell) -> str:
     return cell if isinstance(cell, str) else LIST_SEPARATOR.join(cell)
 
 
-def _items(cell: Cell) -> list[str]:
-    return [cell] if isinstance(cell, str) else (list(cell) or [""])
+def _items(cell: Cell, notes_apart: bool = False) -> list[str]:
+    """A cell's items, one a line; with `notes_apart`, each Noted item as its two lines."""
+    if isinstance(cell, str):
+        return [cell]
+    if not notes_apart:
+        return list(cell) or [""]
+    return [line for item in cell for line in (item.lines() if isinstance(item, Noted) else [item])] or [""]
 
 
 def _is_empty(cell: Cell) -> bool:
@@ -123,7 +150,9 @@ def layout(header: Optional[Sequence[str]], rows: Sequence[Sequence[Cell]], *, n
     Empty columns (every row's cell "" or "-") are left out when the table has headers. On a
     terminal (`limit()`), a table wider than it: list cells of identifying columns go one item a
     line; then descriptive columns give way, cut with `…` down to their floor (their header, or
-    MIN_COLUMN); then descriptive columns that still do not fit are left out, from the right.
+    MIN_COLUMN); then descriptive columns that still do not fit are left out, from the right. Between
+    the first two steps, a column of names one a line still too wide puts its names' notes
+    (Noted) under them.
     Identifying columns keep every character, and may leave the line wider than the terminal."""
     ncol = max([len(r) for r in rows] + [len(header) if header else 0])
     head = list(header or []) + [""] * (ncol - len(header or []))
@@ -134,9 +163,11 @@ def layout(header: Optional[Sequence[str]], rows: Sequence[Sequence[Cell]], *, n
         shown = [c for c in shown if c == 0 or not all(_is_empty(r[c]) for r in body)]
     ident = {c: identifying(labels[c], c) for c in shown}
     stacked = {c: _wide and any(not isinstance(r[c], str) for r in body) for c in shown}
+    # the columns of names one a line whose notes go under their names (Noted)
+    apart = {c: False for c in shown}
 
     def width_of(c: int) -> int:
-        cells = [head[c]] + [x for r in body for x in (_items(r[c]) if stacked[c] else [_text(r[c])])]
+        cells = [head[c]] + [x for r in body for x in (_items(r[c], apart[c]) if stacked[c] else [_text(r[c])])]
         return max(len(x) for x in cells)
 
     widths = {c: width_of(c) for c in shown}
@@ -145,6 +176,12 @@ def layout(header: Optional[Sequence[str]], rows: Sequence[Sequence[Cell]], *, n
         for c in shown:  # names stay whole: a list of them one a line
             if ident[c] and any(not isinstance(r[c], str) and len(r[c]) > 1 for r in body):
                 stacked[c] = True
+                widths[c] = width_of(c)
+        for c in shown:  # still too wide: the notes of names one a line go under them
+            if sum(widths.values()) <= available:
+                break
+            if ident[c] and any(isinstance(x, Noted) for r in body if not isinstance(r[c], str) for x in r[c]):
+                stacked[c] = apart[c] = True
                 widths[c] = width_of(c)
         floors = {c: widths[c] if ident[c] else min(widths[c], max(MIN_COLUMN, len(labels[c].strip()))) for c in shown}
         while sum(floors[c] for c in shown) + gap * (len(shown) - 1) > _limit - fixed:
@@ -161,7 +198,7 @@ def layout(header: Optional[Sequence[str]], rows: Sequence[Sequence[Cell]], *, n
             widths[c] = w
     out_rows: list[list[list[str]]] = []
     for r in ([head] if header is not None else []) + body:
-        columns_lines = [_items(r[c]) if stacked[c] else [_text(r[c])] for c in shown]
+        columns_lines = [_items(r[c], apart[c]) if stacked[c] else [_text(r[c])] for c in shown]
         height = max(len(x) for x in columns_lines)
         lines = []
         for i in range(height):

@@ -54,7 +54,8 @@ def cell(value: Any) -> width.Cell:
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
+        # an item that is text already is kept as it is (a Noted name carries its note apart)
+        return [v if isinstance(v, str) else str(v) for v in value]
     return str(value)
 
 

@@ -144,11 +144,20 @@ POD = "shop/checkout-3628305433-72t7n"
      ["TIME   VICTIMS   WHY", "09:05  shop/a-1  because", "       shop/b-2"]),
     (["POD", "NOMINATED", "NOTES"], [["shop/a", "-", ""], ["shop/b", "-", ""]], 80,
      ["POD", "shop/a", "shop/b"]),
+    (["TIME", "VICTIMS"], [["09:05", [width.Noted("shop/etl-1", "PDB violated")]]], 40,
+     ["TIME   VICTIMS", "09:05  shop/etl-1 (PDB violated)"]),
+    (["TIME", "VICTIMS"], [["09:05", ["shop/a-1", width.Noted("shop/etl-1", "PDB violated")]]], 24,
+     ["TIME   VICTIMS", "09:05  shop/a-1", "       shop/etl-1", "         (PDB violated)"]),
+    (["TIME", "VICTIMS", "WHY"], [["09:05", [width.Noted("shop/etl-1", "PDB violated")], "because"]], 32,
+     ["TIME   VICTIMS           WHY", "09:05  shop/etl-1        because", "         (PDB violated)"]),
 ], ids=["a descriptive column is cut, the names are whole",
         "a descriptive column that does not fit even cut is left out",
         "names wider than the terminal leave the line wider",
         "a list of names goes one a line where the line has no room for it",
-        "columns with nothing in them are not shown"])
+        "columns with nothing in them are not shown",
+        "a name's note stays beside it where the line has room",
+        "a name's note goes under it where the names one a line are still wider than the terminal",
+        "a note under its name leaves room for a descriptive column"])
 def test_the_layout_keeps_names_whole(header, rows, limit, expected) -> None:
     assert _lines(header, rows, limit) == expected
 
@@ -161,6 +170,15 @@ def test_wide_puts_a_list_one_item_a_line_and_the_first_column_is_a_name() -> No
                                                              ["", "b/y"]]
     assert width.identifying("whatever the title says", 0)
     assert width.identifying("PREEMPTOR CLASS", 1) and not width.identifying("CLASS", 1)
+
+
+def test_wide_and_a_pipe_keep_a_name_and_its_note_on_one_line() -> None:
+    rows = [["09:05", [width.Noted("shop/etl-1", "PDB violated")]]]
+    with width.unlimited(wide=True):
+        _, table = width.layout(["TIME", "VICTIMS"], rows)
+    assert [cells for lines in table for cells in lines] == [["TIME", "VICTIMS"],
+                                                             ["09:05", "shop/etl-1 (PDB violated)"]]
+    assert _lines(["TIME", "VICTIMS"], rows, None) == ["TIME   VICTIMS", "09:05  shop/etl-1 (PDB violated)"]
 
 
 def test_no_headers_keeps_one_line_a_row_and_every_column() -> None:
