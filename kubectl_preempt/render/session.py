@@ -196,10 +196,12 @@ def _batch_explain_table(docs: Sequence[Mapping[str, Any]]) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def _placements(o: Mapping[str, Any]) -> str:
+def _placements(o: Mapping[str, Any]) -> list[str] | str:
+    """An outcome's placements, task and node each (a list cell: one a line where the terminal has
+    no room for them on one, never cut), "-" for none."""
     parts = [f"{k} -> {n}" for k, n in (o.get("binds") or {}).items()]
     parts += [f"{k} => {n} (pipelined)" for k, n in (o.get("pipelined") or {}).items()]
-    return ", ".join(parts) or "-"
+    return parts or "-"
 
 
 MAX_OUTCOMES_SHOWN = 20
@@ -213,8 +215,9 @@ def render_session_runs_table(dist: Mapping[str, Any]) -> str:
     outcomes = dist.get("outcomes") or []
     out = [f"Runs       {runs} sessions (seeds {first}..{last}), each one run kube-batch can make: "
            f"{len(outcomes)} distinct outcome{'s' if len(outcomes) != 1 else ''}", ""]
+    # the evicted tasks and the placements name tasks and nodes: list cells, never cut
     rows = [[f"{100 * o['share']:.1f}%", str(o["runs"]), str(o["firstSeed"]),
-             ", ".join(o.get("evicts") or []) or "-", _placements(o)] for o in outcomes[:MAX_OUTCOMES_SHOWN]]
+             list(o.get("evicts") or []) or "-", _placements(o)] for o in outcomes[:MAX_OUTCOMES_SHOWN]]
     out.extend(columns(["SHARE", "RUNS", "SEED", "EVICTS", "PLACEMENTS (-> bound, => pipelined)"], rows))
     if len(outcomes) > MAX_OUTCOMES_SHOWN:
         rest = outcomes[MAX_OUTCOMES_SHOWN:]
@@ -237,4 +240,5 @@ def render_session_runs_table(dist: Mapping[str, Any]) -> str:
         rows += [stat_row(f"  queue {k}", v) for k, v in ev["queues"].items()]
         out.extend(columns(["  TASKS EVICTED"] + stat_header, rows))
     out.append("(one session with its binds, evictions and reasons: --seed N without --runs)")
-    return "\n".join(out) + "\n"
+    # on a terminal, its prose wrapped and what was fitted named, as every other table's
+    return width.finish("\n".join(out) + "\n")

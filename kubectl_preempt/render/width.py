@@ -66,7 +66,8 @@ class Noted(str):
 # the columns that name something, by the first word of their header: never cut. The first column
 # of every table (its rows' key, kubectl's NAME) is one too.
 IDENTIFYING = frozenset({"POD", "PODS", "PREEMPTOR", "NODE", "NODES", "VICTIM", "VICTIMS", "NOMINATED",
-                         "WORKLOAD", "JOB", "TASK", "QUEUE", "NAMESPACE", "TRACE", "FOR"})
+                         "WORKLOAD", "JOB", "TASK", "QUEUE", "NAMESPACE", "TRACE", "FOR", "EVICTS",
+                         "PLACEMENTS"})
 # a cell that says nothing: a column of only these is left out of a table with headers
 EMPTY_CELLS = frozenset({"", "-"})
 

@@ -27,6 +27,8 @@ from tests.conftest import REPO
 KUBECTL_PREEMPT = os.path.join(os.path.dirname(sys.executable), "kubectl-preempt")
 COLUMNS = 80
 
+RUNS_OF_SESSIONS = ["session", "--snapshot", "examples/batch-cluster.yaml", "--scheduler-conf",
+                    "examples/kube-batch.conf", "--runs", "40"]
 COMMANDS = [
     ("explain every pending pod", ["explain", "-A", "--snapshot", "examples/cluster.json"]),
     ("explain one pod", ["explain", "shop/checkout", "--snapshot", "examples/cluster.json"]),
@@ -39,13 +41,14 @@ COMMANDS = [
     ("check a proposal", ["check", "--trace", "traces/demo.jsonl.gz", "--proposed", "traces/proposals/reject/"]),
     ("a kube-batch session", ["session", "--snapshot", "examples/batch-cluster.yaml", "--scheduler-conf",
                               "examples/kube-batch.conf"]),
+    ("kube-batch sessions over many runs", RUNS_OF_SESSIONS),
     ("plan a rollout", ["plan", "-f", "examples/storefront-deployment.yaml", "--snapshot", "examples/cluster.json"]),
     ("history of a recording", ["history", "-A", "--trace", "traces/demo.jsonl.gz"]),
 ]
 
 # the fields of each command's -o json that hold names (a pod's namespace/name, a node, a job...)
 NAME_FIELDS = {"pod", "preemptor", "node", "nominatedNode", "victims", "victim", "task", "job", "nodes",
-               "nominatedNodes", "bestNodes", "workload"}
+               "nominatedNodes", "bestNodes", "workload", "evicts"}
 
 
 def on_a_terminal(args: list[str], columns: int = COLUMNS) -> str:
@@ -111,3 +114,10 @@ def test_names_are_whole_at_80_columns_on_a_terminal(args: list[str]) -> None:
     # and what gave way is said on the last line, when something did
     if cut:
         assert "(fitted to 80 columns:" in table
+
+
+def test_sessions_over_many_runs_fit_80_columns_on_a_terminal() -> None:
+    # its lists of tasks one a line, its prose wrapped: no line wider than the terminal
+    table = on_a_terminal(RUNS_OF_SESSIONS)
+    assert "ml/train-0" in table
+    assert max(len(line) for line in table.splitlines()) <= COLUMNS, table
