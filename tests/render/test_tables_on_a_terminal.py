@@ -16,7 +16,6 @@ import struct
 import subprocess
 import sys
 import termios
-from pathlib import Path
 from typing import Any, Iterator
 
 import orjson
