@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from ..errors import MissingInput, UsageError
-from ..render.session import SESSION_FORMATS, render_session, render_session_runs_table
+from ..render.session import SESSION_FORMATS, render_session, render_session_runs
 from . import options
 from .common import guard, note
 
@@ -75,7 +75,5 @@ def session(
         raise UsageError("--snapshot - and --scheduler-conf - cannot both read standard input")
     result = api.session_request(snapshot, scheduler_conf, scheduler_name=batch_scheduler_name,
                                  default_queue=default_queue, seed=seed, runs=runs, note=note)
-    if runs > 1 and output == "table":
-        sys.stdout.write(render_session_runs_table(result))
-    else:
-        sys.stdout.write(render_session(result, output, no_headers=no_headers))
+    render = render_session_runs if runs > 1 else render_session
+    sys.stdout.write(render(result, output, no_headers=no_headers))

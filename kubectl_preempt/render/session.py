@@ -207,6 +207,39 @@ def _placements(o: Mapping[str, Any]) -> list[str] | str:
 MAX_OUTCOMES_SHOWN = 20
 
 
+def render_session_runs(dist: Mapping[str, Any], fmt: str = "table", *, no_headers: bool = False) -> str:
+    """`kubectl preempt session --runs N -o fmt`: as render_session, for the distribution of the
+    runs. The table's list is the outcomes (--no-headers: their rows); `name` prints each pod
+    evicted in some run, the most frequent outcome's first, once."""
+    from .json import dumps as json_dumps
+    from .output import no_headers_rows, render_habit
+    from .yaml import dumps as yaml_dumps
+
+    def evicted() -> list[str]:
+        return list(dict.fromkeys(t for o in dist.get("outcomes") or () for t in o.get("evicts") or ()))
+
+    habit = render_habit(fmt, document=lambda: dist, keys=evicted)
+    if habit is not None:
+        return habit
+    if fmt == "json":
+        return json_dumps(dist)
+    if fmt == "yaml":
+        return yaml_dumps(dist)
+    if no_headers:
+        return no_headers_rows(_outcome_rows(dist.get("outcomes") or []))
+    if fmt == "wide":
+        with width.unlimited(wide=True):
+            return render_session_runs_table(dist)
+    return render_session_runs_table(dist)
+
+
+def _outcome_rows(outcomes: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    """The runs table's rows: share, runs, first seed, the tasks evicted, the placements."""
+    # the evicted tasks and the placements name tasks and nodes: list cells, never cut
+    return [[f"{100 * o['share']:.1f}%", str(o["runs"]), str(o["firstSeed"]),
+             list(o.get("evicts") or []) or "-", _placements(o)] for o in outcomes]
+
+
 def render_session_runs_table(dist: Mapping[str, Any]) -> str:
     """`session --runs N`: each distinct outcome with its share of the runs (most frequent first),
     then the evictions per job and per queue over the runs."""
@@ -215,9 +248,7 @@ def render_session_runs_table(dist: Mapping[str, Any]) -> str:
     outcomes = dist.get("outcomes") or []
     out = [f"Runs       {runs} sessions (seeds {first}..{last}), each one run kube-batch can make: "
            f"{len(outcomes)} distinct outcome{'s' if len(outcomes) != 1 else ''}", ""]
-    # the evicted tasks and the placements name tasks and nodes: list cells, never cut
-    rows = [[f"{100 * o['share']:.1f}%", str(o["runs"]), str(o["firstSeed"]),
-             list(o.get("evicts") or []) or "-", _placements(o)] for o in outcomes[:MAX_OUTCOMES_SHOWN]]
+    rows = _outcome_rows(outcomes[:MAX_OUTCOMES_SHOWN])
     out.extend(columns(["SHARE", "RUNS", "SEED", "EVICTS", "PLACEMENTS (-> bound, => pipelined)"], rows))
     if len(outcomes) > MAX_OUTCOMES_SHOWN:
         rest = outcomes[MAX_OUTCOMES_SHOWN:]

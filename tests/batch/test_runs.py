@@ -46,3 +46,36 @@ def test_runs_are_the_sessions_of_consecutive_seeds() -> None:
 def test_no_runs_is_refused() -> None:
     with pytest.raises(ValueError):
         distribution([])
+
+
+# --- `session --runs N` on the command line, in every output format ---------------------------
+
+RUNS = ["session", "--snapshot", "examples/batch-cluster.yaml", "--scheduler-conf", "examples/kube-batch.conf",
+        "--runs", "5"]
+
+
+def _runs_cli(*args: str):  # noqa: ANN202 - tests.conftest.Run
+    from tests.conftest import REPO, run_cli
+
+    run = run_cli([*RUNS, *args], cwd=REPO)
+    assert run.code == 0 and "Traceback" not in run.err, run.err
+    return run
+
+
+def test_session_runs_print_their_outcomes_in_every_output_format() -> None:
+    import orjson
+    import yaml
+
+    doc = orjson.loads(_runs_cli("-o", "json").out)
+    assert doc["runs"] == 5 and doc["outcomes"]
+    assert yaml.safe_load(_runs_cli("-o", "yaml").out) == doc
+    assert _runs_cli("-o", "jsonpath={.runs}").out == "5"
+    evicted = list(dict.fromkeys(t for o in doc["outcomes"] for t in o["evicts"]))
+    # -o name: each pod evicted in some run, once, as kubectl names a pod
+    assert _runs_cli("-o", "name").out.split() == [f"pod/{t.split('/', 1)[1]}" for t in evicted]
+    for fmt in ("table", "wide"):
+        out = _runs_cli("-o", fmt).out
+        assert out.startswith("Runs       5 sessions") and all(t in out for t in evicted)
+    # --no-headers: the outcomes' rows, one line each
+    lines = _runs_cli("--no-headers").out.splitlines()
+    assert len(lines) == len(doc["outcomes"]) and not any("SHARE" in line for line in lines)
