@@ -3,9 +3,9 @@ terminal's width); the widest descriptive columns are cut with `…` (or left ou
 do not fit) and named on a last line. A column that names something (a pod, a node, a preemptor, a
 victim: `identifying`) is never cut, as kubectl never cuts a NAME: a list of names in it goes one
 name a line instead, a name's note (`Noted`) under the name where even that is too wide, and when
-the names alone are wider than the terminal the line is too. Empty
-columns are not shown. `-o wide` is never cut, its lists one item a line; nor is output to a pipe
-or a file (scripts and saved reports get every character).
+the names alone are wider than the terminal the line is too. Empty columns are not shown.
+`-o wide` is never cut, its lists one item a line; nor is output to a pipe or a file (scripts and
+saved reports get every character).
 
 The command line says once how wide the terminal is (`set_limit`, from `terminal_limit`); the
 table helpers (render/table.py `columns`, render/wording.py `columns`, render/history.py) lay each
@@ -63,6 +63,8 @@ class Noted(str):
     def lines(self) -> list[str]:
         """The item as two lines: the name, then its note under it."""
         return [self.name, f"{NOTE_INDENT}({self.note})"]
+
+
 # the columns that name something, by the first word of their header: never cut. The first column
 # of every table (its rows' key, kubectl's NAME) is one too.
 IDENTIFYING = frozenset({"POD", "PODS", "PREEMPTOR", "NODE", "NODES", "VICTIM", "VICTIMS", "NOMINATED",
@@ -150,11 +152,10 @@ def layout(header: Optional[Sequence[str]], rows: Sequence[Sequence[Cell]], *, n
 
     Empty columns (every row's cell "" or "-") are left out when the table has headers. On a
     terminal (`limit()`), a table wider than it: list cells of identifying columns go one item a
-    line; then descriptive columns give way, cut with `…` down to their floor (their header, or
-    MIN_COLUMN); then descriptive columns that still do not fit are left out, from the right. Between
-    the first two steps, a column of names one a line still too wide puts its names' notes
-    (Noted) under them.
-    Identifying columns keep every character, and may leave the line wider than the terminal."""
+    line, and where such a column is still too wide its names' notes (Noted) go under them; then
+    descriptive columns give way, cut with `…` down to their floor (their header, or MIN_COLUMN);
+    then descriptive columns that still do not fit are left out, from the right. Identifying
+    columns keep every character, and may leave the line wider than the terminal."""
     ncol = max([len(r) for r in rows] + [len(header) if header else 0])
     head = list(header or []) + [""] * (ncol - len(header or []))
     body = [list(r) + [""] * (ncol - len(r)) for r in rows]
