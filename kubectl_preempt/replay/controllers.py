@@ -71,14 +71,20 @@ _MAX_INT32 = (1 << 31) - 1
 
 def counted_workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]) -> str:
     """The workload a replay's report counts a pod under (victimsByWorkload): workload_of's, but a
-    pod that no controller owns and no PodGroup claims, named NAME-ORDINAL (parent_and_ordinal),
-    counts under NAME with its siblings: pods a script or a test made in a loop (`stress-0` ..
-    `stress-9`) are one workload to whoever reads the counts, not ten. What the replay does
-    with such a pod keeps it apart (LeaveTimes: its own deletion is the best figure of its own)."""
+    pod that no controller owns and no PodGroup claims counts with its siblings: under the prefix
+    its name was generated from (metadata.generateName, less its last "-"), else, named
+    NAME-ORDINAL (parent_and_ordinal), under NAME. Pods a script or a test made in a loop
+    (`stress-0` .. `stress-9`, or ten `generateName: stress-`) are one workload to whoever reads
+    the counts, not ten. What the replay does with such a pod keeps it apart (LeaveTimes: its own
+    deletion is the best figure of its own)."""
     if controller_ref(meta) is None and not meta.get("podGroup"):
+        ns = meta.get("namespace") or "default"
+        generated = meta.get("generateName")
+        if isinstance(generated, str) and generated.rstrip("-"):
+            return f"{ns}/{generated.rstrip('-')}"
         split = parent_and_ordinal(meta.get("name") or "")
         if split is not None:
-            return f"{meta.get('namespace') or 'default'}/{split[0]}"
+            return f"{ns}/{split[0]}"
     return workload_of(meta, replica_sets)
 
 

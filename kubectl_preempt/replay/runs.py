@@ -90,7 +90,7 @@ class RunFacts(Listener):
             return
         self._counted.add(victim.uid)
         md = victim.metadata
-        meta = {"namespace": victim.namespace, "name": victim.name,
+        meta = {"namespace": victim.namespace, "name": victim.name, "generateName": md.get("generateName"),
                 "ownerReferences": md.get("ownerReferences") or [], "labels": dict(victim.labels)}
         group = scheduling_group(victim.spec)
         if group:

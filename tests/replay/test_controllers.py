@@ -215,3 +215,6 @@ def test_a_report_counts_ownerless_numbered_pods_under_their_common_name_and_own
     job = owned(make_pod("etl-3"), kind="Job", name="etl-batch")
     assert counted_workload_of(job["metadata"], {}) == "default/etl-batch"
     assert counted_workload_of({**bare, "podGroup": "lowgang"}, {}) == "default/lowgang"
+    # a name generated from a prefix counts under the prefix, whatever follows it
+    assert counted_workload_of({**bare, "name": "stress-x7k2p", "generateName": "stress-"}, {}) == "default/stress"
+    assert counted_workload_of({**bare, "name": "x7k2p", "generateName": "-"}, {}) == "default/x7k2p"
