@@ -2,7 +2,7 @@
 of a pod kube-batch schedules (`kubectl preempt explain`). Formats what batch_session() returns."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..model.quantity import format_bytes
 from . import width
@@ -55,23 +55,31 @@ def eviction_rows(result: Mapping[str, Any]) -> list[list[str]]:
 def render_session(result: Mapping[str, Any], fmt: str = "table", *, no_headers: bool = False) -> str:
     """`kubectl preempt session -o fmt`: the table (fitted to a terminal; `wide` never cut), the
     document (json, yaml, jsonpath=), or the evicted pods (`name`, as kubectl prints them)."""
+    return _render(result, fmt, no_headers, keys=lambda: [e.get("task") for e in result.get("evictions") or ()],
+                   rows=lambda: eviction_rows(result), table=lambda: render_session_table(result))
+
+
+def _render(doc: Mapping[str, Any], fmt: str, no_headers: bool, *, keys: Callable[[], Iterable[str]],
+            rows: Callable[[], list[list[Any]]], table: Callable[[], str]) -> str:
+    """A session command's document in `fmt`: `keys` the pods `name` prints, `rows` the table's
+    list (--no-headers), `table` the table."""
     from .json import dumps as json_dumps
     from .output import no_headers_rows, render_habit
     from .yaml import dumps as yaml_dumps
 
-    habit = render_habit(fmt, document=lambda: result, keys=lambda: [e.get("task") for e in result.get("evictions") or ()])
+    habit = render_habit(fmt, document=lambda: doc, keys=keys)
     if habit is not None:
         return habit
     if fmt == "json":
-        return json_dumps(result)
+        return json_dumps(doc)
     if fmt == "yaml":
-        return yaml_dumps(result)
+        return yaml_dumps(doc)
     if no_headers:
-        return no_headers_rows(eviction_rows(result))
+        return no_headers_rows(rows())
     if fmt == "wide":
         with width.unlimited(wide=True):
-            return render_session_table(result)
-    return render_session_table(result)
+            return table()
+    return table()
 
 
 def render_session_table(result: Mapping[str, Any]) -> str:
@@ -211,26 +219,9 @@ def render_session_runs(dist: Mapping[str, Any], fmt: str = "table", *, no_heade
     """`kubectl preempt session --runs N -o fmt`: as render_session, for the distribution of the
     runs. The table's list is the outcomes (--no-headers: their rows); `name` prints each pod
     evicted in some run, the most frequent outcome's first, once."""
-    from .json import dumps as json_dumps
-    from .output import no_headers_rows, render_habit
-    from .yaml import dumps as yaml_dumps
-
-    def evicted() -> list[str]:
-        return list(dict.fromkeys(t for o in dist.get("outcomes") or () for t in o.get("evicts") or ()))
-
-    habit = render_habit(fmt, document=lambda: dist, keys=evicted)
-    if habit is not None:
-        return habit
-    if fmt == "json":
-        return json_dumps(dist)
-    if fmt == "yaml":
-        return yaml_dumps(dist)
-    if no_headers:
-        return no_headers_rows(_outcome_rows(dist.get("outcomes") or []))
-    if fmt == "wide":
-        with width.unlimited(wide=True):
-            return render_session_runs_table(dist)
-    return render_session_runs_table(dist)
+    return _render(dist, fmt, no_headers,
+                   keys=lambda: dict.fromkeys(t for o in dist.get("outcomes") or () for t in o.get("evicts") or ()),
+                   rows=lambda: _outcome_rows(dist.get("outcomes") or []), table=lambda: render_session_runs_table(dist))
 
 
 def _outcome_rows(outcomes: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
