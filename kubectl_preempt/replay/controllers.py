@@ -55,6 +55,10 @@ def workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], 
     return f"{ns}/{name}"
 
 
+# the largest ordinal getParentNameAndOrdinal takes (strconv.ParseInt with bitSize 32)
+_MAX_INT32 = (1 << 31) - 1
+
+
 def parent_and_ordinal(name: str) -> tuple[str, int] | None:
     """A pod name read as the StatefulSet controller reads its pods' names, NAME-ORDINAL
     (statefulset/stateful_set_utils.go getParentNameAndOrdinal: `(.*)-([0-9]+)$`, the ordinal a
@@ -64,9 +68,6 @@ def parent_and_ordinal(name: str) -> tuple[str, int] | None:
         return None
     n = int(ordinal)
     return (parent, n) if n <= _MAX_INT32 else None
-
-
-_MAX_INT32 = (1 << 31) - 1
 
 
 def counted_workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str, str], Mapping[str, Any]]) -> str:
@@ -80,8 +81,9 @@ def counted_workload_of(meta: Mapping[str, Any], replica_sets: Mapping[tuple[str
     if controller_ref(meta) is None and not meta.get("podGroup"):
         ns = meta.get("namespace") or "default"
         generated = meta.get("generateName")
-        if isinstance(generated, str) and generated.rstrip("-"):
-            return f"{ns}/{generated.rstrip('-')}"
+        prefix = generated.removesuffix("-") if isinstance(generated, str) else ""
+        if prefix:
+            return f"{ns}/{prefix}"
         split = parent_and_ordinal(meta.get("name") or "")
         if split is not None:
             return f"{ns}/{split[0]}"
