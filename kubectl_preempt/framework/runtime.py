@@ -50,6 +50,11 @@ class Nominator:
     def nominated_pods_for_node(self, node_name: str) -> list[Pod]:
         return list(self.by_node.get(node_name, ()))
 
+    def held(self) -> frozenset[tuple[str, str]]:
+        """What the nominator holds, (node, pod UID), whatever the order: a pod taken out and put
+        back (delete, then add) is held as before though `version` moved and it went last."""
+        return frozenset((node, p.uid) for node, pods in self.by_node.items() for p in pods)
+
 
 def _extensions(plugin: Any) -> Any:
     """The plugin's ScoreExtensions (its normalizer), None without."""

@@ -288,7 +288,7 @@ class PodGroupLoop:
     scheduler_busy_until = float("-inf")
 
     def _pod_group_setup(self) -> None:
-        self.pod_group_spin = Spin(lambda: (self.state.changes, self.state.scheduler.world()))
+        self.pod_group_spin = Spin(lambda: (self.state.changes, self.state.scheduler.world_held()))
         self.pod_group_repeats = Repeats()
         self.pod_group_conditions: dict[str, dict[str, str]] = {}
         self._pod_group_uids: dict[str, str] = {}
@@ -524,7 +524,7 @@ class FollowGroups:
         self.queue = MemberQueue(clock, pre_enqueue=self._pre_enqueue,
                                  queueing_hints=sched.queueing_hints(), less=sched.queue_sort_less())
         self.queue.member = lambda p: bool(group_of(state, p)) and state.owned(p)
-        self.spin = Spin(lambda: (state.changes, state.scheduler.world()))
+        self.spin = Spin(lambda: (state.changes, state.scheduler.world_held()))
         self.rows: list[dict[str, Any]] = []
         # uid (a PodGroup's or a member's) -> (decided at, the victims its calls delete)
         self.preempting: dict[str, tuple[float, list[str]]] = {}

@@ -100,6 +100,16 @@ class Scheduler:
         return (self._snapshot, journal.end if journal is not None else -1, self.nominator.version, c.version,
                 c.pdb_generation, tuple([p.disruptions_allowed for p in pdbs]) if pdbs else ())
 
+    def world_held(self) -> tuple:
+        """world() with the nominator as what it holds, not how often it moved. A pod-group cycle
+        takes each assumed member's nomination out and puts it back when the group fails
+        (schedule_one_podgroup.py, assumeAndReserve and unreserveAndForget), and swaps the members'
+        entries for references while it runs (InFlightNominations): the version moves and nothing
+        changed. replay/podgroups.py Spin compares with this: with world(), two groups that fail
+        each let the other back, for ever, at one instant."""
+        w = self.world()
+        return w[:2] + (self.nominator.held(),) + w[3:]
+
     def framework_for(self, pod: Pod) -> Framework | None:
         return self.framework_for_profile(pod.scheduler_name)
 

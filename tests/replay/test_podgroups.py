@@ -279,3 +279,44 @@ def test_members_whose_own_preemptions_still_run_when_they_come_back_all_park() 
     assert summary["decisions"] == 4  # the first cycle's three members, then h-1 alone
     parked = {p["pod"]: p["queue"] for p in summary["neverScheduled"]}
     assert parked == {f"gang/h-{i}": "unschedulable" for i in range(3)}
+
+
+class _Bounded(Log):
+    """Fails the replay once it has decided more than `most` members: a replay that would not end."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.left = most
+
+    def unschedulable(self, t: float, pod: Pod, message: str, fields: Any = None) -> None:
+        self.left -= 1
+        assert self.left > 0, f"still deciding {pod.key} at +{t - START:.3f}s: the replay does not end"
+
+
+def test_two_groups_that_only_repeat_themselves_do_not_let_each_other_back_for_ever() -> None:
+    """Two gangs, each with one member that fits (and waits at Permit) and one that needs room held
+    by pods already terminating: each cycle's workload-aware preemption picks those pods again
+    (no new victim), the fitting member stays nominated where it fitted, nothing changes. Each
+    cycle takes its fitting member's nomination out of the nominator and puts it back
+    (schedule_one_podgroup.py assumeAndReserve, then unreserveAndForget), which changes nothing:
+    the other group, set aside until the cluster changes (replay/podgroups.py Spin), must stay
+    aside. Before, the nominator's version counted as a change and the two groups let each
+    other back at one instant for ever (an unrelated pod's arrival at +5 s released both)."""
+    def going(name: str, node: str) -> dict[str, Any]:
+        return (make_pod(name).ns("batch").priority(10).req(cpu="3", memory="1Gi").on(node)
+                .set("spec.terminationGracePeriodSeconds", 300).terminating("2026-01-01T00:00:00Z").obj())
+
+    tr = trace(*nodes(2), ev(0, "ADDED", going("v1", "n1")), ev(0, "ADDED", going("v2", "n2")),
+               ev(0, "ADDED", make_gang("a", 2, namespace="gang", priority=1000)),
+               ev(0, "ADDED", make_gang("b", 2, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("a-0", "a", "1")), ev(1, "ADDED", member("a-1", "a", "3")),
+               ev(2, "ADDED", member("b-0", "b", "1")), ev(2, "ADDED", member("b-1", "b", "3")),
+               ev(5, "ADDED", make_pod("x").ns("batch").priority(10).req(cpu="100m", memory="1Gi").obj()), end=600)
+    log = _Bounded(100)
+    report = replay(tr, listener=log, kubernetes_version="v1.36", feature_gates=GATES)
+    assert log.binds == {}
+    pending = {p["pod"]: p["nominatedNode"] for p in report["summary"]["neverScheduled"]}
+    assert pending == {"gang/a-0": "n1", "gang/a-1": None, "gang/b-0": "n2", "gang/b-1": None, "batch/x": None}
+    # every preemption picks pods already going: no delete call, no new victim
+    assert report["preemptions"] and all(d["alreadyTerminating"] for p in report["preemptions"]
+                                         for d in p["victimDetails"])
