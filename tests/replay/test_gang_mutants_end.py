@@ -31,7 +31,7 @@ TRACES = {
 # members each fail once); thousands when groups let each other back for ever
 MOST_AT_ONE_INSTANT = 500
 # 24 draws, and three that cycled at one instant for ever before Spin compared the nominations held
-# rather than the nominator's version (a scan of 900 draws on the old code found these)
+# rather than the nominator's version (found by replaying further draws of s9-gang-nowap on the old code)
 SEEDS = [*range(24), 140, 286, 359]
 
 
