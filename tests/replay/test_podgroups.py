@@ -301,7 +301,8 @@ def test_two_groups_that_only_repeat_themselves_do_not_let_each_other_back_for_e
     (schedule_one_podgroup.py assumeAndReserve, then unreserveAndForget), which changes nothing:
     the other group, set aside until the cluster changes (replay/podgroups.py Spin), must stay
     aside. Before, the nominator's version counted as a change and the two groups let each
-    other back at one instant for ever (an unrelated pod's arrival at +5 s released both)."""
+    other back at one instant for ever, from b's first cycles at +2 s. The low pod arriving at +5 s
+    finds the nominated members holding both nodes' room: it stays pending."""
     def going(name: str, node: str) -> dict[str, Any]:
         return (make_pod(name).ns("batch").priority(10).req(cpu="3", memory="1Gi").on(node)
                 .set("spec.terminationGracePeriodSeconds", 300).terminating("2026-01-01T00:00:00Z").obj())
