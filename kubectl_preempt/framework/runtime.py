@@ -30,6 +30,7 @@ class Nominator:
         self.by_node: dict[str, list[Pod]] = {}
         # moves on with every change (what a remembered failed cycle ran with must not have moved)
         self.version = 0
+        self._held: tuple[int, frozenset[tuple[str, str]]] | None = None  # held() as of a version
 
     def add(self, pod: Pod, node_name: str) -> None:
         self.delete(pod)
@@ -52,8 +53,13 @@ class Nominator:
 
     def held(self) -> frozenset[tuple[str, str]]:
         """What the nominator holds, (node, pod UID), whatever the order: a pod taken out and put
-        back (delete, then add) is held as before though `version` moved and it went last."""
-        return frozenset((node, p.uid) for node, pods in self.by_node.items() for p in pods)
+        back (delete, then add) is held as before though `version` moved and it went last. Made
+        again only when `version` moved (the replay asks it at every kick while a group waits)."""
+        kept = self._held
+        if kept is None or kept[0] != self.version:
+            kept = self._held = (self.version, frozenset(
+                (node, p.uid) for node, pods in self.by_node.items() for p in pods))
+        return kept[1]
 
 
 def _extensions(plugin: Any) -> Any:

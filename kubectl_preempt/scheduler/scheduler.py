@@ -94,11 +94,7 @@ class Scheduler:
         """What a failed cycle reads besides its pod and configuration, as a token that moves when
         any of it changes (scheduler/memo/failed_cycles.py FailedCycles): the snapshot and how far its
         node journal has come, the nominator, the cluster's other objects, the PDBs' status."""
-        c = self.cluster
-        journal = self._snapshot.journal
-        pdbs = c.pdbs
-        return (self._snapshot, journal.end if journal is not None else -1, self.nominator.version, c.version,
-                c.pdb_generation, tuple([p.disruptions_allowed for p in pdbs]) if pdbs else ())
+        return self._world(self.nominator.version)
 
     def world_held(self) -> tuple:
         """world() with the nominator as what it holds, not how often it moved. A pod-group cycle
@@ -107,8 +103,14 @@ class Scheduler:
         entries for references while it runs (InFlightNominations): the version moves and nothing
         changed. replay/podgroups.py Spin compares with this: with world(), two groups that fail
         each let the other back, for ever, at one instant."""
-        w = self.world()
-        return w[:2] + (self.nominator.held(),) + w[3:]
+        return self._world(self.nominator.held())
+
+    def _world(self, nominations: Any) -> tuple:
+        c = self.cluster
+        journal = self._snapshot.journal
+        pdbs = c.pdbs
+        return (self._snapshot, journal.end if journal is not None else -1, nominations, c.version,
+                c.pdb_generation, tuple([p.disruptions_allowed for p in pdbs]) if pdbs else ())
 
     def framework_for(self, pod: Pod) -> Framework | None:
         return self.framework_for_profile(pod.scheduler_name)
