@@ -178,7 +178,8 @@ def replay(
              "so it may be tried again before that victim is deleted. Default: what the trace's own calls took "
              "(the median time from a recorded victim's DisruptionTarget patch to its deletion, with 5 or more "
              f"such victims), else {DEFAULT_API_LATENCY}, that median on a real kube-scheduler v1.34.1 cluster "
-             "(../shared/realcluster, 79 victims). The JSON says which (asyncPreemption.apiLatencyFrom).",
+             "(../shared/realcluster, 79 victims). The JSON says which (asyncPreemption.apiLatencyFrom). "
+             "With --runs, runs 2 and later draw each call's time from the trace's measured calls instead.",
         show_default=False)] = None,
     feature_gates: Annotated[Optional[str], typer.Option(
         "--feature-gates", metavar="GATE=true|false,...",

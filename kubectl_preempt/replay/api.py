@@ -162,7 +162,8 @@ def replay(events: Any, *, mode: str = "simulate", config: SchedulerConfig | Map
     the plugins read (framework/versions.py GATE_FIELDS) and SchedulerAsyncPreemption (the release's
     default: on since v1.33); `api_latency`: seconds each API call of the scheduler takes in simulate mode
     (asynchronous preemption's victim patches and deletions; default: what the trace's own victims
-    took, api_dispatcher.api_latency_of, else DEFAULT_API_LATENCY).
+    took, api_dispatcher.api_latency_of, else DEFAULT_API_LATENCY; without it, run k >= 2 of `runs`
+    draws each call's time from the trace's measured calls, simulate.py _api_latency_draw).
     Pods whose schedulerName is `batch_scheduler_name` are kube-batch's (simulate mode): a session
     every `schedule_period` seconds with `batch_scheduler_conf` (kube-batch's configuration file
     as text, named `batch_scheduler_conf_source` in errors; None: its default) places them and

@@ -77,6 +77,9 @@ class Calibration:
     status_delay: float | None = None
     # the median seconds of one scheduler API call, None below MIN_LATENCY_SAMPLES victims
     api_latency: float | None = None
+    # every such call the trace measured, in seconds (sorted; empty where api_latency is None):
+    # the runs of `replay --runs` draw each call's time from them (replay/simulate.py)
+    api_latencies: tuple[float, ...] = ()
     # uids (or namespace/name) of the pods a Preempted Event of the recorded scheduler names
     recorded_victims: frozenset[str] = frozenset()
     # ReplicaSets by (namespace, name): the initial ones, then every version the events hold
@@ -142,6 +145,10 @@ class _ApiLatency:
 
     def median(self) -> float | None:
         return statistics.median(self.gaps) if len(self.gaps) >= MIN_LATENCY_SAMPLES else None
+
+    def samples(self) -> tuple[float, ...]:
+        """Every gap measured, sorted, when there are enough to stand for the cluster (as median)."""
+        return tuple(sorted(self.gaps)) if len(self.gaps) >= MIN_LATENCY_SAMPLES else ()
 
 
 class _Leaving:
@@ -295,6 +302,7 @@ class _Pass:
             status_delays=MappingProxyType(dict(delays)),
             status_delay=statistics.median(delays.values()) if delays else None,
             api_latency=self.latency.median(),
+            api_latencies=self.latency.samples(),
             recorded_victims=frozenset(self.victims),
             replica_sets=replica_sets,
             leave=self.leaving.figures(replica_sets),

@@ -282,6 +282,7 @@ class PodGroupLoop:
     preempting: set[str]
     async_preemption: bool
     api_latency: float
+    api_latency_draw: Callable[[], float] | None
     config: Any
     _plan_leave: Callable[[Pod, dict[str, Any] | None], None]  # replay/preemption_calls.py
 
@@ -381,7 +382,8 @@ class PodGroupLoop:
         if self.async_preemption:
             # workload-aware preemption (v1.36) holds the members until the last delete
             calls = plan_calls(preemptor, victims, [], now, self.api_latency,
-                               clears_wait=not api_calls_async(self.config), release_after_last_delete=True)
+                               clears_wait=not api_calls_async(self.config), release_after_last_delete=True,
+                               draw=self.api_latency_draw)
             if calls:
                 self.preempting.add(pg.uid)
         else:

@@ -41,6 +41,8 @@ class PreemptionCalls:
     evicted: dict[str, dict[str, Any]]
     async_preemption: bool
     api_latency: float
+    # each call's time drawn (simulate.py _api_latency_draw), or None: each takes api_latency
+    api_latency_draw: Callable[[], float] | None
     preempting: set[str]
     waiting_on_permit: dict[str, Any]  # replay/permit_waits.py: pods waiting at Permit
     _deletes_pending: dict[str, int]
@@ -107,7 +109,8 @@ class PreemptionCalls:
             last = next((v for v in reversed(sel.victims) if not v.terminating), None)
             hold = self.config.version.at_least(35) and last is not None and last.uid not in self.waiting_on_permit
             calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency,
-                               clears_wait=not api_calls_async(self.config), release_after_last_delete=hold)
+                               clears_wait=not api_calls_async(self.config), release_after_last_delete=hold,
+                               draw=self.api_latency_draw)
             if calls:
                 self.preempting.add(pod.uid)
         else:

@@ -13,6 +13,7 @@ the time it ran between its recorded binding and its completion.
 """
 from __future__ import annotations
 
+import random
 from typing import Any, Callable, Mapping
 
 from ..framework.config import SchedulerConfig
@@ -121,6 +122,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
         self.batch: BatchScheduler | None = None
         if batch is not None and self.calibration.schedules_any(batch.scheduler_name):
             self.batch = BatchScheduler(self, batch, self.random_source.derive())
+        self.api_latency_draw = self._api_latency_draw()
         for pod in list(cluster.pods.values()):
             if not pod.node_name and not pod.terminating and self.state.owned(pod):
                 self._enqueue(pod)
@@ -145,6 +147,22 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
         # which figure that is, for the report
         self.api_latency_from = "--api-latency" if config.api_latency is not None else \
             "trace" if measured is not None else "default"
+
+    def _api_latency_draw(self) -> Callable[[], float] | None:
+        """How long each API call of a preemption takes, drawn (scheduler/backend/api_dispatcher.py
+        plan_calls `draw`), or None: every call takes `api_latency`. Run k >= 2 of `replay --runs`
+        (a run with a generator) draws each call from the calls the trace measured
+        (calibration._ApiLatency): the API server that recorded it answered each call in its own
+        time, which sets the order in which a preemption's victims leave and when its preemptor
+        may be tried again. Run 1 and a single replay keep the median, --api-latency its figure.
+        The draws come from a generator of their own, seeded once from the run's: the
+        scheduler's own draws keep their order."""
+        rng = self.random_source.rng
+        samples = self.calibration.api_latencies if self.config.api_latency is None else ()
+        if rng is None or not samples:
+            return None
+        own = random.Random(rng.getrandbits(64))
+        return lambda: own.choice(samples)
 
     def _set_up_workloads(self, cluster: Cluster, workloads: bool) -> None:
         """The workload controllers re-create what the replay evicts (replay/controllers.py), and

@@ -54,7 +54,8 @@ def api_calls_async(config: "SchedulerConfig") -> bool:
 
 
 def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float, latency: float,
-               *, clears_wait: bool = True, release_after_last_delete: bool = False) -> list[Call]:
+               *, clears_wait: bool = True, release_after_last_delete: bool = False,
+               draw: Callable[[], float] | None = None) -> list[Call]:
     """The calls of one asynchronous preemption, in time order (mirrors prepareCandidateAsync).
 
     `clears_wait` False: SchedulerAsyncAPICalls is on, so clearNominatedNodeName hands each patch
@@ -67,35 +68,53 @@ def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: floa
     preemption.go in v1.35) isRunningPreemption keeps it in `preempting` while the last victim
     (lastVictimsPendingPreemption) exists without a deletionTimestamp, and prepareCandidateAsync
     leaves `preempting` only after that victim's PreemptPod returned. v1.34.1 releases it before
-    the last victim's calls (step 3 above)."""
+    the last victim's calls (step 3 above).
+
+    `draw`: each call's own time, one draw per call (the runs of `replay --runs` draw from the
+    calls the trace measured: an API server answers each call in its own time, and the order in
+    which victims leave follows). The Parallelizer's workers then each take the next piece as
+    soon as they are free. Without it every call takes `latency`."""
     to_delete = [v for v in victims if not v.terminating]
     if not to_delete:
         return []
+    took = draw if draw is not None else (lambda: latency)
     calls: list[Call] = []
     t = now
     for p in cleared:
         if clears_wait:
-            t += latency
+            t += took()
             calls.append(Call(t, "clearNomination", p))
         else:
-            calls.append(Call(now + latency, "clearNomination", p))
+            calls.append(Call(now + took(), "clearNomination", p))
     if len(to_delete) > 1:
         first = to_delete[:-1]
         # the workers take the pieces in order; each piece is a patch then a delete
         rounds_end = t
+        free = [t] * min(PARALLELISM, len(first))  # when each worker is next free (drawn times)
         for i, v in enumerate(first):
-            start = t + (i // PARALLELISM) * 2 * latency
-            calls.append(Call(start + latency, "patch", v))
-            calls.append(Call(start + 2 * latency, "delete", v))
-            rounds_end = max(rounds_end, start + 2 * latency)
+            if draw is None:
+                start = t + (i // PARALLELISM) * 2 * latency
+                patch, delete = start + latency, start + 2 * latency
+            else:
+                w = min(range(len(free)), key=free.__getitem__)
+                patch = free[w] + draw()
+                delete = free[w] = patch + draw()
+            calls.append(Call(patch, "patch", v))
+            calls.append(Call(delete, "delete", v))
+            rounds_end = max(rounds_end, delete)
         t = rounds_end
     last = to_delete[-1]
     if not release_after_last_delete:
         calls.append(Call(t, "release", preemptor))
-    calls.append(Call(t + latency, "patch", last))
-    calls.append(Call(t + 2 * latency, "delete", last))
+    if draw is None:
+        patch, delete = t + latency, t + 2 * latency
+    else:
+        patch = t + draw()
+        delete = patch + draw()
+    calls.append(Call(patch, "patch", last))
+    calls.append(Call(delete, "delete", last))
     if release_after_last_delete:
-        calls.append(Call(t + 2 * latency, "release", preemptor))
+        calls.append(Call(delete, "release", preemptor))
     calls.sort(key=lambda c: c.at)  # stable: at one instant, in the order above
     return calls
 
