@@ -426,7 +426,10 @@ def _leave_and_async_lines(s: Mapping[str, Any]) -> list[str]:
     ap = s.get("asyncPreemption")
     if ap:
         ms = round(float(ap.get("apiLatencySeconds") or 0) * 1000, 1)
-        out.append(f"  Async preemption      {ms:g} ms per API call; "
+        drawn = ap.get("apiLatencyDrawnFrom")
+        calls = (f"each API call drawn from the trace's {drawn} (median {ms:g} ms)" if drawn
+                 else f"{ms:g} ms per API call")
+        out.append(f"  Async preemption      {calls}; "
                    f"{plural(ap.get('decisionsBeforeDeleteCalls', 0), 'decision')} before the last delete")
     return out
 

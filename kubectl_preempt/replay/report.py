@@ -95,6 +95,10 @@ def simulate_report(sim: Any, *, what_if: Mapping[str, Any] | None = None) -> di
         # before its earlier victims' delete calls (prepareCandidateAsync), and the call's time
         **({"asyncPreemption": {"apiLatencySeconds": sim.api_latency,
                                 "apiLatencyFrom": getattr(sim, "api_latency_from", "default"),
+                                # a run of --runs that drew each call (simulate.py _api_latency_draw):
+                                # from how many measured calls; apiLatencySeconds is then their median
+                                **({"apiLatencyDrawnFrom": len(sim.calibration.api_latencies)}
+                                   if getattr(sim, "api_latency_draw", None) is not None else {}),
                                 "decisionsBeforeDeleteCalls": sim.decided_before_deletes}}
            if getattr(sim, "async_preemption", False) else {}),
         "podsNeverScheduled": len(never),

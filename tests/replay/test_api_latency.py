@@ -11,6 +11,7 @@ import pytest
 
 from kubectl_preempt.io.trace import parse_rfc3339
 from kubectl_preempt.model.objects import Pod
+from kubectl_preempt.render.replay import render_replay
 from kubectl_preempt.replay.api import replay
 from kubectl_preempt.replay.timeline import normalize
 from kubectl_preempt.replay.calibration import api_latency_of
@@ -123,3 +124,13 @@ def test_run_one_keeps_the_median_and_later_runs_draw_each_call_from_the_traces_
     assert _deleted_at(replay(t, run=5)) == drawn[3]
     # --api-latency fixes every call's time, in every run
     assert _deleted_at(replay(t, run=3, api_latency=0.02)) == 0.04
+
+
+def test_the_report_says_a_run_drew_its_calls_and_from_how_many() -> None:
+    t = spread_trace()
+    ap = replay(t, run=2)["summary"]["asyncPreemption"]
+    assert ap["apiLatencyDrawnFrom"] == 5 and ap["apiLatencySeconds"] == pytest.approx(0.05)
+    assert "apiLatencyDrawnFrom" not in replay(t)["summary"]["asyncPreemption"]
+    assert "apiLatencyDrawnFrom" not in replay(t, run=2, api_latency=0.02)["summary"]["asyncPreemption"]
+    # the table's line
+    assert "each API call drawn from the trace's 5 (median 50 ms)" in render_replay(replay(t, run=2), "table")
