@@ -217,3 +217,40 @@ def test_the_attempt_counter_counts_pops() -> None:
         q.add_unschedulable_if_not_present(p, ())
         clock.t += 60
         q.flush_backoff_completed()
+
+
+def test_a_gated_pods_own_update_is_weighed_by_its_rejectors_and_runs_its_gate_again() -> None:
+    """Update (backend/queue/scheduling_queue.go, v1.34.1 and v1.36.2 alike): an unschedulable
+    pod's own update is weighed by the hints of the plugins that rejected it (isPodWorthRequeuing)
+    and requeued as they say (requeuePodWithQueueingStrategy), its PreEnqueue plugins running
+    again on the way. Unlike an event that moves many pods (movePodsToActiveOrBackoffQueue), it is
+    not first filtered by the events its gating plugin registered. DefaultPreemption gated this
+    pod while its asynchronous preemption ran (PreEnqueue); the preemption is over, which nothing
+    tells the queue, and the pod is scaled down, which NodeResourcesFit queues for."""
+    clock = Clock()
+    preempting: set[str] = set()
+
+    def pre_enqueue(p: Pod) -> tuple[bool, str]:
+        return (p.name not in preempting, names.DEFAULT_PREEMPTION)
+
+    q = _queue(clock, pre_enqueue=pre_enqueue)
+    big = pod("a", cpu="8")
+    q.add(big)
+    p = q.pop()
+    assert q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT}) == UNSCHEDULABLE
+    preempting.add("a")  # its PostFilter started the preemption
+    clock.t += 5
+    victim = Pod(make_pod("victim").req(cpu="4").on("n1").obj())
+    # a deletion moves it, and DefaultPreemption's PreEnqueue holds it in the pool
+    q.move_all_to_active_or_backoff(hints.EVENT_ASSIGNED_POD_DELETE, victim, None)
+    assert q.where(big) == UNSCHEDULABLE and p.gated
+    preempting.clear()
+    small = pod("a", cpu="4")
+    q.update(big, small)
+    assert q.where(small) == ACTIVE and not p.gated
+    # while the preemption still runs, the same update leaves it gated in the pool
+    q2 = _queue(clock, pre_enqueue=lambda x: (False, names.DEFAULT_PREEMPTION))
+    q2.add(big)
+    assert q2.where(big) == UNSCHEDULABLE
+    q2.update(big, small)
+    assert q2.where(small) == UNSCHEDULABLE

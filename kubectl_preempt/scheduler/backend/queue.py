@@ -447,15 +447,20 @@ class SchedulingQueue:
         p.pod = new
         if p.where in (ACTIVE, BACKOFF, ERROR_BACKOFF):
             return
-        # in the unschedulable pool: ask the rejectors whether this change could help
-        rejectors = p.unschedulable_plugins | p.pending_plugins
+        # in the unschedulable pool: the rejectors' hints say whether this change could help
+        # (Update: isPodWorthRequeuing for each event, then requeuePodWithQueueingStrategy). Unlike
+        # movePodsToActiveOrBackoffQueue, Update does not first ask whether the gating plugin
+        # registered the event: a gated pod whose other rejector's hint says Queue is requeued, and
+        # its PreEnqueue plugins run again on the way
         for ev in unscheduled_pod_update_events(old, new):
-            if rejectors and not any(self._registered(p, pl, ev) for pl in rejectors):
+            strategy = self._worth_requeuing(p, ev, old, new)
+            if strategy == QUEUE_SKIP:
                 continue
-            if p.gated and not self._registered(p, p.gating_plugin, ev):
-                continue
-            self._requeue_after_backoff(p, UNSCHEDULED_POD_UPDATE)
-            if p.where != UNSCHEDULABLE:
+            if strategy == QUEUE_IMMEDIATELY:
+                self._move_to_active(p, UNSCHEDULED_POD_UPDATE)
+            else:
+                self._requeue_after_backoff(p, UNSCHEDULED_POD_UPDATE)
+            if p.where == ACTIVE or (self.pop_from_backoff and p.where in (BACKOFF, ERROR_BACKOFF)):
                 return
 
     def delete(self, pod: Pod) -> None:
