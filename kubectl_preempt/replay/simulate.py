@@ -186,11 +186,15 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
             self.state.pdb_lag = DISRUPTION_CONTROLLER_DELAY
 
     def _set_up_queue(self) -> None:
-        """kube-scheduler v1.34.1's scheduling queue over the replay's clock, and pod groups."""
+        """kube-scheduler v1.34.1's scheduling queue over the replay's clock, and pod groups.
+        SchedulerPopFromBackoffQ (Beta and on since v1.33, pkg/features/kube_features.go) as the
+        release has it: before v1.33, Pop takes activeQ's head alone, and a pod backing off waits
+        for flushBackoffQCompleted however idle the scheduler is."""
         config = self.config
         self.queue = SchedulingQueue(lambda: self.engine.now, pre_enqueue=self._pre_enqueue,
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
                                      max_backoff=float(config.pod_max_backoff_seconds),
+                                     pop_from_backoff=config.enabled("SchedulerPopFromBackoffQ"),
                                      queueing_hints=self.state.scheduler.queueing_hints(),
                                      less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush
