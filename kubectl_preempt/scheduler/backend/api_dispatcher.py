@@ -10,10 +10,11 @@ After a decision the scheduler nominates the preemptor at once and starts a goro
   3. releases the preemptor: it leaves the `preempting` set that DefaultPreemption's PreEnqueue
      checks, so the next event that requeues it lets it be tried again;
   4. preempts the last victim: its patch, then its delete.
-Each call takes `api_latency` seconds. A preemptor tried again between 3 and the last delete
-still sees that victim running: it may preempt again, on another node. With the gate off
-(prepareCandidate), the calls are made inside the scheduling cycle, before the preemptor goes
-back to the queue: the replay applies them at the decision's instant.
+Each call takes `api_latency` seconds (in run k >= 2 of `replay --runs`, a time of its own,
+drawn from the calls the trace measured: plan_calls `draw`). A preemptor tried again between 3
+and the last delete still sees that victim running: it may preempt again, on another node. With
+the gate off (prepareCandidate), the calls are made inside the scheduling cycle, before the
+preemptor goes back to the queue: the replay applies them at the decision's instant.
 
 Victims already terminating get no call (the scheduler skips them); when no victim needs one the
 preemptor is never held.
