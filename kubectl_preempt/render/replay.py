@@ -427,10 +427,13 @@ def _leave_and_async_lines(s: Mapping[str, Any]) -> list[str]:
     if ap:
         ms = round(float(ap.get("apiLatencySeconds") or 0) * 1000, 1)
         drawn = ap.get("apiLatencyDrawnFrom")
-        calls = (f"each API call drawn from the trace's {drawn} (median {ms:g} ms)" if drawn
-                 else f"{ms:g} ms per API call")
-        out.append(f"  Async preemption      {calls}; "
-                   f"{plural(ap.get('decisionsBeforeDeleteCalls', 0), 'decision')} before the last delete")
+        before = f"{plural(ap.get('decisionsBeforeDeleteCalls', 0), 'decision')} before the last delete"
+        if drawn:
+            # two lines: one would not fit 80 columns
+            out.append(f"  Async preemption      each API call drawn from the trace's {drawn} (median {ms:g} ms);")
+            out.append(f"                        {before}")
+        else:
+            out.append(f"  Async preemption      {ms:g} ms per API call; {before}")
     return out
 
 

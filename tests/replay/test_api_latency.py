@@ -133,4 +133,6 @@ def test_the_report_says_a_run_drew_its_calls_and_from_how_many() -> None:
     assert "apiLatencyDrawnFrom" not in replay(t)["summary"]["asyncPreemption"]
     assert "apiLatencyDrawnFrom" not in replay(t, run=2, api_latency=0.02)["summary"]["asyncPreemption"]
     # the table's line
-    assert "each API call drawn from the trace's 5 (median 50 ms)" in render_replay(replay(t, run=2), "table")
+    table = render_replay(replay(t, run=2), "table")
+    assert "each API call drawn from the trace's 5 (median 50 ms)" in table
+    assert all(len(line) <= 80 for line in table.splitlines() if "Async preemption" in line)
