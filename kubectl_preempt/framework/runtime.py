@@ -8,7 +8,7 @@ from ..errors import InputError, quote
 from ..model.objects import Pod
 from .batch import OpportunisticBatch, SortedScoredNodes, batchable_plugins, sign_pod
 from .config import Profile
-from .events import QueueingHintMap, unroll_wildcard_resource
+from .events import ADD, NODE, UPDATE_NODE_TAINT, ClusterEvent, QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
 from .listers import Listers
 from .randomness import FIXED, RandomSource
@@ -445,6 +445,17 @@ def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
     hints = QueueingHintMap()
     for pl in enqueue_extensions(fwk):
         events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
+        node_added = node_taint_updated = False
         for e in events:
             hints.register(pl.name, e.event, e.hint)
+            if e.event.resource == NODE:
+                node_added = node_added or bool(e.event.action & ADD)
+                node_taint_updated = node_taint_updated or bool(e.event.action & UPDATE_NODE_TAINT)
+        if node_added and not node_taint_updated:
+            # buildQueueingHintMap's mitigation of kubernetes#109437 (v1.30 to v1.36 alike): a
+            # plugin that registered Node/Add but not Node/UpdateNodeTaint is registered for
+            # UpdateNodeTaint too, with the default hint (Queue), because the preCheck of node
+            # events may have kept a NodeAdd from it; so a pod such a plugin rejected goes back
+            # to the queue when any node's taints or spec.unschedulable change
+            hints.register(pl.name, ClusterEvent(NODE, UPDATE_NODE_TAINT, "UpdateNodeTaint"), None)
     return hints

@@ -254,3 +254,48 @@ def test_a_gated_pods_own_update_is_weighed_by_its_rejectors_and_runs_its_gate_a
     assert q2.where(big) == UNSCHEDULABLE
     q2.update(big, small)
     assert q2.where(small) == UNSCHEDULABLE
+
+
+@pytest.mark.parametrize("plugin", [names.NODE_RESOURCES_FIT, names.NODE_AFFINITY, names.INTER_POD_AFFINITY])
+def test_cordoning_any_node_moves_a_pod_a_plugin_registered_for_node_add_rejected(plugin: str) -> None:
+    # scheduler.go buildQueueingHintMap (v1.30 to v1.36): a plugin that registered Node/Add but
+    # not Node/UpdateNodeTaint is registered for UpdateNodeTaint too, with the default hint
+    # (kubernetes#109437): cordoning a node the pod could never use still sends it back
+    clock = Clock()
+    q, p = _rejected(clock, plugin, cpu="8")
+    clock.t += 5
+    old = Node(make_node("n7").alloc(cpu="1", memory="1Gi").obj())
+    new = Node(make_node("n7").alloc(cpu="1", memory="1Gi").unschedulable().obj())
+    event = hints.node_scheduling_properties_change(old, new)
+    assert event is not None and event.action == hints.UPDATE_NODE_TAINT
+    assert q.move_all_to_active_or_backoff(event, old, new) == 1
+    assert q.where(p.pod) == ACTIVE
+
+
+def test_a_plugin_that_registered_node_taint_updates_keeps_its_own_hint() -> None:
+    # the mitigation adds nothing for a plugin that registered UpdateNodeTaint itself: a taint
+    # TaintToleration's rejected pod still does not tolerate leaves it where it is
+    clock = Clock()
+    q, p = _rejected(clock, names.TAINT_TOLERATION)
+    clock.t += 5
+    old = Node(make_node("n1").taint("dedicated", "gpu").obj())
+    new = Node(make_node("n1").taint("dedicated", "gpu").taint("other", "x").obj())
+    event = hints.node_scheduling_properties_change(old, new)
+    assert event is not None and event.action == hints.UPDATE_NODE_TAINT
+    assert q.move_all_to_active_or_backoff(event, old, new) == 0
+    assert q.where(p.pod) == UNSCHEDULABLE
+
+
+def test_the_mitigation_registers_update_node_taint_without_a_hint_for_node_add_plugins_only() -> None:
+    from kubectl_preempt.framework.config import default_config
+    from kubectl_preempt.framework.runtime import Framework, build_queueing_hint_map
+    from kubectl_preempt.plugins.registry import in_tree_registry
+
+    config = default_config()
+    fwk = Framework(in_tree_registry(config.version), config.profiles[0])
+    node_regs = build_queueing_hint_map(fwk).by_resource[hints.NODE]
+    fit_taint = [h for a, p, h in node_regs if p == names.NODE_RESOURCES_FIT and a & hints.UPDATE_NODE_TAINT]
+    assert fit_taint == [None]
+    # TaintToleration registered UpdateNodeTaint itself, with its hint: nothing added
+    tt_taint = [h for a, p, h in node_regs if p == names.TAINT_TOLERATION and a & hints.UPDATE_NODE_TAINT]
+    assert len(tt_taint) == 1 and tt_taint[0] is not None
