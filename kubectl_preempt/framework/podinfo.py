@@ -55,7 +55,6 @@ UNSET: Any = _Unset()
 # test_podinfo.py holds the two to each other and to the constructor).
 DERIVED: tuple[str, ...] = (
     "cycle_shape", "node_shape",
-    "affinity_selectors",
     "required_node_affinity", "preferred_node_affinity",
     "fit_request", "score_requests",
     "prefer_no_schedule_tolerations",
@@ -101,9 +100,6 @@ class PodInfo:
     # what of the pod decides a node-local plugin's answer (the equivalence cache's key)
     # <- scheduler/memo/equivalence.py node_shape, from model/podshape.py node_shape
     node_shape: bytes | None
-    # the label selectors of the (anti-)affinity terms, for the queueing hints
-    # <- plugins/interpodaffinity/plugin.py affinity_selectors_of
-    affinity_selectors: "list[LabelSelector]"
     # the compiled required node affinity (GetRequiredNodeAffinity)
     # <- plugins/helper/nodeaffinity.py RequiredNodeAffinity
     required_node_affinity: "RequiredNodeAffinity"
@@ -164,8 +160,8 @@ class PodInfo:
         self.pod = pod
         self.labels = pod.labels
         # every derived slot starts UNSET (one unpacking: a snapshot builds 150,000 of these)
-        (self.cycle_shape, self.node_shape, self.affinity_selectors,
-         self.required_node_affinity, self.preferred_node_affinity, self.fit_request, self.score_requests,
+        (self.cycle_shape, self.node_shape, self.required_node_affinity,
+         self.preferred_node_affinity, self.fit_request, self.score_requests,
          self.prefer_no_schedule_tolerations, self.spread_constraints, self.volume_claims, self.claim_names,
          self.restricted_disks, self.required_features, self.images, self.pdb_matches, self.batch_shape,
          self.batch_nonzero_request, self.batch_host_ports, self.start_text, self.start_nanos) = _ALL_UNSET

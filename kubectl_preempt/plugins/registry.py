@@ -39,7 +39,8 @@ _FACTORIES: dict[str, str] = {
 # modules whose new(args, handle, version) differs between the imitated releases
 _VERSIONED = frozenset({"tainttoleration", "noderesources.balanced_allocation", "dynamicresources",
                         "nodedeclaredfeatures", "noderesources.fit", "volumerestrictions", "volumebinding",
-                        "nodevolumelimits", "defaultpreemption", "nodeports", "gangscheduling"})
+                        "nodevolumelimits", "defaultpreemption", "nodeports", "gangscheduling", "podtopologyspread",
+                        "interpodaffinity"})
 
 
 def _factory(module: str, version: KubernetesVersion) -> Callable[[Mapping[str, Any], Any], Any]:

@@ -9,9 +9,9 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MemoTraits, NodeScore, PreFilterResult, pods_of
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
-from ...framework.podinfo import UNSET, pod_info
+from ...framework.affinity import AffinityTerm, PodTerms
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
-from ...model.selectors import LabelSelector
 from .. import names
 from . import filtering, scoring
 from .terms import merge_namespaces, namespace_labels, pod_terms
@@ -48,14 +48,61 @@ class InterPodAffinity(MemoTraits):
 
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # mirrors InterPodAffinity.EventsToRegister (SchedulerQueueingHints on); a node added or
-        # relabelled always requeues (upstream's isSchedulableAfterNodeChange is not modelled)
+        # mirrors InterPodAffinity.EventsToRegister (SchedulerQueueingHints on: a node's taints are
+        # not registered, buildQueueingHintMap adds them with no hint)
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.DELETE),
-                                     is_schedulable_after_pod_change),
-                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL))]
+                                     self.is_schedulable_after_pod_change),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL),
+                                     self.is_schedulable_after_node_change)]
 
-    def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
+    # ------------------------------------------------------------------ queueing hints
+    def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> bool:
+        """mirrors isSchedulableAfterPodChange: an assigned pod added that matches all the pod's
+        affinity terms, deleted that matched all its anti-affinity terms, or relabelled into the
+        first or out of the second (v1.36: and the pod's own new labels)."""
+        v136 = self.version.minor >= 36
+        if v136 and old is not None and new is not None and pod.uid == new.uid:
+            return True
+        if (new is not None and _unscheduled(new, v136)) or (old is not None and _unscheduled(old, v136)):
+            return False
+        terms = pod_terms(pod)
+        if _required_unparsed(terms):
+            return True
+        affinity, anti = terms.required_affinity, terms.required_anti_affinity
+        if new is not None and old is not None:
+            if not _matches_all(affinity, old) and _matches_all(affinity, new):
+                return True
+            return _matches_all(anti, old) and not _matches_all(anti, new)
+        if new is not None:
+            return _matches_all(affinity, new)
+        return _matches_all(anti, old)
+
+    def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> bool:
+        """mirrors isSchedulableAfterNodeChange: a node added or relabelled so that it joins (or
+        changes) the domain of an affinity term's topology key; for an anti-affinity term, any
+        node added, or one that leaves or changes its domain."""
+        terms = pod_terms(pod)
+        if _required_unparsed(terms):
+            return True
+        for t in terms.required_affinity:
+            if old is None:
+                if t.topology_key in new.labels:
+                    return True
+                continue
+            had, has = t.topology_key in old.labels, t.topology_key in new.labels
+            if (not had and has) or (had and has and old.labels[t.topology_key] != new.labels[t.topology_key]):
+                return True
+        for t in terms.required_anti_affinity:
+            if old is None:
+                return True
+            had, has = t.topology_key in old.labels, t.topology_key in new.labels
+            if (had and not has) or (had and has and old.labels[t.topology_key] != new.labels[t.topology_key]):
+                return True
+        return False
+
+    def __init__(self, args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> None:
         self.handle = handle
+        self.version = version
         w = args.get("hardPodAffinityWeight", 1)
         self.hard_pod_affinity_weight = 1 if w is None else int(w)
         self.ignore_preferred_terms_of_existing_pods = bool(args.get("ignorePreferredTermsOfExistingPods", False))
@@ -176,44 +223,22 @@ class InterPodAffinity(MemoTraits):
 
 
 
-def _selectors(pod: Pod) -> list[LabelSelector]:
-    """The label selectors of the pod's (anti-)affinity terms, kept in its PodInfo."""
-    pi = pod.info or pod_info(pod)
-    got = pi.affinity_selectors
-    if got is UNSET:
-        got = pi.affinity_selectors = affinity_selectors_of(pod)
-    return got
+def _unscheduled(p: Pod, nominated_counts: bool) -> bool:
+    """The hint's test of an added, updated or deleted pod that cannot change the verdict: not on a
+    node (v1.36: nor nominated to one)."""
+    return not p.node_name and not (nominated_counts and p.nominated_node_name)
 
 
-def affinity_selectors_of(pod: Pod) -> list[LabelSelector]:
-    """The label selectors of the pod's required and preferred (anti-)affinity terms, those that
-    parse, for the queueing hints."""
-    sels = []
-    aff = pod.spec.get("affinity") or {}
-    for kind in ("podAffinity", "podAntiAffinity"):
-        a = aff.get(kind) or {}
-        terms = list(a.get("requiredDuringSchedulingIgnoredDuringExecution") or ())
-        terms += [w.get("podAffinityTerm") or {} for w in a.get("preferredDuringSchedulingIgnoredDuringExecution") or ()]
-        for t in terms:
-            try:
-                sels.append(LabelSelector(t.get("labelSelector")))
-            except Exception:  # noqa: BLE001 - a bad selector is the plugin's error to report
-                continue
-    return sels
+def _required_unparsed(terms: PodTerms) -> bool:
+    """GetAffinityTerms' error on the pod's required terms (the hint then says Queue)."""
+    return any(e.startswith(("requiredAffinityTerms", "requiredAntiAffinityTerms")) for e in terms.errors)
 
 
-def is_schedulable_after_pod_change(pod: Pod, old: Any, new: Any) -> bool:
-    """mirrors isSchedulableAfterPodChange, coarsely: the changed pod matches one of the pod's
-    (anti-)affinity selectors, or a deleted pod had a required anti-affinity that kept it away."""
-    other = new if new is not None else old
-    if other is None:
-        return False
-    if new is None and old is not None:
-        anti = ((old.spec.get("affinity") or {}).get("podAntiAffinity") or {})
-        if anti.get("requiredDuringSchedulingIgnoredDuringExecution"):
-            return True
-    return any(s.matches(other.labels) for s in _selectors(pod))
+def _matches_all(terms: list[AffinityTerm], p: Pod) -> bool:
+    """mirrors podMatchesAllAffinityTerms: false without terms; namespace selectors are matched
+    against no labels (Matches(pod, nil))."""
+    return bool(terms) and all(t.matches_nil_ns(p) for t in terms)
 
 
-def new(args: Mapping[str, Any], handle: Any) -> InterPodAffinity:
-    return InterPodAffinity(args, handle)
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> InterPodAffinity:
+    return InterPodAffinity(args, handle, version)

@@ -18,7 +18,9 @@ from .. import names
 from ..helper.nodeaffinity import required_node_affinity
 from ..helper.spread import default_selector
 from . import filtering, scoring
-from .common import DO_NOT_SCHEDULE, SCHEDULE_ANYWAY, SYSTEM_DEFAULT_CONSTRAINTS, Constraint, filter_constraints
+from ...framework.versions import DEFAULT, KubernetesVersion
+from .common import (DO_NOT_SCHEDULE, NODE_INCLUSION_POLICY_HONOR, SCHEDULE_ANYWAY, SYSTEM_DEFAULT_CONSTRAINTS, Constraint,
+                     filter_constraints)
 from ...framework import batch as signers
 
 NAME = names.POD_TOPOLOGY_SPREAD
@@ -53,14 +55,69 @@ class PodTopologySpread(MemoTraits):
         return bool(self.default_constraints)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # mirrors PodTopologySpread.EventsToRegister (SchedulerQueueingHints on); a node's change
-        # always requeues (upstream's isSchedulableAfterNodeChange is not modelled)
+        # mirrors PodTopologySpread.EventsToRegister (SchedulerQueueingHints on)
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.UPDATE_POD_TOLERATION | ev.DELETE),
-                                     is_schedulable_after_pod_change),
-                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.DELETE | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_TAINT))]
+                                     self.is_schedulable_after_pod_change),
+                ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.DELETE | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_TAINT),
+                                     self.is_schedulable_after_node_change)]
 
-    def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
+    # ------------------------------------------------------------------ queueing hints
+    def _hard_constraints(self, pod: Pod) -> list[Constraint] | None:
+        """mirrors getConstraints (the pod's DoNotSchedule constraints, or the default ones); None
+        when they do not parse (the hint's error: Queue)."""
+        try:
+            return self.constraints(None, pod, DO_NOT_SCHEDULE)
+        except InputError:
+            return None
+
+    def _involved(self, incoming: Pod, with_spreading: Pod) -> bool:
+        """mirrors involvedInTopologySpreading: the pod itself, or a pod of its namespace on a node
+        (v1.36: or nominated to one)."""
+        if incoming.uid == with_spreading.uid:
+            return True
+        if not incoming.node_name and (self.version.minor < 36 or not incoming.nominated_node_name):
+            return False
+        return incoming.namespace == with_spreading.namespace
+
+    def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> bool:
+        """mirrors isSchedulableAfterPodChange."""
+        if (new is not None and not self._involved(new, pod)) or (old is not None and not self._involved(old, pod)):
+            return False
+        constraints = self._hard_constraints(pod)
+        if constraints is None:
+            return True
+        if new is not None and old is not None:
+            if (pod.uid == new.uid and (new.spec.get("tolerations") or []) != (old.spec.get("tolerations") or [])
+                    and any(c.node_taints_policy == NODE_INCLUSION_POLICY_HONOR for c in constraints)):
+                return True
+            if dict(new.labels) == dict(old.labels):
+                return False
+            # a change that makes the pod match, or stop matching, one of the constraints
+            return any(c.selector.matches(old.labels) != c.selector.matches(new.labels) for c in constraints)
+        # added: it matches a constraint; deleted: it did
+        other = new if new is not None else old
+        return any(c.selector.matches(other.labels) for c in constraints)
+
+    def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> bool:
+        """mirrors isSchedulableAfterNodeChange: a node that has (or had) every constraint's
+        topology key, added, deleted, or changed in those keys or its taints."""
+        constraints = self._hard_constraints(pod)
+        if constraints is None:
+            return True
+        old_matching = old is not None and _node_has_topology_keys(old.labels, constraints)
+        new_matching = new is not None and _node_has_topology_keys(new.labels, constraints)
+        if old is not None and new is not None:
+            if old_matching != new_matching:
+                return True
+            return new_matching and (_topology_key_labels_changed(old.labels, new.labels, constraints)
+                                     or (old.taints or []) != (new.taints or []))
+        if new is not None:
+            return new_matching
+        return old_matching
+
+    def __init__(self, args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> None:
         self.handle = handle
+        self.version = version
         if (args.get("defaultingType") or SYSTEM_DEFAULTING) == SYSTEM_DEFAULTING:
             self.default_constraints: list[Mapping[str, Any]] = SYSTEM_DEFAULT_CONSTRAINTS
             self.system_defaulted = True
@@ -225,24 +282,15 @@ class PodTopologySpread(MemoTraits):
 
 
 
-def is_schedulable_after_pod_change(pod: Pod, old: Any, new: Any) -> bool:
-    """mirrors isSchedulableAfterPodChange, coarsely: a pod of the same namespace that one of the
-    pod's constraints selects (with only the system default constraints, any pod of the namespace)."""
-    other = new if new is not None else old
-    if other is None or other.namespace != pod.namespace:
-        return False
-    constraints = pod.spec.get("topologySpreadConstraints") or ()
-    if not constraints:
-        # system default constraints select by the pod's own services and controllers: stay coarse
-        return True
-    for c in constraints:
-        try:
-            if LabelSelector(c.get("labelSelector")).matches(other.labels):
-                return True
-        except Exception:  # noqa: BLE001
-            return True
-    return False
+def _node_has_topology_keys(labels: Mapping[str, str], constraints: list[Constraint]) -> bool:
+    """mirrors nodeLabelsMatchSpreadConstraints."""
+    return all(c.topology_key in labels for c in constraints)
 
 
-def new(args: Mapping[str, Any], handle: Any) -> PodTopologySpread:
-    return PodTopologySpread(args, handle)
+def _topology_key_labels_changed(old: Mapping[str, str], new: Mapping[str, str], constraints: list[Constraint]) -> bool:
+    """mirrors checkTopologyKeyLabelsChanged."""
+    return any(old.get(c.topology_key) != new.get(c.topology_key) for c in constraints)
+
+
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> PodTopologySpread:
+    return PodTopologySpread(args, handle, version)
