@@ -440,14 +440,17 @@ def enqueue_extensions(fwk: Framework) -> list[Any]:
 
 
 def build_queueing_hint_map(fwk: Framework) -> QueueingHintMap:
-    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint; a plugin at
-    a rejecting point that declares nothing is registered for every event of every resource."""
+    """mirrors buildQueueingHintMap: every event each plugin registered, with its hint (the default
+    one, Queue, without SchedulerQueueingHints); a plugin at a rejecting point that declares nothing
+    is registered for every event of every resource."""
     hints = QueueingHintMap()
+    # SchedulerQueueingHints off (v1.30, v1.31): every hint is the default one, which says Queue
+    with_hints = fwk.version.features.enable_scheduling_queue_hint
     for pl in enqueue_extensions(fwk):
         events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) else unroll_wildcard_resource()
         node_added = node_taint_updated = False
         for e in events:
-            hints.register(pl.name, e.event, e.hint)
+            hints.register(pl.name, e.event, e.hint if with_hints else None)
             if e.event.resource == NODE:
                 node_added = node_added or bool(e.event.action & ADD)
                 node_taint_updated = node_taint_updated or bool(e.event.action & UPDATE_NODE_TAINT)

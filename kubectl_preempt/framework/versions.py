@@ -57,6 +57,12 @@ class Features:
     # InPlacePodVerticalScaling: alpha and off before v1.33 (KEP-1287): a bound pod's requests are
     # its spec, not the larger of spec and status (PodResourcesOptions.UseStatusResources)
     enable_in_place_pod_vertical_scaling: bool = True
+    # SchedulerQueueingHints: beta but off in v1.30 and v1.31, on from v1.32, GA and locked from
+    # v1.34 (plugins/feature.Features.EnableSchedulingQueueHint): off, every registered event's
+    # hint is the default one (Queue), the plugins register their events of the time before hints,
+    # and the queue and the event handlers pre-filter as they did (scheduler.go
+    # buildQueueingHintMap, scheduling_queue.go Update, eventhandlers.go preCheckForNode)
+    enable_scheduling_queue_hint: bool = True
 
 
 # the feature gates (pkg/features names) behind the Features fields: --feature-gates sets them
@@ -79,6 +85,7 @@ GATE_FIELDS: dict[str, str] = {
     "WorkloadAwarePreemption": "enable_workload_aware_preemption",
     "TopologyAwareWorkloadScheduling": "enable_topology_aware_workload_scheduling",
     "TaintTolerationComparisonOperators": "enable_taint_toleration_comparison_operators",
+    "SchedulerQueueingHints": "enable_scheduling_queue_hint",
 }
 
 
@@ -194,9 +201,10 @@ class KubernetesVersion:
 
 V1_30_1 = KubernetesVersion("v1.30.1", 1, 30, 1, Features(
     enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
-    enable_pod_level_resources=False, enable_in_place_pod_vertical_scaling=False))
+    enable_pod_level_resources=False, enable_in_place_pod_vertical_scaling=False,
+    enable_scheduling_queue_hint=False))
 V1_31_1 = KubernetesVersion("v1.31.1", 1, 31, 1, V1_30_1.features)
-V1_32_2 = KubernetesVersion("v1.32.2", 1, 32, 2, V1_30_1.features)
+V1_32_2 = KubernetesVersion("v1.32.2", 1, 32, 2, replace(V1_30_1.features, enable_scheduling_queue_hint=True))
 V1_33_0 = KubernetesVersion("v1.33.0", 1, 33, 0, Features(
     enable_dra_prioritized_list=False, enable_dynamic_resource_allocation=False,
     enable_pod_level_resources=False))

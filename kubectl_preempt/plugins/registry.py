@@ -40,7 +40,8 @@ _FACTORIES: dict[str, str] = {
 _VERSIONED = frozenset({"tainttoleration", "noderesources.balanced_allocation", "dynamicresources",
                         "nodedeclaredfeatures", "noderesources.fit", "volumerestrictions", "volumebinding",
                         "nodevolumelimits", "defaultpreemption", "nodeports", "gangscheduling", "podtopologyspread",
-                        "interpodaffinity"})
+                        "interpodaffinity", "nodeaffinity", "nodename", "nodeunschedulable", "schedulinggates",
+                        "volumezone"})
 
 
 def _factory(module: str, version: KubernetesVersion) -> Callable[[Mapping[str, Any], Any], Any]:

@@ -18,8 +18,16 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..framework import events as ev
+from ..framework.podinfo import pod_info
+from ..framework.types import NodeInfo
 from ..model.objects import Node, Pod, PriorityClass
 from ..model.workload import group_name_of
+from ..plugins import names
+from ..plugins.helper.nodeaffinity import required_node_affinity
+from ..plugins.helper.taint import TAINT_EFFECT_NO_SCHEDULE, find_matching_untolerated_taint
+from ..plugins.nodename import fits as node_name_fits
+from ..plugins.noderesources.fit import compute_pod_resource_request, fits_request
+from ..plugins.nodeports import fits as node_ports_fit
 from ..scheduler.backend.queue import SchedulingQueue
 from .state import ReplayState, parse_time
 from .timeline import TraceEvent
@@ -116,11 +124,24 @@ class EventHandler:
         if self.queue is None:
             return
         if old is None:
-            self.queue.move_all_to_active_or_backoff(ev.EVENT_NODE_ADD, None, new)
+            self.queue.move_all_to_active_or_backoff(ev.EVENT_NODE_ADD, None, new, self._pre_check_for_node(new))
         else:
             e = ev.node_scheduling_properties_change(old, new, declared_features=self.declared_features)
             if e is not None:
-                self.queue.move_all_to_active_or_backoff(e, old, new)
+                self.queue.move_all_to_active_or_backoff(e, old, new, self._pre_check_for_node(new))
+
+    def _pre_check_for_node(self, node: Node) -> Callable[[Pod], bool] | None:
+        """mirrors preCheckForNode: v1.30 and v1.31 move a pod on a node event only if it would be
+        admitted to the node as the kubelet admits it (AdmissionCheck) and tolerates its NoSchedule
+        taints; from v1.32 there is no pre-check while SchedulerQueueingHints is on (always, here)."""
+        version = self.state.config.version
+        if version.minor >= 32 and version.features.enable_scheduling_queue_hint:
+            return None
+        ni = NodeInfo(node)
+        ni.counting = self.state.snapshot.counting
+        ni.add_pods(self.state.order.pods_on(node.name, self.state.pods_by_uid))
+        pod_level = version.features.enable_pod_level_resources
+        return lambda pod: not admission_check(pod, ni, pod_level) and not _untolerated_no_schedule(pod, node)
 
     def delete_node(self, name: str) -> Node | None:
         """mirrors deleteNodeFromCache."""
@@ -139,7 +160,7 @@ class EventHandler:
         if self.queue is None:
             return
         if pod.node_name:
-            self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_ADD, None, pod)
+            self._assigned_pod_added(pod)
         elif self.state.owned(pod):
             self.queue.add(pod)
             if self.state.config.version.features.enable_gang_scheduling:
@@ -162,7 +183,39 @@ class EventHandler:
     def pod_bound(self, pod: Pod) -> None:
         """The queue hears that `pod` was bound (AssignedPodAdd)."""
         if self.queue is not None:
+            self._assigned_pod_added(pod)
+
+    def _hints_on(self) -> bool:
+        """SchedulerQueueingHints as the release has it (off in v1.30 and v1.31)."""
+        return self.state.config.version.features.enable_scheduling_queue_hint
+
+    def _assigned_pod_added(self, pod: Pod) -> None:
+        """addPodToCache's requeue: with SchedulerQueueingHints (v1.31 on), every pod the plugins'
+        hints say the new pod may help; without, AssignedPodAdded: only the pods whose required
+        pod affinity it matches (v1.31: or that PodTopologySpread rejected, in its namespace)."""
+        assert self.queue is not None
+        if self._hints_on() and self.state.config.version.minor >= 31:
             self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_ADD, None, pod)
+        else:
+            self.queue.move_pods(self._cross_topology_pods(pod), ev.EVENT_ASSIGNED_POD_ADD, None, pod)
+
+    def _cross_topology_pods(self, pod: Pod) -> list[Any]:
+        """mirrors getUnschedulablePodsWithCrossTopologyTerm (v1.30: getUnschedulablePodsWith-
+        MatchingAffinityTerm, without the PodTopologySpread part): the waiting pods an assigned
+        pod's arrival or change may help without a hint."""
+        assert self.queue is not None
+        spread = self.state.config.version.minor >= 31
+        ns = (self.state.cluster.namespaces.get(pod.namespace) or {}).get("metadata") or {}
+        ns_labels = ns.get("labels") or {}
+        out = []
+        for p in self.queue.unschedulable.values():
+            if spread and names.POD_TOPOLOGY_SPREAD in p.unschedulable_plugins and pod.namespace == p.pod.namespace:
+                out.append(p)
+                continue
+            terms = (p.pod.info or pod_info(p.pod)).affinity_terms
+            if any(t.matches(pod, ns_labels) for t in terms.required_affinity):
+                out.append(p)
+        return out
 
     def update_pod(self, old: Pod, new: Pod) -> None:
         """A new view of a pod: mirrors updatePodInCache for a bound pod (the kinds of change as
@@ -171,15 +224,38 @@ class EventHandler:
         if self.queue is None:
             return
         if new.node_name:
-            e = ev.assigned_pod_update_event(old, new)
-            if e is not None:
-                self.queue.move_all_to_active_or_backoff(e, old, new)
+            self._assigned_pod_updated(old, new)
         elif self.state.owned(old):
             self.queue.update(old, new)
 
+    def _assigned_pod_updated(self, old: Pod, new: Pod) -> None:
+        """updatePodInCache's requeue: with SchedulerQueueingHints, every pod the hints say the
+        change may help; without (v1.31), AssignedPodUpdated per kind of change: a scale-down moves
+        every pod, another change the pods _cross_topology_pods names; v1.30 calls
+        AssignedPodUpdated on every update, as one Pod/Update."""
+        assert self.queue is not None
+        version = self.state.config.version
+        if version.minor < 31:
+            if _resized_down(new, version.features.enable_in_place_pod_vertical_scaling):
+                self.queue.move_all_to_active_or_backoff(_ASSIGNED_POD_UPDATE, old, new)
+            else:
+                self.queue.move_pods(self._cross_topology_pods(new), _ASSIGNED_POD_UPDATE, old, new)
+            return
+        e = ev.assigned_pod_update_event(old, new)
+        if e is None:
+            return
+        if self._hints_on() or e.action & ev.UPDATE_POD_SCALE_DOWN:
+            self.queue.move_all_to_active_or_backoff(e, old, new)
+        else:
+            self.queue.move_pods(self._cross_topology_pods(new), e, old, new)
+
     def touch_pod(self, pod: Pod) -> None:
-        """An update that changes nothing the scheduler reads: the cache still re-adds the pod."""
+        """An update that changes nothing the scheduler reads: the cache still re-adds the pod
+        (and v1.30's updatePodInCache still calls AssignedPodUpdated)."""
+        old = self.state.pods_by_uid.get(pod.uid)
         self.state.touch(pod)
+        if self.queue is not None and pod.node_name and self.state.config.version.minor < 31:
+            self._assigned_pod_updated(old if old is not None else pod, pod)
 
     def nominate_pod(self, pod: Pod, node_name: str, *, requeue: bool = True) -> str:
         """The pod's nominated node set (or cleared with "") in the scheduler's nominator; returns
@@ -253,6 +329,36 @@ class EventHandler:
         if self.queue is not None:
             self.queue.move_all_to_active_or_backoff(
                 ev.ClusterEvent(kind, _ACTIONS[event.type], f"{kind}{event.type.title()}"), None, event.obj)
+
+
+# v1.30's AssignedPodUpdate: one Pod/Update, whatever changed
+_ASSIGNED_POD_UPDATE = ev.ClusterEvent(ev.POD, ev.UPDATE, "AssignedPodUpdate")
+
+
+def admission_check(pod: Pod, node_info: NodeInfo, pod_level_resources: bool) -> str:
+    """mirrors AdmissionCheck with includeAllFailures false: the first of the pod's resources
+    (noderesources.Fits), required node affinity, node name and host ports that the node fails,
+    or "" when it passes them all."""
+    if fits_request(compute_pod_resource_request(pod, pod_level_resources), node_info):
+        return names.NODE_RESOURCES_FIT
+    if not required_node_affinity(pod).matches(node_info.node):
+        return names.NODE_AFFINITY
+    if not node_name_fits(pod, node_info):
+        return names.NODE_NAME
+    if not node_ports_fit(pod, node_info):
+        return names.NODE_PORTS
+    return ""
+
+
+def _untolerated_no_schedule(pod: Pod, node: Node) -> bool:
+    """preCheckForNode's taint test: a NoSchedule taint (NoExecute aside) the pod does not tolerate."""
+    return find_matching_untolerated_taint(node.taints, pod.tolerations,
+                                           lambda t: t.get("effect") == TAINT_EFFECT_NO_SCHEDULE) is not None
+
+
+def _resized_down(pod: Pod, in_place_pod_vertical_scaling: bool) -> bool:
+    """mirrors isPodResourcesResizedDown (v1.30): a resize the kubelet reports as InProgress."""
+    return in_place_pod_vertical_scaling and (pod.status.get("resize") == "InProgress")
 
 
 def _as_nominated(pod: Pod, node: str) -> Pod:

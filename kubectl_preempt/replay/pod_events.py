@@ -159,7 +159,11 @@ class SimulateHandler(EventHandler):
             else:
                 self.sim._remove(cur, "deleted")
             return
-        if _labels_or_spec_changed(cur, raw):
+        if _labels_or_spec_changed(cur, raw) or (
+                not cur.node_name and not self.state.config.version.features.enable_scheduling_queue_hint
+                and _metadata_changed(cur, raw)):
+            # (without SchedulerQueueingHints, v1.30 and v1.31, a pending pod's queue hears of any
+            # change but its status': scheduling_queue.go Update, isPodUpdated)
             new = Pod(raw)
             new.node_name = cur.node_name
             new.nominated_node_name = cur.nominated_node_name
@@ -182,6 +186,16 @@ class SimulateHandler(EventHandler):
         if uid in self.victims_at_start:
             return False
         return uid in self.recorded_victims or preempted_by_scheduler(raw)
+
+
+# what isPodUpdated leaves out of a pod's metadata
+_UNCOMPARED_METADATA = frozenset(("resourceVersion", "generation", "managedFields", "finalizers"))
+
+
+def _metadata_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:
+    md = raw.get("metadata") or {}
+    return ({k: v for k, v in md.items() if k not in _UNCOMPARED_METADATA}
+            != {k: v for k, v in cur.metadata.items() if k not in _UNCOMPARED_METADATA})
 
 
 def _labels_or_spec_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:

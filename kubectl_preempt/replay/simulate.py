@@ -195,6 +195,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
                                      initial_backoff=float(config.pod_initial_backoff_seconds),
                                      max_backoff=float(config.pod_max_backoff_seconds),
                                      pop_from_backoff=config.enabled("SchedulerPopFromBackoffQ"),
+                                     hints_enabled=config.enabled("SchedulerQueueingHints"),
                                      queueing_hints=self.state.scheduler.queueing_hints(),
                                      less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush

@@ -13,6 +13,7 @@ from ...framework.affinity import AffinityTerm, PodTerms
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
+from ..feature import QueueingHintFeatures, for_release
 from . import filtering, scoring
 from .terms import merge_namespaces, namespace_labels, pod_terms
 from ...framework import batch as signers
@@ -33,7 +34,7 @@ def _namespaces(handle: Any) -> Mapping[str, Mapping[str, Any]]:
     return cluster.namespaces
 
 
-class InterPodAffinity(MemoTraits):
+class InterPodAffinity(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -48,6 +49,12 @@ class InterPodAffinity(MemoTraits):
 
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors InterPodAffinity.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            pod_action = ev.ALL if self.minor < 31 else ev.ADD | ev.UPDATE_POD_LABEL | ev.DELETE
+            return [ClusterEventWithHint(ClusterEvent(ev.POD, pod_action)),
+                    ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_TAINT))]
         # mirrors InterPodAffinity.EventsToRegister (SchedulerQueueingHints on: a node's taints are
         # not registered, buildQueueingHintMap adds them with no hint)
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.DELETE),
@@ -103,6 +110,7 @@ class InterPodAffinity(MemoTraits):
     def __init__(self, args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> None:
         self.handle = handle
         self.version = version
+        for_release(self, version)
         w = args.get("hardPodAffinityWeight", 1)
         self.hard_pod_affinity_weight = 1 if w is None else int(w)
         self.ignore_preferred_terms_of_existing_pods = bool(args.get("ignorePreferredTermsOfExistingPods", False))

@@ -22,7 +22,9 @@ from .. import names
 from ..helper.nodeaffinity import (OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
                                    RequiredNodeAffinity, required_node_affinity)
 from ..helper.normalize_score import DefaultNormalized
+from ..feature import QueueingHintFeatures, for_release
 from ...framework import batch as signers
+from ...framework.versions import DEFAULT, KubernetesVersion
 
 NAME = names.NODE_AFFINITY
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -72,7 +74,7 @@ def _required_terms(pod: Pod) -> Any:
     return na.get("requiredDuringSchedulingIgnoredDuringExecution")
 
 
-class NodeAffinity(DefaultNormalized, MemoTraits):
+class NodeAffinity(DefaultNormalized, MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -84,6 +86,10 @@ class NodeAffinity(DefaultNormalized, MemoTraits):
     node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors NodeAffinity.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors NodeAffinity.EventsToRegister (SchedulerQueueingHints on)
         return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL), is_schedulable_after_node_change)]
 
@@ -180,7 +186,7 @@ def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
     return old is None or not req.matches(old)
 
 
-def new(args: Mapping[str, Any], handle: Any) -> NodeAffinity:
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodeAffinity:
     """mirrors New with ValidateNodeAffinityArgs: an addedAffinity that does not parse is a
     configuration error."""
     added = (args or {}).get("addedAffinity") or None
@@ -201,4 +207,6 @@ def new(args: Mapping[str, Any], handle: Any) -> NodeAffinity:
                 raise InputError("parsing addedAffinity.preferredDuringSchedulingIgnoredDuringExecution: "
                                  "a preferred term does not parse",
                                  field="pluginConfig[NodeAffinity].args.addedAffinity.preferredDuringSchedulingIgnoredDuringExecution")
-    return NodeAffinity(added_node_selector, added_pref)
+    plugin = NodeAffinity(added_node_selector, added_pref)
+    for_release(plugin, version)
+    return plugin

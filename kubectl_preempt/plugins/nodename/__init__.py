@@ -11,7 +11,9 @@ from ...framework.status import SUCCESS, Code, Status
 from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import names
+from ..feature import QueueingHintFeatures, for_release
 from ...framework import batch as signers
+from ...framework.versions import DEFAULT, KubernetesVersion
 
 NAME = names.NODE_NAME
 ERR_REASON = "node(s) didn't match the requested node name"
@@ -22,7 +24,7 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
     return not pod.node_name or pod.node_name == node_info.name
 
 
-class NodeName(MemoTraits):
+class NodeName(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -33,6 +35,10 @@ class NodeName(MemoTraits):
     node_local = frozenset({"filter"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors NodeName.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors NodeName.EventsToRegister (SchedulerQueueingHints on): no hint, a new node may be the one
         return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD))]
 
@@ -46,5 +52,7 @@ class NodeName(MemoTraits):
         return SUCCESS
 
 
-def new(args: Mapping[str, Any], handle: Any) -> NodeName:
-    return NodeName()
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodeName:
+    plugin = NodeName()
+    for_release(plugin, version)
+    return plugin

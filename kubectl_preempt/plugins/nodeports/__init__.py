@@ -16,6 +16,7 @@ from ...framework.types import NodeInfo, host_ports
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
+from ..feature import QueueingHintFeatures, for_release
 from ...framework import batch as signers
 
 NAME = names.NODE_PORTS
@@ -39,7 +40,7 @@ def fits(pod: Pod, node_info: NodeInfo) -> bool:
     return fits_ports(host_ports(pod), node_info)
 
 
-class NodePorts(MemoTraits):
+class NodePorts(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -53,6 +54,11 @@ class NodePorts(MemoTraits):
     node_local = frozenset({"filter"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors NodePorts.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
+                    ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors NodePorts.EventsToRegister (SchedulerQueueingHints on): a node added needs no hint
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), is_schedulable_after_pod_deleted),
                 ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD))]
@@ -108,4 +114,5 @@ def is_schedulable_after_pod_deleted(pod: Pod, old: Any, new: Any) -> bool:
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodePorts:
     plugin = NodePorts()
     plugin.sidecar_host_ports = version.at_least(34)
+    for_release(plugin, version)
     return plugin

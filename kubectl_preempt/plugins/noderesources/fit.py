@@ -25,6 +25,7 @@ from ...model.objects import Node, Pod
 from ...model.resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Resource, is_extended_resource_name,
                                 is_scalar_resource_name, pod_level_requests_set, pod_requests)
 from .. import names
+from ..feature import QueueingHintFeatures, for_release
 from .least_allocated import least_resource_scorer
 from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import parse_shape, requested_to_capacity_ratio_scorer
@@ -167,8 +168,10 @@ class _PreScoreState:
         self.pod_requests = pod_requests_list
 
 
-class Fit(MemoTraits):
+class Fit(MemoTraits, QueueingHintFeatures):
     name = NAME
+    # InPlacePodVerticalScaling (fts.EnableInPlacePodVerticalScaling)
+    in_place_pod_vertical_scaling = True
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
         """mirrors Fit.SignPod (v1.35+): the pod's request, as PreFilter computes it."""
@@ -178,6 +181,14 @@ class Fit(MemoTraits):
     node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors Fit.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): a pod scaled
+            # down frees room only with InPlacePodVerticalScaling, any node change may help
+            pod_action = ev.DELETE
+            if self.in_place_pod_vertical_scaling:
+                pod_action |= ev.UPDATE if self.minor < 31 else ev.UPDATE_POD_SCALE_DOWN
+            return [ClusterEventWithHint(ClusterEvent(ev.POD, pod_action)),
+                    ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors Fit.EventsToRegister with SchedulerQueueingHints (GA in v1.34: no preCheck, so no
         # UpdateNodeTaint/UpdateNodeLabel) and InPlacePodVerticalScaling (on by default since v1.33:
         # a pod scaled down may free room)
@@ -346,6 +357,8 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
         # (utilfeature.DefaultFeatureGate); since v1.33 NewFit builds it without them
         plugin.scorer.options = version.resource_options
     set_signing(plugin, handle, version)
+    for_release(plugin, version)
+    plugin.in_place_pod_vertical_scaling = version.features.enable_in_place_pod_vertical_scaling
     return plugin
 
 

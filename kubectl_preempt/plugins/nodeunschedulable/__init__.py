@@ -13,7 +13,9 @@ from ...framework.types import NodeInfo
 from ...model.objects import Pod
 from .. import names
 from ..helper.taint import TAINT_EFFECT_NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, tolerations_tolerate_taint
+from ..feature import QueueingHintFeatures, for_release
 from ...framework import batch as signers
+from ...framework.versions import DEFAULT, KubernetesVersion
 
 NAME = names.NODE_UNSCHEDULABLE
 ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
@@ -22,7 +24,7 @@ ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 _UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_NO_SCHEDULE}
 
 
-class NodeUnschedulable(MemoTraits):
+class NodeUnschedulable(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -33,6 +35,10 @@ class NodeUnschedulable(MemoTraits):
     node_local = frozenset({"filter"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors NodeUnschedulable.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors NodeUnschedulable.EventsToRegister (SchedulerQueueingHints on)
         return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change),
                 ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_TOLERATION), is_schedulable_after_pod_toleration_change)]
@@ -73,5 +79,7 @@ def is_schedulable_after_pod_toleration_change(pod: Pod, old: Any, new: Any) -> 
     return tolerations_tolerate_taint(new.tolerations, {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_NO_SCHEDULE})
 
 
-def new(args: Mapping[str, Any], handle: Any) -> NodeUnschedulable:
-    return NodeUnschedulable()
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodeUnschedulable:
+    plugin = NodeUnschedulable()
+    for_release(plugin, version)
+    return plugin

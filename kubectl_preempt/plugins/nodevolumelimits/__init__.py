@@ -21,6 +21,7 @@ from .. import names
 from ..volumeutil import csitranslation
 from ..volumeutil.helpers import claim_class, ephemeral_claim_name, volume_is_for_pod
 from ..volumeutil.index import PVC_RESOURCE, StorageIndex, not_found, storage_index
+from ..feature import QueueingHintFeatures, for_release
 from ...framework import batch as signers
 
 NAME = names.NODE_VOLUME_LIMITS
@@ -94,7 +95,7 @@ def volume_limits_v1_31(node: Any, csi_node: Mapping[str, Any] | None) -> dict[s
     return by_key
 
 
-class CSILimits(MemoTraits):
+class CSILimits(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -107,6 +108,12 @@ class CSILimits(MemoTraits):
     counts_volume_attachments = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors CSILimits.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.CSI_NODE, ev.ADD)),
+                    ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
+                    ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD))]
         # mirrors CSILimits.EventsToRegister; its hints are not modelled: every registered event requeues
         return [ClusterEventWithHint(ClusterEvent(ev.CSI_NODE, ev.ADD | ev.UPDATE)),
                 ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
@@ -278,4 +285,5 @@ class CSILimits(MemoTraits):
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> CSILimits:
     plugin = CSILimits(handle)
     plugin.counts_volume_attachments = version.at_least(32)
+    for_release(plugin, version)
     return plugin

@@ -17,6 +17,7 @@ from ...model.selectors import LabelSelector
 from .. import names
 from ..helper.nodeaffinity import required_node_affinity
 from ..helper.spread import default_selector
+from ..feature import QueueingHintFeatures, for_release
 from . import filtering, scoring
 from ...framework.versions import DEFAULT, KubernetesVersion
 from .common import (DO_NOT_SCHEDULE, NODE_INCLUSION_POLICY_HONOR, SCHEDULE_ANYWAY, SYSTEM_DEFAULT_CONSTRAINTS, Constraint,
@@ -37,7 +38,7 @@ LIST_DEFAULTING = "List"
 _DEFAULT_SELECTOR_KEY = NAME + "/defaultSelector"
 
 
-class PodTopologySpread(MemoTraits):
+class PodTopologySpread(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -55,6 +56,13 @@ class PodTopologySpread(MemoTraits):
         return bool(self.default_constraints)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors PodTopologySpread.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            pod_action = ev.ALL if self.minor < 31 else ev.ADD | ev.UPDATE_POD_LABEL | ev.DELETE
+            node_action = ev.ADD | ev.DELETE | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_TAINT
+            return [ClusterEventWithHint(ClusterEvent(ev.POD, pod_action)),
+                    ClusterEventWithHint(ClusterEvent(ev.NODE, node_action))]
         # mirrors PodTopologySpread.EventsToRegister (SchedulerQueueingHints on)
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.UPDATE_POD_TOLERATION | ev.DELETE),
                                      self.is_schedulable_after_pod_change),
@@ -118,6 +126,7 @@ class PodTopologySpread(MemoTraits):
     def __init__(self, args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> None:
         self.handle = handle
         self.version = version
+        for_release(self, version)
         if (args.get("defaultingType") or SYSTEM_DEFAULTING) == SYSTEM_DEFAULTING:
             self.default_constraints: list[Mapping[str, Any]] = SYSTEM_DEFAULT_CONSTRAINTS
             self.system_defaulted = True

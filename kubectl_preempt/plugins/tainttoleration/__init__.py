@@ -22,6 +22,7 @@ from ...framework.versions import DEFAULT, KubernetesVersion
 from ...framework.podinfo import derived
 from ...model.objects import Pod
 from .. import names
+from ..feature import QueueingHintFeatures, for_release
 from ..helper.normalize_score import DefaultNormalized
 from ..helper.taint import (TAINT_EFFECT_PREFER_NO_SCHEDULE, do_not_schedule_taints_filter,
                             find_matching_untolerated_taint, tolerations_tolerate_taint)
@@ -74,7 +75,7 @@ class _PreScoreState:
         self.tolerations_prefer_no_schedule = tolerations
 
 
-class TaintToleration(DefaultNormalized, MemoTraits):
+class TaintToleration(DefaultNormalized, MemoTraits, QueueingHintFeatures):
     # NormalizeScore: helper.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
     normalize_reverse = True
     name = NAME
@@ -87,6 +88,10 @@ class TaintToleration(DefaultNormalized, MemoTraits):
     node_local = frozenset({"filter", "score"})
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors TaintToleration.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors TaintToleration.EventsToRegister (SchedulerQueueingHints on)
         return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT), is_schedulable_after_node_change),
                 ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_TOLERATION), is_schedulable_after_pod_toleration_change)]
@@ -141,4 +146,6 @@ def is_schedulable_after_pod_toleration_change(pod: Pod, old: Any, new: Any) -> 
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> TaintToleration:
-    return TaintToleration(version)
+    plugin = TaintToleration(version)
+    for_release(plugin, version)
+    return plugin

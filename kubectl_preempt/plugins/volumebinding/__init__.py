@@ -34,6 +34,7 @@ from ..volumeutil.helpers import (ANN_BIND_COMPLETED, ANN_SELECTED_NODE, CLAIM_L
                                   match_topology_selector_terms, name_of, namespace_of, pv_capacity,
                                   pv_class, storage_request, volume_is_for_pod)
 from ..volumeutil.index import PVC_RESOURCE, StorageIndex, not_found, storage_index
+from ..feature import QueueingHintFeatures, for_release
 from ...framework import batch as signers
 
 NAME = names.VOLUME_BINDING
@@ -128,7 +129,7 @@ def _storage_quantity(obj: Mapping[str, Any], field: str) -> Fraction | None:
     return parse_quantity(q, field=f"CSIStorageCapacity {namespace_of(obj)}/{name_of(obj)} {field}")
 
 
-class VolumeBinding(MemoTraits):
+class VolumeBinding(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -142,6 +143,16 @@ class VolumeBinding(MemoTraits):
     narrows_to_local_pv_nodes = False
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors VolumeBinding.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.STORAGE_CLASS, ev.ADD | ev.UPDATE)),
+                    ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD | ev.UPDATE)),
+                    ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME, ev.ADD | ev.UPDATE)),
+                    ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_TAINT)),
+                    ClusterEventWithHint(ClusterEvent(ev.CSI_NODE, ev.ADD | ev.UPDATE)),
+                    ClusterEventWithHint(ClusterEvent(ev.CSI_DRIVER, ev.ADD | ev.UPDATE)),
+                    ClusterEventWithHint(ClusterEvent(ev.CSI_STORAGE_CAPACITY, ev.ADD | ev.UPDATE))]
         # mirrors VolumeBinding.EventsToRegister (SchedulerQueueingHints on); its hints are not
         # modelled: every registered event requeues
         return [ClusterEventWithHint(ClusterEvent(ev.STORAGE_CLASS, ev.ADD | ev.UPDATE)),
@@ -487,6 +498,7 @@ def _eligible_nodes(index: StorageIndex, bound_claims: list[Mapping[str, Any]]) 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> VolumeBinding:
     plugin = VolumeBinding(handle)
     plugin.narrows_to_local_pv_nodes = not version.at_least(32)
+    for_release(plugin, version)
     if not version.at_least(33):
         plugin.node_conflict_reason = ERR_REASON_NODE_CONFLICT_V1_32
     return plugin

@@ -19,6 +19,7 @@ from ...model.objects import Pod
 from .. import names
 from ..volumeutil.helpers import READ_WRITE_ONCE_POD
 from ..volumeutil.index import PVC_RESOURCE, not_found, storage_index
+from ..feature import QueueingHintFeatures, for_release
 from ...framework import batch as signers
 
 NAME = names.VOLUME_RESTRICTIONS
@@ -125,7 +126,7 @@ def _pvc_used_by_pods(snapshot: Any, key: str) -> bool:
     return False
 
 
-class VolumeRestrictions(MemoTraits):
+class VolumeRestrictions(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -136,6 +137,13 @@ class VolumeRestrictions(MemoTraits):
     rwop_reason = ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors VolumeRestrictions.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
+                    ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD)),
+                    ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM,
+                                                      ev.ADD | ev.UPDATE if self.minor < 31 else ev.ADD))]
         # mirrors VolumeRestrictions.EventsToRegister (SchedulerQueueingHints on); its hints are not
         # modelled: every registered event requeues
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
@@ -208,6 +216,7 @@ class VolumeRestrictions(MemoTraits):
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> VolumeRestrictions:
     plugin = VolumeRestrictions(handle)
+    for_release(plugin, version)
     if not version.at_least(34):
         plugin.rwop_reason = ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT_V1_33
     return plugin

@@ -12,10 +12,12 @@ from ...framework.interface import MemoTraits
 from ...framework.status import SUCCESS, Code, Status
 from ...model.objects import Pod
 from .. import names
+from ..feature import QueueingHintFeatures, for_release
 from ..volumeutil.helpers import VOLUME_BINDING_WAIT, claim_class
 from ..volumeutil.index import (PV_RESOURCE, PVC_RESOURCE, STORAGE_CLASS_RESOURCE, not_found,
                                 storage_index)
 from ...framework import batch as signers
+from ...framework.versions import DEFAULT, KubernetesVersion
 
 NAME = names.VOLUME_ZONE
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -69,7 +71,7 @@ def pv_topologies(pv: Mapping[str, Any]) -> list[PVTopology]:
     return out
 
 
-class VolumeZone(MemoTraits):
+class VolumeZone(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -78,6 +80,14 @@ class VolumeZone(MemoTraits):
 
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
+        if not self.enable_scheduling_queue_hint:
+            # mirrors VolumeZone.EventsToRegister without SchedulerQueueingHints (v1.30, v1.31): the
+            # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
+            return [ClusterEventWithHint(ClusterEvent(ev.STORAGE_CLASS, ev.ADD)),
+                    ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_TAINT)),
+                    ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM,
+                                                      ev.ADD if self.minor < 31 else ev.ADD | ev.UPDATE)),
+                    ClusterEventWithHint(ClusterEvent(ev.PERSISTENT_VOLUME, ev.ADD | ev.UPDATE))]
         # mirrors VolumeZone.EventsToRegister (SchedulerQueueingHints on); its hints are not
         # modelled: every registered event requeues
         return [ClusterEventWithHint(ClusterEvent(ev.STORAGE_CLASS, ev.ADD)),
@@ -157,5 +167,7 @@ class VolumeZone(MemoTraits):
         return SUCCESS
 
 
-def new(args: Mapping[str, Any], handle: Any) -> VolumeZone:
-    return VolumeZone(handle)
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> VolumeZone:
+    plugin = VolumeZone(handle)
+    for_release(plugin, version)
+    return plugin

@@ -13,6 +13,11 @@ Three places a pending pod can wait:
 
 Pods that failed with an error and no rejecting plugin go to a separate error backoff queue that
 the scheduler never pops early.
+
+v1.30 and v1.31 ship SchedulerQueueingHints off (`hints_enabled`): every registered event's hint is
+then the default one (framework/runtime.py build_queueing_hint_map), and a pending pod's own update
+moves it whenever anything but its status changed (Update, isPodUpdated); the event handlers'
+pre-filters of that time live in replay/eventhandlers.py.
 """
 from __future__ import annotations
 
@@ -166,7 +171,7 @@ class SchedulingQueue:
                  initial_backoff: float = DEFAULT_POD_INITIAL_BACKOFF, max_backoff: float = DEFAULT_POD_MAX_BACKOFF,
                  max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
                  pop_from_backoff: bool = True, queueing_hints: Mapping[str, QueueingHintMap] | None = None,
-                 less: LessFunc | None = None) -> None:
+                 less: LessFunc | None = None, hints_enabled: bool = True) -> None:
         self.clock = clock
         if queueing_hints is None or less is None:
             default_hints, default_less = default_queue_setup()
@@ -179,6 +184,9 @@ class SchedulingQueue:
         self.max_backoff = max_backoff
         self.max_in_unschedulable = max_in_unschedulable
         self.pop_from_backoff = pop_from_backoff
+        # SchedulerQueueingHints (off in v1.30 and v1.31): without it a pending pod's own update
+        # requeues it whenever anything but its status changed (Update's isPodUpdated)
+        self.hints_enabled = hints_enabled
         self.infos: dict[str, QueuedPodInfo] = {}  # by pod uid, wherever it waits
         self._active: list[_Entry] = []
         self._backoff: list[_BackoffEntry] = []
@@ -446,6 +454,12 @@ class SchedulingQueue:
             return
         p.pod = new
         if p.where in (ACTIVE, BACKOFF, ERROR_BACKOFF):
+            return
+        if not self.hints_enabled:
+            # Update without SchedulerQueueingHints: any change but the status' requeues the pod
+            # (to backoffQ while it backs off, else to activeQ, where its PreEnqueue runs again)
+            if pod_updated(old, new):
+                self._requeue_after_backoff(p, UNSCHEDULED_POD_UPDATE)
             return
         # in the unschedulable pool: the rejectors' hints say whether this change could help
         # (Update: isPodWorthRequeuing for each event, then requeuePodWithQueueingStrategy). Unlike
