@@ -91,7 +91,17 @@ class NodeAffinity(DefaultNormalized, MemoTraits, QueueingHintFeatures):
             # events of before hints, each of which requeues (buildQueueingHintMap gives no hint)
             return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors NodeAffinity.EventsToRegister (SchedulerQueueingHints on)
-        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL), is_schedulable_after_node_change)]
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL),
+                                     self.is_schedulable_after_node_change)]
+
+    def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> bool:
+        """mirrors isSchedulableAfterNodeChange: the new node matches the profile's addedAffinity
+        and the pod's required node affinity, and (an update) the old one did not match the latter."""
+        if new is None:
+            return False
+        if self.added_node_selector is not None and not self.added_node_selector.matches(new):
+            return False
+        return is_schedulable_after_node_change(pod, old, new)
 
     def __init__(self, added_node_selector: NodeSelector | None,
                  added_pref_sched_terms: PreferredSchedulingTerms | None) -> None:

@@ -56,19 +56,14 @@ class NodeUnschedulable(MemoTraits, QueueingHintFeatures):
 
 
 
-def _unschedulable_blocks(pod: Pod, node: Any) -> bool:
-    if not node.unschedulable:
-        return False
-    return not tolerations_tolerate_taint(pod.tolerations, {"key": TAINT_NODE_UNSCHEDULABLE, "effect": TAINT_EFFECT_NO_SCHEDULE})
-
-
 def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
-    """mirrors isSchedulableAfterNodeChange: the node became schedulable for the pod (uncordoned,
-    or the pod tolerates the unschedulable taint)."""
+    """mirrors isSchedulableAfterNodeChange: a node added schedulable, or uncordoned (the pod's
+    tolerations are not asked)."""
     if new is None:
         return False
-    was = old is None or _unschedulable_blocks(pod, old)
-    return was and not _unschedulable_blocks(pod, new)
+    if old is None:
+        return not new.unschedulable
+    return old.unschedulable and not new.unschedulable
 
 
 def is_schedulable_after_pod_toleration_change(pod: Pod, old: Any, new: Any) -> bool:
