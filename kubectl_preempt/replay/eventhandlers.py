@@ -18,7 +18,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..framework import events as ev
-from ..framework.podinfo import pod_info
+from ..framework.podinfo import container_host_ports, pod_info
 from ..framework.types import NodeInfo
 from ..model.objects import Node, Pod, PriorityClass
 from ..model.workload import group_name_of
@@ -27,7 +27,7 @@ from ..plugins.helper.nodeaffinity import required_node_affinity
 from ..plugins.helper.taint import TAINT_EFFECT_NO_SCHEDULE, find_matching_untolerated_taint
 from ..plugins.nodename import fits as node_name_fits
 from ..plugins.noderesources.fit import compute_pod_resource_request, fits_request
-from ..plugins.nodeports import fits as node_ports_fit
+from ..plugins.nodeports import fits_ports
 from ..scheduler.backend.queue import SchedulingQueue
 from .state import ReplayState, parse_time
 from .timeline import TraceEvent
@@ -345,7 +345,8 @@ def admission_check(pod: Pod, node_info: NodeInfo, pod_level_resources: bool) ->
         return names.NODE_AFFINITY
     if not node_name_fits(pod, node_info):
         return names.NODE_NAME
-    if not node_ports_fit(pod, node_info):
+    if not fits_ports(container_host_ports(pod.spec), node_info):
+        # (v1.30 and v1.31's Fits: the containers' ports, getContainerPorts)
         return names.NODE_PORTS
     return ""
 

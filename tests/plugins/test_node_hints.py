@@ -59,3 +59,34 @@ def test_node_affinity_requeues_an_update_only_when_the_node_starts_to_match() -
     before, after = Node(make_node("n").obj()), Node(make_node("n").label("disk", "ssd").obj())
     assert pl.is_schedulable_after_node_change(pod, before, after) is True
     assert pl.is_schedulable_after_node_change(pod, after, Node(make_node("n").label("disk", "ssd").label("x", "y").obj())) is False
+
+
+def _ports_plugin(version: Any) -> Any:
+    sched = Scheduler(Cluster(), parse_config(None, version=version))
+    return sched.framework_for_profile("default-scheduler").plugins[names.NODE_PORTS]
+
+
+@pytest.mark.parametrize("deleted, queue", [
+    (make_pod("d").on("n1").host_port(8080), True),
+    (make_pod("d").nominated("n1").host_port(8080), True),
+    (make_pod("d").host_port(8080), False),
+    (make_pod("d").on("n1").host_port(9090), False),
+    (make_pod("d").on("n1").host_port(8080, host_ip="10.0.0.1"), True),
+    (make_pod("d").on("n1"), False),
+], ids=["bound, same port", "nominated, same port", "neither bound nor nominated", "another port",
+        "the port on one address", "no host port"])
+def test_node_ports_requeues_on_a_deleted_pod_holding_one_of_its_ports(deleted: Any, queue: bool) -> None:
+    # nodeports.go isSchedulableAfterPodDeleted: the pod wants 8080 on every address
+    from kubectl_preempt.framework.versions import V1_34_1
+    pod = Pod(make_pod("p").host_port(8080).obj())
+    assert _ports_plugin(V1_34_1).is_schedulable_after_pod_deleted(pod, Pod(deleted.obj()), None) is queue
+
+
+@pytest.mark.parametrize("version, queue", [("v1.34", False), ("v1.36", True)])
+def test_node_ports_reads_a_deleted_sidecars_ports_from_v1_35(version: str, queue: bool) -> None:
+    # v1.34's Fits reads the containers' ports alone; v1.35 on, GetHostPorts: sidecars' too
+    from kubectl_preempt.framework.versions import by_name
+    sidecar = make_pod("d").on("n1").set("spec.initContainers", [
+        {"name": "proxy", "image": "p", "restartPolicy": "Always", "ports": [{"containerPort": 80, "hostPort": 8080}]}])
+    pod = Pod(make_pod("p").host_port(8080).obj())
+    assert _ports_plugin(by_name(version)).is_schedulable_after_pod_deleted(pod, Pod(sidecar.obj()), None) is queue

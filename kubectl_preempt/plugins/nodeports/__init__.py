@@ -12,7 +12,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MemoTraits, PreFilterResult
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.podinfo import container_host_ports, pod_info
-from ...framework.types import NodeInfo, host_ports
+from ...framework.types import HostPortInfo, NodeInfo, host_ports
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod
 from .. import names
@@ -60,8 +60,22 @@ class NodePorts(MemoTraits, QueueingHintFeatures):
             return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE)),
                     ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE))]
         # mirrors NodePorts.EventsToRegister (SchedulerQueueingHints on): a node added needs no hint
-        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), is_schedulable_after_pod_deleted),
+        return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), self.is_schedulable_after_pod_deleted),
                 ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD))]
+
+    def is_schedulable_after_pod_deleted(self, pod: Pod, old: Any, new: Any) -> bool:
+        """mirrors isSchedulableAfterPodDeleted: a deleted pod bound or nominated to a node whose
+        host ports conflict with the pod's (v1.34: the containers' ports, as Fits reads them; v1.35
+        on: the sidecars' too, GetHostPorts)."""
+        if old is None or (not old.node_name and not old.nominated_node_name):
+            return False
+        ports = host_ports if self.minor >= 35 else (lambda p: container_host_ports(p.spec))
+        in_use = HostPortInfo()
+        for ip, protocol, port in ports(old):
+            in_use.add(ip, protocol, port)
+        if not in_use:
+            return False
+        return any(in_use.check_conflict(ip, protocol, port) for ip, protocol, port in ports(pod))
 
     def pre_filter_reads_labels(self, pod: Pod) -> bool:
         """Its PreFilter reads nothing of the pod but its spec and namespace (scheduler/schedule_one.py
@@ -92,23 +106,6 @@ class NodePorts(MemoTraits, QueueingHintFeatures):
             return Status(Code.Unschedulable, ERR_REASON)
         return SUCCESS
 
-
-
-def _pod_host_ports(pod: Pod) -> set[tuple[str, int]]:
-    out = set()
-    for c in list(pod.spec.get("initContainers") or ()) + list(pod.spec.get("containers") or ()):
-        for p in c.get("ports") or ():
-            if p.get("hostPort"):
-                out.add((p.get("protocol") or "TCP", int(p["hostPort"])))
-    return out
-
-
-def is_schedulable_after_pod_deleted(pod: Pod, old: Any, new: Any) -> bool:
-    """mirrors isSchedulableAfterPodDeleted: only a bound pod holding one of the pod's host ports helps."""
-    if old is None or new is not None or not old.node_name:
-        return False
-    mine = _pod_host_ports(pod)
-    return bool(mine) and bool(mine & _pod_host_ports(old))
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodePorts:
