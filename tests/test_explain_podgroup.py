@@ -116,3 +116,26 @@ def test_pods_naming_a_missing_pod_group_get_one_note_per_group_and_wait_at_pree
                      "appear in scheduling queue)"]
     doc = json.loads(run.out)
     assert doc["outcome"] == "Unschedulable" and doc["message"] == 'waiting for pods\'s pod group "train" to appear in scheduling queue'
+
+
+def test_a_member_being_deleted_is_explained_by_its_own_cycle_as_any_pod() -> None:
+    # a pod being deleted takes no part in its group's cycle (skipPodGroupPodSchedule): it is
+    # explained as explain explains any named pod, by its own cycle
+    objs = cluster()
+    i = next(k for k, o in enumerate(objs) if o["metadata"]["name"] == "train-1")
+    objs[i] = make_pod("train-1").ns("gang").priority(10000).req(cpu="3", memory="1Gi").in_pod_group("train") \
+        .terminating().obj()
+    [doc] = api.explain_pods(objs, ["gang/train-1"], kubernetes_version="v1.36", feature_gates=GATES)
+    assert doc["pod"] == "gang/train-1" and "podGroup" not in doc
+    assert doc["outcome"] == "Unschedulable"
+
+
+def test_a_member_the_groups_cycle_never_tried_gets_the_groups_status() -> None:
+    # without nodes the cycle stops at its first member; the others get the group's status
+    # (submitPodGroupAlgorithmResult), not a traceback
+    objs = [o for o in cluster() if o["kind"] != "Node"]
+    [doc] = api.explain_pods(objs, ["gang/train-1"], kubernetes_version="v1.36",
+                             feature_gates="GenericWorkload=true,GangScheduling=true")
+    assert doc["outcome"] == "Unschedulable"
+    assert doc["message"] == "failed to schedule other pod from a pod group: no nodes available to schedule pods"
+    assert doc["podGroup"]["podGroup"] == "gang/train"

@@ -141,11 +141,19 @@ def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
     return doc
 
 
+def untried_member_document(result: PodGroupCycleResult, pod: Pod) -> dict[str, Any]:
+    """A member the group's cycle ended before trying (it stops at the first member that cannot be
+    placed): submitPodGroupAlgorithmResult gives a member without a result of its own the group's
+    status."""
+    return {"pod": pod.key, "priority": pod.priority, "requests": human_resources(pod.resource.resource),
+            "outcome": UNSCHEDULABLE, "message": result.status.message(), "podGroup": pod_group_document(result)}
+
+
 def member_document(result: PodGroupCycleResult, key: str, nominated: dict[str, list[str]]) -> dict[str, Any]:
     """A member's explanation: its own cycle as explain gives any pod's, the outcome and message
     the group's cycle gave it, and the group's decision under `podGroup`."""
     m = result.member(key)
-    assert m is not None
+    assert m is not None  # untried_member_document explains a member the cycle did not try
     if m.cycle is not None:
         doc = build_document(m.cycle, nominated)
     else:

@@ -141,7 +141,7 @@ def _explain_pod_group(sched: Scheduler, key: str, version: KubernetesVersion) -
     """The pod-group cycle of a group (podgroup/NS/NAME) or of a member's group, over the group's
     pending members (not being deleted) in the order the cycle tries them: priority, then creation
     (a snapshot holds no queue: the first attempts follow the creations)."""
-    from .podgroup import member_document, pod_group_document
+    from .podgroup import member_document, pod_group_document, untried_member_document
     from ..framework.podgroupstate import group_key_of
     from ..scheduler.schedule_one_podgroup import order_members
     cluster = sched.cluster
@@ -156,8 +156,9 @@ def _explain_pod_group(sched: Scheduler, key: str, version: KubernetesVersion) -
     if focus is not None:
         pod = cluster.pods[focus]
         fwk = sched.framework_for(pod)
-        if fwk is not None and not sched.pre_enqueue(fwk, pod).is_success():
-            # held before any cycle (GangScheduling: its group or enough of its pods not there yet)
+        # held before any cycle (GangScheduling: its group or enough of its pods not there yet),
+        # or no member of the group's cycle (bound, or being deleted): its own cycle, as any pod's
+        if pod.node_name or pod.terminating or (fwk is not None and not sched.pre_enqueue(fwk, pod).is_success()):
             res = sched.schedule(pod)
             nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
             doc = build_document(res, nominated)
@@ -173,5 +174,8 @@ def _explain_pod_group(sched: Scheduler, key: str, version: KubernetesVersion) -
         doc = pod_group_document(result)
         return {"podGroup": doc.pop("podGroup"), "kind": "PodGroupExplanation", "schedulerVersion": version.name,
                 **gates, **doc}
-    doc = member_document(result, focus, nominated)
+    if result.member(focus) is None:
+        doc = untried_member_document(result, cluster.pods[focus])
+    else:
+        doc = member_document(result, focus, nominated)
     return {"pod": doc.pop("pod"), "schedulerVersion": version.name, **gates, **doc}
