@@ -214,7 +214,22 @@ def _first_document(data: bytes, name: str) -> Any:
         raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
     except ValueError:
         raise json_number_error(text, 0, name) from None
+    except RecursionError:
+        raise _too_deep(text, 0, name) from None
     return value
+
+
+def _too_deep(text: str, pos: int, name: str) -> InputError:
+    """A document nested deeper than the standard decoder's recursion goes: worded as the snapshot
+    reader (orjson) words it, "depth limit exceeded" at its place."""
+    try:
+        orjson.loads(text[pos:])
+    except orjson.JSONDecodeError as e:
+        if "depth" in e.msg:
+            line = text.count("\n", 0, pos) + e.lineno
+            column = e.colno + (pos - text.rfind("\n", 0, pos) - 1 if e.lineno == 1 else 0)
+            return InputError(one_line(e.msg), source=name, field=f"line {line} column {column}")
+    return InputError("depth limit exceeded", source=name)
 
 
 def _documents(data: bytes, name: str) -> Iterator[tuple[int, Any]]:
@@ -245,6 +260,8 @@ def _documents(data: bytes, name: str) -> Iterator[tuple[int, Any]]:
             raise InputError(one_line(e.msg), source=name, field=f"line {e.lineno} column {e.colno}") from None
         except ValueError:
             raise json_number_error(text, pos, name) from None
+        except RecursionError:
+            raise _too_deep(text, pos, name) from None
         yield line, value
         line += text.count("\n", pos, end)
         pos = end
@@ -332,7 +349,9 @@ def _parse_snapshot(data: bytes, name: str) -> Trace:
         known = [t for t in times if t is not None]
         start = max(known) if known else 0.0
     stamp = format_rfc3339(start)
-    events = [{"time": stamp, "ts": start, "type": "ADDED", "object": o, "line": None} for o in objects]
+    # each event named by its object's place in the file (items[i]), as a snapshot's errors name it
+    events = [{"time": stamp, "ts": start, "type": "ADDED", "object": o, "line": None, "item": i}
+              for i, o in enumerate(objects)]
     header = {"apiVersion": API_VERSION, "kind": KIND, "startTime": stamp, "source": {"form": "snapshot"}}
     return Trace(header, events, name, "snapshot",
                  [f"{name}: a snapshot, replayed as a trace of one instant"])

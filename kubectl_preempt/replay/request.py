@@ -2,9 +2,10 @@
 replays it, the what-if PriorityClass files, and --dump-decisions' writer."""
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..errors import InputError, UsageError
 from ..framework.versions import KubernetesVersion, Resolved, apply_feature_gates
@@ -66,6 +67,27 @@ def load_priority_class_files(paths: Iterable[str]) -> list[dict]:
     return classes
 
 
+def new_directory(directory: str | None) -> str | None:
+    """`directory` when it does not exist yet (a request about to make it), else None."""
+    return directory if directory is not None and not os.path.isdir(directory) else None
+
+
+@contextlib.contextmanager
+def unused_directory_removed(made: str | None, written: list[str]) -> Iterator[None]:
+    """Around a request that --dump-decisions into the directory it `made` (new_directory, before
+    decision_case_writer): when the request fails (bad input found late, Ctrl-C) before writing a
+    case, that directory goes again, as nothing is written half-way."""
+    try:
+        yield
+    except BaseException:
+        if made is not None and not written:
+            try:
+                os.rmdir(made)
+            except OSError:
+                pass
+        raise
+
+
 def decision_case_writer(directory: str, *, overwrite: bool,
                          private: bool) -> tuple[Callable[[dict[str, Any]], None], list[str]]:
     """--dump-decisions: a function writing each decision's conformance case into `directory`
@@ -114,7 +136,10 @@ def replay_request(trace: str | None, *, bundled: str = "demo.jsonl.gz", follow:
     hears the trace once read (what to show while it replays). `trace` None: the trace `bundled`
     with every install (traces/NAME). `stdin_taken`: another input reads standard input already."""
     path = trace if trace is not None else bundled_trace(bundled)
-    tr, picked = _trace_and_release(path, kubernetes_version, feature_gates, note)
+    # the trace's notes are told once the replay has read it whole: bad input ends with its one
+    # error line, no note before it
+    held: list[str] = []
+    tr, picked = _trace_and_release(path, kubernetes_version, feature_gates, held.append)
     progress, run_progress = watch(tr) if watch is not None else (None, None)
     classes = load_priority_class_files(priorityclasses)
     cfg = load_config_document(config) if config else None
@@ -127,18 +152,23 @@ def replay_request(trace: str | None, *, bundled: str = "demo.jsonl.gz", follow:
     private = is_private(tr.source) or tr.header.get("redacted") is False
     on_decision = None
     written: list[str] = []
+    made = new_directory(dump_decisions)
     if dump_decisions:
         on_decision, written = decision_case_writer(dump_decisions, overwrite=overwrite, private=private)
     if html and html != STDOUT:
         refuse_link(html, "--html")
     try:
-        report = replay(tr, mode="follow" if follow else "simulate", config=cfg, priority_classes=classes or None,
-                        reresolve_existing=reresolve_existing, seed=seed, on_decision=on_decision,
-                        progress=None if runs > 1 else progress, runs=runs, jobs=jobs, ray_address=ray_address,
-                        run_progress=run_progress, api_latency=api_latency, feature_gates=feature_gates,
-                        kubernetes_version=kubernetes_version, resolved=picked,
-                        batch_scheduler_name=batch_scheduler_name, batch_scheduler_conf=batch_conf,
-                        batch_scheduler_conf_source=batch_conf_name, schedule_period=schedule_period)
+        with unused_directory_removed(made, written):
+            report = replay(tr, mode="follow" if follow else "simulate", config=cfg, priority_classes=classes or None,
+                            reresolve_existing=reresolve_existing, seed=seed, on_decision=on_decision,
+                            progress=None if runs > 1 else progress, runs=runs, jobs=jobs, ray_address=ray_address,
+                            run_progress=run_progress, api_latency=api_latency, feature_gates=feature_gates,
+                            kubernetes_version=kubernetes_version, resolved=picked,
+                            batch_scheduler_name=batch_scheduler_name, batch_scheduler_conf=batch_conf,
+                            batch_scheduler_conf_source=batch_conf_name, schedule_period=schedule_period)
     except InputError as e:
         raise e.located(source=tr.source) from None
+    if note is not None:
+        for text in held:
+            note(text)
     return ReplayResult(report, tr, tr.source, private, written)

@@ -26,7 +26,7 @@ class TraceEvent:
     type: str
     obj: Mapping[str, Any]
     kind: str
-    where: str  # "line 12" or "events[11]", for messages
+    where: str  # "line 12", "items[11]" (a snapshot's) or "events[11]", for messages
 
     @property
     def name(self) -> str:
@@ -119,7 +119,11 @@ def normalize(events: Any) -> Timeline:
             continue
         else:
             line, typ = _get(e, "line"), _get(e, "type")
-        where = f"line {line}" if line else f"events[{i}]"
+        if line:
+            where = f"line {line}"
+        else:
+            item = e.get("item") if plain else None
+            where = f"items[{item}]" if isinstance(item, int) else f"events[{i}]"
         if typ not in EVENT_TYPES:
             raise InputError(f"type {quote(typ)} is not one of {', '.join(EVENT_TYPES)}", field=f"{where}.type")
         t = e.get("ts") if plain else _get(e, "ts")
