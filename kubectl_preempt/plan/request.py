@@ -11,7 +11,8 @@ from ..io import live
 from ..io.files import STDOUT, is_private, refuse_link
 from ..io.release import captured_at as _captured_at, scheduler_version
 from ..io.snapshot import display_name, ignored_note, load_config_document, load_objects
-from ..replay.request import decision_case_writer
+from ..replay.request import decision_case_writer, new_directory, unused_directory_removed
+from ..model.workload import refuse_other_release
 from .api import plan
 from .capacity import plan_max
 
@@ -80,6 +81,17 @@ def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context:
     cfg = load_config_document(config) if config else None
     # --feature-gates are checked against the release picked, and carried by it
     version = apply_feature_gates(resolved.version, feature_gates)
+    # a Workload or PodGroup of another release's API is refused, in the cluster or a manifest, as
+    # explain and replay refuse it (the release's scheduler could never be given it)
+    try:
+        refuse_other_release(objects, version.name, version.minor)
+    except InputError as e:
+        raise e.located(source=source) from None
+    for name, where, obj in manifests:
+        try:
+            refuse_other_release([obj], version.name, version.minor)
+        except InputError as e:
+            raise InputError(e.detail, source=name, field=f"{where} ({e.field})" if where else e.field) from None
     return PlanInputs(manifests, objects, source, captured_at, private, replace(resolved, version=version), cfg)
 
 
@@ -119,12 +131,15 @@ def plan_request(manifest_paths: Sequence[str], snapshot: str | None, scale: Ite
         return PlanResult(report, {}, inputs.private, [])
     on_decision = None
     written: list[str] = []
+    made = new_directory(dump_decisions)
     if dump_decisions:
         on_decision, written = decision_case_writer(dump_decisions, overwrite=overwrite, private=inputs.private)
     if html and html != STDOUT:
         refuse_link(html, "--html")
     trace: dict[str, Any] = {}
-    report = plan(inputs.objects, inputs.manifests, list(scale), config=inputs.config, seed=seed, duration=duration,
-                  runs=runs, jobs=jobs, namespace=namespace, captured_at=inputs.captured_at,
-                  kubernetes_version=inputs.version, on_decision=on_decision, source=inputs.source, trace_out=trace)
+    with unused_directory_removed(made, written):
+        report = plan(inputs.objects, inputs.manifests, list(scale), config=inputs.config, seed=seed,
+                      duration=duration, runs=runs, jobs=jobs, namespace=namespace, captured_at=inputs.captured_at,
+                      kubernetes_version=inputs.version, on_decision=on_decision, source=inputs.source,
+                      trace_out=trace)
     return PlanResult(report, trace, inputs.private, written)

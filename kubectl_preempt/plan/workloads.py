@@ -39,6 +39,7 @@ from ..errors import InputError, quote
 from ..model.admission import merge_label_keys
 from ..model.objects import Pod, PriorityClass
 from ..model.priority import class_priority
+from ..model.schema import check_object, describe
 from ..model.workload import check_workload_object, is_workload_object
 from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
 
@@ -302,18 +303,30 @@ class Maker:
         """A scheduling.k8s.io Workload or PodGroup (v1.36's workload-aware scheduling): created with
         the pods beside it, which name it; no pods of its own. A PodGroup's priority is its class's,
         as the Priority admission plugin resolves it (admitPodGroup)."""
+        try:
+            # its shape first, as a snapshot's objects are checked (model/schema.py): a field of
+            # the wrong type is named, not tripped over below
+            check_object(obj)
+        except InputError as e:
+            raise InputError(e.detail, source=source, field=f"{label}: {e.field}") from None
+        api_version = obj.get("apiVersion")
+        if not isinstance(api_version, str):
+            raise InputError(f"must be a string, got {describe(api_version)}", source=source,
+                             field=f"{label}: apiVersion")
         if not is_workload_object(obj):
-            raise InputError(f"{obj.get('apiVersion')} {obj.get('kind')} cannot be planned: a Workload or PodGroup "
-                             "of scheduling.k8s.io", source=source, field=f"{label}: apiVersion")
-        raw = copy.deepcopy(dict(obj))
-        md = raw.setdefault("metadata", {})
+            raise InputError(f"{api_version} {obj.get('kind')} cannot be planned: a Workload or PodGroup of "
+                             "scheduling.k8s.io", source=source, field=f"{label}: apiVersion")
+        # copied as far as it is changed (a deep copy of a deeply nested field it never reads
+        # would only risk Python's recursion limit)
+        raw = dict(obj)
+        md = raw["metadata"] = dict(raw.get("metadata") or {})
         md["namespace"] = ns
         md.setdefault("uid", f"plan-{raw['kind'].lower()}-{ns}-{md.get('name')}")
         try:
             check_workload_object(raw)
         except InputError as e:
             raise InputError(e.detail, source=source, field=f"{label}: {e.field}") from None
-        spec = raw.setdefault("spec", {})
+        spec = raw["spec"] = dict(raw.get("spec") or {})
         if raw["kind"] == "PodGroup" and spec.get("priority") is None:
             found = class_priority(spec.get("priorityClassName") or "", self.classes)
             if found is None:
