@@ -225,10 +225,12 @@ def check_workload_object(obj: Mapping[str, Any]) -> None:
 def scheduling_group(pod_spec: Mapping[str, Any]) -> str:
     """The PodGroup a v1.36 pod names (spec.schedulingGroup.podGroupName), "" for none."""
     sg = pod_spec.get("schedulingGroup")
-    if not isinstance(sg, Mapping):
+    if sg is None:
+        return ""  # most pods: no typing.Mapping check (an ABC's) asked of each
+    if type(sg) is not dict and not isinstance(sg, Mapping):
         return ""
     name = sg.get("podGroupName")
-    return name if isinstance(name, str) else ""
+    return name if type(name) is str else ""
 
 
 def workload_ref(pod_spec: Mapping[str, Any]) -> tuple[str, str, str] | None:

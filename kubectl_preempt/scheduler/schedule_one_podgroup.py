@@ -196,8 +196,14 @@ class PodGroupScheduler:
         out = PodGroupCycleResult(key, pod_group, result.members, result.status, result.waiting_on_preemption,
                                   record, num_all_nodes=n)
         _submit(out)
+        # the members' podsToActivate, each pod once (upstream's is a map by key): a set beside the
+        # list, not a search of the list, for a gang of thousands whose members name each other
+        seen: set[str] = set()
         for m in result.members:
-            out.activate.extend(p for p in m.activate if p not in out.activate)
+            for p in m.activate:
+                if p.uid not in seen:
+                    seen.add(p.uid)
+                    out.activate.append(p)
         return out
 
     def _framework_for_pod_group(self, members: Sequence[Pod]) -> tuple[Framework | None, str]:

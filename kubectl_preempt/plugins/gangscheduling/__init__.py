@@ -112,8 +112,22 @@ class GangScheduling:
         """The cache's state of the pod's group (its pods the scheduler knows)."""
         key = group_key_of(pod, self.minor)
         cluster = self.handle.cluster
-        pods = [p for p in cluster.pods.values() if p.namespace == pod.namespace] if cluster is not None else []
+        if cluster is None or not key:
+            return PodGroupState()
+        # the pods of this group alone (PreEnqueue asks it of each member: states_of every group
+        # of the namespace, for each of a gang's thousands of pods, was most of a replay's time)
+        name, ns, minor = group_name_of(pod.spec, self.minor), pod.namespace, self.minor
+        pods = [p for p in cluster.pods.values() if p.namespace == ns and group_name_of(p.spec, minor) == name]
         return states_of(pods, self.minor).get(key) or PodGroupState()
+
+    def _known_members(self, pod: Pod) -> int:
+        """live_state(pod).all_pods_count(), counted without building the state: PreEnqueue asks
+        it of each of a gang's pods."""
+        cluster = self.handle.cluster
+        if cluster is None:
+            return 0
+        name, ns, minor = group_name_of(pod.spec, self.minor), pod.namespace, self.minor
+        return sum(1 for p in cluster.pods.values() if p.namespace == ns and group_name_of(p.spec, minor) == name)
 
     # ---------------------------------------------------------------- PreEnqueue
     def pre_enqueue(self, pod: Pod) -> Status:
@@ -126,7 +140,7 @@ class GangScheduling:
             return missing
         if not pg.gang:
             return SUCCESS
-        if self.live_state(pod).all_pods_count() < pg.min_count:
+        if self._known_members(pod) < pg.min_count:
             return Status(Code.UnschedulableAndUnresolvable, ERR_WAITING_TO_APPEAR)
         return SUCCESS
 
