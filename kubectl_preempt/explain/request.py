@@ -86,6 +86,7 @@ def explain_pods(objects: Cluster | Iterable[Mapping[str, Any]] | Mapping[str, A
         p = admit(raw, cluster.priority_classes)
         cluster.pods[p.key] = p
         cluster.version += 1  # taken in: a snapshot built before no longer lists the cluster's pods
+        cluster.pod_set_version += 1
         if p.key not in pods:
             pods.append(p.key)
     base: Scheduler | None = None

@@ -112,6 +112,9 @@ class Cluster:
         self.ignored: dict[str, int] = {}
         # bumped by every change, so that derived indexes (the snapshot) know when to rebuild
         self.version = 0
+        # bumped whenever a pod joins or leaves `pods` (or one is replaced): what is counted over
+        # the set of pods (GangScheduling's members per group) holds while it stays
+        self.pod_set_version = 0
         self.finished_pods = 0
         # things the API server accepts but that change what a verdict can say; the CLI prints them
         self.notes: list[str] = []
@@ -214,6 +217,7 @@ class Cluster:
             # bad quantities fail here, at load, naming the pod
             pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
         pods[pod.key] = pod
+        self.pod_set_version += 1
 
     def _add_viewed_pods(self, views: list[Pod | None], by_key: dict[str, Pod] | None = None) -> bool:
         """The pods of a lean read (io/snapshot.py _typed_list: checked, each with its view and,
@@ -235,6 +239,7 @@ class Cluster:
         if not _FINISHED.isdisjoint(map(_PHASE, by_key.values())):
             live = {k: p for k, p in by_key.items() if p.phase not in _FINISHED}
         self.pods.update(live)
+        self.pod_set_version += 1
         self.finished_pods += count - len(live)
         self.version += count
         return True

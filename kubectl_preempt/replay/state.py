@@ -243,6 +243,7 @@ class ReplayState:
     def _index_pod(self, pod: Pod) -> None:
         """The pod in every index the replay keeps: by key, by uid, its node's info, nominations."""
         self.cluster.pods[pod.key] = pod
+        self.cluster.pod_set_version += 1
         self.pods_by_uid[pod.uid] = pod
         if pod.node_name:
             self.order.add(pod.node_name, pod.uid)
@@ -255,6 +256,7 @@ class ReplayState:
         cur = self.cluster.pods.get(pod.key)
         if cur is not None and cur.uid == pod.uid:
             del self.cluster.pods[pod.key]
+            self.cluster.pod_set_version += 1
         self.pods_by_uid.pop(pod.uid, None)
         if pod.node_name:
             self.order.remove(pod.node_name, pod.uid)

@@ -11,6 +11,7 @@ WorkloadManager), and it waits at Permit until minCount of its gang are assumed 
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping
 
 from ...framework import events as ev
@@ -19,6 +20,7 @@ from ...framework.events import ClusterEvent, ClusterEventWithHint
 from ...framework.podgroupstate import PodGroupLister, PodGroupState, group_key_of, states_of
 from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
+from ...model.memory import MEMORY
 from ...model.objects import Pod
 from ...model.workload import go_duration, group_name_of, workload_ref
 from .. import names
@@ -62,6 +64,8 @@ class GangScheduling:
         self.minor = version.minor
         self.pod_groups = PodGroupLister(getattr(handle, "listers", None), version.minor) \
             if getattr(handle, "listers", None) is not None else None
+        # _known_members' counts: (cluster, its pod_set_version, pods per (namespace, group))
+        self._member_counts: tuple[Any, Any, Counter] | None = None
 
     # ---------------------------------------------------------------- EnqueueExtensions
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -121,13 +125,23 @@ class GangScheduling:
         return states_of(pods, self.minor).get(key) or PodGroupState()
 
     def _known_members(self, pod: Pod) -> int:
-        """live_state(pod).all_pods_count(), counted without building the state: PreEnqueue asks
-        it of each of a gang's pods."""
+        """live_state(pod).all_pods_count(): the pods the cache knows of the pod's group. PreEnqueue
+        asks it of each of a gang's pods: the counts of every group are kept while the cluster's
+        set of pods stays the same (Cluster.pod_set_version; upstream's cache keeps each group's
+        state as pods come and go), unless every memory is off."""
         cluster = self.handle.cluster
         if cluster is None:
             return 0
-        name, ns, minor = group_name_of(pod.spec, self.minor), pod.namespace, self.minor
-        return sum(1 for p in cluster.pods.values() if p.namespace == ns and group_name_of(p.spec, minor) == name)
+        key = (pod.namespace, group_name_of(pod.spec, self.minor))
+        version = getattr(cluster, "pod_set_version", None)
+        kept = self._member_counts
+        if kept is None or kept[0] is not cluster or kept[1] != version or version is None or not MEMORY.on:
+            minor = self.minor
+            counts = Counter((p.namespace, group_name_of(p.spec, minor)) for p in cluster.pods.values())
+            kept = (cluster, version, counts)
+            if version is not None and MEMORY.on:
+                self._member_counts = kept
+        return kept[2].get(key, 0)
 
     # ---------------------------------------------------------------- PreEnqueue
     def pre_enqueue(self, pod: Pod) -> Status:
