@@ -117,3 +117,21 @@ def test_plan_max_of_a_pod_held_at_pre_enqueue_fits_nowhere_for_the_gates_reason
     assert doc["withoutPreemption"]["count"] == 0 and doc["withPreemption"]["count"] == 0
     assert doc["extraCopies"] == 0
     assert '"nope"' in doc["withoutPreemption"]["stoppedAt"]["message"]
+
+
+@pytest.mark.parametrize("text, value", [("1:30", "1:30"), ("1_0", 10), ("0x3", 3), ("12", 12), ("1:30.5", "1:30.5")])
+def test_yaml_reads_numbers_as_kubernetes_yaml_reader_does(tmp_path: Path, text: str, value: Any) -> None:
+    # go-yaml (sigs.k8s.io/yaml) has no YAML 1.1 base 60: `1:30` is a string, never 90
+    p = tmp_path / "s.yaml"
+    p.write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  n: {text}\n")
+    from kubectl_preempt.io.snapshot import load_objects
+    [obj] = load_objects(str(p))
+    assert obj["data"]["n"] == value
+
+
+def test_a_gang_min_count_of_1_30_in_yaml_is_refused_not_read_as_90(tmp_path: Path) -> None:
+    p = tmp_path / "s.yaml"
+    p.write_text("apiVersion: scheduling.k8s.io/v1alpha2\nkind: PodGroup\nmetadata:\n  name: train\n  namespace: ml\n"
+                 "spec:\n  schedulingPolicy:\n    gang:\n      minCount: 1:30\n")
+    run = run_cli(["explain", "podgroup/ml/train", "--snapshot", str(p), *G36])
+    _one_error(run, "s.yaml", "(PodGroup ml/train).spec.schedulingPolicy.gang.minCount", 'got a string ("1:30")')

@@ -57,6 +57,29 @@ def _construct_bool(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
 
 _Loader.add_constructor(_BOOL_TAG, _construct_bool)
 
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    # YAML 1.1's base 60 (`1:30` is 90) is read by no Kubernetes reader: sigs.k8s.io/yaml's
+    # go-yaml takes `1:30` for a string, as the API server then would
+    value = loader.construct_scalar(node)
+    if isinstance(value, str) and ":" in value:
+        return value
+    return _BaseLoader.construct_yaml_int(loader, node)
+
+
+def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    value = loader.construct_scalar(node)
+    if isinstance(value, str) and ":" in value:
+        return value
+    return _BaseLoader.construct_yaml_float(loader, node)
+
+
+_Loader.add_constructor(_INT_TAG, _construct_int)
+_Loader.add_constructor(_FLOAT_TAG, _construct_float)
+
 _KNOWN = frozenset(KNOWN_KINDS)
 
 
