@@ -147,10 +147,16 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
     # node (upstream's "pod can be made schedulable on minHighestPriority node" test). new() sets it.
     sorts_victims_after_reprieve = True
 
+    # SchedulerAsyncPreemption (fts.EnableAsyncPreemption; new() sets it from the release's gates)
+    async_preemption = True
+
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # mirrors DefaultPreemption.EventsToRegister with SchedulerAsyncPreemption: registered so the
-        # queue hears of deletions, but isPodSchedulableAfterPodDeletion always says QueueSkip (a pod
-        # held while its preemption's API calls run is released when those calls end)
+        # mirrors DefaultPreemption.EventsToRegister: with SchedulerAsyncPreemption, registered so
+        # the queue hears of deletions, but isPodSchedulableAfterPodDeletion always says QueueSkip
+        # (a pod held while its preemption's API calls run is released when those calls end);
+        # without it (v1.32's default, and before), nothing
+        if not self.async_preemption:
+            return []
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), ev.never)]
 
     def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
@@ -325,4 +331,5 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
     plugin = DefaultPreemption(args, handle)
     plugin.sorts_victims_after_reprieve = version.at_least(32)
     plugin.workload_aware_preemption = version.minor >= 36 and version.features.enable_workload_aware_preemption
+    plugin.async_preemption = version.gate_enabled("SchedulerAsyncPreemption")
     return plugin
