@@ -117,6 +117,10 @@ def test_plan_max_of_a_pod_held_at_pre_enqueue_fits_nowhere_for_the_gates_reason
     assert doc["withoutPreemption"]["count"] == 0 and doc["withPreemption"]["count"] == 0
     assert doc["extraCopies"] == 0
     assert '"nope"' in doc["withoutPreemption"]["stoppedAt"]["message"]
+    # and, as explain says it, one note for the missing group
+    assert run.err.strip().splitlines() == [
+        'note: ml/extra name PodGroup ml/nope, which is not there: GangScheduling holds them at PreEnqueue '
+        '(waiting for pods\'s pod group "nope" to appear in scheduling queue)']
 
 
 @pytest.mark.parametrize("text, value", [("1:30", "1:30"), ("1_0", 10), ("0x3", 3), ("12", 12), ("1:30.5", "1:30.5")])

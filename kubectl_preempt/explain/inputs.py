@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, UsageError, quote
 from ..framework.config import SchedulerConfig
+from ..framework.podgroupstate import workload_notes
 from ..framework.versions import (FROM_LIVE, FROM_SNAPSHOT, KubernetesVersion, Resolved, apply_feature_gates,
                                   kubelet_versions, resolve_kubernetes_version)
 from ..io.snapshot import ignored_note, load_config, load_manifests, pod_key
 from ..model.cluster import Cluster
-from ..model.objects import Pod
 from ..model.selectors import LabelSelector
 from .request import POD_GROUP_PREFIX, pending_pods
 
@@ -73,31 +73,6 @@ def explain_inputs(objects: Sequence[Mapping[str, Any]], source: str, *, data_ve
     for text in cluster.notes:
         say(f"note: {source}: {text}")
     return ExplainInputs(cluster, version, cfg, extra, Resolved(version, resolved.note, resolved.source))
-
-
-def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], version: KubernetesVersion) -> list[str]:
-    """The scheduling.k8s.io objects checked against the release (a Workload or PodGroup of another
-    release's API version is refused, naming both) and one note per pod group pods name that is
-    not there: GangScheduling's PreEnqueue holds them until it appears (v1.36), or, without that
-    gate, the group's cycle runs without its PodGroup (it cannot preempt: runWorkloadAwarePreemption
-    needs the object)."""
-    from ..model.workload import pod_groups_of, pods_of_missing_groups, refuse_other_release
-    refuse_other_release(objects, version.name, version.minor)
-    if version.minor == 35 and version.features.enable_generic_workload:
-        from ..model.workload import v1_35_missing_workload_notes
-        return v1_35_missing_workload_notes(objects, pods, version.features.enable_gang_scheduling)
-    if version.minor < 36 or not version.features.enable_generic_workload:
-        return []
-    groups = pod_groups_of(objects, version.minor)
-    out = []
-    for key, keys in pods_of_missing_groups(pods, groups, version.minor).items():
-        more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
-        held = (f"GangScheduling holds them at PreEnqueue (waiting for pods's pod group "
-                f"{quote(key.split('/', 1)[1])} to appear in scheduling queue)"
-                if version.features.enable_gang_scheduling else
-                "their group's cycle runs without it, and cannot preempt")
-        out.append(f"{keys[0]}{more} name PodGroup {key}, which is not there: {held}")
-    return out
 
 
 NOTHING_TO_EXPLAIN = "name the pods to explain, or give -f MANIFEST, -n NAMESPACE, -l SELECTOR or -A"

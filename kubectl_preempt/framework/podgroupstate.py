@@ -10,10 +10,14 @@ the live view and copied for a cycle (`PodGroupState.copy`).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from ..errors import quote
 from ..model.objects import Pod
 from ..model.workload import PodGroup, group_name_of, pod_groups_of
+
+if TYPE_CHECKING:
+    from .versions import KubernetesVersion
 
 
 class PodGroupState:
@@ -143,3 +147,28 @@ class PodGroupLister:
 
     def list(self) -> list[PodGroup]:
         return list(self._index().values())
+
+
+def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], version: "KubernetesVersion") -> list[str]:
+    """The scheduling.k8s.io objects checked against the release (a Workload or PodGroup of another
+    release's API version is refused, naming both) and one note per pod group pods name that is
+    not there: GangScheduling's PreEnqueue holds them until it appears (v1.36), or, without that
+    gate, the group's cycle runs without its PodGroup (it cannot preempt: runWorkloadAwarePreemption
+    needs the object)."""
+    from ..model.workload import pods_of_missing_groups, refuse_other_release
+    refuse_other_release(objects, version.name, version.minor)
+    if version.minor == 35 and version.features.enable_generic_workload:
+        from ..model.workload import v1_35_missing_workload_notes
+        return v1_35_missing_workload_notes(objects, pods, version.features.enable_gang_scheduling)
+    if version.minor < 36 or not version.features.enable_generic_workload:
+        return []
+    groups = pod_groups_of(objects, version.minor)
+    out = []
+    for key, keys in pods_of_missing_groups(pods, groups, version.minor).items():
+        more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
+        held = (f"GangScheduling holds them at PreEnqueue (waiting for pods's pod group "
+                f"{quote(key.split('/', 1)[1])} to appear in scheduling queue)"
+                if version.features.enable_gang_scheduling else
+                "their group's cycle runs without it, and cannot preempt")
+        out.append(f"{keys[0]}{more} name PodGroup {key}, which is not there: {held}")
+    return out

@@ -13,6 +13,8 @@ from ..io.release import captured_at as _captured_at, scheduler_version
 from ..io.snapshot import display_name, ignored_note, load_config_document, load_objects
 from ..replay.request import decision_case_writer, new_directory, unused_directory_removed
 from ..model.workload import refuse_other_release
+from ..framework.podgroupstate import workload_notes
+from ..model.objects import Pod
 from .api import plan
 from .capacity import plan_max
 
@@ -95,6 +97,32 @@ def plan_inputs(manifest_paths: Sequence[str], snapshot: str | None, *, context:
     return PlanInputs(manifests, objects, source, captured_at, private, replace(resolved, version=version), cfg)
 
 
+def _missing_group_notes(inputs: PlanInputs, namespace: str | None, note: Callable[[str], None] | None) -> None:
+    """One note per pod group the manifests' pods name that neither the cluster nor the manifests
+    hold (framework/podgroupstate.py workload_notes, as explain notes them): their pods are held
+    at PreEnqueue, or their group's cycle runs without it."""
+    if note is None:
+        return
+    version = inputs.version.version
+    groups = [o for o in inputs.objects if o.get("kind") in ("PodGroup", "Workload")]
+    pods = []
+    for _, _, obj in inputs.manifests:
+        kind = obj.get("kind")
+        if kind in ("PodGroup", "Workload"):
+            groups.append(obj)
+            continue
+        spec = obj.get("spec") if isinstance(obj.get("spec"), Mapping) else {}
+        tpl = spec.get("template") if kind != "Pod" else obj
+        if not isinstance(tpl, Mapping) or not isinstance(tpl.get("spec"), Mapping):
+            continue
+        md = obj.get("metadata") if isinstance(obj.get("metadata"), Mapping) else {}
+        ns = md.get("namespace") or namespace or "default"
+        name = md.get("name") or md.get("generateName") or kind
+        pods.append(Pod({"metadata": {"name": name, "namespace": ns}, "spec": tpl["spec"]}))
+    for text in workload_notes(groups, pods, version):
+        note(f"note: {text}")
+
+
 @dataclass
 class PlanResult:
     """What `plan` made: the report, the trace it replayed (for the HTML page), whether what is
@@ -128,6 +156,8 @@ def plan_request(manifest_paths: Sequence[str], snapshot: str | None, scale: Ite
         report = plan_max(inputs.objects, inputs.manifests[0], config=inputs.config, seed=seed, max_count=max_count,
                           namespace=namespace, captured_at=inputs.captured_at, kubernetes_version=inputs.version,
                           source=inputs.source)
+        # told once the manifests have passed their checks (bad input ends with its error alone)
+        _missing_group_notes(inputs, namespace, note)
         return PlanResult(report, {}, inputs.private, [])
     on_decision = None
     written: list[str] = []
@@ -142,4 +172,5 @@ def plan_request(manifest_paths: Sequence[str], snapshot: str | None, scale: Ite
                       duration=duration, runs=runs, jobs=jobs, namespace=namespace, captured_at=inputs.captured_at,
                       kubernetes_version=inputs.version, on_decision=on_decision, source=inputs.source,
                       trace_out=trace)
+    _missing_group_notes(inputs, namespace, note)
     return PlanResult(report, trace, inputs.private, written)
