@@ -139,3 +139,7 @@ def test_a_member_the_groups_cycle_never_tried_gets_the_groups_status() -> None:
     assert doc["outcome"] == "Unschedulable"
     assert doc["message"] == "failed to schedule other pod from a pod group: no nodes available to schedule pods"
     assert doc["podGroup"]["podGroup"] == "gang/train"
+    # the group's document lists every member, the untried ones with the group's status
+    assert [(m["pod"], m["outcome"]) for m in doc["podGroup"]["members"]] == [
+        ("gang/train-0", "Unschedulable"), ("gang/train-1", "Unschedulable")]
+    assert doc["podGroup"]["members"][1]["message"] == doc["message"]

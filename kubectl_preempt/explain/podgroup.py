@@ -108,7 +108,7 @@ def _failing_member(result: PodGroupCycleResult) -> dict[str, Any] | None:
 def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
     """The group's decision as data (what `explain podgroup/NS/NAME` prints)."""
     pg = result.pod_group
-    members = [m.pod for m in result.members]
+    members = [m.pod for m in result.members] + list(result.untried)
     doc: dict[str, Any] = {
         "podGroup": result.key,
         "policy": pg.policy if pg is not None else None,
@@ -120,7 +120,7 @@ def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
         "outcome": group_outcome(result),
         "numNodes": result.num_all_nodes,
         "condition": dict(result.condition or {}),
-        "members": [_member(m) for m in result.members],
+        "members": [_member(m) for m in result.members] + [_untried(p, result) for p in result.untried],
     }
     if pg is None:
         doc["missing"] = True
@@ -141,12 +141,17 @@ def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
     return doc
 
 
+def _untried(pod: Pod, result: PodGroupCycleResult) -> dict[str, Any]:
+    """A member the cycle ended before trying, in the group's member list: the group's status."""
+    return {"pod": pod.key, "priority": pod.priority, "requests": human_resources(pod.resource.resource),
+            "outcome": UNSCHEDULABLE, "message": result.status.message()}
+
+
 def untried_member_document(result: PodGroupCycleResult, pod: Pod) -> dict[str, Any]:
     """A member the group's cycle ended before trying (it stops at the first member that cannot be
     placed): submitPodGroupAlgorithmResult gives a member without a result of its own the group's
     status."""
-    return {"pod": pod.key, "priority": pod.priority, "requests": human_resources(pod.resource.resource),
-            "outcome": UNSCHEDULABLE, "message": result.status.message(), "podGroup": pod_group_document(result)}
+    return {**_untried(pod, result), "podGroup": pod_group_document(result)}
 
 
 def member_document(result: PodGroupCycleResult, key: str, nominated: dict[str, list[str]]) -> dict[str, Any]:

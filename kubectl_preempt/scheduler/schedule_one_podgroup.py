@@ -124,6 +124,9 @@ class PodGroupCycleResult:
     condition: dict[str, str] | None = None
     activate: list[Pod] = field(default_factory=list)
     num_all_nodes: int = 0
+    # the members the cycle ended before trying (it stops at the first that cannot be placed):
+    # submitPodGroupAlgorithmResult gives each the group's status
+    untried: list[Pod] = field(default_factory=list)
 
     @property
     def scheduled(self) -> bool:
@@ -193,8 +196,9 @@ class PodGroupScheduler:
                                            plugin=result.status.plugin, error=result.status.error)
         finally:
             in_flight.back_in_queue()
+        tried = {m.pod.uid for m in result.members}
         out = PodGroupCycleResult(key, pod_group, result.members, result.status, result.waiting_on_preemption,
-                                  record, num_all_nodes=n)
+                                  record, num_all_nodes=n, untried=[p for p in members if p.uid not in tried])
         _submit(out)
         # the members' podsToActivate, each pod once (upstream's is a map by key): a set beside the
         # list, not a search of the list, for a gang of thousands whose members name each other
