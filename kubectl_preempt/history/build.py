@@ -29,7 +29,7 @@ from ..model.objects import metadata_of
 from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.schema import check_objects, object_label
 from ..model.workload import scheduling_group
-from ..model.who_preempted import (DISRUPTION_TARGET, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
+from ..model.who_preempted import (DISRUPTION_TARGET, check_event, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
                                    preempted_by)
 
 API_VERSION = "kubectl-preempt/v1"
@@ -169,25 +169,6 @@ def _wanted_event(o: Mapping[str, Any]) -> bool:
     return o.get("kind") == "Event" and o.get("reason") in (EVENT_REASON_PREEMPTED, EVENT_REASON_EVICT)
 
 
-# the fields of an Event the join reads, and the type each must have
-_EVENT_MAPPINGS = ("involvedObject", "regarding", "related", "series", "source", "deprecatedSource")
-_EVENT_STRINGS = ("message", "note", "reportingComponent", "reportingController")
-
-
-def _check_event(o: Mapping[str, Any]) -> None:
-    for f in _EVENT_MAPPINGS:
-        if o.get(f) is not None and not isinstance(o[f], Mapping):
-            raise InputError("must be an object", field=f)
-    for f in _EVENT_STRINGS:
-        if o.get(f) is not None and not isinstance(o[f], str):
-            raise InputError("must be a string", field=f)
-    for f in _EVENT_MAPPINGS[:3]:
-        for k in ("name", "namespace", "uid", "kind"):
-            v = (o.get(f) or {}).get(k)
-            if v is not None and not isinstance(v, str):
-                raise InputError("must be a string", field=f"{f}.{k}")
-
-
 def check_input(objects: list[Mapping[str, Any]], where: Callable[[int], str]) -> None:
     """InputError naming `where(i)`, the object and the field, when an object the join reads has
     a shape the API server would not have stored: Pods by the model's schema (all at once, at C
@@ -197,7 +178,7 @@ def check_input(objects: list[Mapping[str, Any]], where: Callable[[int], str]) -
     for i, o in enumerate(objects):
         if _wanted_event(o):
             try:
-                _check_event(o)
+                check_event(o)
             except InputError as e:
                 raise e.located(field_prefix=f"{where(i)} ({object_label(o)})") from None
 

@@ -22,6 +22,7 @@ import orjson
 
 from ..errors import InputError, quote
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
+from ..model.schema import describe
 from . import kinds
 from .snapshot import GZIP_MAGIC, STDIN, display_name, gunzip, json_number_error, objects_from_bytes, one_line, read_raw_bytes
 
@@ -154,6 +155,18 @@ def _parse_header(raw: bytes, name: str) -> dict[str, Any]:
         raise _line_error(name, 1, f"header apiVersion {quote(h.get('apiVersion'))} is not {API_VERSION}")
     if parse_rfc3339(h.get("startTime")) is None:
         raise _line_error(name, 1, f"header startTime {quote(h.get('startTime'))} is not an RFC 3339 time")
+    # the header's other fields every reader reads, by their types (record writes them so)
+    for key in ("source", "recorder"):
+        if h.get(key) is not None and not isinstance(h[key], dict):
+            raise _line_error(name, 1, f"header {key} must be an object, got {describe(h[key])}")
+    for key, value in (h.get("source") or {}).items():
+        if key in ("context", "serverVersion", "form") and value is not None and not isinstance(value, str):
+            raise _line_error(name, 1, f"header source.{key} must be a string, got {describe(value)}")
+    kinds = (h.get("recorder") or {}).get("kinds")
+    if kinds is not None and (not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds)):
+        raise _line_error(name, 1, f"header recorder.kinds must be a list of kind names, got {describe(kinds)}")
+    if h.get("redacted") is not None and not isinstance(h["redacted"], bool):
+        raise _line_error(name, 1, f"header redacted must be true or false, got {describe(h['redacted'])}")
     return h
 
 

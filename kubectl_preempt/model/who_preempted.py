@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, Mapping
 
+from ..errors import InputError
+
 DISRUPTION_TARGET = "DisruptionTarget"
 REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 EVENT_REASON_PREEMPTED = "Preempted"
@@ -139,3 +141,28 @@ def events_about(key: str, objects: Iterable[Mapping[str, Any]]) -> list[Mapping
     out = [o for o in objects if o.get("kind") == "Event" and o.get("reason") == EVENT_REASON_PREEMPTED
            and pod_key({"metadata": o.get("involvedObject") or o.get("regarding") or {}}) == key]
     return sorted(out, key=event_time)
+
+
+# the fields of an Event a reader of preemptions reads (history's join, the replay's recorded
+# preemptions), and the type each must have: a Kubernetes Event of another shape was never stored
+_EVENT_MAPPINGS = ("involvedObject", "regarding", "related", "series", "source", "deprecatedSource")
+_EVENT_STRINGS = ("message", "note", "reason", "type", "reportingComponent", "reportingController")
+
+
+def check_event(o: Mapping[str, Any]) -> None:
+    """InputError naming the field when an Event's fields that readers of preemptions read are not
+    of the API's types."""
+    md = o.get("metadata")
+    if isinstance(md, Mapping) and md.get("uid") is not None and not isinstance(md.get("uid"), str):
+        raise InputError("must be a string", field="metadata.uid")
+    for f in _EVENT_MAPPINGS:
+        if o.get(f) is not None and not isinstance(o[f], Mapping):
+            raise InputError("must be an object", field=f)
+    for f in _EVENT_STRINGS:
+        if o.get(f) is not None and not isinstance(o[f], str):
+            raise InputError("must be a string", field=f)
+    for f in _EVENT_MAPPINGS[:3]:
+        for k in ("name", "namespace", "uid", "kind"):
+            v = (o.get(f) or {}).get(k)
+            if v is not None and not isinstance(v, str):
+                raise InputError("must be a string", field=f"{f}.{k}")

@@ -15,6 +15,7 @@ from ..model import limits
 from ..model.schema import check_objects, fast_checker, object_label, objects_ok
 from ..model.workload import KINDS as WORKLOAD_KINDS, check_workload_object, is_workload_object
 from ..model.rfc3339 import format_seconds
+from ..model.who_preempted import check_event
 from .state import format_time, parse_time
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK")
@@ -171,6 +172,13 @@ def normalize(events: Any) -> Timeline:
         # every object's shape, one by one in the trace's order, to name the first bad one
         shaped = [ev for ev in out if ev.type != "BOOKMARK"]
         check_objects([ev.obj for ev in shaped], lambda i, o: f"{shaped[i].where} ({object_label(o)})")
+    for ev in out:
+        if ev.kind == "Event":
+            # the fields the replay's recorded preemptions read (model/who_preempted.py)
+            try:
+                check_event(ev.obj)
+            except InputError as e:
+                raise e.located(field_prefix=f"{ev.where} ({object_label(ev.obj)})") from None
     for ev in workload_events:
         if ev.type != "DELETED" and is_workload_object(ev.obj):
             try:
