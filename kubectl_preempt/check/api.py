@@ -147,8 +147,12 @@ def check(traces: Mapping[str, Any], proposed: Sequence[Mapping[str, Any]], *,
         picked = releases[name] if releases is not None and name in releases else \
             replay_scheduler_version(events, kubernetes_version)
         side = _Sides(events, config, base_objects, seed, apply_feature_gates(picked.version, feature_gates))
-        report, rules = _check_trace(name, side, proposal, base_applied, findings, policy, progress, runs,
-                                     jobs, ray_address, kubernetes_version)
+        try:
+            report, rules = _check_trace(name, side, proposal, base_applied, findings, policy, progress, runs,
+                                         jobs, ray_address, kubernetes_version)
+        except InputError as e:
+            # bad input found while replaying it (a workload object of another release): its trace named
+            raise e.located(source=name) from None
         all_rules.extend(rules)
         trace_reports.append(report)
 

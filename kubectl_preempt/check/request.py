@@ -12,6 +12,7 @@ from ..io.proposals import TRACE_SUFFIXES, expand, load_priority_classes
 from ..io.snapshot import load_config_document
 from ..io.trace import Trace, read_trace
 from ..replay.api import scheduler_version as _replay_scheduler_version
+from ..model.schema import check_object, object_label
 from .api import check
 from .policy import Policy
 
@@ -59,7 +60,16 @@ def check_inputs(trace_paths: Sequence[str], proposed: Sequence[str], *, baselin
         notes.append(f"note: --proposed: skipped {others}: only PriorityClasses are checked")
     base = None
     if baseline:
-        base, _, _ = load_priority_classes(baseline)
+        base, base_sources, _ = load_priority_classes(baseline)
+        # the cluster's classes as the API server stored them: their shape checked by the schema,
+        # the error naming the file and the item (model/schema.py)
+        for obj, where in zip(base, base_sources):
+            try:
+                check_object(obj)
+            except InputError as e:
+                raise InputError(e.detail, source=where.split(": ", 1)[0],
+                                 field=f"{where.split(': ', 1)[1]} ({object_label(obj)}).{e.field}"
+                                 if ": " in where else f"{object_label(obj)}.{e.field}") from None
     cfg = load_config_document(config) if config else None
     return CheckInputs(traces, classes, sources, base, cfg, notes, releases)
 
@@ -94,13 +104,14 @@ def check_request(trace_paths: Sequence[str], proposed: Sequence[str], *, baseli
             refuse_link(out_path, flag)  # before the replays, not after them
     inputs = check_inputs(trace_paths, proposed, baseline=baseline, config=config,
                           kubernetes_version=kubernetes_version, feature_gates=gates)
-    # every input read: what is worth knowing about them, then the work
-    for n in inputs.notes:
-        if note is not None:
-            note(n)
     report = check(inputs.traces, inputs.classes, sources=inputs.sources, baseline=inputs.baseline, policy=policy,
                    config=inputs.config, seed=seed, progress=progress, runs=runs, jobs=jobs, ray_address=ray_address,
                    kubernetes_version=kubernetes_version, feature_gates=gates, releases=inputs.releases)
+    # every input read and checked: what is worth knowing about them (bad input found by the
+    # replays ends with its one error line, no note before it)
+    for n in inputs.notes:
+        if note is not None:
+            note(n)
     # what is made from a private trace (readable by its owner only, or unredacted) is private too
     private = any(is_private(p) or tr.header.get("redacted") is False for p, tr in inputs.traces.items())
     return CheckResult(report, inputs, seed, kubernetes_version, gates, private)

@@ -283,5 +283,6 @@ def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: fl
     if api_latency is not None and (isinstance(api_latency, bool) or not isinstance(api_latency, (int, float))
                                     or api_latency < 0):
         raise UsageError(f"must be a number of seconds, 0 or more, got {quote(api_latency)}", field="--api-latency")
-    return replace(cfg, feature_gates={**cfg.feature_gates, **gates},
+    # (the gates as a mapping, or as the (name, value) pairs --feature-gates parses into)
+    return replace(cfg, feature_gates={**cfg.feature_gates, **dict(gates)},
                    api_latency=cfg.api_latency if api_latency is None else float(api_latency))
