@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..model.objects import Pod
+from ..scheduler.backend.queue import metadata_updated
 from .batch import BATCH_KINDS
 from .controllers import OWNER_KINDS
 from .eventhandlers import EventHandler
@@ -161,7 +162,7 @@ class SimulateHandler(EventHandler):
             return
         if _labels_or_spec_changed(cur, raw) or (
                 not cur.node_name and not self.state.config.version.features.enable_scheduling_queue_hint
-                and _metadata_changed(cur, raw)):
+                and metadata_updated(cur.metadata, raw.get("metadata") or {})):
             # (without SchedulerQueueingHints, v1.30 and v1.31, a pending pod's queue hears of any
             # change but its status': scheduling_queue.go Update, isPodUpdated)
             new = Pod(raw)
@@ -186,16 +187,6 @@ class SimulateHandler(EventHandler):
         if uid in self.victims_at_start:
             return False
         return uid in self.recorded_victims or preempted_by_scheduler(raw)
-
-
-# what isPodUpdated leaves out of a pod's metadata
-_UNCOMPARED_METADATA = frozenset(("resourceVersion", "generation", "managedFields", "finalizers"))
-
-
-def _metadata_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:
-    md = raw.get("metadata") or {}
-    return ({k: v for k, v in md.items() if k not in _UNCOMPARED_METADATA}
-            != {k: v for k, v in cur.metadata.items() if k not in _UNCOMPARED_METADATA})
 
 
 def _labels_or_spec_changed(cur: Pod, raw: Mapping[str, Any]) -> bool:

@@ -102,6 +102,7 @@ def normalize(events: Any) -> Timeline:
     ordered = True
     last: Any = None  # the time of the event before
     workload_events: list[TraceEvent] = []
+    event_events: list[TraceEvent] = []  # the Events, their fields checked once every shape is
     for i, e in enumerate(events):
         plain = type(e) is dict  # a JSON object: read without _get's checks
         if plain:
@@ -115,6 +116,8 @@ def normalize(events: Any) -> Timeline:
                 continue
             if e.kind in WORKLOAD_KINDS:
                 workload_events.append(e)
+            elif e.kind == "Event":
+                event_events.append(e)
             if shapes_ok:
                 shapes_ok = objects_ok([e.obj])
             continue
@@ -163,6 +166,8 @@ def normalize(events: Any) -> Timeline:
         out.append(ev)
         if kind in WORKLOAD_KINDS:
             workload_events.append(ev)
+        elif kind == "Event":
+            event_events.append(ev)
         if shapes_ok:
             f = fast.get(kind)
             if f is None:
@@ -172,13 +177,12 @@ def normalize(events: Any) -> Timeline:
         # every object's shape, one by one in the trace's order, to name the first bad one
         shaped = [ev for ev in out if ev.type != "BOOKMARK"]
         check_objects([ev.obj for ev in shaped], lambda i, o: f"{shaped[i].where} ({object_label(o)})")
-    for ev in out:
-        if ev.kind == "Event":
-            # the fields the replay's recorded preemptions read (model/who_preempted.py)
-            try:
-                check_event(ev.obj)
-            except InputError as e:
-                raise e.located(field_prefix=f"{ev.where} ({object_label(ev.obj)})") from None
+    for ev in event_events:
+        # the fields the replay's recorded preemptions read (model/who_preempted.py)
+        try:
+            check_event(ev.obj)
+        except InputError as e:
+            raise e.located(field_prefix=f"{ev.where} ({object_label(ev.obj)})") from None
     for ev in workload_events:
         if ev.type != "DELETED" and is_workload_object(ev.obj):
             try:

@@ -83,13 +83,19 @@ class QueuedPodInfo:
         return f"QueuedPodInfo({self.pod.key}, {self.where}, attempts={self.attempts})"
 
 
+# what isPodUpdated leaves out of a pod's metadata (besides the whole status)
+_UNCOMPARED_METADATA = frozenset(("resourceVersion", "generation", "managedFields", "finalizers"))
+
+
+def metadata_updated(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """isPodUpdated's look at two pods' metadata: anything but what it leaves out changed."""
+    return ({k: v for k, v in old.items() if k not in _UNCOMPARED_METADATA}
+            != {k: v for k, v in new.items() if k not in _UNCOMPARED_METADATA})
+
+
 def pod_updated(old: Pod, new: Pod) -> bool:
     """mirrors isPodUpdated: anything but status, resourceVersion, generation, managedFields changed."""
-    def strip(p: Pod) -> tuple:
-        md = {k: v for k, v in p.metadata.items()
-              if k not in ("resourceVersion", "generation", "managedFields", "finalizers")}
-        return (md, p.spec)
-    return strip(old) != strip(new)
+    return old.spec != new.spec or metadata_updated(old.metadata, new.metadata)
 
 
 # QueueSort's Less over two queued pods (anything with .pod and .timestamp)
@@ -576,4 +582,4 @@ class SchedulingQueue:
 
 
 __all__ = ["SchedulingQueue", "QueuedPodInfo", "ACTIVE", "BACKOFF", "ERROR_BACKOFF", "UNSCHEDULABLE",
-           "IN_FLIGHT", "pod_updated"]
+           "IN_FLIGHT", "metadata_updated", "pod_updated"]
