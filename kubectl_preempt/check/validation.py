@@ -71,7 +71,7 @@ MSG_NO_CLASS = "no PriorityClass with name %s was found"
 MSG_INVALID = '%s "%s" is invalid: %s'
 MSG_FORBIDDEN = '%s "%s" is forbidden: %s'
 MSG_UNDECODABLE = 'PriorityClass in version "v1" cannot be handled as a PriorityClass: %s'
-MSG_UNMARSHAL = "json: cannot unmarshal %s into Go struct field PriorityClass.%s of type %s"
+MSG_UNMARSHAL = "json: cannot unmarshal %s into Go struct field %s.%s of type %s"
 # the RESTMapper's answer (as kubectl apply prints it) to an apiVersion the server does not serve
 MSG_NO_KIND_MATCH = 'no matches for kind "PriorityClass" in version "%s"'
 MSG_NO_API_VERSION = "apiVersion not set"
@@ -185,12 +185,14 @@ class ProposedClass:
 
 # --- creation ----------------------------------------------------------------------------------------
 
-def _json_kind(v: Any) -> str:
-    # encoding/json names the JSON type it met, and the number itself for a number
+def _json_kind(v: Any, *, integer: bool = False) -> str:
+    # encoding/json's literalStore names the JSON type it met; a number it met is named with its
+    # text only where the target is an integer it does not fit (ParseInt's failure), and as
+    # "number" alone where the target is no number at all (a string, a bool)
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, (int, float)):
-        return f"number {_go_number(v)}"
+        return f"number {_go_number(v)}" if integer else "number"
     if isinstance(v, str):
         return "string"
     if isinstance(v, (list, tuple)):
@@ -206,19 +208,59 @@ def _go_number(v: float | int) -> str:
     return str(v)
 
 
+# The fields the decoder gives a Go type, with that type as UnmarshalTypeError prints it: those of
+# scheduling/v1 PriorityClass and of the meta/v1 ObjectMeta fields a manifest writes by hand.
+_STRING, _BOOL, _INT32, _STRING_MAP = "string", "bool", "int32", "map[string]string"
+_OBJECT_META = "v1.ObjectMeta"
+_META_FIELDS = {"annotations": _STRING_MAP, "generateName": _STRING, "labels": _STRING_MAP, "name": _STRING,
+                "namespace": _STRING}
+_CLASS_FIELDS = {"description": _STRING, "globalDefault": _BOOL, "metadata": _OBJECT_META,
+                 "preemptionPolicy": "v1.PreemptionPolicy", "value": _INT32}
+
+
+def _fits(v: Any, go_type: str) -> bool:
+    if v is None:  # null leaves a field at its zero value
+        return True
+    if go_type == _BOOL:
+        return isinstance(v, bool)
+    if go_type == _INT32:
+        # an integer as the JSON text kubectl sends holds it (a YAML 1e3 arrives as 1000)
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        return isinstance(v, int) and not isinstance(v, bool) and INT32_MIN <= v <= INT32_MAX
+    if go_type in (_STRING_MAP, _OBJECT_META):
+        return isinstance(v, Mapping)
+    return isinstance(v, str)
+
+
+def _unmarshal_errors(obj: Mapping[str, Any], fields: Mapping[str, str], struct: str, path: str,
+                      out: list[str]) -> None:
+    # kubectl sends the manifest as json.Marshal writes a map: keys sorted, at every level; the
+    # decoder reads them in that order, so its first error is the first below in that order
+    for key in sorted(k for k in obj if isinstance(k, str)):
+        go_type = fields.get(key)
+        if go_type is None:
+            continue
+        v = obj[key]
+        field_path = f"{path}{key}"
+        if not _fits(v, go_type):
+            out.append(MSG_UNMARSHAL % (_json_kind(v, integer=go_type == _INT32), struct, field_path, go_type))
+        elif go_type == _OBJECT_META and v is not None:
+            _unmarshal_errors(v, _META_FIELDS, "ObjectMeta", f"{field_path}.", out)
+        elif go_type == _STRING_MAP and v is not None:
+            # a map's element keeps the error context of the map's field (the struct and the path)
+            for k in sorted(str(x) for x in v):
+                item = v.get(k)
+                if not _fits(item, _STRING):
+                    out.append(MSG_UNMARSHAL % (_json_kind(item), struct, field_path, _STRING))
+
+
 def decode_errors(raw: Mapping[str, Any]) -> list[str]:
-    """What the decoder refuses before validation runs: fields that do not fit their Go types."""
-    out = []
-    v = raw.get("value")
-    if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not INT32_MIN <= v <= INT32_MAX):
-        if not (isinstance(v, float) and v.is_integer() and INT32_MIN <= v <= INT32_MAX):
-            out.append(MSG_UNMARSHAL % (_json_kind(v), "value", "int32"))
-    g = raw.get("globalDefault")
-    if g is not None and not isinstance(g, bool):
-        out.append(MSG_UNMARSHAL % (_json_kind(g), "globalDefault", "bool"))
-    p = raw.get("preemptionPolicy")
-    if p is not None and not isinstance(p, str):
-        out.append(MSG_UNMARSHAL % (_json_kind(p), "preemptionPolicy", "v1.PreemptionPolicy"))
+    """What the decoder refuses before validation runs: fields that do not fit their Go types, in
+    the order it meets them (the first is the one the API server answers with: saveError keeps
+    the first)."""
+    out: list[str] = []
+    _unmarshal_errors(raw, _CLASS_FIELDS, "PriorityClass", "", out)
     return out
 
 

@@ -94,7 +94,25 @@ def test_several_errors_are_one_answer_in_brackets_as_an_aggregate() -> None:
     ({**pc("s", 1), "value": 1.5}, "json: cannot unmarshal number 1.5 into Go struct field PriorityClass.value of type int32"),
     ({**pc("s", 1), "globalDefault": "yes"},
      "json: cannot unmarshal string into Go struct field PriorityClass.globalDefault of type bool"),
-], ids=["a quoted value", "a value beyond int32", "a fractional value", "a globalDefault that is not a boolean"])
+    # a number where no number goes is named "number" alone (literalStore's default case)
+    ({**pc("s", 1), "preemptionPolicy": 5},
+     "json: cannot unmarshal number into Go struct field PriorityClass.preemptionPolicy of type v1.PreemptionPolicy"),
+    ({**pc("s", 1), "description": {"a": 1}},
+     "json: cannot unmarshal object into Go struct field PriorityClass.description of type string"),
+    ({**pc("s", 1), "metadata": 7},
+     "json: cannot unmarshal number into Go struct field PriorityClass.metadata of type v1.ObjectMeta"),
+    ({**pc("s", 1), "metadata": {"name": "s", "labels": ["a", "b"]}},
+     "json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string"),
+    ({**pc("s", 1), "metadata": {"name": "s", "labels": {"tier": 5}}},
+     "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"),
+    ({**pc("s", 1), "metadata": {"name": 12}},
+     "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"),
+    # kubectl sends the keys sorted: the decoder meets globalDefault before value, and keeps the first
+    ({**pc("s", 1), "value": "100", "globalDefault": "yes"},
+     "json: cannot unmarshal string into Go struct field PriorityClass.globalDefault of type bool"),
+], ids=["a quoted value", "a value beyond int32", "a fractional value", "a globalDefault that is not a boolean",
+        "a number as the policy", "a description that is an object", "metadata a number", "labels a list",
+        "a label value a number", "a name that is a number", "the first error in key order"])
 def test_fields_that_do_not_fit_their_go_types_are_refused_by_the_decoder(obj: dict[str, Any], expected: str) -> None:
     p = ProposedClass(obj)
     [f] = check_object(p)
