@@ -246,3 +246,13 @@ def test_a_pipe_closed_early_ends_quietly_with_0() -> None:
                           timeout=120)
     assert code.returncode == 0, code.stderr
     assert "Traceback" not in code.stderr and "Broken pipe" not in code.stderr
+
+
+def test_control_characters_the_input_holds_are_escaped_in_the_error_line(tmp_path: Path) -> None:
+    # a kind holding a NUL and a terminal's escape sequence (ESC [31m: red): the one error line
+    # shows them as Go's %q escapes them, and writes no control character to the terminal
+    objs = _cluster()
+    objs[0] = {**objs[0], "kind": "No\x00de\x1b[31m", "metadata": {}}
+    run = run_cli(["explain", "default/web", "--snapshot", _write(tmp_path, objs)])
+    line = one_line_error(run, "No\\x00de\\x1b[31m without metadata.name")
+    assert line.isprintable()

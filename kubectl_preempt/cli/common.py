@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 
-from ..errors import MissingInput, PreemptError
+from ..errors import MissingInput, PreemptError, quote
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -20,8 +20,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def error_line(err: BaseException) -> str:
-    # one line, always: a message that spans lines would read as several errors
-    return "error: " + " ".join(str(err).split())
+    return "error: " + one_line(str(err))
+
+
+def one_line(text: str) -> str:
+    """A message on one line, always: one that spans lines would read as several errors. A control
+    character it quotes from the input (a NUL, a terminal's escape sequence) is written as Go's %q
+    escapes it, so that the line shows what the input held and does nothing to the terminal."""
+    text = " ".join(text.split())
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else quote(ch)[1:-1] for ch in text)
 
 
 # the exit code of a command stopped by Ctrl-C (SIGINT), as a shell reports it: 128 + 2

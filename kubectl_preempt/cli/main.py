@@ -17,7 +17,7 @@ from . import session
 from . import history
 from . import plan
 from . import completion, version
-from .common import INTERRUPTED, PROG, USAGE_NAME, error_line, interrupt_once
+from .common import INTERRUPTED, PROG, USAGE_NAME, error_line, interrupt_once, one_line
 from .flags import normalize_argv, usage_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
@@ -137,7 +137,7 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
             return int(ExitCode.BAD_INPUT)
         ctx = getattr(err, "ctx", None)
         where = ctx.command_path if ctx is not None else USAGE_NAME
-        print(f"error: {where}: " + " ".join(err.format_message().split())
+        print(f"error: {where}: " + one_line(err.format_message())
               + f" (see {where} --help)", file=sys.stderr)
         if type(err).__name__ == "MissingParameter":
             print(usage_line(command, args), file=sys.stderr)
