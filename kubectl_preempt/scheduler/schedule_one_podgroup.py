@@ -339,7 +339,10 @@ class PodGroupScheduler:
                                    members: Sequence[Pod], pdbs: Sequence[Any],
                                    alternatives: Sequence[frozenset[str]] = ()
                                    ) -> tuple[Status, PodGroupPreemptionRecord | None]:
-        if not any(pl.name == "DefaultPreemption" for pl in fwk.post_filter_plugins):
+        # runtime/framework.go NewFramework makes DefaultPreemption the one PodGroupPostFilter
+        # plugin when the profile initialises it at all (pluginsMap: any extension point, multiPoint
+        # included), whether or not its postFilter point is disabled
+        if "DefaultPreemption" not in fwk.plugins:
             return Status(Code.Unschedulable, ERR_DEFAULT_PREEMPTION_MISSING), None
         if pod_group is None:
             name = key.split("/", 1)[1]
