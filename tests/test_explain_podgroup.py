@@ -39,7 +39,10 @@ def snapshot(tmp_path: Path, objs: list[dict[str, Any]]) -> str:
 
 def test_a_members_explanation_carries_its_groups_decision_with_victims_by_unit() -> None:
     [doc] = api.explain_pods(cluster(), ["gang/train-0"], kubernetes_version="v1.36", feature_gates=GATES)
-    assert doc["outcome"] == "Preempted" and doc["nominatedNode"] == "cluster"
+    # schedule_one_podgroup.go submitPodGroupAlgorithmResult: the group's preemption nominates no
+    # member ("cluster" is only the Event's word for its search); train-0 did not fit, so its
+    # nomination is left as it was (none)
+    assert doc["outcome"] == "Preempted" and "nominatedNode" not in doc
     g = doc["podGroup"]
     assert g["podGroup"] == "gang/train" and g["outcome"] == "WaitingOnPreemption"
     assert [m["pod"] for m in g["members"]] == ["gang/train-0", "gang/train-1"]
@@ -143,3 +146,42 @@ def test_a_member_the_groups_cycle_never_tried_gets_the_groups_status() -> None:
     assert [(m["pod"], m["outcome"]) for m in doc["podGroup"]["members"]] == [
         ("gang/train-0", "Unschedulable"), ("gang/train-1", "Unschedulable")]
     assert doc["podGroup"]["members"][1]["message"] == doc["message"]
+
+
+def test_a_member_that_fitted_is_nominated_where_it_fitted_when_its_group_preempts() -> None:
+    # schedule_one_podgroup.go submitPodGroupAlgorithmResult: the group waits on its preemption, and
+    # a member whose own cycle placed it goes back to the queue nominated to that node
+    # (ModeOverride); a member that did not fit keeps its nomination as it was
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), make_node("n2").alloc(cpu="4", memory="8Gi").obj()]
+    objs += [make_pod(f"f{i}").ns("batch").priority(100).req(cpu="2", memory="1Gi").on("n2").obj() for i in range(2)]
+    objs.append(make_gang("pair", 2, namespace="gang", priority=10000))
+    objs += [make_pod(f"pair-{i}").ns("gang").priority(10000).req(cpu="3", memory="1Gi").in_pod_group("pair")
+             .created(f"2026-01-01T00:01:0{i}Z").obj() for i in range(2)]
+    docs = api.explain_pods(objs, ["gang/pair-0", "gang/pair-1"], kubernetes_version="v1.36", feature_gates=GATES)
+    by_pod = {d["pod"]: d for d in docs}
+    assert all(d["outcome"] == "Preempted" for d in docs)
+    fitted = [d for d in docs if d.get("nominatedNode")]
+    assert [d["nominatedNode"] for d in fitted] == ["n1"], by_pod
+    assert by_pod["gang/pair-0"]["victims"] == by_pod["gang/pair-1"]["victims"] != []
+
+
+@pytest.mark.parametrize("point, preempts", [("postFilter", True), ("multiPoint", False)],
+                         ids=["postFilter disabled: still the group's", "multiPoint disabled: not registered"])
+def test_workload_aware_preemption_runs_while_the_profile_initialises_default_preemption(
+        tmp_path: Path, point: str, preempts: bool) -> None:
+    # runtime/framework.go NewFramework: DefaultPreemption is the PodGroupPostFilter plugin when it is
+    # in the profile's pluginsMap (any extension point, multiPoint included); disabling its
+    # postFilter point alone leaves it there. schedule_one_podgroup.go runWorkloadAwarePreemption
+    # otherwise answers "default preemption plugin is not registered, ..."
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                   f"- schedulerName: default-scheduler\n  plugins:\n    {point}:\n      disabled:\n"
+                   "      - name: DefaultPreemption\n")
+    run = run_cli(["explain", "podgroup/gang/train", "--snapshot", snapshot(tmp_path, cluster()), "-o", "json",
+                   "--kubernetes-version", "v1.36", "--feature-gates", GATES, "--config", str(cfg)])
+    assert run.code == 0, run.err
+    doc = json.loads(run.out)
+    assert (doc["outcome"] == "WaitingOnPreemption") is preempts, doc["outcome"]
+    message = doc["condition"]["message"]
+    assert ("default preemption plugin is not registered, workload aware preemption is disabled" in message) \
+        is not preempts, message

@@ -12,7 +12,7 @@ from typing import Any
 from ..model.objects import Pod
 from ..model.resources import Resource
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord, VictimUnit
-from ..scheduler.schedule_one_podgroup import BIND, MemberResult, PodGroupCycleResult
+from ..scheduler.schedule_one_podgroup import BIND, LEAVE, MemberResult, PodGroupCycleResult
 from ..preemption.document import human_resources
 from .document import build_document
 
@@ -173,7 +173,13 @@ def member_document(result: PodGroupCycleResult, key: str, nominated: dict[str, 
         doc["node"] = m.suggested_host
     elif rec is not None:
         doc["outcome"] = "Preempted"
-        doc["nominatedNode"] = CLUSTER
+        # the group's preemption nominates no member to a node ("cluster" names its search only in
+        # the Event): submitPodGroupAlgorithmResult nominates a member that fitted where it fitted
+        # (ModeOverride) and leaves the others' nominations as they were
+        doc.pop("nominatedNode", None)
+        nominated = m.pod.nominated_node_name if m.nominated_node is LEAVE else m.nominated_node
+        if nominated:
+            doc["nominatedNode"] = nominated
         doc["victims"] = [p.key for p in rec.victim_pods]
     elif m.preempted is None:
         doc["outcome"] = UNSCHEDULABLE
