@@ -30,7 +30,7 @@ from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.schema import check_objects, object_label
 from ..model.workload import scheduling_group
 from ..model.who_preempted import (DISRUPTION_TARGET, check_event, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
-                                   preempted_by)
+                                   preempted_by, preempted_in_memory)
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "PreemptionHistory"
@@ -50,8 +50,11 @@ SAME_INSTANT = 2.0
 # and node within 10 s as one preemption; rows are grouped the same way
 SAME_PREEMPTION = 10.0
 
-# the DisruptionTarget condition's message after "<schedulerName>: " (preemption.go, PreemptPod)
-CONDITION_MESSAGE_TAIL = "preempting to accommodate a higher priority pod"
+# the DisruptionTarget condition's message after "<schedulerName>: " (preemption.go, PreemptPod;
+# from v1.36 executor.go PreemptPod, ending with the preemptor's type: a pod, or a podgroup under
+# workload-aware preemption)
+CONDITION_MESSAGE_TAILS = ("preempting to accommodate a higher priority pod",
+                           "preempting to accommodate a higher priority podgroup")
 
 FOUND_EVENT = "event"
 FOUND_CONDITION = "condition"
@@ -260,6 +263,9 @@ class _Row:
     event_groups: set[str] = field(default_factory=set)
     related: Mapping[str, Any] | None = None
     event_message: str = ""
+    # the Event says the victim was rejected in the scheduler's memory (executor.go PreemptPod: it
+    # waited at Permit or in PreBind; no condition, no deletion)
+    in_memory: bool = False
     group: str | None = None  # kube-batch: the PodGroup its Event names
     preemptor: str | None = None
     preemptor_from: str | None = None
@@ -341,6 +347,10 @@ def _event_rows(obs: Observed) -> tuple[dict[tuple, _Row], list[Mapping[str, Any
         if t is not None and (row.time is None or t < row.time):
             row.time = t
         row.event_message = msg
+        if preempted_in_memory(ev):
+            row.in_memory = True
+            _note(row, "rejected in kube-scheduler's memory: it waited at Permit or in PreBind, and goes back to "
+                       "the scheduling queue (not deleted)")
         if related and related.get("name"):
             row.related = related
         if by is None and not (related and related.get("kind") == "PodGroup" and not msg):
@@ -424,8 +434,10 @@ def _condition_scheduler(cond: Mapping[str, Any]) -> str | None:
     """The scheduler that wrote the condition: PreemptPod's message is "<the preemptor's
     schedulerName>: preempting to accommodate a higher priority pod" (preemption.go)."""
     msg = cond.get("message")
-    if isinstance(msg, str) and msg.endswith(": " + CONDITION_MESSAGE_TAIL):
-        return msg[: -len(CONDITION_MESSAGE_TAIL) - 2] or None
+    if isinstance(msg, str):
+        for tail in CONDITION_MESSAGE_TAILS:
+            if msg.endswith(": " + tail):
+                return msg[: -len(tail) - 2] or None
     return None
 
 
@@ -437,20 +449,27 @@ def _preemptor_label(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> str:
     return f"pod UID {row.preemptor_uid}" if row.preemptor_uid else "an unnamed pod"
 
 
+def _pod_group_event(row: _Row) -> bool:
+    """Whether the row's Event is a PodGroup's (workload-aware preemption: "Preempted by podgroup")."""
+    return row.event_message.startswith("Preempted by podgroup ") or bool(
+        row.related and row.related.get("kind") == "PodGroup")
+
+
 def _check_victim(row: _Row, pod: Mapping[str, Any], cond: Mapping[str, Any] | None, deleted: bool) -> None:
     """An Event row meets the victim pod it names: the condition joins it, or contradicts it."""
     spec = pod.get("spec") or {}
     on = spec.get("nodeName")
     if cond is not None:
         row.condition = True
-        if row.node and on and on != row.node:
+        if row.node and on and on != row.node and not _pod_group_event(row):
             _conflict(row, f"the Event says node {row.node}, the victim's condition was set on node {on}")
         return
     terminating = bool(metadata_of(pod).get("deletionTimestamp")) or deleted
     phase = (pod.get("status") or {}).get("phase")
-    if row.node and on and on != row.node:
+    # a PodGroup's preemption searches the whole cluster: its Event's node is "cluster", no node
+    if row.node and on and on != row.node and not _pod_group_event(row):
         _conflict(row, f"the Event says node {row.node}, the victim runs on node {on}")
-    if not terminating and phase not in ("Succeeded", "Failed"):
+    if not terminating and phase not in ("Succeeded", "Failed") and not row.in_memory:
         _conflict(row, "the Event says preempted, but the pod has no DisruptionTarget condition and is not "
                        "terminating")
 

@@ -15,7 +15,7 @@ import re
 
 import orjson
 
-from ..model.who_preempted import EVENT_REASON_PREEMPTED, PREEMPTED_BY
+from ..model.who_preempted import EVENT_REASON_PREEMPTED, IN_MEMORY, PREEMPTED_BY_ANY
 
 # (where, what is removed, what stays): README's redaction table, row by row
 REMOVED: tuple[tuple[str, str, str], ...] = (
@@ -179,7 +179,6 @@ def _template(obj: MutableMapping[str, Any]) -> None:
 # follow mode read to attribute a victim to its preemptor (model/who_preempted.py, replay/follow.py).
 # Nothing reads kube-batch's eviction events: its evictions are attributed by replaying its session.
 READ_EVENT_REASONS = frozenset({EVENT_REASON_PREEMPTED})
-PREEMPTED_BY_POD_GROUP = re.compile(r"^Preempted by podgroup (?P<uid>\S+) on node (?P<node>\S+)$")
 
 
 def _event(obj: MutableMapping[str, Any]) -> None:
@@ -190,14 +189,12 @@ def _event(obj: MutableMapping[str, Any]) -> None:
     if obj.get("reason") in READ_EVENT_REASONS:
         for key in ("message", "note"):  # core/v1 `message`, events.k8s.io/v1 `note`
             text = obj.get(key)
-            m = PREEMPTED_BY.fullmatch(text.strip()) if isinstance(text, str) else None
+            # a pod's or (v1.36 executor.go PreemptPod, workload-aware) a podgroup's, with the
+            # suffix of a victim rejected in the scheduler's memory
+            m = PREEMPTED_BY_ANY.fullmatch(text.strip()) if isinstance(text, str) else None
             if m:
-                kept[key] = f"Preempted by pod {m.group('uid')} on node {m.group('node')}"
-                continue
-            # workload-aware preemption's (v1.36 executor.go PreemptPod: the preemptor is a podgroup)
-            m = PREEMPTED_BY_POD_GROUP.fullmatch(text.strip()) if isinstance(text, str) else None
-            if m:
-                kept[key] = f"Preempted by podgroup {m.group('uid')} on node {m.group('node')}"
+                kept[key] = (f"Preempted by {m.group('type')} {m.group('uid')} on node {m.group('node')}"
+                             + (IN_MEMORY if m.group("memory") else ""))
     for key in ("message", "note"):
         if key in kept:
             obj[key] = kept[key]

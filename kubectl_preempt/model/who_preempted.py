@@ -17,9 +17,12 @@ DISRUPTION_TARGET = "DisruptionTarget"
 REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 EVENT_REASON_PREEMPTED = "Preempted"
 PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
-# v1.36's workload-aware preemption (executor.go PreemptPod): the preemptor is a PodGroup, the
-# node "cluster", and the Event's `related` names the PodGroup
-PREEMPTED_BY_ANY = re.compile(r"^Preempted by (?P<type>pod|podgroup) (?P<uid>\S+) on node (?P<node>\S+)$")
+# v1.36's executor.go PreemptPod: under workload-aware preemption the preemptor is a PodGroup, the
+# node "cluster", and the Event's `related` names the PodGroup; a victim that was waiting at Permit
+# or in PreBind is rejected there without an API call, and the sentence ends IN_MEMORY
+IN_MEMORY = " (in kube-scheduler memory)."
+PREEMPTED_BY_ANY = re.compile(r"^Preempted by (?P<type>pod|podgroup) (?P<uid>\S+) on node (?P<node>\S+)"
+                              r"(?P<memory> \(in kube-scheduler memory\)\.)?$")
 
 
 def preempted_by(event: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -27,6 +30,13 @@ def preempted_by(event: Mapping[str, Any]) -> tuple[str, str] | None:
     `message`), or None when it says something else."""
     m = PREEMPTED_BY_ANY.match((event.get("message") or event.get("note") or "").strip())
     return (m.group("uid"), m.group("node")) if m else None
+
+
+def preempted_in_memory(event: Mapping[str, Any]) -> bool:
+    """Whether a Preempted event says its victim was rejected in the scheduler's memory (waiting at
+    Permit or in PreBind: not deleted, back to the scheduling queue)."""
+    m = PREEMPTED_BY_ANY.match((event.get("message") or event.get("note") or "").strip())
+    return bool(m and m.group("memory"))
 
 
 def event_time(ev: Mapping[str, Any]) -> str:
@@ -95,6 +105,8 @@ def preemption_record(pod: Mapping[str, Any] | None, events: list[Mapping[str, A
         by = preempted_by(event)
         if by is not None:
             record["preemptorUID"], record["node"] = by
+            if preempted_in_memory(event):
+                record["inSchedulerMemory"] = True
         record["reportingController"] = event.get("reportingComponent") or (event.get("source") or {}).get("component") or ""
         if event in earlier:
             record["earlierPodUID"] = (event.get("involvedObject") or {}).get("uid")

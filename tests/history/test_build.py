@@ -397,3 +397,36 @@ def test_a_workload_aware_preemption_groups_its_victims_by_pod_group_and_names_a
     assert p["node"] == "cluster" and sorted(p["victimsByPodGroup"]["batch/low"]) == ["batch/low-0", "batch/low-1",
                                                                                         "batch/low-2"]
     assert p["wholePodGroups"] == ["batch/low"]
+
+
+def _pod_group_event(victim: str, uid: str, t: float, message: str) -> dict[str, Any]:
+    e = preempted_event(victim, uid, "uid-pg", "cluster", t, message=message)
+    e["related"] = {"kind": "PodGroup", "namespace": "gang", "name": "train", "uid": "uid-pg",
+                    "apiVersion": "scheduling.k8s.io/v1alpha2"}
+    return e
+
+
+def test_a_pod_group_s_victim_rejected_in_the_scheduler_s_memory_is_no_conflict() -> None:
+    # v1.36 executor.go PreemptPod: a victim waiting at Permit (or in PreBind) is rejected there
+    # without an API call (no condition, no deletion), and its Event ends " (in kube-scheduler
+    # memory)."; the node of a PodGroup's Event is "cluster", whatever node the victim is on
+    t = NOW - 60
+    waiting = make_pod("w-0").ns("batch").uid("uid-w").priority(50).req(cpu="1").running("node-1").obj()
+    objs = [waiting, _pod_group_event("batch/w-0", "uid-w", t,
+                                      "Preempted by podgroup uid-pg on node cluster (in kube-scheduler memory).")]
+    [row] = _rows(objs, kubernetes_version="v1.36")
+    assert row["preemptor"] == "gang/train" and row["node"] == "cluster"
+    assert row.get("conflicts", []) == []
+    assert any("rejected in kube-scheduler's memory" in n for n in row["notes"])
+
+
+def test_a_pod_group_s_condition_names_the_scheduler_that_wrote_it() -> None:
+    # v1.36 executor.go PreemptPod: "<schedulerName>: preempting to accommodate a higher priority podgroup"
+    t = NOW - 60
+    victim = _victim("filler-1", "uid-f1", "node-1")
+    victim["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler",
+                                       "message": "gang-scheduler: preempting to accommodate a higher priority podgroup",
+                                       "lastTransitionTime": iso(int(t))}]
+    # the Event expired: the condition alone says which scheduler preempted
+    [row] = _rows([victim], kubernetes_version="v1.36")
+    assert row["scheduler"] == "gang-scheduler" and row["found"] == "condition"

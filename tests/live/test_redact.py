@@ -102,12 +102,17 @@ def test_termination_messages_are_removed_from_pod_status() -> None:
     ({"kind": "Event", "metadata": {"name": "e"}, "reason": "Preempted",
       "message": "Preempted by podgroup u-1 on node cluster"},
      lambda o: o["message"] == "Preempted by podgroup u-1 on node cluster"),
+    # v1.36 executor.go PreemptPod: a victim rejected at Permit or PreBind without an API call
+    ({"kind": "Event", "metadata": {"name": "e"}, "reason": "Preempted",
+      "message": "Preempted by pod u-2 on node node-1 (in kube-scheduler memory)."},
+     lambda o: o["message"] == "Preempted by pod u-2 on node node-1 (in kube-scheduler memory)."),
 ], ids=["a ResourceClaim keeps its requests and loses opaque parameters and device data",
         "a VolumeAttachment keeps node and attacher and loses attachment metadata",
         "a Secret passed in by mistake keeps nothing of its payload",
         "a PodGroup is redacted as other objects are: its metadata, and its spec kept",
         "a workload-aware Preempted event with anything appended loses its message",
-        "a workload-aware Preempted event keeps the sentence attribution parses"])
+        "a workload-aware Preempted event keeps the sentence attribution parses",
+        "a Preempted event of a victim rejected in the scheduler's memory keeps its suffix"])
 def test_other_kinds(obj: dict, kept: Any) -> None:
     out = redact_object(copy.deepcopy(obj))
     assert SECRET not in json.dumps(out)
