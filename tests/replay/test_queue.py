@@ -299,3 +299,24 @@ def test_the_mitigation_registers_update_node_taint_without_a_hint_for_node_add_
     # TaintToleration registered UpdateNodeTaint itself, with its hint: nothing added
     tt_taint = [h for a, p, h in node_regs if p == names.TAINT_TOLERATION and a & hints.UPDATE_NODE_TAINT]
     assert len(tt_taint) == 1 and tt_taint[0] is not None
+
+
+@pytest.mark.parametrize("by_attempts, expected", [(True, 1002.0), (False, 1001.0)],
+                         ids=["v1.30 to v1.33: every attempt counts", "v1.34 on: the unschedulable count"])
+def test_an_unschedulable_failure_after_an_error_backs_off_by_the_release_s_count(by_attempts: bool,
+                                                                                  expected: float) -> None:
+    # backend/queue/backoff_queue.go calculateBackoffDuration: v1.33 doubles per Attempts (each
+    # pop); v1.34 per UnschedulableCount, or ConsecutiveErrorsCount after an error (which an
+    # unschedulable failure resets), so the second failure here backs off 2 s, then 1 s
+    clock = Clock(1000.0)
+    q = _queue(clock, backoff_by_attempts=by_attempts)
+    q.add(pod("a"))
+    p = q.pop()
+    q.add_unschedulable_if_not_present(p, ())  # an error: no plugin rejected it
+    clock.t = 1005.0
+    q.flush_backoff_completed()
+    p = q.pop()
+    assert p is not None and p.attempts == 2
+    clock.t = 1000.0
+    q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
+    assert q.backoff_time(p) == expected

@@ -177,7 +177,8 @@ class SchedulingQueue:
                  initial_backoff: float = DEFAULT_POD_INITIAL_BACKOFF, max_backoff: float = DEFAULT_POD_MAX_BACKOFF,
                  max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
                  pop_from_backoff: bool = True, queueing_hints: Mapping[str, QueueingHintMap] | None = None,
-                 less: LessFunc | None = None, hints_enabled: bool = True) -> None:
+                 less: LessFunc | None = None, hints_enabled: bool = True,
+                 backoff_by_attempts: bool = False) -> None:
         self.clock = clock
         if queueing_hints is None or less is None:
             default_hints, default_less = default_queue_setup()
@@ -193,6 +194,10 @@ class SchedulingQueue:
         # SchedulerQueueingHints (off in v1.30 and v1.31): without it a pending pod's own update
         # requeues it whenever anything but its status changed (Update's isPodUpdated)
         self.hints_enabled = hints_enabled
+        # v1.30 to v1.33: calculateBackoffDuration counts the pod's Attempts (every pop); v1.34
+        # counts its UnschedulableCount, or its ConsecutiveErrorsCount after an error
+        # (backend/queue/backoff_queue.go)
+        self.backoff_by_attempts = backoff_by_attempts
         self.infos: dict[str, QueuedPodInfo] = {}  # by pod uid, wherever it waits
         self._active: list[_Entry] = []
         self._backoff: list[_BackoffEntry] = []
@@ -289,7 +294,10 @@ class SchedulingQueue:
         for a pod that never failed."""
         if self.max_backoff == 0:
             return -math.inf
-        count = p.consecutive_errors if p.consecutive_errors > 0 else p.unschedulable_count
+        if self.backoff_by_attempts:
+            count = p.attempts
+        else:
+            count = p.consecutive_errors if p.consecutive_errors > 0 else p.unschedulable_count
         if count == 0:
             return -math.inf
         if p.backoff_expiration is None:
