@@ -82,9 +82,10 @@ def test_node_ports_requeues_on_a_deleted_pod_holding_one_of_its_ports(deleted: 
     assert _ports_plugin(V1_34_1).is_schedulable_after_pod_deleted(pod, Pod(deleted.obj()), None) is queue
 
 
-@pytest.mark.parametrize("version, queue", [("v1.34", False), ("v1.36", True)])
-def test_node_ports_reads_a_deleted_sidecars_ports_from_v1_35(version: str, queue: bool) -> None:
-    # v1.34's Fits reads the containers' ports alone; v1.35 on, GetHostPorts: sidecars' too
+@pytest.mark.parametrize("version, queue", [("v1.33", False), ("v1.34", True), ("v1.36", True)])
+def test_node_ports_reads_a_deleted_sidecars_ports_from_v1_34(version: str, queue: bool) -> None:
+    # node_ports.go isSchedulableAfterPodDeleted and Fits: v1.33 reads the containers' ports alone
+    # (getContainerPorts); v1.34.1 on, schedutil.GetHostPorts: the sidecars' too
     from kubectl_preempt.framework.versions import by_name
     sidecar = make_pod("d").on("n1").set("spec.initContainers", [
         {"name": "proxy", "image": "p", "restartPolicy": "Always", "ports": [{"containerPort": 80, "hostPort": 8080}]}])

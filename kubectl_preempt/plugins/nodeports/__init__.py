@@ -65,11 +65,11 @@ class NodePorts(MemoTraits, QueueingHintFeatures):
 
     def is_schedulable_after_pod_deleted(self, pod: Pod, old: Any, new: Any) -> bool:
         """mirrors isSchedulableAfterPodDeleted: a deleted pod bound or nominated to a node whose
-        host ports conflict with the pod's (v1.34: the containers' ports, as Fits reads them; v1.35
-        on: the sidecars' too, GetHostPorts)."""
+        host ports conflict with the pod's (v1.33 and before: the containers' ports, as Fits reads
+        them; v1.34 on: the sidecars' too, GetHostPorts)."""
         if old is None or (not old.node_name and not old.nominated_node_name):
             return False
-        ports = host_ports if self.minor >= 35 else (lambda p: container_host_ports(p.spec))
+        ports = host_ports if self.sidecar_host_ports else (lambda p: container_host_ports(p.spec))
         in_use = HostPortInfo()
         for ip, protocol, port in ports(old):
             in_use.add(ip, protocol, port)
