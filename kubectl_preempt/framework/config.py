@@ -36,7 +36,7 @@ def default_multi_point(version: KubernetesVersion) -> list[tuple[str, int]]:
         # before v1.34 DynamicResourceAllocation is off by default, and applyFeatureGates inserts
         # DynamicResources before DefaultPreemption only when it is on
         out = [(n, w) for n, w in out if n != "DynamicResources"]
-    if version.features.enable_dra_prioritized_list and version.at_least(35):
+    if version.at_least(35):
         out = [(n, 2 if n == "DynamicResources" else w) for n, w in out]
     if version.features.enable_node_declared_features:
         out.append(("NodeDeclaredFeatures", 0))

@@ -225,3 +225,17 @@ def test_exactly_requests_and_allocated_claims_without_subrequests_score_nothing
                resource_slice("node-b", [gpu("gpu-0")])]
     assert _scores(objects, make_pod("p").resource_claim("gpu", claim="gpu-1"), V1_36_2) == \
         {"node-a": 0, "node-b": 0}
+
+
+def test_with_dra_prioritized_list_off_it_still_scores_every_node_with_zero() -> None:
+    # dynamicresources.go Score: `if !pl.enabled || !pl.fts.EnableDRAPrioritizedList { return 0 }`;
+    # default_plugins.go applyDynamicResources keeps it in the profile with weight 2 whatever that
+    # gate says (v1.35.6's README: with DRAPrioritizedList=false the plugin is still a Score plugin)
+    from kubectl_preempt.framework.config import default_multi_point
+    from kubectl_preempt.framework.versions import apply_feature_gates
+    off = apply_feature_gates(V1_36_2, "DRAPrioritizedList=false")
+    assert ("DynamicResources", 2) in default_multi_point(off)
+    objects = [device_class(), claim("gpu-1", request=FIRST_AVAILABLE),
+               resource_slice("node-a", [gpu("gpu-0", model="a100")]),
+               resource_slice("node-b", [gpu("gpu-0", model="t4")])]
+    assert _scores(objects, make_pod("p").resource_claim("gpu", claim="gpu-1"), off) == {"node-a": 0, "node-b": 0}

@@ -308,8 +308,14 @@ def _first_available_score(claim: Mapping[str, Any], allocated_subrequests: set[
 class ScoringDynamicResources(DefaultNormalized, DynamicResources):
     """DynamicResources as v1.35 and later build it: with Score and NormalizeScore."""
 
+    # DRAPrioritizedList (beta, on): with it off Score answers 0 before reading anything, and the
+    # plugin still scores every node (its weight-2 entry stays in the profile)
+    prioritized_list = True
+
     def score(self, state: Any, pod: Pod, node_info: Any) -> tuple[int, Status]:
         # mirrors Score
+        if not self.prioritized_list:
+            return 0, _SUCCESS
         s = state.get(STATE_KEY)
         if s.__class__ is not StateData:
             return 0, Status.as_error(ERR_STATE_NOT_FOUND)
@@ -333,7 +339,10 @@ class ScoringDynamicResources(DefaultNormalized, DynamicResources):
 
     def scores_nothing(self, state: Any, pod: Pod) -> bool:
         """For a pod without claims Score returns 0 on every node before looking at it, and
-        NormalizeScore keeps all zeros: the framework need not ask node by node."""
+        NormalizeScore keeps all zeros: the framework need not ask node by node (nor for any pod
+        with DRAPrioritizedList off)."""
+        if not self.prioritized_list:
+            return True
         s = state.get(STATE_KEY)
         return s.__class__ is StateData and not s.claims
 
@@ -342,13 +351,16 @@ class ScoringDynamicResources(DefaultNormalized, DynamicResources):
 def scores_nodes(version: KubernetesVersion) -> bool:
     """Whether the release's DynamicResources has a Score extension: kubernetes/kubernetes#134711
     (v1.35, KEP-4816) added dynamicresources.go (*DynamicResources).Score and ScoreExtensions, and
-    default_plugins.go applyDynamicResources gives it weight 2 (v1.35.6 and v1.36.2; not v1.34.1)."""
-    return version.at_least(35) and version.features.enable_dra_prioritized_list
+    default_plugins.go applyDynamicResources gives it weight 2 (v1.35.6 and v1.36.2; not v1.34.1),
+    whatever DRAPrioritizedList says (Score then answers 0)."""
+    return version.at_least(35)
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> DynamicResources:
     if scores_nodes(version):
-        return ScoringDynamicResources(handle)
+        plugin = ScoringDynamicResources(handle)
+        plugin.prioritized_list = version.features.enable_dra_prioritized_list
+        return plugin
     plugin = DynamicResources(handle)
     plugin.no_claims_fast_path = version.minor == 33
     return plugin
