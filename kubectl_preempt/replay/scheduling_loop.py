@@ -156,8 +156,7 @@ class SchedulingLoop:
                 self.outcomes["Unschedulable"] += 1
                 self.last_failure[pod.uid] = res.message
                 fields = self.last_failure_fields[pod.uid] = res.fit_error_fields()
-                pfr = res.post_filter_result
-                if pfr is not None and pfr.mode != "Noop" and not pfr.nominated_node_name and pod.nominated_node_name:
+                if pod.nominated_node_name and res.failure_nominating_info(self.config.version.at_least(35)) == "":
                     self._set_nomination(pod, "")
                 if self.listener is not None:
                     self.listener.unschedulable(now, pod, res.message, fields)

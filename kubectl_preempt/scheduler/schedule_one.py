@@ -61,6 +61,22 @@ class CycleResult:
         p = self.preemption
         return p if self.outcome == PREEMPTED and p is not None and p.selected is not None else None
 
+    def failure_nominating_info(self, clears_without_post_filter: bool) -> str | None:
+        """mirrors the nominatingInfo schedulingCycle returns after SchedulePod failed: None leaves
+        the pod's nomination as it is (nil, ModeNoop), "" clears it (clearNominatedNode), a name
+        sets it. ErrNoNodesAvailable and other errors clear it (v1.34.1: newFailureNominatingInfo,
+        a clear while NominatedNodeNameForExpectation is off). A profile without PostFilter plugins
+        leaves it through v1.34 (ScheduleResult{}) and clears it from v1.35
+        (`clears_without_post_filter`). Else the PostFilter result's, nil leaving it."""
+        if self.error is not None:
+            return ""
+        if self.post_filter_status is None:
+            return "" if clears_without_post_filter else None
+        pfr = self.post_filter_result
+        if pfr is None or pfr.mode == "Noop":
+            return None
+        return pfr.nominated_node_name
+
     def fit_error_fields(self) -> dict[str, Any]:
         """The FitError behind `message` as data, beside the unchanged message: the Filter reason
         histogram (`reasons`: [{"reason", "nodes"}], upstream's order), the PreFilter's message

@@ -35,7 +35,7 @@ from ..model.workload import (POD_GROUP_SCHEDULED, REASON_SCHEDULED, REASON_SCHE
                               REASON_UNSCHEDULABLE, PodGroup)
 from ..plugins.gangscheduling import ACTIVATE_KEY
 from ..preemption.podgroup_preemption import PodGroupPreemptionRecord, outcomes_under_orders, preempt
-from .schedule_one import PREEMPTED, SCHEDULED, UNSCHEDULABLE, CycleResult, schedule_one
+from .schedule_one import PREEMPTED, SCHEDULED, CycleResult, schedule_one
 
 # errPodGroupUnschedulable
 ERR_POD_GROUP_UNSCHEDULABLE = "pod group is unschedulable"
@@ -491,9 +491,5 @@ def _nominating(m: MemberResult) -> str | None:
         return ""
     if m.requires_preemption:
         return m.suggested_host
-    pfr = res.post_filter_result
-    if pfr is None:
-        return "" if res.error is not None or res.outcome == UNSCHEDULABLE and res.post_filter_status is None else LEAVE
-    if pfr.mode == "Noop":
-        return LEAVE
-    return pfr.nominated_node_name
+    # pod groups are v1.35's and later: a profile without PostFilter plugins clears it
+    return res.failure_nominating_info(clears_without_post_filter=True)
