@@ -133,7 +133,8 @@ def test_pods_of_other_replica_keys_are_other_gangs() -> None:
 @pytest.mark.parametrize("objs,pod,message", [
     pytest.param(gang_cluster(3)[:1] + [member("w-0")], "gang/w-0",
                  'running Permit plugin "GangScheduling": failed to get workload gang/train: '
-                 'workloads.scheduling.k8s.io "train" not found', id="the Workload is gone"),
+                 # the generated lister's NotFound: Resource("workload"), the singular kind
+                 'workload.scheduling.k8s.io "train" not found', id="the Workload is gone"),
     pytest.param(gang_cluster(3)[:2] + [member("w-0", group="ps")], "gang/w-0",
                  'running Permit plugin "GangScheduling": pod group "ps" doesn\'t exist for a workload "train"',
                  id="the pod group is not in the Workload"),

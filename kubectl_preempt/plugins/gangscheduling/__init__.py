@@ -258,7 +258,7 @@ class GangSchedulingV135(GangScheduling):
         if missing is not None:
             if missing.message().startswith("waiting for pods's workload"):
                 return Status.as_error(f"failed to get workload {pod.namespace}/{ref[0]}: "
-                                       f"workloads.scheduling.k8s.io {_q(ref[0])} not found"), 0.0
+                                       f"workload.scheduling.k8s.io {_q(ref[0])} not found"), 0.0
             return Status.as_error(ERR_POD_GROUP_NOT_IN_WORKLOAD % (_q(ref[1]), _q(ref[0]))), 0.0
         if not pg.gang:
             return SUCCESS, 0.0
