@@ -185,3 +185,24 @@ def test_workload_aware_preemption_runs_while_the_profile_initialises_default_pr
     message = doc["condition"]["message"]
     assert ("default preemption plugin is not registered, workload aware preemption is disabled" in message) \
         is not preempts, message
+
+
+def test_a_group_scheduled_already_keeps_its_true_condition_when_an_extra_member_fails() -> None:
+    # schedule_one_podgroup.go updatePodGroupCondition: "If the PodGroup was already successfully
+    # scheduled, don't regress the condition back to False on a subsequent cycle for extra pods"
+    from kubectl_preempt.scheduler.schedule_one_podgroup import update_pod_group_condition
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj()]
+    objs.append(make_pod("big").ns("gang").priority(10000).req(cpu="4", memory="1Gi").on("n1").obj())
+    group = make_gang("pair", 1, namespace="gang", priority=10000)
+    group["status"] = {"conditions": [{"type": "PodGroupScheduled", "status": "True", "reason": "Scheduled",
+                                       "message": "", "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+    objs.append(group)
+    objs.append(make_pod("pair-1").ns("gang").priority(10000).req(cpu="1", memory="1Gi").in_pod_group("pair").obj())
+    [doc] = api.explain_pods(objs, ["podgroup/gang/pair"], kubernetes_version="v1.36",
+                             feature_gates="GenericWorkload=true,GangScheduling=true")
+    assert doc["outcome"] != "Scheduled"
+    assert doc["condition"]["status"] == "True" and doc["condition"]["unchanged"] is True
+    new = {"type": "PodGroupScheduled", "status": "False", "reason": "Unschedulable", "message": "x"}
+    assert update_pod_group_condition(None, new) == new
+    assert update_pod_group_condition({**new, "status": "True", "reason": "Scheduled"}, new) is None
+    assert update_pod_group_condition(new, new) is None  # SetStatusCondition: nothing changed

@@ -12,7 +12,8 @@ from typing import Any
 from ..model.objects import Pod
 from ..model.resources import Resource
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord, VictimUnit
-from ..scheduler.schedule_one_podgroup import BIND, LEAVE, MemberResult, PodGroupCycleResult
+from ..scheduler.schedule_one_podgroup import (BIND, LEAVE, MemberResult, PodGroupCycleResult,
+                                               update_pod_group_condition)
 from ..preemption.document import human_resources
 from .document import build_document
 
@@ -105,6 +106,19 @@ def _failing_member(result: PodGroupCycleResult) -> dict[str, Any] | None:
     return None
 
 
+def _condition(result: PodGroupCycleResult) -> dict[str, Any]:
+    """The PodGroupScheduled condition after the cycle: the one it writes, or the one the PodGroup
+    keeps (updatePodGroupCondition patches nothing over a True one, nor an equal one)."""
+    pg = result.pod_group
+    existing = pg.condition() if pg is not None else None
+    written = update_pod_group_condition(existing, result.condition)
+    if written is not None:
+        return written
+    if existing is not None and result.condition is not None:
+        return {k: existing.get(k) for k in ("type", "status", "reason", "message")} | {"unchanged": True}
+    return {}
+
+
 def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
     """The group's decision as data (what `explain podgroup/NS/NAME` prints)."""
     pg = result.pod_group
@@ -119,7 +133,7 @@ def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
         "requests": human_resources(_sum(members)),
         "outcome": group_outcome(result),
         "numNodes": result.num_all_nodes,
-        "condition": dict(result.condition or {}),
+        "condition": _condition(result),
         "members": [_member(m) for m in result.members] + [_untried(p, result) for p in result.untried],
     }
     if pg is None:

@@ -106,7 +106,8 @@ def pod_group_lines(g: Mapping[str, Any]) -> list[list[str]]:
     c = g.get("condition") or {}
     if c:
         sections.append(["Condition", INDENT + f"{c.get('type')}={c.get('status')} {c.get('reason')}"
-                         + (f": {c.get('message')}" if c.get("message") else "")])
+                         + (f": {c.get('message')}" if c.get("message") else "")
+                         + ("   (unchanged: the scheduler does not patch it)" if c.get("unchanged") else "")])
     return sections
 
 

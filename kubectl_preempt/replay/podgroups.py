@@ -31,7 +31,8 @@ from ..model.objects import Pod
 from ..model.workload import PodGroup
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord
 from ..scheduler.backend.queue import UNSCHEDULABLE, QueuedPodInfo, SchedulingQueue
-from ..scheduler.schedule_one_podgroup import BIND, LEAVE, MemberResult, PodGroupCycleResult, order_members
+from ..scheduler.schedule_one_podgroup import (BIND, LEAVE, MemberResult, PodGroupCycleResult, order_members,
+                                               update_pod_group_condition)
 from .state import ReplayState, finished, format_time, grace_period
 
 # the cluster's record merges the decisions of one pod on one node within this many seconds
@@ -344,8 +345,9 @@ class PodGroupLoop:
         for uid, info in infos.items():
             if uid not in in_cycle:
                 self.queue.done(info.pod)  # skipPodGroupPodSchedule: terminating, dropped
-        if result.condition is not None:
-            self.pod_group_conditions[key] = result.condition
+        written = update_pod_group_condition(self.pod_group_conditions.get(key), result.condition)
+        if written is not None:
+            self.pod_group_conditions[key] = written
         if result.activate:
             # Permit's Activate: members in flight (this cycle's) are not moved (a pod group's
             # member comes back after its backoff whatever happened meanwhile); the others are
@@ -685,8 +687,9 @@ class FollowGroups:
         for uid, info in infos.items():
             if uid not in in_cycle:
                 self.queue.done(info.pod)
-        if result.condition is not None:
-            self.conditions[key] = result.condition
+        written = update_pod_group_condition(self.conditions.get(key), result.condition)
+        if written is not None:
+            self.conditions[key] = written
         if result.activate:
             self.queue.activate([p for p in result.activate if p.uid not in infos])
         if changed_nothing(result, lambda v: any(v.uid in vs for _, vs in self.preempting.values()), taken):

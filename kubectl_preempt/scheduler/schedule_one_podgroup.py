@@ -22,7 +22,7 @@ condition, and the workload-aware preemption's record. Nothing here formats text
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..framework.cycle_state import CycleState
 from ..framework.diagnosis import Diagnosis, fit_error_message
@@ -448,6 +448,21 @@ def _condition(status: Status, waiting: bool) -> dict[str, str]:
                 "message": status.message()}
     return {"type": POD_GROUP_SCHEDULED, "status": "False", "reason": REASON_SCHEDULER_ERROR,
             "message": status.error or status.message()}
+
+
+def update_pod_group_condition(existing: Mapping[str, Any] | None,
+                               condition: Mapping[str, str] | None) -> dict[str, str] | None:
+    """mirrors updatePodGroupCondition: the PodGroupScheduled condition the scheduler patches onto
+    the PodGroup, None when it patches nothing. A group scheduled already keeps its True condition
+    when a later cycle (for extra pods) fails; and SetStatusCondition changes nothing when the
+    status, reason and message are those the PodGroup holds."""
+    if condition is None:
+        return None
+    if existing is not None and existing.get("status") == "True" and condition.get("status") != "True":
+        return None
+    if existing is not None and all(existing.get(k) == condition.get(k) for k in ("status", "reason", "message")):
+        return None
+    return dict(condition)
 
 
 def _submit(out: PodGroupCycleResult) -> None:
