@@ -206,3 +206,25 @@ def test_a_group_scheduled_already_keeps_its_true_condition_when_an_extra_member
     assert update_pod_group_condition(None, new) == new
     assert update_pod_group_condition({**new, "status": "True", "reason": "Scheduled"}, new) is None
     assert update_pod_group_condition(new, new) is None  # SetStatusCondition: nothing changed
+
+
+def test_members_of_two_schedulers_fail_the_cycle_without_a_condition(tmp_path: Path) -> None:
+    # schedule_one_podgroup.go scheduleOnePodGroup: frameworkForPodGroup's error goes to each
+    # member's FailureHandler, and the cycle returns before submitPodGroupAlgorithmResult, so the
+    # PodGroup gets no PodGroupScheduled condition
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                   "- schedulerName: default-scheduler\n- schedulerName: other-scheduler\n")
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), make_gang("g", 2, namespace="gang", priority=10)]
+    objs += [make_pod(f"g-{i}").ns("gang").priority(10).req(cpu="1", memory="1Gi").in_pod_group("g")
+             .created(f"2026-01-01T00:01:0{i}Z").obj() for i in range(2)]
+    objs[-1]["spec"]["schedulerName"] = "other-scheduler"
+    run = run_cli(["explain", "podgroup/gang/g", "--snapshot", snapshot(tmp_path, objs), "-o", "json",
+                   "--kubernetes-version", "v1.36", "--feature-gates", "GenericWorkload=true,GangScheduling=true",
+                   "--config", str(cfg)])
+    assert run.code == 0, run.err
+    doc = json.loads(run.out)
+    assert doc["condition"] == {}
+    assert len(doc["members"]) == 2
+    assert all("all pods in a single pod group should have the same .spec.schedulerName set" in m["message"]
+               for m in doc["members"]), doc["members"]

@@ -171,13 +171,18 @@ class PodGroupScheduler:
         sched = self.sched
         n = sched.snapshot.num_nodes()
         popped = list(members)  # podGroupInfoForPod took every one of them out of the queue
-        members = [p for p in members if not p.terminating]  # skipPodGroupPodSchedule
-        fwk, err = self._framework_for_pod_group(members)
+        # scheduleOnePodGroup: frameworkForPodGroup over every popped pod, then
+        # skipPodGroupPodSchedule drops those being deleted; with none left, no cycle and no write
+        fwk, err = self._framework_for_pod_group(popped)
+        members = [p for p in popped if not p.terminating]
+        if fwk is not None and not members:
+            return PodGroupCycleResult(key, pod_group, [], Status(Code.Unschedulable), num_all_nodes=n)
         if fwk is None:
+            # scheduleOnePodGroup: FailureHandler for each pod, and a return before
+            # submitPodGroupAlgorithmResult: no condition is written
             status = Status.as_error(err)
-            ms = [MemberResult(p, status=status, failure=status, nominated_node="") for p in members]
-            return PodGroupCycleResult(key, pod_group, ms, status, num_all_nodes=n,
-                                       condition=_condition(status, False))
+            ms = [MemberResult(p, status=status, failure=status, nominated_node="") for p in popped]
+            return PodGroupCycleResult(key, pod_group, ms, status, num_all_nodes=n)
         snap = CycleSnapshot(sched.snapshot, {key: self._live_state(fwk, key, members)})
         cycle = PodGroupCycle(key, snap.pod_group_states[key])
         in_flight = InFlightNominations(fwk.nominator, popped)
