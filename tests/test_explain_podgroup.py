@@ -228,3 +228,23 @@ def test_members_of_two_schedulers_fail_the_cycle_without_a_condition(tmp_path: 
     assert len(doc["members"]) == 2
     assert all("all pods in a single pod group should have the same .spec.schedulerName set" in m["message"]
                for m in doc["members"]), doc["members"]
+
+
+def test_a_pending_pod_of_a_scheduler_without_a_profile_is_not_in_its_group(tmp_path: Path) -> None:
+    # eventhandlers.go addPod: a pending pod reaches the cache's pod-group state
+    # (addPodToSchedulingQueue -> AddPodGroupMember) only when responsibleForPod; so GangScheduling's
+    # PreEnqueue counts 1 of minCount 2, and a basic group's cycle holds the one pod of this scheduler
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), make_gang("g", 2, namespace="gang", priority=10)]
+    objs += [make_pod(f"g-{i}").ns("gang").priority(10).req(cpu="1", memory="1Gi").in_pod_group("g")
+             .created(f"2026-01-01T00:01:0{i}Z").obj() for i in range(2)]
+    objs[-1]["spec"]["schedulerName"] = "other-scheduler"
+    gates = "GenericWorkload=true,GangScheduling=true"
+    [doc] = api.explain_pods(objs, ["gang/g-0"], kubernetes_version="v1.36", feature_gates=gates)
+    assert doc["outcome"] == "Unschedulable"
+    assert doc["message"] == "waiting for minCount pods from a gang to appear in scheduling queue"
+    basic = make_gang("g", 2, namespace="gang", priority=10)
+    basic["spec"]["schedulingPolicy"] = {"basic": {}}
+    objs[1] = basic
+    [doc] = api.explain_pods(objs, ["podgroup/gang/g"], kubernetes_version="v1.36", feature_gates=gates)
+    assert [m["pod"] for m in doc["members"]] == ["gang/g-0"]
+    assert doc["outcome"] == "Scheduled" and doc["condition"]["status"] == "True"

@@ -164,8 +164,10 @@ def _explain_pod_group(sched: Scheduler, key: str, version: KubernetesVersion) -
             nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
             doc = build_document(res, nominated)
             return {"pod": doc.pop("pod"), "schedulerVersion": version.name, **gates, **doc}
+    # the group's pods in the scheduling queue: pending, not being deleted, and of a profile
+    # (responsibleForPod: no other pod is queued)
     members = [p for p in cluster.pods.values() if not p.node_name and not p.terminating
-               and group_key_of(p, version.minor) == group]
+               and group_key_of(p, version.minor) == group and sched.responsible_for(p)]
     if not members:
         raise InputError(f"pod group {group} has no pending pods to schedule", field="pod")
     members = order_members(members, lambda p: (p.metadata.get("creationTimestamp") or "", p.name))

@@ -78,6 +78,9 @@ class Framework:
         # own code behaves (framework/versions.py)
         self.version: KubernetesVersion = DEFAULT
         self.profile_name = profile.scheduler_name
+        # eventhandlers.go responsibleForPod: whether the scheduler has a profile for the pod's
+        # schedulerName (the Scheduler answers for all its profiles; alone, this one's)
+        self.responsible_for: Callable[[Any], bool] = lambda pod: pod.scheduler_name == self.profile_name
         self.snapshot = snapshot
         self.cluster = cluster
         # indexes plugins keep across cycles over the cluster's object lists (informer listers)

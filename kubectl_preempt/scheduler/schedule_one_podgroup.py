@@ -236,7 +236,9 @@ class PodGroupScheduler:
         ns = key.split("/", 1)[0]
         st = PodGroupState()
         for p in self.sched.cluster.pods.values():
-            if p.namespace == ns and group_key_of(p, minor) == key:
+            # a pending pod of a scheduler name no profile handles is not in the cache's state
+            # (eventhandlers.go addPod: only responsibleForPod pods reach AddPodGroupMember)
+            if p.namespace == ns and group_key_of(p, minor) == key and (p.node_name or fwk.responsible_for(p)):
                 st.add_pod(p)
         for p in members:  # a member the cluster does not hold yet (plan's manifests) is known to the cache
             if p.uid not in st.all_pods:

@@ -115,6 +115,10 @@ class Scheduler:
     def framework_for(self, pod: Pod) -> Framework | None:
         return self.framework_for_profile(pod.scheduler_name)
 
+    def responsible_for(self, pod: Pod) -> bool:
+        """mirrors responsibleForPod: a profile of this scheduler handles the pod's schedulerName."""
+        return self.config.profile_for(pod.scheduler_name) is not None
+
     def framework_for_profile(self, name: str) -> Framework | None:
         fwk = self.frameworks.get(name)
         if fwk is None:
@@ -125,6 +129,7 @@ class Scheduler:
                             nominator=self.nominator, random_source=self.random_source,
                             percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score)
             fwk.version = self.config.version
+            fwk.responsible_for = self.responsible_for
             self.frameworks[name] = fwk
         fwk.snapshot = self.snapshot
         return fwk

@@ -121,8 +121,17 @@ class GangScheduling:
         # the pods of this group alone (PreEnqueue asks it of each member: states_of every group
         # of the namespace, for each of a gang's thousands of pods, was most of a replay's time)
         name, ns, minor = group_name_of(pod.spec, self.minor), pod.namespace, self.minor
-        pods = [p for p in cluster.pods.values() if p.namespace == ns and group_name_of(p.spec, minor) == name]
+        known = self._known
+        pods = [p for p in cluster.pods.values()
+                if p.namespace == ns and group_name_of(p.spec, minor) == name and known(p)]
         return states_of(pods, self.minor).get(key) or PodGroupState()
+
+    def _known(self, pod: Pod) -> bool:
+        """Whether the cache holds the pod in its group's state. v1.36: a bound pod always
+        (cache.go addPod), a pending one only when this scheduler is responsible for it
+        (eventhandlers.go addPod -> addPodToSchedulingQueue -> AddPodGroupMember). v1.35: every
+        pod (addPod calls WorkloadManager.AddPod first)."""
+        return self.minor < 36 or bool(pod.node_name) or self.handle.responsible_for(pod)
 
     def _known_members(self, pod: Pod) -> int:
         """live_state(pod).all_pods_count(): the pods the cache knows of the pod's group. PreEnqueue
@@ -136,8 +145,8 @@ class GangScheduling:
         version = getattr(cluster, "pod_set_version", None)
         kept = self._member_counts
         if kept is None or kept[0] is not cluster or kept[1] != version or version is None or not MEMORY.on:
-            minor = self.minor
-            counts = Counter((p.namespace, group_name_of(p.spec, minor)) for p in cluster.pods.values())
+            minor, known = self.minor, self._known
+            counts = Counter((p.namespace, group_name_of(p.spec, minor)) for p in cluster.pods.values() if known(p))
             kept = (cluster, version, counts)
             if version is not None and MEMORY.on:
                 self._member_counts = kept
