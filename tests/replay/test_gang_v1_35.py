@@ -120,3 +120,15 @@ def test_members_waiting_for_their_workload_enter_the_queue_when_it_is_added() -
                ev(10, "ADDED", make_workload("train", {"workers": 3}, namespace="gang", version="v1alpha1")), end=60)
     _, log = run(tr)
     assert {k: round(t - START, 3) for k, (t, _) in log.binds.items()} == {"gang/w-0": 10, "gang/w-1": 10, "gang/w-2": 10}
+
+
+def test_a_group_whose_pods_all_went_starts_its_deadline_afresh() -> None:
+    """workloadmanager DeletePod drops a group's info, its schedulingDeadline with it, when its last
+    pod is deleted: pods of the same group created later wait a full 5 minutes at Permit."""
+    tr = trace(*nodes(1, cpu="2"), workload(3),
+               *(ev(1, "ADDED", member(f"w-{i}")) for i in range(3)),
+               *(ev(100, "DELETED", member(f"w-{i}")) for i in range(3)),
+               *(ev(110, "ADDED", member(f"x-{i}")) for i in range(3)), end=500)
+    _, log = run(tr)
+    timed_out = [(t, k) for t, k, m in log.failures if m == TIMED_OUT and k.startswith("gang/x-")]
+    assert len(timed_out) == 2 and all(t == 410 for t, _ in timed_out), log.failures

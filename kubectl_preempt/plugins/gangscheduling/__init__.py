@@ -205,8 +205,11 @@ class GangSchedulingV135(GangScheduling):
         # that passed Reserve and were not forgotten since (the workload manager's, which
         # outlives a cycle)
         self.assumed: dict[str, dict[str, Pod]] = {}
-        # podGroupInfo.schedulingDeadline by group, on the caller's clock (CLOCK_KEY)
-        self.deadlines: dict[str, float] = {}
+        # podGroupInfo.schedulingDeadline by group, on the caller's clock (CLOCK_KEY), with the
+        # group's pods as last seen: the workload manager's DeletePod drops a group's info (its
+        # deadline with it) when its last pod goes, so a group none of whose pods is left since
+        # starts afresh
+        self.deadlines: dict[str, tuple[float, frozenset[str]]] = {}
 
     def live_state(self, pod: Pod) -> PodGroupState:
         """The workload manager's podGroupInfo: the group's pods the cache knows (bound ones
@@ -242,15 +245,19 @@ class GangSchedulingV135(GangScheduling):
         """mirrors podGroupInfo.updatePod: a bound pod is assigned, no longer assumed."""
         self.unreserve(CycleState(), pod, pod.node_name)
 
-    def scheduling_timeout(self, key: str, now: float) -> float:
+    def scheduling_timeout(self, key: str, now: float, pods: frozenset[str] = frozenset()) -> float:
         """mirrors podGroupInfo.SchedulingTimeout: the time left to the group's deadline, a new
-        deadline (DefaultSchedulingTimeoutDuration, 5 minutes) when there is none or it passed."""
-        deadline = self.deadlines.get(key)
+        deadline (DefaultSchedulingTimeoutDuration, 5 minutes) when there is none or it passed.
+        `pods`: the uids of the group's pods now; a deadline set while none of them was there
+        belongs to a group info DeletePod has dropped since."""
+        got = self.deadlines.get(key)
+        deadline = got[0] if got is not None and (got[1] & pods or not got[1]) else None
         # upstream's test is deadline.Before(now); a real cycle takes time, so a member that reaches
         # Permit at the very instant of the deadline finds it passed (on the replay's clock, where
         # a cycle takes none, it would else wait 0s and be rejected again and again at that instant)
         if deadline is None or deadline <= now:
-            deadline = self.deadlines[key] = now + PERMIT_TIMEOUT
+            deadline = now + PERMIT_TIMEOUT
+        self.deadlines[key] = (deadline, pods)
         return deadline - now
 
     # ---------------------------------------------------------------- Permit
@@ -279,7 +286,8 @@ class GangSchedulingV135(GangScheduling):
         if pgs.scheduled_pods_count() < pg.min_count:
             state.write(ACTIVATE_KEY, pgs.unscheduled_pods())
             now = state.get(CLOCK_KEY) or 0.0
-            return Status(Code.Wait, ERR_WAITING_ON_PERMIT), self.scheduling_timeout(key, now)
+            return Status(Code.Wait, ERR_WAITING_ON_PERMIT), self.scheduling_timeout(key, now,
+                                                                                    frozenset(pgs.all_pods))
         state.write(ALLOW_KEY, list(self.assumed.get(key, {})))
         return SUCCESS, 0.0
 
