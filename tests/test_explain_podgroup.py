@@ -248,3 +248,20 @@ def test_a_pending_pod_of_a_scheduler_without_a_profile_is_not_in_its_group(tmp_
     [doc] = api.explain_pods(objs, ["podgroup/gang/g"], kubernetes_version="v1.36", feature_gates=gates)
     assert [m["pod"] for m in doc["members"]] == ["gang/g-0"]
     assert doc["outcome"] == "Scheduled" and doc["condition"]["status"] == "True"
+
+
+def test_a_gang_short_of_its_pods_is_held_before_any_cycle(tmp_path: Path) -> None:
+    # gangscheduling.go PreEnqueue keeps every member out of activeQ while fewer than minCount pods
+    # exist: no pod-group cycle runs (scheduleOnePodGroup never sees them) and no condition is written
+    objs = [make_node("n1").alloc(cpu="8", memory="8Gi").obj(), make_gang("g", 3, namespace="gang", priority=10)]
+    objs += [make_pod(f"g-{i}").ns("gang").priority(10).req(cpu="1", memory="1Gi").in_pod_group("g").obj()
+             for i in range(2)]
+    gates = "GenericWorkload=true,GangScheduling=true"
+    [doc] = api.explain_pods(objs, ["podgroup/gang/g"], kubernetes_version="v1.36", feature_gates=gates)
+    assert doc["heldAtPreEnqueue"] == {"plugin": "GangScheduling", "message":
+                                       "waiting for minCount pods from a gang to appear in scheduling queue"}
+    assert doc["outcome"] == "Unschedulable" and doc["condition"] == {}
+    assert [m["outcome"] for m in doc["members"]] == ["Held", "Held"]
+    run = run_cli(["explain", "podgroup/gang/g", "--snapshot", snapshot(tmp_path, objs),
+                   "--kubernetes-version", "v1.36", "--feature-gates", gates])
+    assert run.code == 0 and "held before any cycle (GangScheduling PreEnqueue)" in run.out

@@ -119,6 +119,23 @@ def _condition(result: PodGroupCycleResult) -> dict[str, Any]:
     return {}
 
 
+def held_document(sched: Any, key: str, members: list[Pod], held: dict[str, Any]) -> dict[str, Any]:
+    """A group none of whose pending pods PreEnqueue lets into the queue: no cycle runs and nothing
+    is written; each member is held with its plugin's status."""
+    from ..framework.podgroupstate import PodGroupLister
+    fwk = sched.framework_for(members[0])
+    ns, name = key.split("/", 1)
+    pod_group = PodGroupLister(fwk.listers, sched.config.version.minor).get(ns, name)
+    ms = [MemberResult(p, status=held[p.uid], failure=held[p.uid], nominated_node=LEAVE) for p in members]
+    first = held[members[0].uid]
+    result = PodGroupCycleResult(key, pod_group, ms, first, num_all_nodes=sched.snapshot.num_nodes())
+    doc = pod_group_document(result)
+    doc["heldAtPreEnqueue"] = {"plugin": first.plugin, "message": first.message()}
+    for m in doc["members"]:
+        m["outcome"] = "Held"
+    return doc
+
+
 def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
     """The group's decision as data (what `explain podgroup/NS/NAME` prints)."""
     pg = result.pod_group

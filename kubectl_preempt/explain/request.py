@@ -142,7 +142,7 @@ def _explain_pod_group(sched: Scheduler, key: str, version: KubernetesVersion) -
     """The pod-group cycle of a group (podgroup/NS/NAME) or of a member's group, over the group's
     pending members (not being deleted) in the order the cycle tries them: priority, then creation
     (a snapshot holds no queue: the first attempts follow the creations)."""
-    from .podgroup import member_document, pod_group_document, untried_member_document
+    from .podgroup import held_document, member_document, pod_group_document, untried_member_document
     from ..framework.podgroupstate import group_key_of
     from ..scheduler.schedule_one_podgroup import order_members
     cluster = sched.cluster
@@ -171,6 +171,15 @@ def _explain_pod_group(sched: Scheduler, key: str, version: KubernetesVersion) -
     if not members:
         raise InputError(f"pod group {group} has no pending pods to schedule", field="pod")
     members = order_members(members, lambda p: (p.metadata.get("creationTimestamp") or "", p.name))
+    # the pods PreEnqueue holds (a gang not there yet, a scheduling gate) never reach the queue's
+    # activeQ: the cycle pops the others (podGroupInfoForPod); with none, no cycle runs at all
+    fwk = sched.framework_for(members[0])
+    held = {p.uid: st for p in members if fwk is not None and not (st := sched.pre_enqueue(fwk, p)).is_success()}
+    if held and len(held) == len(members) and focus is None:
+        doc = held_document(sched, group, members, held)
+        return {"podGroup": doc.pop("podGroup"), "kind": "PodGroupExplanation", "schedulerVersion": version.name,
+                **gates, **doc}
+    members = [p for p in members if p.uid not in held]
     result = sched.schedule_pod_group(group, members)
     nominated = {n: [p.key for p in ps] for n, ps in sched.nominator.by_node.items()}
     if focus is None:

@@ -36,6 +36,10 @@ def _outcome_lines(g: Mapping[str, Any]) -> list[str]:
     p = g.get("preemption") or {}
     if out == "Scheduled":
         return [f"Outcome    {word}: every member placed together"]
+    held = g.get("heldAtPreEnqueue")
+    if held:
+        return [f"Outcome    {word}: held before any cycle ({held.get('plugin')} PreEnqueue): {held.get('message')}",
+                f"{INDENT * 5} no member enters the scheduling queue, so no cycle runs and nothing is written"]
     if out == "WaitingOnPreemption" and p.get("victims") is not None:
         n, units = len(p.get("victims") or []), len(p.get("victimUnits") or [])
         going = p.get("alreadyTerminating") or []
