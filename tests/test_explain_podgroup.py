@@ -265,3 +265,14 @@ def test_a_gang_short_of_its_pods_is_held_before_any_cycle(tmp_path: Path) -> No
     run = run_cli(["explain", "podgroup/gang/g", "--snapshot", snapshot(tmp_path, objs),
                    "--kubernetes-version", "v1.36", "--feature-gates", gates])
     assert run.code == 0 and "held before any cycle (GangScheduling PreEnqueue)" in run.out
+
+
+def test_a_pod_preenqueue_holds_gets_no_post_filter_in_its_explanation() -> None:
+    # scheduling_queue.go Add: runPreEnqueuePlugins keeps the pod out of activeQ, so no cycle runs
+    # and PostFilter (preemption) never does: the explanation names the PreEnqueue plugin instead
+    objs = [make_node("n1").alloc(cpu="8", memory="8Gi").obj(), make_gang("g", 3, namespace="gang", priority=10),
+            make_pod("g-0").ns("gang").priority(10).req(cpu="1", memory="1Gi").in_pod_group("g").obj()]
+    [doc] = api.explain_pods(objs, ["gang/g-0"], kubernetes_version="v1.36",
+                             feature_gates="GenericWorkload=true,GangScheduling=true")
+    assert doc["heldAtPreEnqueue"]["plugin"] == "GangScheduling"
+    assert doc["postFilterMessage"] == "" and doc["postFilterCode"] == ""

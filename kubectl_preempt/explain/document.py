@@ -73,6 +73,9 @@ def build_document(res: CycleResult, nominated: dict[str, list[str]]) -> dict[st
             doc["permit"] = permit
         return doc
     doc.update(failure_fields(res))
+    if res.gated is not None:
+        doc["heldAtPreEnqueue"] = {"plugin": res.gated.plugin, "code": res.gated.code.name,
+                                   "message": res.gated.message()}
     if res.error:
         doc["error"] = res.error
     statuses = {}

@@ -178,7 +178,11 @@ def _outcome_lines(doc: Mapping[str, Any]) -> list[str]:
         return lines
     lines = [_label("Outcome", "UNSCHEDULABLE" if outcome == "Unschedulable" else str(outcome).upper())]
     why = doc.get("preemptionIneligible")
-    if why:
+    held = doc.get("heldAtPreEnqueue")
+    if held:
+        lines.append(_label("", f"held before scheduling ({held.get('plugin')} PreEnqueue): it does not enter the "
+                                f"scheduling queue, so no cycle (and no preemption) runs for it"))
+    elif why:
         lines.append(_label("", f"preemption not attempted: {why}"))
     elif doc.get("postFilterCode") == "Error":
         msg = str(doc.get("postFilterMessage") or "")

@@ -54,6 +54,9 @@ class CycleResult:
     permit: Status | None = None
     permit_timeout: float = 0.0
     permit_details: dict[str, Any] | None = None
+    # PreEnqueue's rejection (scheduling gates, a gang not there yet): the pod never enters the
+    # queue's activeQ, so no cycle runs for it (SchedulingQueue.Add -> runPreEnqueuePlugins)
+    gated: Status | None = None
 
     @property
     def preempted(self) -> PreemptionRecord | None:

@@ -222,8 +222,7 @@ class Scheduler:
             return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=msg, error=msg)
         gate = self.pre_enqueue(fwk, pod)
         if not gate.is_success():
-            return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(),
-                               post_filter_status=gate)
+            return CycleResult(pod, UNSCHEDULABLE, self.snapshot.num_nodes(), message=gate.message(), gated=gate)
         fwk.fast = fast
         answers = eq.for_pod(fwk.profile_name, pod) if eq is not None else None
         failed = eq.failed_cycles if eq is not None and eq.journal is not None else None
