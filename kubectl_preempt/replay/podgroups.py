@@ -342,9 +342,25 @@ class PodGroupLoop:
                 self.listener.unschedulable(now, pod, m.message, fields)
             plugins, pending = failure_plugins(m)
             self.queue.add_unschedulable_if_not_present(info, plugins, pending, group_member=True)
+        untried = {p.uid for p in result.untried}
         for uid, info in infos.items():
-            if uid not in in_cycle:
+            if uid in in_cycle:
+                continue
+            if uid not in untried:
                 self.queue.done(info.pod)  # skipPodGroupPodSchedule: terminating, dropped
+                continue
+            # submitPodGroupAlgorithmResult: a member the cycle stopped before (another member's
+            # error) gets the group's status through FailureHandler, its nomination cleared, and is
+            # retried after its backoff
+            pod, message = info.pod, result.status.message()
+            self.outcomes["Unschedulable"] += 1
+            self.last_failure[pod.uid] = message
+            self.last_failure_fields[pod.uid] = {}
+            if pod.nominated_node_name:
+                self._set_nomination(pod, "")
+            if self.listener is not None:
+                self.listener.unschedulable(now, pod, message, {})
+            self.queue.add_unschedulable_if_not_present(info, (), (), group_member=True)
         written = update_pod_group_condition(self.pod_group_conditions.get(key), result.condition)
         if written is not None:
             self.pod_group_conditions[key] = written
@@ -354,7 +370,7 @@ class PodGroupLoop:
             self.queue.activate([p for p in result.activate if p.uid not in infos])
         if changed_nothing(result, lambda v: v.uid in self.evicted):
             self.pod_group_spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members
-                                                             if m.action != BIND])
+                                                             if m.action != BIND] + [infos[u] for u in untried])
 
     def _preempt_pod_group(self, result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, attempts: int) -> None:
         """A workload-aware preemption's API calls, as the Executor's actuatePodGroupPreemption
@@ -684,16 +700,27 @@ class FollowGroups:
                 st.nominate(cur, m.nominated_node)
             plugins, pending = failure_plugins(m)
             self.queue.add_unschedulable_if_not_present(info, plugins, pending, group_member=True)
+        untried = {p.uid for p in result.untried}
         for uid, info in infos.items():
-            if uid not in in_cycle:
+            if uid in in_cycle:
+                continue
+            if uid not in untried:
                 self.queue.done(info.pod)
+                continue
+            # a member the cycle stopped before: FailureHandler with the group's status, its
+            # nomination cleared, retried after its backoff (submitPodGroupAlgorithmResult)
+            cur = st.pods_by_uid.get(uid)
+            if cur is not None and cur.nominated_node_name:
+                st.nominate(cur, "")
+            self.queue.add_unschedulable_if_not_present(info, (), (), group_member=True)
         written = update_pod_group_condition(self.conditions.get(key), result.condition)
         if written is not None:
             self.conditions[key] = written
         if result.activate:
             self.queue.activate([p for p in result.activate if p.uid not in infos])
         if changed_nothing(result, lambda v: any(v.uid in vs for _, vs in self.preempting.values()), taken):
-            self.spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members if m.action != BIND])
+            self.spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members if m.action != BIND]
+                                + [infos[u] for u in untried])
 
 
 def follow_choice(rec: PodGroupPreemptionRecord, now: float, recorded: Sequence[tuple[float, frozenset[str]]] = (),

@@ -321,3 +321,25 @@ def test_two_groups_that_only_repeat_themselves_do_not_let_each_other_back_for_e
     # every preemption picks pods already going: no delete call, no new victim
     assert report["preemptions"] and all(d["alreadyTerminating"] for p in report["preemptions"]
                                          for d in p["victimDetails"])
+
+
+def test_members_the_cycle_stopped_before_are_retried_not_dropped() -> None:
+    """schedule_one_podgroup.go: podGroupSchedulingDefaultAlgorithm stops at the first member whose
+    cycle ends in an error; submitPodGroupAlgorithmResult still runs FailureHandler for every
+    queued member, those never reached with the group's status, so they are retried: once the
+    erring member is gone, the others bind together."""
+    sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc-nomode"},
+          "provisioner": "example.com/p"}  # no volumeBindingMode: VolumeBinding's PreFilter errs
+    pvc = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "gang",
+                                                                          "uid": "pvc-1"},
+           "spec": {"storageClassName": "sc-nomode", "accessModes": ["ReadWriteOnce"],
+                    "resources": {"requests": {"storage": "1Gi"}}}, "status": {"phase": "Pending"}}
+    erring = member("m1", "g", "1", prio=200)
+    erring["spec"]["volumes"] = [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]
+    tr = trace(*nodes(1), ev(0, "ADDED", make_gang("g", 2, namespace="gang", priority=100)),
+               ev(0, "ADDED", sc), ev(0, "ADDED", pvc),
+               ev(0, "ADDED", member("m0", "g", "1", prio=300)), ev(0, "ADDED", erring),
+               ev(0, "ADDED", member("m2", "g", "1", prio=100)),
+               ev(30, "DELETED", erring), end=60)
+    _, log = run(tr)
+    assert {k: round(t - START, 3) for k, (t, _) in log.binds.items()} == {"gang/m0": 30, "gang/m2": 30}
