@@ -197,6 +197,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
                                      pop_from_backoff=config.enabled("SchedulerPopFromBackoffQ"),
                                      hints_enabled=config.enabled("SchedulerQueueingHints"),
                                      backoff_by_attempts=config.version.minor < 34,
+                                     activate_skips_pre_enqueue=config.version.minor >= 35,
                                      queueing_hints=self.state.scheduler.queueing_hints(),
                                      less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush

@@ -320,3 +320,21 @@ def test_an_unschedulable_failure_after_an_error_backs_off_by_the_release_s_coun
     clock.t = 1000.0
     q.add_unschedulable_if_not_present(p, {names.NODE_RESOURCES_FIT})
     assert q.backoff_time(p) == expected
+
+
+@pytest.mark.parametrize("skips, where", [(False, UNSCHEDULABLE), (True, ACTIVE)],
+                         ids=["v1.34: PreEnqueue again, the gated pod parks", "v1.35: movesFromBackoffQ skips it"])
+def test_activate_takes_a_pod_out_of_backoff_as_the_release_does(skips: bool, where: str) -> None:
+    # scheduling_queue.go activate deletes the pod from backoffQ, then moveToActiveQ: v1.34 runs
+    # PreEnqueue for a ForceActivate (a pod now gated goes to unschedulablePods); v1.35 skips it for
+    # a pod that moves from backoffQ (PreEnqueue ran when it entered there)
+    clock = Clock(1000.0)
+    gated = {"on": False}
+    q = _queue(clock, pre_enqueue=lambda p: (not gated["on"], names.SCHEDULING_GATES),
+               activate_skips_pre_enqueue=skips)
+    q.add(pod("a"))
+    p = q.pop()
+    assert q.add_unschedulable_if_not_present(p, ()) == ERROR_BACKOFF
+    gated["on"] = True
+    q.activate([p.pod])
+    assert p.where == where

@@ -178,7 +178,7 @@ class SchedulingQueue:
                  max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
                  pop_from_backoff: bool = True, queueing_hints: Mapping[str, QueueingHintMap] | None = None,
                  less: LessFunc | None = None, hints_enabled: bool = True,
-                 backoff_by_attempts: bool = False) -> None:
+                 backoff_by_attempts: bool = False, activate_skips_pre_enqueue: bool = True) -> None:
         self.clock = clock
         if queueing_hints is None or less is None:
             default_hints, default_less = default_queue_setup()
@@ -198,6 +198,9 @@ class SchedulingQueue:
         # counts its UnschedulableCount, or its ConsecutiveErrorsCount after an error
         # (backend/queue/backoff_queue.go)
         self.backoff_by_attempts = backoff_by_attempts
+        # v1.35 on, moveToActiveQ skips PreEnqueue for a pod Activate takes out of backoffQ
+        # (movesFromBackoffQ, as for one whose backoff completed); v1.34 runs it again
+        self.activate_skips_pre_enqueue = activate_skips_pre_enqueue
         self.infos: dict[str, QueuedPodInfo] = {}  # by pod uid, wherever it waits
         self._active: list[_Entry] = []
         self._backoff: list[_BackoffEntry] = []
@@ -322,8 +325,10 @@ class SchedulingQueue:
             p.gating_plugin = plugin
             p.unschedulable_plugins.add(plugin)
 
-    def _move_to_active(self, p: QueuedPodInfo, event: str) -> bool:
-        if not (self.pop_from_backoff and event == BACKOFF_COMPLETE):
+    def _move_to_active(self, p: QueuedPodInfo, event: str, moves_from_backoff: bool = False) -> bool:
+        # PreEnqueue ran when the pod entered backoffQ (SchedulerPopFromBackoffQ): not again for a
+        # pod whose backoff completed, nor (v1.35 on) for one Activate moves from there
+        if not (self.pop_from_backoff and (event == BACKOFF_COMPLETE or moves_from_backoff)):
             self._run_pre_enqueue(p)
         if p.gated:
             if p.where in (ACTIVE, BACKOFF, ERROR_BACKOFF, UNSCHEDULABLE):
@@ -529,7 +534,12 @@ class SchedulingQueue:
             p = self.infos.get(pod.uid)
             if p is None or p.where not in (UNSCHEDULABLE, BACKOFF, ERROR_BACKOFF):
                 continue
-            self._move_to_active(p, EVENT_FORCE_ACTIVATE.label)
+            from_backoff = p.where != UNSCHEDULABLE
+            if from_backoff:
+                # deleted from backoffQ first: a pod PreEnqueue then gates goes to unschedulablePods
+                self._leave(p)
+            self._move_to_active(p, EVENT_FORCE_ACTIVATE.label,
+                                 moves_from_backoff=from_backoff and self.activate_skips_pre_enqueue)
 
     def flush_backoff_completed(self) -> int:
         """mirrors flushBackoffQCompleted (run every second)."""
