@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping
 from ..framework.config import SchedulerConfig
 from ..model.objects import Pod
 from ..preemption.decision import PreemptionRecord
+from ..preemption.podgroup_preemption import CLUSTER
 from ..scheduler.backend.api_dispatcher import Call, api_calls_async, plan_calls, plan_sync_calls
 from ..scheduler.schedule_one import CycleResult
 from .batch import KUBE_SCHEDULER_ACTION, BatchScheduler
@@ -164,7 +165,8 @@ class PreemptionCalls:
             if cur.nominated_node_name == node:
                 self._set_nomination(cur, "")
         elif call.what == "patch":
-            self.state.mark_disruption_target(cur, now)
+            # executor.go PreemptPod: a PodGroup's preemption (node "cluster") says podgroup
+            self.state.mark_disruption_target(cur, now, preemptor, "podgroup" if node == CLUSTER else "pod")
         elif call.what == "delete" and not cur.terminating:
             self.state.mark_terminating(cur, now, preempted=False)
             self.controllers.terminating(cur)

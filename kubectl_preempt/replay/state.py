@@ -310,10 +310,12 @@ class ReplayState:
             self.nominator.delete(pod)
         return prev
 
-    def mark_disruption_target(self, pod: Pod, now: float) -> None:
-        """The scheduler's status patch on a victim (PreemptPod): the DisruptionTarget condition.
-        An update of the pod, so it moves on its node's list as the scheduler cache moves it."""
-        pod.status = _with_disruption_target(pod, now)
+    def mark_disruption_target(self, pod: Pod, now: float, by: Pod | None = None, preemptor_type: str = "pod") -> None:
+        """The scheduler's status patch on a victim (PreemptPod): the DisruptionTarget condition,
+        naming the preemptor's scheduler and type (`by`: the preemptor, or a member of the
+        preempting PodGroup). An update of the pod, so it moves on its node's list as the
+        scheduler cache moves it."""
+        pod.status = _with_disruption_target(pod, now, by, preemptor_type)
         self.touch(pod)
 
     def mark_terminating(self, pod: Pod, now: float, *, preempted: bool) -> None:
@@ -550,13 +552,15 @@ def build_cluster(objects: Iterable[Mapping[str, Any]]) -> Cluster:
     return c
 
 
-def _with_disruption_target(pod: Pod, now: float) -> dict:
+def _with_disruption_target(pod: Pod, now: float, by: Pod | None = None, preemptor_type: str = "pod") -> dict:
     """The pod's status with the DisruptionTarget condition the scheduler patches onto a victim
-    (PreemptPod), replacing any earlier one: a new dict, as an update makes a new object."""
+    (PreemptPod: "<the preemptor's schedulerName>: preempting to accommodate a higher priority
+    <pod|podgroup>"), replacing any earlier one: a new dict, as an update makes a new object."""
+    scheduler = (by or pod).scheduler_name
     status = dict(pod.status)
     conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
     conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
-                  "message": f"{pod.scheduler_name}: preempting to accommodate a higher priority pod",
+                  "message": f"{scheduler}: preempting to accommodate a higher priority {preemptor_type}",
                   "lastTransitionTime": format_time(now)})
     status["conditions"] = conds
     return status
