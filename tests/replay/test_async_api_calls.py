@@ -6,7 +6,7 @@ last victim's delete call) is counted in the summary and the table says it."""
 from __future__ import annotations
 
 from kubectl_preempt.framework.config import parse_config
-from kubectl_preempt.framework.versions import V1_34_1, V1_35_6, V1_36_2
+from kubectl_preempt.framework.versions import V1_33_0, V1_34_1, V1_35_6, V1_36_2
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.render.replay import render_replay
 from kubectl_preempt.replay.api import replay
@@ -47,6 +47,9 @@ def test_cleared_nominations_do_not_delay_the_victims_with_async_api_calls() -> 
 
 
 def test_the_gate_defaults_follow_the_release() -> None:
+    # new in v1.34.1: v1.33's prepareCandidateAsync clears nominations with util.ClearNominatedNodeName,
+    # waiting for each call
+    assert api_calls_async(parse_config(None, version=V1_33_0)) is False
     assert api_calls_async(parse_config(None, version=V1_34_1)) is True
     assert api_calls_async(parse_config(None, version=V1_35_6)) is False
     assert api_calls_async(parse_config(None, version=V1_36_2)) is False

@@ -49,9 +49,10 @@ class Call:
 
 def api_calls_async(config: "SchedulerConfig") -> bool:
     """Whether the scheduler's SchedulerAsyncAPICalls gate is on: --feature-gates, else the
-    release's default. v1.34.1 ships it Beta and on (pkg/features/kube_features.go); the v1.36 tree
-    lists it off by default from 1.34 on, so the v1.36.2 imitated here has it off."""
-    return config.feature_gates.get(API_CALLS_GATE, not config.version.at_least(35))
+    release's default (framework/featuregates.py): new in v1.34.1, Beta and on there
+    (pkg/features/kube_features.go); off by default in v1.35.6 and v1.36.2; absent before v1.34,
+    whose preemption clears nominations with calls it waits for (util.ClearNominatedNodeName)."""
+    return config.enabled(API_CALLS_GATE)
 
 
 def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float, latency: float,
