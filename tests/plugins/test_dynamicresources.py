@@ -239,3 +239,16 @@ def test_with_dra_prioritized_list_off_it_still_scores_every_node_with_zero() ->
                resource_slice("node-a", [gpu("gpu-0", model="a100")]),
                resource_slice("node-b", [gpu("gpu-0", model="t4")])]
     assert _scores(objects, make_pod("p").resource_claim("gpu", claim="gpu-1"), off) == {"node-a": 0, "node-b": 0}
+
+
+@pytest.mark.parametrize("version, allocatable", [("v1.33", False), ("v1.34", True), ("v1.36", True)])
+def test_node_allocatable_updates_requeue_from_v1_34(version: str, allocatable: bool) -> None:
+    # dynamicresources.go EventsToRegister: UpdateNodeAllocatable joins Add | UpdateNodeLabel in v1.34.1
+    from kubectl_preempt.framework import events as ev
+    from kubectl_preempt.framework.versions import apply_feature_gates, by_name
+    v = by_name(version)
+    if not v.features.enable_dynamic_resource_allocation:
+        v = apply_feature_gates(v, "DynamicResourceAllocation=true")
+    [node] = [e.event for e in dra.new({}, None, v).events_to_register() if e.event.resource == ev.NODE]
+    assert bool(node.action & ev.UPDATE_NODE_ALLOCATABLE) is allocatable
+    assert node.action & ev.ADD and node.action & ev.UPDATE_NODE_LABEL

@@ -27,6 +27,7 @@ from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod, metadata_of
 from .. import names
+from ..feature import for_release
 from ..helper.normalize_score import DefaultNormalized
 from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
@@ -94,10 +95,20 @@ class DynamicResources(MemoTraits):
     # v1.33 only: PostFilter's fast path for a pod without resource claims (new())
     no_claims_fast_path = False
 
+    # the release's SchedulerQueueingHints and minor (new(): feature.for_release)
+    enable_scheduling_queue_hint = True
+    minor = 36
+
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # mirrors DynamicResources.EventsToRegister (SchedulerQueueingHints on); its hints are not
-        # modelled: every registered event requeues
-        return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_ALLOCATABLE)),
+        # mirrors DynamicResources.EventsToRegister; its hints are not modelled: every registered
+        # event requeues. Nodes: Add and UpdateNodeLabel, UpdateNodeTaint too without queueing
+        # hints (kubernetes#109437), UpdateNodeAllocatable from v1.34.1
+        node = ev.ADD | ev.UPDATE_NODE_LABEL
+        if not self.enable_scheduling_queue_hint:
+            node |= ev.UPDATE_NODE_TAINT
+        if self.minor >= 34:
+            node |= ev.UPDATE_NODE_ALLOCATABLE
+        return [ClusterEventWithHint(ClusterEvent(ev.NODE, node)),
                 ClusterEventWithHint(ClusterEvent(ev.RESOURCE_CLAIM, ev.ADD | ev.UPDATE)),
                 ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE_POD_GENERATED_RESOURCE_CLAIM)),
                 ClusterEventWithHint(ClusterEvent(ev.DEVICE_CLASS, ev.ADD | ev.UPDATE)),
@@ -360,7 +371,7 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
     if scores_nodes(version):
         plugin = ScoringDynamicResources(handle)
         plugin.prioritized_list = version.features.enable_dra_prioritized_list
-        return plugin
+        return for_release(plugin, version)
     plugin = DynamicResources(handle)
     plugin.no_claims_fast_path = version.minor == 33
-    return plugin
+    return for_release(plugin, version)
