@@ -117,16 +117,23 @@ def test_affinity_an_added_pod_requeues_when_it_matches_every_affinity_term(app:
     assert pl.is_schedulable_after_pod_change(affinity_pod("podAffinity"), None, added) is queue
 
 
-def test_affinity_a_deleted_pod_requeues_only_when_it_matched_the_pods_own_anti_affinity() -> None:
-    pl = plugin(names.INTER_POD_AFFINITY)
+@pytest.mark.parametrize("version, vice_versa", [(V1_34_1, False), (V1_36_2, True)], ids=["v1.34", "v1.36"])
+def test_affinity_a_deleted_pod_requeues_when_it_matched_the_pods_anti_affinity_or_from_v1_36_vice_versa(
+        version: Any, vice_versa: bool) -> None:
+    pl = plugin(names.INTER_POD_AFFINITY, version)
     hated = pod(make_pod("a").labels(app="cache").on("n1"))
     assert pl.is_schedulable_after_pod_change(affinity_pod("podAntiAffinity"), hated, None) is True
-    # a deleted pod whose own anti-affinity kept the pod away: the pod has no anti-affinity term, so
-    # podMatchesAllAffinityTerms answers false and the deletion does not requeue it
+    # a deleted pod whose own anti-affinity kept the pod away: before v1.36 only the pod's own
+    # anti-affinity terms are asked (none here: podMatchesAllAffinityTerms answers false); v1.36
+    # also asks whether the pod matches every required anti-affinity term of the deleted one
     hater = pod(make_pod("a").labels(app="cache").on("n1").affinity({"podAntiAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": [
             {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": HOST}]}}))
-    assert pl.is_schedulable_after_pod_change(affinity_pod("podAffinity"), hater, None) is False
+    assert pl.is_schedulable_after_pod_change(affinity_pod("podAffinity"), hater, None) is vice_versa
+    other = pod(make_pod("a").labels(app="cache").on("n1").affinity({"podAntiAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": HOST}]}}))
+    assert pl.is_schedulable_after_pod_change(affinity_pod("podAffinity"), other, None) is False
 
 
 @pytest.mark.parametrize("kind, before, after, queue", [

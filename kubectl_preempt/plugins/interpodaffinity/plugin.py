@@ -66,7 +66,8 @@ class InterPodAffinity(MemoTraits, QueueingHintFeatures):
     def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> bool:
         """mirrors isSchedulableAfterPodChange: an assigned pod added that matches all the pod's
         affinity terms, deleted that matched all its anti-affinity terms, or relabelled into the
-        first or out of the second (v1.36: and the pod's own new labels)."""
+        first or out of the second (v1.36: and the pod's own new labels, and a deleted pod whose
+        required anti-affinity the pod matches)."""
         v136 = self.version.minor >= 36
         if v136 and old is not None and new is not None and pod.uid == new.uid:
             return True
@@ -82,7 +83,16 @@ class InterPodAffinity(MemoTraits, QueueingHintFeatures):
             return _matches_all(anti, old) and not _matches_all(anti, new)
         if new is not None:
             return _matches_all(affinity, new)
-        return _matches_all(anti, old)
+        if _matches_all(anti, old):
+            return True
+        if not v136:
+            return False
+        # v1.36: "or vice versa" - the pod matches every required anti-affinity term of the deleted
+        # one (its GetAffinityTerms error: Queue)
+        deleted = pod_terms(old)
+        if any(e.startswith("requiredAntiAffinityTerms") for e in deleted.errors):
+            return True
+        return _matches_all(deleted.required_anti_affinity, pod)
 
     def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> bool:
         """mirrors isSchedulableAfterNodeChange: a node added or relabelled so that it joins (or
