@@ -41,7 +41,7 @@ _VERSIONED = frozenset({"tainttoleration", "noderesources.balanced_allocation", 
                         "nodedeclaredfeatures", "noderesources.fit", "volumerestrictions", "volumebinding",
                         "nodevolumelimits", "defaultpreemption", "nodeports", "gangscheduling", "podtopologyspread",
                         "interpodaffinity", "nodeaffinity", "nodename", "nodeunschedulable", "schedulinggates",
-                        "volumezone"})
+                        "volumezone", "imagelocality"})
 
 
 def _factory(module: str, version: KubernetesVersion) -> Callable[[Mapping[str, Any], Any], Any]:

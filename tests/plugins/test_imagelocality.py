@@ -16,9 +16,10 @@ from tests.builders import make_node, make_pod
 MB = 1024 * 1024
 
 
-def _scores(pod: Any, *nodes: Any) -> dict[str, int]:
+def _scores(pod: Any, *nodes: Any, version: Any = None) -> dict[str, int]:
     snap = Snapshot.from_cluster(Cluster.from_objects([n.obj() for n in nodes]))
-    pl = il.new({}, SimpleNamespace(snapshot=snap))
+    pl = il.new({}, SimpleNamespace(snapshot=snap)) if version is None else il.new({}, SimpleNamespace(snapshot=snap),
+                                                                                  version)
     p = Pod(pod.obj())
     out = {}
     for ni in snap.list():
@@ -73,3 +74,14 @@ def test_one_size_per_image_from_the_first_node_listed() -> None:
         make_node("n2").obj()]))
     states = [snap.get(n).image_states.get("registry.example/app:1") for n in ("n0", "n1", "n2")]
     assert [(s.size, s.num_nodes) if s else None for s in states] == [(300 * MB, 2), (300 * MB, 2), None]
+
+
+@pytest.mark.parametrize("version, want", [("v1.35", 0), ("v1.36", 48)])
+def test_image_volumes_count_from_v1_36(version: str, want: int) -> None:
+    # image_locality.go sumImageScores (v1.36): pod.spec.volumes[].image.reference counts too, while
+    # calculatePriority still divides by the containers alone; 500MB on both nodes: 48
+    from kubectl_preempt.framework.versions import by_name
+    pod = make_pod("p").image("registry.example/app:1").set("spec.volumes", [
+        {"name": "model", "image": {"reference": "registry.example/model:7"}}])
+    nodes = [make_node(f"n{i}").image("registry.example/model:7", 500 * MB) for i in range(2)]
+    assert _scores(pod, *nodes, version=by_name(version))["n0"] == want

@@ -9,6 +9,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interface import MAX_NODE_SCORE
 from ...framework.status import SUCCESS, Status
 from ...framework.types import ImageStateSummary, NodeInfo
+from ...framework.versions import DEFAULT, KubernetesVersion
 from ...framework.podinfo import UNSET, pod_info
 from ...model.objects import Pod
 from .. import names
@@ -28,14 +29,24 @@ def normalized_image_name(name: str) -> str:
     return name
 
 
-def _pod_images(pod: Pod) -> tuple[str, ...]:
-    """normalized_images of the pod, kept in its PodInfo. Read on every node Score visits: the
-    slot is read here without derived()'s call (framework/podinfo.py)."""
+def _pod_images(pod: Pod) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(normalized_images, volume_images) of the pod, kept in its PodInfo. Read on every node
+    Score visits: the slot is read here without derived()'s call (framework/podinfo.py)."""
     pi = pod.info or pod_info(pod)
     got = pi.images
     if got is UNSET:
-        got = pi.images = normalized_images(pod)
+        got = pi.images = (normalized_images(pod), volume_images(pod))
     return got
+
+
+def volume_images(pod: Pod) -> tuple[str, ...]:
+    """The normalized references of the pod's image volumes (spec.volumes[].image.reference)."""
+    out = []
+    for v in pod.spec.get("volumes") or ():
+        image = v.get("image") if isinstance(v, dict) else None
+        if isinstance(image, dict):
+            out.append(normalized_image_name(image.get("reference") or ""))
+    return tuple(out)
 
 
 def normalized_images(pod: Pod) -> tuple[str, ...]:
@@ -74,16 +85,19 @@ class ImageLocality:
     # count gives every node holding images a new generation (Snapshot.from_cluster)
     node_local = frozenset({"score"})
 
-    def __init__(self, handle: Any) -> None:
+    def __init__(self, handle: Any, version: KubernetesVersion = DEFAULT) -> None:
         self.handle = handle
+        # v1.36: sumImageScores also counts the pod's image volumes (calculatePriority's divisor
+        # still counts the containers alone)
+        self.image_volumes = version.at_least(36)
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
         total = len(self.handle.snapshot.list())
-        images = _pod_images(pod)
+        images, volumes = _pod_images(pod)
         states = node_info.image_states
         total_score = 0
         if states:
-            for name in images:
+            for name in images + volumes if self.image_volumes and volumes else images:
                 st = states.get(name)
                 if st is not None:
                     total_score += scaled_image_score(st, total)
@@ -93,5 +107,5 @@ class ImageLocality:
         return None
 
 
-def new(args: Mapping[str, Any], handle: Any) -> ImageLocality:
-    return ImageLocality(handle)
+def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> ImageLocality:
+    return ImageLocality(handle, version)
