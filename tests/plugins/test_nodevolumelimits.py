@@ -91,3 +91,21 @@ def test_inline_ebs_volumes_count_under_the_ebs_csi_driver_when_the_node_has_a_c
     assert (st.code, st.reasons) == (Code.Unschedulable, [nvl.ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED])
     # aws://zone/vol-1 and vol-1 are the same EBS volume
     assert pl.filter(CycleState(), cluster.pod("default/q"), snap.get("n1")).is_success()
+
+
+@pytest.mark.parametrize("version, migrated, exceeds", [
+    ("v1.35", "", False), ("v1.35", "kubernetes.io/portworx-volume", True), ("v1.36", "", True)],
+    ids=["v1.35: no migrated-plugins annotation, not counted", "v1.35: the annotation names it",
+         "v1.36: migrated without the annotation"])
+def test_inline_portworx_volumes_count_once_migration_is_on(version: str, migrated: str, exceeds: bool) -> None:
+    # nodevolumelimits/utils.go isCSIMigrationOn: Portworx needs the CSINode's
+    # storage.alpha.kubernetes.io/migrated-plugins annotation through v1.35; v1.36 returns true
+    from kubectl_preempt.framework.versions import by_name
+    cluster = Cluster.from_objects([
+        make_node("n1").obj(), make_csi_node("n1", {"pxd.portworx.com": 1}, migrated=migrated),
+        make_pod("a").volume({"name": "v", "portworxVolume": {"volumeID": "vol-1"}}).on("n1").obj(),
+        make_pod("p").volume({"name": "v", "portworxVolume": {"volumeID": "vol-2"}}).obj()])
+    snap = Snapshot.from_cluster(cluster)
+    pl = nvl.new({}, SimpleNamespace(snapshot=snap, cluster=cluster), by_name(version))
+    st = pl.filter(CycleState(), cluster.pod("default/p"), snap.get("n1"))
+    assert (not st.is_success()) is exceeds, st

@@ -27,7 +27,7 @@ from ...framework.status import SUCCESS, Code, Status
 from ...framework.versions import DEFAULT, KubernetesVersion
 from ...model.objects import Pod, metadata_of
 from .. import names
-from ..feature import for_release
+from ..feature import QueueingHintFeatures, for_release
 from ..helper.normalize_score import DefaultNormalized
 from ..helper.nodeaffinity import NodeSelector
 from .allocator import AllocationError, Allocator, TimedOut, Unsupported
@@ -83,7 +83,7 @@ class StateData:
         self.node_allocations: dict[str, list[int]] = {}
 
 
-class DynamicResources(MemoTraits):
+class DynamicResources(MemoTraits, QueueingHintFeatures):
     name = NAME
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
@@ -94,10 +94,6 @@ class DynamicResources(MemoTraits):
 
     # v1.33 only: PostFilter's fast path for a pod without resource claims (new())
     no_claims_fast_path = False
-
-    # the release's SchedulerQueueingHints and minor (new(): feature.for_release)
-    enable_scheduling_queue_hint = True
-    minor = 36
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # mirrors DynamicResources.EventsToRegister; its hints are not modelled: every registered

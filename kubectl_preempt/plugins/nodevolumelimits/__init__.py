@@ -49,15 +49,16 @@ class _Error(Exception):
     pass
 
 
-def is_csi_migration_on(csi_node: Mapping[str, Any] | None, plugin: str) -> bool:
-    """mirrors isCSIMigrationOn."""
+def is_csi_migration_on(csi_node: Mapping[str, Any] | None, plugin: str, minor: int) -> bool:
+    """mirrors isCSIMigrationOn: Portworx needs the CSINode's migrated-plugins annotation to name
+    it until v1.35; from v1.36 it is migrated as the others are."""
     if csi_node is None or not plugin:
         return False
     if plugin in _MIGRATION_ALWAYS_ON:
         return True
     if plugin != csitranslation.PORTWORX:
         return False
-    return plugin in csitranslation.migrated_plugins(csi_node)
+    return minor >= 36 or plugin in csitranslation.migrated_plugins(csi_node)
 
 
 def volume_limits(csi_node: Mapping[str, Any] | None) -> dict[str, int]:
@@ -226,7 +227,7 @@ class CSILimits(MemoTraits, QueueingHintFeatures):
         if not csitranslation.is_inline_migratable(v):
             return
         plugin = csitranslation.plugin_name_of_volume(v)
-        if not is_csi_migration_on(csi_node, plugin):
+        if not is_csi_migration_on(csi_node, plugin, self.minor):
             return
         try:
             driver, handle = csitranslation.inline_volume_handle(v)
@@ -257,7 +258,7 @@ class CSILimits(MemoTraits, QueueingHintFeatures):
         if not csitranslation.is_pv_migratable(pv):
             return "", ""
         plugin = csitranslation.plugin_name_of_pv(pv)
-        if not is_csi_migration_on(csi_node, plugin):
+        if not is_csi_migration_on(csi_node, plugin, self.minor):
             return "", ""
         try:
             return csitranslation.pv_volume_handle(pv)
@@ -276,7 +277,7 @@ class CSILimits(MemoTraits, QueueingHintFeatures):
         handle = f"{RANDOM_VOLUME_ID_PREFIX}-{namespace}/{(pvc.get('metadata') or {}).get('name') or claim}"
         provisioner = sc.get("provisioner") or ""
         if csitranslation.is_migratable_plugin_by_name(provisioner):
-            if not is_csi_migration_on(csi_node, provisioner):
+            if not is_csi_migration_on(csi_node, provisioner, self.minor):
                 return "", ""
             return csitranslation.csi_name_from_in_tree_name(provisioner), handle
         return provisioner, handle
