@@ -252,3 +252,30 @@ def test_node_allocatable_updates_requeue_from_v1_34(version: str, allocatable: 
     [node] = [e.event for e in dra.new({}, None, v).events_to_register() if e.event.resource == ev.NODE]
     assert bool(node.action & ev.UPDATE_NODE_ALLOCATABLE) is allocatable
     assert node.action & ev.ADD and node.action & ev.UPDATE_NODE_LABEL
+
+
+@pytest.mark.parametrize("version", ["v1.35", "v1.36"])
+def test_an_allocation_that_times_out_is_unresolvable_then_from_v1_36_an_error(version: str, monkeypatch: Any) -> None:
+    # dynamicresources.go Filter on context.DeadlineExceeded: v1.35 statusUnschedulable "timed out
+    # trying to allocate devices"; v1.36 statusError "node <name>: timed out trying to allocate
+    # devices" (retried with backoff). The search is cut short here after one step.
+    from kubectl_preempt.framework.versions import by_name
+    from kubectl_preempt.plugins.dynamicresources import allocator
+    monkeypatch.setattr(allocator, "MAX_SEARCH_STEPS", 1)
+    # two requests of 2 and 3 devices from 4: no allocation exists, found only by trying them all
+    two_requests = claim("gpu-1")
+    two_requests["spec"]["devices"]["requests"] = [
+        {"name": "a", "exactly": {"deviceClassName": "gpu", "count": 2}},
+        {"name": "b", "exactly": {"deviceClassName": "gpu", "count": 3}}]
+    objects = [device_class(), two_requests, resource_slice("node-a", [gpu(f"gpu-{i}") for i in range(4)])]
+    pod = make_pod("p").resource_claim("gpu", claim="gpu-1")
+    cluster = Cluster.from_objects([make_node("node-a").obj()] + objects + [pod.obj()])
+    snap = Snapshot.from_cluster(cluster)
+    pl = dra.new({}, SimpleNamespace(snapshot=snap, cluster=cluster), by_name(version))
+    state = CycleState()
+    pl.pre_filter(state, cluster.pod("default/p"), snap.list())
+    s = pl.filter(state, cluster.pod("default/p"), snap.get("node-a"))
+    if version == "v1.35":
+        assert (s.code, s.message()) == (Code.UnschedulableAndUnresolvable, "timed out trying to allocate devices")
+    else:
+        assert (s.code, s.message()) == (Code.Error, "node node-a: timed out trying to allocate devices")

@@ -247,6 +247,10 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
             try:
                 ok = s.allocator.allocate(node, pending)
             except TimedOut:
+                if self.minor >= 36:
+                    # v1.36: a timeout may be transient, so an Error (backoff, not the
+                    # unschedulable pool), naming the node
+                    return Status.as_error(f"node {node.name}: {ERR_TIMED_OUT}")
                 return Status(Code.UnschedulableAndUnresolvable, ERR_TIMED_OUT)
             except AllocationError as e:
                 return Status.as_error(str(e))
