@@ -353,3 +353,21 @@ def test_the_cpu_and_memory_shortcut_scores_as_the_loop_over_resources(
     shortcut = pl.scorer.score(ni, reqs)
     pl.scorer._cpu_memory = False
     assert shortcut == pl.scorer.score(ni, reqs)
+
+
+def test_a_shape_with_another_scoring_type_is_refused_from_v1_36_and_validated_before() -> None:
+    # validation_pluginargs.go ValidateNodeResourcesFitArgs: v1.36 forbids requestedToCapacityRatio
+    # unless the type is RequestedToCapacityRatio; v1.35 validates its shape (at scoringStrategy.shape)
+    from kubectl_preempt.framework.versions import V1_35_6
+    args = _strategy("LeastAllocated", shape=[(0, 0), (100, 10)])
+    with pytest.raises(InputError) as e:
+        fit.new(args, None, V1_36_2)
+    assert str(e.value) == ("pluginConfig[NodeResourcesFit].args.scoringStrategy.requestedToCapacityRatio: "
+                            "Forbidden: must be nil when type is not RequestedToCapacityRatio")
+    fit.new(args, None, V1_35_6)  # a valid shape, unused
+    with pytest.raises(InputError) as e:
+        fit.new(_strategy("LeastAllocated", shape=[(50, 0), (10, 10)]), None, V1_35_6)
+    assert "scoringStrategy.shape[1].utilization" in str(e.value)
+    with pytest.raises(InputError) as e:
+        fit.new(_strategy("RequestedToCapacityRatio", shape=[(50, 0), (10, 10)]), None, V1_36_2)
+    assert "scoringStrategy.requestedToCapacityRatio.shape[1].utilization" in str(e.value)

@@ -253,7 +253,7 @@ class Fit(MemoTraits, QueueingHintFeatures):
         return None
 
 
-def _strategy_scorer(args: Mapping[str, Any]) -> ResourceAllocationScorer:
+def _strategy_scorer(args: Mapping[str, Any], version: KubernetesVersion = DEFAULT) -> ResourceAllocationScorer:
     where = "pluginConfig[NodeResourcesFit].args.scoringStrategy"
     ss = args.get("scoringStrategy")
     if ss is None:
@@ -269,16 +269,25 @@ def _strategy_scorer(args: Mapping[str, Any]) -> ResourceAllocationScorer:
         if not 0 < r.weight <= 100:
             raise InputError(f"{r.weight}: resource weight of {r.name} not in valid range (0, 100]",
                              field=f"{where}.resources[{i}].weight")
+    rtcr = ss.get("requestedToCapacityRatio")
+    if strategy != REQUESTED_TO_CAPACITY_RATIO and rtcr is not None:
+        # ValidateNodeResourcesFitArgs: v1.36 forbids the shape with another type; before, it is
+        # validated (validateFunctionShape, at scoringStrategy.shape) and left unused
+        if version.at_least(36):
+            raise InputError("Forbidden: must be nil when type is not RequestedToCapacityRatio",
+                             field=f"{where}.requestedToCapacityRatio")
+        parse_shape(rtcr.get("shape") if isinstance(rtcr, Mapping) else None, f"{where}.shape")
     if strategy == LEAST_ALLOCATED:
         fn = least_resource_scorer(resources)
     elif strategy == MOST_ALLOCATED:
         fn = most_resource_scorer(resources)
     else:
-        rtcr = ss.get("requestedToCapacityRatio")
         if not isinstance(rtcr, Mapping):
             raise InputError("RequestedToCapacityRatio needs requestedToCapacityRatio.shape",
                              field=f"{where}.requestedToCapacityRatio")
-        shape = parse_shape(rtcr.get("shape"), f"{where}.shape")
+        # the shape's errors are at scoringStrategy.requestedToCapacityRatio.shape from v1.36
+        shape_path = f"{where}.requestedToCapacityRatio.shape" if version.at_least(36) else f"{where}.shape"
+        shape = parse_shape(rtcr.get("shape"), shape_path)
         fn = requested_to_capacity_ratio_scorer(resources, shape)
     return ResourceAllocationScorer(strategy, fn, resources, use_requested=False, mode=MODE_FIT_SCORE)
 
@@ -348,7 +357,7 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
         if "/" in g:
             raise InputError(f"{g}: resource group name can't contain '/'",
                              field=f"pluginConfig[NodeResourcesFit].args.ignoredResourceGroups[{i}]")
-    plugin = Fit(frozenset(ignored), frozenset(groups), _strategy_scorer(args))
+    plugin = Fit(frozenset(ignored), frozenset(groups), _strategy_scorer(args, version))
     plugin.unresolvable_when_larger_than_node = version.at_least(34)
     # computePodResourceRequest honours PodLevelResources (fts.EnablePodLevelResources)
     plugin.pod_level_resources = version.features.enable_pod_level_resources
