@@ -33,7 +33,7 @@ from .permit_waits import PermitWaits, WaitingPod
 from .pod_events import SimulateHandler
 from .podgroups import PodGroupLoop
 from .preemption_calls import PreemptionCalls
-from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue
+from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue, gated_events
 from .scheduling_loop import SchedulingLoop
 from .state import ReplayState, build_cluster
 from .timeline import Timeline, TraceEvent
@@ -198,6 +198,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
                                      hints_enabled=config.enabled("SchedulerQueueingHints"),
                                      backoff_by_attempts=config.version.minor < 34,
                                      activate_skips_pre_enqueue=config.version.minor >= 35,
+                                     gated_events=gated_events(config.version.minor),
                                      queueing_hints=self.state.scheduler.queueing_hints(),
                                      less=self.state.scheduler.queue_sort_less())
         self.queue.on_backoff_change = self._arm_backoff_flush

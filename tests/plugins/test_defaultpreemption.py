@@ -42,3 +42,14 @@ def test_the_pdbs_that_count_a_pod(case: str) -> None:
     for generation in (None, 7):  # computed afresh, and kept in the PodInfo for the list's generation
         _, _, matched = filter_pods_with_pdb_violation([pod], pdbs, generation)
         assert matched.get(pod.key, []) == want
+
+
+def test_pod_deletions_are_registered_under_async_preemption_from_v1_34() -> None:
+    # default_preemption.go EventsToRegister: v1.33.0 returns nil (the preemptor is moved back once
+    # its API calls are done); v1.34.1 registers Pod/Delete with a hint that always says QueueSkip
+    from kubectl_preempt.framework import events as ev
+    from kubectl_preempt.framework.versions import V1_33_0, V1_34_1
+    from kubectl_preempt.plugins import defaultpreemption
+    assert defaultpreemption.new({}, None, V1_33_0).events_to_register() == []
+    [reg] = defaultpreemption.new({}, None, V1_34_1).events_to_register()
+    assert (reg.event.resource, reg.event.action) == (ev.POD, ev.DELETE)

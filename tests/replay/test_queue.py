@@ -338,3 +338,32 @@ def test_activate_takes_a_pod_out_of_backoff_as_the_release_does(skips: bool, wh
     gated["on"] = True
     q.activate([p.pod])
     assert p.where == where
+
+
+@pytest.mark.parametrize("rule, moved_by_node_add, moved_by_timeout", [
+    ("events", False, False), ("schedulingGates", True, True), ("none", True, True)],
+    ids=["v1.34 on: only events the gating plugin registered", "v1.31 to v1.33: only SchedulingGates' pods stay",
+         "v1.30: every gated pod is asked"])
+def test_which_events_reach_a_pod_defaultpreemption_gated(rule: str, moved_by_node_add: bool,
+                                                          moved_by_timeout: bool) -> None:
+    # scheduling_queue.go movePodsToActiveOrBackoffQueue: v1.34 skips a gated pod unless the event
+    # matches one its gating plugin registered (MatchAnyClusterEvent: UnschedulableTimeout's
+    # wildcard matches only a registered wildcard); v1.31 to v1.33 skip it only when SchedulingGates
+    # gates it; v1.30 skips none. DefaultPreemption registered Pod/Delete alone.
+    from kubectl_preempt.framework.events import ClusterEvent, EVENT_UNSCHEDULABLE_TIMEOUT
+    clock = Clock()
+    preempting = {"a"}
+    q = _queue(clock, pre_enqueue=lambda p: (p.name not in preempting, names.DEFAULT_PREEMPTION), gated_events=rule)
+    big = pod("a", cpu="8")
+    q.add(big)
+    p = q.infos[big.uid]
+    assert q.where(big) == UNSCHEDULABLE and p.gated
+    p.unschedulable_plugins.add(names.NODE_RESOURCES_FIT)
+    preempting.clear()  # its preemption is over: PreEnqueue would let it in now
+    clock.t += 20
+    node = Node(make_node("n9").alloc(cpu="16", memory="16Gi").obj())
+    q.move_all_to_active_or_backoff(ClusterEvent(hints.NODE, hints.ADD, "NodeAdd"), None, node)
+    assert (q.where(big) != UNSCHEDULABLE) is moved_by_node_add
+    if not moved_by_node_add:
+        q.move_all_to_active_or_backoff(EVENT_UNSCHEDULABLE_TIMEOUT, None, None)
+        assert (q.where(big) != UNSCHEDULABLE) is moved_by_timeout

@@ -149,13 +149,17 @@ class DefaultPreemption(PreemptionPlugin, MemoTraits):
 
     # SchedulerAsyncPreemption (fts.EnableAsyncPreemption; new() sets it from the release's gates)
     async_preemption = True
+    # v1.34.1 registers Pod/Delete under SchedulerAsyncPreemption; v1.33.0 registers nothing ("the
+    # plugin moves the preemptor Pod to activeQ/backoffQ once the preemption API calls are all
+    # done, and we don't need to move the Pod with any events")
+    registers_pod_delete = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # mirrors DefaultPreemption.EventsToRegister: with SchedulerAsyncPreemption, registered so
-        # the queue hears of deletions, but isPodSchedulableAfterPodDeletion always says QueueSkip
-        # (a pod held while its preemption's API calls run is released when those calls end);
-        # without it (v1.32's default, and before), nothing
-        if not self.async_preemption:
+        # mirrors DefaultPreemption.EventsToRegister: with SchedulerAsyncPreemption (v1.34 on),
+        # registered so the queue hears of deletions, but isPodSchedulableAfterPodDeletion always
+        # says QueueSkip (a pod held while its preemption's API calls run is released when those
+        # calls end); without it (v1.32's default, and before), or in v1.33, nothing
+        if not self.async_preemption or not self.registers_pod_delete:
             return []
         return [ClusterEventWithHint(ClusterEvent(ev.POD, ev.DELETE), ev.never)]
 
@@ -332,4 +336,5 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
     plugin.sorts_victims_after_reprieve = version.at_least(32)
     plugin.workload_aware_preemption = version.minor >= 36 and version.features.enable_workload_aware_preemption
     plugin.async_preemption = version.gate_enabled("SchedulerAsyncPreemption")
+    plugin.registers_pod_delete = version.at_least(34)
     return plugin

@@ -32,6 +32,7 @@ from ...framework.events import (BACKOFF_COMPLETE, EVENT_FORCE_ACTIVATE, EVENT_U
                                  QueueingHintMap, unscheduled_pod_update_events)
 from ...framework.runtime import Framework, build_queueing_hint_map
 from ...model.objects import Pod
+from ...plugins import names
 from ...plugins.registry import in_tree_registry
 
 DEFAULT_POD_INITIAL_BACKOFF = 1.0
@@ -46,6 +47,16 @@ BACKOFF = "backoffQ"
 ERROR_BACKOFF = "errorBackoffQ"
 UNSCHEDULABLE = "unschedulable"
 IN_FLIGHT = "inFlight"
+
+# how an event treats a gated pod in unschedulablePods (SchedulingQueue's gated_events)
+GATED_BY_EVENTS = "events"
+GATED_BY_SCHEDULING_GATES = "schedulingGates"
+GATED_NONE = "none"
+
+
+def gated_events(minor: int) -> str:
+    """The release's rule for gated pods in movePodsToActiveOrBackoffQueue (SchedulingQueue)."""
+    return GATED_BY_EVENTS if minor >= 34 else GATED_BY_SCHEDULING_GATES if minor >= 31 else GATED_NONE
 
 # PreEnqueue: pod -> (ok, plugin that gated it)
 PreEnqueue = Callable[[Pod], "tuple[bool, str]"]
@@ -178,7 +189,8 @@ class SchedulingQueue:
                  max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
                  pop_from_backoff: bool = True, queueing_hints: Mapping[str, QueueingHintMap] | None = None,
                  less: LessFunc | None = None, hints_enabled: bool = True,
-                 backoff_by_attempts: bool = False, activate_skips_pre_enqueue: bool = True) -> None:
+                 backoff_by_attempts: bool = False, activate_skips_pre_enqueue: bool = True,
+                 gated_events: str = GATED_BY_EVENTS) -> None:
         self.clock = clock
         if queueing_hints is None or less is None:
             default_hints, default_less = default_queue_setup()
@@ -201,6 +213,9 @@ class SchedulingQueue:
         # v1.35 on, moveToActiveQ skips PreEnqueue for a pod Activate takes out of backoffQ
         # (movesFromBackoffQ, as for one whose backoff completed); v1.34 runs it again
         self.activate_skips_pre_enqueue = activate_skips_pre_enqueue
+        # which gated pods an event leaves alone (movePodsToActiveOrBackoffQueue): GATED_BY_EVENTS
+        # (v1.34 on), GATED_BY_SCHEDULING_GATES (v1.31 to v1.33) or GATED_NONE (v1.30)
+        self.gated_events = gated_events
         self.infos: dict[str, QueuedPodInfo] = {}  # by pod uid, wherever it waits
         self._active: list[_Entry] = []
         self._backoff: list[_BackoffEntry] = []
@@ -267,6 +282,18 @@ class SchedulingQueue:
         return None
 
     # ------------------------------------------------------------------ queueing hints
+    def _gated_skips(self, p: QueuedPodInfo, event: ClusterEvent) -> bool:
+        """Whether movePodsToActiveOrBackoffQueue leaves a gated pod alone on `event`. v1.34 on:
+        unless its gating plugin registered an event the incoming one matches
+        (MatchAnyClusterEvent: an incoming wildcard event, UnschedulableTimeout's, matches only a
+        registered wildcard). v1.31 to v1.33: when SchedulingGates gates it (kubernetes#124384's
+        hotfix), whatever the event. v1.30: never."""
+        if self.gated_events == GATED_BY_EVENTS:
+            return not self._registered(p, p.gating_plugin, event)
+        if self.gated_events == GATED_BY_SCHEDULING_GATES:
+            return names.SCHEDULING_GATES in p.unschedulable_plugins
+        return False
+
     def _registered(self, p: QueuedPodInfo, plugin: str, event: ClusterEvent) -> bool:
         """Whether `plugin` of the pod's profile registered for `event`."""
         hints = self.queueing_hints.get(p.pod.scheduler_name)
@@ -514,7 +541,7 @@ class SchedulingQueue:
         for p in pods:
             if pre_check is not None and not pre_check(p.pod):
                 continue
-            if p.gated and not event.wildcard and not self._registered(p, p.gating_plugin, event):
+            if p.gated and self._gated_skips(p, event):
                 continue
             strategy = self._worth_requeuing(p, event, old, new)
             if strategy == QUEUE_SKIP:
