@@ -107,15 +107,16 @@ class PreemptionCalls:
             # v1.35+: held until the last victim's delete (plan_calls). A last victim waiting at
             # Permit gets no call (PreemptPod rejects it), so prepareCandidateAsync ends, and the
             # preemptor is released, before that rejection frees its node: the release stays before it
-            last = next((v for v in reversed(sel.victims) if not v.terminating), None)
+            skip = self.config.version.at_least(34)
+            last = next((v for v in reversed(sel.victims) if not (skip and v.terminating)), None)
             hold = self.config.version.at_least(35) and last is not None and last.uid not in self.waiting_on_permit
             calls = plan_calls(pod, sel.victims, cleared, now, self.api_latency,
                                clears_wait=not api_calls_async(self.config), release_after_last_delete=hold,
-                               draw=self.api_latency_draw)
+                               draw=self.api_latency_draw, skip_terminating=skip)
             if calls:
                 self.preempting.add(pod.uid)
         else:
-            calls = plan_sync_calls(pod, sel.victims, cleared, now)
+            calls = plan_sync_calls(pod, sel.victims, cleared, now, skip_terminating=self.config.version.at_least(34))
         deletes = sum(1 for c in calls if c.what == "delete")
         if deletes and self.async_preemption:
             self._deletes_pending[pod.uid] = self._deletes_pending.get(pod.uid, 0) + deletes

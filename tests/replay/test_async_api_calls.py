@@ -94,3 +94,21 @@ def test_a_decision_before_the_last_delete_call_is_counted_and_shown() -> None:
     assert "  Async preemption      45 ms per API call; 1 decision before the last delete" in text
     assert "  Victims leave after   their grace period " in text
     assert all(len(line) <= 80 for line in text.splitlines() if line.startswith("  Async") or line.startswith("  Victims"))
+
+
+def test_victims_already_being_deleted_get_calls_before_v1_34() -> None:
+    # preemption.go: v1.33's prepareCandidate and prepareCandidateAsync call PreemptPod (a patch, then
+    # a delete) on every victim; v1.34 skips one with a deletionTimestamp ("Victim Pod is already
+    # deleted, skipping the API call for it"), and makes no call when none is left
+    from kubectl_preempt.scheduler.backend.api_dispatcher import plan_sync_calls
+    hi = Pod(make_pod("hi").priority(100).obj())
+    going = Pod(make_pod("going").priority(1).on("n1").terminating("2026-03-01T10:00:00Z").obj())
+    v = Pod(make_pod("v").priority(1).on("n1").obj())
+    def called(calls: list) -> list[tuple[str, str]]:
+        return [(c.what, c.pod.name) for c in calls if c.what in ("patch", "delete")]
+    assert called(plan_calls(hi, [going, v], [], 0.0, 1.0, skip_terminating=False)) == \
+        [("patch", "going"), ("delete", "going"), ("patch", "v"), ("delete", "v")]
+    assert called(plan_calls(hi, [going, v], [], 0.0, 1.0)) == [("patch", "v"), ("delete", "v")]
+    assert plan_calls(hi, [going], [], 0.0, 1.0) == []
+    assert called(plan_sync_calls(hi, [going, v], [], 0.0, skip_terminating=False)) == \
+        [("patch", "going"), ("patch", "v"), ("delete", "going"), ("delete", "v")]

@@ -57,7 +57,7 @@ def api_calls_async(config: "SchedulerConfig") -> bool:
 
 def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float, latency: float,
                *, clears_wait: bool = True, release_after_last_delete: bool = False,
-               draw: Callable[[], float] | None = None) -> list[Call]:
+               draw: Callable[[], float] | None = None, skip_terminating: bool = True) -> list[Call]:
     """The calls of one asynchronous preemption, in time order (mirrors prepareCandidateAsync).
 
     `clears_wait` False: SchedulerAsyncAPICalls is on, so clearNominatedNodeName hands each patch
@@ -75,8 +75,12 @@ def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: floa
     `draw`: each call's own time, one draw per call (the runs of `replay --runs` draw from the
     calls the trace measured: an API server answers each call in its own time, and the order in
     which victims leave follows). The Parallelizer's workers then each take the next piece as
-    soon as they are free. Without it every call takes `latency`."""
-    to_delete = [v for v in victims if not v.terminating]
+    soon as they are free. Without it every call takes `latency`.
+
+    `skip_terminating` (v1.34 and later): a victim already being deleted gets no call ("Victim Pod
+    is already deleted, skipping the API call for it"), and with none left nothing is made. Before,
+    PreemptPod patches and deletes every victim."""
+    to_delete = [v for v in victims if not v.terminating] if skip_terminating else list(victims)
     if not to_delete:
         return []
     took = draw if draw is not None else (lambda: latency)
@@ -121,10 +125,13 @@ def plan_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: floa
     return calls
 
 
-def plan_sync_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float) -> list[Call]:
-    """The calls of prepareCandidate (the gate off): all made before the cycle ends."""
-    calls = [Call(now, "patch", v) for v in victims if not v.terminating]
-    calls += [Call(now, "delete", v) for v in victims if not v.terminating]
+def plan_sync_calls(preemptor: Pod, victims: list[Pod], cleared: list[Pod], now: float,
+                    skip_terminating: bool = True) -> list[Call]:
+    """The calls of prepareCandidate (the gate off): all made before the cycle ends; a victim
+    already being deleted gets none from v1.34 (`skip_terminating`), every victim before."""
+    called = [v for v in victims if not (skip_terminating and v.terminating)]
+    calls = [Call(now, "patch", v) for v in called]
+    calls += [Call(now, "delete", v) for v in called]
     calls += [Call(now, "clearNomination", p) for p in cleared]
     return calls
 
