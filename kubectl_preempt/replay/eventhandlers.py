@@ -176,14 +176,24 @@ class EventHandler:
         """A pending pod is bound to `node_name` (by the replayed scheduler, or by another one):
         it joins its node in the cache, then the queue hears AssignedPodAdd (`requeue=False`: the
         caller calls pod_bound itself, after what the binding sets off)."""
+        # a pod of another scheduler was never in this one's unscheduled-pod informer
+        nominated = pod.nominated_node_name if self.state.owned(pod) else ""
         self.state.bind(pod, node_name, now)
         if requeue:
-            self.pod_bound(pod)
+            self.pod_bound(pod, nominated)
 
-    def pod_bound(self, pod: Pod) -> None:
-        """The queue hears that `pod` was bound (AssignedPodAdd)."""
+    def pod_bound(self, pod: Pod, nominated: str = "") -> None:
+        """The queue hears that `pod` was bound (AssignedPodAdd); `nominated`: the node the pod of
+        this scheduler was nominated to as it was bound. In v1.33 and v1.34 a binding is also the
+        unscheduled-pod informer's delete of the pod as it was (FilteringResourceEventHandler:
+        OnDelete), and deletePodFromSchedulingQueue requeues the pods of lower or equal priority
+        its nomination held room from; v1.35 skips that for a binding (inBinding)."""
         if self.queue is not None:
             self._assigned_pod_added(pod)
+            if nominated and 33 <= self.state.config.version.minor <= 34:
+                prio = pod.priority
+                self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, _as_pending(pod, nominated),
+                                                         None, lambda q: q.priority <= prio)
 
     def _hints_on(self) -> bool:
         """SchedulerQueueingHints as the release has it (off in v1.30 and v1.31)."""
@@ -292,7 +302,9 @@ class EventHandler:
             self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, pod, None)
         else:
             self.queue.delete(pod)
-            if nominated:
+            # deletePodFromSchedulingQueue: v1.33 on (before, only a pod rejected at Permit
+            # requeues anything)
+            if nominated and self.state.config.version.minor >= 33:
                 prio = pod.priority
                 self.queue.move_all_to_active_or_backoff(ev.EVENT_ASSIGNED_POD_DELETE, pod, None,
                                                          lambda q: q.priority <= prio)
@@ -360,6 +372,13 @@ def _untolerated_no_schedule(pod: Pod, node: Node) -> bool:
 def _resized_down(pod: Pod, in_place_pod_vertical_scaling: bool) -> bool:
     """mirrors isPodResourcesResizedDown (v1.30): a resize the kubelet reports as InProgress."""
     return in_place_pod_vertical_scaling and (pod.status.get("resize") == "InProgress")
+
+
+def _as_pending(pod: Pod, nominated: str) -> Pod:
+    """The pod as the informer held it before its binding: no node, nominated to `nominated`."""
+    p = _as_nominated(pod, nominated)
+    p.node_name = ""
+    return p
 
 
 def _as_nominated(pod: Pod, node: str) -> Pod:

@@ -166,7 +166,8 @@ class SchedulingLoop:
 
     def _bind(self, pod: Pod, node: str, attempts: int) -> None:
         now = self.engine.now
-        if pod.nominated_node_name:
+        nominated = pod.nominated_node_name
+        if nominated:
             self._set_nomination(pod, "", event=False)
         self.handler.bind_pod(pod, node, now, requeue=False)
         enq = self.enqueued_at.get(pod.uid, now)
@@ -179,4 +180,4 @@ class SchedulingLoop:
         run = self.handler.runtime.get(pod.uid)
         if run is not None:
             self._complete_at(pod, now + run)
-        self.handler.pod_bound(pod)
+        self.handler.pod_bound(pod, nominated)
