@@ -507,6 +507,8 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "DRAPrioritizedList": EVERY,
     "PodLevelResources": EVERY,
     "InPlacePodVerticalScaling": EVERY,
+    # pod-level requests read with the pod's status (model/resources.py pod_level_status)
+    "InPlacePodLevelResourcesVerticalScaling": since("v1.35.6"),
     "NodeDeclaredFeatures": EVERY,
     # imitated by the replay (framework/config.py FEATURE_GATES, scheduler/backend/api_dispatcher.py)
     "SchedulerAsyncPreemption": EVERY,
@@ -540,7 +542,6 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "DRAWorkloadResourceClaims": NONE,
     "DRAControlPlaneController": NONE,
     # the plugins' and the queue's other gates, imitated at their default only
-    "InPlacePodLevelResourcesVerticalScaling": NONE,
     "TaintTolerationComparisonOperators": NONE,
     "SchedulerQueueingHints": NONE,
     "SchedulerPopFromBackoffQ": NONE,

@@ -124,7 +124,8 @@ class KubernetesVersion:
         opts = PodResourcesOptions(pod_level=f.enable_pod_level_resources, status=status,
                                    # kubernetes/kubernetes#127878 (v1.32): before it, calculateResource
                                    # summed the non-zero requests in a ContainerFn
-                                   legacy_non_zero=self.minor < 32)
+                                   legacy_non_zero=self.minor < 32,
+                                   pod_level_status=f.enable_in_place_pod_level_resources_vertical_scaling)
         return None if opts == PodResourcesOptions() else opts
 
     # --- behaviour of the scheduler's own code (not a plugin's) that differs between releases;

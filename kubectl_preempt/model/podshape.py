@@ -82,6 +82,10 @@ def requests_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> bytes:
         statuses = [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
                     for cs in (status.get("containerStatuses") or []) + (status.get("initContainerStatuses") or [])]
         statuses.append([c for c in status.get("conditions") or () if c.get("type") == "PodResizePending"])
+    if spec.get("resources") and (status.get("resources") is not None or status.get("allocatedResources")):
+        # pod-level resources read with the pod's own status (in-place pod-level resize)
+        statuses = (statuses, status.get("resources"), status.get("allocatedResources"),
+                    [c for c in status.get("conditions") or () if c.get("type") == "PodResizePending"])
     return orjson.dumps((
         [(c.get("name"), (c.get("resources") or {}).get("requests")) for c in spec.get("containers") or ()],
         [(c.get("name"), (c.get("resources") or {}).get("requests"), c.get("restartPolicy"))

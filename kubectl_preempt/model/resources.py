@@ -207,6 +207,9 @@ class PodResourcesOptions(NamedTuple):
     # before v1.32 (kubernetes/kubernetes#127878) calculateResource summed the non-zero requests in
     # a ContainerFn: containers' plus the largest init container's, sidecars counted as init only
     legacy_non_zero: bool = False
+    # InPlacePodLevelResourcesVerticalScalingEnabled (beta and on in v1.36): a pod's pod-level
+    # requests are read with its status as the containers' are (PodRequests, determineEffectiveRequests)
+    pod_level_status: bool = False
 
 
 DEFAULT_RESOURCE_OPTIONS = PodResourcesOptions()
@@ -316,9 +319,19 @@ def _pod_requests(spec: Mapping[str, Any], status: Mapping[str, Any],
         _max(init_max, cr)
     _max(reqs, init_max)
     if options.pod_level and pod_level_requests_set(spec):
-        for k, v in parse_resource_list((spec.get("resources") or {}).get("requests"), f"{field}.resources.requests").items():
+        pod_spec = parse_resource_list((spec.get("resources") or {}).get("requests"), f"{field}.resources.requests")
+        effective = None
+        if options.pod_level_status and read and status.get("resources") is not None:
+            # mirrors PodRequests with InPlacePodLevelResourcesVerticalScaling: the largest of the
+            # spec, the actuated (status.resources) and the allocated requests; without the spec
+            # when the resize is infeasible (determineEffectiveRequests)
+            actuated = parse_resource_list((status.get("resources") or {}).get("requests"))
+            allocated = parse_resource_list(status.get("allocatedResources"))
+            effective = _maxed(actuated, allocated) if _resize_infeasible(status) else \
+                _maxed(pod_spec, actuated, allocated)
+        for k, v in pod_spec.items():
             if _is_supported_pod_level(k):
-                reqs[k] = v
+                reqs[k] = v if effective is None else effective.get(k, Fraction(0))
     overhead = spec.get("overhead")
     if overhead:
         _add(reqs, parse_resource_list(overhead, f"{field}.overhead"))

@@ -90,3 +90,24 @@ def test_a_negative_allocatable_is_refused_each_time_it_is_read() -> None:
         with pytest.raises(InputError) as e:
             _allocatable(make_node(name).set("status.allocatable", {"cpu": "-1"}), True)
         assert e.value.field == "status.allocatable.cpu"
+
+
+@pytest.mark.parametrize("version, infeasible, want", [
+    ("v1.35", False, 1000), ("v1.36", False, 3000), ("v1.36", True, 2000)],
+    ids=["v1.35: the pod-level spec alone", "v1.36: the largest of spec, actuated and allocated",
+         "v1.36, resize infeasible: actuated and allocated only"])
+def test_a_pod_level_resize_in_progress_counts_as_its_release_reads_it(version: str, infeasible: bool,
+                                                                        want: int) -> None:
+    # component-helpers resource.PodRequests with InPlacePodLevelResourcesVerticalScalingEnabled (beta
+    # and on in v1.36): determineEffectiveRequests over spec.resources, status.resources and
+    # status.allocatedResources; a PodResizePending condition of reason Infeasible leaves the spec out
+    from kubectl_preempt.framework.versions import by_name
+    from kubectl_preempt.model.resources import calculate_resource
+    pod = make_pod("a").req(cpu="500m").on("n").set("spec.resources", {"requests": {"cpu": "1"}}).obj()
+    pod["status"]["resources"] = {"requests": {"cpu": "3" if not infeasible else "2"}}
+    pod["status"]["allocatedResources"] = {"cpu": "2"}
+    if infeasible:
+        pod["spec"]["resources"]["requests"]["cpu"] = "4"
+        pod["status"]["conditions"] = [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}]
+    got = calculate_resource(pod["spec"], pod["status"], options=by_name(version).resource_options)
+    assert got.resource.milli_cpu == want
