@@ -527,11 +527,14 @@ SCHEDULING_GATES: dict[str, frozenset[str]] = {
     "GangScheduling": since("v1.35.6"),
     "WorkloadAwarePreemption": frozenset({"v1.36.2"}),
     "TopologyAwareWorkloadScheduling": NONE,
-    # DRA beyond the allocator imitated here (plugins/dynamicresources/allocator.py)
+    # the allocator's device checks (plugins/dynamicresources/allocator.py isSelectable): taints
+    # at both values; binding conditions at both for the Filter (PreBind's wait is not replayed);
+    # counters and multiple allocations off only (on: the claim is not evaluated, an error)
+    "DRADeviceTaints": EVERY,
+    "DRADeviceBindingConditions": EVERY,
+    # DRA beyond the allocator imitated here
     "DRAAdminAccess": NONE,
     "DRAConsumableCapacity": NONE,
-    "DRADeviceBindingConditions": NONE,
-    "DRADeviceTaints": NONE,
     "DRADeviceTaintRules": NONE,
     "DRAExtendedResource": NONE,
     "DRAListTypeAttributes": NONE,

@@ -279,3 +279,43 @@ def test_an_allocation_that_times_out_is_unresolvable_then_from_v1_36_an_error(v
         assert (s.code, s.message()) == (Code.UnschedulableAndUnresolvable, "timed out trying to allocate devices")
     else:
         assert (s.code, s.message()) == (Code.Error, "node node-a: timed out trying to allocate devices")
+
+
+def _filter_on(version: Any, device: dict[str, Any], request: dict[str, Any] | None = None) -> Any:
+    objects = [device_class(), claim("gpu-1", request=request), resource_slice("node-a", [device])]
+    pod = make_pod("p").resource_claim("gpu", claim="gpu-1")
+    cluster = Cluster.from_objects([make_node("node-a").obj()] + objects + [pod.obj()])
+    snap = Snapshot.from_cluster(cluster)
+    pl = dra.new({}, SimpleNamespace(snapshot=snap, cluster=cluster), version)
+    state = CycleState()
+    pl.pre_filter(state, cluster.pod("default/p"), snap.list())
+    s = pl.filter(state, cluster.pod("default/p"), snap.get("node-a"))
+    return "ok" if s.is_success() else (s.code, s.message())
+
+
+def test_a_device_taint_must_be_tolerated_once_dra_device_taints_is_on() -> None:
+    # structured allocator isSelectable: `if alloc.features.DeviceTaints && !allTaintsTolerated(...)`;
+    # DRADeviceTaints is beta and on in v1.36, off in v1.35 (the taint is ignored)
+    from kubectl_preempt.framework.versions import V1_35_6
+    tainted = {**gpu("gpu-0"), "taints": [{"key": "maintenance", "value": "soon", "effect": "NoSchedule"}]}
+    assert _filter_on(V1_35_6, tainted) == "ok"
+    assert _filter_on(V1_36_2, tainted) == (Code.UnschedulableAndUnresolvable, dra.ERR_CANNOT_ALLOCATE)
+    tolerating = {"name": "gpu", "exactly": {"deviceClassName": "gpu", "tolerations": [
+        {"key": "maintenance", "operator": "Equal", "value": "soon", "effect": "NoSchedule"}]}}
+    assert _filter_on(V1_36_2, tainted, tolerating) == "ok"
+    exists = {"name": "gpu", "exactly": {"deviceClassName": "gpu", "tolerations": [{"operator": "Exists"}]}}
+    assert _filter_on(V1_36_2, tainted, exists) == "ok"
+
+
+def test_devices_behind_a_gate_that_is_off_are_never_selected() -> None:
+    # isSelectable: a device with binding conditions (DRADeviceBindingConditions off) or one that
+    # consumes counters (DRAPartitionableDevices off) is not selectable; v1.36 turns both on, and
+    # counters are not evaluated here: an error, not a guess
+    from kubectl_preempt.framework.versions import V1_35_6
+    binding = {**gpu("gpu-0"), "bindingConditions": ["attached"], "bindingFailureConditions": ["failed"]}
+    counters = {**gpu("gpu-0"), "consumesCounters": [{"counterSet": "gpu-0-set", "counters": {"mem": {"value": "4Gi"}}}]}
+    assert _filter_on(V1_35_6, binding) == (Code.UnschedulableAndUnresolvable, dra.ERR_CANNOT_ALLOCATE)
+    assert _filter_on(V1_36_2, binding) == "ok"
+    assert _filter_on(V1_35_6, counters) == (Code.UnschedulableAndUnresolvable, dra.ERR_CANNOT_ALLOCATE)
+    code, message = _filter_on(V1_36_2, counters)
+    assert code == Code.Error and "consume counters" in message

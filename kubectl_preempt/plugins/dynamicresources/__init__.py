@@ -30,7 +30,7 @@ from .. import names
 from ..feature import QueueingHintFeatures, for_release
 from ..helper.normalize_score import DefaultNormalized
 from ..helper.nodeaffinity import NodeSelector
-from .allocator import AllocationError, Allocator, TimedOut, Unsupported
+from .allocator import AllocationError, Allocator, AllocatorFeatures, TimedOut, Unsupported
 from ...framework import batch as signers
 
 NAME = names.DYNAMIC_RESOURCES
@@ -112,6 +112,8 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
 
     def __init__(self, handle: Any) -> None:
         self.handle = handle
+        # the allocator's features from the release's DRA gates (new())
+        self.allocator_features = AllocatorFeatures()
 
     def _extra(self, kind: str) -> list:
         cluster = getattr(self.handle, "cluster", None)
@@ -219,7 +221,7 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
             for c in self._extra("ResourceClaim"):
                 for r in ((_status(c).get("allocation") or {}).get("devices") or {}).get("results") or ():
                     allocated.add((r.get("driver") or "", r.get("pool") or "", r.get("device") or ""))
-            s.allocator = Allocator(self._extra("ResourceSlice"), classes, allocated)
+            s.allocator = Allocator(self._extra("ResourceSlice"), classes, allocated, self.allocator_features)
         s.available_on = available_on
         s.claims = claims
         return None, SUCCESS
@@ -371,7 +373,9 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
     if scores_nodes(version):
         plugin = ScoringDynamicResources(handle)
         plugin.prioritized_list = version.features.enable_dra_prioritized_list
+        plugin.allocator_features = AllocatorFeatures(version)
         return for_release(plugin, version)
     plugin = DynamicResources(handle)
     plugin.no_claims_fast_path = version.minor == 33
+    plugin.allocator_features = AllocatorFeatures(version)
     return for_release(plugin, version)

@@ -11,8 +11,11 @@ understands a subset of CEL, the one device selectors are written in nearly alwa
 
 Anything else raises Unsupported, which the plugin reports as an error rather than guess.
 Requests: ExactCount (with count) and All; firstAvailable subrequests in order; adminAccess
-requests may use allocated devices. Not supported (Unsupported): constraints (matchAttribute),
-consumable capacity, partitionable devices, device taints; these are off by default or rare.
+requests may use allocated devices. Device taints (DRADeviceTaints) must be tolerated by the
+request. As upstream's isSelectable with the gates off, a device with binding conditions
+(DRADeviceBindingConditions) or one that consumes counters (DRAPartitionableDevices) is never
+selected. Not supported (Unsupported): constraints (matchAttribute), counters with
+DRAPartitionableDevices on, devices allowing several allocations with DRAConsumableCapacity on.
 """
 from __future__ import annotations
 
@@ -185,13 +188,18 @@ def compile_cel(expr: str) -> Any:
 
 
 class Device:
-    __slots__ = ("driver", "pool", "name", "attributes", "capacity")
+    __slots__ = ("driver", "pool", "name", "attributes", "capacity", "taints", "binding_conditions",
+                 "consumes_counters", "multiple_allocations")
 
     def __init__(self, driver: str, pool: str, raw: Mapping[str, Any]) -> None:
         basic = raw.get("basic") or raw  # v1beta1 nests the fields under "basic"
         self.driver = driver
         self.pool = pool
         self.name = raw.get("name") or ""
+        self.taints: list[Mapping[str, Any]] = [t for t in basic.get("taints") or () if isinstance(t, Mapping)]
+        self.binding_conditions = bool(basic.get("bindingConditions"))
+        self.consumes_counters = bool(basic.get("consumesCounters"))
+        self.multiple_allocations = bool(basic.get("allowMultipleAllocations"))
         self.attributes: dict[tuple[str, str], Any] = {}
         for k, v in (basic.get("attributes") or {}).items():
             domain, _, name = k.rpartition("/")
@@ -276,13 +284,42 @@ def selectors_match(selectors: list[Mapping[str, Any]] | None, dev: Device) -> b
 
 
 # ------------------------------------------------------------------ allocation
+def tolerates_taint(toleration: Mapping[str, Any], taint: Mapping[str, Any]) -> bool:
+    """mirrors resourceclaim.ToleratesTaint: the effect and key when given, then Exists or Equal."""
+    if toleration.get("effect") and toleration.get("effect") != taint.get("effect"):
+        return False
+    if toleration.get("key") and toleration.get("key") != taint.get("key"):
+        return False
+    op = toleration.get("operator") or "Equal"
+    if op == "Exists":
+        return True
+    return op == "Equal" and (toleration.get("value") or "") == (taint.get("value") or "")
+
+
+def all_taints_tolerated(dev: Device, tolerations: list[Mapping[str, Any]]) -> bool:
+    """mirrors allTaintsTolerated: every taint of the device tolerated by one of the request's."""
+    return all(any(tolerates_taint(t, taint) for t in tolerations) for taint in dev.taints)
+
+
+class AllocatorFeatures:
+    """The allocator's features (structured.Features) as the release's gates set them."""
+
+    def __init__(self, version: Any = None) -> None:
+        f = getattr(version, "features", None)
+        self.device_taints = bool(getattr(f, "enable_dra_device_taints", False))
+        self.partitionable_devices = bool(getattr(f, "enable_dra_partitionable_devices", False))
+        self.binding_conditions = bool(getattr(f, "enable_dra_device_binding_conditions", False))
+        self.consumable_capacity = bool(getattr(f, "enable_dra_consumable_capacity", False))
+
+
 class Allocator:
     """Devices of the cluster's ResourceSlices, the devices already allocated, the classes."""
 
     def __init__(self, slices: list[Mapping[str, Any]], classes: Mapping[str, Mapping[str, Any]],
-                 allocated: set[tuple[str, str, str]]) -> None:
+                 allocated: set[tuple[str, str, str]], features: AllocatorFeatures | None = None) -> None:
         self.classes = classes
         self.allocated = allocated
+        self.features = features or AllocatorFeatures()
         self._selectors: dict[int, NodeSelector] = {}  # id(slice) -> its nodeSelector, compiled
         # keep only the newest generation of each pool, as the allocator does
         newest: dict[tuple[str, str], int] = {}
@@ -343,7 +380,7 @@ class Allocator:
     def allocate(self, node: Any, claims: list[Mapping[str, Any]]) -> bool:
         """Whether every claim can be allocated on the node together."""
         devices = self.devices_for(node)
-        # the requests to satisfy, each a list of alternatives: (selectors, mode, count, admin)
+        # the requests to satisfy, each a list of alternatives: (selectors, mode, count, admin, tolerations)
         requests: list[list[tuple[list, str, int, bool]]] = []
         for claim in claims:
             cs = (claim.get("spec") or {}).get("devices") or {}
@@ -356,16 +393,17 @@ class Allocator:
                     sels = list((cls.get("spec") or {}).get("selectors") or ()) + list(alt.get("selectors") or ())
                     mode = alt.get("allocationMode") or "ExactCount"
                     count = int(alt.get("count") or 1)
-                    alts.append((sels, mode, count, bool(alt.get("adminAccess"))))
+                    alts.append((sels, mode, count, bool(alt.get("adminAccess")), list(alt.get("tolerations") or ())))
                 requests.append(alts)
         # the candidates of each alternative, evaluated once
         cands: list[list[list[Device]]] = []
         for alts in requests:
             per = []
-            for sels, mode, _count, admin in alts:
+            for sels, mode, _count, admin, tolerations in alts:
                 # an All request needs every matching device, allocated ones included
                 per.append([d for d in devices
-                            if (admin or mode == "All" or d.key not in self.allocated) and selectors_match(sels, d)])
+                            if (admin or mode == "All" or d.key not in self.allocated) and self._selectable(d, tolerations)
+                            and selectors_match(sels, d)])
             cands.append(per)
         steps = [0]
         chosen = [0] * len(requests)
@@ -375,10 +413,24 @@ class Allocator:
         self.last_choice = chosen if ok else None
         return ok
 
+    def _selectable(self, dev: Device, tolerations: list[Mapping[str, Any]]) -> bool:
+        """mirrors isSelectable's checks of the device itself, gate by gate."""
+        f = self.features
+        if dev.binding_conditions and not f.binding_conditions:
+            return False  # "Devices with binding conditions are not supported, feature is off."
+        if dev.consumes_counters:
+            if not f.partitionable_devices:
+                return False  # consumes counters, but the partitionable devices feature is not enabled
+            raise Unsupported("devices that consume counters (DRAPartitionableDevices)")
+        if dev.multiple_allocations and f.consumable_capacity:
+            raise Unsupported("devices that allow multiple allocations (DRAConsumableCapacity)")
+        # the taints are checked only with DRADeviceTaints
+        return not (f.device_taints and dev.taints and not all_taints_tolerated(dev, tolerations))
+
     def _search(self, requests: list, cands: list, i: int, used: set, steps: list[int], chosen: list[int]) -> bool:
         if i == len(requests):
             return True
-        for alt, ((sels, mode, count, admin), devs) in enumerate(zip(requests[i], cands[i])):
+        for alt, ((sels, mode, count, admin, _tolerations), devs) in enumerate(zip(requests[i], cands[i])):
             chosen[i] = alt
             free = [d for d in devs if d.key not in used]
             if mode == "All":
