@@ -60,3 +60,17 @@ def test_required_features_against_declared_ones(pod: Any, features: list[str], 
 def test_with_the_gate_off_as_in_v1_34_every_pod_skips() -> None:
     pod = _restart_all_pod()
     assert _run(pod, _node(), V1_34_1) == (Code.Skip, [])
+
+
+def test_v1_35_words_its_reason_and_knows_fewer_features() -> None:
+    # v1.35.6 nodedeclaredfeatures.go Filter: "node declared features check failed - unsatisfied
+    # requirements: <features>"; its registry (features.AllFeatures) has no
+    # UserNamespacesHostNetworkSupport, which v1.36.2 infers for hostNetwork without host users
+    from kubectl_preempt.framework.versions import V1_35_6, apply_feature_gates
+    v135 = apply_feature_gates(V1_35_6, "NodeDeclaredFeatures=true")
+    assert _run(_restart_all_pod(), _node(), v135) == (
+        Code.UnschedulableAndUnresolvable,
+        ["node declared features check failed - unsatisfied requirements: RestartAllContainersOnContainerExits"])
+    userns = make_pod("p").set("spec.hostNetwork", True).set("spec.hostUsers", False)
+    assert _run(userns, _node(), v135)[0] == Code.Skip
+    assert _run(userns, _node(), V1_36_2) == (Code.UnschedulableAndUnresolvable, [ndf.ERR_REASON_UNSATISFIED_REQUIREMENTS])

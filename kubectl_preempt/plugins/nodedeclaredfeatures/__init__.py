@@ -28,6 +28,9 @@ from ...framework import batch as signers
 NAME = names.NODE_DECLARED_FEATURES
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON_UNSATISFIED_REQUIREMENTS = "node(s) didn't match Pod's required features"
+# v1.35.6's Filter reason, the unsatisfied features joined (MatchNodeFeatureSet's map order; at most
+# one feature is inferred for scheduling in v1.35)
+ERR_REASON_UNSATISFIED_V1_35 = "node declared features check failed - unsatisfied requirements: %s"
 
 # feature names, as the node declares them
 RESTART_ALL_CONTAINERS_ON_CONTAINER_EXITS = "RestartAllContainersOnContainerExits"
@@ -70,11 +73,18 @@ class NodeDeclaredFeatures(MemoTraits):
 
     def sign_pod(self, pod: Pod) -> tuple[signers.Fragments, Status]:
         """mirrors NodeDeclaredFeatures.SignPod (v1.35+): the features the pod needs, sorted."""
-        return [(signers.FEATURES_SIGNER, sorted(infer_required_features(pod)))], SUCCESS
+        return [(signers.FEATURES_SIGNER, sorted(self._required(pod, infer_required_features(pod))))], SUCCESS
 
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, minor: int = DEFAULT.minor) -> None:
         self.enabled = enabled
+        self.minor = minor
+
+    def _required(self, pod: Pod, features: frozenset[str]) -> frozenset[str]:
+        # v1.35.6's registry (features.AllFeatures) has no UserNamespacesHostNetworkSupport
+        if self.minor < 36:
+            return features - {USER_NAMESPACES_HOST_NETWORK_SUPPORT}
+        return features
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """mirrors NodeDeclaredFeatures.EventsToRegister (v1.35+)."""
@@ -82,7 +92,13 @@ class NodeDeclaredFeatures(MemoTraits):
             return []
         return [ClusterEventWithHint(ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_DECLARED_FEATURE),
                                      is_schedulable_after_node_change),
-                ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE), is_schedulable_after_pod_update)]
+                ClusterEventWithHint(ClusterEvent(ev.POD, ev.UPDATE), self.is_schedulable_after_pod_update)]
+
+    def is_schedulable_after_pod_update(self, pod: Pod, old: Any, new: Any) -> bool:
+        """mirrors isSchedulableAfterPodUpdate: the pod itself changed the features it requires."""
+        if new is None or old is None or new.uid != pod.uid:
+            return False
+        return self._required(old, required_features(old)) != self._required(new, required_features(new))
 
     def pre_filter_reads_labels(self, pod: Pod) -> bool:
         """Its PreFilter reads nothing of the pod but its spec and namespace (scheduler/schedule_one.py
@@ -92,7 +108,7 @@ class NodeDeclaredFeatures(MemoTraits):
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[None, Status]:
         if not self.enabled:
             return None, Status(Code.Skip)
-        reqs = required_features(pod)
+        reqs = self._required(pod, required_features(pod))
         if not reqs:
             return None, Status(Code.Skip)
         state.write(PRE_FILTER_STATE_KEY, reqs)
@@ -109,14 +125,10 @@ class NodeDeclaredFeatures(MemoTraits):
             return Status.as_error(f'error reading "{PRE_FILTER_STATE_KEY}" from cycle-state: not found')
         if reqs <= node_info.node.declared_features:
             return SUCCESS
+        if self.minor < 36:
+            missing = sorted(reqs - node_info.node.declared_features)
+            return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSATISFIED_V1_35 % ", ".join(missing))
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSATISFIED_REQUIREMENTS)
-
-
-def is_schedulable_after_pod_update(pod: Pod, old: Any, new: Any) -> bool:
-    """mirrors isSchedulableAfterPodUpdate: the pod itself changed the features it requires."""
-    if new is None or old is None or new.uid != pod.uid:
-        return False
-    return required_features(old) != required_features(new)
 
 
 def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
@@ -127,4 +139,4 @@ def is_schedulable_after_node_change(pod: Pod, old: Any, new: Any) -> bool:
 
 
 def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAULT) -> NodeDeclaredFeatures:
-    return NodeDeclaredFeatures(version.features.enable_node_declared_features)
+    return NodeDeclaredFeatures(version.features.enable_node_declared_features, version.minor)
