@@ -196,7 +196,8 @@ def test_each_owner_fills_its_slot_once_per_pod_object() -> None:
     pi = pod_info(p)
     assert pi.images is UNSET
     images = _pod_images(p)
-    assert images == ("app:latest",) and pi.images is images and _pod_images(p) is images
+    # the containers' images, then the image volumes' (none here)
+    assert images == (("app:latest",), ()) and pi.images is images and _pod_images(p) is images
     assert _prefer_no_schedule_tolerations(p) == [] and pi.prefer_no_schedule_tolerations == []
     shape = pod_shape(p)
     assert pi.node_shape == node_shape(p) and pi.cycle_shape is shape and pod_shape(p) is shape

@@ -387,12 +387,14 @@ def test_a_queue_built_without_a_scheduler_gets_the_default_profiles_declared_ev
 
 
 @pytest.mark.parametrize("release, gates, registered", [
-    ("v1.32", None, False), ("v1.33", None, True), ("v1.34", {"SchedulerAsyncPreemption": False}, False),
-    ("v1.36", None, True)], ids=["v1.32 (alpha, off)", "v1.33 (on)", "v1.34 turned off", "v1.36"])
+    ("v1.32", None, False), ("v1.33", None, False), ("v1.34", None, True),
+    ("v1.34", {"SchedulerAsyncPreemption": False}, False), ("v1.36", None, True)],
+    ids=["v1.32 (alpha, off)", "v1.33 (on, but v1.33.0 registers nothing)", "v1.34 (on)", "v1.34 turned off",
+         "v1.36"])
 def test_default_preemption_registers_pod_deletions_only_with_asynchronous_preemption(release: str, gates: Any,
                                                                                       registered: bool) -> None:
-    # default_preemption.go EventsToRegister: Pod/Delete (always QueueSkip) with
-    # fts.EnableAsyncPreemption, nothing without
+    # default_preemption.go EventsToRegister: v1.34.1 on, Pod/Delete (always QueueSkip) with
+    # fts.EnableAsyncPreemption, nothing without; v1.33.0 returns nil whatever the gate
     from kubectl_preempt.framework.versions import apply_feature_gates, by_name
     version = apply_feature_gates(by_name(release), gates)
     hints = Scheduler(Cluster(), parse_config(None, version=version)).queueing_hints()["default-scheduler"]
