@@ -9,6 +9,7 @@ from typing import Any
 
 from ..model.objects import Pod
 from .controllers import WorkloadControllers
+from .dra_claims import release_claims
 from .engine import PRIORITY_INTERNAL, Engine
 from .eventhandlers import EventHandler
 from .state import ReplayState
@@ -58,3 +59,5 @@ class Deletions:
                 self.listener.deleted(self.engine.now, pod, reason)
 
         self.handler.delete_pod(pod, removed)
+        # the resourceclaim controller: the pod leaves its claims' reservations (replay/dra_claims.py)
+        release_claims(self.handler, pod, self.engine.now)

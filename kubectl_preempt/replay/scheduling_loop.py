@@ -13,6 +13,7 @@ from ..model.objects import Pod
 from ..plugins import names
 from ..scheduler.backend.queue import SchedulingQueue
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
+from .dra_claims import bind_claims
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .pod_events import SimulateHandler
 from .podgroups import group_of
@@ -169,6 +170,8 @@ class SchedulingLoop:
         nominated = pod.nominated_node_name
         if nominated:
             self._set_nomination(pod, "", event=False)
+        # DynamicResources' PreBind writes the pod's claims before the binding (replay/dra_claims.py)
+        bind_claims(self.handler, pod, node, now)
         self.handler.bind_pod(pod, node, now, requeue=False)
         enq = self.enqueued_at.get(pod.uid, now)
         self.scheduled[pod.uid] = {"pod": pod.key, "node": node, "time": now, "waited": now - enq,

@@ -161,6 +161,35 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
             out.append(claim)
         return out
 
+    def allocation_on(self, pod: Pod, node: Any) -> list[tuple[Mapping[str, Any], list[dict[str, str]] | None]]:
+        """Each of the pod's claims with the device results its allocation on `node` gets (as
+        Filter found them: the allocator over the claims not allocated yet), None for a claim
+        allocated already; [] when the pod has none, or they cannot be allocated there."""
+        try:
+            claims = self.pod_claims(pod)
+        except _Rejected:
+            return []
+        pending = [c for c in claims if _status(c).get("allocation") is None]
+        got: dict[int, list[dict[str, str]]] = {}
+        if pending:
+            classes = {metadata_of(c).get("name"): c for c in self._extra("DeviceClass")}
+            allocator = Allocator(self._extra("ResourceSlice"), classes, self._allocated_devices(),
+                                  self.allocator_features)
+            try:
+                if not allocator.allocate(node, pending) or allocator.last_results is None:
+                    return []
+            except (AllocationError, TimedOut, Unsupported):
+                return []
+            got = {id(c): r for c, r in zip(pending, allocator.last_results)}
+        return [(c, got.get(id(c))) for c in claims]
+
+    def _allocated_devices(self) -> set[tuple[str, str, str]]:
+        allocated = set()
+        for c in self._extra("ResourceClaim"):
+            for r in ((_status(c).get("allocation") or {}).get("devices") or {}).get("results") or ():
+                allocated.add((r.get("driver") or "", r.get("pool") or "", r.get("device") or ""))
+        return allocated
+
     # ------------------------------------------------------------------ PreEnqueue
     def pre_enqueue(self, pod: Pod) -> Status:
         try:
@@ -217,11 +246,8 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
                 if st is not None:
                     return None, st
         if to_allocate:
-            allocated = set()
-            for c in self._extra("ResourceClaim"):
-                for r in ((_status(c).get("allocation") or {}).get("devices") or {}).get("results") or ():
-                    allocated.add((r.get("driver") or "", r.get("pool") or "", r.get("device") or ""))
-            s.allocator = Allocator(self._extra("ResourceSlice"), classes, allocated, self.allocator_features)
+            s.allocator = Allocator(self._extra("ResourceSlice"), classes, self._allocated_devices(),
+                                    self.allocator_features)
         s.available_on = available_on
         s.claims = claims
         return None, SUCCESS

@@ -376,17 +376,25 @@ class Allocator:
         raise Unsupported("a request with neither exactly nor firstAvailable")
 
     last_choice: list[int] | None = None
+    # the devices each claim got in the last allocate() that succeeded, as AllocationResult's
+    # device results ({"request", "driver", "pool", "device"}), claim by claim
+    last_results: list[list[dict[str, str]]] | None = None
 
     def allocate(self, node: Any, claims: list[Mapping[str, Any]]) -> bool:
         """Whether every claim can be allocated on the node together."""
         devices = self.devices_for(node)
         # the requests to satisfy, each a list of alternatives: (selectors, mode, count, admin, tolerations)
         requests: list[list[tuple[list, str, int, bool]]] = []
-        for claim in claims:
+        # each request's claim and the names its results take (a firstAvailable one: "request/sub")
+        names: list[tuple[int, list[str]]] = []
+        for ci, claim in enumerate(claims):
             cs = (claim.get("spec") or {}).get("devices") or {}
             if cs.get("constraints"):
                 raise Unsupported("device constraints (matchAttribute)")
             for req in cs.get("requests") or ():
+                rname = req.get("name") or ""
+                subs = req.get("firstAvailable") if req.get("exactly") is None else None
+                names.append((ci, [f"{rname}/{sub.get('name') or ''}" for sub in subs] if subs else [rname]))
                 alts = []
                 for alt in self._alternatives(claim, req):
                     cls = self.classes.get(alt.get("deviceClassName") or "") or {}
@@ -407,10 +415,19 @@ class Allocator:
             cands.append(per)
         steps = [0]
         chosen = [0] * len(requests)
-        ok = self._search(requests, cands, 0, set(), steps, chosen)
+        picks: list[list[Device]] = [[] for _ in requests]
+        ok = self._search(requests, cands, 0, set(), steps, chosen, picks)
         # which alternative (firstAvailable subrequest) each request got, claim by claim and
         # request by request: what DynamicResources' Score reads (v1.35+)
         self.last_choice = chosen if ok else None
+        self.last_results = None
+        if ok:
+            results: list[list[dict[str, str]]] = [[] for _ in claims]
+            for i, (ci, request_names) in enumerate(names):
+                name = request_names[chosen[i]] if chosen[i] < len(request_names) else request_names[0]
+                results[ci] += [{"request": name, "driver": d.driver, "pool": d.pool, "device": d.name}
+                                for d in picks[i]]
+            self.last_results = results
         return ok
 
     def _selectable(self, dev: Device, tolerations: list[Mapping[str, Any]]) -> bool:
@@ -427,7 +444,8 @@ class Allocator:
         # the taints are checked only with DRADeviceTaints
         return not (f.device_taints and dev.taints and not all_taints_tolerated(dev, tolerations))
 
-    def _search(self, requests: list, cands: list, i: int, used: set, steps: list[int], chosen: list[int]) -> bool:
+    def _search(self, requests: list, cands: list, i: int, used: set, steps: list[int], chosen: list[int],
+                picks: list[list[Device]]) -> bool:
         if i == len(requests):
             return True
         for alt, ((sels, mode, count, admin, _tolerations), devs) in enumerate(zip(requests[i], cands[i])):
@@ -437,11 +455,13 @@ class Allocator:
                 if not devs or len(free) != len(devs) or (
                         not admin and any(d.key in self.allocated for d in devs)):
                     continue
-                if self._search(requests, cands, i + 1, used | {d.key for d in devs}, steps, chosen):
+                picks[i] = list(devs)
+                if self._search(requests, cands, i + 1, used | {d.key for d in devs}, steps, chosen, picks):
                     return True
                 continue
             for picked in _combinations(free, count, steps):
-                if self._search(requests, cands, i + 1, used | {d.key for d in picked}, steps, chosen):
+                picks[i] = picked
+                if self._search(requests, cands, i + 1, used | {d.key for d in picked}, steps, chosen, picks):
                     return True
         return False
 
