@@ -160,52 +160,44 @@ def test_with_no_api_latency_the_nomination_requeues_at_once() -> None:
     assert sim.queue.where(p) != UNSCHEDULABLE
 
 
-def _binding_of_a_nominated_pod(version: str) -> dict[str, str]:
-    """hi preempts on n1 and is nominated there; lo2 (n1 only, 3 cpu) waits behind that nomination;
-    a small node n3 appears and hi is bound there instead, its nomination still on."""
-    from kubectl_preempt.replay.api import replay
+def _lo2_behind_hi(grace: int) -> list[dict[str, Any]]:
+    """hi (2 cpu) preempts on n1 at 5 s and is nominated there; lo2 (3 cpu, n1 only) waits behind
+    that nomination from 6 s."""
     st = "2026-03-01T09:00:00Z"
     evs = [ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
            ev(0, "ADDED", make_node("n2").alloc(cpu="4", memory="8Gi").obj()),
            ev(0, "ADDED", make_pod("fill").priority(1000).req(cpu="4").start_time(st).on("n2").obj())]
     evs += [ev(0, "ADDED", make_pod(f"low-{n}").priority(1).req(cpu="2").start_time(st)
-               .set("spec.terminationGracePeriodSeconds", 30).on("n1").obj()) for n in ("a", "b")]
-    evs.append(ev(5, "ADDED", make_pod("hi").priority(100).req(cpu="2").obj()))
-    evs.append(ev(6, "ADDED", make_pod("lo2").priority(50).req(cpu="3")
-                  .node_selector(**{"kubernetes.io/hostname": "n1"}).obj()))
-    evs.append(ev(10, "ADDED", make_node("n3").alloc(cpu="2", memory="8Gi").obj()))
+               .set("spec.terminationGracePeriodSeconds", grace).on("n1").obj()) for n in ("a", "b")]
+    evs += [ev(5, "ADDED", make_pod("hi").priority(100).req(cpu="2").obj()),
+            ev(6, "ADDED", make_pod("lo2").priority(50).req(cpu="3")
+               .node_selector(**{"kubernetes.io/hostname": "n1"}).obj())]
+    return evs
+
+
+def _lo2_preempts(evs: list[dict[str, Any]], version: str) -> list[str]:
+    from kubectl_preempt.replay.api import replay
     report = replay(trace(*evs, end=80), kubernetes_version=version)
-    return {p["preemptor"]: p["time"] for p in report["preemptions"]}
+    return [p["time"] for p in report["preemptions"] if p["preemptor"] == "default/lo2"]
 
 
 def test_binding_a_nominated_pod_requeues_lower_priority_pods_in_v1_33_and_v1_34() -> None:
     # eventhandlers.go: in v1.33 and v1.34 a binding is the unscheduled-pod informer's OnDelete of
     # the pod as it was (FilteringResourceEventHandler), and deletePodFromSchedulingQueue moves the
     # pods of lower or equal priority its nomination held room from (AssignedPodDelete); v1.35's
-    # deletePodFromSchedulingQueue(pod, inBinding=true) returns before that
-    assert _binding_of_a_nominated_pod("v1.34")["default/lo2"] == "2026-03-01T10:00:10Z"
-    assert _binding_of_a_nominated_pod("v1.33")["default/lo2"] == "2026-03-01T10:00:10Z"
-    assert _binding_of_a_nominated_pod("v1.35")["default/lo2"] > "2026-03-01T10:00:30Z"
+    # deletePodFromSchedulingQueue(pod, inBinding=true) returns before that. A small node n3
+    # appears and hi is bound there, its nomination still on.
+    evs = _lo2_behind_hi(30) + [ev(10, "ADDED", make_node("n3").alloc(cpu="2", memory="8Gi").obj())]
+    assert _lo2_preempts(evs, "v1.34") == ["2026-03-01T10:00:10Z"]
+    assert _lo2_preempts(evs, "v1.33") == ["2026-03-01T10:00:10Z"]
+    assert _lo2_preempts(evs, "v1.35")[0] > "2026-03-01T10:00:30Z"
 
 
 def test_deleting_a_nominated_pending_pod_requeues_lower_priority_pods_from_v1_33() -> None:
     # eventhandlers.go deletePodFromSchedulingQueue: v1.33 added the AssignedPodDelete move of the
     # pods of lower or equal priority when the deleted pending pod had a nominated node; v1.32 moves
     # them only for a pod rejected at Permit, so lo2 waits (here past the trace's end)
-    from kubectl_preempt.replay.api import replay
-    st = "2026-03-01T09:00:00Z"
-    evs = [ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
-           ev(0, "ADDED", make_node("n2").alloc(cpu="4", memory="8Gi").obj()),
-           ev(0, "ADDED", make_pod("fill").priority(1000).req(cpu="4").start_time(st).on("n2").obj())]
-    evs += [ev(0, "ADDED", make_pod(f"low-{n}").priority(1).req(cpu="2").start_time(st)
-               .set("spec.terminationGracePeriodSeconds", 300).on("n1").obj()) for n in ("a", "b")]
-    hi = make_pod("hi").priority(100).req(cpu="2").obj()
-    evs += [ev(5, "ADDED", hi),
-            ev(6, "ADDED", make_pod("lo2").priority(50).req(cpu="3")
-               .node_selector(**{"kubernetes.io/hostname": "n1"}).obj()),
-            ev(12, "DELETED", hi)]
-    def lo2(version: str) -> list[str]:
-        report = replay(trace(*evs, end=80), kubernetes_version=version)
-        return [p["time"] for p in report["preemptions"] if p["preemptor"] == "default/lo2"]
-    assert lo2("v1.33") == ["2026-03-01T10:00:12Z"]
-    assert lo2("v1.32") == []
+    evs = _lo2_behind_hi(300)
+    evs.append(ev(12, "DELETED", evs[-2]["object"]))
+    assert _lo2_preempts(evs, "v1.33") == ["2026-03-01T10:00:12Z"]
+    assert _lo2_preempts(evs, "v1.32") == []
