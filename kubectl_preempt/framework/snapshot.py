@@ -339,14 +339,15 @@ class Snapshot:
             ni.image_states = book.states_for(ni.node)
         self.images = book
 
-    def use_counting(self, counting: NodeCounting | None) -> None:
+    def use_counting(self, counting: NodeCounting | None, pod_level: bool = True) -> None:
         """Its NodeInfos count pods as a release does (the Scheduler asks it of the snapshot it is
-        given: framework/versions.py node_counting)."""
+        given: framework/versions.py node_counting). `pod_level` False: no pod sets pod-level
+        resources (Cluster.has_pod_level_resources), so no node need look for one."""
         if counting == self.counting:
             return
         self.counting = counting
         for ni in self.node_info_list:
-            ni.use_counting(counting)
+            ni.use_counting(counting, pod_level)
 
     def get(self, name: str) -> NodeInfo | None:
         return self.node_info_map.get(name)

@@ -113,6 +113,24 @@ class NodeCounting(NamedTuple):
     sidecar_host_ports: bool = True
 
 
+def _counts_alike(a: NodeCounting | None, b: NodeCounting | None, pods: Iterable[PodInfo]) -> bool:
+    """Whether two ways of counting give these pods the same totals: they differ at most in
+    pod_level_status (v1.36's InPlacePodLevelResourcesVerticalScaling), which reads only a pod
+    with pod-level requests, and no pod here has them."""
+    a, b = a or NodeCounting(), b or NodeCounting()
+    if a.sidecar_host_ports != b.sidecar_host_ports:
+        return False
+    ra, rb = a.resources or PodResourcesOptions(), b.resources or PodResourcesOptions()
+    if ra._replace(pod_level_status=False) != rb._replace(pod_level_status=False):
+        return False
+    # a plain loop: asked once per node of a snapshot of every pod, when a scheduler starts
+    for pi in pods:
+        r = pi.pod.spec.get("resources")
+        if r and r.get("requests"):
+            return False
+    return True
+
+
 def _ports(pi: PodInfo, counting: NodeCounting) -> list[tuple[str, str, int]]:
     return pi.host_ports if counting.sidecar_host_ports else container_host_ports(pi.pod.spec)
 
@@ -187,11 +205,14 @@ class NodeInfo:
         c.counting = self.counting
         return c
 
-    def use_counting(self, counting: NodeCounting | None) -> None:
+    def use_counting(self, counting: NodeCounting | None, pod_level: bool = True) -> None:
         """Count the pods as a release does (upstream's gates and code are the process's: its
         NodeInfos never change; ours follow the release a scheduler imitates), and from now on the
         pods that come and go so."""
         if counting == self.counting:
+            return
+        if _counts_alike(self.counting, counting, self.pods if pod_level else ()):
+            self.counting = counting  # the same totals: only the pods to come count otherwise
             return
         self.counting = counting
         options = counting.resources if counting is not None else None

@@ -128,6 +128,17 @@ class KubernetesVersion:
                                    pod_level_status=f.enable_in_place_pod_level_resources_vertical_scaling)
         return None if opts == PodResourcesOptions() else opts
 
+    @property
+    def scoring_resource_options(self) -> PodResourcesOptions | None:
+        """resource_options as NodeResourcesFit's and BalancedAllocation's scorers read a pod's
+        requests: without InPlacePodLevelResourcesVerticalScaling, which only the framework's
+        calculateResource (types.go) passes to PodRequests; None for v1.34's."""
+        opts = self.resource_options
+        if opts is None or not opts.pod_level_status:
+            return opts
+        opts = opts._replace(pod_level_status=False)
+        return None if opts == PodResourcesOptions() else opts
+
     # --- behaviour of the scheduler's own code (not a plugin's) that differs between releases;
     # schedule_one and the preemption evaluator ask these, never the release's number ---------------
     @property

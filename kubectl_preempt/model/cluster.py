@@ -35,6 +35,8 @@ _HAS_PRIORITY = operator.attrgetter("has_priority")
 _PHASE = operator.attrgetter("phase")
 # the phases of a pod no node counts (a finished pod)
 _FINISHED = frozenset(("Succeeded", "Failed"))
+_SPEC = operator.attrgetter("spec")
+_POD_RESOURCES = operator.methodcaller("get", "resources")
 # one counter for every cluster's PDB list, so that a generation names one state of one list for
 # the whole process (a pod's PDB matches are kept per generation; check's two clusters share pods)
 _pdb_generations = itertools.count(1)
@@ -218,6 +220,11 @@ class Cluster:
             pod._resource = calculate_resource(pod.spec, pod.status, spec_key=spec_key)
         pods[pod.key] = pod
         self.pod_set_version += 1
+
+    def has_pod_level_resources(self) -> bool:
+        """Whether any pod sets pod-level resources (spec.resources), which some releases count
+        otherwise on a node (framework/types.py NodeCounting); asked at C speed."""
+        return any(map(_POD_RESOURCES, map(_SPEC, self.pods.values())))
 
     def _add_viewed_pods(self, views: list[Pod | None], by_key: dict[str, Pod] | None = None) -> bool:
         """The pods of a lean read (io/snapshot.py _typed_list: checked, each with its view and,

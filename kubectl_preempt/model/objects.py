@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from .rfc3339 import parse_datetime, parse_nanos
-from .resources import PodResource, PodResourcesOptions, allocatable_resource, calculate_resource
+from .resources import PodResource, PodResourcesOptions, allocatable_resource, calculate_resource, effective_options
 
 SYSTEM_CLUSTER_CRITICAL = "system-cluster-critical"
 SYSTEM_NODE_CRITICAL = "system-node-critical"
@@ -92,6 +92,7 @@ class Pod(_View):
     def resource_for(self, options: PodResourcesOptions | None) -> PodResource:
         """The pod's requests as a release whose PodResourcesOptions differ from v1.34's adds them
         up (None: v1.34's, `resource`); identical pods share the result: read-only."""
+        options = effective_options(options, self.spec)
         if options is None:
             return self.resource
         # kept with the pod as `resource` is (set only for pods another release counts)

@@ -215,6 +215,28 @@ class PodResourcesOptions(NamedTuple):
 DEFAULT_RESOURCE_OPTIONS = PodResourcesOptions()
 
 
+def effective_options(options: PodResourcesOptions | None, spec: Mapping[str, Any]) -> PodResourcesOptions | None:
+    """`options` as they bear on this pod (None: v1.34's): pod_level_status reads only a pod with
+    pod-level requests, so for the others v1.36's options add up what v1.34's do."""
+    if options is None:
+        return None
+    if options.pod_level_status and not (spec.get("resources") or {}).get("requests"):
+        # asked of every pod a NodeInfo counts: the answer per options kept (a handful of values)
+        got = _WITHOUT_POD_LEVEL_STATUS.get(options, _MISSING)
+        if got is _MISSING:
+            plain = options._replace(pod_level_status=False)
+            got = None if plain == DEFAULT_RESOURCE_OPTIONS else plain
+            if _memory.MEMORY.on:
+                _WITHOUT_POD_LEVEL_STATUS[options] = got
+        return got  # type: ignore[return-value]
+    return None if options == DEFAULT_RESOURCE_OPTIONS else options
+
+
+_WITHOUT_POD_LEVEL_STATUS: dict[PodResourcesOptions, PodResourcesOptions | None] = {}
+_memory.MEMORY.register("model.resources options without pod-level status", _WITHOUT_POD_LEVEL_STATUS)
+_MISSING = object()
+
+
 _REQUESTS_CACHE: dict[tuple, dict[str, Fraction]] = {}
 _memory.MEMORY.register("model.resources requests", _REQUESTS_CACHE)
 

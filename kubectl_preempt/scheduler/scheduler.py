@@ -48,7 +48,8 @@ class Scheduler:
         # whichever snapshot it is given
         self._counting = self.config.version.node_counting
         self._snapshot = snapshot if snapshot is not None else Snapshot.build(cluster, self._counting)
-        self._snapshot.use_counting(self._counting)
+        if self._snapshot.counting != self._counting:
+            self._snapshot.use_counting(self._counting, cluster.has_pod_level_resources())
         if self.equivalence is not None:
             self.equivalence.use_snapshot(self._snapshot)
         if nominator is None:

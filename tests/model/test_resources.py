@@ -111,3 +111,22 @@ def test_a_pod_level_resize_in_progress_counts_as_its_release_reads_it(version: 
         pod["status"]["conditions"] = [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}]
     got = calculate_resource(pod["spec"], pod["status"], options=by_name(version).resource_options)
     assert got.resource.milli_cpu == want
+
+
+def test_a_node_counts_a_resized_pod_level_pod_by_the_release_whatever_snapshot_it_started_from() -> None:
+    # types.go calculateResource passes InPlacePodLevelResourcesVerticalScaling (v1.36) to
+    # PodRequests: the bound pod counts 3 cpu (its actuated status), so the 2-cpu pod does not fit
+    # on the 4-cpu node; a snapshot built for v1.34's counting is recounted for v1.36
+    from kubectl_preempt.api import explain
+    from kubectl_preempt.framework.snapshot import Snapshot
+    from kubectl_preempt.model.cluster import Cluster
+    from tests.builders import make_node
+    bound = make_pod("resized").req(cpu="500m").on("n1").set("spec.resources", {"requests": {"cpu": "1"}}).obj()
+    bound["status"]["resources"] = {"requests": {"cpu": "3"}}
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), bound, make_pod("new").req(cpu="2").obj()]
+    for version, outcome in (("v1.35", "Scheduled"), ("v1.36", "Unschedulable")):
+        cluster = Cluster.from_objects(objs)
+        assert explain(cluster, "default/new", kubernetes_version=version)["outcome"] == outcome
+        cluster = Cluster.from_objects(objs)
+        got = explain(cluster, "default/new", snapshot=Snapshot.build(cluster), kubernetes_version=version)
+        assert got["outcome"] == outcome

@@ -144,7 +144,7 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
                                           mode=MODE_BALANCED)
     # the incoming pod's requests with the release's PodLevelResources / InPlacePodVerticalScaling
     # (calculatePodResourceRequest's PodResourcesOptions)
-    scorer.options = version.resource_options
+    scorer.options = version.scoring_resource_options
     plugin = BalancedAllocation(scorer, skip_best_effort=version.at_least(33))
     set_signing(plugin, handle, version)
     return plugin

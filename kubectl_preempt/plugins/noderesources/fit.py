@@ -364,7 +364,7 @@ def new(args: Mapping[str, Any], handle: Any, version: KubernetesVersion = DEFAU
     if not version.at_least(33):
         # before v1.33 the scorer's calculatePodResourceRequest reads the process's gates
         # (utilfeature.DefaultFeatureGate); since v1.33 NewFit builds it without them
-        plugin.scorer.options = version.resource_options
+        plugin.scorer.options = version.scoring_resource_options
     set_signing(plugin, handle, version)
     for_release(plugin, version)
     plugin.in_place_pod_vertical_scaling = version.features.enable_in_place_pod_vertical_scaling
