@@ -435,6 +435,9 @@ class WorkloadControllers:
             self._lose(o, pod)
         elif key[1] == "Job" and pod.uid in o.owed:
             # the failed pod's status now has its finish time: the back-off counts from it
+            # (backoff_utils.go getFinishedTime reads the containers' finish time first; the
+            # shared real-cluster traces show the replacement at that time plus the back-off,
+            # not at the deletion's request time plus it)
             o.last_failure = max(o.last_failure, self.host.now())
             self._arm(o, o.last_failure + job_backoff(o.failures))
 
