@@ -256,8 +256,8 @@ class RecordedReplacements:
 class _Owner:
     """What the replay knows of one owning controller."""
 
-    __slots__ = ("key", "replicas", "pods", "template", "owed", "failures", "last_failure", "sync_at",
-                 "created", "missing", "recorded_active", "expect_until")
+    __slots__ = ("key", "replicas", "pods", "template", "owed", "owed_templates", "failures", "last_failure",
+                 "sync_at", "created", "missing", "recorded_active", "expect_until")
 
     def __init__(self, key: OwnerKey) -> None:
         self.key = key
@@ -265,6 +265,9 @@ class _Owner:
         self.pods: set[str] = set()           # uids of the replay's pods it owns (pruned lazily)
         self.template: Mapping[str, Any] | None = None  # the last pod seen: what a new one looks like
         self.owed: list[str] = []             # lost pods (uids) the replay's controller replaces
+        # each owed pod as it was: a Job re-creates the very pod lost (an Indexed Job's replacement
+        # has the lost pod's completion index: manageJob's firstPendingIndexes, one pod per index)
+        self.owed_templates: dict[str, Mapping[str, Any]] = {}
         self.failures = 0                     # Job: failures since the last success
         self.last_failure = 0.0
         self.sync_at: float | None = None     # when a sync is armed
@@ -473,6 +476,7 @@ class WorkloadControllers:
         if self.recorded.replaced_at.get(pod.uid, -1.0) >= now:
             return  # the recording replaced this very pod later: that creation stands for it
         o.owed.append(pod.uid)
+        o.owed_templates[pod.uid] = pod.raw
         self._arm(o, now + (job_backoff(o.failures) if o.key[1] == "Job" else REPLICA_SET_DELAY))
 
     # ------------------------------------------------------------------ syncs
@@ -498,9 +502,10 @@ class WorkloadControllers:
                     return
             owed, o.owed = o.owed, []
             for uid in owed:
+                tpl = o.owed_templates.pop(uid, None)
                 if uid not in self.replaced:
                     self.replaced.add(uid)
-                    self._create(o)
+                    self._create(o, template=tpl)
             return
         now = self.host.now()
         if now + 1e-9 < o.expect_until:
@@ -572,10 +577,10 @@ class WorkloadControllers:
                 o.template = raw
                 self._create(o, name=name)
 
-    def _create(self, o: _Owner, name: str | None = None) -> None:
+    def _create(self, o: _Owner, name: str | None = None, template: Mapping[str, Any] | None = None) -> None:
         from .state import format_time
 
-        tpl = o.template
+        tpl = template if template is not None else o.template
         if tpl is None:
             return
         md = tpl.get("metadata") or {}

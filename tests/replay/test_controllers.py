@@ -218,3 +218,30 @@ def test_a_report_counts_ownerless_numbered_pods_under_their_common_name_and_own
     # a name generated from a prefix counts under the prefix, whatever follows it
     assert counted_workload_of({**bare, "name": "stress-x7k2p", "generateName": "stress-"}, {}) == "default/stress"
     assert counted_workload_of({**bare, "name": "x7k2p", "generateName": "-"}, {}) == "default/x7k2p"
+
+
+def test_an_indexed_jobs_lost_pods_come_back_each_with_its_own_index() -> None:
+    # job_controller.go manageJob: an Indexed Job creates one pod per missing index
+    # (indexed_job_utils.go firstPendingIndexes), each with its completion index and the
+    # generateName "<job>-<index>-" (podGenerateNameWithIndex); two pods lost together come back
+    # as index 0 and index 1, not twice the last one lost
+    idx = "batch.kubernetes.io/job-completion-index"
+
+    def job_pod(index: int) -> dict[str, Any]:
+        p = owned(make_pod(f"train-{index}-x{index}").priority(1).req(cpu="2")
+                  .set("spec.terminationGracePeriodSeconds", 0).start_time("2026-03-01T09:00:00Z").on("n1"),
+                  kind="Job", name="train")
+        p["metadata"]["generateName"] = f"train-{index}-"
+        p["metadata"].setdefault("annotations", {})[idx] = str(index)
+        return p
+
+    tr = trace(ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+               ev(0, "ADDED", make_node("n2").alloc(cpu="4", memory="8Gi").obj()),
+               ev(0, "ADDED", make_pod("blocker").priority(100000).req(cpu="4").on("n2").obj()),
+               ev(0, "ADDED", job_pod(0)), ev(0, "ADDED", job_pod(1)),
+               ev(5, "ADDED", make_pod("high").priority(1000).req(cpu="4").obj()),
+               ev(12, "DELETED", make_pod("blocker").priority(100000).req(cpu="4").on("n2").obj()), end=60)
+    _, log = run(tr)
+    replacements = sorted(k for k in log.binds if "replay" in k)
+    assert len(replacements) == 2
+    assert {k.split("/")[1].rsplit("-", 1)[0] for k in replacements} == {"train-0", "train-1"}
