@@ -133,19 +133,40 @@ def test_a_member_being_deleted_is_explained_by_its_own_cycle_as_any_pod() -> No
     assert doc["outcome"] == "Unschedulable"
 
 
-def test_a_member_the_groups_cycle_never_tried_gets_the_groups_status() -> None:
-    # without nodes the cycle stops at its first member; the others get the group's status
-    # (submitPodGroupAlgorithmResult), not a traceback
+def test_without_nodes_every_member_is_rejected_and_the_cycle_goes_on() -> None:
+    # schedulingAlgorithm gives ErrNoNodesAvailable as UnschedulableAndUnresolvable, a rejection:
+    # podGroupSchedulingDefaultAlgorithm goes on to the next member (an error would stop it), and
+    # each member gets its own status (submitPodGroupAlgorithmResult)
     objs = [o for o in cluster() if o["kind"] != "Node"]
     [doc] = api.explain_pods(objs, ["gang/train-1"], kubernetes_version="v1.36",
                              feature_gates="GenericWorkload=true,GangScheduling=true")
     assert doc["outcome"] == "Unschedulable"
-    assert doc["message"] == "failed to schedule other pod from a pod group: no nodes available to schedule pods"
+    assert doc["message"] == "no nodes available to schedule pods"
     assert doc["podGroup"]["podGroup"] == "gang/train"
-    # the group's document lists every member, the untried ones with the group's status
     assert [(m["pod"], m["outcome"]) for m in doc["podGroup"]["members"]] == [
         ("gang/train-0", "Unschedulable"), ("gang/train-1", "Unschedulable")]
-    assert doc["podGroup"]["members"][1]["message"] == doc["message"]
+    assert doc["podGroup"]["condition"]["reason"] == "Unschedulable"
+
+
+def test_a_member_the_groups_cycle_never_tried_gets_the_groups_error() -> None:
+    # podGroupSchedulingDefaultAlgorithm stops at a member whose cycle ends in an error
+    # (VolumeBinding's PreFilter: a StorageClass without volumeBindingMode); the members after it
+    # get the group's status (submitPodGroupAlgorithmResult), shown as errors
+    sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc-nomode"},
+          "provisioner": "example.com/p"}
+    pvc = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "ns"},
+           "spec": {"storageClassName": "sc-nomode", "accessModes": ["ReadWriteOnce"],
+                    "resources": {"requests": {"storage": "1Gi"}}}, "status": {"phase": "Pending"}}
+    objs = [make_node("n1").alloc(cpu="8", memory="8Gi").obj(), make_gang("g", 3, namespace="ns", priority=100), sc, pvc]
+    objs += [make_pod(f"m{i}").ns("ns").priority(300 - 100 * i).req(cpu="1", memory="1Gi").in_pod_group("g").obj()
+             for i in range(3)]
+    objs[-2]["spec"]["volumes"] = [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]
+    [doc] = api.explain_pods(objs, ["ns/m2"], kubernetes_version="v1.36",
+                             feature_gates="GenericWorkload=true,GangScheduling=true")
+    assert doc["message"].startswith("failed to schedule other pod from a pod group: ")
+    assert [(m["pod"], m["outcome"]) for m in doc["podGroup"]["members"]] == [
+        ("ns/m0", "Error"), ("ns/m1", "Error"), ("ns/m2", "Error")]
+    assert doc["podGroup"]["condition"]["reason"] == "SchedulerError"
 
 
 def test_a_member_that_fitted_is_nominated_where_it_fitted_when_its_group_preempts() -> None:
@@ -276,3 +297,18 @@ def test_a_pod_preenqueue_holds_gets_no_post_filter_in_its_explanation() -> None
                              feature_gates="GenericWorkload=true,GangScheduling=true")
     assert doc["heldAtPreEnqueue"]["plugin"] == "GangScheduling"
     assert doc["postFilterMessage"] == "" and doc["postFilterCode"] == ""
+
+
+def test_member_rows_say_error_and_a_partly_placed_group_says_how_many() -> None:
+    # submitPodGroupAlgorithmResult: a member whose FailureHandler gets an Error status (its own, or
+    # the group's when the cycle stopped before it) has PodScheduled reason SchedulerError; a basic
+    # group binds the members that fitted and the others wait for another cycle
+    from kubectl_preempt.render.podgroup import pod_group_explanation
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), make_gang("g", 1, namespace="ns", priority=100)]
+    objs[1]["spec"]["schedulingPolicy"] = {"basic": {}}
+    objs += [make_pod(f"m{i}").ns("ns").priority(100).req(cpu="3", memory="1Gi").in_pod_group("g")
+             .created(f"2026-01-01T00:01:0{i}Z").obj() for i in range(2)]
+    [doc] = api.explain_pods(objs, ["podgroup/ns/g"], kubernetes_version="v1.36",
+                             feature_gates="GenericWorkload=true,GangScheduling=true")
+    assert doc["outcome"] == "Scheduled"
+    assert "SCHEDULED: 1 of 2 members placed" in pod_group_explanation(doc)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..framework.status import Code
 from ..model.objects import Pod
 from ..model.resources import Resource
 from ..preemption.podgroup_preemption import CLUSTER, PodGroupPreemptionRecord, VictimUnit
@@ -45,7 +46,11 @@ def _member(m: MemberResult) -> dict[str, Any]:
         out["outcome"] = SCHEDULED
         out["node"] = m.suggested_host
         return out
-    out["outcome"] = "Preempts" if m.requires_preemption else ("Fits" if m.suggested_host else UNSCHEDULABLE)
+    if m.failure is not None and m.failure.code == Code.Error:
+        # FailureHandler with an error: the PodScheduled condition's reason is SchedulerError
+        out["outcome"] = "Error"
+    else:
+        out["outcome"] = "Preempts" if m.requires_preemption else ("Fits" if m.suggested_host else UNSCHEDULABLE)
     if m.suggested_host:
         out["node"] = m.suggested_host
         if m.permit_status is not None and m.permit_status.reasons:
@@ -172,17 +177,19 @@ def pod_group_document(result: PodGroupCycleResult) -> dict[str, Any]:
     return doc
 
 
-def _untried(pod: Pod, result: PodGroupCycleResult) -> dict[str, Any]:
-    """A member the cycle ended before trying, in the group's member list: the group's status."""
+def _untried(pod: Pod, result: PodGroupCycleResult, row: bool = True) -> dict[str, Any]:
+    """A member the cycle ended before trying, in the group's member list (`row`): the group's
+    status, an error's as an error (SchedulerError)."""
+    error = row and result.status.code == Code.Error
     return {"pod": pod.key, "priority": pod.priority, "requests": human_resources(pod.resource.resource),
-            "outcome": UNSCHEDULABLE, "message": result.status.message()}
+            "outcome": "Error" if error else UNSCHEDULABLE, "message": result.status.message()}
 
 
 def untried_member_document(result: PodGroupCycleResult, pod: Pod) -> dict[str, Any]:
     """A member the group's cycle ended before trying (it stops at the first member that cannot be
     placed): submitPodGroupAlgorithmResult gives a member without a result of its own the group's
     status."""
-    return {**_untried(pod, result), "podGroup": pod_group_document(result)}
+    return {**_untried(pod, result, row=False), "podGroup": pod_group_document(result)}
 
 
 def member_document(result: PodGroupCycleResult, key: str, nominated: dict[str, list[str]]) -> dict[str, Any]:

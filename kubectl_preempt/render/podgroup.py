@@ -35,7 +35,12 @@ def _outcome_lines(g: Mapping[str, Any]) -> list[str]:
     word = _OUTCOME.get(out, str(out))
     p = g.get("preemption") or {}
     if out == "Scheduled":
-        return [f"Outcome    {word}: every member placed together"]
+        members = g.get("members") or []
+        placed = sum(1 for m in members if m.get("outcome") == "Scheduled")
+        if placed == len(members):
+            return [f"Outcome    {word}: every member placed together"]
+        # a basic group (or a gang past its minCount) binds the members that fitted
+        return [f"Outcome    {word}: {placed} of {len(members)} members placed; the others wait for their next cycle"]
     held = g.get("heldAtPreEnqueue")
     if held:
         return [f"Outcome    {word}: held before any cycle ({held.get('plugin')} PreEnqueue): {held.get('message')}",

@@ -24,6 +24,9 @@ MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
 
+# ErrNoNodesAvailable: schedulingCycle gives it as UnschedulableAndUnresolvable, not an error status
+ERR_NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+
 SCHEDULED = "Scheduled"
 PREEMPTED = "Preempted"
 UNSCHEDULABLE = "Unschedulable"
@@ -277,8 +280,7 @@ def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0,
     n = fwk.snapshot.num_nodes()
     state = CycleState()
     if n == 0:
-        return CycleResult(pod, UNSCHEDULABLE, 0, message="no nodes available to schedule pods",
-                           error="no nodes available to schedule pods")
+        return CycleResult(pod, UNSCHEDULABLE, 0, message=ERR_NO_NODES_AVAILABLE, error=ERR_NO_NODES_AVAILABLE)
     try:
         pre_filtered = fwk.run_pre_filter_plugins(state, pod)
         hint, signature = "", None

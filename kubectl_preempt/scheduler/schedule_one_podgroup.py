@@ -35,7 +35,7 @@ from ..model.workload import (POD_GROUP_SCHEDULED, REASON_SCHEDULED, REASON_SCHE
                               REASON_UNSCHEDULABLE, PodGroup)
 from ..plugins.gangscheduling import ACTIVATE_KEY
 from ..preemption.podgroup_preemption import PodGroupPreemptionRecord, outcomes_under_orders, preempt
-from .schedule_one import PREEMPTED, SCHEDULED, CycleResult, schedule_one
+from .schedule_one import ERR_NO_NODES_AVAILABLE, PREEMPTED, SCHEDULED, CycleResult, schedule_one
 
 # errPodGroupUnschedulable
 ERR_POD_GROUP_UNSCHEDULABLE = "pod group is unschedulable"
@@ -430,7 +430,11 @@ def _pod_ref(pod: Pod) -> Pod:
 
 
 def _fit_status(res: CycleResult) -> Status:
-    """The Unschedulable (or Error) status of a member whose algorithm found no node: its FitError."""
+    """The Unschedulable (or Error) status of a member whose algorithm found no node: its FitError.
+    No node at all is schedulingAlgorithm's UnschedulableAndUnresolvable (ErrNoNodesAvailable),
+    a rejection the group's cycle goes on after, not an error that stops it."""
+    if res.error == ERR_NO_NODES_AVAILABLE:
+        return Status(Code.UnschedulableAndUnresolvable, res.error, error=res.error)
     if res.error is not None:
         return Status.as_error(res.error)
     return Status(Code.Unschedulable, res.message)
