@@ -23,6 +23,31 @@ from .preemption_summary import decision_case, preemption_summary
 from .state import ReplayState, format_time, grace_period
 
 
+class AllPodsAlreadyDeleted:
+    """v1.34.1 prepareCandidateAsync (framework/preemption/preemption.go) `allPodsAlreadyDeleted`:
+    true until a victim's PreemptPod succeeds (its delete call, or the rejection of a victim waiting
+    at Permit); the goroutine ends when the last victim's PreemptPod returns (that victim is
+    called after all the others), and its deferred Activate moves the preemptor to activeQ when
+    no call succeeded. v1.33 has no such rule, and v1.35 dropped it with the executor's
+    lastVictimsPendingPreemption."""
+
+    __slots__ = ("last", "found", "done")
+
+    def __init__(self, last: str) -> None:
+        self.last = last  # the uid of the victim called last
+        self.found = False
+        self.done = False
+
+    def ended(self, victim: str, *, found: bool) -> bool:
+        """A victim's PreemptPod returned (`found`: it succeeded). True when this ends the
+        goroutine: the last victim's, the first time."""
+        self.found = self.found or found
+        if victim != self.last or self.done:
+            return False
+        self.done = True
+        return True
+
+
 class PreemptionCalls:
     """Simulation's preemptions and their API calls (its fields are Simulation's)."""
 
@@ -103,6 +128,7 @@ class PreemptionCalls:
         if self.listener is not None:
             self.listener.preempting(now, pod, node, evicting)
         cleared = [p for p in details.cleared_nominations if p.nominated_node_name == node]
+        gone: AllPodsAlreadyDeleted | None = None
         if self.async_preemption:
             # v1.35+: held until the last victim's delete (plan_calls). A last victim waiting at
             # Permit gets no call (PreemptPod rejects it), so prepareCandidateAsync ends, and the
@@ -115,6 +141,8 @@ class PreemptionCalls:
                                draw=self.api_latency_draw, skip_terminating=skip)
             if calls:
                 self.preempting.add(pod.uid)
+                if self.config.version.minor == 34 and last is not None:
+                    gone = AllPodsAlreadyDeleted(last.uid)
         else:
             calls = plan_sync_calls(pod, sel.victims, cleared, now, skip_terminating=self.config.version.at_least(34))
         deletes = sum(1 for c in calls if c.what == "delete")
@@ -124,8 +152,8 @@ class PreemptionCalls:
             if call.at <= now and not self.async_preemption:
                 self._api_call(call, pod, node, kick=False)
             else:
-                self.engine.schedule(call.at, lambda c=call: self._api_call(c, pod, node), priority=PRIORITY_INTERNAL,
-                                     name=f"{call.what} {call.pod.key}")
+                self.engine.schedule(call.at, lambda c=call: self._api_call(c, pod, node, gone=gone),
+                                     priority=PRIORITY_INTERNAL, name=f"{call.what} {call.pod.key}")
         if nominate and pod.nominated_node_name != node:
             self._set_nomination(pod, node)
         if nominate and self.listener is not None:
@@ -142,8 +170,10 @@ class PreemptionCalls:
             detail["leavesAfterSeconds"] = round(after, 3)
             detail["leaveFigure"] = f"{level} {whose}" if whose else level
 
-    def _api_call(self, call: Call, preemptor: Pod, node: str, kick: bool = True) -> None:
-        """One API call of a preemption reaches the cluster (see async_preemption)."""
+    def _api_call(self, call: Call, preemptor: Pod, node: str, kick: bool = True,
+                  gone: AllPodsAlreadyDeleted | None = None) -> None:
+        """One API call of a preemption reaches the cluster (see async_preemption). `gone`: what
+        v1.34.1's goroutine knows of its victims' calls (AllPodsAlreadyDeleted)."""
         now = self.engine.now
         if call.what == "release":
             self.preempting.discard(call.pod.uid)
@@ -156,12 +186,20 @@ class PreemptionCalls:
                 del self._deletes_pending[preemptor.uid]
         cur = self.state.pods_by_uid.get(call.pod.uid)
         if cur is None:
-            return  # gone already: the call meets NotFound
+            # gone already: the call meets NotFound, and the victim's PreemptPod returns
+            if gone is not None and gone.ended(call.pod.uid, found=False):
+                self._activate_if_all_gone(gone, preemptor)
+            return
         if call.what in ("patch", "delete") and self._preempt_waiting_pod(preemptor, cur):  # type: ignore[attr-defined]
             # a victim waiting at Permit is rejected, not patched nor deleted (replay/permit_waits.py)
+            if gone is not None:
+                gone.ended(call.pod.uid, found=True)
             if kick:
                 self._kick()
             return
+        if gone is not None and call.what == "delete":
+            # deleted, or already being deleted: either way the call succeeds
+            gone.ended(call.pod.uid, found=True)
         if call.what == "clearNomination":
             if cur.nominated_node_name == node:
                 self._set_nomination(cur, "")
@@ -181,6 +219,15 @@ class PreemptionCalls:
             self._delete_at(cur, now + (grace_period(cur) if after is None else after), "preempted")
         if kick:
             self._kick()
+
+    def _activate_if_all_gone(self, gone: AllPodsAlreadyDeleted, preemptor: Pod) -> None:
+        """v1.34.1 prepareCandidateAsync's deferred Activate: every victim's call met NotFound, so
+        the preemptor may have missed the Pod/Delete events that requeue it (they came while
+        DefaultPreemption's PreEnqueue held it); it goes to activeQ now."""
+        if gone.found:
+            return
+        self.queue.activate([preemptor])  # type: ignore[attr-defined]
+        self._kick()
 
     def _preemption_record(self, pod: Pod, res: CycleResult, details: PreemptionRecord, attempts: int) -> dict[str, Any]:
         now = self.engine.now

@@ -131,3 +131,38 @@ def test_the_cli_turns_the_gate_off_and_sets_the_latency(tmp_path: Any, capsys: 
     # featureGate.SetFromMap's wording, with the release whose gates were checked
     assert err == ("error: --feature-gates: unrecognized feature gate: SchedulerAsyncPreemtion "
                    "(kube-scheduler v1.34.1)\n"), err
+
+
+def _victims_deleted_by_others(*names: str) -> list[dict[str, Any]]:
+    # hi preempts v1 and v2 on n1 at 10 s; something else deletes `names` at 10.02 s, while hi is
+    # held at PreEnqueue (its first victim's calls run until 10 + 2L): those deletions find it gated
+    # and DefaultPreemption's hint skips them
+    return [ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+            ev(0, "ADDED", _low("v1", "n1", "1", 30)), ev(0, "ADDED", _low("v2", "n1", "1", 30)),
+            ev(10, "ADDED", make_pod("hi").priority(100).req(cpu="2").obj()),
+            *[ev(10.02, "DELETED", _low(n, "n1", "1", 30)) for n in names]]
+
+
+def test_v1_34_activates_the_preemptor_when_every_victim_was_already_deleted() -> None:
+    # preemption.go (v1.34.1) prepareCandidateAsync: every PreemptPod met NotFound
+    # (allPodsAlreadyDeleted), so the goroutine's deferred Activate moves hi to activeQ when the
+    # last victim's patch fails, at 10 + 3L; it binds there at once
+    report = replay(trace(*_victims_deleted_by_others("v1", "v2"), end=400), kubernetes_version="v1.34")
+    assert report["summary"]["timeToSchedule"]["maxSeconds"] == pytest.approx(3 * L)
+    assert report["summary"]["neverScheduled"] == []
+
+
+def test_v1_35_has_no_such_activate() -> None:
+    # v1.35 moved the calls to the executor and dropped allPodsAlreadyDeleted: only an API error
+    # activates. The deletions came while hi was gated, so nothing brings it back (v1.35 and
+    # later move a gated pod only on events its gating plugin registered, UnschedulableTimeout not
+    # among them)
+    report = replay(trace(*_victims_deleted_by_others("v1", "v2"), end=400), kubernetes_version="v1.35")
+    assert [p["pod"] for p in report["summary"]["neverScheduled"]] == ["default/hi"]
+
+
+def test_v1_34_does_not_activate_when_one_victim_call_succeeds() -> None:
+    # v2's delete call succeeds (allPodsAlreadyDeleted false): no Activate; hi comes back when
+    # v2 leaves, its grace period (30 s) after that call
+    report = replay(trace(*_victims_deleted_by_others("v1"), end=400), kubernetes_version="v1.34")
+    assert report["summary"]["timeToSchedule"]["maxSeconds"] == pytest.approx(4 * L + 30, abs=0.01)
