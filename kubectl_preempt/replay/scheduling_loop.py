@@ -53,6 +53,11 @@ class SchedulingLoop:
             at = max(self.engine.now, self.scheduler_busy_until)  # type: ignore[attr-defined]
             self.engine.schedule(at, self._schedule_one, priority=PRIORITY_SCHEDULE, name="scheduleOne")
 
+    def _pod_ready(self, pod: Pod) -> None:
+        if self.state.pods_by_uid.get(pod.uid) is pod:
+            self.state.pdbs_of(pod)
+            self._kick()
+
     def _disruption_sync(self) -> None:
         self._disruption_sync_armed = False
         recheck = self.state.recompute_pdb_status(self.engine.now, only_changed=True)
@@ -173,6 +178,12 @@ class SchedulingLoop:
         # DynamicResources' PreBind writes the pod's claims before the binding (replay/dra_claims.py)
         bind_claims(self.handler, pod, node, now)
         self.handler.bind_pod(pod, node, now, requeue=False)
+        ready = self.state.ready_at.get(pod.uid)
+        if ready is not None and ready > now and self.state.cluster.pdbs:
+            # its kubelet's status write turns it Ready: the disruption controller syncs the PDBs
+            # covering it (updatePod), and counts it healthy from then on
+            self.engine.schedule(ready, lambda: self._pod_ready(pod), priority=PRIORITY_INTERNAL,
+                                 name=f"Ready {pod.key}")
         enq = self.enqueued_at.get(pod.uid, now)
         self.scheduled[pod.uid] = {"pod": pod.key, "node": node, "time": now, "waited": now - enq,
                                    "attempts": attempts, "created": enq > self.timeline.start}

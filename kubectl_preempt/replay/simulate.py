@@ -139,6 +139,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
         # a pod the trace saw start, after its own delay (its kubelet's load then), else the median
         self.state.status_delay = cal.status_delay
         self.state.status_delays = cal.status_delays
+        self.state.clock = lambda: self.engine.now
         # how long one API call of the scheduler takes: --api-latency, else what the trace
         # measured (calibration._ApiLatency), else DEFAULT_API_LATENCY
         measured = cal.api_latency if config.api_latency is None else None

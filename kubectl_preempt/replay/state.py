@@ -176,6 +176,11 @@ class ReplayState:
         # binding instant, as the replay wrote it before
         self.status_delay: float | None = None
         self.status_delays: Mapping[str, float] = {}
+        # when each pod the replay bound turns Ready: that first status write sets Running and
+        # Ready at once, as the recorded kubelet writes them (only with a kubelet to imitate)
+        self.ready_at: dict[str, float] = {}
+        # the replay's clock, for readiness at a sync that is given no time (prepare)
+        self.clock: Callable[[], float] | None = None
         # moves with every change of a pod or another object (pod_changed, _changed): with the
         # scheduler's world(), what a cycle that would only repeat itself waits to change
         self.changes = 0
@@ -258,6 +263,7 @@ class ReplayState:
             del self.cluster.pods[pod.key]
             self.cluster.pod_set_version += 1
         self.pods_by_uid.pop(pod.uid, None)
+        self.ready_at.pop(pod.uid, None)
         if pod.node_name:
             self.order.remove(pod.node_name, pod.uid)
             self._node_info_change(pod.node_name, self.snapshot.remove_pod, pod)
@@ -296,6 +302,8 @@ class ReplayState:
             status["startTime"] = start_time_of(now, self.status_delays.get(pod.uid, self.status_delay))
         pod.status = status
         pod.phase = "Running"
+        if self.status_delay is not None:
+            self.ready_at[pod.uid] = now + max(self.status_delays.get(pod.uid, self.status_delay), 0.0)
         self.order.add(node_name, pod.uid)
         self._node_info_change(node_name, self.snapshot.add_pod, pod)
         self.pod_changed(pod)
@@ -350,6 +358,36 @@ class ReplayState:
             if pdb.namespace == pod.namespace and pdb.selector is not None and pdb.selector.matches(pod.labels):
                 self.dirty_pdbs.add(pdb.key)
                 self.pdb_dirty = True
+
+    def pdbs_of(self, pod: Pod) -> None:
+        """The PDBs covering `pod` are synced at the disruption controller's next sync, as after
+        any update of it (a status write that changes nothing the scheduler reads)."""
+        if not self.recompute_pdbs:
+            return
+        for pdb in self.cluster.pdbs:
+            if pdb.namespace == pod.namespace and pdb.selector is not None and pdb.selector.matches(pod.labels):
+                self.dirty_pdbs.add(pdb.key)
+                self.pdb_dirty = True
+
+    def pod_ready(self, pod: Pod, now: float | None) -> bool:
+        """mirrors podutil.IsPodReady, as the disruption controller's countHealthyPods asks it: a
+        pod the replay bound is Ready once its kubelet's first status write came (ready_at), a
+        recorded pod when its Ready condition is True. Without a kubelet in the trace to imitate
+        (status_delay None) or a time, every bound pod counts, as a trace without readiness
+        cannot say otherwise."""
+        if self.status_delay is None:
+            return True
+        if now is None:
+            if self.clock is None:
+                return True
+            now = self.clock()
+        at = self.ready_at.get(pod.uid)
+        if at is not None:
+            return now >= at
+        for c in pod.status.get("conditions") or ():
+            if isinstance(c, Mapping) and c.get("type") == "Ready":
+                return c.get("status") == "True"
+        return False
 
     def set_pdb(self, raw: Mapping[str, Any]) -> PodDisruptionBudget:
         pdb = PodDisruptionBudget(raw)
@@ -414,7 +452,7 @@ class ReplayState:
 
     def recompute_pdb_status(self, now: float | None = None, *, only_changed: bool = False) -> float | None:
         """disruptionsAllowed as the disruption controller computes it from the replayed pods
-        (mirrors DisruptionController.trySync; healthy: bound and not terminating), for every PDB
+        (mirrors DisruptionController.trySync; healthy: bound, Ready and not terminating), for every PDB
         or, `only_changed`, for those whose PDB or covered pods changed since the last sync.
         `now` (None: no clock) expires disruptedPods entries past DeletionTimeout. Returns when a
         kept entry expires, for the controller's recheck (enqueuePdbForRecheck), or None."""
@@ -442,8 +480,9 @@ class ReplayState:
                 pdb.disrupted_pods = disrupted
                 regenerate = True
             # mirrors countHealthyPods: a pod being deleted, or listed in disruptedPods (its
-            # eviction not yet seen through), is not healthy
-            healthy = sum(1 for p in matching if p.node_name and not p.terminating and p.name not in disrupted)
+            # eviction not yet seen through), is not healthy, nor a pod that is not Ready yet
+            healthy = sum(1 for p in matching if p.node_name and not p.terminating and p.name not in disrupted
+                          and self.pod_ready(p, now))
             # mirrors getExpectedPodCount: an integer minAvailable against every matching pod (a
             # terminating one included), otherwise the owners' scale (expected_scale; without it,
             # the matching pods stand for it)

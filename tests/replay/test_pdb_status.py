@@ -86,3 +86,43 @@ def test_a_pod_listed_in_disrupted_pods_counts_as_disrupted_until_the_deletion_t
     assert (first["node"], first["victims"], first["why"]["pdbViolations"]) == ("n2", ["default/other"], 0)
     assert (second["node"], second["victims"]) == ("n1", ["default/web-1"])
     assert second["victimDetails"][0]["pdbViolation"] is False
+
+
+def _ready(builder: Any) -> dict[str, Any]:
+    return builder.set("status.conditions", [{"type": "Ready", "status": "True"}]).obj()
+
+
+def _readiness_trace(hi_at: float) -> dict[str, Any]:
+    """web-1 (n1, started 5 s after `other` on n2) behind a PDB with minAvailable 1; web-2 comes at
+    10 and only n3 holds it. `hi` at `hi_at` preempts web-1 or `other`: the PDB decides, and the
+    start times break the tie for n1. `k`, bound by another scheduler at 1 and written Running 1 s
+    later, is the trace's kubelet: a pod turns Running and Ready 1 s after its binding."""
+    def web(name: str) -> Any:
+        return make_pod(name).label("app", "web").priority(10)
+    return trace(
+        *_nodes(),
+        ev(0, "ADDED", make_node("n3").alloc(cpu="1", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n4").alloc(cpu="1", memory="8Gi").obj()),
+        ev(0, "ADDED", _pdb(0, minAvailable=1)),
+        ev(0, "ADDED", _ready(web("web-1").req(cpu="2").running("n1").start_time("2026-03-01T09:00:05Z"))),
+        ev(0, "ADDED", _ready(make_pod("other").priority(10).req(cpu="2").running("n2")
+                              .start_time("2026-03-01T09:00:00Z"))),
+        ev(0.5, "ADDED", make_pod("k").scheduler("other-scheduler").req(cpu="1").obj()),
+        ev(1, "MODIFIED", make_pod("k").scheduler("other-scheduler").req(cpu="1").on("n4").obj()),
+        ev(2, "MODIFIED", _ready(make_pod("k").scheduler("other-scheduler").req(cpu="1").running("n4"))),
+        ev(10, "ADDED", web("web-2").req(cpu="500m").obj()),
+        ev(hi_at, "ADDED", make_pod("hi").priority(1000).req(cpu="2").obj()),
+        end=60)
+
+
+def test_a_pod_counts_towards_its_pdb_once_it_is_ready() -> None:
+    # disruption.go countHealthyPods counts a pod only when podutil.IsPodReady: web-2, bound at 10,
+    # is Ready when its kubelet writes it Running, 1 s later. At 10.5 the PDB allows 0 (web-1
+    # alone is healthy): evicting web-1 would violate it, so `hi` takes n2
+    [p] = replay(_readiness_trace(10.5))["preemptions"]
+    assert (p["node"], p["victims"]) == ("n2", ["default/other"])
+    # at 12 web-2 is Ready, the PDB allows 1: no violation either way, and the latest start time
+    # (pickOneNodeForPreemption's last step) takes n1
+    [p] = replay(_readiness_trace(12))["preemptions"]
+    assert (p["node"], p["victims"]) == ("n1", ["default/web-1"])
+    assert p["victimDetails"][0]["pdbViolation"] is False
