@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping
 from ..errors import InputError, quote
 from ..model.objects import Pod
 from .batch import OpportunisticBatch, SortedScoredNodes, batchable_plugins, sign_pod
+from .claims import ClaimTracker
 from .config import Profile
 from .events import ADD, NODE, UPDATE_NODE_TAINT, ClusterEvent, QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
@@ -72,7 +73,7 @@ class Framework:
 
     def __init__(self, registry: Mapping[str, Factory], profile: Profile, *, snapshot: Any = None,
                  cluster: Any = None, nominator: Nominator | None = None, percentage_of_nodes_to_score: int = 0,
-                 random_source: RandomSource = FIXED) -> None:
+                 random_source: RandomSource = FIXED, claim_tracker: ClaimTracker | None = None) -> None:
         self.profile = profile
         # the release imitated (the Scheduler sets it): schedule_one asks it how the scheduler's
         # own code behaves (framework/versions.py)
@@ -86,6 +87,9 @@ class Framework:
         # indexes plugins keep across cycles over the cluster's object lists (informer listers)
         self.listers = Listers(cluster)
         self.nominator = nominator or Nominator()
+        # the ResourceClaim allocations in flight (the DRA manager's claimTracker): the Scheduler
+        # hands one to all its profiles
+        self.claim_tracker = claim_tracker if claim_tracker is not None else ClaimTracker()
         # the run's one source of random choices (framework/randomness.py), plugins read it
         # from their handle; the Scheduler hands over its own
         self.random_source = random_source

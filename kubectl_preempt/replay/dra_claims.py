@@ -23,11 +23,6 @@ from .timeline import TraceEvent
 KIND = "ResourceClaim"
 
 
-def _node_selector(node: str) -> dict[str, Any]:
-    # the allocation's node selector for a node-local device (structured allocator: the node's name)
-    return {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}
-
-
 def bind_claims(handler: Any, pod: Pod, node_name: str, now: float) -> None:
     """PreBind's writes for `pod`, bound to `node_name` by the replayed scheduler."""
     if not pod.spec.get("resourceClaims"):
@@ -37,11 +32,11 @@ def bind_claims(handler: Any, pod: Pod, node_name: str, now: float) -> None:
     node = handler.state.cluster.nodes.get(node_name)
     if plugin is None or node is None:
         return
-    for claim, results in plugin.allocation_on(pod, node):
+    for claim, allocation in plugin.allocations_to_bind(pod, node):
         new = copy.deepcopy(dict(claim))
         status = new.setdefault("status", {})
-        if results is not None:
-            status["allocation"] = {"devices": {"results": results}, "nodeSelector": _node_selector(node_name)}
+        if allocation is not None:
+            status["allocation"] = copy.deepcopy(dict(allocation))
         reserved = list(status.get("reservedFor") or [])
         if not any(r.get("uid") == pod.uid for r in reserved):
             reserved.append({"resource": "pods", "name": pod.name, "uid": pod.uid})

@@ -52,10 +52,12 @@ class PermitWaits:
     rejected_by_preemption: set[tuple[str, str]]  # (preemptor uid, victim uid) rejected at Permit
 
     def _has_permit_stage(self, pod: Pod) -> bool:
-        """Whether the pod's profile has Reserve plugins to run before binding (v1.35's
-        GangScheduling); without them the replay binds a placed pod at once, as before."""
+        """Whether the pod's profile has Permit plugins, at which a placed pod may wait (v1.35's
+        GangScheduling), keeping what its Reserve took meanwhile (DynamicResources' devices in
+        flight); without them the replay binds a placed pod at once, and PreBind writes at that
+        instant what Reserve would have held."""
         fwk = self.state.scheduler.framework_for(pod)
-        return fwk is not None and bool(fwk.points["reserve"])
+        return fwk is not None and bool(fwk.points["permit"])
 
     def _reserve_and_permit(self, p: QueuedPodInfo, node: str) -> None:
         """mirrors schedulingCycle after assume (Reserve, Permit) and the binding cycle's WaitOnPermit."""

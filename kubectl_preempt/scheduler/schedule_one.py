@@ -271,14 +271,17 @@ def _top_scored(names: Sequence[str], totals: Sequence[int], top: int) -> list[s
 
 def schedule_one(fwk: Framework, pod: Pod, *, start_index: int = 0,
                  run_post_filter: bool = True, equivalence: EquivalenceAnswers | None = None,
-                 memo: Memo | None = None, batching: tuple[int, float] | None = None) -> CycleResult:
+                 memo: Memo | None = None, batching: tuple[int, float] | None = None,
+                 pod_group_cycle: Any = None) -> CycleResult:
     """mirrors schedulingCycle up to Reserve: filter, score, select; on failure, PostFilter
     (preemption). `equivalence`: the scheduler's equivalence cache for this pod (None: every answer
     afresh); `memo`: failed cycles remembered (scheduler/memo/failed_cycles.py; None: every cycle runs);
     `batching`: (the queue's scheduling cycle, the clock) for OpportunisticBatching (framework/batch.py;
-    None: no batch, as explain's lone cycle has none)."""
+    None: no batch, as explain's lone cycle has none); `pod_group_cycle`: the pod-group cycle the
+    pod is tried in (initPodSchedulingContext: its CycleState knows the group's cycle state)."""
     n = fwk.snapshot.num_nodes()
     state = CycleState()
+    state.pod_group_cycle = pod_group_cycle
     if n == 0:
         return CycleResult(pod, UNSCHEDULABLE, 0, message=ERR_NO_NODES_AVAILABLE, error=ERR_NO_NODES_AVAILABLE)
     try:

@@ -70,6 +70,9 @@ class PodGroupCycle:
 
     key: str
     state: PodGroupState
+    # the plugins' own data for the group's cycle, by plugin name (the podGroupCycleState's
+    # entries: DynamicResources' pending allocations of the cycle's claims)
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -285,7 +288,7 @@ class PodGroupScheduler:
                 mode: str) -> tuple[MemberResult, Callable[[], None] | None]:
         sched = self.sched
         res = schedule_one(fwk, pod, start_index=sched.next_start_node_index,
-                           run_post_filter=mode == RUN_ALL_POST_FILTERS)
+                           run_post_filter=mode == RUN_ALL_POST_FILTERS, pod_group_cycle=cycle)
         n = snap.num_nodes()
         if n:
             sched.next_start_node_index = (sched.next_start_node_index + res.processed_nodes) % n
@@ -312,28 +315,33 @@ class PodGroupScheduler:
                            ("", pod))
         if held:
             nominator.delete(pod)
+        state = CycleState()
+        state.pod_group_cycle = cycle
 
         def revert() -> None:
-            # unreserveAndForget: forgotten in the snapshot, the nomination back in the nominator
-            # (as the nominator holds it: a member in flight is its reference, InFlightNominations)
+            # unreserveAndForget: the Reserve plugins' Unreserve, forgotten in the snapshot, the
+            # nomination back in the nominator (as the nominator holds it: a member in flight is
+            # its reference, InFlightNominations)
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
             snap.forget_pod(assumed, cycle.key)
             if held:
                 nominator.add(entry, held)
 
-        state = CycleState()
-        state.pod_group_cycle = cycle
+        # assumeAndReserve: the Reserve plugins (DynamicResources holds the devices it found for
+        # the member's claims, so the next members' allocators see them taken)
+        reserved = fwk.run_reserve_plugins_reserve(state, assumed, host)
+        if not reserved.is_success():
+            revert()
+            m.status = _one_node_failure(host, reserved)
+            m.suggested_host = ""
+            m.nominated_node = ""
+            m.requires_preemption = False
+            return m, None
         permit, _timeout = fwk.run_permit_plugins(state, assumed, host)
         m.activate = list(state.get(ACTIVATE_KEY) or ())
         if permit.code != Code.Wait and not permit.is_success():
             revert()
-            if permit.is_rejected():
-                # a FitError over the one node it was permitted on
-                d = Diagnosis()
-                d.node_to_status.set(host, permit)
-                d.add_plugin_status(permit)
-                m.status = Status(permit.code, fit_error_message(1, d))
-            else:
-                m.status = permit
+            m.status = _one_node_failure(host, permit)
             m.suggested_host = ""
             m.nominated_node = ""
             m.requires_preemption = False
@@ -422,6 +430,17 @@ class InFlightNominations:
                 if got is not None and p is got[1]:
                     node_pods[i] = got[0]
         self.nominator.version += 1
+
+
+def _one_node_failure(host: str, status: Status) -> Status:
+    """A Reserve or Permit failure on the member's node: a rejection is a FitError over that one
+    node (assumeAndReserve, podGroupPodSchedulingAlgorithm), anything else as it is."""
+    if not status.is_rejected():
+        return status
+    d = Diagnosis()
+    d.node_to_status.set(host, status)
+    d.add_plugin_status(status)
+    return Status(status.code, fit_error_message(1, d))
 
 
 def _pod_ref(pod: Pod) -> Pod:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, quote
+from ..framework.claims import ClaimTracker
 from ..framework.config import SchedulerConfig, default_config
 from ..framework.cycle_state import CycleState
 from ..framework.events import QueueingHintMap
@@ -62,6 +63,8 @@ class Scheduler:
                       if p.nominated_node_name and not p.node_name]:
                 nominator.add(p, p.nominated_node_name)
         self.nominator = nominator
+        # the ResourceClaim allocations in flight between Reserve and PreBind, for every profile
+        self.claim_tracker = ClaimTracker()
         # mirrors WithFrameworkOutOfTreeRegistry: plugins of one's own beside the in-tree ones
         self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
@@ -111,7 +114,8 @@ class Scheduler:
         journal = self._snapshot.journal
         pdbs = c.pdbs
         return (self._snapshot, journal.end if journal is not None else -1, nominations, c.version,
-                c.pdb_generation, tuple([p.disruptions_allowed for p in pdbs]) if pdbs else ())
+                c.pdb_generation, tuple([p.disruptions_allowed for p in pdbs]) if pdbs else (),
+                self.claim_tracker.held())
 
     def framework_for(self, pod: Pod) -> Framework | None:
         return self.framework_for_profile(pod.scheduler_name)
@@ -128,7 +132,8 @@ class Scheduler:
                 return None
             fwk = Framework(self.registry, profile, snapshot=self.snapshot, cluster=self.cluster,
                             nominator=self.nominator, random_source=self.random_source,
-                            percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score)
+                            percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score,
+                            claim_tracker=self.claim_tracker)
             fwk.version = self.config.version
             fwk.responsible_for = self.responsible_for
             self.frameworks[name] = fwk
@@ -236,9 +241,10 @@ class Scheduler:
         n = self.snapshot.num_nodes()
         if n:
             self.next_start_node_index = (self.next_start_node_index + res.processed_nodes) % n
-        if res.outcome == SCHEDULED and res.suggested_host and (fwk.points["reserve"] or fwk.points["permit"]):
+        if res.outcome == SCHEDULED and res.suggested_host and fwk.points["permit"]:
             # what the binding cycle's Permit would answer (a v1.35 gang member waits there),
-            # asked and forgotten: the cycle's decision changes nothing
+            # asked and forgotten: the cycle's decision changes nothing. Without Permit plugins
+            # nothing is asked: Reserve (DynamicResources') holds only what Filter just found
             answer = self.reserve_and_permit(pod, res.suggested_host, batching[1] if batching else 0.0, keep=False)
             if not answer.status.is_success():
                 res = replace(res, permit=answer.status, permit_timeout=answer.timeout, permit_details=answer.details)

@@ -132,3 +132,22 @@ def test_a_group_whose_pods_all_went_starts_its_deadline_afresh() -> None:
     _, log = run(tr)
     timed_out = [(t, k) for t, k, m in log.failures if m == TIMED_OUT and k.startswith("gang/x-")]
     assert len(timed_out) == 2 and all(t == 410 for t, _ in timed_out), log.failures
+
+
+def test_a_waiting_member_holds_the_device_its_reserve_found() -> None:
+    """dynamicresources.go Reserve: w-0's allocation of the node's one GPU is in flight while it
+    waits at Permit (its gang never completes: w-1 fits nowhere); `other`, whose claim needs a GPU
+    too, finds none (ListAllAllocatedDevices counts allocations in flight) until the gang's deadline
+    rejects w-0 and its Unreserve drops the allocation."""
+    from .test_dra_claims import DEVICE_CLASS, SLICE, claim
+    gpu = {**claim("c0"), "metadata": {"name": "c0", "namespace": "gang", "uid": "claim-c0"}}
+    w0 = make_pod("w-0").ns("gang").priority(1000).req(cpu="1", memory="1Gi").workload_ref("train", "workers") \
+        .resource_claim("gpu", claim="c0").obj()
+    other = make_pod("other").req(cpu="1", memory="1Gi").resource_claim("gpu", claim="c1").obj()
+    tr = trace(ev(0, "ADDED", make_node("n1").alloc(cpu="8", memory="16Gi").obj()), ev(0, "ADDED", DEVICE_CLASS),
+               ev(0, "ADDED", SLICE), ev(0, "ADDED", gpu), ev(0, "ADDED", claim("c1")), workload(2),
+               ev(1, "ADDED", w0), ev(1, "ADDED", member("w-1", cpu="16")), ev(2, "ADDED", other), end=400)
+    _, log = run(tr)
+    assert "gang/w-0" not in log.binds
+    assert any(k == "default/other" and "cannot allocate all claims" in m for t, k, m in log.failures if t < 300)
+    assert log.binds["default/other"][0] - START > 300

@@ -30,6 +30,7 @@ from .. import names
 from ..feature import QueueingHintFeatures, for_release
 from ..helper.normalize_score import DefaultNormalized
 from ..helper.nodeaffinity import NodeSelector
+from ...framework.claims import ClaimTracker, claim_uid
 from .allocator import AllocationError, Allocator, AllocatorFeatures, TimedOut, Unsupported
 from ...framework import batch as signers
 
@@ -54,6 +55,8 @@ ERR_CLASS_MISSING = "request {}: device class {} does not exist"
 ERR_UNSUPPORTED_REQUEST = "request {}: unsupported request type"
 ERR_UNKNOWN_REQUEST = "resource claim {}, request {}: unknown request type"
 ERR_UNSUPPORTED_HERE = "kubectl-preempt cannot evaluate this claim offline: {}"
+ERR_BEING_ALLOCATED = "resource claim {} is in the process of being allocated"
+ERR_NO_ALLOCATION_FOR_NODE = "claim allocation not found for node"
 
 RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE = 256
 _SUCCESS = SUCCESS  # statuses are immutable: one shared answer for the hot path
@@ -67,6 +70,14 @@ def _status(obj: Mapping[str, Any]) -> Mapping[str, Any]:
 
 class _Rejected(Exception):
     pass
+
+
+def node_allocation(results: list[dict[str, str]], node_name: str) -> dict[str, Any]:
+    """A claim's status.allocation for devices of one node: the device results, and a node
+    selector of that node (the structured allocator's for node-local devices)."""
+    return {"devices": {"results": results},
+            "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+                {"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}}
 
 
 class StateData:
@@ -161,15 +172,17 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
             out.append(claim)
         return out
 
-    def allocation_on(self, pod: Pod, node: Any) -> list[tuple[Mapping[str, Any], list[dict[str, str]] | None]]:
+    def allocation_on(self, pod: Pod, node: Any, shared: frozenset[str] = frozenset()
+                      ) -> list[tuple[Mapping[str, Any], list[dict[str, str]] | None]]:
         """Each of the pod's claims with the device results its allocation on `node` gets (as
         Filter found them: the allocator over the claims not allocated yet), None for a claim
-        allocated already; [] when the pod has none, or they cannot be allocated there."""
+        allocated already or whose allocation in flight the pod shares (`shared`, claim UIDs: a
+        v1.36 pod-group cycle's); [] when the pod has none, or they cannot be allocated there."""
         try:
             claims = self.pod_claims(pod)
         except _Rejected:
             return []
-        pending = [c for c in claims if _status(c).get("allocation") is None]
+        pending = [c for c in claims if _status(c).get("allocation") is None and claim_uid(c) not in shared]
         got: dict[int, list[dict[str, str]]] = {}
         if pending:
             classes = {metadata_of(c).get("name"): c for c in self._extra("DeviceClass")}
@@ -184,11 +197,29 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
         return [(c, got.get(id(c))) for c in claims]
 
     def _allocated_devices(self) -> set[tuple[str, str, str]]:
+        """The devices of allocated claims and of allocations in flight (ListAllAllocatedDevices)."""
         allocated = set()
         for c in self._extra("ResourceClaim"):
             for r in ((_status(c).get("allocation") or {}).get("devices") or {}).get("results") or ():
                 allocated.add((r.get("driver") or "", r.get("pool") or "", r.get("device") or ""))
+        allocated.update(self._tracker.allocated_devices())
         return allocated
+
+    @property
+    def _tracker(self) -> ClaimTracker:
+        tracker = getattr(self.handle, "claim_tracker", None)
+        if tracker is None:
+            # a handle of its own (a plugin built alone, in a test): a tracker of its own
+            tracker = self.__dict__.setdefault("_own_tracker", ClaimTracker())
+        return tracker
+
+    def _shared_in_cycle(self, state: Any) -> set[str] | None:
+        """The claims whose allocation the pods of this v1.36 pod-group cycle share
+        (podGroupStateData.pendingAllocations), None outside such a cycle."""
+        cycle = getattr(state, "pod_group_cycle", None)
+        if cycle is None or self.minor < 36:
+            return None
+        return cycle.data.setdefault(NAME, set())
 
     # ------------------------------------------------------------------ PreEnqueue
     def pre_enqueue(self, pod: Pod) -> Status:
@@ -218,8 +249,24 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
         classes = {metadata_of(c).get("name"): c for c in self._extra("DeviceClass")}
         to_allocate = 0
         available_on: list[NodeSelector | None] = []
-        for claim in claims:
+        shared = self._shared_in_cycle(state)
+        for i, claim in enumerate(claims):
             allocation = _status(claim).get("allocation")
+            if allocation is None:
+                uid = claim_uid(claim)
+                pending = self._tracker.get_pending_allocation(uid)
+                if pending is not None and shared is not None and uid in shared:
+                    # another pod of this pod-group cycle reserved its allocation: this pod
+                    # shares it, as if the claim were allocated (no allocator for it)
+                    claim = claims[i] = {**claim, "status": {**_status(claim), "allocation": pending}}
+                    sel = pending.get("nodeSelector")
+                    available_on.append(NodeSelector(sel) if sel is not None else None)
+                    continue
+                if pending is not None:
+                    # an allocation in flight for another pod: better wait for it
+                    md = metadata_of(claim)
+                    return None, Status(Code.UnschedulableAndUnresolvable, ERR_BEING_ALLOCATED.format(
+                        f"{md.get('namespace') or 'default'}/{md.get('name')}"))
             reserved = _status(claim).get("reservedFor") or []
             if allocation is not None:
                 if (len(reserved) >= RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE
@@ -292,6 +339,79 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
         if s.allocator is not None:
             s.node_allocations[node.name] = list(s.allocator.last_choice or ())
         return SUCCESS
+
+    # ------------------------------------------------------------------ Reserve
+    def reserve(self, state: Any, pod: Pod, node_name: str) -> Status:
+        """mirrors Reserve: the allocation found on the node for each claim not allocated yet is
+        signalled in flight (SignalClaimPendingAllocation), its devices held for every other pod
+        until PreBind writes it or Unreserve drops it; in a v1.36 pod-group cycle the claim joins
+        the cycle's shared ones, and a pod sharing one adds a share. Found again here, as the
+        allocator over the same cluster finds it: Filter found it so a moment ago."""
+        if not pod.spec.get("resourceClaims"):
+            return SUCCESS
+        try:
+            claims = self.pod_claims(pod)
+        except _Rejected:
+            return SUCCESS
+        tracker = self._tracker
+        shared = self._shared_in_cycle(state)
+        joined = frozenset(c for c in map(claim_uid, claims)
+                           if shared is not None and c in shared and tracker.get_pending_allocation(c) is not None)
+        if all(_status(c).get("allocation") is not None for c in claims):
+            return SUCCESS
+        node = (getattr(self.handle.cluster, "nodes", None) or {}).get(node_name)
+        found = self.allocation_on(pod, node, joined) if node is not None else []
+        if not found:
+            return Status.as_error(ERR_NO_ALLOCATION_FOR_NODE)
+        for claim, results in found:
+            uid = claim_uid(claim)
+            if uid in joined:
+                tracker.signal_claim_pending_allocation(uid, claim)
+                continue
+            if results is None:
+                continue  # allocated already
+            tracker.signal_claim_pending_allocation(uid, {**claim, "status": {
+                **_status(claim), "allocation": node_allocation(results, node_name)}})
+            if shared is not None:
+                shared.add(uid)
+        return SUCCESS
+
+    def unreserve(self, state: Any, pod: Pod, node_name: str) -> None:
+        """mirrors Unreserve: each claim's share of an allocation in flight goes (the allocation
+        with its last share, MaybeRemoveClaimPendingAllocation)."""
+        if not pod.spec.get("resourceClaims"):
+            return
+        try:
+            claims = self.pod_claims(pod)
+        except _Rejected:
+            return
+        for claim in claims:
+            self._tracker.maybe_remove_claim_pending_allocation(claim_uid(claim))
+
+    def allocations_to_bind(self, pod: Pod, node: Any) -> list[tuple[Mapping[str, Any], Mapping[str, Any] | None]]:
+        """What PreBind (bindClaim) writes for each of the pod's claims bound to `node`: the
+        allocation Reserve signalled in flight, else the one the allocator finds there now (a pod
+        bound without this scheduler's Reserve); None for a claim allocated already. Each claim's
+        share in flight goes (MaybeRemoveClaimPendingAllocation): the claim holds it now."""
+        try:
+            claims = self.pod_claims(pod)
+        except _Rejected:
+            return []
+        tracker = self._tracker
+        pending = {claim_uid(c): tracker.get_pending_allocation(claim_uid(c)) for c in claims}
+        found = {id(c): r for c, r in self.allocation_on(pod, node, frozenset(u for u, a in pending.items() if a))}
+        out: list[tuple[Mapping[str, Any], Mapping[str, Any] | None]] = []
+        for claim in claims:
+            uid = claim_uid(claim)
+            if pending[uid] is not None:
+                out.append((claim, pending[uid]))
+                tracker.maybe_remove_claim_pending_allocation(uid)
+            elif _status(claim).get("allocation") is not None or id(claim) not in found:
+                out.append((claim, None))
+            else:
+                results = found[id(claim)]
+                out.append((claim, node_allocation(results, node.name) if results is not None else None))
+        return out
 
     # ------------------------------------------------------------------ PostFilter
     def repeatable_post_filter(self, state: Any, pod: Pod) -> bool:
