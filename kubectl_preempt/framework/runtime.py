@@ -8,6 +8,7 @@ from ..errors import InputError, quote
 from ..model.objects import Pod
 from .batch import OpportunisticBatch, SortedScoredNodes, batchable_plugins, sign_pod
 from .claims import ClaimTracker
+from .volumeassume import VolumeAssumeCache
 from .config import Profile
 from .events import ADD, NODE, UPDATE_NODE_TAINT, ClusterEvent, QueueingHintMap, unroll_wildcard_resource
 from .cycle_state import CycleState
@@ -73,7 +74,8 @@ class Framework:
 
     def __init__(self, registry: Mapping[str, Factory], profile: Profile, *, snapshot: Any = None,
                  cluster: Any = None, nominator: Nominator | None = None, percentage_of_nodes_to_score: int = 0,
-                 random_source: RandomSource = FIXED, claim_tracker: ClaimTracker | None = None) -> None:
+                 random_source: RandomSource = FIXED, claim_tracker: ClaimTracker | None = None,
+                 volume_assumptions: VolumeAssumeCache | None = None) -> None:
         self.profile = profile
         # the release imitated (the Scheduler sets it): schedule_one asks it how the scheduler's
         # own code behaves (framework/versions.py)
@@ -90,6 +92,8 @@ class Framework:
         # the ResourceClaim allocations in flight (the DRA manager's claimTracker): the Scheduler
         # hands one to all its profiles
         self.claim_tracker = claim_tracker if claim_tracker is not None else ClaimTracker()
+        # the volume binder's assumed PVs and PVCs (its assume caches), shared the same way
+        self.volume_assumptions = volume_assumptions if volume_assumptions is not None else VolumeAssumeCache()
         # the run's one source of random choices (framework/randomness.py), plugins read it
         # from their handle; the Scheduler hands over its own
         self.random_source = random_source

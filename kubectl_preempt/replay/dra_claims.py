@@ -23,12 +23,17 @@ from .timeline import TraceEvent
 KIND = "ResourceClaim"
 
 
+def prebind_plugin(handler: Any, pod: Pod, name: str) -> tuple[Any, Any]:
+    """(the pod's framework, its plugin `name`), either None when the pod's profile has none."""
+    fwk = handler.state.scheduler.framework_for(pod)
+    return fwk, (fwk.plugins.get(name) if fwk is not None else None)
+
+
 def bind_claims(handler: Any, pod: Pod, node_name: str, now: float) -> None:
     """PreBind's writes for `pod`, bound to `node_name` by the replayed scheduler."""
     if not pod.spec.get("resourceClaims"):
         return
-    fwk = handler.state.scheduler.framework_for(pod)
-    plugin = fwk.plugins.get(names.DYNAMIC_RESOURCES) if fwk is not None else None
+    _, plugin = prebind_plugin(handler, pod, names.DYNAMIC_RESOURCES)
     node = handler.state.cluster.nodes.get(node_name)
     if plugin is None or node is None:
         return

@@ -14,6 +14,7 @@ from ..plugins import names
 from ..scheduler.backend.queue import SchedulingQueue
 from ..scheduler.schedule_one import PREEMPTED, SCHEDULED
 from .dra_claims import bind_claims
+from .volume_binds import bind_volumes
 from .engine import PRIORITY_INTERNAL, PRIORITY_QUEUE, PRIORITY_SCHEDULE, PRIORITY_TRACE, Engine
 from .pod_events import SimulateHandler
 from .podgroups import group_of
@@ -175,8 +176,10 @@ class SchedulingLoop:
         nominated = pod.nominated_node_name
         if nominated:
             self._set_nomination(pod, "", event=False)
-        # DynamicResources' PreBind writes the pod's claims before the binding (replay/dra_claims.py)
+        # DynamicResources' and VolumeBinding's PreBind write the pod's claims before the binding
+        # (replay/dra_claims.py, replay/volume_binds.py)
         bind_claims(self.handler, pod, node, now)
+        bind_volumes(self.handler, pod, node, now)
         self.handler.bind_pod(pod, node, now, requeue=False)
         ready = self.state.ready_at.get(pod.uid)
         if ready is not None and ready > now and self.state.cluster.pdbs:

@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError, quote
 from ..framework.claims import ClaimTracker
+from ..framework.volumeassume import VolumeAssumeCache
 from ..framework.config import SchedulerConfig, default_config
 from ..framework.cycle_state import CycleState
 from ..framework.events import QueueingHintMap
@@ -65,6 +66,8 @@ class Scheduler:
         self.nominator = nominator
         # the ResourceClaim allocations in flight between Reserve and PreBind, for every profile
         self.claim_tracker = ClaimTracker()
+        # the PVs and PVCs VolumeBinding's Reserve assumed until their binding, for every profile
+        self.volume_assumptions = VolumeAssumeCache()
         # mirrors WithFrameworkOutOfTreeRegistry: plugins of one's own beside the in-tree ones
         self.registry = {**in_tree_registry(self.config.version), **(out_of_tree_registry or {})}
         self.frameworks: dict[str, Framework] = {}
@@ -115,7 +118,7 @@ class Scheduler:
         pdbs = c.pdbs
         return (self._snapshot, journal.end if journal is not None else -1, nominations, c.version,
                 c.pdb_generation, tuple([p.disruptions_allowed for p in pdbs]) if pdbs else (),
-                self.claim_tracker.held())
+                self.claim_tracker.held(), self.volume_assumptions.held())
 
     def framework_for(self, pod: Pod) -> Framework | None:
         return self.framework_for_profile(pod.scheduler_name)
@@ -133,7 +136,7 @@ class Scheduler:
             fwk = Framework(self.registry, profile, snapshot=self.snapshot, cluster=self.cluster,
                             nominator=self.nominator, random_source=self.random_source,
                             percentage_of_nodes_to_score=self.config.percentage_of_nodes_to_score,
-                            claim_tracker=self.claim_tracker)
+                            claim_tracker=self.claim_tracker, volume_assumptions=self.volume_assumptions)
             fwk.version = self.config.version
             fwk.responsible_for = self.responsible_for
             self.frameworks[name] = fwk

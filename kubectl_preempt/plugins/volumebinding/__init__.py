@@ -392,8 +392,10 @@ class VolumeBinding(MemoTraits, QueueingHintFeatures):
         return smallest
 
     def _find_matching_volumes(self, index: StorageIndex, data: StateData, claims: list[Mapping[str, Any]],
-                               node: Any) -> tuple[bool, list[Mapping[str, Any]]]:
-        """mirrors findMatchingVolumes: smallest claims first, each PV chosen at most once."""
+                               node: Any, matched: list[tuple[Mapping[str, Any], Mapping[str, Any]]] | None = None
+                               ) -> tuple[bool, list[Mapping[str, Any]]]:
+        """mirrors findMatchingVolumes: smallest claims first, each PV chosen at most once;
+        `matched` gets each (PV, claim) chosen (the static bindings)."""
         memo_key = tuple(id(c) for c in claims)
         ordered = data.ordered.get(memo_key)
         if ordered is None:
@@ -409,7 +411,67 @@ class VolumeBinding(MemoTraits, QueueingHintFeatures):
                 found = False
                 continue
             chosen.add(name_of(pv))
+            if matched is not None:
+                matched.append((pv, pvc))
         return found, unmatched
+
+    # ------------------------------------------------------------------ Reserve
+    def reserve(self, state: Any, pod: Pod, node_name: str) -> Status:
+        """mirrors Reserve (AssumePodVolumes): the volumes FindPodVolumes chose on the node for the
+        pod's unbound WaitForFirstConsumer claims are assumed bound to them, and the claims left to
+        provisioning assumed annotated with the node (framework/volumeassume.py); a pod whose
+        claims are all bound assumes nothing. Found again here as Filter found them a moment ago."""
+        if not _pvc_volumes(pod):
+            return SUCCESS
+        try:
+            found = self.volumes_on(pod, node_name)
+        except (_FilterError, csitranslation.TranslationError) as e:
+            return Status.as_error(str(e))
+        if found is not None:
+            self.handle.volume_assumptions.assume(pod.uid, *found)
+        return SUCCESS
+
+    def unreserve(self, state: Any, pod: Pod, node_name: str) -> None:
+        """mirrors Unreserve (RevertAssumedPodVolumes)."""
+        self.handle.volume_assumptions.revert(pod.uid)
+
+    def volumes_to_bind(self, pod: Pod, node_name: str
+                        ) -> tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]] | None:
+        """volumes_on for a pod placed without this scheduler's Reserve (a replay binds most pods
+        at once): None where the volumes cannot be found (Filter would have refused the node)."""
+        try:
+            return self.volumes_on(pod, node_name)
+        except (_FilterError, csitranslation.TranslationError):
+            return None
+
+    def volumes_on(self, pod: Pod, node_name: str
+                   ) -> tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]] | None:
+        """(PV name -> the PV bound to its claim, namespace/name -> the claim annotated with the
+        node) for the pod on `node_name`, as AssumePodVolumes makes them from FindPodVolumes'
+        static bindings and dynamic provisions; None when every claim is bound already."""
+        index = storage_index(None, self.handle)
+        claims = self._pod_volume_claims(index, pod)
+        if not claims.unbound_claims_delay_binding:
+            return None  # arePodVolumesBound
+        node = (getattr(self.handle.cluster, "nodes", None) or {}).get(node_name)
+        if node is None:
+            return None
+        data = StateData(claims)
+        to_match, to_provision = [], []
+        for pvc in claims.unbound_claims_delay_binding:
+            (to_provision if ANN_SELECTED_NODE in annotations(pvc) else to_match).append(pvc)
+        matched: list[tuple[Mapping[str, Any], Mapping[str, Any]]] = []
+        if to_match:
+            _, unmatched = self._find_matching_volumes(index, data, to_match, node, matched)
+            to_provision.extend(unmatched)
+        pvs: dict[str, Mapping[str, Any]] = {}
+        for pv, pvc in matched:
+            bound, dirty = bind_volume_to_claim(pv, pvc)
+            if dirty:
+                pvs[name_of(pv)] = bound
+        pvcs = {_claim_key(pvc): {**pvc, "metadata": {**(pvc.get("metadata") or {}), "annotations": {
+            **annotations(pvc), ANN_SELECTED_NODE: node_name}}} for pvc in to_provision}
+        return pvs, pvcs
 
     def _check_volume_provisions(self, index: StorageIndex, claims: list[Mapping[str, Any]], node: Any) -> tuple[bool, bool]:
         """mirrors checkVolumeProvisions: (provisioning possible, enough storage)."""
@@ -463,6 +525,29 @@ class VolumeBinding(MemoTraits, QueueingHintFeatures):
 
     def score(self, state: Any, pod: Pod, node_info: Any) -> tuple[int, Status]:
         return 0, SUCCESS
+
+
+ANN_BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller"
+
+
+def bind_volume_to_claim(pv: Mapping[str, Any], pvc: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool]:
+    """mirrors volume.GetBindVolumeToClaim: the PV with its claimRef on the claim (and the
+    bound-by-controller annotation when the binder set it), and whether anything changed."""
+    spec = pv.get("spec") or {}
+    md = pvc.get("metadata") or {}
+    ref = spec.get("claimRef")
+    if ref is not None and ref.get("name") == md.get("name") and (ref.get("namespace") or "") == (
+            md.get("namespace") or "default") and ref.get("uid") == md.get("uid"):
+        return pv, False
+    claim_ref = {"kind": "PersistentVolumeClaim", "namespace": md.get("namespace") or "default",
+                 "name": md.get("name") or "", "uid": md.get("uid") or "", "apiVersion": "v1"}
+    if md.get("resourceVersion"):
+        claim_ref["resourceVersion"] = md["resourceVersion"]
+    pmd = pv.get("metadata") or {}
+    new_md = dict(pmd)
+    if ref is None:
+        new_md["annotations"] = {**annotations(pv), ANN_BOUND_BY_CONTROLLER: "yes"}
+    return {**pv, "metadata": new_md, "spec": {**spec, "claimRef": claim_ref}}, True
 
 
 def _local_pv_node_names(pv: Mapping[str, Any]) -> set[str]:

@@ -38,9 +38,12 @@ def not_found(resource: str, name: str) -> str:
 class StorageIndex:
     """Lookups by name over the snapshot's storage objects; the last object of a name wins."""
 
-    def __init__(self, cluster: Any, listers: Listers | None = None) -> None:
+    def __init__(self, cluster: Any, listers: Listers | None = None, assumed: Any = None) -> None:
         self._cluster = cluster
         self._listers = listers
+        # the volume binder's assumed PVs and PVCs (framework/volumeassume.py), read in place of
+        # the listed ones; None or empty: the listed ones alone
+        self._assumed = assumed if assumed else None
         self._extra: Mapping[str, list] = getattr(cluster, "extra", None) or {}
         self._pvcs: dict[str, Mapping[str, Any]] | None = None
         self._pvs: dict[str, Mapping[str, Any]] | None = None
@@ -70,11 +73,16 @@ class StorageIndex:
     def pvc(self, namespace: str, name: str) -> Mapping[str, Any] | None:
         if self._pvcs is None:
             self._pvcs = self._by_name("PersistentVolumeClaim", namespaced=True)
-        return self._pvcs.get(f"{namespace}/{name}")
+        key = f"{namespace}/{name}"
+        if self._assumed is not None and key in self._assumed.pvcs and key in self._pvcs:
+            return self._assumed.pvcs[key]
+        return self._pvcs.get(key)
 
     def pv(self, name: str) -> Mapping[str, Any] | None:
         if self._pvs is None:
             self._pvs = self._by_name("PersistentVolume")
+        if self._assumed is not None and name in self._assumed.pvs and name in self._pvs:
+            return self._assumed.pvs[name]
         return self._pvs.get(name)
 
     def pvs_of_class(self, class_name: str) -> list[Mapping[str, Any]]:
@@ -96,7 +104,11 @@ class StorageIndex:
                     by.setdefault(cls, []).append(pv)
                 return by
             self._pvs_by_class = _kept(self._listers, ("PersistentVolume",), "pvs-by-class", build)
-        return self._pvs_by_class.get(class_name, [])
+        listed = self._pvs_by_class.get(class_name, [])
+        if self._assumed is not None and self._assumed.pvs:
+            assumed = self._assumed.pvs
+            return [assumed.get(name_of(pv), pv) for pv in listed]
+        return listed
 
     def storage_class(self, name: str) -> Mapping[str, Any] | None:
         if self._classes is None:
@@ -162,7 +174,7 @@ def storage_index(state: Any, handle: Any) -> StorageIndex:
     the handle's listers keep across cycles."""
     idx = state.get(STATE_KEY) if state is not None else None
     if idx is None:
-        idx = StorageIndex(handle.cluster, getattr(handle, "listers", None))
+        idx = StorageIndex(handle.cluster, getattr(handle, "listers", None), getattr(handle, "volume_assumptions", None))
         if state is not None:
             state.write(STATE_KEY, idx)
     return idx
