@@ -72,10 +72,10 @@ class SimulateHandler(EventHandler):
             pod.nominated_node_name = ""
             self.sim.enqueued_at.setdefault(pod.uid, self.sim.engine.now)
             self.add_pod(pod)  # queued when one of this scheduler's profiles owns it
-        elif pod.node_name:
-            self.add_pod(pod)
         else:
-            return
+            # another scheduler's pod, bound or pending: the informer holds it all the same (v1.35's
+            # workload manager counts a pending one in its gang: eventhandlers.go addPod)
+            self.add_pod(pod)
         self.sim.controllers.added(pod)
 
     def delete_by_controller(self, pod: Pod) -> None:

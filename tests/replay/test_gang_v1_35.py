@@ -151,3 +151,16 @@ def test_a_waiting_member_holds_the_device_its_reserve_found() -> None:
     assert "gang/w-0" not in log.binds
     assert any(k == "default/other" and "cannot allocate all claims" in m for t, k, m in log.failures if t < 300)
     assert log.binds["default/other"][0] - START > 300
+
+
+def test_a_pending_member_of_another_scheduler_counts_towards_the_gang() -> None:
+    """eventhandlers.go addPod (v1.35.6): the workload manager registers every pod before the
+    scheduler looks at whose it is, so w-1, pending for another scheduler, is one of the gang's
+    pods at PreEnqueue: w-0 enters the queue, waits at Permit for a quorum w-1 never brings (only
+    assumed or bound pods count there) and is rejected at the deadline."""
+    foreign = make_pod("w-1").ns("gang").priority(1000).req(cpu="1", memory="1Gi") \
+        .workload_ref("train", "workers").scheduler("other-scheduler").obj()
+    tr = trace(*nodes(1), workload(2), ev(1, "ADDED", foreign), ev(1, "ADDED", member("w-0")), end=400)
+    report, log = run(tr)
+    assert log.binds == {}
+    assert [(t, k) for t, k, m in log.failures if m == TIMED_OUT] == [(301.0, "gang/w-0")]
