@@ -327,25 +327,24 @@ class PodGroupScheduler:
             if held:
                 nominator.add(entry, held)
 
+        def failed(status: Status) -> tuple[MemberResult, None]:
+            # Reserve or Permit turned the member down: unreserved and forgotten, not nominated
+            revert()
+            m.status = _one_node_failure(host, status)
+            m.suggested_host = ""
+            m.nominated_node = ""
+            m.requires_preemption = False
+            return m, None
+
         # assumeAndReserve: the Reserve plugins (DynamicResources holds the devices it found for
         # the member's claims, so the next members' allocators see them taken)
         reserved = fwk.run_reserve_plugins_reserve(state, assumed, host)
         if not reserved.is_success():
-            revert()
-            m.status = _one_node_failure(host, reserved)
-            m.suggested_host = ""
-            m.nominated_node = ""
-            m.requires_preemption = False
-            return m, None
+            return failed(reserved)
         permit, _timeout = fwk.run_permit_plugins(state, assumed, host)
         m.activate = list(state.get(ACTIVATE_KEY) or ())
         if permit.code != Code.Wait and not permit.is_success():
-            revert()
-            m.status = _one_node_failure(host, permit)
-            m.suggested_host = ""
-            m.nominated_node = ""
-            m.requires_preemption = False
-            return m, None
+            return failed(permit)
         m.permit_status = permit
         return m, revert
 
