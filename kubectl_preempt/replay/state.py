@@ -352,17 +352,12 @@ class ReplayState:
         disruption controller's next sync (mirrors DisruptionController.addPod/updatePod/deletePod
         -> getPdbForPod -> enqueuePdb)."""
         self.changes += 1
-        if not self.recompute_pdbs or not self.cluster.pdbs:
-            return
-        for pdb in self.cluster.pdbs:
-            if pdb.namespace == pod.namespace and pdb.selector is not None and pdb.selector.matches(pod.labels):
-                self.dirty_pdbs.add(pdb.key)
-                self.pdb_dirty = True
+        self.pdbs_of(pod)
 
     def pdbs_of(self, pod: Pod) -> None:
         """The PDBs covering `pod` are synced at the disruption controller's next sync, as after
-        any update of it (a status write that changes nothing the scheduler reads)."""
-        if not self.recompute_pdbs:
+        any update of it (also a status write that changes nothing the scheduler reads)."""
+        if not self.recompute_pdbs or not self.cluster.pdbs:
             return
         for pdb in self.cluster.pdbs:
             if pdb.namespace == pod.namespace and pdb.selector is not None and pdb.selector.matches(pod.labels):
@@ -373,14 +368,10 @@ class ReplayState:
         """mirrors podutil.IsPodReady, as the disruption controller's countHealthyPods asks it: a
         pod the replay bound is Ready once its kubelet's first status write came (ready_at), a
         recorded pod when its Ready condition is True. Without a kubelet in the trace to imitate
-        (status_delay None) or a time, every bound pod counts, as a trace without readiness
-        cannot say otherwise."""
-        if self.status_delay is None:
+        (status_delay None) or a time (`now` None), every bound pod counts, as a trace without
+        readiness cannot say otherwise."""
+        if self.status_delay is None or now is None:
             return True
-        if now is None:
-            if self.clock is None:
-                return True
-            now = self.clock()
         at = self.ready_at.get(pod.uid)
         if at is not None:
             return now >= at
@@ -461,6 +452,8 @@ class ReplayState:
         self.pdb_dirty = False
         if not self.cluster.pdbs or not keys:
             return None
+        # the time readiness is judged at: the sync's, else the replay's clock
+        ready_now = now if now is not None else (self.clock() if self.clock is not None else None)
         by_ns: dict[str, list[Pod]] = {}
         for p in self.cluster.pods.values():
             by_ns.setdefault(p.namespace, []).append(p)
@@ -482,7 +475,7 @@ class ReplayState:
             # mirrors countHealthyPods: a pod being deleted, or listed in disruptedPods (its
             # eviction not yet seen through), is not healthy, nor a pod that is not Ready yet
             healthy = sum(1 for p in matching if p.node_name and not p.terminating and p.name not in disrupted
-                          and self.pod_ready(p, now))
+                          and self.pod_ready(p, ready_now))
             # mirrors getExpectedPodCount: an integer minAvailable against every matching pod (a
             # terminating one included), otherwise the owners' scale (expected_scale; without it,
             # the matching pods stand for it)

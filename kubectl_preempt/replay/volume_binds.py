@@ -19,12 +19,11 @@ from typing import Any
 
 from ..model.objects import Pod
 from ..plugins import names
-from ..plugins.volumeutil.helpers import ANN_BIND_COMPLETED, annotations
+from ..plugins.volumeutil.helpers import ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, annotations
 from .dra_claims import prebind_plugin
 from .timeline import TraceEvent
 
 PV, PVC = "PersistentVolume", "PersistentVolumeClaim"
-ANN_BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller"
 
 
 def bind_volumes(handler: Any, pod: Pod, node_name: str, now: float) -> None:

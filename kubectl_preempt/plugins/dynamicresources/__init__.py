@@ -398,11 +398,11 @@ class DynamicResources(MemoTraits, QueueingHintFeatures):
         except _Rejected:
             return []
         tracker = self._tracker
-        pending = {claim_uid(c): tracker.get_pending_allocation(claim_uid(c)) for c in claims}
+        uids = [claim_uid(c) for c in claims]
+        pending = {u: tracker.get_pending_allocation(u) for u in uids}
         found = {id(c): r for c, r in self.allocation_on(pod, node, frozenset(u for u, a in pending.items() if a))}
         out: list[tuple[Mapping[str, Any], Mapping[str, Any] | None]] = []
-        for claim in claims:
-            uid = claim_uid(claim)
+        for claim, uid in zip(claims, uids):
             if pending[uid] is not None:
                 out.append((claim, pending[uid]))
                 tracker.maybe_remove_claim_pending_allocation(uid)

@@ -26,7 +26,7 @@ from ...model.objects import Pod
 from ...model.quantity import parse_quantity
 from .. import names
 from ..volumeutil import csitranslation
-from ..volumeutil.helpers import (ANN_BIND_COMPLETED, ANN_SELECTED_NODE, CLAIM_LOST,
+from ..volumeutil.helpers import (ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE, CLAIM_LOST,
                                   NOT_SUPPORTED_PROVISIONER, VOLUME_AVAILABLE, VOLUME_BINDING_WAIT,
                                   annotations, check_access_modes, check_volume_mode_mismatches,
                                   claim_class, compile_label_selector, ephemeral_claim_name,
@@ -525,9 +525,6 @@ class VolumeBinding(MemoTraits, QueueingHintFeatures):
 
     def score(self, state: Any, pod: Pod, node_info: Any) -> tuple[int, Status]:
         return 0, SUCCESS
-
-
-ANN_BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller"
 
 
 def bind_volume_to_claim(pv: Mapping[str, Any], pvc: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool]:

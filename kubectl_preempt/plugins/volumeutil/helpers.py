@@ -15,6 +15,7 @@ from ...model.quantity import parse_quantity
 from ..helper.nodeaffinity import LabelRequirement, NodeSelector, new_requirement
 
 ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
+ANN_BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller"
 ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node"
 BETA_STORAGE_CLASS_ANNOTATION = "volume.beta.kubernetes.io/storage-class"
 MIGRATED_PLUGINS_ANNOTATION = "storage.alpha.kubernetes.io/migrated-plugins"
