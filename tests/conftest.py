@@ -41,6 +41,15 @@ class Run:
         return f"Run(code={self.code}, out={self.out[:200]!r}, err={self.err!r})"
 
 
+def assert_one_error(run: Run, *parts: str) -> None:
+    """Bad input's contract: exit 2, one line on stderr holding each of `parts`, no traceback."""
+    assert run.code == 2, run.err
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in run.err, run.err
+    for p in parts:
+        assert p in lines[0], lines[0]
+
+
 @contextlib.contextmanager
 def _cwd(path: Path) -> Iterator[None]:
     old = os.getcwd()

@@ -11,20 +11,12 @@ from typing import Any
 import pytest
 
 from tests.builders import make_node, make_pod
-from tests.conftest import run_cli
+from tests.conftest import assert_one_error as _one_error, run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 ROLLOUT = str(REPO / "traces" / "priorityclass-rollout.jsonl.gz")
 PROPOSED = str(REPO / "traces" / "proposed-platform-critical.yaml")
 HEADER = {"apiVersion": "kubectl-preempt/v1", "kind": "Trace", "startTime": "2026-03-01T10:00:00Z"}
-
-
-def _one_error(run: Any, *parts: str) -> None:
-    assert run.code == 2, run.err
-    lines = run.err.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in run.err, run.err
-    for p in parts:
-        assert p in lines[0], lines[0]
 
 
 def trace_file(tmp_path: Path, header: dict[str, Any], objects: list[dict[str, Any]]) -> str:

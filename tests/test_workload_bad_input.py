@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.builders import make_gang, make_node, make_pod, make_workload
-from tests.conftest import run_cli
+from tests.conftest import assert_one_error as _one_error, run_cli
 
 G36 = ["--kubernetes-version", "v1.36", "--feature-gates", "GenericWorkload=true,GangScheduling=true"]
 G35 = ["--kubernetes-version", "v1.35", "--feature-gates", "GenericWorkload=true,GangScheduling=true"]
@@ -30,14 +30,6 @@ def cluster(tmp_path: Path) -> str:
 
 def gang_manifest(group: dict[str, Any]) -> list[dict[str, Any]]:
     return [group] + [make_pod(f"w-{i}").ns("ml").req(cpu="1").in_pod_group("train").obj() for i in range(2)]
-
-
-def _one_error(run: Any, *parts: str) -> None:
-    assert run.code == 2, run.err
-    lines = run.err.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in run.err, run.err
-    for p in parts:
-        assert p in lines[0], lines[0]
 
 
 @pytest.mark.parametrize("change, field, words", [
