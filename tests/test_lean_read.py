@@ -473,3 +473,35 @@ def test_explain_prints_from_a_snapshot_read_lean_what_it_prints_from_one_read_w
     whole = run_cli(["explain", *pods, "--snapshot", path, "-o", output])
     assert (lean.code, lean.out, lean.err) == (whole.code, whole.out, whole.err)
     assert lean.code == 0 and lean.out
+
+
+def _pod_level_list(tmp_path: Path, with_pod_level: bool) -> str:
+    big = make_pod("big").container(cpu="1").on("n1")
+    if with_pod_level:
+        big = big.set("spec.resources", {"requests": {"cpu": "3"}})
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), big.obj(), make_pod("p").req(cpu="2").obj()]
+    return _write(tmp_path, objs)
+
+
+@pytest.mark.parametrize("with_pod_level", [True, False])
+def test_a_lean_read_says_whether_a_pod_sets_pod_level_resources(tmp_path: Path, with_pod_level: bool,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # the read looks at each spec as it decodes it (io/snapshot.py _typed_list), so that the
+    # scheduler's question (Cluster.has_pod_level_resources) needs no second pass over the pods
+    cluster = Cluster.from_objects(load_objects(_pod_level_list(tmp_path, with_pod_level), lean=True))
+    from kubectl_preempt.model import cluster as cluster_module
+    walked = []
+    real_spec = cluster_module._SPEC
+    monkeypatch.setattr(cluster_module, "_SPEC", lambda pod: walked.append(pod) or real_spec(pod))
+    assert cluster.has_pod_level_resources() is with_pod_level
+    assert walked == []
+    # a change of the set of pods asks the pods again: the read's answer was for its own pods
+    big = cluster.pods["default/big"]
+    del cluster.pods["default/big"]
+    cluster.pod_set_version += 1
+    assert cluster.has_pod_level_resources() is False
+    cluster.pods["default/big"] = big
+    cluster.pod_set_version += 1
+    assert cluster.has_pod_level_resources() is with_pod_level
+    assert walked
+

@@ -369,6 +369,8 @@ class SnapshotObjects(list):
     pods: list[Any] | None = None
     # those views by namespace/name, in file order, when no two share one (else None)
     pods_by_key: dict[str, Any] | None = None
+    # with `pods`: whether any of them sets pod-level resources (Cluster.has_pod_level_resources)
+    pod_level_resources: bool | None = None
 
 
 def _server_version(doc: Any) -> str | None:
@@ -566,6 +568,8 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     by_key: dict[str, Any] = {}
     # the objects without a view (not pods): a listing holds far fewer of them than pods
     unviewed = 0
+    # whether a pod sets pod-level resources, looked at while its spec is in the processor's cache
+    pod_level = False
     for raw in head.items:
         if decode is not None:
             try:
@@ -595,12 +599,16 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
                 views = None
             else:
                 by_key[pod.key] = pod
+                if not pod_level and pod.spec.get("resources"):
+                    pod_level = True
             view(pod)
         else:
             view(None)
             unviewed += 1
     out.checked = len(out)
     out.pods = views
+    if views is not None:
+        out.pod_level_resources = pod_level
     if views is not None and len(by_key) == len(views) - unviewed:
         out.pods_by_key = by_key
     return out
