@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from typing import Iterable, NamedTuple
 
 from ..model.objects import Node, Pod
+from ..model.memory import remembered
 from ..model.resources import PodResource, PodResourcesOptions, Resource
 from .podinfo import DEFAULT_BIND_ALL_HOST_IP, PodInfo, container_host_ports, pod_info
 
@@ -113,15 +114,22 @@ class NodeCounting(NamedTuple):
     sidecar_host_ports: bool = True
 
 
-def _counts_alike(a: NodeCounting | None, b: NodeCounting | None, pods: Iterable[PodInfo]) -> bool:
-    """Whether two ways of counting give these pods the same totals: they differ at most in
-    pod_level_status (v1.36's InPlacePodLevelResourcesVerticalScaling), which reads only a pod
-    with pod-level requests, and no pod here has them."""
+@remembered("framework.types countings alike", 64)
+def _countings_alike(a: NodeCounting | None, b: NodeCounting | None) -> bool:
+    """Whether two ways of counting differ at most in pod_level_status (v1.36's
+    InPlacePodLevelResourcesVerticalScaling). Kept per pair: a scheduler's start asks it of every
+    node of its snapshot, which all count one way."""
     a, b = a or NodeCounting(), b or NodeCounting()
     if a.sidecar_host_ports != b.sidecar_host_ports:
         return False
     ra, rb = a.resources or PodResourcesOptions(), b.resources or PodResourcesOptions()
-    if ra._replace(pod_level_status=False) != rb._replace(pod_level_status=False):
+    return ra._replace(pod_level_status=False) == rb._replace(pod_level_status=False)
+
+
+def _counts_alike(a: NodeCounting | None, b: NodeCounting | None, pods: Iterable[PodInfo]) -> bool:
+    """Whether two ways of counting give these pods the same totals: they differ at most in
+    pod_level_status, which reads only a pod with pod-level requests, and no pod here has them."""
+    if not _countings_alike(a, b):
         return False
     # a plain loop: asked once per node of a snapshot of every pod, when a scheduler starts
     for pi in pods:
