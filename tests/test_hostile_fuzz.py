@@ -59,7 +59,7 @@ def _paths(v: Any, steps: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 
 
 def _shape(kind: str, steps: tuple) -> str:
-    return kind + ":" + "".join(f"[]" if isinstance(s, int) else f".{s}" for s in steps)
+    return kind + ":" + "".join("[]" if isinstance(s, int) else f".{s}" for s in steps)
 
 
 def _load(path: Path) -> tuple[dict, list[dict]]:

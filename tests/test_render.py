@@ -1,7 +1,6 @@
 """Renderers: the small text helpers, and every conformance case's document in every format."""
 from __future__ import annotations
 
-import json
 
 import orjson
 import pytest

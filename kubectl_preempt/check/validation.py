@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..model.objects import (PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, SYSTEM_CLUSTER_CRITICAL,
                              SYSTEM_CRITICAL_PRIORITY, SYSTEM_NODE_CRITICAL)

@@ -13,7 +13,6 @@ import gzip
 import logging
 import os
 import re
-import sys
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone

@@ -9,7 +9,6 @@ from __future__ import annotations
 import codecs
 import json
 import math
-import re
 import sys
 import zlib
 from typing import Any, Iterator, Mapping

@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..errors import UsageError, quote
-from ..framework.config import FEATURE_GATES, SchedulerConfig, parse_config
+from ..framework.config import SchedulerConfig, parse_config
 from ..framework.versions import (FROM_DEFAULT, FROM_KUBELET, FROM_TRACE, KubernetesVersion, Resolved,
                                   apply_feature_gates, kubelet_versions, newest_kubelet, parse_version, resolve_kubernetes_version)
 from ..model.limits import check_runs

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from ..errors import InputError, quote
 from ..model import limits

@@ -28,7 +28,7 @@ from ..version import KUBERNETES_VERSION
 from .activity import ActivityRecorder, pod_info
 from .report import evicts, percentile
 from .simulate import initial_objects
-from .state import finished, is_mirror_pod, parse_time, preempted_by_scheduler
+from .state import finished, parse_time, preempted_by_scheduler
 from .timeline import normalize
 
 VIEW_VERSION = 1

@@ -7,7 +7,6 @@ import gzip
 import json
 import re
 import threading
-import time
 from pathlib import Path
 from typing import Any
 

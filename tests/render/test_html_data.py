@@ -2,7 +2,6 @@
 against the replay report they come from (hand-built traces and every bundled trace)."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import orjson

@@ -11,7 +11,7 @@ import kubectl_preempt
 from kubectl_preempt.replay.api import replay
 from tests.builders import make_node, make_pod
 
-from .helpers import at, ev, trace
+from .helpers import ev, trace
 
 STARTED = "2026-03-01T09:00:00Z"
 DISRUPTION = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler",

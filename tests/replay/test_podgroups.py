@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kubectl_preempt.model.objects import Pod
-from kubectl_preempt.scheduler.backend.queue import ACTIVE, BACKOFF, ERROR_BACKOFF, IN_FLIGHT, SchedulingQueue
+from kubectl_preempt.scheduler.backend.queue import BACKOFF, ERROR_BACKOFF, IN_FLIGHT, SchedulingQueue
 from tests.builders import make_gang, make_node, make_pod
 
 from kubectl_preempt.replay.api import replay

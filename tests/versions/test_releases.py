@@ -10,7 +10,7 @@ import pytest
 import kubectl_preempt
 from kubectl_preempt.framework.config import default_config
 from kubectl_preempt.model.cluster import Cluster
-from kubectl_preempt.framework.versions import V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1, V1_36_2
+from kubectl_preempt.framework.versions import V1_30_1, V1_31_1, V1_32_2, V1_33_0, V1_34_1
 from tests.builders import make_csi_node, make_node, make_pdb, make_pod, make_pv, make_pvc, make_volume_attachment
 
 PC = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000}
