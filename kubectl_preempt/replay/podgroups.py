@@ -444,14 +444,31 @@ def preempted_for_pod_group(obj: Any) -> bool:
     return False
 
 
+# recorded_bursts' key for the bursts the recording names no group for (victims' conditions alone)
+ANY_GROUP = "*"
+
+
 def recorded_bursts(events: Iterable[Any], api_latency: float) -> dict[str, list[tuple[float, frozenset[str]]]]:
     """The recording's workload-aware preemptions, per PodGroup (namespace/name): each burst of its
     Preempted events (related to the PodGroup; one per victim it deleted, made by the preemption's
     calls within a few API calls of each other) as (its first event's time, the victims). A
-    decision whose victims were all going already leaves none."""
+    decision whose victims were all going already leaves none.
+
+    A victim no such Event names (a trace recorded without Events: `record` leaves out a kind it
+    may not read) still shows its preemption by its DisruptionTarget condition (executor.go
+    PreemptPod: "<scheduler>: preempting to accommodate a higher priority podgroup", the decision's
+    first call), which names no group: those victims' bursts, by the time each condition first
+    shows, are under ANY_GROUP, a burst any group's cycle may have made (follow_choice takes one
+    only where the cycle's search evicts exactly its pods)."""
     from ..model.rfc3339 import parse_seconds
     signs: dict[str, list[tuple[float, str]]] = {}
+    named: set[str] = set()
+    shown: dict[str, float] = {}  # victim -> when its podgroup DisruptionTarget condition first shows
     for ev in events:
+        if ev.kind == "Pod":
+            if ev.type != "DELETED" and ev.key not in shown and preempted_for_pod_group(ev.obj):
+                shown[ev.key] = ev.time
+            continue
         if ev.kind != "Event" or ev.type == "DELETED" or ev.obj.get("reason") != "Preempted":
             continue
         rel = ev.obj.get("related") or {}
@@ -459,8 +476,12 @@ def recorded_bursts(events: Iterable[Any], api_latency: float) -> dict[str, list
             continue
         inv = ev.obj.get("involvedObject") or ev.obj.get("regarding") or {}
         t = parse_seconds(ev.obj.get("eventTime")) or ev.time
-        signs.setdefault(f"{rel.get('namespace') or 'default'}/{rel.get('name')}", []).append(
-            (t, f"{inv.get('namespace') or 'default'}/{inv.get('name')}"))
+        victim = f"{inv.get('namespace') or 'default'}/{inv.get('name')}"
+        named.add(victim)
+        signs.setdefault(f"{rel.get('namespace') or 'default'}/{rel.get('name')}", []).append((t, victim))
+    unnamed = [(t, v) for v, t in shown.items() if v not in named]
+    if unnamed:
+        signs[ANY_GROUP] = unnamed
     gap = max(0.05, api_latency)
     out: dict[str, list[tuple[float, frozenset[str]]]] = {}
     for key, lst in signs.items():
@@ -637,7 +658,8 @@ class FollowGroups:
         now = self.clock()
         st.prepare()
         key, pods, infos = members_for_cycle(st, self.queue, first)
-        near = [(t, v) for t, v in self.bursts.get(key, ()) if now - self.BEFORE <= t <= now + self.AFTER]
+        near = [(t, v) for t, v in (*self.bursts.get(key, ()), *self.bursts.get(ANY_GROUP, ()))
+                if now - self.BEFORE <= t <= now + self.AFTER]
         alternatives = [v for _, v in near] + [frozenset()]
         result = st.scheduler.schedule_pod_group(key, pods, alternatives=alternatives)
         self.cycles += 1

@@ -142,6 +142,39 @@ def test_follow_agrees_when_the_search_makes_the_recorded_choice_for_some_order_
     assert ["batch/f1"] in row["replayed"]["victimAlternatives"]
 
 
+def _victim_condition(victim: str, t: float) -> dict[str, Any]:
+    """A workload-aware preemption's victim as the recording shows it without Events: its
+    DisruptionTarget condition (executor.go PreemptPod: "<scheduler>: preempting to accommodate a
+    higher priority podgroup"), which names no group."""
+    return ev(t, "MODIFIED", make_pod(victim).ns("batch").priority(10).req(cpu="2", memory="1Gi").on("n1")
+              .start_time("2026-03-01T09:00:00Z")
+              .set("status.conditions", [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler",
+                                          "message": "default-scheduler: preempting to accommodate a higher priority "
+                                                     "podgroup"}]).obj())
+
+
+def test_follow_without_events_takes_the_recorded_choice_from_the_victims_conditions() -> None:
+    """A trace recorded without Events (record skips a kind it may not read): the victims'
+    DisruptionTarget conditions are the recording's choice. They name no group, so a burst of them
+    is any group's whose search makes exactly that choice (follow_choice), here f1 of two tied fillers."""
+    tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), _victim_condition("f1", 1.03), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")]
+    assert row["agrees"] is True and row["differences"] == []
+    assert row["victims"] == ["batch/f1"]
+
+
+def test_follow_with_events_keeps_their_attribution_over_the_conditions() -> None:
+    # the same victim with its Event: the Event's group decides, as before; the condition adds no burst
+    tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), _victim_condition("f1", 1.03),
+               _preempted_event("f1", "train", 1.05), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")]
+    assert row["agrees"] is True and row["victims"] == ["batch/f1"]
+
+
 def test_follow_gives_no_verdict_when_no_recorded_burst_is_a_choice_the_search_makes() -> None:
     # the recording shows both fillers evicted at once, where one makes room: not this cycle's choice
     tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
