@@ -140,6 +140,29 @@ def test_the_history_before_the_trace_is_played_through_the_caches_rules() -> No
     assert _order([_burst_pod("c", None), _burst_pod("a", None), _burst_pod("b", None)], 1.0) == ["c", "a", "b"]
 
 
+def _bound_not_started(name: str, rv: int, when: str = BURST) -> dict[str, Any]:
+    # bound in that second, its kubelet not heard from yet: the binding is its last write
+    pod = _burst_pod(name, rv)
+    pod["status"] = {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "True",
+                                                         "lastTransitionTime": when}]}
+    return pod
+
+
+def test_a_pod_not_started_yet_joined_its_node_at_its_last_write() -> None:
+    """A trace that starts while pods are bound but not running: no kubelet has written their
+    status, so their last write is the binding, when the scheduler's cache took them
+    (cache.go AddPod of the bound pod, which it had assumed moments before): no kubelet's delay
+    before it. They end in the order of their bindings, whatever the delay the trace measured;
+    before, taking the delay off each put b's add before a's update and left c, a, b or b, a, c."""
+    pods = [_bound_not_started("a", 10), _bound_not_started("b", 11), _bound_not_started("c", 12)]
+    assert _order(pods, 1.0) == ["a", "b", "c"]
+    assert _order(pods, 0.0) == ["a", "b", "c"]
+    # beside a pod already running (bound in the burst, its status written in the next second), the
+    # pods bound after that write come after it, in their own order
+    pods = [_burst_pod("r", 20), _bound_not_started("a", 30, RUNNING), _bound_not_started("b", 31, RUNNING)]
+    assert _order(pods, 1.0) == ["r", "a", "b"]
+
+
 def test_the_kubelets_delay_is_measured_on_pods_bound_during_the_trace() -> None:
     from kubectl_preempt.replay.calibration import status_delay_of
     from kubectl_preempt.replay.timeline import normalize

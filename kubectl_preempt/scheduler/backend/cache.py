@@ -55,7 +55,8 @@ class PodOrder:
         - the binding: `status_delay` before the last write (the kubelets' delay from binding to
           status, measured on the pods bound during a trace: replay/calibration.py), never before
           the pod's creation second nor after its PodScheduled condition's second when that is
-          earlier than the last write's.
+          earlier than the last write's; for a pod no kubelet has written yet (no start time, no
+          container state), the last write is the binding itself.
         Played in time order (an add before an update at the same instant), this gives the order
         pods bound in one burst end in, which neither the list order nor a sort gives: a status
         update in the middle of a burst moves the node's last pod into the hole.
@@ -76,13 +77,18 @@ class PodOrder:
         for i, (p, (sec, rv)) in enumerate(zip(pods, marks)):  # type: ignore[misc]
             lo, hi = first_rv[sec], next_rv.get(sec, last_rv + 1)
             written = sec + min((rv - lo) / max(hi - lo, 1), 0.999)
-            bound = written - delay
-            scheduled = _second(_condition_time(p, "PodScheduled"))
-            if scheduled is not None and scheduled < sec:
-                bound = min(max(bound, scheduled), scheduled + 0.999)
-            created = _second(p.metadata.get("creationTimestamp"))
-            if created is not None:
-                bound = max(bound, created)
+            if _started(p):
+                bound = written - delay
+                scheduled = _second(_condition_time(p, "PodScheduled"))
+                if scheduled is not None and scheduled < sec:
+                    bound = min(max(bound, scheduled), scheduled + 0.999)
+                created = _second(p.metadata.get("creationTimestamp"))
+                if created is not None:
+                    bound = max(bound, created)
+            else:
+                # no kubelet has written its status yet: its last write is the binding, when the
+                # cache took the bound pod it had assumed moments before (cache.go AddPod)
+                bound = written
             events.append((bound, 0, rv, i, p))
             events.append((written, 1, rv, i, p))
         events.sort(key=lambda e: e[:4])
@@ -192,6 +198,12 @@ def _condition_time(pod: Pod, kind: str) -> Any:
         if isinstance(c, dict) and c.get("type") == kind:
             return c.get("lastTransitionTime")
     return None
+
+
+def _started(pod: Pod) -> bool:
+    """Whether a kubelet has written the pod's status: a start time or a container's state."""
+    return bool(pod.status.get("startTime") or pod.status.get("containerStatuses")
+                or pod.status.get("initContainerStatuses"))
 
 
 def _last_write(pod: Pod) -> tuple[int, int] | None:
