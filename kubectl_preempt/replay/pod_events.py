@@ -18,6 +18,10 @@ from .state import finished, grace_period, preempted_by_scheduler
 from .timeline import TraceEvent
 
 
+# the pod conditions the kubelet writes (status_manager.go, kubelet_pods.go generateAPIPodStatus)
+KUBELET_CONDITIONS = frozenset(("Ready", "ContainersReady", "Initialized", "PodReadyToStartContainers"))
+
+
 class SimulateHandler(EventHandler):
     """The recording applied to a simulate-mode replay. What it keeps of the recording (when pods
     were bound, how long they ran, which completed or are gone) lives here; the clock, the
@@ -160,7 +164,8 @@ class SimulateHandler(EventHandler):
             else:
                 self.sim._remove(cur, "deleted")
             return
-        if _labels_or_spec_changed(cur, raw) or (
+        kubelet = self._kubelet_status(cur, raw, node_name)
+        if kubelet is not None or _labels_or_spec_changed(cur, raw) or (
                 not cur.node_name and not self.state.config.version.features.enable_scheduling_queue_hint
                 and metadata_updated(cur.metadata, raw.get("metadata") or {})):
             # (without SchedulerQueueingHints, v1.30 and v1.31, a pending pod's queue hears of any
@@ -171,6 +176,9 @@ class SimulateHandler(EventHandler):
             new.priority, new.preemption_policy, new.has_priority = cur.priority, cur.preemption_policy, True
             new.status = cur.status
             new.phase = cur.phase
+            if kubelet is not None:
+                new.status = kubelet
+                new.phase = kubelet.get("phase")
             if cur.deletion_timestamp:
                 new.metadata = {**new.metadata, "deletionTimestamp": cur.deletion_timestamp}
                 new.deletion_timestamp = cur.deletion_timestamp
@@ -180,6 +188,32 @@ class SimulateHandler(EventHandler):
             self.touch_pod(cur)
             self.ignored += 1
 
+
+    def _kubelet_status(self, cur: Pod, raw: Mapping[str, Any], node_name: str) -> dict[str, Any] | None:
+        """The pod's status with what its kubelet wrote in this recorded update, for a pod whose
+        binding is the recording's (bound when the trace began, not by the replay); None when
+        that changes nothing, or the binding is the replay's (ReplayState.bind starts it and makes
+        it Ready on the replay's own clock). The kubelet writes the phase, the start time (once,
+        when it starts the pod) and the readiness conditions (status_manager.go); the scheduler
+        orders victims by the start time (util.GetPodStartTime: without one a pod counts as started
+        now, after every pod that has) and the disruption controller counts the Ready pods
+        (disruption.go countHealthyPods). The recorded scheduler's own parts (nomination,
+        PodScheduled, DisruptionTarget) are not the kubelet's and stay as the replay has them."""
+        if not cur.node_name or cur.node_name != node_name or cur.uid in self.sim.scheduled:
+            return None
+        recorded = raw.get("status") or {}
+        status = dict(cur.status)
+        started = recorded.get("startTime")
+        if isinstance(started, str) and started and not status.get("startTime"):
+            status["startTime"] = started
+        phase = recorded.get("phase")
+        if isinstance(phase, str) and phase:
+            status["phase"] = phase
+        mine = [c for c in recorded.get("conditions") or () if isinstance(c, Mapping) and c.get("type") in KUBELET_CONDITIONS]
+        kept = [c for c in status.get("conditions") or () if not (isinstance(c, Mapping) and c.get("type") in KUBELET_CONDITIONS)]
+        if mine or len(kept) != len(status.get("conditions") or ()):
+            status["conditions"] = kept + mine
+        return status if status != cur.status else None
 
     def deleted_by_recorded_scheduler(self, uid: str, raw: Mapping[str, Any]) -> bool:
         """A deletion (or its end) the recorded scheduler made during the trace: simulate mode

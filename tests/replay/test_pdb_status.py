@@ -126,3 +126,35 @@ def test_a_pod_counts_towards_its_pdb_once_it_is_ready() -> None:
     [p] = replay(_readiness_trace(12))["preemptions"]
     assert (p["node"], p["victims"]) == ("n1", ["default/web-1"])
     assert p["victimDetails"][0]["pdbViolation"] is False
+
+
+def test_a_pod_bound_before_the_trace_counts_as_healthy_once_its_kubelet_says_ready() -> None:
+    """A trace that starts while pods are bound but not ready (record started during a rollout):
+    the kubelet's recorded status write makes web-0 Ready, and the disruption controller counts it
+    healthy (disruption.go countHealthyPods, podutil.IsPodReady): its PDB (minAvailable 0) allows 1,
+    so evicting it violates nothing, and hi takes it, the later started of the two pods on n1. The
+    replay did not bind web-0, so the recording's status is its kubelet's. Before, the write was
+    not applied, web-0 never became Ready, the PDB allowed 0 and `other` went instead. (w, bound
+    during the trace and Running a second later, gives the replay its kubelets' delay.)"""
+    web0 = make_pod("web-0").label("app", "web").priority(10).req(cpu="2").created(at(-60))
+    bound = web0.obj()
+    bound["spec"]["nodeName"] = "n1"
+    bound["status"] = {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "True"}]}
+    ready = web0.running("n1").start_time(at(1)).set("status.conditions", [
+        {"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}]).obj()
+    w = make_pod("w").priority(1).req(cpu="1")
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="1", memory="8Gi").obj()),
+        ev(0, "ADDED", _pdb(0, minAvailable=0)),
+        ev(0, "ADDED", bound),
+        ev(0, "ADDED", make_pod("other").priority(10).req(cpu="2").running("n1").start_time(at(-50)).set(
+            "status.conditions", [{"type": "Ready", "status": "True"}]).obj()),
+        ev(1, "MODIFIED", ready),
+        ev(2, "ADDED", w.obj()), ev(2.1, "MODIFIED", w.on("n2").obj()),
+        ev(3.1, "MODIFIED", w.on("n2").set("status.phase", "Running").obj()),
+        ev(10, "ADDED", make_pod("hi").priority(1000).req(cpu="2").obj()),
+        end=60)
+    [p] = replay(tr)["preemptions"]
+    assert (p["node"], p["victims"]) == ("n1", ["default/web-0"])
+    assert p["victimDetails"][0]["pdbViolation"] is False

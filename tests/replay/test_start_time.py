@@ -60,3 +60,26 @@ def test_replayed_bindings_start_at_the_kubelets_whole_second() -> None:
     assert seen.start_times["low-b"] == "2026-03-01T10:00:01Z"
     # the later start is the less important pod (util.MoreImportantPod): low-b is the victim
     assert seen.victims == ["low-b"]
+
+
+def test_a_pod_bound_before_the_trace_starts_when_its_kubelet_says() -> None:
+    """A trace that begins while pods are bound but not yet running (record started during a
+    rollout): their kubelets' first status writes, recorded later, set status.startTime, which
+    DefaultPreemption orders victims by (util.GetPodStartTime: a pod without one counts as started
+    now, later than any that started). The replay did not bind them, so the recording's start is
+    theirs: b (Running as 10:00:00) outranks a (Running as 10:00:02), and hi evicts a. Before, both
+    stayed unstarted and tied, and the node's list order (b's later status write moved it last)
+    gave b."""
+    pods = [make_pod(n).priority(1).req(cpu="2").on("n1") for n in ("a", "b")]
+    evs = [ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj())]
+    for p in pods:
+        bound = p.obj()
+        bound["status"] = {"phase": "Pending"}  # bound, not started yet
+        evs.append(ev(0, "ADDED", bound))
+    evs.append(ev(1, "MODIFIED", pods[1].set("status.phase", "Running").start_time("2026-03-01T10:00:00Z").obj()))
+    evs.append(ev(2, "MODIFIED", pods[0].set("status.phase", "Running").start_time("2026-03-01T10:00:02Z").obj()))
+    evs.append(ev(3, "MODIFIED", pods[1].set("status.conditions", [{"type": "Ready", "status": "True"}]).obj()))
+    evs.append(ev(5, "ADDED", make_pod("hi").priority(100).req(cpu="2").obj()))
+    seen = _Starts()
+    replay(trace(*evs, end=20), listener=seen)
+    assert seen.victims == ["a"]
