@@ -36,7 +36,10 @@ class SimulateHandler(EventHandler):
         # Preempted Event names them (the condition may be missing from a pod's last versions)
         self.recorded_victims = recorded_victims
         cluster = sim.state.cluster
-        self.victims_at_start = {p.uid for p in cluster.pods.values() if p.terminating}
+        # the recorded scheduler's preemptions made before the trace: victims terminating at its
+        # start, and victims its preemption had marked (the DisruptionTarget condition, the first
+        # call of prepareCandidateAsync) but not deleted yet: their recorded deletions stand
+        self.victims_at_start = {p.uid for p in cluster.pods.values() if p.terminating or preempted_by_scheduler(p.raw)}
         self.recorded_bind: dict[str, float] = {}
         self.runtime: dict[str, float] = {}       # uid -> how long it ran in the recording
         self.completed_in_recording: set[str] = set()

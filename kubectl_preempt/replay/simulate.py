@@ -35,7 +35,7 @@ from .podgroups import PodGroupLoop
 from .preemption_calls import PreemptionCalls
 from ..scheduler.backend.queue import UNSCHEDULABLE_FLUSH_PERIOD, SchedulingQueue, gated_events
 from .scheduling_loop import SchedulingLoop
-from .state import ReplayState, build_cluster
+from .state import ReplayState, build_cluster, preempted_by_scheduler
 from .timeline import Timeline, TraceEvent
 from .whatif import PriorityPolicy
 
@@ -76,6 +76,12 @@ def initial_objects(events: list[TraceEvent]) -> list[Mapping[str, Any]]:
             store.pop(k, None)
             store[k] = ev.obj
     return list(store.values())
+
+
+# how long after the trace's start a preemption in flight then is taken as done when the recording
+# never shows its victims going (Simulation._hold_preemptions_in_flight): its calls take a few
+# API round trips
+IN_FLIGHT_RELEASE_AFTER = 1.0
 
 
 class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Deletions):
@@ -123,6 +129,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
         if batch is not None and self.calibration.schedules_any(batch.scheduler_name):
             self.batch = BatchScheduler(self, batch, self.random_source.derive())
         self.api_latency_draw = self._api_latency_draw()
+        self._hold_preemptions_in_flight(cluster)
         for pod in list(cluster.pods.values()):
             if not pod.node_name and not pod.terminating and self.state.owned(pod):
                 self._enqueue(pod)
@@ -236,6 +243,52 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
     # ------------------------------------------------------------------ the recording
     def apply(self, ev: TraceEvent) -> None:
         self.handler.apply(ev)
+        if self._in_flight:
+            self._release_preemptions_done()
+
+    def _hold_preemptions_in_flight(self, cluster: Cluster) -> None:
+        """A preemption the recorded scheduler was making when the trace began: victims its
+        preemption marked (the DisruptionTarget condition, prepareCandidate's first call) and not
+        deleted yet, on the node a pending pod is nominated to. Their deletions stand (the
+        decision was made: SimulateHandler.victims_at_start), and the pods nominated there of
+        higher priority are held as the replay holds its own preemptors while their calls run
+        (DefaultPreemption.PreEnqueue: IsPodRunningPreemption), until every such victim is going or
+        gone, or IN_FLIGHT_RELEASE_AFTER has passed without the recording showing it; then they
+        are activated and tried again, and find the victims terminating. Without the hold the
+        replay decided them at once, before the recorded deletions, and preempted a second time."""
+        self._in_flight: dict[str, list[str]] = {}
+        marked: dict[str, list[Pod]] = {}
+        for p in cluster.pods.values():
+            if p.node_name and not p.terminating and preempted_by_scheduler(p.raw):
+                marked.setdefault(p.node_name, []).append(p)
+        if not marked:
+            return
+        for p in cluster.pods.values():
+            victims = marked.get(p.nominated_node_name) if not p.node_name else None
+            if victims and self.state.owned(p):
+                mine = [v.uid for v in victims if v.priority < p.priority]
+                if mine:
+                    self._in_flight[p.uid] = mine
+                    self.preempting.add(p.uid)
+        if self._in_flight:
+            self.engine.schedule(self.timeline.start + IN_FLIGHT_RELEASE_AFTER,
+                                 lambda: [self._release_in_flight(u) for u in list(self._in_flight)],
+                                 priority=PRIORITY_QUEUE, name="preemptions in flight at the start")
+
+    def _release_preemptions_done(self) -> None:
+        pods = self.state.pods_by_uid
+        for uid, victims in list(self._in_flight.items()):
+            if all(v is None or v.terminating for v in map(pods.get, victims)):
+                self._release_in_flight(uid)
+
+    def _release_in_flight(self, uid: str) -> None:
+        if self._in_flight.pop(uid, None) is None:
+            return
+        self.preempting.discard(uid)
+        pod = self.state.pods_by_uid.get(uid)
+        if pod is not None and not pod.node_name:
+            self.queue.activate([pod])
+        self._kick()
 
     @property
     def events_applied(self) -> int:

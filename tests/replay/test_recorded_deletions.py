@@ -194,3 +194,30 @@ def test_a_deletion_is_measured_from_when_its_deletion_timestamp_says_it_was_ask
     evs[m2[1]]["time"] = evs[m2[1] + 1]["time"] = at(24)
     [row] = replay(tr)["victimsLeave"]["measuredByWorkload"]
     assert (row["deletions"], row["medianSeconds"]) == (2, 11.0)  # the median of 4.0 and 18.0
+
+
+def test_a_preemption_in_flight_when_the_trace_begins_stands() -> None:
+    """The trace begins between a preemption's first call and its delete (asynchronous
+    preemption: prepareCandidateAsync patches each victim's DisruptionTarget condition, then
+    deletes it): the decision was made before the trace, as for a victim already terminating, so
+    its recorded deletion stands, and `high`, nominated to n1 then, waits for it and binds there
+    without preempting anew. Before, only a victim with a deletionTimestamp counted as made before
+    the trace: `low`'s deletion was left out as the recorded scheduler's, low stayed, and high
+    preempted on its own (low or low-2)."""
+    low = _low("low").set("status.conditions", PREEMPTED)
+    tr = trace(
+        ev(0, "ADDED", make_priority_class("batch", 10)),
+        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", low.obj()),
+        ev(0, "ADDED", _low("low-2").running("n2").obj()),
+        ev(0, "ADDED", make_pod("high").priority(1000).req(cpu="2").nominated("n1").obj()),
+        ev(0.05, "MODIFIED", low.set("metadata.deletionTimestamp", "2026-03-01T10:00:30Z").set(
+            "metadata.deletionGracePeriodSeconds", 30).obj()),
+        ev(30, "MODIFIED", low.set("status.phase", "Failed").obj()),
+        ev(30.1, "DELETED", low.obj()),
+        end=60)
+    report, log = run(tr)
+    assert report["preemptions"] == []
+    assert log.binds["default/high"][1] == "n1" and log.binds["default/high"][0] >= 30
+    assert "default/low-2" not in log.deletes
