@@ -162,7 +162,9 @@ class SimulateHandler(EventHandler):
                 self.ignored += 1
                 return
             if cur.node_name:
-                self.state.mark_terminating(cur, now, preempted=False)
+                # a deletion the recorded scheduler made before the trace keeps its mark: what
+                # PodEligibleToPreemptOthers looks for on a nominated node (podTerminatingByPreemption)
+                self.state.mark_terminating(cur, now, preempted=preempted_by_scheduler(raw))
                 self.sim.controllers.recorded_deletion(cur)
             else:
                 self.sim._remove(cur, "deleted")

@@ -270,6 +270,25 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
                 if mine:
                     self._in_flight[p.uid] = mine
                     self.preempting.add(p.uid)
+        if not self._in_flight:
+            return
+        # the same decisions' calls go on after the start: a victim on a node whose preemption is
+        # in flight, marked within the calls' time, is theirs (prepareCandidateAsync patches and
+        # deletes the victims one after the other), and its deletion stands as well
+        held = [self.state.pods_by_uid[u] for u in self._in_flight]
+        end = self.timeline.start + IN_FLIGHT_RELEASE_AFTER
+        for ev in self.timeline.events:
+            if ev.time > end:
+                break
+            if ev.kind != "Pod" or ev.type == "DELETED" or not preempted_by_scheduler(ev.obj):
+                continue
+            victim = self.state.pods_by_uid.get(ev.uid)
+            if victim is None or not victim.node_name or victim.uid in self.handler.victims_at_start:
+                continue
+            for p in held:
+                if p.nominated_node_name == victim.node_name and victim.priority < p.priority:
+                    self.handler.victims_at_start.add(victim.uid)
+                    self._in_flight[p.uid].append(victim.uid)
         if self._in_flight:
             self.engine.schedule(self.timeline.start + IN_FLIGHT_RELEASE_AFTER,
                                  lambda: [self._release_in_flight(u) for u in list(self._in_flight)],

@@ -221,3 +221,28 @@ def test_a_preemption_in_flight_when_the_trace_begins_stands() -> None:
     assert report["preemptions"] == []
     assert log.binds["default/high"][1] == "n1" and log.binds["default/high"][0] >= 30
     assert "default/low-2" not in log.deletes
+
+
+def test_a_preemption_in_flight_takes_the_victims_its_calls_mark_just_after_the_start() -> None:
+    """The same, with two victims: the trace begins after the first's DisruptionTarget patch and
+    before the second's (prepareCandidateAsync patches and deletes them one after the other on its
+    goroutine). The second, marked on that node within the calls' time, is the same decision's:
+    its deletion stands too, and high waits for both. Before, high was released once the first
+    went, found the second still there and preempted it (or low-2) itself."""
+    first = _low("low").set("status.conditions", PREEMPTED)
+    second = _low("low-b")
+    tr = trace(
+        ev(0, "ADDED", make_priority_class("batch", 10)),
+        ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", first.obj()), ev(0, "ADDED", second.obj()),
+        ev(0, "ADDED", _low("low-2").running("n2").obj()),
+        ev(0, "ADDED", make_pod("high").priority(1000).req(cpu="4").nominated("n1").obj()),
+        ev(0.05, "MODIFIED", first.set("metadata.deletionTimestamp", "2026-03-01T10:00:30Z").obj()),
+        ev(0.08, "MODIFIED", second.set("status.conditions", PREEMPTED).obj()),
+        ev(0.11, "MODIFIED", second.set("metadata.deletionTimestamp", "2026-03-01T10:00:30Z").obj()),
+        ev(30, "DELETED", first.obj()), ev(30.05, "DELETED", second.obj()),
+        end=60)
+    report, log = run(tr)
+    assert report["preemptions"] == []
+    assert log.binds["default/high"][1] == "n1" and log.binds["default/high"][0] >= 30
