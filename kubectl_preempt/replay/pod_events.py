@@ -170,7 +170,10 @@ class SimulateHandler(EventHandler):
                 self.sim._remove(cur, "deleted")
             return
         kubelet = self._kubelet_status(cur, raw, node_name)
-        if kubelet is not None or _labels_or_spec_changed(cur, raw) or (
+        # a start is what the scheduler's cache takes as an update (victims are ordered by it);
+        # readiness and phase only the disruption controller reads
+        started = kubelet is not None and kubelet.get("startTime") != cur.status.get("startTime")
+        if started or _labels_or_spec_changed(cur, raw) or (
                 not cur.node_name and not self.state.config.version.features.enable_scheduling_queue_hint
                 and metadata_updated(cur.metadata, raw.get("metadata") or {})):
             # (without SchedulerQueueingHints, v1.30 and v1.31, a pending pod's queue hears of any
@@ -190,8 +193,12 @@ class SimulateHandler(EventHandler):
             self.update_pod(cur, new)
         else:
             # nothing the scheduler reads changed, but the cache still removes and re-adds a bound pod
+            if kubelet is not None:
+                cur.status = kubelet
+                cur.phase = kubelet.get("phase")
+            else:
+                self.ignored += 1
             self.touch_pod(cur)
-            self.ignored += 1
 
 
     def _kubelet_status(self, cur: Pod, raw: Mapping[str, Any], node_name: str) -> dict[str, Any] | None:
