@@ -14,7 +14,7 @@ from ..scheduler.backend.queue import metadata_updated
 from .batch import BATCH_KINDS
 from .controllers import OWNER_KINDS
 from .eventhandlers import EventHandler
-from .state import finished, grace_period, preempted_by_scheduler
+from .state import DISRUPTION_TARGET, finished, grace_period, preempted_by_scheduler
 from .timeline import TraceEvent
 
 
@@ -162,9 +162,16 @@ class SimulateHandler(EventHandler):
                 self.ignored += 1
                 return
             if cur.node_name:
-                # a deletion the recorded scheduler made before the trace keeps its mark: what
-                # PodEligibleToPreemptOthers looks for on a nominated node (podTerminatingByPreemption)
-                self.state.mark_terminating(cur, now, preempted=preempted_by_scheduler(raw))
+                self.state.mark_terminating(cur, now, preempted=False)
+                if preempted_by_scheduler(raw) and not preempted_by_scheduler({"status": cur.status}):
+                    # a deletion the recorded scheduler made before the trace keeps its recorded
+                    # mark: what PodEligibleToPreemptOthers looks for on a nominated node
+                    # (podTerminatingByPreemption)
+                    mark = [c for c in (raw.get("status") or {}).get("conditions") or ()
+                            if isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET]
+                    cur.status = {**cur.status, "conditions": [
+                        c for c in cur.status.get("conditions") or ()
+                        if not (isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET)] + mark}
                 self.sim.controllers.recorded_deletion(cur)
             else:
                 self.sim._remove(cur, "deleted")
