@@ -246,3 +246,37 @@ def test_a_preemption_in_flight_takes_the_victims_its_calls_mark_just_after_the_
     report, log = run(tr)
     assert report["preemptions"] == []
     assert log.binds["default/high"][1] == "n1" and log.binds["default/high"][0] >= 30
+
+
+def test_a_deletion_that_stands_keeps_the_mark_the_recording_shows() -> None:
+    """The victim marked just after the start keeps the DisruptionTarget condition as the cluster
+    wrote it (executor.go PreemptPod: "<scheduler>: preempting to accommodate a higher priority
+    podgroup" here), not one the replay would write for a pod's preemption."""
+    mark = [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler",
+             "message": "default-scheduler: preempting to accommodate a higher priority podgroup"}]
+    first = _low("low").set("status.conditions", PREEMPTED)
+    second = _low("low-b")
+
+    class Marks(Log):
+        def __init__(self) -> None:
+            super().__init__()
+            self.marks: dict[str, list[Any]] = {}
+
+        def deleted(self, t: float, pod: Pod, reason: str) -> None:
+            super().deleted(t, pod, reason)
+            self.marks[pod.key] = [c.get("message") for c in pod.status.get("conditions") or ()
+                                   if c.get("type") == "DisruptionTarget"]
+
+    tr = trace(
+        ev(0, "ADDED", make_priority_class("batch", 10)),
+        ev(0, "ADDED", make_node("n1").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", first.obj()), ev(0, "ADDED", second.obj()),
+        ev(0, "ADDED", make_pod("high").priority(1000).req(cpu="4").nominated("n1").obj()),
+        ev(0.05, "MODIFIED", first.set("metadata.deletionTimestamp", "2026-03-01T10:00:30Z").obj()),
+        ev(0.08, "MODIFIED", second.set("status.conditions", mark).obj()),
+        ev(0.11, "MODIFIED", second.set("metadata.deletionTimestamp", "2026-03-01T10:00:30Z").obj()),
+        ev(30, "DELETED", first.obj()), ev(30.05, "DELETED", second.obj()),
+        end=60)
+    log = Marks()
+    replay(tr, listener=log)
+    assert log.marks["default/low-b"] == [mark[0]["message"]]
