@@ -14,7 +14,7 @@ from ..scheduler.backend.queue import metadata_updated
 from .batch import BATCH_KINDS
 from .controllers import OWNER_KINDS
 from .eventhandlers import EventHandler
-from .state import DISRUPTION_TARGET, finished, grace_period, preempted_by_scheduler
+from .state import DISRUPTION_TARGET, finished, grace_period, preempted_by_scheduler, with_disruption_target
 from .timeline import TraceEvent
 
 
@@ -167,11 +167,9 @@ class SimulateHandler(EventHandler):
                     # a deletion the recorded scheduler made before the trace keeps its recorded
                     # mark: what PodEligibleToPreemptOthers looks for on a nominated node
                     # (podTerminatingByPreemption)
-                    mark = [c for c in (raw.get("status") or {}).get("conditions") or ()
-                            if isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET]
-                    cur.status = {**cur.status, "conditions": [
-                        c for c in cur.status.get("conditions") or ()
-                        if not (isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET)] + mark}
+                    mark = next(c for c in (raw.get("status") or {}).get("conditions") or ()
+                                if isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET)
+                    cur.status = with_disruption_target(cur.status, mark)
                 self.sim.controllers.recorded_deletion(cur)
             else:
                 self.sim._remove(cur, "deleted")

@@ -298,8 +298,7 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
                     self.handler.victims_at_start.add(victim.uid)
                     self._in_flight[p.uid].append(victim.uid)
         if self._in_flight:
-            self.engine.schedule(self.timeline.start + IN_FLIGHT_RELEASE_AFTER,
-                                 lambda: [self._release_in_flight(u) for u in list(self._in_flight)],
+            self.engine.schedule(self.timeline.start + IN_FLIGHT_RELEASE_AFTER, self._release_all_in_flight,
                                  priority=PRIORITY_QUEUE, name="preemptions in flight at the start")
 
     def _release_preemptions_done(self) -> None:
@@ -307,6 +306,10 @@ class Simulation(SchedulingLoop, PodGroupLoop, PermitWaits, PreemptionCalls, Del
         for uid, victims in list(self._in_flight.items()):
             if all(v is None or v.terminating for v in map(pods.get, victims)):
                 self._release_in_flight(uid)
+
+    def _release_all_in_flight(self) -> None:
+        for uid in list(self._in_flight):
+            self._release_in_flight(uid)
 
     def _release_in_flight(self, uid: str) -> None:
         if self._in_flight.pop(uid, None) is None:

@@ -589,10 +589,14 @@ def _with_disruption_target(pod: Pod, now: float, by: Pod | None = None, preempt
     (PreemptPod: "<the preemptor's schedulerName>: preempting to accommodate a higher priority
     <pod|podgroup>"), replacing any earlier one: a new dict, as an update makes a new object."""
     scheduler = (by or pod).scheduler_name
-    status = dict(pod.status)
-    conds = [c for c in status.get("conditions") or () if c.get("type") != DISRUPTION_TARGET]
-    conds.append({"type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
-                  "message": f"{scheduler}: preempting to accommodate a higher priority {preemptor_type}",
-                  "lastTransitionTime": format_time(now)})
-    status["conditions"] = conds
-    return status
+    return with_disruption_target(pod.status, {
+        "type": DISRUPTION_TARGET, "status": "True", "reason": REASON_PREEMPTION_BY_SCHEDULER,
+        "message": f"{scheduler}: preempting to accommodate a higher priority {preemptor_type}",
+        "lastTransitionTime": format_time(now)})
+
+
+def with_disruption_target(status: Mapping[str, Any], condition: Mapping[str, Any]) -> dict:
+    """`status` with `condition` as its one DisruptionTarget condition: a new dict."""
+    conds = [c for c in status.get("conditions") or ()
+             if not (isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET)]
+    return {**status, "conditions": conds + [condition]}
