@@ -117,6 +117,25 @@ def changed_nothing(result: PodGroupCycleResult, evicting: Callable[[Pod], bool]
     return True
 
 
+def end_of_group_cycle(queue: Any, spin: Any, conditions: dict[str, Any], key: str, result: PodGroupCycleResult,
+                       infos: Mapping[str, Any], untried: set[str], evicting: Callable[[Pod], bool],
+                       group_victims: Iterable[Pod] | None = None) -> None:
+    """What a group's cycle leaves behind once its members are back in the queue, the same in
+    simulate and follow (schedule_one_podgroup.go submitPodGroupAlgorithmResult): the
+    PodGroupScheduled condition as the scheduler writes it, Permit's Activate, and the group set
+    aside when the same cycle would decide the same (changed_nothing, with `evicting` and
+    `group_victims` as it takes them). Activate moves no member in flight (this cycle's: a pod
+    group's member comes back after its backoff whatever happened meanwhile); the others, it does."""
+    written = update_pod_group_condition(conditions.get(key), result.condition)
+    if written is not None:
+        conditions[key] = written
+    if result.activate:
+        queue.activate([p for p in result.activate if p.uid not in infos])
+    if changed_nothing(result, evicting, group_victims):
+        spin.set_aside(key, queue, [infos[m.pod.uid] for m in result.members if m.action != BIND]
+                       + [infos[u] for u in untried])
+
+
 def pod_scheduled_condition(status: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """A pod status's PodScheduled condition (None: none)."""
     for c in status.get("conditions") or ():
@@ -361,16 +380,8 @@ class PodGroupLoop:
             if self.listener is not None:
                 self.listener.unschedulable(now, pod, message, {})
             self.queue.add_unschedulable_if_not_present(info, (), (), group_member=True)
-        written = update_pod_group_condition(self.pod_group_conditions.get(key), result.condition)
-        if written is not None:
-            self.pod_group_conditions[key] = written
-        if result.activate:
-            # Permit's Activate: members in flight (this cycle's) are not moved (a pod group's
-            # member comes back after its backoff whatever happened meanwhile); the others are
-            self.queue.activate([p for p in result.activate if p.uid not in infos])
-        if changed_nothing(result, lambda v: v.uid in self.evicted):
-            self.pod_group_spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members
-                                                             if m.action != BIND] + [infos[u] for u in untried])
+        end_of_group_cycle(self.queue, self.pod_group_spin, self.pod_group_conditions, key, result, infos, untried,
+                           lambda v: v.uid in self.evicted)
 
     def _preempt_pod_group(self, result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, attempts: int) -> None:
         """A workload-aware preemption's API calls, as the Executor's actuatePodGroupPreemption
@@ -735,14 +746,8 @@ class FollowGroups:
             if cur is not None and cur.nominated_node_name:
                 st.nominate(cur, "")
             self.queue.add_unschedulable_if_not_present(info, (), (), group_member=True)
-        written = update_pod_group_condition(self.conditions.get(key), result.condition)
-        if written is not None:
-            self.conditions[key] = written
-        if result.activate:
-            self.queue.activate([p for p in result.activate if p.uid not in infos])
-        if changed_nothing(result, lambda v: any(v.uid in vs for _, vs in self.preempting.values()), taken):
-            self.spin.set_aside(key, self.queue, [infos[m.pod.uid] for m in result.members if m.action != BIND]
-                                + [infos[u] for u in untried])
+        end_of_group_cycle(self.queue, self.spin, self.conditions, key, result, infos, untried,
+                           lambda v: any(v.uid in vs for _, vs in self.preempting.values()), taken)
 
 
 def follow_choice(rec: PodGroupPreemptionRecord, now: float, recorded: Sequence[tuple[float, frozenset[str]]] = (),
