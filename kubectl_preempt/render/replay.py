@@ -409,8 +409,8 @@ def _summary_lines(report: Mapping[str, Any]) -> list[str]:
 
 
 # which figure said when the replay's victims leave (replay/controllers.py LeaveTimes), by level
-_LEAVE_LABELS = {"workload": "their workload's time", "namespace": "their namespace's time",
-                 "cluster": "the cluster's time", "gracePeriod": "their grace period"}
+_LEAVE_LABELS = {"workload": "their workload's measured time", "namespace": "their namespace's measured time",
+                 "cluster": "the cluster's measured time", "gracePeriod": "their grace period"}
 
 
 def _leave_and_async_lines(s: Mapping[str, Any]) -> list[str]:
@@ -422,7 +422,10 @@ def _leave_and_async_lines(s: Mapping[str, Any]) -> list[str]:
     out = []
     used = [(_LEAVE_LABELS.get(k, k), n) for k, n in (s.get("victimsLeave") or {}).items() if n]
     if used:
-        out.append("  Victims leave after   " + ", ".join(f"{label} {n}" for label, n in used))
+        # one figure a line, with how many victims it timed ("their workload's time 14" read as a
+        # duration), the others under the first as the summary's values stand: an 80-column line
+        for i, (label, n) in enumerate(used):
+            out.append(("  Victims leave after   " if i == 0 else " " * 24) + f"{label} ({plural(n, 'victim')})")
     ap = s.get("asyncPreemption")
     if ap:
         ms = round(float(ap.get("apiLatencySeconds") or 0) * 1000, 1)

@@ -112,3 +112,15 @@ def test_victims_already_being_deleted_get_calls_before_v1_34() -> None:
     assert plan_calls(hi, [going], [], 0.0, 1.0) == []
     assert called(plan_sync_calls(hi, [going, v], [], 0.0, skip_terminating=False)) == \
         [("patch", "going"), ("patch", "v"), ("delete", "going"), ("delete", "v")]
+
+
+def test_the_summary_says_how_many_victims_each_leave_figure_timed() -> None:
+    # a count after a figure's name read as a duration ("their workload's time 14"): each figure
+    # gets a line of its own, the victims it timed counted as victims, within 80 columns
+    from kubectl_preempt.render.replay import _leave_and_async_lines
+
+    lines = _leave_and_async_lines({"preemptions": 3, "victimsLeave": {"workload": 14, "namespace": 0,
+                                                                       "gracePeriod": 1}})
+    assert lines == ["  Victims leave after   their workload's measured time (14 victims)",
+                     "                        their grace period (1 victim)"]
+    assert all(len(line) <= 80 for line in lines)
