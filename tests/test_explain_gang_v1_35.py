@@ -117,3 +117,17 @@ def test_pods_naming_a_missing_workload_or_pod_group_get_one_note(tmp_path: Path
         assert doc["outcome"] == "Scheduled"
     else:
         assert (doc["outcome"], doc["message"]) == ("Unschedulable", message)
+
+
+def test_with_generic_workload_off_the_members_get_one_note_saying_each_is_decided_alone(tmp_path: Path) -> None:
+    # v1.35.6's scheduler reads spec.workloadRef only with GenericWorkload (and GangScheduling for
+    # its Permit); without it the members are ordinary pods, said once for their pod group
+    run = run_cli(["explain", "gang/w-1", "--snapshot", snapshot(tmp_path, cluster(bound=1)),
+                   "--kubernetes-version", "v1.35", "-o", "json"])
+    assert run.code == 0, run.err
+    # w-0 is bound: the note counts the pending members only
+    assert [line for line in run.err.splitlines() if "gang/" in line] == [
+        f"note: {tmp_path / 's.json'}: gang/w-1 and 1 more name pod group \"workers\" of Workload gang/train, which "
+        "kube-scheduler v1.35.6 does not read with GenericWorkload off: each is decided alone, as any pod "
+        "(--feature-gates GenericWorkload=true,GangScheduling=true schedules it as a gang)"]
+    assert json.loads(run.out)["outcome"] == "Scheduled"

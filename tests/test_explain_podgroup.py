@@ -312,3 +312,28 @@ def test_member_rows_say_error_and_a_partly_placed_group_says_how_many() -> None
                              feature_gates="GenericWorkload=true,GangScheduling=true")
     assert doc["outcome"] == "Scheduled"
     assert "SCHEDULED: 1 of 2 members placed" in pod_group_explanation(doc)
+
+
+@pytest.mark.parametrize("gates, noted", [("", True), ("GenericWorkload=true,GangScheduling=true", False)])
+def test_with_generic_workload_off_pending_members_get_one_note_per_group_saying_each_is_decided_alone(
+        tmp_path: Path, gates: str, noted: bool) -> None:
+    # schedule_one.go ScheduleOne: without GenericWorkload a pod naming a PodGroup goes through
+    # scheduleOnePod, as any pod; the note says so once per group, counting only pending members
+    # (low-0 and low-1 are bound: their group gets none)
+    run = run_cli(["explain", "gang/train-0", "--snapshot", snapshot(tmp_path, cluster()), "--kubernetes-version",
+                   "v1.36", *(["--feature-gates", gates] if gates else []), "-o", "json"])
+    assert run.code == 0, run.err
+    notes = [line for line in run.err.splitlines() if "GenericWorkload off" in line]
+    if not noted:
+        assert notes == []
+        return
+    src = tmp_path / "s.json"
+    assert notes == [
+        f"note: {src}: gang/train-0 and 1 more name PodGroup gang/train, which kube-scheduler v1.36.2 does not read "
+        "with GenericWorkload off: each is decided alone, as any pod (--feature-gates "
+        "GenericWorkload=true,GangScheduling=true schedules it as a gang)",
+        f"note: {src}: gang/huge-0 and 2 more name PodGroup gang/huge, which kube-scheduler v1.36.2 does not read "
+        "with GenericWorkload off: each is decided alone, as any pod (--feature-gates "
+        "GenericWorkload=true,GangScheduling=true schedules it as a gang)"]
+    # and the verdict is a pod's own: no group in it
+    assert "podGroup" not in json.loads(run.out)

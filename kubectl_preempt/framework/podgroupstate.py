@@ -149,6 +149,31 @@ class PodGroupLister:
         return list(self._index().values())
 
 
+def groups_read_by_no_one(pods: Iterable[Pod], version: "KubernetesVersion") -> list[str]:
+    """One note per pod group that pending pods name while GenericWorkload is off (alpha, off by
+    default in v1.35 and v1.36): the scheduler then never looks for a pod's group (schedule_one.go
+    ScheduleOne takes scheduleOnePodGroup only with the gate; scheduler.go New makes no PodGroup
+    lister without it), so each such pod is decided alone, as any pod. Said so that a gang's
+    per-pod verdicts read as what that scheduler does, with the gates that decide its group."""
+    groups: dict[str, list[str]] = {}
+    for p in pods:
+        if p.node_name:
+            continue
+        name = group_name_of(p.spec, version.minor)
+        if name:
+            groups.setdefault(f"{p.namespace}/{name}", []).append(p.key)
+    out = []
+    for key, keys in groups.items():
+        more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
+        ns, name = key.split("/", 1)
+        what = (f"PodGroup {key}" if version.minor >= 36 else
+                f"pod group {quote(name.split('/')[1])} of Workload {ns}/{name.split('/')[0]}")
+        out.append(f"{keys[0]}{more} name {what}, which kube-scheduler {version.name} does not read with "
+                   f"GenericWorkload off: each is decided alone, as any pod (--feature-gates "
+                   f"GenericWorkload=true,GangScheduling=true schedules it as a gang)")
+    return out
+
+
 def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], version: "KubernetesVersion") -> list[str]:
     """The scheduling.k8s.io objects checked against the release (a Workload or PodGroup of another
     release's API version is refused, naming both) and one note per pod group pods name that is
@@ -157,6 +182,8 @@ def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], ve
     needs the object)."""
     from ..model.workload import pods_of_missing_groups, refuse_other_release
     refuse_other_release(objects, version.name, version.minor)
+    if version.minor >= 35 and not version.features.enable_generic_workload:
+        return groups_read_by_no_one(pods, version)
     if version.minor == 35 and version.features.enable_generic_workload:
         from ..model.workload import v1_35_missing_workload_notes
         return v1_35_missing_workload_notes(objects, pods, version.features.enable_gang_scheduling)
