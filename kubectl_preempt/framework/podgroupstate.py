@@ -174,6 +174,33 @@ def groups_read_by_no_one(pods: Iterable[Pod], version: "KubernetesVersion") -> 
     return out
 
 
+def pods_in_groups_read_by_no_one(pods: Iterable[Mapping[str, Any]], version: "KubernetesVersion") -> str | None:
+    """replay's note when pods of a trace name pod groups that the release reads only with
+    GenericWorkload, and the gate is off (groups_read_by_no_one, for a trace's Pod objects as they
+    come: any that ever names one); None otherwise."""
+    if version.minor < 35 or version.features.enable_generic_workload:
+        return None
+    members: dict[str, set[str]] = {}
+    for o in pods:
+        spec, md = o.get("spec"), o.get("metadata")
+        if not isinstance(spec, Mapping) or not isinstance(md, Mapping):
+            continue
+        name = group_name_of(spec, version.minor)
+        if name:
+            ns = md.get("namespace") or "default"
+            members.setdefault(f"{ns}/{name}", set()).add(f"{ns}/{md.get('name')}")
+    if not members:
+        return None
+    names = list(members)
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    kind = "PodGroup" if version.minor >= 36 else "pod group"
+    what = f"{kind}{'s' if len(names) > 1 else ''} {shown}"
+    pods_n = sum(len(v) for v in members.values())
+    return (f"{pods_n} pod{'s' if pods_n != 1 else ''} name {what}, which kube-scheduler {version.name} does "
+            f"not read with GenericWorkload off: each is replayed alone, as any pod (--feature-gates "
+            f"GenericWorkload=true,GangScheduling=true schedules them as gangs)")
+
+
 def workload_notes(objects: Sequence[Mapping[str, Any]], pods: Iterable[Pod], version: "KubernetesVersion") -> list[str]:
     """The scheduling.k8s.io objects checked against the release (a Workload or PodGroup of another
     release's API version is refused, naming both) and one note per pod group pods name that is

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..errors import InputError, UsageError
+from ..framework.podgroupstate import pods_in_groups_read_by_no_one
 from ..framework.versions import KubernetesVersion, Resolved, apply_feature_gates
 from ..io import bundled, live
 from ..io.files import STDOUT, is_private, prepare_directory, refuse_link, write_atomic
@@ -140,6 +141,12 @@ def replay_request(trace: str | None, *, bundled: str = "demo.jsonl.gz", follow:
     # error line, no note before it
     held: list[str] = []
     tr, picked = _trace_and_release(path, kubernetes_version, feature_gates, held.append)
+    unread = pods_in_groups_read_by_no_one((e["object"] for e in tr.events if e.get("type") != "DELETED"
+                                            and isinstance(e.get("object"), Mapping)
+                                            and e["object"].get("kind") == "Pod"),
+                                           apply_feature_gates(picked.version, feature_gates))
+    if unread is not None:
+        held.append(f"note: {tr.source}: {unread}")
     progress, run_progress = watch(tr) if watch is not None else (None, None)
     classes = load_priority_class_files(priorityclasses)
     cfg = load_config_document(config) if config else None

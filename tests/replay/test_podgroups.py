@@ -4,6 +4,7 @@ is a row of the PodGroup on node "cluster" whose calls hold the group, and the q
 group's members (scheduler/backend/queue.py pop_specific, group_member)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -376,3 +377,29 @@ def test_members_the_cycle_stopped_before_are_retried_not_dropped() -> None:
                ev(30, "DELETED", erring), end=60)
     _, log = run(tr)
     assert {k: round(t - START, 3) for k, (t, _) in log.binds.items()} == {"gang/m0": 30, "gang/m2": 30}
+
+
+@pytest.mark.parametrize("release, gates, noted", [
+    ("v1.36", [], True),
+    ("v1.36", ["--feature-gates", "GenericWorkload=true"], False),
+    ("v1.34", [], False),
+])
+def test_replay_notes_once_that_pods_naming_pod_groups_are_replayed_alone_with_generic_workload_off(
+        tmp_path: Path, release: str, gates: list[str], noted: bool) -> None:
+    # schedule_one.go ScheduleOne: without GenericWorkload a pod naming a PodGroup is scheduled by
+    # scheduleOnePod, as any pod; v1.34's types have no such field at all (nothing to say)
+    from kubectl_preempt.io.trace import write_trace
+    from tests.conftest import run_cli
+
+    objs = [make_node("n1").alloc(cpu="4", memory="8Gi").obj(), make_gang("train", 2, namespace="ml", priority=10)]
+    evs = [ev(0, "ADDED", o) for o in objs]
+    evs += [ev(1, "ADDED", make_pod(f"w-{i}").ns("ml").req(cpu="1").in_pod_group("train").obj()) for i in range(2)]
+    t = trace(*evs, end=10)
+    write_trace(str(tmp_path / "g.jsonl"), {"apiVersion": "kubectl-preempt/v1", "kind": "Trace",
+                                            "startTime": t["header"]["startTime"]}, t["events"])
+    run = run_cli(["replay", "g.jsonl", "--kubernetes-version", release, *gates, "-o", "json"], cwd=tmp_path)
+    assert run.code == 0, run.err
+    notes = [line for line in run.err.splitlines() if "GenericWorkload off" in line]
+    assert notes == (["note: g.jsonl: 2 pods name PodGroup ml/train, which kube-scheduler v1.36.2 does not read with "
+                      "GenericWorkload off: each is replayed alone, as any pod (--feature-gates "
+                      "GenericWorkload=true,GangScheduling=true schedules them as gangs)"] if noted else [])
