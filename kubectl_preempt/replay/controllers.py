@@ -303,6 +303,8 @@ class WorkloadControllers:
         self.created: set[str] = set()         # keys of pods this replay created
         self.lost: set[str] = set()            # uids of pods the replay deleted or lost
         self.replaced: set[str] = set()        # uids of lost pods whose replacement exists
+        # a recorded replacement left out (uid) -> the pod the replay kept in its place (uid)
+        self.kept_for: dict[str, str] = {}
         for kind in OWNER_KINDS:
             for raw in owners.get(kind) or ():
                 self._set_replicas(kind, raw, deleted=False)
@@ -399,7 +401,16 @@ class WorkloadControllers:
         if gone in self.lost and gone not in self.replaced:
             self.replaced.add(gone)
             return True
+        if gone not in self.lost:
+            self.kept_for[pod_uid(md)] = gone
         return False
+
+    def kept_in_place_of(self, uid: str) -> str | None:
+        """The pod the replay kept where the recording has `uid` instead: a recorded replacement of
+        it left out (admit). What the recording's controller later does to its pod (a ReplicaSet's
+        scale-down deleting it: replica_set.go manageReplicas, one of the pods it holds) it does to
+        the one the replay's ReplicaSet holds in its place."""
+        return self.kept_for.get(uid)
 
     def added(self, pod: Any) -> None:
         """A pod the replay now holds (a recorded creation it applied)."""

@@ -93,6 +93,24 @@ class SimulateHandler(EventHandler):
         else:
             self.sim._remove(pod, "scaled down")
 
+    def _delete_kept_in_place(self, uid: str, raw: Mapping[str, Any], now: float, *, graceful: bool) -> None:
+        """The recording deletes a replacement the replay left out (its original kept): the pod
+        kept in its place goes instead (controllers kept_in_place_of), gracefully when the
+        recording's deletion is (a deletionTimestamp first), else at once. Not when the recorded
+        scheduler made the deletion: the replay makes its own preemptions."""
+        if self.deleted_by_recorded_scheduler(uid, raw):
+            return
+        kept_uid = self.sim.controllers.kept_in_place_of(uid)
+        kept = self.state.pods_by_uid.get(kept_uid) if kept_uid is not None else None
+        if kept is None:
+            return
+        if graceful and kept.node_name:
+            if not kept.deletion_timestamp:
+                self.state.mark_terminating(kept, now, preempted=False)
+                self.sim.controllers.recorded_deletion(kept)
+            return
+        self.sim._remove(kept, "deleted")
+
     def pod_event(self, ev: TraceEvent) -> None:
         raw = ev.obj
         uid = ev.uid
@@ -106,6 +124,7 @@ class SimulateHandler(EventHandler):
         cur = self.state.pods_by_uid.get(uid)
         if ev.type == "DELETED":
             if cur is None:
+                self._delete_kept_in_place(uid, raw, now, graceful=False)
                 return
             if uid in self.completed_in_recording and uid in self.sim._completion_events:
                 return  # it completes in the replay when its replayed run ends
@@ -116,6 +135,8 @@ class SimulateHandler(EventHandler):
             return
         if cur is None:
             if uid in self.sim.gone or finished(raw):
+                if md.get("deletionTimestamp"):
+                    self._delete_kept_in_place(uid, raw, now, graceful=True)
                 return
             if not self.sim.controllers.admit(raw):
                 # its controller made it to replace a pod the replay kept (or replaced already)

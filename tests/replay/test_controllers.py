@@ -245,3 +245,46 @@ def test_an_indexed_jobs_lost_pods_come_back_each_with_its_own_index() -> None:
     replacements = sorted(k for k in log.binds if "replay" in k)
     assert len(replacements) == 2
     assert {k.split("/")[1].rsplit("-", 1)[0] for k in replacements} == {"train-0", "train-1"}
+
+
+@pytest.mark.parametrize("graceful", [False, True], ids=["deleted at once", "deleted gracefully"])
+def test_a_recorded_scale_down_of_a_replacement_left_out_deletes_the_pod_kept_in_its_place(graceful: bool) -> None:
+    # replica_set.go manageReplicas: a scale-down deletes one of the pods the ReplicaSet holds. The
+    # recording's ReplicaSet held ccccc (its replacement of bbbbb, which the recorded scheduler
+    # preempted); the replay's holds bbbbb, which it kept: the scale-down takes bbbbb. The trace
+    # holds no ReplicaSet object: the replacement is matched to the loss it answers.
+    kept = web(f"{RS}-bbbbb", "n2")
+    preempted = copy.deepcopy(kept)
+    preempted["metadata"]["deletionTimestamp"] = at(10)
+    preempted["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True",
+                                          "reason": "PreemptionByScheduler"}]
+    replacement = owned(make_pod(f"{RS}-ccccc").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0))
+    going = copy.deepcopy(replacement)
+    going["spec"]["nodeName"] = "n3"
+    going["metadata"]["deletionTimestamp"] = at(30)
+    tr = trace(
+        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
+        ev(0, "ADDED", make_node("n3").alloc(cpu="4", memory="8Gi").obj()),
+        ev(0, "ADDED", web(f"{RS}-aaaaa", "n1")),
+        ev(0, "ADDED", kept),
+        ev(10, "ADDED", make_pod("big").priority(1000).req(cpu="2").obj()),
+        ev(10, "MODIFIED", preempted),
+        ev(10.01, "DELETED", preempted),
+        ev(10.05, "ADDED", replacement),
+        ev(11, "MODIFIED", make_pod("big").priority(1000).req(cpu="2").on("n2").obj()),
+        *([ev(30, "MODIFIED", going)] if graceful else []),
+        ev(31, "DELETED", going),
+        end=60)
+    report, log = run(tr)
+    assert report["preemptions"] == []
+    assert f"default/{RS}-ccccc" not in log.binds
+    assert rel(log.deletes[f"default/{RS}-bbbbb"]) == (31.0, "deleted")
+    # the other pod of the ReplicaSet stays
+    assert f"default/{RS}-aaaaa" not in log.deletes
+    # a deletion of the replacement that the recorded scheduler made is its preemption, which
+    # simulate leaves out: the pod kept in its place stays
+    going["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True",
+                                      "reason": "PreemptionByScheduler"}]
+    report, log = run(tr)
+    assert f"default/{RS}-bbbbb" not in log.deletes
