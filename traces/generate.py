@@ -571,16 +571,40 @@ class PriorityClassRollout(Scenario):
             p["metadata"]["ownerReferences"][0].update({"kind": "DaemonSet", "name": "metrics-agent"})
             self.at(t, "ADDED", p)
         # then the gateway rolls: a new pod every 60 s (bigger requests), an old one deleted 45 s later
+        # (install: the old ReplicaSet's pod that is there then, as its controller scales it down)
+        self.old_gateways = [p["metadata"]["uid"] for p in old_gw]
+        self.scale_downs = []
         for i in range(3):
             t = 600 + 60 * i
             self.at(t, "ADDED", gw.pod(START + t, rng))
-            self.at(t + 45, "DELETED", old_gw[i])
+            self.scale_downs.append(t + 45)
         for i in range(5):
             t = 200 + 220 * i
             p = batch.pod(START + t, rng)
             self.durations[p["metadata"]["name"]] = rng.uniform(300, 900)
             self.at(t, "ADDED", p)
 
+
+    def install(self, sim: Simulation) -> None:
+        """The old gateway ReplicaSet scaled down one pod at a time: the pod the layout gave it when
+        that pod is still there, else one of the old ReplicaSet's that is (a pod the rollout's
+        preemptions took was replaced by the ReplicaSet: deleting the one already gone would
+        contradict the trace's own deletion)."""
+        for i, at in enumerate(self.scale_downs):
+            def scale_down(i: int = i) -> None:
+                old = [p for p in sim.state.cluster.pods.values()
+                       if p.labels.get("app") == "ingress-gateway" and p.priority == 1000 and not p.terminating]
+                if not old:
+                    return
+                first = next((p for p in old if p.uid == self.old_gateways[i]), None)
+                # else the newest, as a ReplicaSet scaling down deletes the pods that started last
+                p = first or max(old, key=lambda p: (p.status.get("startTime") or "", p.name))
+                self.record(sim.engine.now, "DELETED", pod_manifest(p))
+                sim._remove(p, "deleted")
+                self.sync_pdbs(sim.engine.now)
+                sim._kick()
+
+            sim.engine.schedule(START + at, scale_down, name=f"gateway scale-down {i}")
 
 # --- scenario 4: kube-batch and kube-scheduler share a cluster -------------------------------------------
 
