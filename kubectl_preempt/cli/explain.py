@@ -57,7 +57,11 @@ Examples:
   kubectl preempt explain batch/etl-0 --snapshot prod.json --kubernetes-version v1.36
 \b
   # a v1.33 cluster whose scheduler runs with pod-level resources turned on
-  kubectl preempt explain batch/etl-0 --snapshot prod.json --feature-gates PodLevelResources=true"""
+  kubectl preempt explain batch/etl-0 --snapshot prod.json --feature-gates PodLevelResources=true
+\b
+  # a gang's pod-group cycle and workload-aware preemption (v1.36's alpha gates)
+  kubectl preempt explain podgroup/ml/train-workers --snapshot prod.json --kubernetes-version v1.36 \\
+      --feature-gates GenericWorkload=true,GangScheduling=true,WorkloadAwarePreemption=true"""
 
 
 def register(app: typer.Typer) -> None:
