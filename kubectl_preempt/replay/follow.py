@@ -30,6 +30,7 @@ from .podgroups import (FollowGroups, api_latency_for, group_of, pod_group_of, p
                         preempted_for_pod_group)
 from ..scheduler.schedule_one_podgroup import order_members
 from .preemption_summary import decision_case, preemption_why
+from .verdicts import AGREES, DIFFERS, NOT_EXPLAINED, TIED, UNDECIDABLE
 from .simulate import Progress, initial_objects
 from .state import (ReplayState, build_cluster, finished, format_time, preempted_by_scheduler)
 from .timeline import Timeline, TraceEvent
@@ -49,12 +50,6 @@ ASSUMED_WINDOW = 0.5
 # (ASSUMED_WINDOW); the shared real-cluster traces' decisions came 8 to 310 ms before their sign
 DECISION_LAG = ASSUMED_WINDOW
 
-# a follow row's verdict
-AGREES = "agrees"              # the replay's own choice is the recorded node and victims
-TIED = "tied"                  # the recorded node and victims are among those the replay finds equally possible
-UNDECIDABLE = "undecidable"    # writes in the decision's window change the verdict: the trace cannot decide
-DIFFERS = "differs"
-NOT_EXPLAINED = "notExplained"
 
 
 @dataclass

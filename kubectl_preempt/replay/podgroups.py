@@ -34,6 +34,7 @@ from ..scheduler.backend.queue import UNSCHEDULABLE, QueuedPodInfo, SchedulingQu
 from ..scheduler.schedule_one_podgroup import (BIND, LEAVE, MemberResult, PodGroupCycleResult, order_members,
                                                update_pod_group_condition)
 from .state import ReplayState, finished, format_time, grace_period
+from .verdicts import AGREES, DIFFERS, TIED, UNDECIDABLE
 
 # the cluster's record merges the decisions of one pod on one node within this many seconds
 REPEAT_WINDOW = 10.0
@@ -703,6 +704,7 @@ class FollowGroups:
                     result, rec, matched, at = early, early_rec, early_matched, early_at
             row = follow_pod_group_row(result, rec, matched, at, bool(near))
             if unseen:
+                row["verdict"] = UNDECIDABLE
                 row["agrees"] = None
                 row["replayed"]["undecidableFromTrace"] = unseen
                 row["differences"] = [f"the trace cannot decide: the recording's choice is this cycle's without "
@@ -796,8 +798,9 @@ def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRec
     the recorded cluster of that instant (`at`, follow_choice's time). It agrees when the search
     makes the recording's choice (`matched`, follow_choice's) for some order of the units it cannot
     tell apart; the row's victims are then that choice, the replay's own order's under `replayed`.
-    Otherwise no verdict: which of a group's cycles a burst belongs to is not in the recording
-    (`recorded`: whether any burst of the group was near)."""
+    Its verdict: `agrees` when the replay's own order makes that choice, `tied` when another order
+    of tied units does, else `differs` (no burst of the recording near it is a choice this search
+    makes, or none is near: `recorded`)."""
     row = pod_group_preemption_summary(result, replace(rec, victims=list(matched)) if matched is not None else rec,
                                        at)
     row["replayed"] = {"outcome": "Preempted", "node": CLUSTER, "tiedNodes": [],
@@ -808,10 +811,13 @@ def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRec
         row["replayed"]["victimAlternatives"] = [[p.key for u in alt for p in u.pods] for alt in rec.alternatives]
         row["replayed"]["victimOrderUnknown"] = True
     if matched is not None:
+        own = {p.key for p in rec.victim_pods}
+        row["verdict"] = AGREES if {p.key for u in matched for p in u.pods} == own else TIED
         row["agrees"] = True
         row["differences"] = []
     else:
-        row["agrees"] = None
+        row["verdict"] = DIFFERS
+        row["agrees"] = False
         row["differences"] = ["decided by the replay's own pod-group cycle; no burst of the recording's Preempted "
                               "events near it is a choice this search makes (it may belong to another cycle of "
                               "the group)" if recorded else

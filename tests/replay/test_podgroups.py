@@ -176,15 +176,32 @@ def test_follow_with_events_keeps_their_attribution_over_the_conditions() -> Non
     assert row["agrees"] is True and row["victims"] == ["batch/f1"]
 
 
-def test_follow_gives_no_verdict_when_no_recorded_burst_is_a_choice_the_search_makes() -> None:
+def test_follow_differs_when_no_recorded_burst_is_a_choice_the_search_makes() -> None:
     # the recording shows both fillers evicted at once, where one makes room: not this cycle's choice
     tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
                ev(1, "ADDED", member("t-0", "train", "2")), _preempted_event("f0", "train", 1.05),
                _preempted_event("f1", "train", 1.06), end=10)
     report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
     [row] = [p for p in report["preemptions"] if p.get("podGroup")][:1]
-    assert row["agrees"] is None and "no burst" in row["differences"][0]
+    assert (row["verdict"], row["agrees"]) == ("differs", False) and "no burst" in row["differences"][0]
     assert row["victims"] == row["replayed"]["victims"]
+
+
+def test_a_pod_groups_follow_rows_carry_a_verdict_the_table_and_summary_count() -> None:
+    # the recorded victim f1 is another order's choice than the replay's own (f0): tied, as a
+    # pod's row whose recorded node the replay finds equally possible; counted as explained
+    from kubectl_preempt.render.replay import render_replay
+
+    tr = trace(*nodes(1), *_tied_fillers(), ev(0, "ADDED", make_gang("train", 1, namespace="gang", priority=1000)),
+               ev(1, "ADDED", member("t-0", "train", "2")), _preempted_event("f1", "train", 1.05), end=10)
+    report = replay(tr, mode="follow", kubernetes_version="v1.36", feature_gates=GATES)
+    [row] = [p for p in report["preemptions"] if p.get("podGroup")]
+    own = row["replayed"]["victims"]
+    assert row["verdict"] == ("agrees" if own == ["batch/f1"] else "tied")
+    s = report["summary"]
+    assert s["explained"] == 1 and s["agree"] + s["tied"] == 1 and s["notExplained"] == 0
+    text = render_replay(report)
+    assert "not explained" not in text
 
 
 def test_a_pod_groups_victims_leave_as_the_trace_measured_pods_like_them_leaving() -> None:
