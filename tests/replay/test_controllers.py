@@ -87,27 +87,33 @@ def test_a_deployment_pod_the_replay_evicts_is_re_created_by_its_replica_set_and
     assert report["summary"]["podsNeverScheduled"] == 0
 
 
-def test_a_recorded_replacement_is_not_applied_when_the_replay_kept_the_original() -> None:
+def _replaced_by_the_recording(*owner: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Two pods of a ReplicaSet (aaaaa on n1, bbbbb on n2), and n3 free: the recorded scheduler
+    preempted bbbbb for `big` at 10 s and the ReplicaSet replaced it with ccccc, while the replay
+    finds n3 free for `big` and keeps bbbbb. (ccccc as the recording creates it, the events.)"""
     kept = web(f"{RS}-bbbbb", "n2")
     preempted = copy.deepcopy(kept)
     preempted["metadata"]["deletionTimestamp"] = at(10)
     preempted["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True",
                                           "reason": "PreemptionByScheduler"}]
     replacement = owned(make_pod(f"{RS}-ccccc").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0))
-    tr = trace(
+    return replacement, [
         ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
         ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
         ev(0, "ADDED", make_node("n3").alloc(cpu="4", memory="8Gi").obj()),
-        ev(0, "ADDED", replica_set(2)),
+        *(ev(0, "ADDED", o) for o in owner),
         ev(0, "ADDED", web(f"{RS}-aaaaa", "n1")),
         ev(0, "ADDED", kept),
-        # the recorded scheduler preempted bbbbb for `big`; the replay finds n3 free for it
         ev(10, "ADDED", make_pod("big").priority(1000).req(cpu="2").obj()),
         ev(10, "MODIFIED", preempted),
         ev(10.01, "DELETED", preempted),
         ev(10.05, "ADDED", replacement),
-        ev(11, "MODIFIED", make_pod("big").priority(1000).req(cpu="2").on("n2").obj()),
-        end=60)
+        ev(11, "MODIFIED", make_pod("big").priority(1000).req(cpu="2").on("n2").obj())]
+
+
+def test_a_recorded_replacement_is_not_applied_when_the_replay_kept_the_original() -> None:
+    _, events = _replaced_by_the_recording(replica_set(2))
+    tr = trace(*events, end=60)
     report, log = run(tr)
     assert report["preemptions"] == []
     assert rel(log.binds["default/big"]) == (10.0, "n3")
@@ -253,29 +259,11 @@ def test_a_recorded_scale_down_of_a_replacement_left_out_deletes_the_pod_kept_in
     # recording's ReplicaSet held ccccc (its replacement of bbbbb, which the recorded scheduler
     # preempted); the replay's holds bbbbb, which it kept: the scale-down takes bbbbb. The trace
     # holds no ReplicaSet object: the replacement is matched to the loss it answers.
-    kept = web(f"{RS}-bbbbb", "n2")
-    preempted = copy.deepcopy(kept)
-    preempted["metadata"]["deletionTimestamp"] = at(10)
-    preempted["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True",
-                                          "reason": "PreemptionByScheduler"}]
-    replacement = owned(make_pod(f"{RS}-ccccc").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0))
+    replacement, events = _replaced_by_the_recording()
     going = copy.deepcopy(replacement)
     going["spec"]["nodeName"] = "n3"
     going["metadata"]["deletionTimestamp"] = at(30)
-    tr = trace(
-        ev(0, "ADDED", make_node("n1").alloc(cpu="2", memory="8Gi").obj()),
-        ev(0, "ADDED", make_node("n2").alloc(cpu="2", memory="8Gi").obj()),
-        ev(0, "ADDED", make_node("n3").alloc(cpu="4", memory="8Gi").obj()),
-        ev(0, "ADDED", web(f"{RS}-aaaaa", "n1")),
-        ev(0, "ADDED", kept),
-        ev(10, "ADDED", make_pod("big").priority(1000).req(cpu="2").obj()),
-        ev(10, "MODIFIED", preempted),
-        ev(10.01, "DELETED", preempted),
-        ev(10.05, "ADDED", replacement),
-        ev(11, "MODIFIED", make_pod("big").priority(1000).req(cpu="2").on("n2").obj()),
-        *([ev(30, "MODIFIED", going)] if graceful else []),
-        ev(31, "DELETED", going),
-        end=60)
+    tr = trace(*events, *([ev(30, "MODIFIED", going)] if graceful else []), ev(31, "DELETED", going), end=60)
     report, log = run(tr)
     assert report["preemptions"] == []
     assert f"default/{RS}-ccccc" not in log.binds
