@@ -164,7 +164,26 @@ def run_gangs() -> tuple[dict[str, Any], ActivityRecorder]:
     return run(gangs(), kubernetes_version="v1.36", feature_gates=GANG_GATES)
 
 
-__all__ = ["zones", "recorded", "fleet", "storm", "gangs", "run", "run_gangs", "trace"]
+def gang_followed() -> dict[str, Any]:
+    """A recorded workload-aware preemption whose victim is another order's choice than the
+    replay's own: two fillers of one priority, size and start on node-0, and the recording's
+    Preempted Event (related to the PodGroup) names filler-0. Followed, its row is `tied`."""
+    evs = [ev(0, "ADDED", pc) for pc in CLASSES]
+    evs.append(ev(0, "ADDED", make_node("node-0").alloc(cpu="4", memory="16Gi").obj()))
+    evs += [ev(0, "ADDED", _batch(f"filler-{i}", "node-0", cpu="2", ns="batch", prio=100, grace=5)) for i in range(2)]
+    evs.append(ev(0, "ADDED", make_gang("train", 1, namespace="ml", priority=10000, priority_class="serving")))
+    evs.append(ev(10, "ADDED", make_pod("train-0").ns("ml").priority(10000).priority_class("serving")
+                  .req(cpu="2", memory="1Gi").in_pod_group("train").obj()))
+    evs.append(ev(10.05, "ADDED", {
+        "apiVersion": "v1", "kind": "Event", "metadata": {"name": "filler-0.1", "namespace": "batch"},
+        "reason": "Preempted", "message": "Preempted by podgroup uid-pg-ml-train on node cluster",
+        "involvedObject": {"kind": "Pod", "namespace": "batch", "name": "filler-0", "uid": "uid-filler-0"},
+        "related": {"kind": "PodGroup", "namespace": "ml", "name": "train"}}))
+    evs.append(ev(60, "BOOKMARK", {}))
+    return {"header": {"startTime": T0, "source": {"context": "gang-followed-test"}}, "events": evs}
+
+
+__all__ = ["zones", "recorded", "fleet", "storm", "gangs", "gang_followed", "run", "run_gangs", "trace"]
 
 
 def check_rollout_html(page: Path) -> Any:

@@ -338,6 +338,25 @@ def test_a_gangs_preemption_and_its_members_are_drawn_as_one_unit(browser: Chrom
     browser.wait_for("document.querySelectorAll('.gang[data-gang=\"ml/train\"] .gang-run').length === 3")
     assert browser.evaluate("document.querySelectorAll('.gang .gang-join').length") == 1
     browser.screenshot(tmp_path / "gangs.png")
+def test_the_verdicts_card_counts_what_the_text_summary_counts(browser: Chromium, tmp_path: Path) -> None:
+    # a followed workload-aware preemption whose recorded victim is another order's choice: tied;
+    # the card counts it as the text summary does, not as "0 agree, 0 differ"
+    from kubectl_preempt.render.replay import render_replay
+
+    tr = scenarios.gang_followed()
+    report, rec = scenarios.run(tr, "follow", kubernetes_version="v1.36", feature_gates=scenarios.GANG_GATES)
+    sm = report["summary"]
+    assert sm["tied"] == 1 and sm["agree"] == 0, [p.get("verdict") for p in report["preemptions"]]
+    assert "0 agree, 1 tied with the real one, 0 differ" in render_replay(report)
+    page = tmp_path / "followed.html"
+    page.write_text(replay_html(report, tr, rec))
+    _open(browser, page)
+    _, value, sub = browser.evaluate("Array.from(document.getElementById('card-verdicts-0').children)"
+                                     ".map(e => e.textContent)")
+    assert (value, sub) == ("0 agree", "1 tied, 0 differ")
+    _assert_clean(browser, page)
+
+
 # --- the page counts as the text does, and names what it draws ----------------------------------
 
 BUNDLED_PAGES = [

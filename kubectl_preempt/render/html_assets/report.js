@@ -556,7 +556,14 @@
       ["Preemptions", inRange.length, victims + " victims" + (inRange.length !== run.marks.length ? "; " + run.marks.length + " in all, before filters" : ""), "card-preemptions"],
     ];
     if (r.mode === "follow") {
-      items.push(["Verdicts", (sm.agree || 0) + " agree", (sm.differ || 0) + " differ" + (sm.notExplained ? ", " + sm.notExplained + " not explained" : ""), "card-verdicts", sm.differ > 0]);
+      // every verdict the text summary counts (render/replay.py _follow_counts): tied and
+      // undecidable too, or a follow of a gang's tied choices reads "0 agree, 0 differ"
+      var others = [];
+      if (sm.tied) others.push(sm.tied + " tied");
+      if (sm.undecidable) others.push(sm.undecidable + " undecidable");
+      others.push((sm.differ || 0) + " differ");
+      if (sm.notExplained) others.push(sm.notExplained + " not explained");
+      items.push(["Verdicts", (sm.agree || 0) + " agree", others.join(", "), "card-verdicts", sm.differ > 0]);
     } else {
       var bound = (v.binds || []).reduce(function (a, b) { return a + b[1]; }, 0);
       items.push(["Scheduled", bound, "bound by " + bindsText(v) + "; kube-scheduler: " + (sm.decisions || 0) + " decisions, " +
