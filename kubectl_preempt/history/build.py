@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..model.objects import metadata_of
 from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.schema import check_objects, object_label
-from ..model.workload import scheduling_group
+from ..model.workload import is_workload_object, scheduling_group
 from ..model.who_preempted import (DISRUPTION_TARGET, check_event, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
                                    preempted_by, preempted_in_memory)
 
@@ -124,7 +124,9 @@ def _priority(pod: Mapping[str, Any] | None) -> int | None:
 def _class(pod: Mapping[str, Any] | None) -> str | None:
     if pod is None:
         return None
-    return (pod.get("spec") or {}).get("priorityClassName") or None
+    name = (pod.get("spec") or {}).get("priorityClassName")
+    # (a PodGroup's fields are not checked as a pod's are: only a name is a class)
+    return name if isinstance(name, str) and name else None
 
 
 def _higher(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
@@ -155,6 +157,9 @@ class Observed:
     events: list[dict] = field(default_factory=list)
     nominations: list[Nomination] = field(default_factory=list)
     last_time: float | None = None  # the latest instant the input shows (a trace's last event)
+    # scheduling.k8s.io PodGroups by namespace/name (the last version seen): a workload-aware
+    # preemption's preemptor, whose class and priority are its PodGroup's
+    pod_groups: dict[str, dict] = field(default_factory=dict)
 
 
 def _uid(o: Mapping[str, Any]) -> str:
@@ -205,6 +210,8 @@ def observe_objects(objects: Iterable[Mapping[str, Any]], *, checked: bool = Fal
                 obs.nominations.append(Nomination(None, uid, nom))
         elif _wanted_event(o):
             events.setdefault(_event_id(o), o)  # type: ignore[arg-type]
+        elif kind == "PodGroup" and is_workload_object(o) and isinstance(o.get("spec"), Mapping):
+            obs.pod_groups[pod_key(o)] = o  # type: ignore[assignment]
     obs.events = list(events.values())
     return obs
 
@@ -238,6 +245,8 @@ def observe_trace(events: Iterable[Mapping[str, Any]]) -> Observed:
             old_nom = ((old or {}).get("status") or {}).get("nominatedNodeName") or ""
             if nom and nom != old_nom and typ != "DELETED" and not (o.get("spec") or {}).get("nodeName"):
                 obs.nominations.append(Nomination(ts, uid, nom))
+        elif kind == "PodGroup" and is_workload_object(o) and isinstance(o.get("spec"), Mapping):
+            obs.pod_groups[pod_key(o)] = o
         elif _wanted_event(o) and typ != "DELETED":
             # a series updates its Event: the first version holds the first occurrence's time,
             # the last one its count
@@ -304,7 +313,7 @@ def build_history(obs: Observed, *, now: float | None, since: float | None, name
     _add_kube_batch_rows(rows, evict_events, by_uid)
 
     lo = None if since is None or now is None else now - since
-    out_rows = _rows_in_window(rows, by_uid, namespace, lo)
+    out_rows = _rows_in_window(rows, by_uid, namespace, lo, obs.pod_groups)
     doc: dict[str, Any] = {
         "apiVersion": API_VERSION, "kind": KIND, "source": source,
         "namespace": namespace,
@@ -412,7 +421,7 @@ def _add_kube_batch_rows(rows: dict[tuple, _Row], evict_events: list[Mapping[str
 
 
 def _rows_in_window(rows: dict[tuple, _Row], by_uid: Mapping[str, Mapping[str, Any]], namespace: str | None,
-                    lo: float | None) -> list[dict[str, Any]]:
+                    lo: float | None, pod_groups: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The rows of `namespace`'s victims (None: all) from `lo` on (None: all), as documents in
     time order."""
     out_rows: list[tuple[float | None, dict[str, Any]]] = []
@@ -424,7 +433,7 @@ def _rows_in_window(rows: dict[tuple, _Row], by_uid: Mapping[str, Mapping[str, A
             continue
         if row.time is None:
             _note(row, "no time recorded")
-        out_rows.append((row.time, _row_doc(row, by_uid)))
+        out_rows.append((row.time, _row_doc(row, by_uid, pod_groups)))
     # by the time itself: "…:00.100Z" sorts before "…:00Z" as text
     out_rows.sort(key=lambda tr: (tr[0] is None, tr[0] or 0.0, tr[1]["victim"] or "", tr[1]["preemptor"] or ""))
     return [r for _, r in out_rows]
@@ -625,9 +634,15 @@ def _kube_batch_rows(ev: Mapping[str, Any], groups: Mapping[tuple[str, str], lis
     return out
 
 
-def _row_doc(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def _row_doc(row: _Row, by_uid: Mapping[str, Mapping[str, Any]],
+             pod_groups: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     victim = by_uid.get(row.victim_uid or "")
     pre = by_uid.get(row.preemptor_uid or "")
+    # a PodGroup that preempted (workload-aware preemption): its class and priority are its
+    # PodGroup's spec.priorityClassName and spec.priority, which its members follow
+    # (util.PodGroupPriority); its state stays a pod's to say
+    ranked = pre if pre is not None else pod_groups.get(row.preemptor or "") \
+        if row.related and row.related.get("kind") == "PodGroup" else None
     found = FOUND_BOTH if row.event and row.condition else FOUND_EVENT if row.event else FOUND_CONDITION
     if row.victim_uid and victim is None and row.victim and row.event:
         _note(row, "victim gone")
@@ -655,8 +670,8 @@ def _row_doc(row: _Row, by_uid: Mapping[str, Mapping[str, Any]]) -> dict[str, An
         "victimPriority": _priority(victim),
         "preemptor": row.preemptor,
         "preemptorUID": row.preemptor_uid,
-        "preemptorClass": _class(pre),
-        "preemptorPriority": _priority(pre),
+        "preemptorClass": _class(ranked),
+        "preemptorPriority": _priority(ranked),
         "preemptorState": state,
         "node": row.node,
         "found": found,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from kubectl_preempt.api import preemption_history
-from tests.builders import make_pod
+from tests.builders import make_gang, make_pod
 
 from .objects import evict_event, iso, preempted_event, with_condition
 
@@ -397,6 +397,21 @@ def test_a_workload_aware_preemption_groups_its_victims_by_pod_group_and_names_a
     assert p["node"] == "cluster" and sorted(p["victimsByPodGroup"]["batch/low"]) == ["batch/low-0", "batch/low-1",
                                                                                         "batch/low-2"]
     assert p["wholePodGroups"] == ["batch/low"]
+
+
+@pytest.mark.parametrize("with_group", [True, False], ids=["the PodGroup read", "the PodGroup not read"])
+def test_a_pod_group_preemptors_class_and_priority_are_its_pod_groups(with_group: bool) -> None:
+    # util.PodGroupPriority: a PodGroup's priority (spec.priority, from spec.priorityClassName) is
+    # its members' and its preemption's; the row names them as a pod preemptor's own
+    t = NOW - 60
+    objs: list[dict[str, Any]] = [with_condition(_victim("filler-1", "uid-f1", "node-1"), t),
+                                  _pod_group_event("batch/filler-1", "uid-f1", t + 0.1,
+                                                   "Preempted by podgroup uid-pg on node cluster")]
+    if with_group:
+        objs.append(make_gang("train", 2, namespace="gang", priority=10000, priority_class="high"))
+    [row] = preemption_history(objs, now=NOW, since=3600.0)["items"]
+    assert row["preemptor"] == "gang/train"
+    assert (row["preemptorClass"], row["preemptorPriority"]) == (("high", 10000) if with_group else (None, None))
 
 
 def _pod_group_event(victim: str, uid: str, t: float, message: str) -> dict[str, Any]:
