@@ -318,11 +318,14 @@ def _matches(shown: str, got: str) -> bool:
 
 def test_the_pages_have_console_examples_and_readme_shows_the_explain_table() -> None:
     assert len(DOC_PAGES) > 10, DOC_PAGES
-    # the 32 examples of the one-page README the manual came from, and the README's table
-    assert sum(len(readme_examples(page.read_text())) for page in DOC_PAGES) >= 33
-    [(cmd, shown)] = readme_examples(README.read_text())
+    # the 32 examples of the one-page README the manual came from, and the README's two: the
+    # explain table, then a gang's explanation
+    assert sum(len(readme_examples(page.read_text())) for page in DOC_PAGES) >= 34
+    [(cmd, shown), (gang_cmd, gang)] = readme_examples(README.read_text())
     assert cmd.startswith("kubectl preempt explain ") and "--snapshot examples/" in cmd
     assert "..." not in shown.split("\n") and "Victims on " in shown and "Scheduler message" in shown
+    assert gang_cmd.startswith("kubectl preempt explain podgroup/") and "--snapshot examples/" in gang_cmd
+    assert "..." not in gang.split("\n") and "Victims, by unit" in gang and "Members" in gang
 
 
 @pytest.mark.parametrize("page", DOC_PAGES, ids=[p.relative_to(REPO).as_posix() for p in DOC_PAGES])
