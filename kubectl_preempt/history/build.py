@@ -29,8 +29,8 @@ from ..model.objects import metadata_of
 from ..model.rfc3339 import format_seconds, parse_seconds
 from ..model.schema import check_objects, object_label
 from ..model.workload import is_workload_object, scheduling_group
-from ..model.who_preempted import (DISRUPTION_TARGET, check_event, EVENT_REASON_PREEMPTED, REASON_PREEMPTION_BY_SCHEDULER,
-                                   preempted_by, preempted_in_memory)
+from ..model.who_preempted import (DISRUPTION_TARGET, POD_GROUP_PREEMPTION_NODE, check_event, EVENT_REASON_PREEMPTED,
+                                   REASON_PREEMPTION_BY_SCHEDULER, preempted_by, preempted_in_memory)
 
 API_VERSION = "kubectl-preempt/v1"
 KIND = "PreemptionHistory"
@@ -345,6 +345,11 @@ def _event_rows(obs: Observed) -> tuple[dict[tuple, _Row], list[Mapping[str, Any
         related = ev.get("related") or None
         if puid is None and related and related.get("uid"):
             puid = related["uid"]
+            if related.get("kind") == "PodGroup" and not msg:
+                # a workload-aware preemption's Event whose message a recorder dropped: its node is
+                # the search's domain, which the message names "cluster" (podgrouppreemption.go
+                # Preempt: the whole cluster is one domain)
+                node = POD_GROUP_PREEMPTION_NODE
         k = (reg.get("uid") or victim, puid, node)
         row = rows.get(k)
         if row is None:

@@ -21,6 +21,8 @@ PREEMPTED_BY = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)
 # node "cluster", and the Event's `related` names the PodGroup; a victim that was waiting at Permit
 # or in PreBind is rejected there without an API call, and the sentence ends IN_MEMORY
 IN_MEMORY = " (in kube-scheduler memory)."
+# the node such an Event names: the search's one domain, the whole cluster (podgrouppreemption.go)
+POD_GROUP_PREEMPTION_NODE = "cluster"
 PREEMPTED_BY_ANY = re.compile(r"^Preempted by (?P<type>pod|podgroup) (?P<uid>\S+) on node (?P<node>\S+)"
                               r"(?P<memory> \(in kube-scheduler memory\)\.)?$")
 

@@ -414,6 +414,25 @@ def test_a_pod_group_preemptors_class_and_priority_are_its_pod_groups(with_group
     assert (row["preemptorClass"], row["preemptorPriority"]) == (("high", 10000) if with_group else (None, None))
 
 
+def test_a_pod_group_preemption_whose_event_lost_its_message_is_on_the_cluster_all_the_same() -> None:
+    # podgrouppreemption.go Preempt: the search's one domain is the whole cluster, and its Event
+    # says "on node cluster"; a recorder that drops Events' messages leaves the related PodGroup,
+    # and the row stands on the cluster as with the message, in the same preemption
+    t = NOW - 60
+    objs: list[dict[str, Any]] = []
+    for i, message in enumerate(("Preempted by podgroup uid-pg on node cluster", "")):
+        objs.append(with_condition(_victim(f"filler-{i}", f"uid-f{i}", f"node-{i}"), t))
+        e = _pod_group_event(f"batch/filler-{i}", f"uid-f{i}", t + 0.1, message)
+        if not message:
+            del e["message"]
+        objs.append(e)
+    doc = preemption_history(objs, now=NOW, since=3600.0)
+    assert [(r["victim"], r["node"], r["conflicts"]) for r in doc["items"]] == [
+        ("batch/filler-0", "cluster", []), ("batch/filler-1", "cluster", [])]
+    [p] = doc["preemptions"]
+    assert p["node"] == "cluster" and sorted(p["victims"]) == ["batch/filler-0", "batch/filler-1"]
+
+
 def _pod_group_event(victim: str, uid: str, t: float, message: str) -> dict[str, Any]:
     e = preempted_event(victim, uid, "uid-pg", "cluster", t, message=message)
     e["related"] = {"kind": "PodGroup", "namespace": "gang", "name": "train", "uid": "uid-pg",
