@@ -412,6 +412,12 @@ class WorkloadControllers:
         the one the replay's ReplicaSet holds in its place."""
         return self.kept_for.get(uid)
 
+    def deleted_in_place_of(self, uid: str) -> None:
+        """The pod kept in `uid`'s place goes as the recording deletes `uid`: the recording's
+        replacement of `uid`, if one follows (a person's delete; a scale-down makes none), is
+        then the replay's replacement of it (admit)."""
+        self.lost.add(uid)
+
     def added(self, pod: Any) -> None:
         """A pod the replay now holds (a recorded creation it applied)."""
         key = owner_key(pod.metadata)

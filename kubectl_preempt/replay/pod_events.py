@@ -96,14 +96,21 @@ class SimulateHandler(EventHandler):
     def _delete_kept_in_place(self, uid: str, raw: Mapping[str, Any], now: float, *, graceful: bool) -> None:
         """The recording deletes a replacement the replay left out (its original kept): the pod
         kept in its place goes instead (controllers kept_in_place_of), gracefully when the
-        recording's deletion is (a deletionTimestamp first), else at once. Not when the recorded
-        scheduler made the deletion: the replay makes its own preemptions."""
-        if self.deleted_by_recorded_scheduler(uid, raw):
+        recording's deletion is (a deletionTimestamp first), else at once. Only a plain delete of a
+        pod still running, as a ReplicaSet's scale-down (or a person) makes it: not a pod that
+        finished (its end is its own), and not one with a DisruptionTarget condition, whose cause
+        is its node or the recorded scheduler's preemption (an eviction, the taint manager, the pod
+        GC: the kept pod is elsewhere; preemptions the replay makes its own). A replacement the
+        recording then makes of the deleted pod is the replay's replacement of the kept one."""
+        if finished(raw) or self.deleted_by_recorded_scheduler(uid, raw) or any(
+                isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET
+                for c in (raw.get("status") or {}).get("conditions") or ()):
             return
         kept_uid = self.sim.controllers.kept_in_place_of(uid)
         kept = self.state.pods_by_uid.get(kept_uid) if kept_uid is not None else None
         if kept is None:
             return
+        self.sim.controllers.deleted_in_place_of(uid)
         if graceful and kept.node_name:
             if not kept.deletion_timestamp:
                 self.state.mark_terminating(kept, now, preempted=False)

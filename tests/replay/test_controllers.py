@@ -122,6 +122,34 @@ def test_a_recorded_replacement_is_not_applied_when_the_replay_kept_the_original
     assert f"default/{RS}-bbbbb" not in log.deletes
 
 
+@pytest.mark.parametrize("cause", ["EvictionByEvictionAPI", "DeletionByTaintManager", "finished"])
+def test_a_replacement_left_out_that_its_node_or_its_end_takes_leaves_the_kept_pod_running(cause: str) -> None:
+    # an eviction (a drain), the taint manager or the pod GC took ccccc for its node, and bbbbb,
+    # kept in its place, runs on another node; a pod that finished ended on its own
+    replacement, events = _replaced_by_the_recording()
+    going = copy.deepcopy(replacement)
+    going["spec"]["nodeName"] = "n3"
+    if cause == "finished":
+        going["status"]["phase"] = "Succeeded"
+    else:
+        going["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": cause}]
+        going["metadata"]["deletionTimestamp"] = at(30)
+    report, log = run(trace(*events, ev(30, "MODIFIED", going), ev(31, "DELETED", going), end=60))
+    assert f"default/{RS}-bbbbb" not in log.deletes
+
+
+def test_a_person_deleting_a_replacement_left_out_deletes_the_kept_pod_and_its_replacement_is_admitted() -> None:
+    # the recording's ReplicaSet answers the delete with ddddd: in the replay ddddd replaces the
+    # pod that went in ccccc's place (bbbbb), and the ReplicaSet keeps its two pods
+    replacement, events = _replaced_by_the_recording()
+    going = copy.deepcopy(replacement)
+    going["spec"]["nodeName"] = "n3"
+    again = owned(make_pod(f"{RS}-ddddd").priority(1).req(cpu="2").set("spec.terminationGracePeriodSeconds", 0))
+    report, log = run(trace(*events, ev(31, "DELETED", going), ev(31.1, "ADDED", again), end=60))
+    assert rel(log.deletes[f"default/{RS}-bbbbb"]) == (31.0, "deleted")
+    assert f"default/{RS}-ddddd" in log.binds
+
+
 def _preempted_then_room_on_n2(owned_pod: dict) -> Any:
     """Two 2-cpu nodes, a blocker on n2 and `owned_pod` on n1: a high-priority pod at 5 s preempts
     it, and the blocker leaves n2 at 12 s (so the owner's replacement has somewhere to go)."""
