@@ -155,15 +155,10 @@ def groups_read_by_no_one(pods: Iterable[Pod], version: "KubernetesVersion") -> 
     ScheduleOne takes scheduleOnePodGroup only with the gate; scheduler.go New makes no PodGroup
     lister without it), so each such pod is decided alone, as any pod. Said so that a gang's
     per-pod verdicts read as what that scheduler does, with the gates that decide its group."""
-    groups: dict[str, list[str]] = {}
-    for p in pods:
-        if p.node_name:
-            continue
-        name = group_name_of(p.spec, version.minor)
-        if name:
-            groups.setdefault(f"{p.namespace}/{name}", []).append(p.key)
+    from ..model.workload import pods_of_missing_groups
     out = []
-    for key, keys in groups.items():
+    # every group the pending pods name: with the gate off, none is read
+    for key, keys in pods_of_missing_groups(pods, (), version.minor).items():
         more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
         ns, name = key.split("/", 1)
         what = (f"PodGroup {key}" if version.minor >= 36 else

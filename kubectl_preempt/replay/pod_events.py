@@ -14,7 +14,7 @@ from ..scheduler.backend.queue import metadata_updated
 from .batch import BATCH_KINDS
 from .controllers import OWNER_KINDS
 from .eventhandlers import EventHandler
-from .state import DISRUPTION_TARGET, finished, grace_period, preempted_by_scheduler, with_disruption_target
+from .state import disruption_target, finished, grace_period, preempted_by_scheduler, with_disruption_target
 from .timeline import TraceEvent
 
 
@@ -102,9 +102,7 @@ class SimulateHandler(EventHandler):
         is its node or the recorded scheduler's preemption (an eviction, the taint manager, the pod
         GC: the kept pod is elsewhere; preemptions the replay makes its own). A replacement the
         recording then makes of the deleted pod is the replay's replacement of the kept one."""
-        if finished(raw) or self.deleted_by_recorded_scheduler(uid, raw) or any(
-                isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET
-                for c in (raw.get("status") or {}).get("conditions") or ()):
+        if finished(raw) or self.deleted_by_recorded_scheduler(uid, raw) or disruption_target(raw) is not None:
             return
         kept_uid = self.sim.controllers.kept_in_place_of(uid)
         kept = self.state.pods_by_uid.get(kept_uid) if kept_uid is not None else None
@@ -191,12 +189,12 @@ class SimulateHandler(EventHandler):
                 return
             if cur.node_name:
                 self.state.mark_terminating(cur, now, preempted=False)
-                if preempted_by_scheduler(raw) and not preempted_by_scheduler({"status": cur.status}):
+                mark = disruption_target(raw)
+                if mark is not None and preempted_by_scheduler(raw) and \
+                        not preempted_by_scheduler({"status": cur.status}):
                     # a deletion the recorded scheduler made before the trace keeps its recorded
                     # mark: what PodEligibleToPreemptOthers looks for on a nominated node
                     # (podTerminatingByPreemption)
-                    mark = next(c for c in (raw.get("status") or {}).get("conditions") or ()
-                                if isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET)
                     cur.status = with_disruption_target(cur.status, mark)
                 self.sim.controllers.recorded_deletion(cur)
             else:
@@ -254,8 +252,11 @@ class SimulateHandler(EventHandler):
         phase = recorded.get("phase")
         if isinstance(phase, str) and phase:
             status["phase"] = phase
-        mine = [c for c in recorded.get("conditions") or () if isinstance(c, Mapping) and c.get("type") in KUBELET_CONDITIONS]
-        kept = [c for c in status.get("conditions") or () if not (isinstance(c, Mapping) and c.get("type") in KUBELET_CONDITIONS)]
+        def kubelets(c: Any) -> bool:
+            return isinstance(c, Mapping) and c.get("type") in KUBELET_CONDITIONS
+
+        mine = [c for c in recorded.get("conditions") or () if kubelets(c)]
+        kept = [c for c in status.get("conditions") or () if not kubelets(c)]
         if mine or len(kept) != len(status.get("conditions") or ()):
             status["conditions"] = kept + mine
         return status if status != cur.status else None

@@ -702,13 +702,7 @@ class FollowGroups:
                     unseen = []
                 else:
                     result, rec, matched, at = early, early_rec, early_matched, early_at
-            row = follow_pod_group_row(result, rec, matched, at, bool(near))
-            if unseen:
-                row["verdict"] = UNDECIDABLE
-                row["agrees"] = None
-                row["replayed"]["undecidableFromTrace"] = unseen
-                row["differences"] = [f"the trace cannot decide: the recording's choice is this cycle's without "
-                                      f"{'; '.join(unseen)}, which the scheduler may not have seen yet"]
+            row = follow_pod_group_row(result, rec, matched, at, bool(near), unseen)
             self.rows.append(row)
             # the calls that hold the group are the cluster's when its choice is known (an
             # alternative matched the recording): none when it evicts only pods going already (no
@@ -793,14 +787,16 @@ def follow_choice(rec: PodGroupPreemptionRecord, now: float, recorded: Sequence[
 
 
 def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRecord, matched: list[Any] | None,
-                         at: float, recorded: bool) -> dict[str, Any]:
+                         at: float, recorded: bool, unseen: Sequence[str] = ()) -> dict[str, Any]:
     """A workload-aware preemption in follow mode: decided by the replay's own pod-group cycle on
     the recorded cluster of that instant (`at`, follow_choice's time). It agrees when the search
     makes the recording's choice (`matched`, follow_choice's) for some order of the units it cannot
     tell apart; the row's victims are then that choice, the replay's own order's under `replayed`.
     Its verdict: `agrees` when the replay's own order makes that choice, `tied` when another order
-    of tied units does, else `differs` (no burst of the recording near it is a choice this search
-    makes, or none is near: `recorded`)."""
+    of tied units does, `undecidable` when that choice is this cycle's only without the writes
+    `unseen` names (recorded just before it: the scheduler may not have seen them yet), else
+    `differs` (no burst of the recording near it is a choice this search makes, or none is near:
+    `recorded`)."""
     row = pod_group_preemption_summary(result, replace(rec, victims=list(matched)) if matched is not None else rec,
                                        at)
     row["replayed"] = {"outcome": "Preempted", "node": CLUSTER, "tiedNodes": [],
@@ -810,7 +806,13 @@ def follow_pod_group_row(result: PodGroupCycleResult, rec: PodGroupPreemptionRec
         # tell apart (equal priority, kind, size and start second: a Go map's order)
         row["replayed"]["victimAlternatives"] = [[p.key for u in alt for p in u.pods] for alt in rec.alternatives]
         row["replayed"]["victimOrderUnknown"] = True
-    if matched is not None:
+    if unseen:
+        row["verdict"] = UNDECIDABLE
+        row["agrees"] = None
+        row["replayed"]["undecidableFromTrace"] = list(unseen)
+        row["differences"] = [f"the trace cannot decide: the recording's choice is this cycle's without "
+                              f"{'; '.join(unseen)}, which the scheduler may not have seen yet"]
+    elif matched is not None:
         own = {p.key for p in rec.victim_pods}
         row["verdict"] = AGREES if {p.key for u in matched for p in u.pods} == own else TIED
         row["agrees"] = True

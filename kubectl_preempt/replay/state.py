@@ -64,6 +64,13 @@ def preempted_by_scheduler(raw: Mapping[str, Any]) -> bool:
     return False
 
 
+def disruption_target(raw: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The pod's DisruptionTarget condition, whoever set it (the scheduler, an eviction, the taint
+    manager, the pod GC), or None."""
+    return next((c for c in (raw.get("status") or {}).get("conditions") or ()
+                 if isinstance(c, Mapping) and c.get("type") == DISRUPTION_TARGET), None)
+
+
 def finished(raw: Mapping[str, Any]) -> bool:
     return (raw.get("status") or {}).get("phase") in ("Succeeded", "Failed")
 
