@@ -17,7 +17,7 @@ import pytest
 
 import kubectl_preempt
 from kubectl_preempt.errors import InputError
-from kubectl_preempt.io import snapshot
+from kubectl_preempt.io import beside, snapshot
 from kubectl_preempt.io.snapshot import load_objects
 from kubectl_preempt.model import schema
 from kubectl_preempt.model.cluster import Cluster
@@ -376,8 +376,16 @@ TEXTS = {
 }
 
 
+@pytest.fixture(params=["here", "beside"])
+def plain_asked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether the document is plain text asked in this process, or in a forked child on the other
+    core (io/beside.py) while this one decodes: the read is the same either way."""
+    monkeypatch.setattr(beside, "can_fork", lambda: request.param == "beside")
+
+
 @pytest.mark.parametrize("name", list(TEXTS))
-def test_a_document_orjson_reads_otherwise_is_read_as_the_careful_read_reads_it(tmp_path: Path, name: str) -> None:
+def test_a_document_orjson_reads_otherwise_is_read_as_the_careful_read_reads_it(
+        tmp_path: Path, name: str, plain_asked: None) -> None:
     p = _written(tmp_path, TEXTS[name])
     assert _outcome(p, True) == _outcome(p, False)
 
@@ -399,7 +407,7 @@ HARMLESS = {
 
 
 @pytest.mark.parametrize("name", list(HARMLESS))
-def test_what_msgspec_and_orjson_read_alike_takes_the_typed_read(tmp_path: Path, name: str) -> None:
+def test_what_msgspec_and_orjson_read_alike_takes_the_typed_read(tmp_path: Path, name: str, plain_asked: None) -> None:
     p = _written(tmp_path, HARMLESS[name])
     assert load_objects(p, lean=True).checked == 3
     assert _outcome(p, True) == _outcome(p, False)

@@ -22,6 +22,7 @@ from ..model import limits
 from ..model.cluster import KNOWN_KINDS, read_pod
 from ..model.schema import KINDS, basics_ok, describe, typed_decoder, typed_pod_reader, typed_shells
 from . import kinds
+from .beside import ask_beside
 
 try:  # the C loader is several times faster on large YAML snapshots
     from yaml import CSafeLoader as _BaseLoader
@@ -542,12 +543,34 @@ def _typed_list(data: bytes) -> SnapshotObjects | None:
     head_type, kind_type = typed_shells()
     # msgspec's refusals: a value or a syntax it does not take, nesting past its depth
     errors = (msgspec.DecodeError, RecursionError)
-    try:
-        head = msgspec.json.decode(data, type=head_type)
-    except errors:
-        return None
-    if head.kind != "List" or head.items is None or not _plain_text(data):
-        return None
+    # whether msgspec reads the document as orjson does, asked on the other core while this one
+    # decodes (io/beside.py); a document that is not plain text is then read the careful way
+    with ask_beside(lambda: _plain_text(data)) as plain:
+        try:
+            head = msgspec.json.decode(data, type=head_type)
+        except errors:
+            return None
+        if head.kind != "List" or head.items is None:
+            return None
+        # answered here (no other core): asked before any object is decoded, as it always was
+        if not plain.beside and not plain.get():
+            return None
+        try:
+            out = _typed_items(head, read_pod_json, kind_type, errors)
+        except Exception:
+            # what a plain document could not raise is the careful read's to word
+            if not plain.get():
+                return None
+            raise
+        if out is None or not plain.get():
+            return None
+    return out
+
+
+def _typed_items(head: Any, read_pod_json: Any, kind_type: Any, errors: tuple[type, ...]) -> SnapshotObjects | None:
+    """_typed_list's objects of the List `head`, or None where the decoders refuse one."""
+    import msgspec
+
     out = SnapshotObjects()
     if head.metadata is not None:
         out.server_version = _server_version({"kind": "List", "metadata": orjson.loads(memoryview(head.metadata))})
