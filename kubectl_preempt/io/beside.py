@@ -51,10 +51,10 @@ class Answer:
 
     __slots__ = ("_ask", "_pid", "_value")
 
-    def __init__(self, ask: Callable[[], bool], pid: int | None, value: bool | None) -> None:
+    def __init__(self, ask: Callable[[], bool], pid: int | None) -> None:
         self._ask = ask
         self._pid = pid
-        self._value = value
+        self._value: bool | None = None
 
     @property
     def beside(self) -> bool:
@@ -63,7 +63,7 @@ class Answer:
 
     def get(self) -> bool:
         if self._value is None:
-            status = self._reap(0)
+            status = self._reap()
             self._value = status == _YES if status in (_YES, _NO) else self._ask()
         return self._value
 
@@ -73,20 +73,18 @@ class Answer:
                 os.kill(self._pid, signal.SIGKILL)
             except ProcessLookupError:  # pragma: no cover - already gone and reaped elsewhere
                 pass
-            self._reap(0)
+            self._reap()
 
-    def _reap(self, flags: int) -> int | None:
+    def _reap(self) -> int | None:
+        """The child's exit code once it has ended (None: no child, or one reaped elsewhere)."""
         pid, self._pid = self._pid, None
         if pid is None:
             return None
-        while True:
-            try:
-                _, status = os.waitpid(pid, flags)
-            except ChildProcessError:  # reaped by someone else (a SIGCHLD handler): no answer
-                return None
-            except InterruptedError:  # pragma: no cover - retried by Python itself since 3.5
-                continue
-            return os.waitstatus_to_exitcode(status)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:  # reaped by someone else (a SIGCHLD handler): no answer
+            return None
+        return os.waitstatus_to_exitcode(status)
 
     def __enter__(self) -> "Answer":
         return self
@@ -99,11 +97,11 @@ def ask_beside(ask: Callable[[], bool]) -> Answer:
     """`ask()`'s answer, computed in a forked child when can_fork(), else here when it is asked
     for (get)."""
     if not can_fork():
-        return Answer(ask, None, None)
+        return Answer(ask, None)
     try:
         pid = os.fork()
     except OSError:  # no process to be had (a limit on processes): answered here
-        return Answer(ask, None, None)
+        return Answer(ask, None)
     if pid == 0:  # pragma: no cover - the child: coverage does not follow it
         status = 2
         try:
@@ -114,4 +112,4 @@ def ask_beside(ask: Callable[[], bool]) -> Answer:
         finally:
             # no atexit handlers, no flushing of the parent's buffered output: only the status
             os._exit(status)
-    return Answer(ask, pid, None)
+    return Answer(ask, pid)
