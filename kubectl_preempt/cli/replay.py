@@ -196,7 +196,8 @@ def replay(
              "kube-batch's own (allocate, backfill), which evicts nobody.", show_default=False)] = None,
     schedule_period: Annotated[float, typer.Option(
         "--schedule-period", metavar="SECONDS",
-        help="Seconds between kube-batch's sessions (its --schedule-period).")] = 1.0,
+        help="Seconds between kube-batch's sessions (its --schedule-period). A period that makes more "
+             "sessions over the trace than --max-trace-events is refused.")] = 1.0,
 ) -> None:
     if namespace is not None and all_namespaces:
         raise UsageError("-n/--namespace and -A/--all-namespaces do not go together")

@@ -1,6 +1,7 @@
 """replay(): a trace through the offline scheduler, as plain data in and out."""
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -8,6 +9,7 @@ from ..errors import UsageError, quote
 from ..framework.config import SchedulerConfig, parse_config
 from ..framework.versions import (FROM_DEFAULT, FROM_KUBELET, FROM_TRACE, KubernetesVersion, Resolved,
                                   apply_feature_gates, kubelet_versions, newest_kubelet, parse_version, resolve_kubernetes_version)
+from ..model import limits
 from ..model.limits import check_runs
 from ..batch.cache.cache import DEFAULT_SCHEDULER_NAME
 from .batch import DEFAULT_SCHEDULE_PERIOD, BatchOptions
@@ -260,6 +262,7 @@ def run_spec(events: Any, *, config: SchedulerConfig | Mapping[str, Any] | None 
         what_if["config"] = True
     if batch is not None:
         batch.parsed()  # a bad configuration fails here, before any run
+        _check_sessions(timeline, batch)
     return RunSpec(timeline, cfg, cfg_raw, classes, reresolve_existing, seed, what_if, batch)
 
 
@@ -277,11 +280,31 @@ def batch_options(scheduler_name: str = DEFAULT_SCHEDULER_NAME, conf: str | None
                         schedule_period=float(schedule_period))
 
 
+def _check_sessions(timeline: Any, batch: BatchOptions) -> None:
+    """kube-batch runs a session every period from the trace's start to its end while a pod of its
+    is pending (cmd/kube-batch: `wait.Until(runOnce, schedulePeriod)`; replay/batch.py), so a
+    replay's work grows with the span over the period: it is bounded as a trace's events are
+    (--max-trace-events), and a period that makes more sessions than that is refused before any
+    run. A trace without a pod of kube-batch's runs no session at all, whatever the period."""
+    span = timeline.end - timeline.start
+    sessions = span / batch.schedule_period
+    most = limits.current().max_trace_events
+    if sessions <= most:
+        return
+    name = batch.scheduler_name
+    if not any(ev.kind == "Pod" and (ev.obj.get("spec") or {}).get("schedulerName") == name
+               for ev in timeline.initial + timeline.events):
+        return
+    raise UsageError(f"a session every {batch.schedule_period:g}s over the trace's {span:g}s is {sessions:.3g} "
+                     f"sessions of {name}, more than the {most:,} a replay runs (--max-trace-events raises it)",
+                     field="--schedule-period")
+
+
 def _with_gates(cfg: SchedulerConfig, gates: Mapping[str, bool], api_latency: float | None) -> SchedulerConfig:
     # the gates were checked against the release's (apply_feature_gates); those the replay itself
     # honours (FEATURE_GATES: SchedulerAsyncPreemption) are read from here
     if api_latency is not None and (isinstance(api_latency, bool) or not isinstance(api_latency, (int, float))
-                                    or api_latency < 0):
+                                    or not 0 <= api_latency < math.inf):
         raise UsageError(f"must be a number of seconds, 0 or more, got {quote(api_latency)}", field="--api-latency")
     # (the gates as a mapping, or as the (name, value) pairs --feature-gates parses into)
     return replace(cfg, feature_gates={**cfg.feature_gates, **dict(gates)},

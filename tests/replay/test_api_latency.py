@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from kubectl_preempt.errors import InputError
 from kubectl_preempt.io.trace import parse_rfc3339
 from kubectl_preempt.model.objects import Pod
 from kubectl_preempt.render.replay import render_replay
@@ -136,3 +137,10 @@ def test_the_report_says_a_run_drew_its_calls_and_from_how_many() -> None:
     table = render_replay(replay(t, run=2), "table")
     assert "each API call drawn from the trace's 5 (median 50 ms)" in table
     assert all(len(line) <= 80 for line in table.splitlines() if "Async preemption" in line)
+
+
+@pytest.mark.parametrize("latency", [-1, float("inf"), float("nan"), True, "1s"])
+def test_an_api_latency_that_is_not_a_finite_number_of_seconds_is_refused(latency: Any) -> None:
+    with pytest.raises(InputError) as e:
+        replay(latency_trace(0, 0), api_latency=latency)
+    assert e.value.field == "--api-latency"

@@ -194,3 +194,18 @@ def test_runs_count_kube_batchs_pending_pods_too() -> None:
     dist = replay(two_queues_trace(), runs=2, jobs=1)["distribution"]
     assert dist["pendingProbability"] == {"shop/web-0": 1.0, "shop/web-1": 1.0, "team-a/etl-0": 1.0, "team-a/etl-1": 1.0}
     assert dist["podsNeverScheduled"]["p50"] == 4
+
+
+def test_a_period_that_makes_more_sessions_than_a_replay_runs_is_refused_before_any_run() -> None:
+    # cmd/kube-batch wait.Until(runOnce, schedulePeriod): one session a period over the trace's
+    # span (replay/api.py _check_sessions); a nanosecond over this trace's seconds is unbounded work
+    with pytest.raises(InputError) as e:
+        replay(two_queues_trace(), batch_scheduler_conf=RECLAIM_CONF, schedule_period=1e-9)
+    assert e.value.field == "--schedule-period"
+    assert "sessions of kube-batch, more than the 5,000,000 a replay runs (--max-trace-events raises it)" in str(e.value)
+
+
+def test_a_trace_without_pods_of_the_batch_scheduler_takes_any_period() -> None:
+    # no pod names volcano: no session runs, so no period costs anything
+    report = replay(two_queues_trace(), batch_scheduler_name="volcano", schedule_period=1e-9)
+    assert "kubeBatch" not in report["summary"]
