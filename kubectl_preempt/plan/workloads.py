@@ -58,6 +58,10 @@ POD_INDEX_LABEL = "apps.kubernetes.io/pod-index"
 JOB_NAME_LABELS = ("batch.kubernetes.io/job-name", "job-name")
 CONTROLLER_UID_LABELS = ("batch.kubernetes.io/controller-uid", "controller-uid")
 JOB_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index"
+# the most pods one plan makes: Kubernetes supports no more than 150,000 pods in a cluster
+# (kubernetes.io, "Considerations for large clusters"), and each pod a plan makes is held and
+# scheduled; a count past it (replicas: 1000000000) is refused at once, not hours and gigabytes later
+MAX_NEW_PODS = 150_000
 DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision"
 
 # job_scheduling_manager.go: names cut to a DNS subdomain's length
@@ -203,6 +207,7 @@ class Maker:
         self.taken: set[str] = {f"{(o.get('metadata') or {}).get('namespace') or 'default'}/"
                                 f"{(o.get('metadata') or {}).get('name')}" for o in objects if o.get("kind") == "Pod"}
         self.uids = 0
+        self.made = 0  # the pods made so far, at most MAX_NEW_PODS
 
     # -- helpers
     def _uid(self, kind: str, ns: str, name: str) -> str:
@@ -218,6 +223,10 @@ class Maker:
     def _pod(self, template: Mapping[str, Any], ns: str, name: str, owner: Mapping[str, Any] | None,
              labels: Mapping[str, str] = (), annotations: Mapping[str, str] = (), *, source: str | None, obj: str,
              field_path: str, generate: str | None = None) -> dict[str, Any]:
+        self.made += 1
+        if self.made > MAX_NEW_PODS:
+            raise InputError(f"the plan's workloads make more than the {MAX_NEW_PODS:,} pods a plan makes (as many as "
+                             "Kubernetes supports in a cluster)", source=source, field=obj)
         tmd = template.get("metadata") or {}
         md: dict[str, Any] = {"name": name, "namespace": ns, "uid": self._uid("Pod", ns, name),
                               "creationTimestamp": self.stamp}
@@ -342,6 +351,9 @@ class Maker:
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise InputError(f"must be a whole number, 0 or more, got {quote(v)}", source=source,
                              field=f"{label}: spec.{key}")
+        if v > MAX_NEW_PODS:
+            raise InputError(f"{v:,} pods are more than the {MAX_NEW_PODS:,} a plan makes (as many as Kubernetes "
+                             "supports in a cluster)", source=source, field=f"{label}: spec.{key}")
         return v
 
     def _pod_manifest(self, obj: Mapping[str, Any], ns: str, source: str, label: str) -> Creation:
@@ -516,6 +528,9 @@ class Maker:
         if m is None:
             raise InputError(f"expected NAMESPACE/KIND/NAME=REPLICAS, got {quote(target)}", field="--scale")
         ns, kind_arg, name, n = m.group(1), m.group(2), m.group(3), int(m.group(4))
+        if n > MAX_NEW_PODS:
+            raise InputError(f"{n:,} replicas are more than the {MAX_NEW_PODS:,} pods a plan makes (as many as "
+                             "Kubernetes supports in a cluster)", field=f"--scale {target}: REPLICAS")
         kind = {k.lower(): k for k in SCALE_KINDS} | {"deploy": "Deployment", "deployments": "Deployment",
                                                      "rs": "ReplicaSet", "replicasets": "ReplicaSet",
                                                      "sts": "StatefulSet", "statefulsets": "StatefulSet"}

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from kubectl_preempt.errors import InputError
+from kubectl_preempt.plan import workloads
 from kubectl_preempt.plan.api import plan, plan_spec
 from kubectl_preempt.plan.workloads import (MAX_GENERATED_NAME_LENGTH, RAND_ALPHABET, generate_name,
                                             is_gang_scheduling_candidate, pod_group_name_for_workload, rand_string,
@@ -133,6 +134,29 @@ def test_a_scale_target_not_in_the_snapshot_is_bad_input() -> None:
     assert "ReplicaSet batch/nope is not in the snapshot" in str(e.value) and "--scale" in str(e.value)
     with pytest.raises(InputError):
         _creations(busy_cluster(), scale=["batch/deployment/etl=3"])  # the RS has no Deployment owner
+
+
+def test_a_count_past_the_pods_a_cluster_holds_is_refused_at_once() -> None:
+    # plan/workloads.py MAX_NEW_PODS: Kubernetes supports 150,000 pods in a cluster; a plan that
+    # made 1,000,000,000 pods ran for minutes and took gigabytes before it was bounded
+    with pytest.raises(InputError) as e:
+        _creations(busy_cluster(), [("web.yaml", "items[0]", deployment("web", "shop", 10**9, "1", None))])
+    assert str(e.value) == ("web.yaml: items[0] (Deployment web): spec.replicas: 1,000,000,000 pods are more than the "
+                            "150,000 a plan makes (as many as Kubernetes supports in a cluster)")
+    with pytest.raises(InputError) as e:
+        _creations(busy_cluster(), scale=["batch/rs/etl=150001"])
+    assert "--scale batch/rs/etl=150001: REPLICAS: 150,001 replicas are more than the 150,000" in str(e.value)
+
+
+def test_workloads_that_make_more_pods_together_than_a_plan_makes_are_refused_naming_the_one_past_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workloads, "MAX_NEW_PODS", 5)
+    manifests = [("web.yaml", "items[0]", deployment("web", "shop", 3, "1", None)),
+                 ("web.yaml", "items[1]", deployment("api", "shop", 3, "1", None))]
+    with pytest.raises(InputError) as e:
+        _creations(busy_cluster(), manifests)
+    assert str(e.value).startswith("web.yaml: items[1] (Deployment api): the plan's workloads make more than the 5 pods")
+    assert len(_creations(busy_cluster(), manifests[:1])[0].pods) == 3
 
 
 def test_scale_up_adds_the_missing_replicas_to_the_replica_set() -> None:
