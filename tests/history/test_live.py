@@ -138,6 +138,8 @@ def test_without_any_access_one_line_and_exit_3(cli, api: FakeAPIServer) -> None
 @pytest.mark.parametrize("args, message", [
     (["--since", "yesterday"], "is not a duration"),
     (["--since", "0s"], "must be more than zero"),
+    # time.ParseDuration's int64 of nanoseconds: its window started in year -11405920 before
+    (["--since", "99999999999h"], "longer than the longest duration Go reads (2562047h47m16.854775807s)"),
     (["-n", "x", "-A"], "do not go together"),
 ])
 def test_bad_flags_exit_2_in_one_line(cli, args: list[str], message: str) -> None:
