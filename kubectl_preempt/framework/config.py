@@ -212,6 +212,17 @@ def _profile(raw: Mapping[str, Any], where: str, global_pct: int | None, version
     return Profile(name, mp, points, args, pct if isinstance(pct, int) else None)
 
 
+def _whole(raw: Mapping[str, Any], key: str, default: int, bits: int) -> int:
+    """An integer field of the configuration (an int32 or int64 in its Go type: `bits` of magnitude),
+    `default` when absent or null; anything else is the field's error, as strict decoding refuses it."""
+    v = raw.get(key)
+    if v is None:
+        return default
+    if isinstance(v, bool) or not isinstance(v, int) or not -2**bits <= v < 2**bits:
+        raise InputError(f"expected a whole number (an int{bits + 1}), got {quote(v)}", field=key)
+    return v
+
+
 def default_config(version: KubernetesVersion = DEFAULT) -> SchedulerConfig:
     return parse_config(None, version=version)
 
@@ -238,8 +249,19 @@ def parse_config(raw: Mapping[str, Any] | None, source: str | None = None, *,
         names = [p.scheduler_name for p in profiles]
         if len(set(names)) != len(names):
             raise InputError("duplicate schedulerName", field="profiles")
-        return SchedulerConfig(profiles, pct,
-                               int(raw.get("podInitialBackoffSeconds") or 1),
-                               int(raw.get("podMaxBackoffSeconds") or 10), version=version, raw=given, source=source)
+        # apis/config/v1 defaults.go SetDefaults_KubeSchedulerConfiguration (each set only when
+        # absent), then validation.go ValidateKubeSchedulerConfiguration's checks of these fields
+        parallelism = _whole(raw, "parallelism", 16, 31)
+        if parallelism <= 0:
+            raise InputError(f"Invalid value: {parallelism}: should be an integer value greater than zero",
+                             field="parallelism")
+        initial = _whole(raw, "podInitialBackoffSeconds", 1, 63)
+        maximum = _whole(raw, "podMaxBackoffSeconds", 10, 63)
+        if initial <= 0:
+            raise InputError(f"Invalid value: {initial}: must be greater than 0", field="podInitialBackoffSeconds")
+        if maximum < initial:
+            raise InputError(f"Invalid value: {maximum}: must be greater than or equal to PodInitialBackoffSeconds",
+                             field="podMaxBackoffSeconds")
+        return SchedulerConfig(profiles, pct, initial, maximum, version=version, raw=given, source=source)
     except InputError as e:
         raise e.located(source=source)

@@ -68,3 +68,36 @@ def test_bad_configuration_names_the_field(cfg, field) -> None:
     with pytest.raises(InputError) as e:
         parse_config(cfg, source="sched.yaml")
     assert field in str(e.value) and "sched.yaml" in str(e.value)
+
+
+# apis/config/validation/validation.go ValidateKubeSchedulerConfiguration, in its words; a value
+# of another type is refused as strict decoding refuses it (a string or a list here raised
+# Python's own ValueError and TypeError, with a traceback)
+@pytest.mark.parametrize("fields, message", [
+    ({"podInitialBackoffSeconds": 0}, "sched.yaml: podInitialBackoffSeconds: Invalid value: 0: must be greater than 0"),
+    ({"podInitialBackoffSeconds": -3}, "sched.yaml: podInitialBackoffSeconds: Invalid value: -3: must be greater than 0"),
+    ({"podMaxBackoffSeconds": 0}, "sched.yaml: podMaxBackoffSeconds: Invalid value: 0: must be greater than or equal to "
+                                  "PodInitialBackoffSeconds"),
+    ({"podInitialBackoffSeconds": 11}, "sched.yaml: podMaxBackoffSeconds: Invalid value: 10: must be greater than or "
+                                       "equal to PodInitialBackoffSeconds"),
+    ({"parallelism": 0}, "sched.yaml: parallelism: Invalid value: 0: should be an integer value greater than zero"),
+    ({"podInitialBackoffSeconds": "abc"}, 'sched.yaml: podInitialBackoffSeconds: expected a whole number (an int64), '
+                                          'got "abc"'),
+    ({"podMaxBackoffSeconds": [1]}, "sched.yaml: podMaxBackoffSeconds: expected a whole number (an int64), got [1]"),
+    ({"podInitialBackoffSeconds": 1.5}, "sched.yaml: podInitialBackoffSeconds: expected a whole number (an int64), "
+                                        "got 1.5"),
+    ({"parallelism": True}, "sched.yaml: parallelism: expected a whole number (an int32), got true"),
+    ({"parallelism": 2**31}, "sched.yaml: parallelism: expected a whole number (an int32), got 2147483648"),
+])
+def test_the_queues_backoffs_and_parallelism_are_validated_as_upstream_validates_them(fields, message) -> None:
+    with pytest.raises(InputError) as e:
+        parse_config({**CFG, **fields}, source="sched.yaml")
+    assert str(e.value) == message
+
+
+def test_the_backoffs_default_only_when_absent() -> None:
+    # defaults.go: 1 s and 10 s when the fields are nil; given ones are kept as they are
+    c = parse_config(CFG)
+    assert (c.pod_initial_backoff_seconds, c.pod_max_backoff_seconds) == (1, 10)
+    c = parse_config({**CFG, "podInitialBackoffSeconds": 2, "podMaxBackoffSeconds": 2, "parallelism": 1})
+    assert (c.pod_initial_backoff_seconds, c.pod_max_backoff_seconds) == (2, 2)
