@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import InputError, quote
+from ..model.schema import (BOOL, INT32, INT64, NODE_AFFINITY, STR, STRINGS, TOPOLOGY_SPREAD_CONSTRAINT, UNCHECKED,
+                            check_shape, list_of, obj)
 from .versions import DEFAULT, KubernetesVersion
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
@@ -59,6 +61,45 @@ DEFAULT_PLUGIN_ARGS: dict[str, dict[str, Any]] = {
     "VolumeBinding": {"bindTimeoutSeconds": 600},
     "NodeAffinity": {},
 }
+
+
+# The document's shape, as strict decoding into kube-scheduler's v1 types reads it
+# (k8s.io/kube-scheduler/config/v1 types.go and types_pluginargs.go): a field of another type is
+# one error naming it, before any default or merge reads it. Only the fields read here are named.
+_PLUGIN = obj(name=STR, weight=INT32)
+_PLUGIN_SET = obj(enabled=list_of(_PLUGIN), disabled=list_of(_PLUGIN))
+_RESOURCE_SPEC = obj(name=STR, weight=INT64)
+_SHAPE_POINT = obj(utilization=INT32, score=INT32)
+# each plugin's args, by the plugin's name (a plugin not named here keeps its args unchecked)
+PLUGIN_ARGS_SHAPES = {
+    "DefaultPreemption": obj(minCandidateNodesPercentage=INT32, minCandidateNodesAbsolute=INT32),
+    "InterPodAffinity": obj(hardPodAffinityWeight=INT32, ignorePreferredTermsOfExistingPods=BOOL),
+    "NodeAffinity": obj(addedAffinity=NODE_AFFINITY),
+    "NodeResourcesBalancedAllocation": obj(resources=list_of(_RESOURCE_SPEC)),
+    "NodeResourcesFit": obj(ignoredResources=STRINGS, ignoredResourceGroups=STRINGS, scoringStrategy=obj(
+        type=STR, resources=list_of(_RESOURCE_SPEC), requestedToCapacityRatio=obj(shape=list_of(_SHAPE_POINT)))),
+    "PodTopologySpread": obj(defaultConstraints=list_of(TOPOLOGY_SPREAD_CONSTRAINT), defaultingType=STR),
+    "VolumeBinding": obj(bindTimeoutSeconds=INT64, shape=list_of(_SHAPE_POINT)),
+}
+_PROFILE = obj(schedulerName=STR, percentageOfNodesToScore=INT32,
+               plugins=obj(multiPoint=_PLUGIN_SET, **{ep: _PLUGIN_SET for ep in EXTENSION_POINTS}),
+               pluginConfig=list_of(obj(name=STR, args=UNCHECKED)))
+CONFIG_SHAPE = obj(apiVersion=STR, kind=STR, parallelism=INT32, percentageOfNodesToScore=INT32,
+                   podInitialBackoffSeconds=INT64, podMaxBackoffSeconds=INT64, profiles=list_of(_PROFILE))
+
+
+def _check_config_shape(raw: Mapping[str, Any]) -> None:
+    check_shape(CONFIG_SHAPE, raw)
+    for i, profile in enumerate(raw.get("profiles") or ()):
+        for j, pc in enumerate(profile.get("pluginConfig") or ()):
+            shape = PLUGIN_ARGS_SHAPES.get(pc.get("name"))
+            args = pc.get("args")
+            if shape is None or args is None:
+                continue
+            try:
+                check_shape(shape, args)
+            except InputError as e:
+                raise e.located(field_prefix=f"profiles[{i}].pluginConfig[{j}].args") from None
 
 
 @dataclass
@@ -212,15 +253,10 @@ def _profile(raw: Mapping[str, Any], where: str, global_pct: int | None, version
     return Profile(name, mp, points, args, pct if isinstance(pct, int) else None)
 
 
-def _whole(raw: Mapping[str, Any], key: str, default: int, bits: int) -> int:
-    """An integer field of the configuration (an int32 or int64 in its Go type: `bits` of magnitude),
-    `default` when absent or null; anything else is the field's error, as strict decoding refuses it."""
+def _defaulted(raw: Mapping[str, Any], key: str, default: int) -> int:
+    """An integer field (its type checked with the document's shape), `default` when absent or null."""
     v = raw.get(key)
-    if v is None:
-        return default
-    if isinstance(v, bool) or not isinstance(v, int) or not -2**bits <= v < 2**bits:
-        raise InputError(f"expected a whole number (an int{bits + 1}), got {quote(v)}", field=key)
-    return v
+    return default if v is None else v
 
 
 def default_config(version: KubernetesVersion = DEFAULT) -> SchedulerConfig:
@@ -241,6 +277,7 @@ def parse_config(raw: Mapping[str, Any] | None, source: str | None = None, *,
             raise InputError(f"kind {quote(raw.get('kind'))} is not KubeSchedulerConfiguration", field="kind")
         if raw.get("apiVersion") not in (None, API_VERSION):
             raise InputError(f"apiVersion {quote(raw.get('apiVersion'))} is not {API_VERSION}", field="apiVersion")
+        _check_config_shape(raw)
         pct = raw.get("percentageOfNodesToScore") or 0
         if not isinstance(pct, int) or not 0 <= pct <= 100:
             raise InputError(f"{quote(pct)} is not between 0 and 100", field="percentageOfNodesToScore")
@@ -251,12 +288,12 @@ def parse_config(raw: Mapping[str, Any] | None, source: str | None = None, *,
             raise InputError("duplicate schedulerName", field="profiles")
         # apis/config/v1 defaults.go SetDefaults_KubeSchedulerConfiguration (each set only when
         # absent), then validation.go ValidateKubeSchedulerConfiguration's checks of these fields
-        parallelism = _whole(raw, "parallelism", 16, 31)
+        parallelism = _defaulted(raw, "parallelism", 16)
         if parallelism <= 0:
             raise InputError(f"Invalid value: {parallelism}: should be an integer value greater than zero",
                              field="parallelism")
-        initial = _whole(raw, "podInitialBackoffSeconds", 1, 63)
-        maximum = _whole(raw, "podMaxBackoffSeconds", 10, 63)
+        initial = _defaulted(raw, "podInitialBackoffSeconds", 1)
+        maximum = _defaulted(raw, "podMaxBackoffSeconds", 10)
         if initial <= 0:
             raise InputError(f"Invalid value: {initial}: must be greater than 0", field="podInitialBackoffSeconds")
         if maximum < initial:

@@ -1085,6 +1085,17 @@ def check_object(o: Mapping[str, Any]) -> None:
         raise InputError(e.message, field=path or None) from None
 
 
+def check_shape(checker: Any, value: Any) -> None:
+    """InputError naming the field (relative to `value`) where `value` is not of the shape
+    `checker` (a table built with obj, list_of, map_of and the leaves above) describes: for the
+    documents that are not Kubernetes objects (a KubeSchedulerConfiguration), checked alike."""
+    try:
+        checker.check(value)
+    except _Bad as e:
+        path = "".join(reversed(e.path)).lstrip(".")
+        raise InputError(e.message, field=path or None) from None
+
+
 _KIND = repeat("kind")
 _METADATA = repeat("metadata")
 _NAME = repeat("name")

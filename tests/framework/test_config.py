@@ -71,8 +71,8 @@ def test_bad_configuration_names_the_field(cfg, field) -> None:
 
 
 # apis/config/validation/validation.go ValidateKubeSchedulerConfiguration, in its words; a value
-# of another type is refused as strict decoding refuses it (a string or a list here raised
-# Python's own ValueError and TypeError, with a traceback)
+# of another type is refused with the document's shape (a string or a list here raised Python's
+# own ValueError and TypeError, with a traceback)
 @pytest.mark.parametrize("fields, message", [
     ({"podInitialBackoffSeconds": 0}, "sched.yaml: podInitialBackoffSeconds: Invalid value: 0: must be greater than 0"),
     ({"podInitialBackoffSeconds": -3}, "sched.yaml: podInitialBackoffSeconds: Invalid value: -3: must be greater than 0"),
@@ -81,13 +81,14 @@ def test_bad_configuration_names_the_field(cfg, field) -> None:
     ({"podInitialBackoffSeconds": 11}, "sched.yaml: podMaxBackoffSeconds: Invalid value: 10: must be greater than or "
                                        "equal to PodInitialBackoffSeconds"),
     ({"parallelism": 0}, "sched.yaml: parallelism: Invalid value: 0: should be an integer value greater than zero"),
-    ({"podInitialBackoffSeconds": "abc"}, 'sched.yaml: podInitialBackoffSeconds: expected a whole number (an int64), '
-                                          'got "abc"'),
-    ({"podMaxBackoffSeconds": [1]}, "sched.yaml: podMaxBackoffSeconds: expected a whole number (an int64), got [1]"),
-    ({"podInitialBackoffSeconds": 1.5}, "sched.yaml: podInitialBackoffSeconds: expected a whole number (an int64), "
-                                        "got 1.5"),
-    ({"parallelism": True}, "sched.yaml: parallelism: expected a whole number (an int32), got true"),
-    ({"parallelism": 2**31}, "sched.yaml: parallelism: expected a whole number (an int32), got 2147483648"),
+    ({"podInitialBackoffSeconds": "abc"}, 'sched.yaml: podInitialBackoffSeconds: must be an integer, got a string '
+                                          '("abc")'),
+    ({"podMaxBackoffSeconds": [1]}, "sched.yaml: podMaxBackoffSeconds: must be an integer, got a list"),
+    ({"podInitialBackoffSeconds": 1.5}, "sched.yaml: podInitialBackoffSeconds: must be an integer, got a number "
+                                        "(1.5)"),
+    ({"parallelism": True}, "sched.yaml: parallelism: must be an integer, got a boolean (true)"),
+    ({"parallelism": 2**31}, "sched.yaml: parallelism: must be between -2147483648 and 2147483647, inclusive, got a "
+                             "number (2147483648)"),
 ])
 def test_the_queues_backoffs_and_parallelism_are_validated_as_upstream_validates_them(fields, message) -> None:
     with pytest.raises(InputError) as e:
@@ -101,3 +102,45 @@ def test_the_backoffs_default_only_when_absent() -> None:
     assert (c.pod_initial_backoff_seconds, c.pod_max_backoff_seconds) == (1, 10)
     c = parse_config({**CFG, "podInitialBackoffSeconds": 2, "podMaxBackoffSeconds": 2, "parallelism": 1})
     assert (c.pod_initial_backoff_seconds, c.pod_max_backoff_seconds) == (2, 2)
+
+
+def _with_plugin_config(name: str, args: dict) -> dict:
+    return {**CFG, "profiles": [{"pluginConfig": [{"name": name, "args": args}]}]}
+
+
+# what strict decoding into kube-scheduler's v1 types refuses (config/v1 types.go,
+# types_pluginargs.go): each of these raised a Python exception with a traceback before the
+# document's shape was checked (framework/config.py CONFIG_SHAPE, PLUGIN_ARGS_SHAPES)
+@pytest.mark.parametrize("cfg, message", [
+    pytest.param({**CFG, "profiles": [0]}, "profiles[0]: must be an object, got a number (0)", id="a profile not an object"),
+    pytest.param({**CFG, "profiles": ["abc"]}, 'profiles[0]: must be an object, got a string ("abc")',
+                 id="a profile a string"),
+    pytest.param({**CFG, "profiles": [{"plugins": {"multiPoint": {"enabled": [{"name": [1]}]}}}]},
+                 "profiles[0].plugins.multiPoint.enabled[0].name: must be a string, got a list", id="a plugin's name"),
+    pytest.param({**CFG, "profiles": [{"pluginConfig": [{"name": {"x": 1}}]}]},
+                 "profiles[0].pluginConfig[0].name: must be a string, got an object", id="a plugin config's name"),
+    pytest.param(_with_plugin_config("NodeAffinity", {"addedAffinity": 1.5}),
+                 "profiles[0].pluginConfig[0].args.addedAffinity: must be an object, got a number (1.5)",
+                 id="addedAffinity"),
+    pytest.param(_with_plugin_config("NodeAffinity", {"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchExpressions": [1]}]}}}),
+                 "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                 ".nodeSelectorTerms[0].matchExpressions[0]: must be an object, got a number (1)", id="a node selector"),
+    pytest.param(_with_plugin_config("PodTopologySpread", {"defaultingType": "List", "defaultConstraints": [""]}),
+                 "profiles[0].pluginConfig[0].args.defaultConstraints[0]: must be an object, got an empty string",
+                 id="a default constraint"),
+    pytest.param(_with_plugin_config("PodTopologySpread", {"defaultConstraints": 1.5}),
+                 "profiles[0].pluginConfig[0].args.defaultConstraints: must be a list, got a number (1.5)",
+                 id="default constraints"),
+    pytest.param(_with_plugin_config("DefaultPreemption", {"minCandidateNodesPercentage": []}),
+                 "profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: must be an integer, got a list",
+                 id="minCandidateNodesPercentage"),
+    pytest.param(_with_plugin_config("NodeResourcesFit", {"scoringStrategy": {"type": "MostAllocated",
+                                                                              "resources": [{"weight": "x"}]}}),
+                 'profiles[0].pluginConfig[0].args.scoringStrategy.resources[0].weight: must be an integer, got a '
+                 'string ("x")', id="a resource's weight"),
+])
+def test_a_document_of_another_shape_is_refused_naming_the_field(cfg, message) -> None:
+    with pytest.raises(InputError) as e:
+        parse_config(cfg, source="sched.yaml")
+    assert str(e.value) == f"sched.yaml: {message}"
