@@ -273,6 +273,32 @@ def test_bad_manifests_name_file_and_field(tmp_path: Path, obj: dict, expected: 
     assert "\n" not in str(e.value)
 
 
+def _pod_with(path: tuple, value: object) -> dict:
+    pod = make_pod("p").req(cpu="1").obj()
+    o = pod
+    for k in path[:-1]:
+        o = o[k]
+    o[path[-1]] = value
+    return pod
+
+
+# each of these raised a Python exception with a traceback before the manifest's shape was checked
+# as a snapshot's pods are (model/schema.py), found by mutating examples/api-pod.yaml
+@pytest.mark.parametrize("path, value, expected", [
+    (("spec", "containers", 0), 1, "spec.containers[0]: must be an object, got a number (1)"),
+    (("spec", "containers", 0), [1], "spec.containers[0]: must be an object, got a list"),
+    (("spec", "containers"), "abc", 'spec.containers: must be a list, got a string ("abc")'),
+    (("metadata", "namespace"), [1], "metadata.namespace: must be a string, got a list"),
+    (("spec", "containers", 0, "name"), [1], "spec.containers[0].name: must be a string, got a list"),
+])
+def test_a_manifest_of_another_shape_names_the_field_in_one_line(tmp_path: Path, path: tuple, value: object,
+                                                                 expected: str) -> None:
+    p = _write(tmp_path, "m.yaml", yaml.safe_dump(_pod_with(path, value)).encode())
+    with pytest.raises(InputError) as e:
+        load_manifests(p)
+    assert str(e.value) == f"{p}: {expected}"
+
+
 def test_a_manifest_file_with_no_pod_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no Pod in the file"):
         load_manifests(_write(tmp_path, "m.yaml", b"---\n"))

@@ -20,7 +20,7 @@ from ..errors import InputError
 from ..model.bulk import bulk_allocation
 from ..model import limits
 from ..model.cluster import KNOWN_KINDS, read_pod
-from ..model.schema import KINDS, basics_ok, describe, typed_decoder, typed_pod_reader, typed_shells
+from ..model.schema import KINDS, basics_ok, check_object, describe, typed_decoder, typed_pod_reader, typed_shells
 from . import kinds
 from .beside import ask_beside
 
@@ -737,6 +737,12 @@ def load_manifests(path: str, namespace: str | None = None) -> list[dict]:
                 what = f"kind {kind}" if isinstance(kind, str) and kind else "an object without kind"
                 raise InputError(f"{what} cannot be explained: give a Pod manifest",
                                  source=name, field=_join(item_where, "kind"))
+            # its shape first, as a snapshot's objects are checked (model/schema.py): a field of
+            # the wrong type is named, not tripped over below
+            try:
+                check_object(obj)
+            except InputError as e:
+                raise e.located(source=name, field_prefix=item_where or None) from None
             md = obj.get("metadata")
             if not isinstance(md, dict):
                 md = obj["metadata"] = {}

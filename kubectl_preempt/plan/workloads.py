@@ -39,7 +39,8 @@ from ..errors import InputError, quote
 from ..model.admission import merge_label_keys
 from ..model.objects import Pod, PriorityClass
 from ..model.priority import class_priority
-from ..model.schema import check_object, describe
+from ..model.schema import (KINDS as OBJECT_SHAPES, LABEL_SELECTOR, NONNEG_INT32, OBJECT_META, POD_TEMPLATE, STR,
+                            check_object, check_shape, describe, obj)
 from ..model.workload import check_workload_object, is_workload_object
 from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
 
@@ -62,6 +63,15 @@ JOB_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index"
 # (kubernetes.io, "Considerations for large clusters"), and each pod a plan makes is held and
 # scheduled; a count past it (replicas: 1000000000) is refused at once, not hours and gigabytes later
 MAX_NEW_PODS = 150_000
+# the shapes of the manifests a plan reads (apps/v1 Deployment and batch/v1 Job, as far as a plan
+# reads them; the other kinds are a snapshot's, model/schema.py KINDS), checked before any is read
+MANIFEST_SHAPES = {
+    **{k: OBJECT_SHAPES[k] for k in ("Pod", "ReplicaSet", "StatefulSet")},
+    "Deployment": obj(metadata=OBJECT_META, spec=obj(replicas=NONNEG_INT32, selector=LABEL_SELECTOR,
+                                                     template=POD_TEMPLATE)),
+    "Job": obj(metadata=OBJECT_META, spec=obj(parallelism=NONNEG_INT32, completions=NONNEG_INT32, completionMode=STR,
+                                              selector=LABEL_SELECTOR, template=POD_TEMPLATE)),
+}
 DEPLOYMENT_REVISION = "deployment.kubernetes.io/revision"
 
 # job_scheduling_manager.go: names cut to a DNS subdomain's length
@@ -271,6 +281,14 @@ class Maker:
             what = f"kind {kind}" if isinstance(kind, str) and kind else "an object without kind"
             raise InputError(f"{what} cannot be planned: give {', '.join(KINDS[:-1])} or {KINDS[-1]}",
                              source=source, field=f"{label}: kind")
+        shape = MANIFEST_SHAPES.get(kind)
+        if shape is not None:
+            # its shape first, as a snapshot's objects are checked: a field of the wrong type is
+            # named, not tripped over below
+            try:
+                check_shape(shape, obj)
+            except InputError as e:
+                raise InputError(e.detail, source=source, field=f"{label}: {e.field}") from None
         ns = md.get("namespace") or self.namespace or "default"
         if not name and not (kind in ("Pod", "Job") and md.get("generateName")):
             raise InputError(f"{kind} without metadata.name", source=source, field=f"{label}: metadata.name")

@@ -159,6 +159,35 @@ def test_workloads_that_make_more_pods_together_than_a_plan_makes_are_refused_na
     assert len(_creations(busy_cluster(), manifests[:1])[0].pods) == 3
 
 
+def _deployment_with(path: tuple, value: object) -> dict:
+    d = deployment("web", "shop", 1, "1", None)
+    o = d
+    for k in path[:-1]:
+        o = o[k]
+    o[path[-1]] = value
+    return d
+
+
+# each of these raised a Python exception with a traceback before the manifest's shape was checked
+# (plan/workloads.py MANIFEST_SHAPES), found by mutating examples/storefront-deployment.yaml
+@pytest.mark.parametrize("path, value, expected", [
+    (("spec", "selector"), 5, "spec.selector: must be an object, got a number (5)"),
+    (("spec", "template", "metadata"), [], "spec.template.metadata: must be an object, got a list"),
+    (("spec", "template", "metadata", "labels", "web"), 10**20,
+     "spec.template.metadata.labels.web: must be a string, got a number (100000000000000000000)"),
+    (("spec", "template", "spec", "containers", 0, "resources"), "x",
+     'spec.template.spec.containers[0].resources: must be an object, got a string ("x")'),
+    (("spec", "template", "spec", "containers", 0, "resources", "requests"), 1,
+     "spec.template.spec.containers[0].resources.requests: must be an object (a map of names to values), got a "
+     "number (1)"),
+    (("spec", "replicas"), -1, "spec.replicas: must be between 0 and 2147483647, inclusive, got a number (-1)"),
+])
+def test_a_manifest_of_another_shape_is_refused_naming_the_field(path: tuple, value: object, expected: str) -> None:
+    with pytest.raises(InputError) as e:
+        _creations(busy_cluster(), [("web.yaml", "items[0]", _deployment_with(path, value))])
+    assert str(e.value) == f"web.yaml: items[0] (Deployment web): {expected}"
+
+
 def test_scale_up_adds_the_missing_replicas_to_the_replica_set() -> None:
     c = _creations(busy_cluster(), scale=["batch/rs/etl=10"])[0]
     assert len(c.pods) == 2 and c.owners[0]["spec"]["replicas"] == 10
