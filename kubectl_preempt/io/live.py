@@ -23,6 +23,7 @@ import yaml
 
 from ..errors import ClusterError, InputError, quote
 from ..model.rfc3339 import parse_seconds
+from ..model.schema import BOOL, STR, STRINGS, STRING_MAP, check_shape, list_of, map_of, obj
 from ..model.bulk import bulk_allocation
 from ..model.who_preempted import EVENT_REASON_PREEMPTED, event_time, pod_key, preemption_record
 
@@ -213,6 +214,27 @@ def kubeconfig_paths(kubeconfig: str | None = None, environ: Mapping[str, str] |
     return [os.path.expanduser(os.path.join("~", ".kube", "config"))]
 
 
+# A kubeconfig's shape, as client-go's strict decoding into clientcmd/api/v1 reads it (types.go:
+# Config, NamedCluster, NamedAuthInfo, NamedContext), as far as a connection reads it: a field of
+# another type is one error naming it, not a failure inside the client (it raised TypeError and
+# AttributeError on `users: true` or `context: ""`)
+_EXEC_ENV = obj(name=STR, value=STR)
+KUBECONFIG_SHAPE = obj(**{
+    "apiVersion": STR, "kind": STR, "current-context": STR,
+    "clusters": list_of(obj(name=STR, cluster=obj(**{
+        "server": STR, "tls-server-name": STR, "insecure-skip-tls-verify": BOOL, "certificate-authority": STR,
+        "certificate-authority-data": STR, "proxy-url": STR, "disable-compression": BOOL}))),
+    "users": list_of(obj(name=STR, user=obj(**{
+        "client-certificate": STR, "client-certificate-data": STR, "client-key": STR, "client-key-data": STR,
+        "token": STR, "tokenFile": STR, "as": STR, "as-uid": STR, "as-groups": STRINGS,
+        "as-user-extra": map_of(STRINGS), "username": STR, "password": STR,
+        "auth-provider": obj(name=STR, config=STRING_MAP),
+        "exec": obj(command=STR, args=STRINGS, env=list_of(_EXEC_ENV), apiVersion=STR, installHint=STR,
+                    provideClusterInfo=BOOL, interactiveMode=STR)}))),
+    "contexts": list_of(obj(name=STR, context=obj(cluster=STR, user=STR, namespace=STR))),
+})
+
+
 def _load_yaml_file(path: str) -> Mapping[str, Any]:
     from ..model.limits import check_yaml_depth
 
@@ -231,6 +253,10 @@ def _load_yaml_file(path: str) -> Mapping[str, Any]:
         return {}
     if not isinstance(data, Mapping):
         raise InputError("not a valid kubeconfig: expected a mapping", source=path)
+    try:
+        check_shape(KUBECONFIG_SHAPE, data)
+    except InputError as e:
+        raise InputError(f"not a valid kubeconfig: {e.detail}", source=path, field=e.field) from None
     return data
 
 

@@ -80,6 +80,35 @@ def test_a_kubeconfig_that_is_not_yaml_names_the_file(clean_env: Path, tmp_path:
         live.connect()
 
 
+_KUBECONFIG = {"apiVersion": "v1", "kind": "Config", "current-context": "c",
+               "clusters": [{"name": "k", "cluster": {"server": "https://127.0.0.1:1"}}],
+               "users": [{"name": "u", "user": {"token": "t"}}],
+               "contexts": [{"name": "c", "context": {"cluster": "k", "user": "u"}}]}
+
+
+# what client-go's strict decoding refuses (clientcmd/api/v1 types.go); each raised TypeError or
+# AttributeError inside the kubernetes client, with a traceback, before the shape was checked
+@pytest.mark.parametrize("change, message", [
+    ({"users": True}, "users: not a valid kubeconfig: must be a list, got a boolean (true)"),
+    ({"contexts": True}, "contexts: not a valid kubeconfig: must be a list, got a boolean (true)"),
+    ({"current-context": ["a"]}, "current-context: not a valid kubeconfig: must be a string, got a list"),
+    ({"contexts": [{"name": "c", "context": ""}]},
+     "contexts[0].context: not a valid kubeconfig: must be an object, got an empty string"),
+    ({"clusters": [{"name": "k", "cluster": {"server": []}}]},
+     "clusters[0].cluster.server: not a valid kubeconfig: must be a string, got a list"),
+    ({"users": [{"name": "u", "user": 10**20}]},
+     "users[0].user: not a valid kubeconfig: must be an object, got a number (100000000000000000000)"),
+])
+def test_a_kubeconfig_of_another_shape_is_bad_input_naming_the_field(clean_env: Path, tmp_path: Path, change: dict,
+                                                                     message: str) -> None:
+    path = tmp_path / "kubeconfig"
+    path.write_text(yaml.safe_dump({**_KUBECONFIG, **change}))
+    with pytest.raises(InputError) as e:
+        live.connect(kubeconfig=str(path))
+    assert str(e.value) == f"{path}: {message}"
+    assert e.value.exit_code == ExitCode.BAD_INPUT
+
+
 def test_no_kubeconfig_and_not_in_a_cluster_is_a_cluster_error(clean_env: Path) -> None:
     with pytest.raises(ClusterError, match="no kubeconfig found") as e:
         live.connect()
