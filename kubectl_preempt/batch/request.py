@@ -8,7 +8,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..errors import InputError
 from ..io import kinds
 from ..io.snapshot import decode_documents, display_name, ignored_kinds, load_objects, read_bytes
-from .cache.cache import BATCH_KINDS
+from ..model.schema import check_object, object_label
+from .cache.cache import BATCH_KINDS, check_batch_object, is_batch_kind
 
 
 def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | None = None, *,
@@ -21,6 +22,8 @@ def batch_session(objects: Iterable[Mapping[str, Any]], scheduler_conf: str | No
     `scheduler_conf` is kube-batch's configuration file as text; None is kube-batch's default.
     `seed` draws kube-batch's random choices (ties between nodes, the start of each map range)."""
     from .scheduler import batch_session as run
+    objects = objects if isinstance(objects, list) else list(objects)
+    check_session_objects(objects)
     return run(objects, scheduler_conf, scheduler_name=scheduler_name, default_queue=default_queue, seed=seed,
                conf_source=conf_source)
 
@@ -32,6 +35,8 @@ def batch_session_runs(objects: Iterable[Mapping[str, Any]], scheduler_conf: str
     kube-batch can make): each distinct outcome with its share of the runs, and the evictions per
     job and per queue as p5/p50/p95 over the runs."""
     from .runs import session_runs
+    objects = objects if isinstance(objects, list) else list(objects)
+    check_session_objects(objects)
     return session_runs(objects, scheduler_conf, runs=runs, seed=seed, scheduler_name=scheduler_name,
                         default_queue=default_queue, conf_source=conf_source)
 
@@ -44,6 +49,8 @@ def explain_batch(objects: Iterable[Mapping[str, Any]], pods: list[str], schedul
     action evicted it, for whom, and which plugins made it eligible."""
     from .scheduler import batch_session as run
     from .story import explain_task
+    objects = objects if isinstance(objects, list) else list(objects)
+    check_session_objects(objects)
     result = run(objects, scheduler_conf, scheduler_name=scheduler_name, seed=seed, conf_source=conf_source)
     return [explain_task(result, key, scheduler_name) for key in pods]
 
@@ -76,13 +83,45 @@ def _batch_conf_kind(data: bytes, name: str) -> str | None:
     return kinds.document_kind(docs[0][1]) if docs else None
 
 
+# the kinds of core Kubernetes a session reads (its cache's informers: batch/cache/cache.py build_cache)
+_SESSION_KINDS = ("Node", "Pod", "PriorityClass")
+
+
+def check_session_objects(objects: Sequence[Mapping[str, Any]], source: str | None = None) -> None:
+    """Each object a session reads, checked before anything reads it: the nodes, pods and
+    PriorityClasses as a snapshot's are checked for explain (model/schema.py), kube-batch's Queues
+    and PodGroups as its informers decode them (check_batch_object). The first one of another
+    shape is the error, naming the object and the field. A lean read's objects
+    (io/snapshot.py load_objects) have been checked as they were decoded."""
+    if getattr(objects, "checked", 0) == len(objects):
+        return
+    for o in objects:
+        if not isinstance(o, Mapping):
+            continue
+        try:
+            if is_batch_kind(o, "Queue") or is_batch_kind(o, "PodGroup"):
+                check_batch_object(o)
+            elif o.get("kind") in _SESSION_KINDS:
+                try:
+                    check_object(o)
+                except InputError as e:
+                    # named as the session names its objects' errors: "Pod ns/name: spec..."
+                    raise InputError(e.detail, field=f"{object_label(o)}: {e.field}") from None
+        except InputError as e:
+            raise (e.located(source=source) if source else e) from None
+
+
 def require_batch_pods(objects: Sequence[Mapping[str, Any]], scheduler_name: str, source: str) -> None:
     """A session schedules the pods that name kube-batch (its --scheduler-name): a snapshot without
     any has nothing for it to do, and empty tables would read as "kube-batch did nothing"."""
     names: dict[str, int] = {}
     for o in objects:
         if o.get("kind") == "Pod":
-            name = (o.get("spec") or {}).get("schedulerName") or "default-scheduler"
+            # before the objects' shapes are checked (batch_session): a spec or a name of another
+            # type counts as the default's, and the session names what is wrong with it
+            spec = o.get("spec")
+            name = spec.get("schedulerName") if isinstance(spec, Mapping) else None
+            name = name if isinstance(name, str) and name else "default-scheduler"
             names[name] = names.get(name, 0) + 1
     if scheduler_name in names:
         return

@@ -192,3 +192,19 @@ def test_the_configuration_reader_bounds_nesting_and_aliases(conf: str, detail: 
     with pytest.raises(InputError) as e:
         kubectl_preempt.batch_session([], conf, conf_source="kb.conf")
     assert (e.value.source, e.value.detail) == ("kb.conf", detail)
+
+
+# each raised a Python exception with a traceback in the session before its objects' shapes were
+# checked as explain checks a snapshot's (batch/request.py check_session_objects)
+@pytest.mark.parametrize("bad, field, detail", [
+    (lambda: make_pod("p").set("spec.containers", 1.5).obj(), "Pod default/p: spec.containers",
+     "must be a list, got a number (1.5)"),
+    (lambda: make_node("n1").set("status.allocatable", True).obj(), "Node n1: status.allocatable",
+     "must be an object (a map of names to values), got a boolean (true)"),
+    (lambda: make_priority_class("high", 10) | {"value": [1]}, "PriorityClass high: value",
+     "must be an integer, got a list"),
+], ids=["a pod's containers", "a node's allocatable", "a class's value"])
+def test_an_object_of_another_shape_is_bad_input_naming_it_and_the_field(bad, field: str, detail: str) -> None:
+    with pytest.raises(InputError) as e:
+        kubectl_preempt.batch_session([make_queue("default"), bad()])
+    assert (e.value.field, e.value.detail) == (field, detail)
