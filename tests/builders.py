@@ -274,6 +274,16 @@ def _set(o: dict[str, Any], path: str, value: Any) -> None:
 
 
 # ---------------------------------------------------------------- storage objects
+def with_value(obj: dict[str, Any], path: tuple, value: Any) -> dict[str, Any]:
+    """`obj` with the field at `path` (keys and list indexes, one step each) set to `value`: a
+    field of another type, as the bad-input tests give one."""
+    o: Any = obj
+    for step in path[:-1]:
+        o = o[step]
+    o[path[-1]] = value
+    return obj
+
+
 def make_pvc(name: str, namespace: str = "default", *, storage_class: str | None = None, volume: str = "",
              size: str = "10Gi", modes: tuple[str, ...] = ("ReadWriteOnce",), bound: bool | None = None,
              annotations: dict[str, str] | None = None, phase: str | None = None, deleting: bool = False,

@@ -15,7 +15,7 @@ from kubectl_preempt.framework.config import SchedulerConfig
 from kubectl_preempt.io.snapshot import (ignored_kinds, ignored_note, load_config, load_config_document, load_manifests,
                                          load_objects)
 from tests.corpus import case_files, read_bytes
-from tests.builders import make_node, make_pdb, make_pod, make_priority_class
+from tests.builders import make_node, make_pdb, make_pod, make_priority_class, with_value
 
 
 def _objects() -> list[dict]:
@@ -273,15 +273,6 @@ def test_bad_manifests_name_file_and_field(tmp_path: Path, obj: dict, expected: 
     assert "\n" not in str(e.value)
 
 
-def _pod_with(path: tuple, value: object) -> dict:
-    pod = make_pod("p").req(cpu="1").obj()
-    o = pod
-    for k in path[:-1]:
-        o = o[k]
-    o[path[-1]] = value
-    return pod
-
-
 # each of these raised a Python exception with a traceback before the manifest's shape was checked
 # as a snapshot's pods are (model/schema.py), found by mutating examples/api-pod.yaml
 @pytest.mark.parametrize("path, value, expected", [
@@ -293,7 +284,7 @@ def _pod_with(path: tuple, value: object) -> dict:
 ])
 def test_a_manifest_of_another_shape_names_the_field_in_one_line(tmp_path: Path, path: tuple, value: object,
                                                                  expected: str) -> None:
-    p = _write(tmp_path, "m.yaml", yaml.safe_dump(_pod_with(path, value)).encode())
+    p = _write(tmp_path, "m.yaml", yaml.safe_dump(with_value(make_pod("p").req(cpu="1").obj(), path, value)).encode())
     with pytest.raises(InputError) as e:
         load_manifests(p)
     assert str(e.value) == f"{p}: {expected}"

@@ -12,6 +12,7 @@ from kubectl_preempt.plan.api import plan, plan_spec
 from kubectl_preempt.plan.workloads import (MAX_GENERATED_NAME_LENGTH, RAND_ALPHABET, generate_name,
                                             is_gang_scheduling_candidate, pod_group_name_for_workload, rand_string,
                                             safe_encode_string, workload_name_for_job)
+from tests.builders import with_value
 
 from .scenarios import busy_cluster, deployment, node, pclass, pod, replica_set
 
@@ -159,15 +160,6 @@ def test_workloads_that_make_more_pods_together_than_a_plan_makes_are_refused_na
     assert len(_creations(busy_cluster(), manifests[:1])[0].pods) == 3
 
 
-def _deployment_with(path: tuple, value: object) -> dict:
-    d = deployment("web", "shop", 1, "1", None)
-    o = d
-    for k in path[:-1]:
-        o = o[k]
-    o[path[-1]] = value
-    return d
-
-
 # each of these raised a Python exception with a traceback before the manifest's shape was checked
 # (plan/workloads.py MANIFEST_SHAPES), found by mutating examples/storefront-deployment.yaml
 @pytest.mark.parametrize("path, value, expected", [
@@ -184,7 +176,8 @@ def _deployment_with(path: tuple, value: object) -> dict:
 ])
 def test_a_manifest_of_another_shape_is_refused_naming_the_field(path: tuple, value: object, expected: str) -> None:
     with pytest.raises(InputError) as e:
-        _creations(busy_cluster(), [("web.yaml", "items[0]", _deployment_with(path, value))])
+        _creations(busy_cluster(), [("web.yaml", "items[0]", with_value(deployment("web", "shop", 1, "1", None), path,
+                                                                         value))])
     assert str(e.value) == f"web.yaml: items[0] (Deployment web): {expected}"
 
 
