@@ -91,6 +91,14 @@ def test_explain_selector_without_namespace_reads_default_and_with_A_every_names
     (["explain", "shop/web-1", "-l", "app=web"], "a selector (-l) cannot be used when naming pods"),
     (["explain", "-n", "shop", "-l", "app==="], "--selector: cannot read"),
     (["explain", "-n", "shop", "-l", "app in ()"], "--selector: no values for app in"),
+    # labels.NewRequirement's key and value rules (apimachinery content.IsLabelKey, IsLabelValue):
+    # these selected nothing, where kubectl refuses them
+    (["explain", "-n", "shop", "-l", "a" * 64 + "=web"], "name part must be no more than 63 bytes"),
+    (["explain", "-n", "shop", "-l", "Example.com/app=web"], 'invalid label key "Example.com/app": prefix part a '
+                                                             "lowercase RFC 1123 subdomain"),
+    (["explain", "-n", "shop", "-l", "app in (web,-x)"], 'invalid label value "-x": a valid label must be an empty '
+                                                         "string or consist of alphanumeric characters"),
+    (["explain", "-n", "shop", "-l", "app=" + "v" * 64], "must be no more than 63 bytes"),
 ])
 def test_explain_selector_misuse_is_one_line_exit_2(tmp_path: Path, args: list[str], needle: str) -> None:
     snap = _labelled(tmp_path)

@@ -1,6 +1,7 @@
 """Label selectors, with upstream's matching semantics (node selectors: plugins/helper/nodeaffinity)."""
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from ..errors import InputError, quote
@@ -96,9 +97,65 @@ def parse_selector(text: str) -> LabelSelector:
     return sel
 
 
-def _requirement(term: str, text: str) -> dict[str, Any]:
-    import re
+# apimachinery's label rules (pkg/api/validate/content kube.go IsLabelKey, IsLabelValue; dns.go
+# IsDNS1123Subdomain), which labels.NewRequirement applies to every key and value of a selector
+_LABEL_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
+_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_LABEL_CHARS = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                "alphanumeric character")
 
+
+def label_key_error(key: str) -> str | None:
+    """IsLabelKey's first complaint about `key` (an optional DNS subdomain prefix and '/', then a
+    name of at most 63 bytes), or None when it is a valid label key."""
+    parts = key.split("/")
+    if len(parts) > 2:
+        return (f"a valid label key {_LABEL_CHARS} with an optional DNS subdomain prefix and '/' "
+                "(e.g. 'example.com/MyName')")
+    if len(parts) == 2:
+        prefix = parts[0]
+        if not prefix:
+            return "prefix part must be non-empty"
+        if len(prefix.encode()) > 253:
+            return "prefix part must be no more than 253 bytes"
+        if not _DNS1123_SUBDOMAIN.fullmatch(prefix):
+            return ("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                    "characters, '-' or '.', and must start and end with an alphanumeric character")
+    name = parts[-1]
+    if not name:
+        return "name part must be non-empty"
+    if len(name.encode()) > 63:
+        return "name part must be no more than 63 bytes"
+    if not _LABEL_NAME.fullmatch(name):
+        return f"name part {_LABEL_CHARS}"
+    return None
+
+
+def label_value_error(value: str) -> str | None:
+    """IsLabelValue's first complaint about `value` (empty, or at most 63 bytes of a label name's
+    characters), or None."""
+    if len(value.encode()) > 63:
+        return "must be no more than 63 bytes"
+    if value and not _LABEL_NAME.fullmatch(value):
+        return f"a valid label must be an empty string or {_LABEL_CHARS.replace('must consist', 'consist')}"
+    return None
+
+
+def _requirement(term: str, text: str) -> dict[str, Any]:
+    req = _parsed_requirement(term, text)
+    # labels.NewRequirement: the key, then each value of an operator that has values
+    why = label_key_error(req["key"])
+    if why is not None:
+        raise InputError(f"invalid label key {quote(req['key'])}: {why} in selector {quote(text)}",
+                         field="--selector")
+    for v in req["values"]:
+        why = label_value_error(v)
+        if why is not None:
+            raise InputError(f"invalid label value {quote(v)}: {why} in selector {quote(text)}", field="--selector")
+    return req
+
+
+def _parsed_requirement(term: str, text: str) -> dict[str, Any]:
     def bad(why: str) -> InputError:
         return InputError(f"{why} in selector {quote(text)}", field="--selector")
 
