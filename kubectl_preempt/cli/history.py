@@ -55,9 +55,6 @@ Examples:
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 _PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
 DEFAULT_SINCE = "1h"
-# the longest duration Go's time.ParseDuration reads (an int64 of nanoseconds); past it, it says
-# `time: invalid duration`, and so does kubectl
-_LONGEST_SECONDS = (2**63 - 1) / 1e9
 
 
 def parse_since(text: str) -> float:
@@ -67,9 +64,9 @@ def parse_since(text: str) -> float:
     if not parts or "".join(n + u for n, u in parts) != s:
         raise UsageError(f"{quote(text)} is not a duration such as 1h, 20m or 1h30m", field="--since")
     seconds = sum(float(n) * _UNITS[u] for n, u in parts)
-    if seconds > _LONGEST_SECONDS:
-        raise UsageError(f"{quote(text)} is longer than the longest duration Go reads (2562047h47m16.854775807s)",
-                         field="--since")
+    if seconds > api.limits.GO_LONGEST_DURATION_SECONDS:
+        raise UsageError(f"{quote(text)} is longer than the longest duration Go reads "
+                         f"({api.limits.GO_LONGEST_DURATION})", field="--since")
     if seconds <= 0:
         raise UsageError(f"{quote(text)} must be more than zero", field="--since")
     return seconds

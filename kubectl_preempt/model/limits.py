@@ -65,6 +65,11 @@ def override(**changes: object) -> None:
     set_current(replace(_current, **{k: v for k, v in changes.items() if v is not None}))
 
 
+# the longest duration Go's time.ParseDuration reads (an int64 of nanoseconds): past it, it says
+# `time: invalid duration`, and so do kubectl's duration flags (--since, --request-timeout)
+GO_LONGEST_DURATION_SECONDS = (2**63 - 1) / 1e9
+GO_LONGEST_DURATION = "2562047h47m16.854775807s"
+
 _SIZE = re.compile(r"^(\d+)(Ki|Mi|Gi|Ti|K|M|G|T)?B?$")
 _SIZE_UNITS = {None: 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12,
                "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}

@@ -157,6 +157,16 @@ def test_a_bad_request_timeout_is_bad_input_naming_the_flag(value: str) -> None:
         live.parse_request_timeout(value)
 
 
+def test_a_request_timeout_longer_than_go_reads_is_refused_as_kubectl_refuses_it() -> None:
+    # time.ParseDuration's int64 of nanoseconds; a longer socket timeout overflowed the platform's
+    # time_t inside the client, with a traceback
+    with pytest.raises(InputError) as e:
+        live.parse_request_timeout("99999999999999h")
+    assert str(e.value) == ('--request-timeout: "99999999999999h" is longer than the longest duration Go reads '
+                            "(2562047h47m16.854775807s)")
+    assert live.parse_request_timeout("2562047h") == 2562047 * 3600.0
+
+
 def test_a_failing_credential_plugin_is_named_in_the_401(api: FakeAPIServer, clean_env: Path, tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     plugin = tmp_path / "get-token"
