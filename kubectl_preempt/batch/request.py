@@ -98,17 +98,17 @@ def check_session_objects(objects: Sequence[Mapping[str, Any]], source: str | No
     for o in objects:
         if not isinstance(o, Mapping):
             continue
-        try:
-            if is_batch_kind(o, "Queue") or is_batch_kind(o, "PodGroup"):
+        if is_batch_kind(o, "Queue") or is_batch_kind(o, "PodGroup"):
+            try:
                 check_batch_object(o)
-            elif o.get("kind") in _SESSION_KINDS:
-                try:
-                    check_object(o)
-                except InputError as e:
-                    # named as the session names its objects' errors: "Pod ns/name: spec..."
-                    raise InputError(e.detail, field=f"{object_label(o)}: {e.field}") from None
-        except InputError as e:
-            raise (e.located(source=source) if source else e) from None
+            except InputError as e:
+                raise e.located(source=source) from None
+        elif o.get("kind") in _SESSION_KINDS:
+            try:
+                check_object(o)
+            except InputError as e:
+                # named as the session names its objects' errors: "Pod ns/name: spec..."
+                raise InputError(e.detail, source=source, field=f"{object_label(o)}: {e.field}") from None
 
 
 def require_batch_pods(objects: Sequence[Mapping[str, Any]], scheduler_name: str, source: str) -> None:

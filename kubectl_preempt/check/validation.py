@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 from ..model.objects import (PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, SYSTEM_CLUSTER_CRITICAL,
                              SYSTEM_CRITICAL_PRIORITY, SYSTEM_NODE_CRITICAL)
 from ..model.priority import global_default
+from ..model.selectors import DNS1123_SUBDOMAIN_FMT
 
 API_VERSION = "scheduling.k8s.io/v1"
 KIND = "PriorityClass"
@@ -57,7 +58,6 @@ MSG_SUPPORTED_VALUES = "supported values: %s"
 # ValidateObjectMeta with NameIsDNSSubdomain (IsDNS1123Subdomain, MaxLenError, RegexError)
 MSG_NAME_REQUIRED = "name or generateName is required"
 MSG_MAX_LEN = "must be no more than %d characters"
-DNS1123_SUBDOMAIN_FMT = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
 MSG_DNS1123_SUBDOMAIN = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
                          "'-' or '.', and must start and end with an alphanumeric character "
                          "(e.g. 'example.com', regex used for validation is '" + DNS1123_SUBDOMAIN_FMT + "')")

@@ -65,8 +65,7 @@ def parse_since(text: str) -> float:
         raise UsageError(f"{quote(text)} is not a duration such as 1h, 20m or 1h30m", field="--since")
     seconds = sum(float(n) * _UNITS[u] for n, u in parts)
     if seconds > api.limits.GO_LONGEST_DURATION_SECONDS:
-        raise UsageError(f"{quote(text)} is longer than the longest duration Go reads "
-                         f"({api.limits.GO_LONGEST_DURATION})", field="--since")
+        raise UsageError(api.limits.too_long_for_go(text), field="--since")
     if seconds <= 0:
         raise UsageError(f"{quote(text)} must be more than zero", field="--since")
     return seconds

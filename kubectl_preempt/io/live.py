@@ -22,7 +22,7 @@ import orjson
 import yaml
 
 from ..errors import ClusterError, InputError, quote
-from ..model.limits import GO_LONGEST_DURATION, GO_LONGEST_DURATION_SECONDS
+from ..model.limits import GO_LONGEST_DURATION_SECONDS, too_long_for_go
 from ..model.rfc3339 import parse_seconds
 from ..model.schema import BOOL, STR, STRINGS, STRING_MAP, check_shape, list_of, map_of, obj
 from ..model.bulk import bulk_allocation
@@ -205,8 +205,7 @@ def parse_request_timeout(value: str | float | int | None, field: str = "--reque
     if seconds > GO_LONGEST_DURATION_SECONDS:
         # time.ParseDuration refuses it (an int64 of nanoseconds), and so does kubectl; a socket
         # timeout this long overflowed the platform's time_t with a traceback
-        raise InputError(f"{quote(value)} is longer than the longest duration Go reads ({GO_LONGEST_DURATION})",
-                         field=field)
+        raise InputError(too_long_for_go(str(value)), field=field)
     return seconds or None
 
 

@@ -70,6 +70,11 @@ def override(**changes: object) -> None:
 GO_LONGEST_DURATION_SECONDS = (2**63 - 1) / 1e9
 GO_LONGEST_DURATION = "2562047h47m16.854775807s"
 
+
+def too_long_for_go(text: str) -> str:
+    """The error of a duration flag given more than GO_LONGEST_DURATION_SECONDS."""
+    return f"{quote(text)} is longer than the longest duration Go reads ({GO_LONGEST_DURATION})"
+
 _SIZE = re.compile(r"^(\d+)(Ki|Mi|Gi|Ti|K|M|G|T)?B?$")
 _SIZE_UNITS = {None: 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12,
                "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}

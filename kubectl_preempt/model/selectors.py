@@ -98,10 +98,13 @@ def parse_selector(text: str) -> LabelSelector:
 
 
 # apimachinery's label rules (pkg/api/validate/content kube.go IsLabelKey, IsLabelValue; dns.go
-# IsDNS1123Subdomain), which labels.NewRequirement applies to every key and value of a selector
+# IsDNS1123Subdomain), which labels.NewRequirement applies to every key and value of a selector and
+# the node-affinity helper to node selector terms (plugins/helper/nodeaffinity.py)
+DNS1123_SUBDOMAIN_FMT = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_DNS1123_SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN_FMT)
 _LABEL_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-_LABEL_CHARS = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+# what a label name and a label value are made of, in IsLabelKey's and IsLabelValue's words
+_LABEL_CHARS = ("consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
                 "alphanumeric character")
 
 
@@ -110,7 +113,7 @@ def label_key_error(key: str) -> str | None:
     name of at most 63 bytes), or None when it is a valid label key."""
     parts = key.split("/")
     if len(parts) > 2:
-        return (f"a valid label key {_LABEL_CHARS} with an optional DNS subdomain prefix and '/' "
+        return (f"a valid label key must {_LABEL_CHARS} with an optional DNS subdomain prefix and '/' "
                 "(e.g. 'example.com/MyName')")
     if len(parts) == 2:
         prefix = parts[0]
@@ -127,7 +130,7 @@ def label_key_error(key: str) -> str | None:
     if len(name.encode()) > 63:
         return "name part must be no more than 63 bytes"
     if not _LABEL_NAME.fullmatch(name):
-        return f"name part {_LABEL_CHARS}"
+        return f"name part must {_LABEL_CHARS}"
     return None
 
 
@@ -137,8 +140,17 @@ def label_value_error(value: str) -> str | None:
     if len(value.encode()) > 63:
         return "must be no more than 63 bytes"
     if value and not _LABEL_NAME.fullmatch(value):
-        return f"a valid label must be an empty string or {_LABEL_CHARS.replace('must consist', 'consist')}"
+        return f"a valid label must be an empty string or {_LABEL_CHARS}"
     return None
+
+
+def is_qualified_name(key: Any) -> bool:
+    """validation.IsQualifiedName: [prefix/]name, prefix a DNS subdomain."""
+    return isinstance(key, str) and label_key_error(key) is None
+
+
+def is_valid_label_value(value: Any) -> bool:
+    return isinstance(value, str) and label_value_error(value) is None
 
 
 def _requirement(term: str, text: str) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from ..model.admission import merge_label_keys
 from ..model.objects import Pod, PriorityClass
 from ..model.priority import class_priority
 from ..model.schema import (KINDS as OBJECT_SHAPES, LABEL_SELECTOR, NONNEG_INT32, OBJECT_META, POD_TEMPLATE, STR,
-                            check_object, check_shape, describe, obj)
+                            check_shape, describe, obj)
 from ..model.workload import check_workload_object, is_workload_object
 from ..replay.controllers import POD_TEMPLATE_HASH, controller_ref
 
@@ -66,7 +66,7 @@ MAX_NEW_PODS = 150_000
 # the shapes of the manifests a plan reads (apps/v1 Deployment and batch/v1 Job, as far as a plan
 # reads them; the other kinds are a snapshot's, model/schema.py KINDS), checked before any is read
 MANIFEST_SHAPES = {
-    **{k: OBJECT_SHAPES[k] for k in ("Pod", "ReplicaSet", "StatefulSet")},
+    **{k: OBJECT_SHAPES[k] for k in ("Pod", "ReplicaSet", "StatefulSet", "Workload", "PodGroup")},
     "Deployment": obj(metadata=OBJECT_META, spec=obj(replicas=NONNEG_INT32, selector=LABEL_SELECTOR,
                                                      template=POD_TEMPLATE)),
     "Job": obj(metadata=OBJECT_META, spec=obj(parallelism=NONNEG_INT32, completions=NONNEG_INT32, completionMode=STR,
@@ -329,13 +329,8 @@ class Maker:
     def _workload_object(self, obj: Mapping[str, Any], ns: str, source: str, label: str) -> Creation:
         """A scheduling.k8s.io Workload or PodGroup (v1.36's workload-aware scheduling): created with
         the pods beside it, which name it; no pods of its own. A PodGroup's priority is its class's,
-        as the Priority admission plugin resolves it (admitPodGroup)."""
-        try:
-            # its shape first, as a snapshot's objects are checked (model/schema.py): a field of
-            # the wrong type is named, not tripped over below
-            check_object(obj)
-        except InputError as e:
-            raise InputError(e.detail, source=source, field=f"{label}: {e.field}") from None
+        as the Priority admission plugin resolves it (admitPodGroup); its shape is checked
+        (from_manifest)."""
         api_version = obj.get("apiVersion")
         if not isinstance(api_version, str):
             raise InputError(f"must be a string, got {describe(api_version)}", source=source,
@@ -363,12 +358,10 @@ class Maker:
         return Creation(f"{ns}/{md.get('name')}", raw["kind"], label, owners=[raw])
 
     def _count(self, spec: Mapping[str, Any], key: str, source: str, label: str) -> int:
-        v = spec.get(key, 1)
+        # its type and sign were checked with the manifest's shape (from_manifest)
+        v = spec.get(key)
         if v is None:
             v = 1
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError(f"must be a whole number, 0 or more, got {quote(v)}", source=source,
-                             field=f"{label}: spec.{key}")
         if v > MAX_NEW_PODS:
             raise InputError(f"{v:,} pods are more than the {MAX_NEW_PODS:,} a plan makes (as many as Kubernetes "
                              "supports in a cluster)", source=source, field=f"{label}: spec.{key}")
@@ -464,11 +457,7 @@ class Maker:
         if not name:
             name = self._unique(ns, md["generateName"])
         uid = md.get("uid") or self._uid("Job", ns, name)
-        completions = spec.get("completions")
-        if completions is not None and (isinstance(completions, bool) or not isinstance(completions, int)
-                                        or completions < 0):
-            raise InputError(f"must be a whole number, 0 or more, got {quote(completions)}", source=source,
-                             field=f"{label}: spec.completions")
+        completions = spec.get("completions")  # a whole number, 0 or more (MANIFEST_SHAPES)
         # mirrors the Job controller's manageJob: active pods = min(parallelism, completions left)
         n = parallelism if completions is None else min(parallelism, completions)
         mode = spec.get("completionMode") or "NonIndexed"

@@ -12,12 +12,10 @@ from typing import Any, Mapping, Sequence
 
 from ...framework.podinfo import derived
 from ...model.objects import Node, Pod
+from ...model.selectors import is_qualified_name, is_valid_label_value
 
 OBJECT_NAME_FIELD = "metadata.name"
 
-_QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
 _INT64 = re.compile(r"[+-]?[0-9]+")
 _LABEL_OPS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 
@@ -28,26 +26,6 @@ def parse_int64(s: Any) -> int | None:
         return None
     v = int(s)
     return v if -(2**63) <= v < 2**63 else None
-
-
-def is_qualified_name(key: Any) -> bool:
-    """validation.IsQualifiedName: [prefix/]name, prefix a DNS subdomain."""
-    if not isinstance(key, str):
-        return False
-    parts = key.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix or len(prefix) > 253 or not _DNS1123_SUBDOMAIN.fullmatch(prefix):
-            return False
-    else:
-        return False
-    return 0 < len(name) <= 63 and bool(_QUALIFIED_NAME.fullmatch(name))
-
-
-def is_valid_label_value(value: Any) -> bool:
-    return isinstance(value, str) and len(value) <= 63 and bool(_LABEL_VALUE.fullmatch(value))
 
 
 class LabelRequirement:
