@@ -138,5 +138,5 @@ plan_request = _paged(_long_work(_plan_request), lambda r: replay_html(r.report,
 DOORS = ("explain_request", "replay_request", "check_request", "plan_request", "history_request",
          "session_request", "capture_snapshot", "record_trace", "server_version_document", "bundled_demo")
 # what a command may call besides its door: parsing its flags, and writing a finished output
-HELPERS = ("parse_feature_gates", "parse_selector", "strip_pod_prefix", "limits.parse_span", "parse_seconds", "format_seconds",
-           "write_atomic")
+HELPERS = ("parse_feature_gates", "parse_selector", "strip_pod_prefix", "limits.parse_span", "limits.too_long_for_go",
+           "parse_seconds", "format_seconds", "write_atomic")
