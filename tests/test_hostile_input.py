@@ -203,6 +203,26 @@ def test_the_input_limit_is_raised_by_its_flag(tmp_path: Path) -> None:
     assert run_cli(["explain", "-A", "--snapshot", snap, "--max-input-size", "1Mi"]).code == 0
 
 
+@pytest.mark.parametrize("size", ["100T", "99999999999999999999"])
+def test_a_limit_past_what_the_machine_holds_reads_the_file_as_it_is(tmp_path: Path, size: str) -> None:
+    # a read of `limit + 1` bytes asked the allocator for all of them at once: 100T was a
+    # MemoryError, and a limit past 2**63 an OverflowError, both with a traceback
+    snap = _write(tmp_path, _cluster())
+    assert run_cli(["explain", "-A", "--snapshot", snap, "--max-input-size", size]).code == 0
+    piped = run_cli(["explain", "-A", "--snapshot", "-", "--max-input-size", size], stdin=Path(snap).read_bytes())
+    assert piped.code == 0, piped.err
+
+
+def test_a_pipe_is_held_to_the_limit_a_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_preempt.io import snapshot
+
+    monkeypatch.setattr(snapshot, "_CHUNK", 7)  # many chunks, the last one cut by the limit
+    data = Path(_write(tmp_path, _cluster())).read_bytes()
+    one_line_error(run_cli(["explain", "-A", "--snapshot", "-", "--max-input-size", str(len(data) - 1)], stdin=data),
+                   f"<stdin>: holds more than {len(data) - 1}, the most this reads")
+    assert run_cli(["explain", "-A", "--snapshot", "-", "--max-input-size", str(len(data))], stdin=data).code == 0
+
+
 def _trace_with_late_event(tmp_path: Path, year: str) -> Path:
     lines = gzip.decompress(Path(DEMO).read_bytes()).decode().splitlines()
     lines[-1] = lines[-1].replace('"time":"2026-', f'"time":"{year}-', 1)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import codecs
 import json
 import math
+import os
+import stat
 import sys
 import zlib
 from typing import Any, Iterator, Mapping
@@ -94,6 +96,35 @@ def _too_big(name: str, what: str) -> InputError:
     return InputError(f"{what} more than {limit}, the most this reads (--max-input-size raises it)", source=name)
 
 
+# what one read asks of a stream whose size is not known (a pipe): a read of `limit + 1` bytes
+# would ask the allocator for all of them at once (a limit of 100T fails with MemoryError)
+_CHUNK = 1 << 24
+
+
+def _read_at_most(f: Any, limit: int) -> bytes:
+    """The stream's bytes up to its end, or the first `limit + 1` of them when it holds more (the
+    caller then refuses it). A regular file is read in one call of its size (one buffer, no copy);
+    a pipe, or a file that grows as it is read, a chunk at a time, so that no read asks for more
+    memory than the bytes it can return."""
+    try:
+        st = os.fstat(f.fileno())
+        size = st.st_size if stat.S_ISREG(st.st_mode) else 0
+    except (OSError, AttributeError, ValueError):  # a stream without a file descriptor
+        size = 0
+    first = f.read(min(limit, size if size else _CHUNK) + 1)
+    if not first or len(first) > limit:
+        return first
+    chunks = [first]
+    total = len(first)
+    while total <= limit:
+        chunk = f.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
 def read_raw_bytes(path: str) -> bytes:
     """The file's bytes as stored ("-": standard input); one that cannot be read is an InputError,
     and so is one larger than the input limit (read no further than the limit)."""
@@ -101,10 +132,10 @@ def read_raw_bytes(path: str) -> bytes:
     limit = limits.current().max_input_bytes
     try:
         if path == STDIN:
-            data = sys.stdin.buffer.read(limit + 1)
+            data = _read_at_most(sys.stdin.buffer, limit)
         else:
             with open(path, "rb") as f:
-                data = f.read(limit + 1)
+                data = _read_at_most(f, limit)
     except FileNotFoundError:
         raise InputError("no such file", source=name) from None
     except IsADirectoryError:
