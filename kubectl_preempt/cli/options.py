@@ -127,7 +127,8 @@ Runs = Annotated[int, typer.Option(
 
 Jobs = Annotated[Optional[int], typer.Option(
     "--jobs", "-j", metavar="N", min=1,
-    help="Local processes the runs fan out over (default: the number of cores); the result is the same "
+    help="Local processes the runs fan out over (default, and at most: the cores this process may run on; "
+         "more would only share them, each with its own copy of the replay); the result is the same "
          "whatever N.", show_default=False)]
 
 Ray = Annotated[Optional[str], typer.Option(

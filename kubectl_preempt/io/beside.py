@@ -24,23 +24,17 @@ import sys
 import threading
 from typing import Callable
 
+from ..model.limits import usable_cores
 from ..model.memory import MEMORY
 
 # the child's exit statuses: its answer, yes or no (any other status: no answer)
 _YES, _NO = 0, 1
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - platforms without sched_getaffinity
-        return os.cpu_count() or 1
-
-
 def can_fork() -> bool:
     """Whether a question may be answered beside this process now (see the module's text)."""
     return (MEMORY.on and sys.platform.startswith("linux") and hasattr(os, "fork")
-            and threading.active_count() == 1 and _cores() >= 2)
+            and threading.active_count() == 1 and usable_cores() >= 2)
 
 
 class Answer:

@@ -7,6 +7,7 @@ object is nested anywhere near it, and deeper documents crash YAML parsers.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 
@@ -47,6 +48,17 @@ def check_runs(runs: object, field: str = "--runs") -> int:
     if runs > MAX_RUNS:
         raise UsageError(f"{runs:,} runs is more than the {MAX_RUNS:,} one command takes", field=field)
     return runs
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, which a container's cpuset narrows), not
+    those the machine has: what a fan-out of processes can use at once."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - platforms without sched_getaffinity
+        return os.cpu_count() or 1
+
+
 _current = DEFAULT
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -24,7 +23,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import orjson
 
 from ..framework.config import SchedulerConfig
-from ..model.limits import check_runs
+from ..model.limits import check_runs, usable_cores
 from ..framework.randomness import RandomSource
 from ..model.objects import Pod
 from .activity import ActivityRecorder, Tee
@@ -178,7 +177,7 @@ def _run_task(spec: RunSpec, run: int) -> bytes:
 
 
 def default_jobs() -> int:
-    return os.cpu_count() or 1
+    return usable_cores()
 
 
 def fan_out(task: RunTask, spec: Any, runs: int, *, jobs: int | None = None, ray_address: str | None = None,
@@ -194,7 +193,9 @@ def fan_out(task: RunTask, spec: Any, runs: int, *, jobs: int | None = None, ray
 
         results = run_on_ray(spec, runs, ray_address, task, WINDOW_PER_JOB)
     else:
-        jobs = jobs if jobs is not None else default_jobs()
+        # no more processes than cores: more would only share them, each with a copy of the
+        # replay's memory (`-j 100000` forked until the machine ran out of it)
+        jobs = min(jobs, usable_cores()) if jobs is not None else default_jobs()
         if jobs <= 1 or runs <= 1:
             results = (task(spec, k) for k in range(1, runs + 1))
         else:

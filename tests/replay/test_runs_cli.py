@@ -43,3 +43,22 @@ def test_check_runs_reports_paired_distributions_and_keeps_the_exit_codes() -> N
     assert not rule["passed"] and "per paired run" in rule["summary"]
     ok = run_cli(["check", "-t", ROLLOUT, "-p", PROPOSED, "--runs", "3", "--jobs", "1", "--max-new-victims", "5"])
     assert ok.code == 0 and "over 3 paired runs" in ok.out
+
+
+def test_no_more_processes_than_cores_whatever_jobs_asks(monkeypatch) -> None:
+    # `-j 100000` forked a process per run, each with its own copy of the replay, until the
+    # machine ran out of memory; more processes than cores only share the cores
+    from kubectl_preempt.replay import runs, workers
+
+    asked: list[int] = []
+
+    def fan(task, spec, n, jobs, window):
+        asked.append(jobs)
+        return (b"{}" for _ in range(n))
+
+    monkeypatch.setattr(runs, "usable_cores", lambda: 3)
+    monkeypatch.setattr(workers, "run_locally", fan)
+    assert len(list(runs.fan_out(None, None, 7, jobs=100_000))) == 7
+    assert len(list(runs.fan_out(None, None, 7, jobs=2))) == 7
+    assert len(list(runs.fan_out(None, None, 7))) == 7
+    assert asked == [3, 2, 3]
