@@ -8,6 +8,7 @@ editable install read them where they are.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Iterator
@@ -44,20 +45,54 @@ def copy_to(directory: str) -> list[str]:
     """Write every bundled file into `directory` under its repository path (traces/..., examples/...),
     so that the README's examples run from there; refuses to replace a file that exists. Returns
     the paths written."""
+    if not directory.strip():
+        # an empty name is a slip (an unset variable), not the current directory
+        raise InputError("an empty directory name: give the directory to write into", field="--copy-to")
     todo = list(files())
     clash = [rel for rel, _ in todo if os.path.lexists(os.path.join(directory, rel))]
     if clash:
         raise InputError(f"{clash[0]} exists already there (and {len(clash) - 1} more); give a new or empty "
                          "directory", source=directory, field="--copy-to")
-    written = []
-    for rel, src in todo:
-        target = os.path.join(directory, rel)
-        try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-        except OSError as e:
-            raise InputError(f"cannot create {os.path.dirname(target)}: {e.strerror or e}", source=directory,
-                             field="--copy-to") from None
-        refuse_link(target, "--copy-to")
-        write_atomic(target, src.read_bytes(), field="--copy-to")
-        written.append(target)
+    written: list[str] = []
+    made: list[str] = []
+    try:
+        for rel, src in todo:
+            target = os.path.join(directory, rel)
+            _make_dirs(os.path.dirname(target), directory, made)
+            refuse_link(target, "--copy-to")
+            write_atomic(target, src.read_bytes(), field="--copy-to")
+            written.append(target)
+    except BaseException:
+        # nothing left half-way (a full disk, Ctrl-C): what this call wrote goes again
+        for path in written:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        for path in reversed(made):
+            with contextlib.suppress(OSError):
+                os.rmdir(path)
+        raise
     return written
+
+
+def _make_dirs(path: str, directory: str, made: list[str]) -> None:
+    """os.makedirs of `path`, noting in `made` each directory it creates (outermost first)."""
+    missing: list[str] = []
+    head = path
+    while head and not os.path.isdir(head):
+        missing.append(head)
+        parent = os.path.dirname(head)
+        if parent == head:
+            break
+        head = parent
+    for d in reversed(missing):
+        try:
+            os.mkdir(d)
+        except FileExistsError:
+            if not os.path.isdir(d):
+                raise InputError(f"cannot create {path}: Not a directory", source=directory,
+                                 field="--copy-to") from None
+            continue
+        except OSError as e:
+            raise InputError(f"cannot create {path}: {e.strerror or e}", source=directory,
+                             field="--copy-to") from None
+        made.append(d)
