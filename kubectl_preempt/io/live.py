@@ -13,6 +13,7 @@ import gzip
 import logging
 import os
 import re
+import stat
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -242,10 +243,13 @@ KUBECONFIG_SHAPE = obj(**{
 
 def _load_yaml_file(path: str) -> Mapping[str, Any]:
     from ..model.limits import check_yaml_depth
+    from .snapshot import read_within_limit
 
     try:
-        with open(path) as f:
-            text = f.read()
+        # bounded as every input file is (--max-input-size): `--kubeconfig /dev/zero` read until
+        # the machine ran out of memory
+        with open(path, "rb") as f:
+            text = read_within_limit(f, path).decode("utf-8")
         check_yaml_depth(text, path)
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -345,6 +349,7 @@ def connect(kubeconfig: str | None = None, context: str | None = None,
     if active not in contexts:
         raise InputError(f'context "{active}" not found', source=source,
                          field="--context" if context else "current-context")
+    _check_credential_files(files, contexts[active])
     # the client logs a failing credential plugin (exec) and goes on without credentials: keep
     # its words for the 401 that follows instead of letting them reach stderr on their own
     collected = _Collect()
@@ -367,6 +372,46 @@ def connect(kubeconfig: str | None = None, context: str | None = None,
                       request_timeout=timeout)
     conn.auth_problem = "; ".join(collected.messages)
     return conn
+
+
+# the files a context's user and cluster name, which the client reads whole (client-go's
+# os.ReadFile): (section, entry key, the reference to it in a context, fields naming a file)
+_CREDENTIAL_FILES = (("users", "user", "user", ("tokenFile", "client-certificate", "client-key")),
+                     ("clusters", "cluster", "cluster", ("certificate-authority",)))
+
+
+def _check_credential_files(files: list[tuple[str, Mapping[str, Any]]], context: Mapping[str, Any]) -> None:
+    """InputError naming the kubeconfig and the field when a file the context's credentials name
+    is not a regular file, or holds more than the input limit: the client reads it whole, and
+    `tokenFile: /dev/zero` read until the machine ran out of memory. A file that does not exist
+    is left to the client, which says so. Relative paths are the kubeconfig's directory's, as
+    client-go resolves them. The first file naming an entry holds it, as the client merges them."""
+    from ..model.limits import current, format_size
+
+    limit = current().max_input_bytes
+    for section, key, ref, fields in _CREDENTIAL_FILES:
+        name = context.get(ref)
+        found = next(((path, i, entry.get(key) or {}) for path, doc in files
+                      for i, entry in enumerate(doc.get(section) or ()) if entry.get("name") == name), None)
+        if found is None:
+            continue
+        path, i, body = found
+        for f in fields:
+            value = body.get(f)
+            if not value:
+                continue
+            target = os.path.join(os.path.dirname(path), os.path.expanduser(value))
+            try:
+                st = os.stat(target)
+            except OSError:
+                continue
+            where = f"{section}[{i}].{key}.{f}"
+            if not stat.S_ISREG(st.st_mode):
+                raise InputError(f"{quote(value)} is not a regular file (the client would read it without end)",
+                                 source=path, field=where)
+            if st.st_size > limit:
+                raise InputError(f"{quote(value)} holds more than {format_size(limit)}, the most this reads "
+                                 "(--max-input-size raises it)", source=path, field=where)
 
 
 class _Collect(logging.Handler):

@@ -101,27 +101,32 @@ def _too_big(name: str, what: str) -> InputError:
 _CHUNK = 1 << 24
 
 
-def _read_at_most(f: Any, limit: int) -> bytes:
-    """The stream's bytes up to its end, or the first `limit + 1` of them when it holds more (the
-    caller then refuses it). A regular file is read in one call of its size (one buffer, no copy);
-    a pipe, or a file that grows as it is read, a chunk at a time, so that no read asks for more
-    memory than the bytes it can return."""
+def read_within_limit(f: Any, name: str) -> bytes:
+    """The stream's bytes, up to its end; an InputError naming `name` as soon as it holds more
+    than the input limit. A regular file is read in one call of its size (one buffer, no copy); a
+    pipe, a device or a file that grows as it is read, a chunk at a time, so that no read asks for
+    more memory than the bytes it can return, and /dev/zero costs the limit, not the machine."""
+    limit = limits.current().max_input_bytes
     try:
         st = os.fstat(f.fileno())
         size = st.st_size if stat.S_ISREG(st.st_mode) else 0
     except (OSError, AttributeError, ValueError):  # a stream without a file descriptor
         size = 0
     first = f.read(min(limit, size if size else _CHUNK) + 1)
-    if not first or len(first) > limit:
+    if len(first) > limit:
+        raise _too_big(name, "holds")
+    if not first:
         return first
     chunks = [first]
     total = len(first)
-    while total <= limit:
+    while True:
         chunk = f.read(min(_CHUNK, limit + 1 - total))
         if not chunk:
             break
-        chunks.append(chunk)
         total += len(chunk)
+        if total > limit:
+            raise _too_big(name, "holds")
+        chunks.append(chunk)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
@@ -129,13 +134,11 @@ def read_raw_bytes(path: str) -> bytes:
     """The file's bytes as stored ("-": standard input); one that cannot be read is an InputError,
     and so is one larger than the input limit (read no further than the limit)."""
     name = display_name(path)
-    limit = limits.current().max_input_bytes
     try:
         if path == STDIN:
-            data = _read_at_most(sys.stdin.buffer, limit)
-        else:
-            with open(path, "rb") as f:
-                data = _read_at_most(f, limit)
+            return read_within_limit(sys.stdin.buffer, name)
+        with open(path, "rb") as f:
+            return read_within_limit(f, name)
     except FileNotFoundError:
         raise InputError("no such file", source=name) from None
     except IsADirectoryError:
@@ -144,9 +147,6 @@ def read_raw_bytes(path: str) -> bytes:
         raise InputError("permission denied", source=name) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", source=name) from None
-    if len(data) > limit:
-        raise _too_big(name, "holds")
-    return data
 
 
 def gunzip(data: bytes, name: str, notes: list[str] | None = None) -> bytes:

@@ -109,6 +109,57 @@ def test_a_kubeconfig_of_another_shape_is_bad_input_naming_the_field(clean_env: 
     assert e.value.exit_code == ExitCode.BAD_INPUT
 
 
+def test_a_kubeconfig_without_end_is_read_no_further_than_the_input_limit(clean_env: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--kubeconfig /dev/zero` read until the machine ran out of memory
+    from kubectl_preempt.model import limits
+
+    monkeypatch.setattr(limits, "_current", limits.Limits(max_input_bytes=1 << 20))
+    with pytest.raises(InputError) as e:
+        live.connect(kubeconfig="/dev/zero")
+    assert str(e.value) == "/dev/zero: holds more than 1Mi, the most this reads (--max-input-size raises it)"
+
+
+@pytest.mark.parametrize("section, field", [("users", "tokenFile"), ("users", "client-key"),
+                                            ("clusters", "certificate-authority")])
+def test_a_credential_file_without_end_is_refused_naming_the_field(clean_env: Path, tmp_path: Path,
+                                                                   section: str, field: str) -> None:
+    # `tokenFile: /dev/zero`: the client reads the file whole, until the machine ran out of memory
+    doc = {"apiVersion": "v1", "kind": "Config", "current-context": "c",
+           "clusters": [{"name": "k", "cluster": {"server": "https://127.0.0.1:1"}}],
+           "users": [{"name": "other", "user": {"token": "t"}}, {"name": "u", "user": {"token": "t"}}],
+           "contexts": [{"name": "c", "context": {"cluster": "k", "user": "u"}}]}
+    entry = doc[section][-1]
+    entry[section[:-1]][field] = "/dev/zero"
+    path = tmp_path / "kc"
+    path.write_text(yaml.safe_dump(doc))
+    with pytest.raises(InputError) as e:
+        live.connect(kubeconfig=str(path))
+    index = len(doc[section]) - 1
+    assert str(e.value) == (f'{path}: {section}[{index}].{section[:-1]}.{field}: "/dev/zero" is not a regular file '
+                            "(the client would read it without end)")
+
+
+def test_a_credential_file_is_found_beside_its_kubeconfig(clean_env: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # relative to the kubeconfig's directory, as client-go resolves it: a file there of more than
+    # the input limit is refused, one elsewhere is not looked at
+    from kubectl_preempt.model import limits
+
+    (tmp_path / "token").write_text("x" * 2048)
+    doc = {"apiVersion": "v1", "kind": "Config", "current-context": "c",
+           "clusters": [{"name": "k", "cluster": {"server": "https://127.0.0.1:1"}}],
+           "users": [{"name": "u", "user": {"tokenFile": "token"}}],
+           "contexts": [{"name": "c", "context": {"cluster": "k", "user": "u"}}]}
+    path = tmp_path / "kc"
+    path.write_text(yaml.safe_dump(doc))
+    monkeypatch.setattr(limits, "_current", limits.Limits(max_input_bytes=1024))
+    with pytest.raises(InputError, match=r"users\[0\]\.user\.tokenFile: \"token\" holds more than 1Ki"):
+        live.connect(kubeconfig=str(path))
+    monkeypatch.setattr(limits, "_current", limits.DEFAULT)
+    assert live.connect(kubeconfig=str(path)).server == "https://127.0.0.1:1"
+
+
 def test_no_kubeconfig_and_not_in_a_cluster_is_a_cluster_error(clean_env: Path) -> None:
     with pytest.raises(ClusterError, match="no kubeconfig found") as e:
         live.connect()
