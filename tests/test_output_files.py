@@ -153,3 +153,49 @@ def test_check_html_dash_and_a_private_junit(tmp_path: Path, private_demo: Path,
     assert run.code in (0, 1), run.err
     assert run.out.lstrip().lower().startswith("<!doctype html")
     assert _mode(junit) == 0o600 and junit.read_text().startswith("<?xml")
+
+
+def _read_in_background(fifo: Path) -> tuple[list[bytes], "threading.Thread"]:
+    import threading
+
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    return got, reader
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_pipe_or_a_device_is_written_into_not_replaced(tmp_path: Path, umask_022: None) -> None:
+    # the rename that makes a file's write atomic put a file in a device's place: run as root,
+    # `check --junit /dev/null` replaced /dev/null with the report (a FIFO stands in for it here)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo, 0o644)
+    got, reader = _read_in_background(fifo)
+    files.write_atomic(str(fifo), "<testsuites/>")
+    reader.join(10)
+    assert got == [b"<testsuites/>"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and _mode(fifo) == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["fifo"]  # no temporary file left beside it
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_an_unredacted_recording_into_a_pipe_leaves_its_mode(tmp_path: Path, umask_022: None) -> None:
+    # `record --no-redact -o /dev/null`, run as root, made /dev/null readable and writable by
+    # root alone; a file it writes is its owner's alone, whether it existed or not
+    from kubectl_preempt.io.trace import TraceWriter
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo, 0o644)
+    got, reader = _read_in_background(fifo)
+    w = TraceWriter(str(fifo), {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"}, private=True)
+    w.close()
+    reader.join(10)
+    assert got and got[0].startswith(b'{"apiVersion"') and _mode(fifo) == 0o644
+    existing = tmp_path / "trace.jsonl"
+    existing.write_text("")
+    assert _mode(existing) == 0o644
+    TraceWriter(str(existing), {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"}, private=True).close()
+    assert _mode(existing) == 0o600
+    TraceWriter(str(tmp_path / "new.jsonl.gz"), {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"},
+                private=True).close()
+    assert _mode(tmp_path / "new.jsonl.gz") == 0o600

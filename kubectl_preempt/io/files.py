@@ -5,7 +5,8 @@ Atomically: the bytes go to a new temporary file beside the target (created excl
 link planted under its name is followed), then a rename puts it in place; a full disk or an
 interrupt leaves the old file as it was, never half a page. A rename replaces a link rather than
 writing where it points, and a target that already is a link is refused outright: the plugin
-writes only files it creates.
+writes only files it creates. A device or a pipe (/dev/null, a FIFO) is written into, as a shell's
+`>` writes: there is no file to replace, and a rename would replace the node itself.
 """
 from __future__ import annotations
 
@@ -54,6 +55,13 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
     refuse_link(path, field)
     if os.path.isdir(path):
         raise InputError("is a directory, not a file", source=path, field=field)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        _write_into(path, raw, field)
+        return
     directory = os.path.dirname(os.path.abspath(path))
     try:
         # mkstemp: O_CREAT | O_EXCL, mode 0600 from the start
@@ -79,6 +87,17 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
         if isinstance(e, OSError):
             raise InputError(f"cannot write: {e.strerror or e}", source=path, field=field) from None
         raise
+
+
+def _write_into(path: str, raw: bytes, field: str | None) -> None:
+    """Write into a device or a pipe (/dev/null, a terminal, a FIFO), as a shell's `>` does:
+    there is no file to replace atomically, and a rename would put a file in the node's place
+    (run as root, `--junit /dev/null` replaced /dev/null)."""
+    try:
+        with open(path, "wb") as f:
+            f.write(raw)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", source=path, field=field) from None
 
 
 def prepare_directory(directory: str, *, overwrite: bool, private: bool, field: str | None = None) -> None:

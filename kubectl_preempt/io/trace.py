@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import stat
 import sys
 import zlib
 from dataclasses import dataclass, field
@@ -385,6 +386,21 @@ def trace_header(start: float, *, context: str | None = None, server_version: st
     return h
 
 
+def _open_trace(path: str, private: bool) -> IO[bytes]:
+    """`path` opened for writing, as a shell's `>` opens it. `private`: an unredacted trace can
+    hold secrets, so a file is readable by its owner only, from the first byte (a new one is
+    created so, an existing one made so); a device or a pipe (/dev/null, a FIFO) keeps its mode
+    (run as root, a chmod made /dev/null unwritable for every other user)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+    try:
+        if private and stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class TraceWriter:
     """Writes a trace line by line, flushing each line, so that a reader (or a crash) never
     finds more than the last line missing. `.gz` names are gzipped (flushed per line too)."""
@@ -398,13 +414,10 @@ class TraceWriter:
             if path == STDIN:
                 self._out: IO[bytes] = sys.stdout.buffer
             elif path.endswith(".gz"):
-                self._raw = open(path, "wb")
+                self._raw = _open_trace(path, private)
                 self._out = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=6, mtime=0)  # type: ignore[assignment]
             else:
-                self._out = open(path, "wb")
-            if private and path != STDIN:
-                # an unredacted trace can hold secrets: readable by its owner only, from the first line
-                os.chmod(path, 0o600)
+                self._out = _open_trace(path, private)
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
         self._write(header)
