@@ -60,7 +60,13 @@ def check_inputs(trace_paths: Sequence[str], proposed: Sequence[str], *, baselin
         notes.append(f"note: --proposed: skipped {others}: only PriorityClasses are checked")
     base = None
     if baseline:
-        base, base_sources, _ = load_priority_classes(baseline)
+        base, base_sources, base_skipped = load_priority_classes(baseline)
+        if not base:
+            # a failed `kubectl get priorityclasses -o yaml > before.yaml` leaves an empty file: a
+            # cluster without a class (not even system-node-critical) is a broken baseline
+            only = ", ".join(f"{k} ({n})" for k, n in base_skipped.items())
+            raise InputError("no PriorityClass in " + ", ".join(baseline) + (f" (only {only})" if only else ""),
+                             field="--baseline")
         # the cluster's classes as the API server stored them: their shape checked by the schema,
         # the error naming the file and the item (model/schema.py)
         for obj, where in zip(base, base_sources):

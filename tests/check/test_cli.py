@@ -104,12 +104,18 @@ def test_a_directory_of_traces_and_a_baseline(work: Path) -> None:
     (["check", "-t", "prod.jsonl", "-p", "good/", "-o", "html"], '"html" is not one of table, wide, markdown, json, yaml, name, jsonpath=TEMPLATE'),
     (["check", "-t", "prod.jsonl", "-p", "empty.yaml"], "error: --proposed: no PriorityClass in empty.yaml (only ConfigMap (1))"),
     (["check", "-t", "broken.jsonl", "-p", "good/"], "error: broken.jsonl: line 2:"),
+    # a failed `kubectl get priorityclasses -o yaml > before.yaml`: no baseline, not an empty one
+    (["check", "-t", "prod.jsonl", "-p", "good/", "-b", "empty.yaml"],
+     "error: --baseline: no PriorityClass in empty.yaml (only ConfigMap (1))"),
+    (["check", "-t", "prod.jsonl", "-p", "good/", "-b", "nothing.yaml"], "error: --baseline: no PriorityClass in nothing.yaml"),
 ], ids=["no trace", "no proposal", "a missing trace", "a missing proposal", "an unknown rule",
-        "an unknown output format", "a proposal without classes", "a broken trace names the line"])
+        "an unknown output format", "a proposal without classes", "a broken trace names the line",
+        "a baseline without classes", "an empty baseline"])
 def test_bad_input_is_one_line_and_exit_2(work: Path, args: list[str], message: str) -> None:
     (work / "empty.yaml").write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "ConfigMap",
                                                      "metadata": {"name": "x"}}))
     (work / "broken.jsonl").write_text((work / "prod.jsonl").read_text().split("\n")[0] + "\n{not json\n")
+    (work / "nothing.yaml").write_text("")
     run = run_cli(args, cwd=work)
     assert run.code == 2, run
     lines = run.err.strip().splitlines()
