@@ -38,6 +38,10 @@ class ExitCode(IntEnum):
     CLUSTER = 3
 
 
+# how an error names standard output, where a file is named by its path
+STANDARD_OUTPUT = "standard output"
+
+
 class PreemptError(Exception):
     """Base of every error the CLI turns into one line on stderr."""
 

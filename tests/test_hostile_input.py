@@ -276,3 +276,29 @@ def test_control_characters_the_input_holds_are_escaped_in_the_error_line(tmp_pa
     run = run_cli(["explain", "default/web", "--snapshot", _write(tmp_path, objs)])
     line = one_line_error(run, "No\\x00de\\x1b[31m without metadata.name")
     assert line.isprintable()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="a device that is always full")
+@pytest.mark.parametrize("args", [
+    ["explain", "--snapshot", str(REPO / "examples" / "cluster.json"), "batch/etl-3"],
+    ["replay", DEMO, "-o", "json"],
+    ["replay", DEMO, "--follow"],
+    ["demo"],
+    ["explain", "--help"],
+], ids=["explain", "replay", "replay --follow", "demo", "help"])
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(args: list[str]) -> None:
+    # `> /dev/full` (a full disk): a traceback, then Python's own complaint at exit
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "kubectl_preempt.cli.main", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[-1] == "error: standard output: cannot write: No space left on device"
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+
+
+def test_a_closed_stdout_is_one_line_and_exit_2() -> None:
+    # `>&-`: Python starts without sys.stdout, and the first write raised AttributeError
+    proc = subprocess.run(f"{sys.executable} -m kubectl_preempt.cli.main replay -o json >&-", shell=True,
+                          executable="/bin/bash", capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-1] == "error: standard output: is closed: the output has nowhere to go"

@@ -199,3 +199,40 @@ def test_an_unredacted_recording_into_a_pipe_leaves_its_mode(tmp_path: Path, uma
     TraceWriter(str(tmp_path / "new.jsonl.gz"), {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"},
                 private=True).close()
     assert _mode(tmp_path / "new.jsonl.gz") == 0o600
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="a device that is always full")
+def test_a_full_device_is_one_error_naming_it(tmp_path: Path) -> None:
+    from kubectl_preempt.io.trace import TraceWriter
+
+    header = {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"}
+    with pytest.raises(InputError, match=r"^/dev/full: cannot write: No space left on device$"):
+        TraceWriter("/dev/full", header)
+    with pytest.raises(InputError, match=r"^/dev/full: cannot write: No space left on device$"):
+        files.write_atomic("/dev/full", "<html/>")
+
+
+def test_standard_output_that_cannot_be_written_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `capture -o - > /dev/full`, `record -o -` with stdout closed: one error, not a traceback
+    import io
+    import sys
+
+    from kubectl_preempt.io.trace import TraceWriter
+
+    class Full(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def write(self, b: object) -> int:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(Full())))
+    with pytest.raises(InputError, match=r"^standard output: cannot write: No space left on device$"):
+        files.write_atomic("-", "x" * 100_000)
+    with pytest.raises(InputError, match=r"^standard output: cannot write: No space left on device$"):
+        TraceWriter("-", {"apiVersion": "kubectl-preempt/v1", "kind": "Trace", "pad": "x" * 100_000})
+    monkeypatch.setattr(sys, "stdout", None)
+    with pytest.raises(InputError, match=r"^standard output: is closed"):
+        files.write_atomic("-", "x")
+    with pytest.raises(InputError, match=r"^standard output: is closed"):
+        TraceWriter("-", {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"})

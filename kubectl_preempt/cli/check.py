@@ -13,7 +13,7 @@ from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from ..render.replay import gap_notes
 from . import options
-from .common import Progress, guard, note
+from .common import guard, note, Progress, write_output
 
 HELP = f"""Check proposed PriorityClasses before they merge: would the API server take them, and what
 would change on recorded traffic?
@@ -136,7 +136,7 @@ def check(
             for line in gap_notes(t):
                 note(line.replace("note: ", f"note: {t['trace']}: ", 1))
     if html != STDOUT:
-        sys.stdout.write(render_check(report, output, no_headers=no_headers))
+        write_output(render_check(report, output, no_headers=no_headers))
     if junit:
         write_atomic(junit, render_junit(report), private=private, field="--junit")
     if html:

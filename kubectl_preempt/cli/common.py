@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import signal
 import sys
 import threading
@@ -10,7 +11,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 
-from ..errors import MissingInput, PreemptError, quote
+from ..errors import STANDARD_OUTPUT, InputError, MissingInput, PreemptError, quote
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -60,6 +61,35 @@ def interrupt_once() -> Iterator[None]:
         # one pressed again while Python shuts down prints no traceback either
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, previous)
+
+
+def write_output(text: str) -> None:
+    """The command's output on stdout, flushed here: a stdout that cannot take it (`> /dev/full`, a
+    full disk, a closed descriptor) is one line and exit 2, as a --html file that cannot be written
+    is, not a traceback, nor Python's complaint at exit. A reader gone away (`| head`) goes on to
+    cli/main.py, which ends quietly."""
+    out = sys.stdout
+    if out is None:  # started with stdout closed (`>&-`)
+        raise InputError("is closed: the output has nowhere to go", source=STANDARD_OUTPUT)
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        discard_stdout()
+        raise InputError(f"cannot write: {e.strerror or e}", source=STANDARD_OUTPUT) from None
+
+
+def discard_stdout() -> None:
+    """Point stdout at the null device, so that what is left in its buffer does not fail again at
+    exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def note(text: str) -> None:

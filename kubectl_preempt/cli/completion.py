@@ -29,7 +29,7 @@ import typer
 
 from ..errors import UsageError, quote
 from ..api import SUPPORTED
-from .common import guard
+from .common import guard, write_output
 
 # cobra's ShellCompDirective bits (cobra completions.go)
 DIRECTIVE_ERROR = 1
@@ -544,6 +544,6 @@ def completion(
 ) -> None:
     if shell not in SCRIPTS:
         raise UsageError(f"unknown shell {quote(shell)}: give one of {', '.join(SHELLS)}")
-    sys.stdout.write(SCRIPTS[shell])
+    write_output(SCRIPTS[shell])
 
 

@@ -9,7 +9,7 @@ import typer
 
 from .. import api
 from . import explain, replay
-from .common import guard, note
+from .common import guard, note, write_output
 
 HELP = """No cluster at hand? See what the plugin answers, on the example cluster and the demo
 trace that every install carries: which pods a pending pod would preempt, where and why
@@ -58,9 +58,9 @@ def demo(
     cluster, trace = files.cluster, files.trace
     note(f"demo: no cluster needed: the example cluster and trace every install carries ({files.root}; "
          "kubectl preempt demo --copy-to DIR writes them out)")
-    sys.stdout.write(f"$ kubectl preempt explain {EXAMPLE_POD} --snapshot {EXAMPLE_CLUSTER}\n")
+    write_output(f"$ kubectl preempt explain {EXAMPLE_POD} --snapshot {EXAMPLE_CLUSTER}\n")
     explain.explain(pods=[EXAMPLE_POD], snapshot=cluster)
-    sys.stdout.write(f"\n$ kubectl preempt replay {DEMO_TRACE}\n")
+    write_output(f"\n$ kubectl preempt replay {DEMO_TRACE}\n")
     sys.stdout.flush()
     replay.replay(trace=trace)
-    sys.stdout.write("\n" + NEXT)
+    write_output("\n" + NEXT)

@@ -15,7 +15,7 @@ from ..render.output import NAME, is_data
 from . import live as live_cli
 from . import options
 from . import session as batch_options
-from .common import Progress, guard, note
+from .common import guard, note, Progress, write_output
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
 PROGRESS_MIN_PODS = 20
@@ -126,7 +126,7 @@ def explain(
         request_timeout=request_timeout, kubernetes_version=kubernetes_version, feature_gates=gates, note=note,
         live_progress=reading, live_progress_done=reading.clear if reading is not None else None,
         explaining=_explaining)
-    sys.stdout.write(_render(result, output, no_headers))
+    write_output(_render(result, output, no_headers))
     if result.refused is not None:
         raise result.refused
 

@@ -11,7 +11,7 @@ from .. import api
 from ..errors import ClusterError, ExitCode, UsageError, quote
 from ..render.history import FORMATS, render_history, summary_line, whole_pod_groups
 from . import options
-from .common import Progress, error_line, guard, note
+from .common import error_line, guard, note, Progress, write_output
 
 HELP = """What got preempted recently, and by whom: one line per victim, with its PriorityClass,
 the pod that preempted it and that pod's class, the node, and how it was found.
@@ -130,7 +130,7 @@ def _history(ns: Optional[str], context_namespace: bool, window: Optional[float]
 def _print(doc: dict, output: str, no_headers: bool) -> None:
     for n in doc.get("notes") or ():
         note(f"note: {n}")
-    sys.stdout.write(render_history(doc, output, no_headers=no_headers))
+    write_output(render_history(doc, output, no_headers=no_headers))
     if output in ("table", "wide", "name") and not doc.get("items"):
         note(summary_line(doc))  # as kubectl's "No resources found", on stderr
     elif output in ("table", "wide"):

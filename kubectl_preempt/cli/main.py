@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 import typer
 
 from ..api import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__, limits
-from ..errors import ExitCode, MissingInput, PreemptError
+from ..errors import STANDARD_OUTPUT, ExitCode, MissingInput, PreemptError
 from ..render import width
 from . import capture, demo, explain
 from . import record, replay
@@ -17,7 +17,7 @@ from . import session
 from . import history
 from . import plan
 from . import completion, version
-from .common import INTERRUPTED, PROG, USAGE_NAME, error_line, interrupt_once, one_line
+from .common import INTERRUPTED, PROG, USAGE_NAME, discard_stdout, error_line, interrupt_once, one_line
 from .flags import normalize_argv, usage_line
 
 HELP = f"""Which pods would kube-scheduler ({', '.join(KUBERNETES_VERSIONS)}) preempt for a pod, on which node, and why.
@@ -127,6 +127,14 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as err:
+        # written to stdout by click itself (--help into `> /dev/full`); the commands' own output
+        # goes through cli/common.py write_output, which says so the same way
+        if not _writing_stdout(err):
+            raise
+        discard_stdout()
+        print(f"error: {STANDARD_OUTPUT}: cannot write: {err.strerror or err}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
     except Exception as err:  # noqa: BLE001 - only click's usage errors are handled here
         if not _is_click_exception(err):
             raise
@@ -144,6 +152,18 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         code = getattr(err, "exit_code", 2)
         return int(code) if code else int(ExitCode.BAD_INPUT)
     return rv if isinstance(rv, int) else 0
+
+
+def _writing_stdout(err: OSError) -> bool:
+    """Whether `err` was raised writing to stdout: the innermost frame of its traceback holds
+    stdout (or its byte stream) as it writes."""
+    tb = err.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    streams = (sys.stdout, getattr(sys.stdout, "buffer", None))
+    return any(v is s for v in tb.tb_frame.f_locals.values() for s in streams if s is not None)
 
 
 def complete_plugin() -> int:

@@ -1,7 +1,6 @@
 """kubectl preempt plan: what creating or scaling workloads would do, and how many copies fit."""
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
@@ -11,7 +10,7 @@ from ..errors import MissingInput, UsageError
 from ..api import STDOUT, limits
 from ..render.plan import PLAN_FORMATS, render_plan
 from . import options
-from .common import finish_outputs, guard, note
+from .common import finish_outputs, guard, note, write_output
 
 HELP = """Plan a rollout or a scale-up before making it: which pods would be preempted, where and why,
 and what would stay pending.
@@ -147,9 +146,9 @@ def plan(
                               kubeconfig=kubeconfig, request_timeout=request_timeout, dump_decisions=dump_decisions,
                               overwrite=overwrite, html=html, note=note)
     if max_:
-        sys.stdout.write(render_plan(result.report, output, no_headers=no_headers))
+        write_output(render_plan(result.report, output, no_headers=no_headers))
         return
     if html != STDOUT:
-        sys.stdout.write(render_plan(result.report, output, no_headers=no_headers))
+        write_output(render_plan(result.report, output, no_headers=no_headers))
     finish_outputs(html, result.page, private=result.private, what="page", dump_decisions=dump_decisions,
                    written=result.written)

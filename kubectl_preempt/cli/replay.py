@@ -13,7 +13,7 @@ from ..errors import UsageError
 from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
 from . import options
 from .session import BatchSchedulerName
-from .common import Progress, finish_outputs, guard, note
+from .common import finish_outputs, guard, note, Progress, write_output
 
 DEMO_TRACE = "demo.jsonl.gz"
 
@@ -262,6 +262,6 @@ def _finish(result: Any, bundled: bool, output: str, no_headers: bool, html: Opt
         for line in gap_notes(report.get("trace") or {}):
             note(line.replace("note: ", f"note: {source}: ", 1) if source else line)
     if html != STDOUT:
-        sys.stdout.write(render_replay(report, output, no_headers=no_headers))
+        write_output(render_replay(report, output, no_headers=no_headers))
     finish_outputs(html, result.page, private=result.private, what="report",
                    dump_decisions=dump_decisions, written=result.written)

@@ -1,7 +1,6 @@
 """kubectl preempt session: what one kube-batch session does to a cluster, action by action."""
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
@@ -10,7 +9,7 @@ from .. import api
 from ..errors import MissingInput, UsageError
 from ..render.session import SESSION_FORMATS, render_session, render_session_runs
 from . import options
-from .common import guard, note
+from .common import guard, note, write_output
 
 FORMATS = SESSION_FORMATS
 
@@ -76,4 +75,4 @@ def session(
     result = api.session_request(snapshot, scheduler_conf, scheduler_name=batch_scheduler_name,
                                  default_queue=default_queue, seed=seed, runs=runs, note=note)
     render = render_session_runs if runs > 1 else render_session
-    sys.stdout.write(render(result, output, no_headers=no_headers))
+    write_output(render(result, output, no_headers=no_headers))

@@ -15,7 +15,7 @@ from ..errors import ClusterError, UsageError, quote
 from .. import api
 from ..api import DEFAULT, SUPPORTED, __version__
 from . import options
-from .common import guard
+from .common import guard, write_output
 
 FORMATS = ("json", "yaml")   # as kubectl version's -o
 # the CPU as Go names it (runtime.GOARCH), as kubectl's platform field does
@@ -101,7 +101,7 @@ def version(
             doc.update(api.server_version_document(context, kubeconfig, request_timeout))
         except ClusterError as err:
             failure = err
-    sys.stdout.write(_render(doc, output))
+    write_output(_render(doc, output))
     if failure is not None:
         sys.stdout.flush()
         raise failure

@@ -15,7 +15,7 @@ import stat
 import sys
 import tempfile
 
-from ..errors import InputError
+from ..errors import STANDARD_OUTPUT, InputError
 
 STDOUT = "-"
 
@@ -44,13 +44,20 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
     `private` makes the file readable by its owner only, else it is as the umask makes new files."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if path == STDOUT:
-        sys.stdout.flush()
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is None:  # a text stream without bytes beneath (captured output)
-            sys.stdout.write(raw.decode("utf-8", "replace"))
-        else:
-            buffer.write(raw)
-            buffer.flush()
+        if sys.stdout is None:  # started with stdout closed (`>&-`)
+            raise InputError("is closed: the output has nowhere to go", source=STANDARD_OUTPUT)
+        try:
+            sys.stdout.flush()
+            buffer = getattr(sys.stdout, "buffer", None)
+            if buffer is None:  # a text stream without bytes beneath (captured output)
+                sys.stdout.write(raw.decode("utf-8", "replace"))
+            else:
+                buffer.write(raw)
+                buffer.flush()
+        except BrokenPipeError:
+            raise  # the reader went away (| head): the CLI ends quietly
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", source=STANDARD_OUTPUT) from None
         return
     refuse_link(path, field)
     if os.path.isdir(path):

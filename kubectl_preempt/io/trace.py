@@ -21,7 +21,7 @@ from typing import IO, Any, Iterator, Mapping
 
 import orjson
 
-from ..errors import InputError, quote
+from ..errors import STANDARD_OUTPUT, InputError, quote
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
 from ..model.schema import describe
 from . import kinds
@@ -412,6 +412,8 @@ class TraceWriter:
         self._raw: IO[bytes] | None = None
         try:
             if path == STDIN:
+                if sys.stdout is None:  # started with stdout closed (`>&-`)
+                    raise InputError("is closed: the trace has nowhere to go", source=STANDARD_OUTPUT)
                 self._out: IO[bytes] = sys.stdout.buffer
             elif path.endswith(".gz"):
                 self._raw = _open_trace(path, private)
@@ -423,13 +425,20 @@ class TraceWriter:
         self._write(header)
 
     def _write(self, doc: Mapping[str, Any]) -> None:
-        self._out.write(orjson.dumps(doc) + b"\n")
-        if isinstance(self._out, gzip.GzipFile):
-            self._out.flush(zlib.Z_SYNC_FLUSH)
-            assert self._raw is not None
-            self._raw.flush()
-        else:
-            self._out.flush()
+        try:
+            self._out.write(orjson.dumps(doc) + b"\n")
+            if isinstance(self._out, gzip.GzipFile):
+                self._out.flush(zlib.Z_SYNC_FLUSH)
+                assert self._raw is not None
+                self._raw.flush()
+            else:
+                self._out.flush()
+        except BrokenPipeError:
+            raise  # the reader went away (| head): the CLI ends quietly
+        except OSError as e:
+            # a full disk mid-recording: what was flushed before stays a valid trace
+            raise InputError(f"cannot write: {e.strerror or e}",
+                             source=STANDARD_OUTPUT if self.path == STDIN else self.path) from None
 
     def event(self, t: float, typ: str, obj: Mapping[str, Any]) -> None:
         if typ not in EVENT_TYPES:
