@@ -540,6 +540,11 @@ def execute(template: str | list[Any], data: Any) -> str:
     return "".join(out)
 
 
+# `{range}` inside `{range}`: each level is a call here, and Python's stack ends where Go's grows
+# (a thousand levels raised RecursionError); no template a person writes nests past a handful
+MAX_RANGE_DEPTH = 100
+
+
 def _run(nodes: list[Any], current: Any, out: list[str], depth: int) -> int:
     """jsonpath.go FindResults: run the nodes on `current`; `{range X}` runs what follows up to its
     `{end}` once per result of X. Returns the index after the `{end}` that closed this level."""
@@ -556,6 +561,8 @@ def _run(nodes: list[Any], current: Any, out: list[str], depth: int) -> int:
                 raise JSONPathError("not in range, nothing to end")
             return i + 1
         if isinstance(first, Identifier) and first.name == "range":
+            if depth >= MAX_RANGE_DEPTH:
+                raise JSONPathError(f"ranges nested more than {MAX_RANGE_DEPTH} deep")
             items = _eval([current], node.nodes[1:])
             body = nodes[i + 1:]
             consumed = None

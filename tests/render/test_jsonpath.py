@@ -93,3 +93,12 @@ def test_errors_are_client_go_s(template: str, message: str) -> None:
         return
     with pytest.raises(JSONPathError, match=message.replace("[", r"\[")):
         execute(template, DOC)
+
+
+def test_ranges_nested_past_a_hundred_levels_are_an_error_not_a_crash() -> None:
+    # a thousand nested {range} raised RecursionError with a traceback; a hundred still run
+    data = {"x": [{"x": [1]}]}
+    assert execute("{range .x}" * 100 + "ok" + "{end}" * 100, data) == ""
+    assert execute("{range .x[*]}{range .x[*]}{@}{end}{end}", data) == "1"
+    with pytest.raises(JSONPathError, match="ranges nested more than 100 deep"):
+        execute("{range .x}" * 3000 + "{end}" * 3000, data)
