@@ -332,8 +332,9 @@ def connect(kubeconfig: str | None = None, context: str | None = None,
                 raise InputError(f'context "{context}" not found: running in-cluster without a kubeconfig',
                                  field="--context")
             return _connect_in_cluster(cfg, env, timeout)
-        raise ClusterError("no kubeconfig found (looked at " + ", ".join(paths)
-                           + ") and not running inside a cluster; pass --kubeconfig or set KUBECONFIG")
+        looked = f"looked at {', '.join(paths)}" if paths else f"$KUBECONFIG={quote(env.get('KUBECONFIG', ''))} names no file"
+        raise ClusterError(f"no kubeconfig found ({looked}) and not running inside a cluster; pass --kubeconfig or "
+                           "set KUBECONFIG")
 
     files = [(p, _load_yaml_file(p)) for p in existing]
     source = os.pathsep.join(existing)

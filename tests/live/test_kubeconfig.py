@@ -166,6 +166,14 @@ def test_no_kubeconfig_and_not_in_a_cluster_is_a_cluster_error(clean_env: Path) 
     assert e.value.exit_code == ExitCode.CLUSTER
 
 
+def test_a_kubeconfig_variable_naming_no_file_says_so(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # as client-go reads it, empty entries name no file (and ~/.kube/config is not read instead)
+    monkeypatch.setenv("KUBECONFIG", os.pathsep * 3)
+    with pytest.raises(ClusterError) as e:
+        live.connect()
+    assert str(e.value).startswith(f'no kubeconfig found ($KUBECONFIG="{os.pathsep * 3}" names no file) and not')
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make the test's TLS certificate")
 def test_in_cluster_uses_the_service_account_token_ca_and_namespace(
         clean_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
