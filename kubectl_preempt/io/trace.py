@@ -417,7 +417,9 @@ class TraceWriter:
                 self._out: IO[bytes] = sys.stdout.buffer
             elif path.endswith(".gz"):
                 self._raw = _open_trace(path, private)
-                self._out = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=6, mtime=0)  # type: ignore[assignment]
+                # the file's name in gzip's header, as a file opened by name gives it
+                self._out = gzip.GzipFile(filename=path, fileobj=self._raw, mode="wb", compresslevel=6,  # type: ignore[assignment]
+                                          mtime=0)
             else:
                 self._out = _open_trace(path, private)
         except OSError as e:
