@@ -160,7 +160,9 @@ def events_about(key: str, objects: Iterable[Mapping[str, Any]]) -> list[Mapping
 # the fields of an Event a reader of preemptions reads (history's join, the replay's recorded
 # preemptions), and the type each must have: a Kubernetes Event of another shape was never stored
 _EVENT_MAPPINGS = ("involvedObject", "regarding", "related", "series", "source", "deprecatedSource")
-_EVENT_STRINGS = ("message", "note", "reason", "type", "reportingComponent", "reportingController")
+_EVENT_STRINGS = ("apiVersion", "message", "note", "reason", "type", "reportingComponent", "reportingController")
+# int32 in both core/v1 and events.k8s.io/v1 (series.count as well)
+_EVENT_COUNTS = ("count", "deprecatedCount")
 
 
 def check_event(o: Mapping[str, Any]) -> None:
@@ -175,6 +177,10 @@ def check_event(o: Mapping[str, Any]) -> None:
     for f in _EVENT_STRINGS:
         if o.get(f) is not None and not isinstance(o[f], str):
             raise InputError("must be a string", field=f)
+    counts = [(f, o.get(f)) for f in _EVENT_COUNTS] + [("series.count", (o.get("series") or {}).get("count"))]
+    for f, v in counts:
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            raise InputError("must be an integer", field=f)
     for f in _EVENT_MAPPINGS[:3]:
         for k in ("name", "namespace", "uid", "kind"):
             v = (o.get(f) or {}).get(k)

@@ -296,6 +296,10 @@ def test_since_on_a_trace_counts_back_from_its_last_event() -> None:
     (lambda e: e.update(message=["Preempted by pod x on node y"]), "message"),
     (lambda e: e["involvedObject"].update(name=7), "involvedObject.name"),
     (lambda e: e.update(related=[1]), "related"),
+    # a group's name, kept in a set (history's event_groups): a list raised TypeError
+    (lambda e: e.update(apiVersion=["v1"]), "apiVersion"),
+    (lambda e: e.update(count="3"), "count"),
+    (lambda e: e.update(series={"count": [2]}), "series.count"),
 ])
 def test_a_trace_event_of_a_bad_shape_is_one_line_naming_file_line_object_and_field(
         mutate: Any, field: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
