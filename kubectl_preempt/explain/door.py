@@ -88,7 +88,10 @@ def explain_request(pods: Sequence[str], *, snapshot: str | None = None, manifes
     result.version = inputs.version
     extra_keys = {pod_key(m) for m in extra}
     if snapshot is not None and read.pods:
-        _snapshot_records(result, read.objects, read.namespace, read.pods, cluster)
+        try:
+            _snapshot_records(result, read.objects, read.namespace, read.pods, cluster)
+        except InputError as e:
+            raise e.located(source=read.source) from None
     all_gone = bool(result.record_only) and not read.pods
     keys = [] if result.records_shown and all_gone else \
         pods_to_explain(cluster, read.pods, read.namespace, all_namespaces, extra_keys, inputs.config, read.source,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..errors import ClusterError
+from ..errors import ClusterError, InputError
+from ..model.schema import object_label
 from ..io import live
 
 
@@ -14,9 +15,18 @@ def who_preempted(objects: Iterable[Mapping[str, Any]], pod: str, *,
     """Who preempted `pod` ("namespace/name"), from what the cluster recorded: its DisruptionTarget
     condition and the scheduler's Preempted events (taken from `objects` unless given). None when
     nothing says the scheduler preempted it. See model/who_preempted.py for the record's fields."""
-    from ..model.who_preempted import events_about, pod_key, preemption_record
+    from ..model.who_preempted import EVENT_REASON_PREEMPTED, check_event, events_about, pod_key, preemption_record
 
     objects = list(objects)
+    if events is None:
+        # a snapshot's Preempted events, read here alone: each of the API's shape (a live read's
+        # are the API server's own), as history checks them (history/build.py check_input)
+        for i, o in enumerate(objects):
+            if o.get("kind") == "Event" and o.get("reason") == EVENT_REASON_PREEMPTED:
+                try:
+                    check_event(o)
+                except InputError as e:
+                    raise e.located(field_prefix=f"items[{i}] ({object_label(o)})") from None
     found = next((o for o in objects if o.get("kind") == "Pod" and pod_key(o) == pod), None)
     mine = events_about(pod, objects if events is None else events)
     return preemption_record(found, mine, objects)

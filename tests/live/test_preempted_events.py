@@ -42,3 +42,23 @@ def test_explain_of_a_victim_in_a_snapshot_names_its_preemptor(
     assert main(["explain", "batch/etl-2", "--snapshot", str(snap)]) == 0
     table = capsys.readouterr().out
     assert "Preempted  by the scheduler" in table and "team-a/web-0" in table
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("involvedObject", "batch/etl-2", "involvedObject: must be an object"),
+    ("message", ["Preempted by pod x on node y"], "message: must be a string"),
+    ("apiVersion", ["v1"], "apiVersion: must be a string"),
+])
+def test_a_preempted_event_of_another_shape_in_a_snapshot_is_named(
+        api: FakeAPIServer, kubeconfig: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        field: str, value: object, message: str) -> None:
+    # explain read a snapshot's events unchecked: a string for the object raised AttributeError
+    doc, _ = live.capture(now=datetime(2026, 3, 1, 10, 20, tzinfo=timezone.utc))
+    i, ev = next((i, o) for i, o in enumerate(doc["items"]) if o.get("kind") == "Event")
+    ev[field] = value
+    snap = tmp_path / "snap.json"
+    snap.write_text(json.dumps(doc))
+    assert main(["explain", "batch/etl-2", "--snapshot", str(snap)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"error: {snap}: items[{i}] (Event ") and err.rstrip().endswith(message)
