@@ -163,6 +163,8 @@ _EVENT_MAPPINGS = ("involvedObject", "regarding", "related", "series", "source",
 _EVENT_STRINGS = ("apiVersion", "message", "note", "reason", "type", "reportingComponent", "reportingController")
 # int32 in both core/v1 and events.k8s.io/v1 (series.count as well)
 _EVENT_COUNTS = ("count", "deprecatedCount")
+# times (metav1.Time, MicroTime: RFC 3339 text), which order the events (event_time)
+_EVENT_TIMES = ("eventTime", "firstTimestamp", "lastTimestamp", "deprecatedFirstTimestamp", "deprecatedLastTimestamp")
 
 
 def check_event(o: Mapping[str, Any]) -> None:
@@ -177,7 +179,14 @@ def check_event(o: Mapping[str, Any]) -> None:
     for f in _EVENT_STRINGS:
         if o.get(f) is not None and not isinstance(o[f], str):
             raise InputError("must be a string", field=f)
-    counts = [(f, o.get(f)) for f in _EVENT_COUNTS] + [("series.count", (o.get("series") or {}).get("count"))]
+    series = o.get("series") or {}
+    times = [(f, o.get(f)) for f in _EVENT_TIMES] + [("series.lastObservedTime", series.get("lastObservedTime"))]
+    if isinstance(md, Mapping):
+        times.append(("metadata.creationTimestamp", md.get("creationTimestamp")))
+    for f, v in times:
+        if v is not None and not isinstance(v, str):
+            raise InputError("must be a string (an RFC 3339 time)", field=f)
+    counts = [(f, o.get(f)) for f in _EVENT_COUNTS] + [("series.count", series.get("count"))]
     for f, v in counts:
         if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
             raise InputError("must be an integer", field=f)

@@ -300,6 +300,9 @@ def test_since_on_a_trace_counts_back_from_its_last_event() -> None:
     (lambda e: e.update(apiVersion=["v1"]), "apiVersion"),
     (lambda e: e.update(count="3"), "count"),
     (lambda e: e.update(series={"count": [2]}), "series.count"),
+    # the time that orders the events: a dict raised TypeError in the sort
+    (lambda e: e.update(eventTime={"x": 1}), "eventTime"),
+    (lambda e: e.update(series={"lastObservedTime": 5}), "series.lastObservedTime"),
 ])
 def test_a_trace_event_of_a_bad_shape_is_one_line_naming_file_line_object_and_field(
         mutate: Any, field: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
