@@ -135,8 +135,14 @@ def _live_history(namespace: str | None, context_namespace: bool, since: float, 
     elif not read.pods_read:
         notes.append("no pods could be read: listing the victims the Events name (preemptors named by the Events)")
         refusal = read.pods_refused + ": the pods' conditions and nominations could not be read"
-    doc = preemption_history(read.objects, now=time.time(), since=since, namespace=namespace,
-                             pods_visible=read.pods_visible, events_read=read.events_read, checked=True,
-                             source=f"context {conn.context}" if conn.context else "in-cluster", notes=notes,
-                             server_version=server, kubernetes_version=kubernetes_version)
+    source = f"context {conn.context}" if conn.context else "in-cluster"
+    try:
+        # checked as a snapshot's objects are, as explain checks a live read: a proxy before the
+        # API server, or a server of another make, may answer objects of another shape
+        doc = preemption_history(read.objects, now=time.time(), since=since, namespace=namespace,
+                                 pods_visible=read.pods_visible, events_read=read.events_read, checked=False,
+                                 source=source, notes=notes, server_version=server,
+                                 kubernetes_version=kubernetes_version)
+    except InputError as e:
+        raise (e if e.source else e.located(source=source)) from None
     return doc, refusal

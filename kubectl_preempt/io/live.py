@@ -23,7 +23,8 @@ import orjson
 import yaml
 
 from ..errors import ClusterError, InputError, quote
-from ..model.limits import GO_LONGEST_DURATION_SECONDS, too_long_for_go
+from ..model.limits import GO_LONGEST_DURATION_SECONDS, format_size, too_long_for_go
+from ..model.limits import current as current_limits
 from ..model.rfc3339 import parse_seconds
 from ..model.schema import BOOL, STR, STRINGS, STRING_MAP, check_shape, list_of, map_of, obj
 from ..model.bulk import bulk_allocation
@@ -514,7 +515,7 @@ class LiveCluster:
             try:
                 resp = fn(*args, _preload_content=False, _request_timeout=self.conn.timeout, **kwargs)
                 try:
-                    data = resp.data
+                    data = _read_answer(resp, server, what)
                 finally:
                     resp.release_conn()
                 break
@@ -641,10 +642,9 @@ class LiveCluster:
                     restarted, token, items = True, None, []
                     continue
                 raise
-            page = body.get("items") or ()
+            page, meta = _list_page(body, self.conn.server, f"list {spec.plural}")
             av, kind = spec.api_version, spec.kind
             items.extend({"apiVersion": av, "kind": kind, **it} for it in page)
-            meta = body.get("metadata") or {}
             version = str(meta.get("resourceVersion") or version)
             token = meta.get("continue") or None
             if show_progress and self.progress is not None:
@@ -661,7 +661,7 @@ class LiveCluster:
         except (Forbidden, NotFound):
             # some proxies in front of an API server hide /version; the snapshot says so
             return "unknown"
-        return str(body.get("gitVersion") or "unknown")
+        return str(body.get("gitVersion") or "unknown") if isinstance(body, dict) else "unknown"
 
     def version_info(self) -> dict:
         """The server's /version document as it answers it (gitVersion, platform, ...): what
@@ -676,6 +676,8 @@ class LiveCluster:
             body = self._call(api.read_namespaced_pod, "get", "pods", namespace, "v1", name, namespace)
         except NotFound:
             return None
+        if not isinstance(body, dict) or not isinstance(body.get("metadata") or {}, dict):
+            raise ClusterError(f"{self.conn.server}: get pods: the answer is not a pod (a JSON object with metadata)")
         return {"apiVersion": "v1", "kind": "Pod", **{k: v for k, v in body.items() if k not in ("apiVersion", "kind")}}
 
     def read_all(self, namespace: str | None = None, *, strict: bool = False,
@@ -821,16 +823,22 @@ class LiveCluster:
                 self._streams.discard(resp)
             resp.close()
             return
+        limit = current_limits().max_input_bytes
         try:
             for chunk in resp.stream(65536):
                 buf += chunk
+                if len(buf) > limit and b"\n" not in buf:
+                    raise ClusterError(f"{self.conn.server}: {what}: an event of more than {format_size(limit)}, "
+                                       "the most this reads of one event")
                 while b"\n" in buf:
                     line, buf = buf.split(b"\n", 1)
                     if line.strip():
                         yield _watch_event(spec, orjson.loads(line))
             if buf.strip():
                 yield _watch_event(spec, orjson.loads(buf))
-        except (urllib3.exceptions.HTTPError, OSError, ValueError) as e:
+        except ValueError:  # orjson's JSONDecodeError too
+            raise ClusterError(f"{self.conn.server}: {what}: the answer is not a stream of JSON watch events") from None
+        except (urllib3.exceptions.HTTPError, OSError) as e:
             raise self._transport_error(e, what) from None
         finally:
             with self._streams_lock:
@@ -838,11 +846,47 @@ class LiveCluster:
             resp.release_conn()
 
 
-def _watch_event(spec: ListSpec, event: dict) -> dict:
+def _watch_event(spec: ListSpec, event: Any) -> dict:
+    if not isinstance(event, dict) or not isinstance(event.get("object"), (dict, type(None))):
+        raise ValueError("a watch event is a JSON object with an object")  # worded by the caller
     obj = event.get("object")
     if isinstance(obj, dict) and event.get("type") != "ERROR" and "kind" not in obj:
         event["object"] = {"apiVersion": spec.api_version, "kind": spec.kind, **obj}
     return event
+
+
+def _read_answer(resp: Any, server: str, what: str) -> bytes:
+    """The body of one answer, read a megabyte at a time and no further than the input limit: a
+    server (or a proxy before it) that never ends its answer would otherwise fill the memory."""
+    limit = current_limits().max_input_bytes
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = resp.read(1 << 20)
+        if not chunk:
+            break
+        total += len(chunk)
+        if total > limit:
+            raise ClusterError(f"{server}: {what}: an answer of more than {format_size(limit)}, the most this "
+                               "reads of one answer")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _list_page(body: Any, server: str, what: str) -> tuple[list[dict], Mapping[str, Any]]:
+    """A list answer's items and metadata, when it has a list's shape (a JSON object whose items
+    are objects, as every List the API server writes): else a ClusterError, since it is the
+    server's (or a proxy's) answer that is wrong, not the user's input."""
+    if not isinstance(body, dict):
+        raise ClusterError(f"{server}: {what}: the answer is not a list (a JSON object with items)")
+    page = body.get("items") or []
+    meta = body.get("metadata") or {}
+    if not isinstance(page, list) or not isinstance(meta, dict):
+        raise ClusterError(f"{server}: {what}: the answer is not a list (its items or metadata are of another type)")
+    for i, it in enumerate(page):
+        if not isinstance(it, dict) or not isinstance(it.get("metadata") or {}, dict):
+            raise ClusterError(f"{server}: {what}: the answer's items[{i}] is not an object with metadata")
+    return page, meta
 
 
 # why a missing kind matters to a verdict, said once in the note

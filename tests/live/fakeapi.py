@@ -6,8 +6,8 @@ joined by opaque `continue` tokens (with `remainingItemCount`). Single GETs retu
 with its kind. `?watch=1` streams scripted events as chunked JSON lines. Field selectors work on
 any dotted path (`involvedObject.name=web-0,reason=Preempted`).
 
-Tests steer it with `fail(...)` (401/403/404/410/500 by resource and scope), `delay(...)` (slow
-answers), `authorize` (an RBAC stand-in: `(verb, resource, namespace) -> bool`) and
+Tests steer it with `fail(...)` (401/403/404/410/500 by resource and scope), `answer(...)` (a 200
+whose body is given as it is), `delay(...)` (slow answers), `authorize` (an RBAC stand-in: `(verb, resource, namespace) -> bool`) and
 `disable_group(...)` (an API group the server does not serve). Every request is recorded in
 `requests`, so a test can assert that nothing but GET was ever sent.
 """
@@ -92,6 +92,7 @@ class Rule:
     delay: float = 0.0
     times: int | None = None             # how many requests it applies to; None: all
     when: Callable[["Request"], bool] | None = None
+    body: bytes | None = None            # answer 200 with these bytes instead (a server gone wrong)
     used: int = 0
 
     def matches(self, req: Request, parsed: tuple | None) -> bool:
@@ -228,6 +229,12 @@ class FakeAPIServer:
         self.rules.append(rule)
         return rule
 
+    def answer(self, resource: str | None, body: bytes, *, times: int | None = None) -> Rule:
+        """Answer 200 with `body` as it is (a proxy's page, a list of another shape, ...)."""
+        rule = Rule(resource=resource, body=body, times=times)
+        self.rules.append(rule)
+        return rule
+
     def delay(self, resource: str | None, seconds: float, *, namespace: str | None | bool = True,
               times: int | None = None) -> Rule:
         rule = Rule(resource=resource, namespace=namespace, delay=seconds, times=times)
@@ -245,7 +252,8 @@ class FakeAPIServer:
     def script_watch(self, plural: str, events: Iterable[tuple[Any, str, Mapping[str, Any]]]) -> None:
         """Events a `?watch=1` on `plural` streams: (seconds to wait first, type, object). The wait
         may instead be a callable that returns when the event may go, for an order between two
-        watches that must not depend on when each watch happened to start."""
+        watches that must not depend on when each watch happened to start. A type of None sends
+        the object (bytes) as it is."""
         self.watch_events[plural] = list(events)
 
     def after_sent(self, plural: str, count: int = 1, then: float = 0.3, timeout: float = 10.0) -> Callable[[], None]:
@@ -425,6 +433,9 @@ class _Handler(BaseHTTPRequestHandler):
                 rule.used += 1
                 if rule.delay:
                     time.sleep(rule.delay)
+                if rule.body is not None:
+                    self._send_json(200, rule.body)
+                    return
                 if rule.status is not None:
                     plural = parsed[1] if parsed else split.path
                     self._send_status(rule.status, f"injected {rule.status} for {plural}", {"kind": plural})
@@ -504,6 +515,9 @@ class _Handler(BaseHTTPRequestHandler):
                     wait()
                 elif wait:
                     time.sleep(wait)
+                if etype is None:  # bytes sent as they are (a stream gone wrong)
+                    chunk(obj)
+                    continue
                 o = {"apiVersion": gv, "kind": kind, **_strip_type(obj)}
                 if ns is not None and (o.get("metadata") or {}).get("namespace") != ns:
                     continue
