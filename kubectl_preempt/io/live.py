@@ -661,7 +661,9 @@ class LiveCluster:
         except (Forbidden, NotFound):
             # some proxies in front of an API server hide /version; the snapshot says so
             return "unknown"
-        return str(body.get("gitVersion") or "unknown") if isinstance(body, dict) else "unknown"
+        version = body.get("gitVersion") if isinstance(body, dict) else None
+        # a /version of another shape (a proxy's page) names no release: as when it is hidden
+        return version if isinstance(version, str) and version else "unknown"
 
     def version_info(self) -> dict:
         """The server's /version document as it answers it (gitVersion, platform, ...): what

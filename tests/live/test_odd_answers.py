@@ -73,3 +73,14 @@ def test_a_watch_stream_of_another_shape_is_a_cluster_error(kubeconfig: object, 
     finally:
         conn.close()
     assert str(e.value) == f"{api.url}: {message}"
+
+
+@pytest.mark.parametrize("body", [b"[]", b'"v1.34.1"', b'{"gitVersion": 5}', b'{"gitVersion": ["v1.34.1"]}', b"{}"])
+def test_a_version_of_another_shape_names_no_release(kubeconfig: object, api: FakeAPIServer, body: bytes) -> None:
+    # a snapshot named its server "5" or "['v1.34.1']"
+    api.answer("version", body)
+    conn = live.connect()
+    try:
+        assert live.LiveCluster(conn).server_version() == "unknown"
+    finally:
+        conn.close()
