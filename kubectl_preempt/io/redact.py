@@ -75,6 +75,16 @@ _TEMPLATED = ("ReplicaSet", "StatefulSet", "ReplicationController", "Deployment"
 _URL_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)?[^/@]*@")
 
 
+def _list(value: Any) -> list:
+    """`value` when it is a list, else nothing to walk: redaction walks what the server answered,
+    whatever its shape (a proxy's or a broken server's), and leaves what it does not know."""
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def _metadata(md: Any) -> None:
     if not isinstance(md, dict):
         return
@@ -121,9 +131,9 @@ def redact_pod_spec(spec: Any) -> None:
     if not isinstance(spec, dict):
         return
     for key in _CONTAINER_LISTS:
-        for c in spec.get(key) or ():
+        for c in _list(spec.get(key)):
             _container(c)
-    for v in spec.get("volumes") or ():
+    for v in _list(spec.get("volumes")):
         _inline_volume(v)
 
 
@@ -131,7 +141,7 @@ def _pod_status(status: Any) -> None:
     if not isinstance(status, dict):
         return
     for key in _STATUS_LISTS:
-        for cs in status.get(key) or ():
+        for cs in _list(status.get(key)):
             if not isinstance(cs, dict):
                 continue
             for which in ("state", "lastState"):
@@ -143,7 +153,7 @@ def _pod_status(status: Any) -> None:
 
 
 def _opaque_configs(configs: Any) -> None:
-    for cfg in configs or ():
+    for cfg in _list(configs):
         if isinstance(cfg, dict) and isinstance(cfg.get("opaque"), dict):
             cfg["opaque"].pop("parameters", None)
 
@@ -169,7 +179,7 @@ def _template(obj: MutableMapping[str, Any]) -> None:
         if not isinstance(spec, dict):
             return
     _pod_template(spec.get("template"))
-    for claim in spec.get("volumeClaimTemplates") or ():  # StatefulSet
+    for claim in _list(spec.get("volumeClaimTemplates")):  # StatefulSet
         if isinstance(claim, dict):
             _metadata(claim.get("metadata"))
 
@@ -231,12 +241,12 @@ def redact_object(obj: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
         obj.pop("mountOptions", None)
     elif kind == "ResourceClaim":
         if isinstance(spec, dict):
-            _opaque_configs((spec.get("devices") or {}).get("config"))
+            _opaque_configs(_dict(spec.get("devices")).get("config"))
         status = obj.get("status")
         if isinstance(status, dict):
-            alloc = (status.get("allocation") or {}).get("devices") or {}
+            alloc = _dict(_dict(status.get("allocation")).get("devices"))
             _opaque_configs(alloc.get("config"))
-            for dev in status.get("devices") or ():
+            for dev in _list(status.get("devices")):
                 if isinstance(dev, dict):
                     dev.pop("data", None)
     elif kind == "DeviceClass":
