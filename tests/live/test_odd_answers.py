@@ -12,6 +12,17 @@ from kubectl_preempt.model import limits
 from tests.live.fakeapi import FakeAPIServer
 
 
+def _list_nodes_refused() -> str:
+    """The ClusterError a list of the nodes ends in, as its text."""
+    conn = live.connect()
+    try:
+        with pytest.raises(ClusterError) as e:
+            live.LiveCluster(conn).list(live.SPECS_BY_KIND["Node"])
+    finally:
+        conn.close()
+    return str(e.value)
+
+
 @pytest.mark.parametrize("body, message", [
     (b"[]", "list nodes: the answer is not a list (a JSON object with items)"),
     (b'{"kind": "NodeList", "items": "x"}', "list nodes: the answer is not a list (its items or metadata are of another type)"),
@@ -23,13 +34,7 @@ def test_a_list_of_another_shape_is_a_cluster_error_naming_the_request(kubeconfi
                                                                        body: bytes, message: str) -> None:
     # each raised AttributeError or TypeError inside the list's read
     api.answer("nodes", body)
-    conn = live.connect()
-    try:
-        with pytest.raises(ClusterError) as e:
-            live.LiveCluster(conn).list(live.SPECS_BY_KIND["Node"])
-    finally:
-        conn.close()
-    assert str(e.value).startswith(f"{api.url}: {message}")
+    assert _list_nodes_refused().startswith(f"{api.url}: {message}")
 
 
 def test_an_answer_is_read_no_further_than_the_input_limit(kubeconfig: object, api: FakeAPIServer,
@@ -37,13 +42,7 @@ def test_an_answer_is_read_no_further_than_the_input_limit(kubeconfig: object, a
     # a server that never ended its answer filled the memory (MemoryError after 4 GB)
     monkeypatch.setattr(limits, "_current", limits.Limits(max_input_bytes=64 << 10))
     api.answer("nodes", b'{"kind": "NodeList", "items": [' + b'{"metadata": {"name": "n"}},' * 10_000 + b"{}]}")
-    conn = live.connect()
-    try:
-        with pytest.raises(ClusterError) as e:
-            live.LiveCluster(conn).list(live.SPECS_BY_KIND["Node"])
-    finally:
-        conn.close()
-    assert str(e.value) == f"{api.url}: list nodes: an answer of more than 64Ki, the most this reads of one answer"
+    assert _list_nodes_refused() == f"{api.url}: list nodes: an answer of more than 64Ki, the most this reads of one answer"
 
 
 def test_history_checks_a_live_read_as_explain_does(cli, api: FakeAPIServer) -> None:
