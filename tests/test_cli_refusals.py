@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from tests.builders import make_node, make_pod
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 from tests.test_cli_explain import as_list, assert_one_line_error, cluster
 
 
@@ -94,3 +94,21 @@ def test_a_missing_pod_suggests_the_closest_names_of_its_namespace(snap_dir: Pat
 def snap_dir(tmp_path: Path) -> Path:
     (tmp_path / "s.json").write_bytes(as_list(cluster()))
     return tmp_path
+
+
+@pytest.mark.parametrize("args, first, second", [
+    (["replay", "-", "--priorityclasses", "-"], "TRACE", "--priorityclasses"),
+    (["replay", "-", "--config", "-"], "TRACE", "--config"),
+    (["check", "-t", "-", "-p", "-"], "--trace", "--proposed"),
+    (["check", "-t", "traces/demo.jsonl.gz", "-p", "-", "-b", "-"], "--proposed", "--baseline"),
+    (["explain", "x/y", "-s", "-", "--config", "-"], "--snapshot", "--config"),
+    (["explain", "x/y", "-s", "-", "-f", "-"], "--snapshot", "-f"),
+    (["plan", "-s", "-", "-f", "examples/storefront-deployment.yaml", "--config", "-"], "--snapshot", "--config"),
+    (["session", "-s", "-", "--scheduler-conf", "-"], "--snapshot", "--scheduler-conf"),
+])
+def test_two_inputs_from_standard_input_are_refused_before_either_is_read(args: list[str], first: str,
+                                                                          second: str) -> None:
+    # the second reader found standard input empty: "no Kubernetes objects in the file", or "empty
+    # file: expected a KubeSchedulerConfiguration", about a file that was never empty
+    run = run_cli(args, cwd=REPO, stdin=(REPO / "traces" / "demo.jsonl.gz").read_bytes())
+    assert_one_line_error(run, f"{first} - and {second} - cannot both read standard input")

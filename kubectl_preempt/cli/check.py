@@ -13,7 +13,7 @@ from ..render.check_junit import render_junit
 from ..render.check_output import CHECK_FORMATS, render_check
 from ..render.replay import gap_notes
 from . import options
-from .common import guard, note, Progress, write_output
+from .common import guard, note, Progress, stdin_once, write_output
 
 HELP = f"""Check proposed PriorityClasses before they merge: would the API server take them, and what
 would change on recorded traffic?
@@ -118,6 +118,7 @@ def check(
         raise MissingInput("give at least one --trace", field="--trace")
     if not proposed:
         raise MissingInput("give the proposed PriorityClasses with --proposed", field="--proposed")
+    stdin_once(("--trace", trace), ("--proposed", proposed), ("--baseline", baseline), ("--config", config))
     line = Progress() if sys.stderr.isatty() else None
     try:
         result = api.check_request(trace, proposed, baseline=baseline, fail_on=fail_on,

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 
-from ..errors import STANDARD_OUTPUT, InputError, MissingInput, PreemptError, quote
+from ..errors import STANDARD_OUTPUT, InputError, MissingInput, PreemptError, UsageError, quote
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -92,6 +92,15 @@ def discard_stdout() -> None:
         pass
 
 
+def stdin_once(*inputs: tuple[str, Any]) -> None:
+    """UsageError when two of a command's inputs (flag, value or values) are "-": standard input is
+    read once, and the second reader would find it empty and call its file empty."""
+    takers = [flag for flag, value in inputs
+              for v in (value if isinstance(value, (list, tuple)) else (value,)) if v == "-"]
+    if len(takers) > 1:
+        raise UsageError(f"{takers[0]} - and {takers[1]} - cannot both read standard input")
+
+
 def note(text: str) -> None:
     """A remark for the person at the terminal, never mixed into the output on stdout."""
     print(text, file=sys.stderr)
@@ -136,7 +145,6 @@ def output_path(output_file: Optional[str], output: Optional[str]) -> Optional[s
     """capture's and record's file: --output-file, or -o/--output as they always took it. In every
     other command -o is a format (kubectl's habit), so --output-file is the name that reads right;
     -o stays so that scripts written for it keep working."""
-    from ..errors import UsageError
 
     if output_file is not None and output is not None and output_file != output:
         raise UsageError("give the file once: --output-file and -o/--output name different files",

@@ -15,7 +15,7 @@ from ..render.output import NAME, is_data
 from . import live as live_cli
 from . import options
 from . import session as batch_options
-from .common import guard, note, Progress, write_output
+from .common import guard, note, Progress, stdin_once, write_output
 
 # a progress bar is worth showing only when the wait is long enough to wonder about
 PROGRESS_MIN_PODS = 20
@@ -116,8 +116,7 @@ def explain(
         if context is not None or kubeconfig is not None or request_timeout is not None:
             raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
                              "apply to --snapshot")
-        if snapshot == "-" and "-" in manifests:
-            raise UsageError("--snapshot - and -f - cannot both read standard input")
+    stdin_once(("--snapshot", snapshot), ("-f", manifests), ("--config", config), ("--scheduler-conf", scheduler_conf))
     reading = Progress() if snapshot is None and sys.stderr.isatty() else None
     result = api.explain_request(
         pods or [], snapshot=snapshot, manifests=manifests, namespace=namespace, all_namespaces=all_namespaces,

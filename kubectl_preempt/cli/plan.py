@@ -10,7 +10,7 @@ from ..errors import MissingInput, UsageError
 from ..api import STDOUT, limits
 from ..render.plan import PLAN_FORMATS, render_plan
 from . import options
-from .common import finish_outputs, guard, note, write_output
+from .common import finish_outputs, guard, note, stdin_once, write_output
 
 HELP = """Plan a rollout or a scale-up before making it: which pods would be preempted, where and why,
 and what would stay pending.
@@ -138,8 +138,7 @@ def plan(
     if snapshot is not None and (context is not None or kubeconfig is not None or request_timeout is not None):
         raise UsageError("--context, --kubeconfig and --request-timeout are for the live cluster; they do not "
                          "apply to --snapshot")
-    if snapshot == "-" and "-" in manifests_paths:
-        raise UsageError("--snapshot - and -f - cannot both read standard input")
+    stdin_once(("--snapshot", snapshot), ("-f", manifests_paths), ("--config", config))
     result = api.plan_request(manifests_paths, snapshot, targets, max_copies=max_, max_count=max_count,
                               duration=seconds, runs=runs, jobs=jobs, seed=seed, namespace=namespace, config=config,
                               kubernetes_version=kubernetes_version, feature_gates=gates, context=context,

@@ -13,7 +13,7 @@ from ..errors import UsageError
 from ..render.replay import REPLAY_FORMATS, gap_notes, render_replay
 from . import options
 from .session import BatchSchedulerName
-from .common import finish_outputs, guard, note, Progress, write_output
+from .common import finish_outputs, guard, note, Progress, stdin_once, write_output
 
 DEMO_TRACE = "demo.jsonl.gz"
 
@@ -209,6 +209,8 @@ def replay(
                          "with nothing left to chance")
     if runs > 1 and dump_decisions:
         raise UsageError("--dump-decisions writes the decisions of one run; use it with --runs 1")
+    stdin_once(("TRACE", trace), ("--priorityclasses", priorityclasses), ("--config", config),
+               ("--batch-scheduler-conf", batch_scheduler_conf))
     shown = _Shown(since, until, runs)
     try:
         result = api.replay_request(

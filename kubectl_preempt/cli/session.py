@@ -6,10 +6,10 @@ from typing import Annotated, Optional
 import typer
 
 from .. import api
-from ..errors import MissingInput, UsageError
+from ..errors import MissingInput
 from ..render.session import SESSION_FORMATS, render_session, render_session_runs
 from . import options
-from .common import guard, note, write_output
+from .common import guard, note, stdin_once, write_output
 
 FORMATS = SESSION_FORMATS
 
@@ -70,8 +70,7 @@ def session(
     if snapshot is None:
         raise MissingInput("session reads a snapshot: give --snapshot FILE (kubectl preempt capture writes one)",
                            field="--snapshot")
-    if snapshot == "-" and scheduler_conf == "-":
-        raise UsageError("--snapshot - and --scheduler-conf - cannot both read standard input")
+    stdin_once(("--snapshot", snapshot), ("--scheduler-conf", scheduler_conf))
     result = api.session_request(snapshot, scheduler_conf, scheduler_name=batch_scheduler_name,
                                  default_queue=default_queue, seed=seed, runs=runs, note=note)
     render = render_session_runs if runs > 1 else render_session
