@@ -236,3 +236,17 @@ def test_standard_output_that_cannot_be_written_is_named(monkeypatch: pytest.Mon
         files.write_atomic("-", "x")
     with pytest.raises(InputError, match=r"^standard output: is closed"):
         TraceWriter("-", {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"})
+
+
+def test_a_recording_is_never_written_through_a_symbolic_link(tmp_path: Path) -> None:
+    # record opened its output as `>` does, following a link planted there: every other file the
+    # plugin writes refuses one
+    from kubectl_preempt.io.trace import TraceWriter
+
+    target = tmp_path / "elsewhere"
+    target.write_text("kept")
+    link = tmp_path / "trace.jsonl"
+    link.symlink_to(target)
+    with pytest.raises(InputError, match=f"^{link}: is a symbolic link: refused"):
+        TraceWriter(str(link), {"apiVersion": "kubectl-preempt/v1", "kind": "Trace"})
+    assert target.read_text() == "kept"

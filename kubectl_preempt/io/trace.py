@@ -25,6 +25,7 @@ from ..errors import STANDARD_OUTPUT, InputError, quote
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
 from ..model.schema import describe
 from . import kinds
+from .files import refuse_link
 from .snapshot import GZIP_MAGIC, STDIN, display_name, gunzip, json_number_error, objects_from_bytes, one_line, read_raw_bytes
 
 API_VERSION = "kubectl-preempt/v1"
@@ -387,11 +388,15 @@ def trace_header(start: float, *, context: str | None = None, server_version: st
 
 
 def _open_trace(path: str, private: bool) -> IO[bytes]:
-    """`path` opened for writing, as a shell's `>` opens it. `private`: an unredacted trace can
-    hold secrets, so a file is readable by its owner only, from the first byte (a new one is
-    created so, an existing one made so); a device or a pipe (/dev/null, a FIFO) keeps its mode
-    (run as root, a chmod made /dev/null unwritable for every other user)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+    """`path` opened for writing, as a shell's `>` opens it, but never through a symbolic link (as
+    io/files.py refuses one for every other file the plugin writes: a link planted where a
+    recording goes would send it, secrets included, wherever it points). `private`: an unredacted
+    trace can hold secrets, so a file is readable by its owner only, from the first byte (a new
+    one is created so, an existing one made so); a device or a pipe (/dev/null, a FIFO) keeps its
+    mode (run as root, a chmod made /dev/null unwritable for every other user)."""
+    refuse_link(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
+                 0o600 if private else 0o666)
     try:
         if private and stat.S_ISREG(os.fstat(fd).st_mode):
             os.fchmod(fd, 0o600)
