@@ -73,6 +73,14 @@ class InputError(PreemptError):
         return InputError(self.detail, source=self.source or source, field=field)
 
 
+def output_error(e: OSError | None = None, *, path: str | None = None, field: str | None = None) -> InputError:
+    """The one error of output that cannot be written, to `path` or else to standard output:
+    `e` the write's failure, None when standard output is closed (started with `>&-`)."""
+    if e is None:
+        return InputError("is closed: the output has nowhere to go", source=path or STANDARD_OUTPUT, field=field)
+    return InputError(f"cannot write: {e.strerror or e}", source=path or STANDARD_OUTPUT, field=field)
+
+
 class UsageError(InputError):
     """Flags that do not go together or name nothing."""
 

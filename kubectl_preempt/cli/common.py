@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 
-from ..errors import STANDARD_OUTPUT, InputError, MissingInput, PreemptError, UsageError, quote
+from ..errors import MissingInput, PreemptError, UsageError, output_error, quote
 
 PROG = "kubectl-preempt"
 # as a user types it (a kubectl plugin): what usage lines and usage errors show
@@ -70,7 +70,7 @@ def write_output(text: str) -> None:
     cli/main.py, which ends quietly."""
     out = sys.stdout
     if out is None:  # started with stdout closed (`>&-`)
-        raise InputError("is closed: the output has nowhere to go", source=STANDARD_OUTPUT)
+        raise output_error()
     try:
         out.write(text)
         out.flush()
@@ -78,7 +78,7 @@ def write_output(text: str) -> None:
         raise
     except OSError as e:
         discard_stdout()
-        raise InputError(f"cannot write: {e.strerror or e}", source=STANDARD_OUTPUT) from None
+        raise output_error(e) from None
 
 
 def discard_stdout() -> None:

@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 import typer
 
 from ..api import KUBERNETES_VERSION, KUBERNETES_VERSIONS, __version__, limits
-from ..errors import STANDARD_OUTPUT, ExitCode, MissingInput, PreemptError
+from ..errors import ExitCode, MissingInput, PreemptError, output_error
 from ..render import width
 from . import capture, demo, explain
 from . import record, replay
@@ -133,7 +133,7 @@ def _run(command: typer.core.TyperGroup, args: list[str]) -> int:
         if not _writing_stdout(err):
             raise
         discard_stdout()
-        print(f"error: {STANDARD_OUTPUT}: cannot write: {err.strerror or err}", file=sys.stderr)
+        print(error_line(output_error(err)), file=sys.stderr)
         return int(ExitCode.BAD_INPUT)
     except Exception as err:  # noqa: BLE001 - only click's usage errors are handled here
         if not _is_click_exception(err):

@@ -15,7 +15,7 @@ import stat
 import sys
 import tempfile
 
-from ..errors import STANDARD_OUTPUT, InputError
+from ..errors import InputError, output_error
 
 STDOUT = "-"
 
@@ -45,7 +45,7 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if path == STDOUT:
         if sys.stdout is None:  # started with stdout closed (`>&-`)
-            raise InputError("is closed: the output has nowhere to go", source=STANDARD_OUTPUT)
+            raise output_error()
         try:
             sys.stdout.flush()
             buffer = getattr(sys.stdout, "buffer", None)
@@ -57,7 +57,7 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
         except BrokenPipeError:
             raise  # the reader went away (| head): the CLI ends quietly
         except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=STANDARD_OUTPUT) from None
+            raise output_error(e) from None
         return
     refuse_link(path, field)
     if os.path.isdir(path):
@@ -74,7 +74,7 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
         # mkstemp: O_CREAT | O_EXCL, mode 0600 from the start
         fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     except OSError as e:
-        raise InputError(f"cannot write: {e.strerror or e}", source=path, field=field) from None
+        raise output_error(e, path=path, field=field) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
@@ -92,7 +92,7 @@ def write_atomic(path: str, data: bytes | str, *, private: bool = False, field: 
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise InputError(f"cannot write: {e.strerror or e}", source=path, field=field) from None
+            raise output_error(e, path=path, field=field) from None
         raise
 
 
@@ -104,7 +104,7 @@ def _write_into(path: str, raw: bytes, field: str | None) -> None:
         with open(path, "wb") as f:
             f.write(raw)
     except OSError as e:
-        raise InputError(f"cannot write: {e.strerror or e}", source=path, field=field) from None
+        raise output_error(e, path=path, field=field) from None
 
 
 def prepare_directory(directory: str, *, overwrite: bool, private: bool, field: str | None = None) -> None:

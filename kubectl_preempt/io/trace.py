@@ -21,7 +21,7 @@ from typing import IO, Any, Iterator, Mapping
 
 import orjson
 
-from ..errors import STANDARD_OUTPUT, InputError, quote
+from ..errors import InputError, output_error, quote
 from ..model.rfc3339 import NANOS, format_seconds, parse_nanos
 from ..model.schema import describe
 from . import kinds
@@ -418,7 +418,7 @@ class TraceWriter:
         try:
             if path == STDIN:
                 if sys.stdout is None:  # started with stdout closed (`>&-`)
-                    raise InputError("is closed: the trace has nowhere to go", source=STANDARD_OUTPUT)
+                    raise output_error()
                 self._out: IO[bytes] = sys.stdout.buffer
             elif path.endswith(".gz"):
                 self._raw = _open_trace(path, private)
@@ -428,7 +428,7 @@ class TraceWriter:
             else:
                 self._out = _open_trace(path, private)
         except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=path) from None
+            raise output_error(e, path=path) from None
         self._write(header)
 
     def _write(self, doc: Mapping[str, Any]) -> None:
@@ -444,8 +444,7 @@ class TraceWriter:
             raise  # the reader went away (| head): the CLI ends quietly
         except OSError as e:
             # a full disk mid-recording: what was flushed before stays a valid trace
-            raise InputError(f"cannot write: {e.strerror or e}",
-                             source=STANDARD_OUTPUT if self.path == STDIN else self.path) from None
+            raise output_error(e, path=None if self.path == STDIN else self.path) from None
 
     def event(self, t: float, typ: str, obj: Mapping[str, Any]) -> None:
         if typ not in EVENT_TYPES:
@@ -465,7 +464,7 @@ class TraceWriter:
             if self._raw is not None:
                 self._raw.close()
         except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", source=self.path) from None
+            raise output_error(e, path=self.path) from None
 
     def __enter__(self) -> "TraceWriter":
         return self
