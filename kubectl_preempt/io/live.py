@@ -858,21 +858,15 @@ def _watch_event(spec: ListSpec, event: Any) -> dict:
 
 
 def _read_answer(resp: Any, server: str, what: str) -> bytes:
-    """The body of one answer, read a megabyte at a time and no further than the input limit: a
-    server (or a proxy before it) that never ends its answer would otherwise fill the memory."""
-    limit = current_limits().max_input_bytes
-    chunks: list[bytes] = []
-    total = 0
-    while True:
-        chunk = resp.read(1 << 20)
-        if not chunk:
-            break
-        total += len(chunk)
-        if total > limit:
-            raise ClusterError(f"{server}: {what}: an answer of more than {format_size(limit)}, the most this "
-                               "reads of one answer")
-        chunks.append(chunk)
-    return b"".join(chunks)
+    """The body of one answer, read no further than the input limit (io/snapshot.py
+    read_within_limit): a server, or a proxy before it, that never ends its answer would
+    otherwise fill the memory."""
+    from .snapshot import read_within_limit
+
+    def too_big(limit: int) -> ClusterError:
+        return ClusterError(f"{server}: {what}: an answer of more than {format_size(limit)}, the most this "
+                            "reads of one answer")
+    return read_within_limit(resp, server, too_big)
 
 
 def _list_page(body: Any, server: str, what: str) -> tuple[list[dict], Mapping[str, Any]]:

@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 import zlib
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import orjson
 import yaml
@@ -101,12 +101,17 @@ def _too_big(name: str, what: str) -> InputError:
 _CHUNK = 1 << 24
 
 
-def read_within_limit(f: Any, name: str) -> bytes:
+def read_within_limit(f: Any, name: str, too_big: Callable[[int], Exception] | None = None) -> bytes:
     """The stream's bytes, up to its end; an InputError naming `name` as soon as it holds more
-    than the input limit. A regular file is read in one call of its size (one buffer, no copy); a
-    pipe, a device or a file that grows as it is read, a chunk at a time, so that no read asks for
-    more memory than the bytes it can return, and /dev/zero costs the limit, not the machine."""
+    than the input limit (`too_big(limit)` instead, when given: an API server's answer is the
+    cluster's fault, not the user's). A regular file is read in one call of its size (one buffer,
+    no copy); a pipe, a device, a socket or a file that grows as it is read, a chunk at a time, so
+    that no read asks for more memory than the bytes it can return, and /dev/zero costs the
+    limit, not the machine."""
     limit = limits.current().max_input_bytes
+    if too_big is None:
+        def too_big(_limit: int) -> Exception:
+            return _too_big(name, "holds")
     try:
         st = os.fstat(f.fileno())
         size = st.st_size if stat.S_ISREG(st.st_mode) else 0
@@ -114,7 +119,7 @@ def read_within_limit(f: Any, name: str) -> bytes:
         size = 0
     first = f.read(min(limit, size if size else _CHUNK) + 1)
     if len(first) > limit:
-        raise _too_big(name, "holds")
+        raise too_big(limit)
     if not first:
         return first
     chunks = [first]
@@ -125,7 +130,7 @@ def read_within_limit(f: Any, name: str) -> bytes:
             break
         total += len(chunk)
         if total > limit:
-            raise _too_big(name, "holds")
+            raise too_big(limit)
         chunks.append(chunk)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
